@@ -1,0 +1,498 @@
+//! The collector thread: receives every run's results, reaps every run's child, kills the ones
+//! past their deadline, writes the log and the periodic statistics.
+//!
+//! It waits in `poll(2)` on an eventfd (new runs, shutdown), each run's result pipe and each
+//! run's pidfd. A pipe's end of file alone does not mean a child is done: the write end may have
+//! leaked into a child that another thread forked in the meantime. So a run ends when its child
+//! has been reaped (through its pidfd), after which the pipe is drained one last time.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{mpsc, Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use crate::budget::Budget;
+use crate::config::{Config, OnFailure};
+use crate::record::{self, Instance, Outcome, OutcomeCounts, Record, Seeds, SiteStats};
+use crate::sandbox::wire::{Frame, FrameReader};
+use crate::sandbox::{self, Exit};
+use crate::site::{self, Site};
+
+type FailureHook = Arc<dyn Fn(&record::Test) + Send + Sync>;
+static FAILURE_HOOK: RwLock<Option<FailureHook>> = RwLock::new(None);
+
+/// Sets the function called (on the collector thread) for every failing test when
+/// `on_failure = "notify"`. It replaces any earlier hook.
+pub fn on_failure(hook: impl Fn(&record::Test) + Send + Sync + 'static) {
+    if let Ok(mut slot) = FAILURE_HOOK.write() {
+        *slot = Some(Arc::new(hook));
+    }
+}
+
+/// Everything the collector needs to follow one run.
+pub(crate) struct RunHandle {
+    pub run: u64,
+    pub site: &'static Site,
+    pub pid: libc::pid_t,
+    pub pidfd: Option<OwnedFd>,
+    pub pipe: OwnedFd,
+    pub started: Instant,
+    pub deadline: Instant,
+    pub timeout: Duration,
+    pub seeds: Seeds,
+    pub time: String,
+    pub parent_us: u64,
+}
+
+enum Msg {
+    Run(RunHandle),
+    Shutdown(mpsc::Sender<()>),
+}
+
+/// The parent's handle on the collector thread.
+pub(crate) struct Collector {
+    tx: mpsc::Sender<Msg>,
+    wake: OwnedFd,
+}
+
+/// Where log lines go.
+pub(crate) enum LogSink {
+    File(File),
+    Stderr,
+}
+
+impl LogSink {
+    pub fn open(target: &str) -> std::io::Result<LogSink> {
+        if target == "-" {
+            return Ok(LogSink::Stderr);
+        }
+        OpenOptions::new().create(true).append(true).open(target).map(LogSink::File)
+    }
+
+    /// Writes complete lines in one call, so that processes sharing a log never interleave
+    /// within a line.
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        match self {
+            LogSink::File(f) => f.write_all(bytes),
+            LogSink::Stderr => std::io::stderr().lock().write_all(bytes),
+        }
+    }
+}
+
+impl Collector {
+    pub fn spawn(
+        config: &Config,
+        instance: Instance,
+        budget: Arc<Budget>,
+        mut sink: LogSink,
+        start: record::Start,
+    ) -> std::io::Result<Collector> {
+        // SAFETY: eventfd takes flags and returns a fresh descriptor or -1.
+        let efd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) };
+        if efd < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        // SAFETY: `efd` was just created and nothing else owns it.
+        let wake = unsafe { OwnedFd::from_raw_fd(efd) };
+        let mut line = Record::Start(start).to_line();
+        line.push('\n');
+        sink.write(line.as_bytes())?;
+        let (tx, rx) = mpsc::channel();
+        let mut state = State {
+            config: config.clone(),
+            instance,
+            budget,
+            sink,
+            pending: Vec::new(),
+            runs: Vec::new(),
+            tallies: HashMap::new(),
+            started: Instant::now(),
+            last_stats: Instant::now(),
+            shutdown: None,
+            drained: 0,
+            killed_at_exit: 0,
+            log_error_reported: false,
+        };
+        let wake_fd = wake.as_raw_fd();
+        std::thread::Builder::new()
+            .name("invite-collector".into())
+            .spawn(move || state.run(rx, wake_fd))?;
+        Ok(Collector { tx, wake })
+    }
+
+    pub fn submit(&self, run: RunHandle) {
+        let _ = self.tx.send(Msg::Run(run));
+        self.notify();
+    }
+
+    pub fn shutdown(&self, done: mpsc::Sender<()>) {
+        let _ = self.tx.send(Msg::Shutdown(done));
+        self.notify();
+    }
+
+    fn notify(&self) {
+        let one = 1u64.to_ne_bytes();
+        // SAFETY: writing 8 bytes from a live array to our eventfd.
+        unsafe { libc::write(self.wake.as_raw_fd(), one.as_ptr().cast(), 8) };
+    }
+}
+
+/// Why the collector killed a run.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Killed {
+    Deadline,
+    AtExit,
+}
+
+struct LiveRun {
+    h: RunHandle,
+    reader: FrameReader,
+    inputs: BTreeMap<String, String>,
+    reported: Vec<bool>,
+    pipe_eof: bool,
+    exit: Option<Exit>,
+    killed: Option<Killed>,
+}
+
+#[derive(Default)]
+struct Tally {
+    tests: u64,
+    outcomes: OutcomeCounts,
+    test_us: u64,
+}
+
+struct State {
+    config: Config,
+    instance: Instance,
+    budget: Arc<Budget>,
+    sink: LogSink,
+    pending: Vec<u8>,
+    runs: Vec<LiveRun>,
+    tallies: HashMap<usize, Tally>,
+    started: Instant,
+    last_stats: Instant,
+    shutdown: Option<(mpsc::Sender<()>, Instant)>,
+    drained: u64,
+    killed_at_exit: u64,
+    log_error_reported: bool,
+}
+
+impl State {
+    fn run(&mut self, rx: mpsc::Receiver<Msg>, wake: i32) {
+        loop {
+            // A bug here must neither kill the host nor stop the reaping of children.
+            let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.step(&rx)));
+            match step {
+                Ok(true) => return,
+                Ok(false) => {}
+                Err(_) => eprintln!("invite: internal error in the collector; continuing"),
+            }
+            self.wait(wake);
+        }
+    }
+
+    /// One round of work. Returns `true` when shutdown is complete.
+    fn step(&mut self, rx: &mpsc::Receiver<Msg>) -> bool {
+        while let Ok(msg) = rx.try_recv() {
+            match msg {
+                Msg::Run(h) => {
+                    let n = h.site.meta.tests.len();
+                    self.runs.push(LiveRun {
+                        h,
+                        reader: FrameReader::default(),
+                        inputs: BTreeMap::new(),
+                        reported: vec![false; n],
+                        pipe_eof: false,
+                        exit: None,
+                        killed: None,
+                    });
+                }
+                Msg::Shutdown(done) => {
+                    let drain = Duration::from_millis(self.config.drain_ms);
+                    self.shutdown = Some((done, Instant::now() + drain));
+                }
+            }
+        }
+        self.service_runs();
+        let interval = Duration::from_millis(self.config.stats_interval_ms);
+        if self.last_stats.elapsed() >= interval {
+            self.write_stats(false);
+        }
+        let mut finished = false;
+        if let Some((_, drain_deadline)) = &self.shutdown {
+            if self.runs.is_empty() {
+                finished = true;
+            } else if Instant::now() >= *drain_deadline {
+                for r in &mut self.runs {
+                    if r.killed.is_none() && r.exit.is_none() {
+                        sandbox::kill(r.h.pid, r.h.pidfd.as_ref());
+                        r.killed = Some(Killed::AtExit);
+                    }
+                }
+            }
+        }
+        if finished {
+            self.write_stats(true);
+            let stop = Record::Stop(record::Stop {
+                v: record::VERSION,
+                time: record::now(),
+                host: self.instance.host.clone(),
+                pid: self.instance.pid,
+                drained: self.drained,
+                killed: self.killed_at_exit,
+            });
+            self.push(&stop);
+        }
+        self.flush();
+        if finished {
+            if let Some((done, _)) = self.shutdown.take() {
+                let _ = done.send(());
+            }
+        }
+        finished
+    }
+
+    fn service_runs(&mut self) {
+        let now = Instant::now();
+        let mut i = 0;
+        while i < self.runs.len() {
+            let r = &mut self.runs[i];
+            if !r.pipe_eof {
+                r.pipe_eof = r.reader.read_available(r.h.pipe.as_raw_fd());
+            }
+            if r.exit.is_none() {
+                r.exit = sandbox::try_reap(r.h.pid, r.h.pidfd.as_ref());
+            }
+            if r.exit.is_some() {
+                // The child is gone: whatever it wrote is in the pipe now.
+                r.reader.read_available(r.h.pipe.as_raw_fd());
+            } else if now >= r.h.deadline && r.killed.is_none() {
+                sandbox::kill(r.h.pid, r.h.pidfd.as_ref());
+                r.killed = Some(Killed::Deadline);
+            }
+            self.take_frames(i);
+            if self.runs[i].exit.is_some() {
+                let run = self.runs.swap_remove(i);
+                self.finish(run);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    fn take_frames(&mut self, i: usize) {
+        while let Some(frame) = self.runs[i].reader.next_frame() {
+            match frame {
+                Frame::Inputs { inputs } => self.runs[i].inputs = inputs,
+                Frame::Test { index, outcome, duration_us, detail } => {
+                    if index < self.runs[i].reported.len() && !self.runs[i].reported[index] {
+                        self.runs[i].reported[index] = true;
+                        let run = &self.runs[i];
+                        let record =
+                            test_record(run, &self.instance, index, outcome, duration_us, detail);
+                        self.emit(run.h.site, record);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Records every test the run did not report, and frees its slot.
+    fn finish(&mut self, run: LiveRun) {
+        let exit = run.exit.unwrap_or(Exit::Unknown);
+        for index in 0..run.reported.len() {
+            if run.reported[index] {
+                continue;
+            }
+            let (outcome, detail) = match run.killed {
+                Some(Killed::Deadline) => (
+                    Outcome::Timeout,
+                    format!(
+                        "the run passed its deadline ({} ms per test) and was killed; if a test \
+                         waits on a lock, another thread may have held it when the process forked",
+                        run.h.timeout.as_millis()
+                    ),
+                ),
+                Some(Killed::AtExit) => (
+                    Outcome::Timeout,
+                    format!(
+                        "still running when the program exited; killed after drain_ms = {}",
+                        self.config.drain_ms
+                    ),
+                ),
+                None => (
+                    Outcome::Error,
+                    format!("the run's child {} before this test reported", exit.describe()),
+                ),
+            };
+            let us = run.h.started.elapsed().as_micros() as u64;
+            let record = test_record(&run, &self.instance, index, outcome, us, Some(detail));
+            self.emit(run.h.site, record);
+        }
+        if self.shutdown.is_some() {
+            match run.killed {
+                Some(Killed::AtExit) => self.killed_at_exit += 1,
+                _ => self.drained += 1,
+            }
+        }
+        self.budget.release();
+    }
+
+    fn emit(&mut self, site: &'static Site, t: record::Test) {
+        let tally = self.tallies.entry(key(site)).or_default();
+        tally.tests += 1;
+        tally.outcomes.add(t.outcome);
+        tally.test_us += t.duration_us;
+        let failing = t.outcome.is_failure();
+        self.push(&Record::Test(t.clone()));
+        if failing {
+            self.on_failure(&t);
+        }
+    }
+
+    fn on_failure(&mut self, t: &record::Test) {
+        let line = format!(
+            "invite: {} in {}: {}{}",
+            t.outcome,
+            t.site,
+            t.test,
+            t.detail.as_deref().map(|d| format!(" ({d})")).unwrap_or_default()
+        );
+        match self.config.on_failure {
+            OnFailure::Log => {}
+            OnFailure::Notify => {
+                eprintln!("{line}");
+                let hook = FAILURE_HOOK.read().ok().and_then(|h| h.clone());
+                if let Some(hook) = hook {
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| hook(t)));
+                }
+            }
+            OnFailure::Abort => {
+                self.flush();
+                eprintln!("{line}; on_failure = \"abort\": aborting the program");
+                std::process::abort();
+            }
+        }
+    }
+
+    fn push(&mut self, r: &Record) {
+        self.pending.extend_from_slice(r.to_line().as_bytes());
+        self.pending.push(b'\n');
+    }
+
+    fn flush(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        if let Err(e) = self.sink.write(&self.pending) {
+            if !self.log_error_reported {
+                eprintln!("invite: cannot write the log `{}`: {e}", self.config.log);
+                self.log_error_reported = true;
+            }
+        }
+        self.pending.clear();
+    }
+
+    fn write_stats(&mut self, is_final: bool) {
+        self.last_stats = Instant::now();
+        let elapsed = self.started.elapsed().as_secs_f64().max(1e-9);
+        let sites = site::all()
+            .filter(|s| s.rho() > 0.0 || s.runs.load(Relaxed) > 0)
+            .map(|s| {
+                let tally = self.tallies.get(&key(s));
+                let runs = s.runs.load(Relaxed);
+                let parent_ns = s.parent_ns.load(Relaxed);
+                let (tests, outcomes, test_us) = tally
+                    .map_or((0, OutcomeCounts::default(), 0), |t| (t.tests, t.outcomes.clone(), t.test_us));
+                let sampled = s.sampled.load(Relaxed);
+                SiteStats {
+                    site: s.meta.name.to_string(),
+                    calls: s.calls.load(Relaxed).max(sampled),
+                    sampled,
+                    skipped: s.skips(),
+                    runs,
+                    tests,
+                    outcomes,
+                    mean_test_us: if tests > 0 { test_us as f64 / tests as f64 } else { 0.0 },
+                    mean_parent_us: if runs > 0 { parent_ns as f64 / runs as f64 / 1e3 } else { 0.0 },
+                    tests_per_sec: tests as f64 / elapsed,
+                    overhead_share: parent_ns as f64 / 1e9 / elapsed,
+                }
+            })
+            .collect();
+        let stats = Record::Stats(record::Stats {
+            v: record::VERSION,
+            time: record::now(),
+            host: self.instance.host.clone(),
+            pid: self.instance.pid,
+            elapsed_s: elapsed,
+            is_final,
+            sites,
+        });
+        self.push(&stats);
+    }
+
+    /// Sleeps until a pipe or pidfd is ready, a message arrives, or a deadline is due.
+    fn wait(&mut self, wake: i32) {
+        let mut fds = vec![libc::pollfd { fd: wake, events: libc::POLLIN, revents: 0 }];
+        let now = Instant::now();
+        let mut limit = Duration::from_millis(self.config.stats_interval_ms)
+            .saturating_sub(self.last_stats.elapsed());
+        let mut without_pidfd = false;
+        for r in &self.runs {
+            if !r.pipe_eof {
+                fds.push(libc::pollfd { fd: r.h.pipe.as_raw_fd(), events: libc::POLLIN, revents: 0 });
+            }
+            match &r.h.pidfd {
+                Some(p) => fds.push(libc::pollfd { fd: p.as_raw_fd(), events: libc::POLLIN, revents: 0 }),
+                None => without_pidfd = true,
+            }
+            limit = limit.min(r.h.deadline.saturating_duration_since(now));
+        }
+        if let Some((_, d)) = &self.shutdown {
+            limit = limit.min(d.saturating_duration_since(now)).min(Duration::from_millis(20));
+        }
+        if without_pidfd {
+            limit = limit.min(Duration::from_millis(5));
+        }
+        let ms = limit.as_millis().clamp(1, 1000) as libc::c_int;
+        // SAFETY: `fds` is a live array of the length passed.
+        unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
+        let mut buf = [0u8; 8];
+        // SAFETY: reading at most 8 bytes into a live 8-byte buffer; drains the eventfd.
+        unsafe { libc::read(wake, buf.as_mut_ptr().cast(), 8) };
+    }
+}
+
+fn key(site: &Site) -> usize {
+    site as *const Site as usize
+}
+
+fn test_record(
+    run: &LiveRun,
+    instance: &Instance,
+    index: usize,
+    outcome: Outcome,
+    duration_us: u64,
+    detail: Option<String>,
+) -> record::Test {
+    record::Test {
+        v: record::VERSION,
+        time: run.h.time.clone(),
+        host: instance.host.clone(),
+        pid: instance.pid,
+        site: run.h.site.meta.name.to_string(),
+        test: run.h.site.meta.tests[index].0.to_string(),
+        run: run.h.run,
+        outcome,
+        parent_us: run.h.parent_us,
+        duration_us,
+        inputs: run.inputs.clone(),
+        detail,
+        seeds: run.h.seeds.clone(),
+    }
+}

@@ -1,0 +1,335 @@
+//! `invite.toml` and the environment.
+//!
+//! The file is read once, when the first instrumented site is reached (or at [`crate::init`]).
+//! `INVITE=off` wins over everything; `$INVITE_CONFIG` names the file, else `./invite.toml`; with
+//! neither, invite stays off and the program runs untouched. A file that does not parse, or holds
+//! a wrong value or an unknown key, yields one [`ConfigError`] naming file, line, column and key;
+//! the caller prints it once and turns invite off. The host program is never stopped by it.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// What happens when a test fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnFailure {
+    /// Write the record to the log, nothing else.
+    Log,
+    /// Also print one stderr line naming site and test, and call the hook set by
+    /// [`crate::on_failure`].
+    Notify,
+    /// Write and flush the log, then abort the process.
+    Abort,
+}
+
+/// Settings for one site, from `[functions."site::name"]`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteConfig {
+    #[serde(default, deserialize_with = "probability_opt")]
+    pub rho: Option<f64>,
+    #[serde(default, deserialize_with = "tolerance_opt")]
+    pub tolerance: Option<f64>,
+    #[serde(default, deserialize_with = "millis_opt")]
+    pub timeout_ms: Option<u64>,
+    #[serde(default)]
+    pub enabled: Option<bool>,
+}
+
+/// The effective configuration. Every field has the default documented in the README.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// `false`: nothing is ever sampled.
+    pub enabled: bool,
+    /// ρ for sites without a `[functions]` entry or attribute `rho`.
+    #[serde(deserialize_with = "probability")]
+    pub default_rho: f64,
+    /// Live test runs (forked children) at once.
+    #[serde(deserialize_with = "at_least_one")]
+    pub max_concurrent: u64,
+    /// Share of wall time the program may spend starting tests.
+    #[serde(deserialize_with = "probability")]
+    pub max_overhead: f64,
+    /// Deadline of each test, in milliseconds.
+    #[serde(deserialize_with = "millis")]
+    pub timeout_ms: u64,
+    pub on_failure: OnFailure,
+    /// Path of the JSON Lines log, appended to; `"-"` for stderr.
+    #[serde(deserialize_with = "non_empty")]
+    pub log: String,
+    /// Fixes sampling and test seeds for reproducible runs.
+    pub seed: Option<u64>,
+    /// Interval between `stats` records, in milliseconds.
+    #[serde(deserialize_with = "millis")]
+    pub stats_interval_ms: u64,
+    /// How long the exit handler waits for running tests before killing them.
+    pub drain_ms: u64,
+    /// Niceness added to test children (0 to 19).
+    #[serde(deserialize_with = "niceness")]
+    pub nice: i32,
+    pub functions: BTreeMap<String, SiteConfig>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+        Config {
+            enabled: true,
+            default_rho: 0.0,
+            max_concurrent: cpus.saturating_sub(1).max(1),
+            max_overhead: 0.05,
+            timeout_ms: 2000,
+            on_failure: OnFailure::Log,
+            log: "invite-log.jsonl".to_string(),
+            seed: None,
+            stats_interval_ms: 10_000,
+            drain_ms: 2000,
+            nice: 10,
+            functions: BTreeMap::new(),
+        }
+    }
+}
+
+/// A configuration file that could not be used, with where and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub file: PathBuf,
+    /// 1-based; 0 when the error is not tied to a place in the file.
+    pub line: usize,
+    pub column: usize,
+    /// Dotted path of the offending key, empty for syntax errors outside any key.
+    pub key: String,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if self.line > 0 {
+            write!(f, ":{}:{}", self.line, self.column)?;
+        }
+        if !self.key.is_empty() {
+            write!(f, ": key `{}`", self.key)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Where the configuration comes from, decided by the environment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// `INVITE=off` (or `0`, `false`, `no`).
+    Disabled,
+    /// No `$INVITE_CONFIG` and no `./invite.toml`.
+    Absent,
+    File(PathBuf),
+}
+
+impl Source {
+    /// Reads `INVITE` and `INVITE_CONFIG`.
+    pub fn from_env() -> Source {
+        if let Ok(v) = std::env::var("INVITE") {
+            if matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "false" | "no") {
+                return Source::Disabled;
+            }
+        }
+        match std::env::var_os("INVITE_CONFIG") {
+            Some(p) if !p.is_empty() => Source::File(PathBuf::from(p)),
+            _ => {
+                let local = PathBuf::from("invite.toml");
+                if local.is_file() {
+                    Source::File(local)
+                } else {
+                    Source::Absent
+                }
+            }
+        }
+    }
+}
+
+impl Config {
+    /// Loads the configuration the environment points to: `Ok(None)` means invite is off.
+    pub fn from_env() -> Result<Option<Config>, ConfigError> {
+        match Source::from_env() {
+            Source::Disabled | Source::Absent => Ok(None),
+            Source::File(path) => Config::from_file(&path).map(Some),
+        }
+    }
+
+    /// Reads and validates one file.
+    pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            file: path.to_path_buf(),
+            line: 0,
+            column: 0,
+            key: String::new(),
+            message: format!("cannot read the file: {e}; fix the path in INVITE_CONFIG or create it"),
+        })?;
+        Config::from_toml(&text, path)
+    }
+
+    /// Parses and validates TOML text; `path` only names the file in errors.
+    pub fn from_toml(text: &str, path: &Path) -> Result<Config, ConfigError> {
+        let de = toml::Deserializer::new(text);
+        serde_path_to_error::deserialize::<_, Config>(de).map_err(|err| {
+            let key = err.path().to_string();
+            let inner = err.into_inner();
+            let (line, column) = inner.span().map_or((0, 0), |s| line_column(text, s.start));
+            ConfigError {
+                file: path.to_path_buf(),
+                line,
+                column,
+                key: if key == "." { String::new() } else { key },
+                message: inner.message().trim().to_string(),
+            }
+        })
+    }
+
+    /// The settings of one site, or the empty set.
+    pub fn site(&self, name: &str) -> SiteConfig {
+        self.functions.get(name).cloned().unwrap_or_default()
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+fn probability<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    let v = f64::deserialize(d)?;
+    if (0.0..=1.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "expected a number from 0.0 to 1.0 (a probability or share), got {v}"
+        )))
+    }
+}
+
+fn probability_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    probability(d).map(Some)
+}
+
+fn tolerance_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    let v = f64::deserialize(d)?;
+    if v.is_finite() && v >= 0.0 {
+        Ok(Some(v))
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "expected a relative tolerance of 0 or more, such as 1e-9, got {v}"
+        )))
+    }
+}
+
+fn millis<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let v = u64::deserialize(d)?;
+    if v == 0 {
+        return Err(serde::de::Error::custom(
+            "expected a whole number of milliseconds of 1 or more, got 0",
+        ));
+    }
+    Ok(v)
+}
+
+fn millis_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    millis(d).map(Some)
+}
+
+fn at_least_one<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let v = u64::deserialize(d)?;
+    if v == 0 {
+        return Err(serde::de::Error::custom(
+            "expected 1 or more; to turn testing off set `enabled = false`",
+        ));
+    }
+    Ok(v)
+}
+
+fn niceness<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
+    let v = i32::deserialize(d)?;
+    if (0..=19).contains(&v) {
+        Ok(v)
+    } else {
+        Err(serde::de::Error::custom(format!("expected a niceness from 0 to 19, got {v}")))
+    }
+}
+
+fn non_empty<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let v = String::deserialize(d)?;
+    if v.trim().is_empty() {
+        return Err(serde::de::Error::custom(
+            "expected a file path, or \"-\" for stderr, got an empty string",
+        ));
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Config, ConfigError> {
+        Config::from_toml(text, Path::new("invite.toml"))
+    }
+
+    #[test]
+    fn empty_file_gives_defaults() {
+        assert_eq!(parse("").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn full_example_parses() {
+        let c = parse(
+            "enabled = true\ndefault_rho = 0.0\nmax_concurrent = 1\nmax_overhead = 0.05\n\
+             timeout_ms = 2000\non_failure = \"notify\"\nlog = \"x.jsonl\"\nseed = 42\n\
+             [functions.\"q::s::std_dev\"]\nrho = 0.25\ntolerance = 1e-9\n",
+        )
+        .unwrap();
+        assert_eq!(c.on_failure, OnFailure::Notify);
+        assert_eq!(c.seed, Some(42));
+        assert_eq!(c.site("q::s::std_dev").rho, Some(0.25));
+        assert_eq!(c.site("q::s::std_dev").tolerance, Some(1e-9));
+        assert_eq!(c.site("other"), SiteConfig::default());
+    }
+
+    #[test]
+    fn out_of_range_value_names_line_column_and_key() {
+        let e = parse("enabled = true\ndefault_rho = 1.5\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 15));
+        assert_eq!(e.key, "default_rho");
+        assert!(e.message.contains("0.0 to 1.0"), "{e}");
+    }
+
+    #[test]
+    fn wrong_type_in_site_table_names_the_dotted_key() {
+        let e = parse("[functions.\"a::b\"]\nrho = \"high\"\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert_eq!(e.key, "functions.a::b.rho");
+        assert!(e.message.contains("invalid type"), "{e}");
+    }
+
+    #[test]
+    fn unknown_key_is_an_error() {
+        let e = parse("enabled = true\nmax_concurent = 2\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("unknown field `max_concurent`"), "{e}");
+    }
+
+    #[test]
+    fn syntax_error_has_a_place() {
+        let e = parse("enabled = \n").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.column > 1);
+        assert!(e.to_string().starts_with("invite.toml:1:"), "{e}");
+    }
+}

@@ -1,0 +1,175 @@
+//! What the attribute macros' generated code calls. Not a public API: it changes without notice.
+//!
+//! Several helpers use autoref-based dispatch: `(&&Probe(x)).method()` resolves to the impl on
+//! `&Probe` when the best bound holds (say, `Approx`), else to the impl on `&&Probe` (say,
+//! `PartialEq`), else to the impl on `Probe` (a fallback). Method lookup tries those receiver
+//! types in that order, so each call site gets the best behaviour its types allow, without
+//! specialisation and without asking users for bounds.
+
+use std::any::type_name;
+use std::fmt::Debug;
+
+pub use crate::mr::{in_range_tolerant, one_of_tolerant, Approx, Op};
+pub use crate::record::Outcome;
+pub use crate::runtime::in_child;
+pub use crate::sandbox::{fork_run, ChildRun, Forked, TestCtx};
+pub use crate::site::{Permit, Site, SiteLocal, SiteMeta, SiteRef, TestKind};
+pub use inventory;
+
+/// Longest `Debug` text kept for one value.
+const DEBUG_CHARS: usize = 512;
+
+/// A pair of values to compare.
+pub struct Cmp<'a, L: ?Sized, R: ?Sized>(pub &'a L, pub &'a R);
+
+pub trait ApproxCompare {
+    fn invite_eq(&self, op: Op, tol: f64) -> bool;
+    fn invite_ord(&self, op: Op, tol: f64) -> bool;
+    fn invite_same(&self, tol: f64) -> Option<bool>;
+}
+
+impl<L: Approx<R> + ?Sized, R: ?Sized> ApproxCompare for &Cmp<'_, L, R> {
+    fn invite_eq(&self, op: Op, tol: f64) -> bool {
+        op.holds(self.0.approx_cmp(self.1, tol))
+    }
+    fn invite_ord(&self, op: Op, tol: f64) -> bool {
+        op.holds(self.0.approx_cmp(self.1, tol))
+    }
+    fn invite_same(&self, tol: f64) -> Option<bool> {
+        Some(self.0.approx_eq(self.1, tol))
+    }
+}
+
+pub trait StdEq {
+    fn invite_eq(&self, op: Op, tol: f64) -> bool;
+    fn invite_same(&self, tol: f64) -> Option<bool>;
+}
+
+impl<L: PartialEq<R> + ?Sized, R: ?Sized> StdEq for &&Cmp<'_, L, R> {
+    fn invite_eq(&self, op: Op, _tol: f64) -> bool {
+        (self.0 == self.1) == (op == Op::Eq)
+    }
+    fn invite_same(&self, _tol: f64) -> Option<bool> {
+        Some(self.0 == self.1)
+    }
+}
+
+pub trait StdOrd {
+    fn invite_ord(&self, op: Op, tol: f64) -> bool;
+}
+
+impl<L: PartialOrd<R> + ?Sized, R: ?Sized> StdOrd for &&Cmp<'_, L, R> {
+    fn invite_ord(&self, op: Op, _tol: f64) -> bool {
+        op.holds(self.0.partial_cmp(self.1))
+    }
+}
+
+/// For the determinism self-check only: values that cannot be compared are not checked.
+pub trait Incomparable {
+    fn invite_same(&self, tol: f64) -> Option<bool>;
+}
+
+impl<L: ?Sized, R: ?Sized> Incomparable for Cmp<'_, L, R> {
+    fn invite_same(&self, _tol: f64) -> Option<bool> {
+        None
+    }
+}
+
+/// A value whose `Debug` text is wanted, if it has one.
+pub struct DebugProbe<'a, T: ?Sized>(pub &'a T);
+
+pub trait HasDebug {
+    fn invite_debug(&self) -> String;
+}
+
+impl<T: Debug + ?Sized> HasDebug for &DebugProbe<'_, T> {
+    fn invite_debug(&self) -> String {
+        crate::mr::truncated_debug(self.0, DEBUG_CHARS)
+    }
+}
+
+pub trait NoDebug {
+    fn invite_debug(&self) -> String;
+}
+
+impl<T: ?Sized> NoDebug for DebugProbe<'_, T> {
+    fn invite_debug(&self) -> String {
+        format!("<{} has no Debug>", type_name::<T>())
+    }
+}
+
+/// The detail line of a top-level comparison.
+pub fn comparison_detail(left: String, op: Op, right: String, tol: f64) -> String {
+    format!("left: {left}, right: {right} ({} with tolerance {tol:e})", op.symbol())
+}
+
+/// The value of a relation that is not a top-level comparison.
+#[diagnostic::on_unimplemented(
+    message = "an invite relation must be a boolean expression, found `{Self}`",
+    label = "this relation is not a `bool`",
+    note = "write a comparison such as `f(&multiply(xs, 2.0)) == result * 2.0`, or a call that returns `bool`"
+)]
+pub trait Relation {
+    fn holds(self) -> bool;
+}
+
+impl Relation for bool {
+    fn holds(self) -> bool {
+        self
+    }
+}
+
+pub fn relation_holds(r: impl Relation) -> bool {
+    r.holds()
+}
+
+/// What a hand-written or In Vivo test may return.
+#[diagnostic::on_unimplemented(
+    message = "an invite test must return `bool`, `()` or `Result<_, E: Debug>`, found `{Self}`",
+    label = "this test's return type",
+    note = "return `false` or `Err(..)` on failure, or panic (as `assert!` does)"
+)]
+pub trait TestOutput {
+    fn verdict(self) -> (Outcome, Option<String>);
+}
+
+impl TestOutput for bool {
+    fn verdict(self) -> (Outcome, Option<String>) {
+        if self {
+            (Outcome::Pass, None)
+        } else {
+            (Outcome::Fail, Some("the test returned false".to_string()))
+        }
+    }
+}
+
+impl TestOutput for () {
+    fn verdict(self) -> (Outcome, Option<String>) {
+        (Outcome::Pass, None)
+    }
+}
+
+impl<T, E: Debug> TestOutput for Result<T, E> {
+    fn verdict(self) -> (Outcome, Option<String>) {
+        match self {
+            Ok(_) => (Outcome::Pass, None),
+            Err(e) => (Outcome::Fail, Some(format!("the test returned Err({e:?})"))),
+        }
+    }
+}
+
+pub fn test_verdict(out: impl TestOutput) -> (Outcome, Option<String>) {
+    out.verdict()
+}
+
+/// Checked where a metamorphic method runs each execution on a clone of its receiver.
+#[diagnostic::on_unimplemented(
+    message = "`#[invite::metamorphic]` on a method taking `&mut self` or `self` needs `{Self}: Clone`",
+    label = "each execution runs on its own clone of this receiver",
+    note = "derive `Clone` for `{Self}`, or check this method with `#[invite::in_vivo(test = ...)]`, which runs on the live receiver"
+)]
+pub trait CloneReceiver {}
+
+impl<T: Clone> CloneReceiver for T {}
+
+pub fn assert_clone_receiver<T: CloneReceiver + ?Sized>() {}

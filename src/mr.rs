@@ -1,0 +1,398 @@
+//! Metamorphic transformations and tolerant comparisons.
+//!
+//! The transformations take references and return owned values, so a relation can write
+//! `std_dev(&multiply(xs, 2.0)) == result * 2.0`. `add`, `multiply` and `negate` work on
+//! slices, vectors, arrays and plain numbers alike.
+//!
+//! Top-level comparisons in a relation go through [`Approx`]: floating point numbers are equal
+//! when `|a - b| <= tol * max(1, |a|, |b|)`; slices, vectors, arrays, tuples and `Option`
+//! compare element-wise; integers, `bool` and `char` compare exactly. Types without an
+//! [`Approx`] implementation fall back to their `PartialEq`/`PartialOrd`.
+
+use std::cmp::Ordering;
+use std::fmt::Debug;
+use std::ops::{Add, Mul, Neg};
+
+use rand::seq::SliceRandom;
+
+use crate::rng::with_transform;
+
+/// Values a transformation can map element by element: slices, vectors, arrays and numbers.
+pub trait Elementwise {
+    type Elem: Copy;
+    type Output;
+    fn map_each(self, f: impl FnMut(Self::Elem) -> Self::Elem) -> Self::Output;
+}
+
+impl<T: Copy> Elementwise for &[T] {
+    type Elem = T;
+    type Output = Vec<T>;
+    fn map_each(self, f: impl FnMut(T) -> T) -> Vec<T> {
+        self.iter().copied().map(f).collect()
+    }
+}
+
+impl<T: Copy> Elementwise for &Vec<T> {
+    type Elem = T;
+    type Output = Vec<T>;
+    fn map_each(self, f: impl FnMut(T) -> T) -> Vec<T> {
+        self.as_slice().map_each(f)
+    }
+}
+
+impl<T: Copy, const N: usize> Elementwise for &[T; N] {
+    type Elem = T;
+    type Output = [T; N];
+    fn map_each(self, f: impl FnMut(T) -> T) -> [T; N] {
+        self.map(f)
+    }
+}
+
+macro_rules! scalar_elementwise {
+    ($($t:ty),*) => {$(
+        impl Elementwise for $t {
+            type Elem = $t;
+            type Output = $t;
+            fn map_each(self, mut f: impl FnMut($t) -> $t) -> $t { f(self) }
+        }
+        impl Elementwise for &$t {
+            type Elem = $t;
+            type Output = $t;
+            fn map_each(self, mut f: impl FnMut($t) -> $t) -> $t { f(*self) }
+        }
+    )*};
+}
+scalar_elementwise!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+/// Adds `c` to every element (or to the number).
+pub fn add<X: Elementwise>(xs: X, c: X::Elem) -> X::Output
+where
+    X::Elem: Add<Output = X::Elem>,
+{
+    xs.map_each(|x| x + c)
+}
+
+/// Multiplies every element (or the number) by `c`.
+pub fn multiply<X: Elementwise>(xs: X, c: X::Elem) -> X::Output
+where
+    X::Elem: Mul<Output = X::Elem>,
+{
+    xs.map_each(|x| x * c)
+}
+
+/// Negates every element (or the number).
+pub fn negate<X: Elementwise>(xs: X) -> X::Output
+where
+    X::Elem: Neg<Output = X::Elem>,
+{
+    xs.map_each(|x| -x)
+}
+
+/// A random permutation, drawn from the test's own recorded seed (never from the function's
+/// stream, so the function under test still sees the replayed numbers).
+pub fn permute<T: Clone>(xs: &[T]) -> Vec<T> {
+    let mut v = xs.to_vec();
+    with_transform(|r| v.shuffle(r));
+    v
+}
+
+/// The elements in reverse order.
+pub fn reverse<T: Clone>(xs: &[T]) -> Vec<T> {
+    xs.iter().rev().cloned().collect()
+}
+
+/// The elements with `x` appended.
+pub fn include<T: Clone>(xs: &[T], x: T) -> Vec<T> {
+    let mut v = Vec::with_capacity(xs.len() + 1);
+    v.extend_from_slice(xs);
+    v.push(x);
+    v
+}
+
+/// The elements without the first one equal to `x` (unchanged when there is none).
+pub fn exclude<T: Clone + PartialEq>(xs: &[T], x: &T) -> Vec<T> {
+    let mut v = xs.to_vec();
+    if let Some(i) = v.iter().position(|e| e == x) {
+        v.remove(i);
+    }
+    v
+}
+
+/// `a` followed by `b`.
+pub fn concatenate<T: Clone>(a: &[T], b: &[T]) -> Vec<T> {
+    let mut v = Vec::with_capacity(a.len() + b.len());
+    v.extend_from_slice(a);
+    v.extend_from_slice(b);
+    v
+}
+
+/// Whether `lo <= x <= hi`. In a relation's top level it is tolerant, like the comparisons.
+pub fn in_range<T: PartialOrd>(x: T, lo: T, hi: T) -> bool {
+    lo <= x && x <= hi
+}
+
+/// Whether `x` equals one of `options`. In a relation's top level it is tolerant.
+pub fn one_of<T: PartialEq, const N: usize>(x: T, options: [T; N]) -> bool {
+    options.iter().any(|o| *o == x)
+}
+
+/// Comparison within a relative tolerance.
+pub trait Approx<Rhs: ?Sized = Self> {
+    /// `Equal` when the two are within tolerance, otherwise their order (`None` if unordered).
+    fn approx_cmp(&self, other: &Rhs, tol: f64) -> Option<Ordering>;
+
+    fn approx_eq(&self, other: &Rhs, tol: f64) -> bool {
+        self.approx_cmp(other, tol) == Some(Ordering::Equal)
+    }
+}
+
+macro_rules! float_approx {
+    ($($t:ty),*) => {$(
+        impl Approx for $t {
+            fn approx_cmp(&self, other: &$t, tol: f64) -> Option<Ordering> {
+                let (a, b) = (*self as f64, *other as f64);
+                if a == b {
+                    return Some(Ordering::Equal);
+                }
+                if a.is_nan() || b.is_nan() {
+                    return None;
+                }
+                let scale = 1f64.max(a.abs()).max(b.abs());
+                if (a - b).abs() <= tol * scale {
+                    Some(Ordering::Equal)
+                } else {
+                    a.partial_cmp(&b)
+                }
+            }
+        }
+    )*};
+}
+float_approx!(f32, f64);
+
+macro_rules! exact_approx {
+    ($($t:ty),*) => {$(
+        impl Approx for $t {
+            fn approx_cmp(&self, other: &$t, _tol: f64) -> Option<Ordering> {
+                self.partial_cmp(other)
+            }
+        }
+    )*};
+}
+exact_approx!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, bool, char);
+
+fn approx_cmp_seq<A: Approx<B>, B>(a: &[A], b: &[B], tol: f64) -> Option<Ordering> {
+    for (x, y) in a.iter().zip(b) {
+        match x.approx_cmp(y, tol)? {
+            Ordering::Equal => continue,
+            other => return Some(other),
+        }
+    }
+    Some(a.len().cmp(&b.len()))
+}
+
+impl<A: Approx<B>, B> Approx<[B]> for [A] {
+    fn approx_cmp(&self, other: &[B], tol: f64) -> Option<Ordering> {
+        approx_cmp_seq(self, other, tol)
+    }
+}
+
+impl<A: Approx<B>, B> Approx<Vec<B>> for Vec<A> {
+    fn approx_cmp(&self, other: &Vec<B>, tol: f64) -> Option<Ordering> {
+        approx_cmp_seq(self, other, tol)
+    }
+}
+
+impl<A: Approx<B>, B> Approx<[B]> for Vec<A> {
+    fn approx_cmp(&self, other: &[B], tol: f64) -> Option<Ordering> {
+        approx_cmp_seq(self, other, tol)
+    }
+}
+
+impl<A: Approx<B>, B> Approx<Vec<B>> for [A] {
+    fn approx_cmp(&self, other: &Vec<B>, tol: f64) -> Option<Ordering> {
+        approx_cmp_seq(self, other, tol)
+    }
+}
+
+impl<A: Approx<B>, B, const N: usize> Approx<[B; N]> for [A; N] {
+    fn approx_cmp(&self, other: &[B; N], tol: f64) -> Option<Ordering> {
+        approx_cmp_seq(self, other, tol)
+    }
+}
+
+impl<A: Approx<B> + ?Sized, B: ?Sized> Approx<&B> for &A {
+    fn approx_cmp(&self, other: &&B, tol: f64) -> Option<Ordering> {
+        (**self).approx_cmp(*other, tol)
+    }
+}
+
+impl<A: Approx<B>, B> Approx<Option<B>> for Option<A> {
+    fn approx_cmp(&self, other: &Option<B>, tol: f64) -> Option<Ordering> {
+        match (self, other) {
+            (Some(a), Some(b)) => a.approx_cmp(b, tol),
+            (None, None) => Some(Ordering::Equal),
+            (None, Some(_)) => Some(Ordering::Less),
+            (Some(_), None) => Some(Ordering::Greater),
+        }
+    }
+}
+
+macro_rules! tuple_approx {
+    ($(($($a:ident $b:ident $i:tt),+))*) => {$(
+        impl<$($a: Approx<$b>, $b),+> Approx<($($b,)+)> for ($($a,)+) {
+            fn approx_cmp(&self, other: &($($b,)+), tol: f64) -> Option<Ordering> {
+                $(
+                    match self.$i.approx_cmp(&other.$i, tol)? {
+                        Ordering::Equal => {}
+                        o => return Some(o),
+                    }
+                )+
+                Some(Ordering::Equal)
+            }
+        }
+    )*};
+}
+tuple_approx! {
+    (A0 B0 0)
+    (A0 B0 0, A1 B1 1)
+    (A0 B0 0, A1 B1 1, A2 B2 2)
+    (A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3)
+    (A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4)
+    (A0 B0 0, A1 B1 1, A2 B2 2, A3 B3 3, A4 B4 4, A5 B5 5)
+}
+
+/// The comparison operators a relation's top level may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Op {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Op::Eq => "==",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+        }
+    }
+
+    /// Whether an ordering (as from `approx_cmp`) satisfies the operator.
+    pub fn holds(self, ord: Option<Ordering>) -> bool {
+        use Ordering::*;
+        match (self, ord) {
+            (Op::Ne, None) => true,
+            (_, None) => false,
+            (Op::Eq, Some(o)) => o == Equal,
+            (Op::Ne, Some(o)) => o != Equal,
+            (Op::Lt, Some(o)) => o == Less,
+            (Op::Le, Some(o)) => o != Greater,
+            (Op::Gt, Some(o)) => o == Greater,
+            (Op::Ge, Some(o)) => o != Less,
+        }
+    }
+}
+
+/// Tolerant inclusive range check, as `in_range` behaves in a relation's top level.
+pub fn in_range_tolerant<T: Approx>(x: &T, lo: &T, hi: &T, tol: f64) -> bool {
+    Op::Ge.holds(x.approx_cmp(lo, tol)) && Op::Le.holds(x.approx_cmp(hi, tol))
+}
+
+/// Tolerant membership, as `one_of` behaves in a relation's top level.
+pub fn one_of_tolerant<T: Approx>(x: &T, options: &[T], tol: f64) -> bool {
+    options.iter().any(|o| x.approx_eq(o, tol))
+}
+
+/// `Debug` text limited to `max` characters, marked when cut.
+pub fn truncated_debug<T: Debug + ?Sized>(x: &T, max: usize) -> String {
+    let s = format!("{x:?}");
+    truncate(s, max)
+}
+
+pub(crate) fn truncate(mut s: String, max: usize) -> String {
+    if s.chars().count() > max {
+        let cut = s.char_indices().nth(max).map_or(s.len(), |(i, _)| i);
+        let total = s.chars().count();
+        s.truncate(cut);
+        s.push_str(&format!("… ({total} chars)"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transformations_map_slices_vectors_arrays_and_scalars() {
+        let xs = [1.0, 2.0, 3.0];
+        assert_eq!(add(&xs[..], 1.0), vec![2.0, 3.0, 4.0]);
+        assert_eq!(multiply(&xs, 2.0), [2.0, 4.0, 6.0]);
+        assert_eq!(negate(&vec![1, -2]), vec![-1, 2]);
+        assert_eq!(add(3.0, 0.5), 3.5);
+        assert_eq!(multiply(&4_i64, 3), 12);
+    }
+
+    #[test]
+    fn permute_keeps_the_elements() {
+        let xs: Vec<u32> = (0..100).collect();
+        let mut p = permute(&xs);
+        assert_ne!(p, xs, "a 100-element shuffle left everything in place");
+        p.sort();
+        assert_eq!(p, xs);
+    }
+
+    #[test]
+    fn include_exclude_concatenate_reverse() {
+        assert_eq!(include(&[1, 2], 3), vec![1, 2, 3]);
+        assert_eq!(exclude(&[1, 2, 1], &1), vec![2, 1]);
+        assert_eq!(exclude(&[1, 2], &9), vec![1, 2]);
+        assert_eq!(concatenate(&[1], &[2, 3]), vec![1, 2, 3]);
+        assert_eq!(reverse(&[1, 2, 3]), vec![3, 2, 1]);
+    }
+
+    #[test]
+    fn floats_are_equal_within_relative_tolerance() {
+        assert!(1.0f64.approx_eq(&(1.0 + 1e-7), 1e-6));
+        assert!(!1.0f64.approx_eq(&(1.0 + 1e-5), 1e-6));
+        assert!(1e9f64.approx_eq(&(1e9 + 100.0), 1e-6), "scale grows with magnitude");
+        assert!(!f64::NAN.approx_eq(&f64::NAN, 1e-6));
+    }
+
+    #[test]
+    fn sequences_compare_element_wise() {
+        let a = vec![1.0, 2.0];
+        assert!(a.approx_eq(&vec![1.0, 2.0 + 1e-9], 1e-6));
+        assert!(!a.approx_eq(&vec![1.0], 1e-6));
+        assert_eq!(a.approx_cmp(&vec![1.0, 3.0], 1e-6), Some(Ordering::Less));
+        assert!((1.0, Some(2u8)).approx_eq(&(1.0 + 1e-9, Some(2u8)), 1e-6));
+    }
+
+    #[test]
+    fn operators_read_orderings() {
+        let eq = Some(Ordering::Equal);
+        assert!(Op::Le.holds(eq) && Op::Ge.holds(eq) && !Op::Lt.holds(eq));
+        assert!(Op::Ne.holds(None) && !Op::Eq.holds(None));
+    }
+
+    #[test]
+    fn tolerant_range_and_membership() {
+        assert!(in_range_tolerant(&(1.0 + 1e-9), &0.0, &1.0, 1e-6));
+        assert!(!in_range_tolerant(&1.1, &0.0, &1.0, 1e-6));
+        assert!(one_of_tolerant(&(2.0 + 1e-9), &[1.0, 2.0], 1e-6));
+    }
+
+    #[test]
+    fn debug_text_is_truncated_with_a_mark() {
+        let s = truncated_debug(&vec![0u8; 1000], 20);
+        assert!(s.starts_with("[0, 0, 0"));
+        assert!(s.ends_with("chars)"), "{s}");
+    }
+}

@@ -1,0 +1,336 @@
+//! The log's record types: one JSON object per line, each with `"v": 1` and a `"kind"`.
+//!
+//! The collector writes them; the report reads them back with the same types, so the format
+//! has one definition. Readers must accept records with fields they do not know (newer
+//! writers), so no type here denies unknown fields.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::Config;
+
+/// The log format version written in every record's `"v"`.
+pub const VERSION: u32 = 1;
+
+/// One line of the log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Record {
+    Start(Start),
+    Test(Test),
+    Stats(Stats),
+    Stop(Stop),
+}
+
+impl Record {
+    /// The record as one line of JSON, without the newline.
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).expect("records are always serialisable")
+    }
+
+    /// Parses one line of the log.
+    pub fn from_line(line: &str) -> Result<Record, serde_json::Error> {
+        serde_json::from_str(line)
+    }
+}
+
+/// Which process wrote a record.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Instance {
+    pub host: String,
+    pub pid: u32,
+    #[serde(default)]
+    pub exe: String,
+}
+
+/// An instrumented function as registered at start-up.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SiteInfo {
+    pub name: String,
+    pub file: String,
+    pub line: u32,
+    /// Effective ρ after the configuration was applied.
+    pub rho: f64,
+    /// Each test's text: a relation's source, or a test function's path.
+    pub tests: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Start {
+    pub v: u32,
+    /// RFC 3339, UTC, microseconds.
+    pub time: String,
+    pub instance: Instance,
+    /// Where the configuration came from.
+    pub config_file: String,
+    pub config: Config,
+    pub sites: Vec<SiteInfo>,
+}
+
+/// How one test ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// The relation held or the test returned success.
+    Pass,
+    /// The relation did not hold, or the test returned `false` or `Err`.
+    Fail,
+    /// The test panicked, was killed by a signal or never reported.
+    Error,
+    /// The test passed its deadline and was killed.
+    Timeout,
+    /// Two replays of the source run disagreed: nondeterministic beyond the replayed stream.
+    Inconclusive,
+    /// The test attempted a side effect that the sandbox denied.
+    Blocked,
+    /// The relation's guard was false.
+    Skipped,
+}
+
+impl Outcome {
+    pub const ALL: [Outcome; 7] = [
+        Outcome::Pass,
+        Outcome::Fail,
+        Outcome::Error,
+        Outcome::Timeout,
+        Outcome::Inconclusive,
+        Outcome::Blocked,
+        Outcome::Skipped,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "fail",
+            Outcome::Error => "error",
+            Outcome::Timeout => "timeout",
+            Outcome::Inconclusive => "inconclusive",
+            Outcome::Blocked => "blocked",
+            Outcome::Skipped => "skipped",
+        }
+    }
+
+    /// Whether an operator should look at it.
+    pub fn is_failure(self) -> bool {
+        matches!(self, Outcome::Fail | Outcome::Error | Outcome::Timeout | Outcome::Blocked)
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What is needed to replay a test outside the process.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seeds {
+    /// The caller thread's [`crate::rng()`] seed, 64 hex digits.
+    pub rng_seed: String,
+    /// The ChaCha stream and word position the call started from.
+    pub rng_stream: u64,
+    pub rng_word_pos: u64,
+    /// Seed of the transformations' own randomness (`permute`), per run.
+    pub test_seed: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Test {
+    pub v: u32,
+    pub time: String,
+    pub host: String,
+    pub pid: u32,
+    pub site: String,
+    /// The relation's source text or the test function's path.
+    pub test: String,
+    /// Number of the run (one forked child) in this process, from 1.
+    pub run: u64,
+    pub outcome: Outcome,
+    /// Time the caller spent starting this test's run, shared among the run's tests.
+    pub parent_us: u64,
+    pub duration_us: u64,
+    /// Each argument's `Debug` text (truncated), or a note that the type has none.
+    pub inputs: BTreeMap<String, String>,
+    pub detail: Option<String>,
+    pub seeds: Seeds,
+}
+
+/// Counts of each outcome, named by outcome.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutcomeCounts {
+    pub pass: u64,
+    pub fail: u64,
+    pub error: u64,
+    pub timeout: u64,
+    pub inconclusive: u64,
+    pub blocked: u64,
+    pub skipped: u64,
+}
+
+impl OutcomeCounts {
+    pub fn add(&mut self, o: Outcome) {
+        *self.get_mut(o) += 1;
+    }
+
+    pub fn get(&self, o: Outcome) -> u64 {
+        match o {
+            Outcome::Pass => self.pass,
+            Outcome::Fail => self.fail,
+            Outcome::Error => self.error,
+            Outcome::Timeout => self.timeout,
+            Outcome::Inconclusive => self.inconclusive,
+            Outcome::Blocked => self.blocked,
+            Outcome::Skipped => self.skipped,
+        }
+    }
+
+    fn get_mut(&mut self, o: Outcome) -> &mut u64 {
+        match o {
+            Outcome::Pass => &mut self.pass,
+            Outcome::Fail => &mut self.fail,
+            Outcome::Error => &mut self.error,
+            Outcome::Timeout => &mut self.timeout,
+            Outcome::Inconclusive => &mut self.inconclusive,
+            Outcome::Blocked => &mut self.blocked,
+            Outcome::Skipped => &mut self.skipped,
+        }
+    }
+
+    pub fn total(&self) -> u64 {
+        Outcome::ALL.iter().map(|&o| self.get(o)).sum()
+    }
+}
+
+/// Sampled calls that did not start a run, by reason.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkipCounts {
+    /// `max_concurrent` runs were alive.
+    pub concurrency: u64,
+    /// Starting another run would have passed `max_overhead`.
+    pub overhead: u64,
+    /// Invite was shutting down, or the process is a fork of the instrumented one.
+    pub disabled: u64,
+    /// `fork` or `pipe` failed (out of memory or processes).
+    pub fork_failed: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SiteStats {
+    pub site: String,
+    /// Calls counted at each sampling point (calls after the last one are not yet counted).
+    pub calls: u64,
+    /// Calls the sampler chose.
+    pub sampled: u64,
+    pub skipped: SkipCounts,
+    /// Forked children.
+    pub runs: u64,
+    pub tests: u64,
+    pub outcomes: OutcomeCounts,
+    pub mean_test_us: f64,
+    /// Mean time a caller lost per run.
+    pub mean_parent_us: f64,
+    pub tests_per_sec: f64,
+    /// Caller time spent starting runs, as a share of wall time.
+    pub overhead_share: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    pub v: u32,
+    pub time: String,
+    pub host: String,
+    pub pid: u32,
+    /// Seconds since start-up.
+    pub elapsed_s: f64,
+    /// True for the record written at exit.
+    #[serde(rename = "final")]
+    pub is_final: bool,
+    pub sites: Vec<SiteStats>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stop {
+    pub v: u32,
+    pub time: String,
+    pub host: String,
+    pub pid: u32,
+    /// Runs that finished during the drain at exit.
+    pub drained: u64,
+    /// Runs still alive after the grace period, killed and recorded as `timeout`.
+    pub killed: u64,
+}
+
+/// Now, as the log writes times.
+pub fn now() -> String {
+    humantime::format_rfc3339_micros(std::time::SystemTime::now()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn test_record() -> Record {
+        let mut inputs = BTreeMap::new();
+        inputs.insert("xs".into(), "[1.0, 2.0]".into());
+        Record::Test(Test {
+            v: VERSION,
+            time: now(),
+            host: "h".into(),
+            pid: 7,
+            site: "a::f".into(),
+            test: "f(&permute(xs)) == result".into(),
+            run: 3,
+            outcome: Outcome::Fail,
+            parent_us: 41,
+            duration_us: 120,
+            inputs,
+            detail: Some("left: 1.5, right: 1.6".into()),
+            seeds: Seeds { rng_seed: "00".repeat(32), rng_stream: 0, rng_word_pos: 16, test_seed: 9 },
+        })
+    }
+
+    #[test]
+    fn test_record_round_trips_and_names_its_kind() {
+        let r = test_record();
+        let line = r.to_line();
+        assert!(line.contains("\"kind\":\"test\""), "{line}");
+        assert!(line.contains("\"outcome\":\"fail\""), "{line}");
+        assert_eq!(Record::from_line(&line).unwrap(), r);
+    }
+
+    #[test]
+    fn unknown_fields_are_accepted() {
+        let mut v: serde_json::Value = serde_json::from_str(&test_record().to_line()).unwrap();
+        v["added_later"] = serde_json::json!({"x": 1});
+        assert!(Record::from_line(&v.to_string()).is_ok());
+    }
+
+    #[test]
+    fn stats_record_round_trips_with_final_flag() {
+        let r = Record::Stats(Stats {
+            v: VERSION,
+            time: now(),
+            host: "h".into(),
+            pid: 1,
+            elapsed_s: 2.5,
+            is_final: true,
+            sites: vec![SiteStats { site: "a::f".into(), calls: 10, ..Default::default() }],
+        });
+        let line = r.to_line();
+        assert!(line.contains("\"final\":true"), "{line}");
+        assert_eq!(Record::from_line(&line).unwrap(), r);
+    }
+
+    #[test]
+    fn outcome_counts_add_up() {
+        let mut c = OutcomeCounts::default();
+        for o in Outcome::ALL {
+            c.add(o);
+        }
+        c.add(Outcome::Fail);
+        assert_eq!(c.total(), 8);
+        assert_eq!(c.get(Outcome::Fail), 2);
+    }
+}

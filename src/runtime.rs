@@ -1,0 +1,257 @@
+//! The process-wide state: configuration, caps, the collector, start-up and shutdown.
+//!
+//! Start-up happens once, on the first sampled-path call of any site (or at [`crate::init`]).
+//! It reads the configuration, applies it to every site linked into the binary, opens the log,
+//! starts the collector thread and registers an exit handler that drains running tests. When
+//! anything on the way fails, invite says so once on stderr and stays off.
+
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use rand::rngs::SmallRng;
+
+use crate::budget::Budget;
+use crate::collector::{self, Collector, RunHandle};
+use crate::config::{Config, Source};
+use crate::record::{self, Instance, SiteInfo, Start};
+use crate::site;
+
+/// Default tolerance of top-level comparisons.
+pub const DEFAULT_TOLERANCE: f64 = 1e-6;
+
+static RUNTIME: OnceLock<Option<Runtime>> = OnceLock::new();
+/// True in a test child and its test processes: all instrumentation is off there.
+static IN_CHILD: AtomicBool = AtomicBool::new(false);
+static SHUT_DOWN: AtomicBool = AtomicBool::new(false);
+static SAMPLER_THREADS: AtomicU64 = AtomicU64::new(0);
+
+pub struct Runtime {
+    pub config: Config,
+    pub(crate) budget: Arc<Budget>,
+    pub(crate) instance: Instance,
+    collector: Collector,
+    dev_null: OwnedFd,
+    next_run: AtomicU64,
+    test_seed_base: u64,
+}
+
+impl std::fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runtime").field("instance", &self.instance).finish_non_exhaustive()
+    }
+}
+
+/// The runtime, starting it on first use; `None` when invite is off.
+pub fn get() -> Option<&'static Runtime> {
+    RUNTIME.get_or_init(start).as_ref()
+}
+
+/// The runtime if it has started, without starting it.
+pub fn peek() -> Option<&'static Runtime> {
+    RUNTIME.get().and_then(Option::as_ref)
+}
+
+pub fn in_child() -> bool {
+    IN_CHILD.load(Ordering::Relaxed)
+}
+
+pub(crate) fn enter_child() {
+    IN_CHILD.store(true, Ordering::Relaxed);
+}
+
+/// The configured `seed`, starting the runtime if needed so that streams created before the
+/// first sampled call are seeded from it too.
+pub(crate) fn configured_seed() -> Option<u64> {
+    if in_child() {
+        return None;
+    }
+    get().and_then(|rt| rt.config.seed)
+}
+
+/// A generator for a thread's sampler.
+pub(crate) fn sampler_rng() -> SmallRng {
+    let ordinal = SAMPLER_THREADS.fetch_add(1, Ordering::Relaxed);
+    site::seeded_sampler(peek().and_then(|rt| rt.config.seed), ordinal)
+}
+
+impl Runtime {
+    /// False in a process forked from the instrumented one by the host: its collector did not
+    /// follow, so it must not start runs.
+    pub(crate) fn owns_this_process(&self) -> bool {
+        std::process::id() == self.instance.pid
+    }
+
+    pub(crate) fn next_run_id(&self) -> u64 {
+        self.next_run.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    pub(crate) fn test_seed(&self, run: u64) -> u64 {
+        crate::rng::mix(self.test_seed_base, run)
+    }
+
+    pub(crate) fn dev_null(&self) -> RawFd {
+        self.dev_null.as_raw_fd()
+    }
+
+    /// Gives a new run to the collector and returns the caller's total cost in nanoseconds.
+    pub(crate) fn hand_over(&self, mut run: RunHandle, started: Instant) -> u64 {
+        let cost = started.elapsed().as_nanos() as u64;
+        run.parent_us = cost / 1000;
+        self.collector.submit(run);
+        cost
+    }
+}
+
+fn start() -> Option<Runtime> {
+    let source = if cfg!(test) { Source::Disabled } else { Source::from_env() };
+    let (config, config_file) = match source {
+        Source::Disabled | Source::Absent => return disarm_all(),
+        Source::File(path) => match Config::from_file(&path) {
+            Ok(c) => (c, path.display().to_string()),
+            Err(e) => {
+                eprintln!("invite: {e}. Invite is off for this run; the program is unaffected.");
+                return disarm_all();
+            }
+        },
+    };
+    if !config.enabled {
+        return disarm_all();
+    }
+    let dev_null = match open_dev_null() {
+        Ok(fd) => fd,
+        Err(e) => {
+            eprintln!("invite: cannot open /dev/null for test children ({e}); invite is off.");
+            return disarm_all();
+        }
+    };
+    let sink = match collector::LogSink::open(&config.log) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!(
+                "invite: cannot open the log `{}` named by {config_file} ({e}); fix `log` or \
+                 the directory's permissions. Invite is off for this run.",
+                config.log
+            );
+            return disarm_all();
+        }
+    };
+    let sites = configure_sites(&config);
+    let instance = Instance {
+        host: hostname(),
+        pid: std::process::id(),
+        exe: std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_default(),
+    };
+    let start = Start {
+        v: record::VERSION,
+        time: record::now(),
+        instance: instance.clone(),
+        config_file,
+        config: config.clone(),
+        sites,
+    };
+    let budget = Arc::new(Budget::new(config.max_concurrent, config.max_overhead));
+    let collector = match Collector::spawn(&config, instance.clone(), Arc::clone(&budget), sink, start)
+    {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("invite: cannot start the collector thread ({e}); invite is off.");
+            return disarm_all();
+        }
+    };
+    let test_seed_base = config.seed.unwrap_or_else(|| {
+        use rand::{RngCore, SeedableRng};
+        SmallRng::from_os_rng().next_u64()
+    });
+    // SAFETY: registering a plain `extern "C" fn` with atexit has no preconditions.
+    unsafe { libc::atexit(shutdown_at_exit) };
+    Some(Runtime {
+        config,
+        budget,
+        instance,
+        collector,
+        dev_null,
+        next_run: AtomicU64::new(0),
+        test_seed_base,
+    })
+}
+
+/// Applies the configuration to every site and describes them for the `start` record.
+fn configure_sites(config: &Config) -> Vec<SiteInfo> {
+    let mut infos: Vec<SiteInfo> = site::all()
+        .map(|s| {
+            let own = config.site(s.meta.name);
+            let rho = if own.enabled == Some(false) {
+                0.0
+            } else {
+                own.rho.or(s.meta.rho).unwrap_or(config.default_rho)
+            };
+            let tolerance = own.tolerance.or(s.meta.tolerance).unwrap_or(DEFAULT_TOLERANCE);
+            let timeout = own.timeout_ms.or(s.meta.timeout_ms).unwrap_or(config.timeout_ms);
+            s.configure(rho, tolerance, timeout.max(1));
+            SiteInfo {
+                name: s.meta.name.to_string(),
+                file: s.meta.file.to_string(),
+                line: s.meta.line,
+                rho,
+                tests: s.meta.tests.iter().map(|(t, _)| t.to_string()).collect(),
+            }
+        })
+        .collect();
+    infos.sort_by(|a, b| (&a.name, &a.file, a.line).cmp(&(&b.name, &b.file, b.line)));
+    infos
+}
+
+fn disarm_all() -> Option<Runtime> {
+    for s in site::all() {
+        s.disarm();
+    }
+    None
+}
+
+fn open_dev_null() -> std::io::Result<OwnedFd> {
+    // SAFETY: open with a static C string; a non-negative result is a fresh descriptor.
+    let fd = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just opened and nothing else owns it.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+fn hostname() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: gethostname writes at most `buf.len()` bytes into `buf`.
+    if unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } != 0 {
+        return "unknown".into();
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
+}
+
+extern "C" fn shutdown_at_exit() {
+    // Never unwind into C.
+    let _ = std::panic::catch_unwind(shutdown);
+}
+
+/// Stops sampling, waits up to `drain_ms` for running tests, kills the rest, and writes the
+/// final `stats` and the `stop` record. Runs by itself at process exit; call it earlier to read
+/// a complete log from within the program. Later calls do nothing.
+pub fn shutdown() {
+    if in_child() {
+        return;
+    }
+    let Some(rt) = peek() else { return };
+    if !rt.owns_this_process() || SHUT_DOWN.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    rt.budget.close();
+    for s in site::all() {
+        s.disarm();
+    }
+    let (done_tx, done_rx) = mpsc::channel();
+    rt.collector.shutdown(done_tx);
+    // Bounded: a collector that cannot finish must not hold the program's exit hostage.
+    let _ = done_rx.recv_timeout(Duration::from_millis(rt.config.drain_ms) + Duration::from_secs(2));
+}

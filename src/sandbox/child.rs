@@ -1,0 +1,351 @@
+//! What a run's child does: cut loose from the parent, then supervise one test process per test.
+//!
+//! After `fork` only the forking thread exists, and any lock another thread held stays held.
+//! So the child never touches invite's channels, the collector, Rust's stdio locks or the host's
+//! panic hook: it reports through a raw pipe with `write(2)`, installs a panic hook of its own,
+//! and leaves with `_exit` (no destructors, no atexit handlers, no stdio flush that would repeat
+//! the parent's buffered output). If it deadlocks anyway, its own interval timer and the
+//! collector's deadline both end it.
+
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
+use std::time::{Duration, Instant};
+
+use super::wire::{self, Frame, FrameReader};
+use super::{kill, pidfd_open, pipe, raw, run_deadline, try_reap, Exit};
+use crate::record::Outcome;
+use crate::rng::{self, Snapshot};
+use crate::runtime::{self, Runtime};
+use crate::site::Site;
+
+/// The write end of the current test process's verdict pipe, for the panic hook.
+static PANIC_PIPE: AtomicI32 = AtomicI32::new(-1);
+/// The last panic message in this process (leaked on purpose: the process is short-lived).
+static LAST_PANIC: AtomicPtr<String> = AtomicPtr::new(std::ptr::null_mut());
+
+/// The hint attached to every timeout.
+const TIMEOUT_HINT: &str = "if the test waits on a lock, another thread may have held that lock \
+    when the process forked; a lock held across fork is never released in the child";
+
+/// The child side of a run.
+pub struct ChildRun {
+    site: &'static Site,
+    test_seed: u64,
+    snapshot: Snapshot,
+    pipe: OwnedFd,
+    self_check: bool,
+    tolerance: f64,
+    timeout: Duration,
+}
+
+impl ChildRun {
+    pub(super) fn start(
+        site: &'static Site,
+        rt: &'static Runtime,
+        _run: u64,
+        test_seed: u64,
+        snapshot: Snapshot,
+        pipe: OwnedFd,
+    ) -> ChildRun {
+        let timeout = Duration::from_millis(site.timeout_ms());
+        isolate(rt, run_deadline(timeout, site.meta.tests.len() as u32));
+        ChildRun {
+            site,
+            test_seed,
+            snapshot,
+            pipe,
+            self_check: site.meta.self_check,
+            tolerance: site.tolerance(),
+            timeout,
+        }
+    }
+
+    /// Runs every test of the site, each in its own process, reports, and leaves.
+    pub fn run(
+        self,
+        inputs: &dyn Fn() -> Vec<(&'static str, String)>,
+        tests: &mut dyn FnMut(&mut TestCtx),
+    ) -> ! {
+        let fd = self.pipe.as_raw_fd();
+        let inputs: BTreeMap<String, String> = catch_unwind(AssertUnwindSafe(inputs))
+            .map(|v| v.into_iter().map(|(k, s)| (k.to_string(), s)).collect())
+            .unwrap_or_else(|_| {
+                [("?".to_string(), "<a Debug implementation panicked>".to_string())].into()
+            });
+        if wire::send(fd, &Frame::Inputs { inputs }).is_err() {
+            exit_now(3); // The collector is gone; nobody would read the results.
+        }
+        for index in 0..self.site.meta.tests.len() {
+            let (outcome, detail, duration_us) = self.supervise(index, tests);
+            let frame = Frame::Test { index, outcome, duration_us, detail };
+            if wire::send(fd, &frame).is_err() {
+                exit_now(3);
+            }
+        }
+        let _ = wire::send(fd, &Frame::Done);
+        exit_now(0)
+    }
+
+    /// Forks one test process, waits for its verdict up to the deadline, and classifies it.
+    fn supervise(
+        &self,
+        index: usize,
+        tests: &mut dyn FnMut(&mut TestCtx),
+    ) -> (Outcome, Option<String>, u64) {
+        let Ok((read_end, write_end)) = pipe() else {
+            return (Outcome::Error, Some("could not create a pipe for the test".into()), 0);
+        };
+        let started = Instant::now();
+        // SAFETY: this child is single-threaded, so the test process inherits no lock held by a
+        // thread that does not exist in it.
+        let supervisor = unsafe { libc::getpid() };
+        let pid = unsafe { libc::fork() };
+        if pid < 0 {
+            let e = std::io::Error::last_os_error();
+            return (Outcome::Error, Some(format!("could not fork the test process: {e}")), 0);
+        }
+        if pid == 0 {
+            drop(read_end);
+            self.test_process(index, supervisor, write_end, tests)
+        }
+        drop(write_end);
+        let pidfd = pidfd_open(pid);
+        let deadline = started + self.timeout;
+        let mut reader = FrameReader::default();
+        let (mut verdict, mut panic) = (None, None);
+        let mut eof = false;
+        let rd = raw(&read_end);
+        let exit = loop {
+            if !eof {
+                eof = reader.read_available(rd);
+            }
+            while let Some(frame) = reader.next_frame() {
+                match frame {
+                    Frame::Verdict { outcome, detail, duration_us } => {
+                        verdict = Some((outcome, detail, duration_us))
+                    }
+                    Frame::Panic { message } => panic = Some(message),
+                    _ => {}
+                }
+            }
+            if let Some(exit) = try_reap(pid, pidfd.as_ref()) {
+                reader.read_available(rd);
+                while let Some(frame) = reader.next_frame() {
+                    if let Frame::Verdict { outcome, detail, duration_us } = frame {
+                        verdict = Some((outcome, detail, duration_us));
+                    }
+                }
+                break Some(exit);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                kill(pid, pidfd.as_ref());
+                while try_reap(pid, pidfd.as_ref()).is_none() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                break None;
+            }
+            wait_readable(&[(!eof).then_some(rd), pidfd.as_ref().map(raw)], deadline - now);
+        };
+        let elapsed = started.elapsed().as_micros() as u64;
+        match (exit, verdict, panic) {
+            (None, _, _) => (
+                Outcome::Timeout,
+                Some(format!(
+                    "killed after its deadline of {} ms; {TIMEOUT_HINT}",
+                    self.timeout.as_millis()
+                )),
+                elapsed,
+            ),
+            (_, Some((outcome, detail, us)), _) => (outcome, detail, us),
+            (Some(exit), None, Some(message)) => (
+                Outcome::Error,
+                Some(format!("{message}; the test process then {}", exit.describe())),
+                elapsed,
+            ),
+            (Some(exit), None, None) => {
+                let why = match exit {
+                    Exit::Code(_) => " (did the test call process::exit?)",
+                    _ => "",
+                };
+                let text = format!("the test process {} before reporting{why}", exit.describe());
+                (Outcome::Error, Some(text), elapsed)
+            }
+        }
+    }
+
+    /// The test process: one test on the state the call saw, then `_exit`.
+    fn test_process(
+        &self,
+        index: usize,
+        supervisor: libc::pid_t,
+        verdict_pipe: OwnedFd,
+        tests: &mut dyn FnMut(&mut TestCtx),
+    ) -> ! {
+        // SAFETY: prctl and getppid have no memory-safety preconditions. Dying with the
+        // supervisor means no test process outlives its run.
+        unsafe {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            if libc::getppid() != supervisor {
+                exit_now(4);
+            }
+        }
+        let fd = verdict_pipe.as_raw_fd();
+        PANIC_PIPE.store(fd, Ordering::Relaxed);
+        self.snapshot.restore();
+        rng::set_transform_seed(rng::mix(self.test_seed, index as u64));
+        let mut ctx = TestCtx {
+            index,
+            snapshot: self.snapshot,
+            tolerance: self.tolerance,
+            self_check: self.self_check,
+            verdict: RefCell::new(None),
+            taken: Cell::new(false),
+        };
+        let started = Instant::now();
+        let result = catch_unwind(AssertUnwindSafe(|| tests(&mut ctx)));
+        let duration_us = started.elapsed().as_micros() as u64;
+        let (outcome, detail) = match result {
+            Ok(()) => ctx.verdict.take().unwrap_or((
+                Outcome::Error,
+                Some("the test ended without a verdict".to_string()),
+            )),
+            Err(_) => (Outcome::Error, Some(last_panic())),
+        };
+        let _ = wire::send(fd, &Frame::Verdict { outcome, detail, duration_us });
+        exit_now(0)
+    }
+}
+
+/// Cuts the child loose: no instrumentation, default signal handling, no terminal, lower
+/// priority, a deadline of its own, and a panic hook that reports instead of printing.
+fn isolate(rt: &Runtime, deadline: Duration) {
+    runtime::enter_child();
+    // SAFETY: signal, sigprocmask, dup2, nice and setitimer only change this process's own
+    // settings; every argument is a valid constant or a descriptor we own.
+    unsafe {
+        // The host's handlers were inherited: a SIGALRM handler would defeat the deadline and a
+        // SIGCHLD set to SIG_IGN would reap our test processes before we could.
+        for sig in 1..=64 {
+            if sig != libc::SIGKILL && sig != libc::SIGSTOP {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+        }
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut none);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+
+        let null = rt.dev_null();
+        for fd in 0..=2 {
+            libc::dup2(null, fd);
+        }
+        libc::nice(rt.config.nice);
+
+        let timer = libc::itimerval {
+            it_interval: libc::timeval { tv_sec: 0, tv_usec: 0 },
+            it_value: libc::timeval {
+                tv_sec: deadline.as_secs() as libc::time_t,
+                tv_usec: deadline.subsec_micros() as libc::suseconds_t,
+            },
+        };
+        libc::setitimer(libc::ITIMER_REAL, &timer, std::ptr::null_mut());
+    }
+    // The parent's hook is never called here: it may print, or take locks that some other
+    // thread held at the fork. Forget it rather than drop it (its captures belong to the parent).
+    std::mem::forget(std::panic::take_hook());
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a non-string payload".to_string());
+        let message = match info.location() {
+            Some(l) => format!("panicked at {}:{}:{}: {payload}", l.file(), l.line(), l.column()),
+            None => format!("panicked: {payload}"),
+        };
+        let fd = PANIC_PIPE.load(Ordering::Relaxed);
+        if fd >= 0 {
+            let _ = wire::send(fd, &Frame::Panic { message: message.clone() });
+        }
+        LAST_PANIC.store(Box::into_raw(Box::new(message)), Ordering::Release);
+    }));
+}
+
+fn last_panic() -> String {
+    let p = LAST_PANIC.load(Ordering::Acquire);
+    if p.is_null() {
+        "panicked".to_string()
+    } else {
+        // SAFETY: non-null pointers in LAST_PANIC come from Box::into_raw and are never freed.
+        unsafe { (*p).clone() }
+    }
+}
+
+/// Waits until one of the descriptors is readable or the time is up.
+fn wait_readable(fds: &[Option<RawFd>], limit: Duration) {
+    let mut polls: Vec<libc::pollfd> = fds
+        .iter()
+        .flatten()
+        .map(|&fd| libc::pollfd { fd, events: libc::POLLIN, revents: 0 })
+        .collect();
+    // Without a pidfd, nothing signals the test process's exit: look again soon.
+    let cap = if fds.last().is_some_and(|f| f.is_none()) { 5 } else { 1000 };
+    let ms = limit.as_millis().clamp(1, cap) as libc::c_int;
+    // SAFETY: `polls` is a live array of the length passed.
+    unsafe { libc::poll(polls.as_mut_ptr(), polls.len() as libc::nfds_t, ms) };
+}
+
+/// Leaves the process at once: no destructors, no atexit handlers, no stdio flush.
+fn exit_now(code: i32) -> ! {
+    // SAFETY: _exit never returns and has no preconditions.
+    unsafe { libc::_exit(code) }
+}
+
+/// What the generated test code sees inside a test process.
+pub struct TestCtx {
+    index: usize,
+    snapshot: Snapshot,
+    tolerance: f64,
+    self_check: bool,
+    verdict: RefCell<Option<(Outcome, Option<String>)>>,
+    taken: Cell<bool>,
+}
+
+impl TestCtx {
+    /// Which of the site's tests this process runs.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// Rewinds the replayable stream to where the call started; before every execution.
+    pub fn replay(&self) {
+        self.snapshot.restore();
+    }
+
+    pub fn tolerance(&self) -> f64 {
+        self.tolerance
+    }
+
+    /// Whether the source run is repeated to detect nondeterminism.
+    pub fn self_check(&self) -> bool {
+        self.self_check
+    }
+
+    pub fn set(&self, outcome: Outcome, detail: Option<String>) {
+        *self.verdict.borrow_mut() = Some((outcome, detail));
+    }
+
+    /// A bitwise copy of a by-value receiver for an In Vivo test. Sound because this process
+    /// runs one test and leaves with `_exit`: the original is never used or dropped again.
+    /// A second call in the same process panics rather than create a second owner.
+    pub fn take<T>(&self, value: &T) -> T {
+        assert!(!self.taken.replace(true), "a receiver can be taken once per test");
+        // SAFETY: see above; `taken` guarantees a single copy per test process.
+        unsafe { std::ptr::read(value) }
+    }
+}

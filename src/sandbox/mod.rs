@@ -1,0 +1,221 @@
+//! The fork, and everything that touches processes.
+//!
+//! A sampled call forks once ("a run"). The parent hands the child's pid, pidfd and the read end
+//! of its result pipe to the collector and returns at once to call the original function. The
+//! child ([`child`]) cuts itself off from the parent's terminal, signals and locks, then runs each
+//! test of the call in a process of its own, forked from it, so that every test starts from the
+//! state the call saw and a crash or hang of one test costs only that test.
+//!
+//! Why glibc `fork` + `pidfd_open` and not `clone3(CLONE_PIDFD)`: glibc's `fork` runs its
+//! fork-time handlers, which leave `malloc` usable in the child even when another thread held an
+//! arena lock at that moment; a raw `clone3` would not, and a child that allocates could then
+//! deadlock. The pidfd is opened right after the fork; the child cannot have exited and been
+//! reaped and its pid reused in that window without first running its tests, which takes far
+//! longer than the two system calls between. Children are reaped only through their pidfd (or,
+//! where pidfds are missing, by pid), never with `waitpid(-1)`.
+
+pub mod child;
+pub mod wire;
+
+use std::os::fd::{FromRawFd, OwnedFd, RawFd};
+use std::time::{Duration, Instant};
+
+use crate::budget::SkipReason;
+use crate::collector::RunHandle;
+use crate::rng::Snapshot;
+use crate::site::Permit;
+
+pub use child::{ChildRun, TestCtx};
+
+/// Which side of the fork the caller is on.
+pub enum Forked {
+    /// The original process: call the original function and return.
+    Parent,
+    /// The test child: run the tests and never return.
+    Child(ChildRun),
+}
+
+/// Forks a run for a sampled call. The caller loses the time of this function only.
+pub fn fork_run(permit: Permit) -> Forked {
+    let started = Instant::now();
+    let Permit { site, rt } = permit;
+    let run = rt.next_run_id();
+    let test_seed = rt.test_seed(run);
+    let snapshot = Snapshot::take();
+    let fail = |reason| {
+        site.count_skip(reason);
+        rt.budget.release();
+        Forked::Parent
+    };
+
+    let Ok((read_end, write_end)) = pipe() else {
+        return fail(SkipReason::ForkFailed);
+    };
+    // SAFETY: fork has no memory-safety preconditions. The child only runs code that is safe
+    // after a fork in a multithreaded process (see `child`): it touches no lock another thread
+    // may hold, except through `malloc`, which glibc's fork leaves usable.
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        drop((read_end, write_end));
+        return fail(SkipReason::ForkFailed);
+    }
+    if pid == 0 {
+        drop(read_end);
+        return Forked::Child(ChildRun::start(site, rt, run, test_seed, snapshot, write_end));
+    }
+    drop(write_end);
+    let pidfd = pidfd_open(pid);
+    let timeout = Duration::from_millis(site.timeout_ms());
+    let tests = site.meta.tests.len() as u32;
+    let handle = RunHandle {
+        run,
+        site,
+        pid,
+        pidfd,
+        pipe: read_end,
+        started,
+        // The child enforces the same budget on itself; the collector's copy also covers a
+        // child that never got as far as arming its own timer.
+        deadline: started + run_deadline(timeout, tests),
+        timeout,
+        seeds: snapshot.seeds(test_seed),
+        time: crate::record::now(),
+        parent_us: 0,
+    };
+    let cost = rt.hand_over(handle, started);
+    site.runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    site.parent_ns.fetch_add(cost, std::sync::atomic::Ordering::Relaxed);
+    rt.budget.charge(cost);
+    Forked::Parent
+}
+
+/// How long a whole run may live: each test's deadline, plus slack for forking and reporting.
+pub(crate) fn run_deadline(per_test: Duration, tests: u32) -> Duration {
+    per_test * tests.max(1) + Duration::from_millis(500)
+}
+
+/// A pipe whose both ends close on exec, the read end non-blocking.
+pub(crate) fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe2 writes.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: pipe2 succeeded, so both are fresh descriptors that nothing else owns.
+    let (r, w) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    set_nonblocking(raw(&r));
+    Ok((r, w))
+}
+
+pub(crate) fn raw(fd: &OwnedFd) -> RawFd {
+    std::os::fd::AsRawFd::as_raw_fd(fd)
+}
+
+fn set_nonblocking(fd: RawFd) {
+    // SAFETY: fcntl on a descriptor we own; failure leaves it blocking, which poll tolerates.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+    }
+}
+
+/// A pidfd for our own child, or `None` on kernels without pidfds (the collector then polls).
+pub(crate) fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, libc::PIDFD_NONBLOCK) };
+    // SAFETY: a non-negative return is a fresh descriptor that nothing else owns.
+    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
+}
+
+/// How a child ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    Code(i32),
+    Signal(i32),
+    /// Someone else reaped it (a host calling `waitpid(-1)`): status unknown.
+    Unknown,
+}
+
+impl Exit {
+    pub fn describe(self) -> String {
+        match self {
+            Exit::Code(c) => format!("exited with status {c}"),
+            Exit::Signal(s) => format!("was killed by {}", signal_name(s)),
+            Exit::Unknown => "ended (its exit status was taken by another waiter)".to_string(),
+        }
+    }
+}
+
+pub fn signal_name(sig: i32) -> String {
+    let name = match sig {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGALRM => "SIGALRM",
+        libc::SIGSYS => "SIGSYS",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGINT => "SIGINT",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGXCPU => "SIGXCPU",
+        _ => return format!("signal {sig}"),
+    };
+    format!("{name} (signal {sig})")
+}
+
+/// Reaps a child of ours without blocking: through its pidfd when there is one, else by pid.
+/// `None` while it is still running.
+pub(crate) fn try_reap(pid: libc::pid_t, pidfd: Option<&OwnedFd>) -> Option<Exit> {
+    // SAFETY: an all-zero siginfo_t is a valid value for waitid to fill in.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    let (idtype, id) = match pidfd {
+        Some(fd) => (libc::P_PIDFD, raw(fd) as libc::id_t),
+        None => (libc::P_PID, pid as libc::id_t),
+    };
+    loop {
+        // SAFETY: waitid writes into `info`, which lives across the call.
+        let r = unsafe { libc::waitid(idtype, id, &mut info, libc::WEXITED | libc::WNOHANG) };
+        if r == 0 {
+            // SAFETY: after a successful waitid the pid field is initialised (0: still running).
+            if unsafe { info.si_pid() } == 0 {
+                return None;
+            }
+            // SAFETY: for a reaped child si_status holds its code or signal.
+            let status = unsafe { info.si_status() };
+            return Some(if info.si_code == libc::CLD_EXITED {
+                Exit::Code(status)
+            } else {
+                Exit::Signal(status)
+            });
+        }
+        match std::io::Error::last_os_error().raw_os_error() {
+            Some(libc::EINTR) => continue,
+            // Already reaped by the host (SIGCHLD ignored, or its own waitpid(-1)).
+            _ => return Some(Exit::Unknown),
+        }
+    }
+}
+
+/// Sends SIGKILL to a child of ours, through its pidfd when there is one (safe against pid reuse).
+pub(crate) fn kill(pid: libc::pid_t, pidfd: Option<&OwnedFd>) {
+    // SAFETY: signalling our own child; a stale pid is excluded by the pidfd where we have one.
+    unsafe {
+        match pidfd {
+            Some(fd) => {
+                libc::syscall(
+                    libc::SYS_pidfd_send_signal,
+                    raw(fd),
+                    libc::SIGKILL,
+                    std::ptr::null::<libc::siginfo_t>(),
+                    0,
+                );
+            }
+            None => {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! Frames on the pipes from a test process to its supervisor and from a run to the collector.
+//!
+//! A frame is a little-endian `u32` length followed by that many bytes of JSON. Writers use
+//! plain `write(2)` on a raw descriptor: no lock, no buffered stream, nothing a forked child could
+//! find held by a thread that no longer exists.
+
+use std::collections::BTreeMap;
+use std::os::fd::RawFd;
+
+use serde::{Deserialize, Serialize};
+
+use crate::record::Outcome;
+
+/// Frames larger than this mark a corrupted stream.
+const MAX_FRAME: usize = 4 << 20;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "lowercase")]
+pub enum Frame {
+    /// The run's arguments as `Debug` text, sent once before any test.
+    Inputs { inputs: BTreeMap<String, String> },
+    /// A panic, sent from the panic hook before unwinding (or aborting) begins.
+    Panic { message: String },
+    /// A test process's verdict, to its supervisor.
+    Verdict { outcome: Outcome, detail: Option<String>, duration_us: u64 },
+    /// One finished test of a run, to the collector.
+    Test { index: usize, outcome: Outcome, duration_us: u64, detail: Option<String> },
+    /// Every test of the run has reported.
+    Done,
+}
+
+impl Frame {
+    pub fn encode(&self) -> Vec<u8> {
+        let body = serde_json::to_vec(self).expect("frames are always serialisable");
+        let mut out = Vec::with_capacity(4 + body.len());
+        out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+}
+
+/// Writes every byte, retrying on interruption. Fails on a closed or broken descriptor.
+pub fn write_all(fd: RawFd, mut bytes: &[u8]) -> std::io::Result<()> {
+    while !bytes.is_empty() {
+        // SAFETY: `bytes` is a live slice; the kernel reads at most its length.
+        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+        if n < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        bytes = &bytes[n as usize..];
+    }
+    Ok(())
+}
+
+pub fn send(fd: RawFd, frame: &Frame) -> std::io::Result<()> {
+    write_all(fd, &frame.encode())
+}
+
+/// Reassembles frames from whatever pieces the pipe delivers.
+#[derive(Debug, Default)]
+pub struct FrameReader {
+    buf: Vec<u8>,
+    corrupt: bool,
+}
+
+impl FrameReader {
+    pub fn feed(&mut self, bytes: &[u8]) {
+        if !self.corrupt {
+            self.buf.extend_from_slice(bytes);
+        }
+    }
+
+    /// The next complete frame, if one has arrived. A malformed frame ends the stream.
+    pub fn next_frame(&mut self) -> Option<Frame> {
+        if self.corrupt || self.buf.len() < 4 {
+            return None;
+        }
+        let len = u32::from_le_bytes(self.buf[..4].try_into().expect("four bytes")) as usize;
+        if len > MAX_FRAME {
+            self.corrupt = true;
+            return None;
+        }
+        if self.buf.len() < 4 + len {
+            return None;
+        }
+        let frame = serde_json::from_slice(&self.buf[4..4 + len]);
+        self.buf.drain(..4 + len);
+        match frame {
+            Ok(f) => Some(f),
+            Err(_) => {
+                self.corrupt = true;
+                None
+            }
+        }
+    }
+
+    /// Reads what the descriptor has now without blocking. Returns `true` at end of file.
+    pub fn read_available(&mut self, fd: RawFd) -> bool {
+        let mut chunk = [0u8; 16 * 1024];
+        loop {
+            // SAFETY: `chunk` is a live buffer of the length passed.
+            let n = unsafe { libc::read(fd, chunk.as_mut_ptr().cast(), chunk.len()) };
+            match n {
+                0 => return true,
+                n if n > 0 => self.feed(&chunk[..n as usize]),
+                _ => {
+                    let e = std::io::Error::last_os_error();
+                    match e.kind() {
+                        std::io::ErrorKind::Interrupted => continue,
+                        std::io::ErrorKind::WouldBlock => return false,
+                        _ => return true,
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_survive_being_split_anywhere() {
+        let frames = vec![
+            Frame::Inputs { inputs: [("xs".to_string(), "[1.0]".to_string())].into() },
+            Frame::Test { index: 2, outcome: Outcome::Fail, duration_us: 9, detail: Some("x".into()) },
+            Frame::Done,
+        ];
+        let bytes: Vec<u8> = frames.iter().flat_map(|f| f.encode()).collect();
+        for step in 1..bytes.len() {
+            let mut r = FrameReader::default();
+            let mut got = Vec::new();
+            for piece in bytes.chunks(step) {
+                r.feed(piece);
+                while let Some(f) = r.next_frame() {
+                    got.push(f);
+                }
+            }
+            assert_eq!(got, frames, "split every {step} bytes");
+        }
+    }
+
+    #[test]
+    fn garbage_ends_the_stream_instead_of_allocating() {
+        let mut r = FrameReader::default();
+        r.feed(&[0xff, 0xff, 0xff, 0x7f, 1, 2, 3]);
+        assert_eq!(r.next_frame(), None);
+        r.feed(&Frame::Done.encode());
+        assert_eq!(r.next_frame(), None);
+    }
+}
