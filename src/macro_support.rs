@@ -98,6 +98,14 @@ impl<T: ?Sized> NoDebug for DebugProbe<'_, T> {
     }
 }
 
+/// The arguments' `Debug` texts; a `Debug` implementation that panics costs only its text.
+pub fn capture_inputs(
+    f: impl FnOnce() -> Vec<(&'static str, String)>,
+) -> Vec<(&'static str, String)> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or_else(|_| vec![("?", "<a Debug implementation panicked>".to_string())])
+}
+
 /// The detail line of a top-level comparison.
 pub fn comparison_detail(left: String, op: Op, right: String, tol: f64) -> String {
     format!("left: {left}, right: {right} ({} with tolerance {tol:e})", op.symbol())

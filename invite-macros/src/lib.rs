@@ -1,5 +1,67 @@
+//! Attribute macros of [invite](https://docs.rs/invite): `#[invite::metamorphic(...)]` and
+//! `#[invite::in_vivo(...)]`. Use them through the `invite` crate, whose documentation
+//! describes what they accept.
+//!
+//! `parse` reads the attributes' arguments into plain data, `expand` turns that data and the
+//! function into tokens, `text` recovers each relation's source text for the log.
+
+#[cfg(feature = "enabled")]
+mod expand;
+#[cfg(feature = "enabled")]
+mod parse;
+#[cfg(feature = "enabled")]
+mod text;
+
 use proc_macro::TokenStream;
+
+/// Checks metamorphic relations on sampled calls of the function, in a forked child.
+///
+/// ```ignore
+/// #[invite::metamorphic(
+///     std_dev(&permute(xs)) == result,
+///     std_dev(&multiply(xs, 2.0)) == result * 2.0,
+///     if xs.len() > 1 => std_dev(&include(xs, mean(xs))) <= result,
+///     tolerance = 1e-9,
+/// )]
+/// pub fn std_dev(xs: &[f64]) -> f64 { /* ... */ }
+/// ```
+///
+/// Items are relations (`bool` expressions, optionally guarded by `if cond =>`), hand-written
+/// tests (`test = path`, called with each parameter by reference and `&result`), and the options
+/// `name = "..."`, `tolerance = 1e-9`, `timeout_ms = 500`, `rho = 0.01`, `self_check = false`.
 #[proc_macro_attribute]
-pub fn metamorphic(_a: TokenStream, i: TokenStream) -> TokenStream { i }
+pub fn metamorphic(attr: TokenStream, item: TokenStream) -> TokenStream {
+    #[cfg(feature = "enabled")]
+    {
+        expand::expand(parse::Kind::Metamorphic, attr.into(), item.into()).into()
+    }
+    #[cfg(not(feature = "enabled"))]
+    {
+        let _ = attr;
+        item
+    }
+}
+
+/// Runs In Vivo tests on sampled calls of the function, in a forked child, on the live state
+/// as it was just before the call.
+///
+/// ```ignore
+/// #[invite::in_vivo(test = Self::put_then_get)]
+/// pub fn put(&mut self, k: K, v: V) -> Option<V> { /* ... */ }
+/// ```
+///
+/// Each `test = path` names a function that takes the receiver (with the method's mutability)
+/// and references to the arguments, and returns `bool`, `()` or `Result<_, E: Debug>`.
+/// Options: `name`, `timeout_ms`, `rho`.
 #[proc_macro_attribute]
-pub fn in_vivo(_a: TokenStream, i: TokenStream) -> TokenStream { i }
+pub fn in_vivo(attr: TokenStream, item: TokenStream) -> TokenStream {
+    #[cfg(feature = "enabled")]
+    {
+        expand::expand(parse::Kind::InVivo, attr.into(), item.into()).into()
+    }
+    #[cfg(not(feature = "enabled"))]
+    {
+        let _ = attr;
+        item
+    }
+}

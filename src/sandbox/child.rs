@@ -66,15 +66,12 @@ impl ChildRun {
     /// Runs every test of the site, each in its own process, reports, and leaves.
     pub fn run(
         self,
-        inputs: &dyn Fn() -> Vec<(&'static str, String)>,
+        inputs: Vec<(&'static str, String)>,
         tests: &mut dyn FnMut(&mut TestCtx),
     ) -> ! {
         let fd = self.pipe.as_raw_fd();
-        let inputs: BTreeMap<String, String> = catch_unwind(AssertUnwindSafe(inputs))
-            .map(|v| v.into_iter().map(|(k, s)| (k.to_string(), s)).collect())
-            .unwrap_or_else(|_| {
-                [("?".to_string(), "<a Debug implementation panicked>".to_string())].into()
-            });
+        let inputs: BTreeMap<String, String> =
+            inputs.into_iter().map(|(k, s)| (k.to_string(), s)).collect();
         if wire::send(fd, &Frame::Inputs { inputs }).is_err() {
             exit_now(3); // The collector is gone; nobody would read the results.
         }
