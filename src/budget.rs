@@ -3,9 +3,9 @@
 //! Concurrency: a count of live runs, taken before the fork and given back by the collector when
 //! the child is reaped. Overhead: a virtual clock (the generic cell rate algorithm). Each run
 //! pushes the clock forward by its measured caller cost divided by `max_overhead`; a run may start
-//! while the clock is no further ahead of real time than one second of burst. Over any stretch
-//! of time T the caller therefore spends at most `max_overhead × (T + 1 s)` starting runs, and
-//! the cost charged is the one measured, never an assumed fork price.
+//! while the clock is no further ahead of real time than a 20 ms burst. Over any stretch of time
+//! T the caller therefore spends at most `max_overhead × (T + 20 ms)` plus one run's cost starting
+//! runs, and the cost charged is the one measured, never an assumed fork price.
 
 use std::sync::atomic::{AtomicU64, Ordering::*};
 use std::time::Instant;
@@ -20,7 +20,7 @@ pub enum SkipReason {
 }
 
 /// How far the virtual clock may run ahead of real time.
-const BURST_NS: u64 = 1_000_000_000;
+const BURST_NS: u64 = 20_000_000;
 
 #[derive(Debug)]
 pub struct Budget {
@@ -106,16 +106,17 @@ mod tests {
     #[test]
     fn overhead_cap_refuses_after_the_burst_is_spent() {
         let b = Budget::new(100, 0.01);
-        // 20 ms of caller time at a 1% cap moves the clock 2 s ahead: beyond the 1 s burst.
+        // 1 ms of caller time at a 1% cap moves the clock 100 ms ahead: beyond the burst.
         assert!(b.try_acquire().is_ok());
-        b.charge(20_000_000);
+        b.charge(1_000_000);
         assert_eq!(b.try_acquire(), Err(SkipReason::Overhead));
     }
 
     #[test]
     fn small_costs_stay_within_the_burst() {
+        // 40 µs at 5% advances the clock 0.8 ms a run: 20 runs fit in the 20 ms burst.
         let b = Budget::new(1000, 0.05);
-        for _ in 0..100 {
+        for _ in 0..20 {
             assert!(b.try_acquire().is_ok());
             b.charge(40_000);
         }
