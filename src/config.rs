@@ -29,13 +29,13 @@ pub enum OnFailure {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SiteConfig {
-    #[serde(default, deserialize_with = "probability_opt")]
+    #[serde(default, deserialize_with = "probability_opt", skip_serializing_if = "Option::is_none")]
     pub rho: Option<f64>,
-    #[serde(default, deserialize_with = "tolerance_opt")]
+    #[serde(default, deserialize_with = "tolerance_opt", skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<f64>,
-    #[serde(default, deserialize_with = "millis_opt")]
+    #[serde(default, deserialize_with = "millis_opt", skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
 }
 

@@ -88,7 +88,7 @@ pub mod site;
 pub use collector::on_failure;
 pub use invite_macros::{in_vivo, metamorphic};
 pub use rng::rng;
-pub use runtime::shutdown;
+pub use runtime::{shutdown, wait_idle};
 
 /// Starts invite now rather than at the first instrumented call: reads the configuration,
 /// opens the log and starts the collector. Returns whether invite is on.

@@ -9,7 +9,6 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::Config;
 
 /// The log format version written in every record's `"v"`.
 pub const VERSION: u32 = 1;
@@ -65,7 +64,9 @@ pub struct Start {
     pub instance: Instance,
     /// Where the configuration came from.
     pub config_file: String,
-    pub config: Config,
+    /// The effective configuration (as `invite.toml` keys), kept as JSON so that readers
+    /// accept configurations of newer versions.
+    pub config: serde_json::Value,
     pub sites: Vec<SiteInfo>,
 }
 

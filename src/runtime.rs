@@ -148,7 +148,7 @@ fn start() -> Option<Runtime> {
         time: record::now(),
         instance: instance.clone(),
         config_file,
-        config: config.clone(),
+        config: serde_json::to_value(&config).unwrap_or_default(),
         sites,
     };
     let budget = Arc::new(Budget::new(config.max_concurrent, config.max_overhead));
@@ -233,6 +233,20 @@ fn hostname() -> String {
 extern "C" fn shutdown_at_exit() {
     // Never unwind into C.
     let _ = std::panic::catch_unwind(shutdown);
+}
+
+/// Waits until no test run is alive, or `limit` has passed; returns whether none is.
+/// Handy in tests and before reading the log from within the program.
+pub fn wait_idle(limit: Duration) -> bool {
+    let Some(rt) = peek() else { return true };
+    let started = Instant::now();
+    while rt.budget.live() > 0 {
+        if started.elapsed() >= limit {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    true
 }
 
 /// Stops sampling, waits up to `drain_ms` for running tests, kills the rest, and writes the

@@ -788,10 +788,16 @@ impl VisitMut for FollowUps<'_> {
                 }
                 let mut callee = p.path.clone();
                 callee.segments.last_mut().expect("non-empty path").ident = original.clone();
-                let args: Vec<&Expr> = c.args.iter().collect();
+                let mut args: Vec<TokenStream> = c.args.iter().map(|a| quote!(#a)).collect();
                 let binds: Vec<Ident> =
                     (0..args.len()).map(|i| format_ident!("__invite_a{}", i)).collect();
                 let mut call_args: Vec<TokenStream> = binds.iter().map(|b| quote!(#b)).collect();
+                let clones_receiver = matches!(shape.receiver, Receiver::RefMut | Receiver::Value);
+                if via_self && clones_receiver && !args.is_empty() {
+                    // Only borrowed, to be cloned: the receiver itself must stay usable.
+                    let recv = &args[0];
+                    args[0] = quote!(&(#recv));
+                }
                 if via_self && !call_args.is_empty() {
                     let recv = &binds[0];
                     match shape.receiver {

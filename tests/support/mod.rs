@@ -1,0 +1,216 @@
+//! Scenarios: each test runs its body in a fresh process of this test binary, under its own
+//! `invite.toml`, and then inspects that process's exit status, output and log.
+//!
+//! A separate process per scenario is the only honest way to test invite: its configuration is
+//! read once per process, it forks, it drains at exit, and several hazards concern the host
+//! process itself (its buffered output, its signal handlers, its other threads). The same test
+//! function plays both parts: spawned with `INVITE_SCENARIO` naming it, it runs the body;
+//! otherwise it spawns itself and checks the result.
+
+#![allow(dead_code)]
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use invite::record::{Outcome, Record, Stats, Test};
+
+/// Marks where the body's own output starts on stdout.
+const BEGIN: &str = "@@INVITE-SCENARIO-BEGIN\n";
+
+/// What a scenario process did.
+pub struct Run {
+    pub status: ExitStatus,
+    /// The body's standard output, from its first byte to the process's exit.
+    pub stdout: String,
+    pub stderr: String,
+    pub dir: PathBuf,
+    pub log: Vec<String>,
+}
+
+impl Run {
+    pub fn records(&self) -> Vec<Record> {
+        self.log
+            .iter()
+            .map(|l| Record::from_line(l).unwrap_or_else(|e| panic!("bad log line {l:?}: {e}")))
+            .collect()
+    }
+
+    pub fn tests(&self) -> Vec<Test> {
+        self.records()
+            .into_iter()
+            .filter_map(|r| match r {
+                Record::Test(t) => Some(t),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Tests whose text is `test`.
+    pub fn tests_of(&self, test: &str) -> Vec<Test> {
+        self.tests().into_iter().filter(|t| t.test == test).collect()
+    }
+
+    /// Outcomes of the tests whose text is `test`.
+    pub fn outcomes_of(&self, test: &str) -> Vec<Outcome> {
+        self.tests_of(test).iter().map(|t| t.outcome).collect()
+    }
+
+    pub fn final_stats(&self) -> Stats {
+        self.records()
+            .into_iter()
+            .filter_map(|r| match r {
+                Record::Stats(s) if s.is_final => Some(s),
+                _ => None,
+            })
+            .last()
+            .unwrap_or_else(|| panic!("no final stats record; log:\n{}", self.log.join("\n")))
+    }
+
+    pub fn assert_success(&self) {
+        assert!(
+            self.status.success(),
+            "scenario failed: {}\nstdout:\n{}\nstderr:\n{}",
+            self.status,
+            self.stdout,
+            self.stderr
+        );
+    }
+
+    pub fn describe(&self) -> String {
+        format!("stdout:\n{}\nstderr:\n{}\nlog:\n{}", self.stdout, self.stderr, self.log.join("\n"))
+    }
+}
+
+/// The directory of the scenario running in this process (set only inside a scenario).
+pub fn scenario_dir() -> PathBuf {
+    PathBuf::from(std::env::var("INVITE_SCENARIO_DIR").expect("inside a scenario"))
+}
+
+/// Runs `body` as the scenario `name` under `config` (TOML without `log`, which is added).
+/// Inside the scenario process it runs the body and exits; outside it returns the run.
+pub fn scenario(name: &str, config: &str, body: impl FnOnce()) -> Run {
+    scenario_with(name, config, &[], body)
+}
+
+pub fn scenario_with(name: &str, config: &str, env: &[(&str, &str)], body: impl FnOnce()) -> Run {
+    if std::env::var("INVITE_SCENARIO").as_deref() == Ok(name) {
+        print!("{BEGIN}");
+        body();
+        // Leave through exit(3) as a program would: atexit handlers (invite's drain) run and
+        // Rust flushes stdout, but the test harness prints nothing more.
+        std::process::exit(0);
+    }
+    spawn(name, config, env)
+}
+
+fn spawn(name: &str, config: &str, env: &[(&str, &str)]) -> Run {
+    let dir = tempfile::Builder::new().prefix("invite-scenario-").tempdir().expect("temp dir");
+    let dir = dir.keep();
+    let log = dir.join("log.jsonl");
+    let config_path = dir.join("invite.toml");
+    std::fs::write(&config_path, format!("log = {:?}\n{config}\n", log.display().to_string()))
+        .expect("write config");
+    let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
+    cmd.args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env("INVITE_SCENARIO", name)
+        .env("INVITE_SCENARIO_DIR", &dir)
+        .env("INVITE_CONFIG", &config_path)
+        .env_remove("INVITE")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let (status, stdout, stderr) = run_bounded(cmd, Duration::from_secs(120));
+    let stdout = match stdout.find(BEGIN) {
+        Some(i) => stdout[i + BEGIN.len()..].to_string(),
+        None => stdout,
+    };
+    let log = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    Run { status, stdout, stderr, dir, log }
+}
+
+/// Runs a command to completion, killing it if it outlives `limit` (a hung scenario must fail
+/// the test, not hang the suite).
+pub fn run_bounded(mut cmd: Command, limit: Duration) -> (ExitStatus, String, String) {
+    let mut child = cmd.spawn().expect("spawn scenario");
+    let mut out = child.stdout.take().expect("piped");
+    let mut err = child.stderr.take().expect("piped");
+    let reader_out = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        String::from_utf8_lossy(&s).into_owned()
+    });
+    let reader_err = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        String::from_utf8_lossy(&s).into_owned()
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let s = child.wait().expect("wait");
+            panic!("scenario still running after {limit:?}; killed ({s})");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    (status, reader_out.join().unwrap(), reader_err.join().unwrap())
+}
+
+/// Children of this process, over all its threads (from /proc).
+pub fn child_pids() -> Vec<i32> {
+    let mut pids = Vec::new();
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else { return pids };
+    for t in tasks.flatten() {
+        if let Ok(s) = std::fs::read_to_string(t.path().join("children")) {
+            pids.extend(s.split_whitespace().filter_map(|p| p.parse::<i32>().ok()));
+        }
+    }
+    pids
+}
+
+/// Whether a process exists (a zombie counts as existing).
+pub fn process_exists(pid: i32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// The state letter of a process from /proc (`Z` for a zombie).
+pub fn process_state(pid: i32) -> Option<char> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = s.rfind(')')?;
+    s[after + 1..].trim_start().chars().next()
+}
+
+/// Polls `cond` until it holds or `limit` passes; returns whether it held.
+pub fn eventually(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if cond() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    cond()
+}
+
+/// The test function's path without the crate name, as `--exact` expects it.
+#[macro_export]
+macro_rules! here {
+    () => {{
+        fn here() {}
+        let full = std::any::type_name_of_val(&here);
+        let path = full.strip_suffix("::here").expect("function path");
+        path.split_once("::").map_or(path, |(_, rest)| rest)
+    }};
+}
