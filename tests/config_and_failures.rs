@@ -1,0 +1,145 @@
+//! A broken configuration gives one clear message and leaves the program running untouched;
+//! `on_failure` logs, notifies or aborts as configured; the log reads back record by record.
+
+mod support;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use invite::record::{Outcome, Record};
+use support::scenario;
+
+#[invite::metamorphic(halve(x * 2) == x)]
+fn halve(x: i64) -> i64 {
+    x / 2
+}
+
+#[invite::metamorphic(off_by_one(x) == x)]
+fn off_by_one(x: i64) -> i64 {
+    x + 1
+}
+
+fn body() {
+    for i in 0..10 {
+        assert_eq!(halve(i * 2), i);
+    }
+    println!("program ran");
+}
+
+/// Runs the program under a broken configuration and returns its stderr.
+fn broken(name: &str, config: &str) -> String {
+    let run = scenario(name, config, body);
+    run.assert_success();
+    assert_eq!(run.stdout, "program ran\n", "{}", run.describe());
+    assert!(run.log.is_empty(), "a broken configuration must not start logging");
+    assert_eq!(run.stderr.matches("invite:").count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("Invite is off for this run"), "{}", run.stderr);
+    run.stderr
+}
+
+// The scenario's config file starts with its `log = ...` line, so the text given here starts
+// on line 2.
+
+#[test]
+fn bad_toml_names_file_line_and_column() {
+    let err = broken(here!(), "default_rho = = 0.5");
+    assert!(err.contains("invite.toml:2:15"), "{err}");
+}
+
+#[test]
+fn a_wrong_type_names_the_key() {
+    let err = broken(here!(), "max_concurrent = \"two\"");
+    assert!(err.contains("invite.toml:2:18: key `max_concurrent`"), "{err}");
+    assert!(err.contains("invalid type"), "{err}");
+}
+
+#[test]
+fn an_out_of_range_value_says_what_is_expected() {
+    let err = broken(here!(), "[functions.\"a::b\"]\nrho = 2.0");
+    assert!(err.contains("invite.toml:3:7: key `functions.a::b.rho`"), "{err}");
+    assert!(err.contains("from 0.0 to 1.0"), "{err}");
+}
+
+#[test]
+fn an_unknown_key_is_refused() {
+    let err = broken(here!(), "default_rho = 1.0\nmax_concurent = 2");
+    assert!(err.contains("invite.toml:3:1"), "{err}");
+    assert!(err.contains("unknown field `max_concurent`"), "{err}");
+}
+
+#[test]
+fn a_missing_config_file_is_reported() {
+    let run = support::scenario_with(
+        here!(),
+        "",
+        &[("INVITE_CONFIG", "/nonexistent/invite.toml")],
+        body,
+    );
+    run.assert_success();
+    assert_eq!(run.stdout, "program ran\n");
+    assert!(run.stderr.contains("/nonexistent/invite.toml: cannot read the file"), "{}", run.stderr);
+}
+
+#[test]
+fn every_log_line_reads_back_as_a_record() {
+    let run = scenario(here!(), "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0", || {
+        for i in 0..5 {
+            halve(i);
+            off_by_one(i);
+            assert!(invite::wait_idle(Duration::from_secs(20)));
+        }
+    });
+    run.assert_success();
+    let records = run.records();
+    assert!(matches!(records.first(), Some(Record::Start(_))));
+    assert!(matches!(records.last(), Some(Record::Stop(_))));
+    assert!(matches!(records[records.len() - 2], Record::Stats(ref s) if s.is_final));
+    for (line, record) in run.log.iter().zip(&records) {
+        let again = Record::from_line(&record.to_line()).unwrap();
+        assert_eq!(&again, record, "{line}");
+    }
+    let Some(Record::Start(start)) = records.first() else { unreachable!() };
+    assert_eq!(start.sites.len(), 2);
+    assert!(start.sites.iter().any(|s| s.tests == ["off_by_one(x) == x"]));
+    assert_eq!(run.outcomes_of("off_by_one(x) == x"), vec![Outcome::Fail; 5]);
+    assert_eq!(run.outcomes_of("halve(x * 2) == x"), vec![Outcome::Pass; 5]);
+}
+
+static NOTIFIED: AtomicUsize = AtomicUsize::new(0);
+
+#[test]
+fn notify_prints_one_line_and_calls_the_hook() {
+    let config = "default_rho = 1.0\nmax_overhead = 1.0\non_failure = \"notify\"";
+    let run = scenario(here!(), config, || {
+        invite::on_failure(|t| {
+            assert_eq!(t.test, "off_by_one(x) == x");
+            NOTIFIED.fetch_add(1, Ordering::SeqCst);
+        });
+        for i in 0..3 {
+            off_by_one(i);
+            halve(i);
+            assert!(invite::wait_idle(Duration::from_secs(20)));
+        }
+        println!("{}", NOTIFIED.load(Ordering::SeqCst));
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "3\n");
+    let lines: Vec<&str> = run.stderr.lines().filter(|l| l.starts_with("invite:")).collect();
+    assert_eq!(lines.len(), 3, "{}", run.stderr);
+    assert!(lines[0].contains("fail in ") && lines[0].contains("off_by_one(x) == x"), "{}", lines[0]);
+}
+
+#[test]
+fn abort_logs_the_failure_then_ends_the_program() {
+    let config = "default_rho = 1.0\nmax_overhead = 1.0\non_failure = \"abort\"";
+    let run = scenario(here!(), config, || {
+        off_by_one(1);
+        std::thread::sleep(Duration::from_secs(30));
+        println!("still running");
+    });
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(run.status.signal(), Some(libc::SIGABRT), "{}", run.describe());
+    assert!(!run.stdout.contains("still running"));
+    assert_eq!(run.outcomes_of("off_by_one(x) == x"), vec![Outcome::Fail]);
+    assert!(run.stderr.contains("aborting the program"), "{}", run.stderr);
+}

@@ -1,0 +1,310 @@
+//! The host is never changed by a test: its memory, its output, its other threads and its own
+//! children. Tests that crash or hang are recorded, never felt. Every hazard of forking a
+//! multithreaded process is exercised for real.
+
+mod support;
+
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::time::Duration;
+
+use invite::record::Outcome::*;
+use support::{child_pids, scenario, scenario_dir};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+static SCRIBBLED: AtomicU64 = AtomicU64::new(7);
+static SHARED: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+
+#[invite::in_vivo(test = scribble_everywhere)]
+fn record_reading(readings: &mut Vec<u64>, x: u64) {
+    readings.push(x);
+}
+
+/// Changes everything it can reach and prints on every channel.
+fn scribble_everywhere(readings: &mut Vec<u64>, x: &u64) {
+    SCRIBBLED.store(999, Ordering::SeqCst);
+    readings.clear();
+    readings.extend([666; 100]);
+    SHARED.lock().unwrap().push(666);
+    println!("TEST-PRINTED {x}");
+    eprintln!("TEST-ERR {x}");
+    // SAFETY: writing a static buffer to descriptor 1.
+    unsafe { libc::write(1, b"RAW-WRITE\n".as_ptr().cast(), 10) };
+}
+
+#[test]
+fn parent_memory_statics_and_output_are_untouched_by_hundreds_of_tests() {
+    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
+        // Unflushed output at fork time: a child that flushed its copy would repeat it.
+        print!("before-");
+        let mut readings = Vec::new();
+        for i in 0..300 {
+            record_reading(&mut readings, i);
+            assert!(invite::wait_idle(WAIT));
+        }
+        assert_eq!(readings, (0..300).collect::<Vec<_>>());
+        assert_eq!(SCRIBBLED.load(Ordering::SeqCst), 7);
+        assert!(SHARED.lock().unwrap().is_empty());
+        println!("after");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "before-after\n", "{}", run.describe());
+    assert!(!run.stderr.contains("TEST-ERR"), "{}", run.stderr);
+    let outcomes = run.outcomes_of("scribble_everywhere");
+    assert_eq!(outcomes.len(), 300);
+    assert!(outcomes.iter().all(|o| *o == Pass));
+}
+
+#[invite::in_vivo(
+    test = panics,
+    test = aborts,
+    test = segfaults,
+    test = spins_forever,
+    test = exits,
+    test = passes,
+    timeout_ms = 300,
+)]
+fn hostile(x: u32) -> u32 {
+    x + 1
+}
+
+fn panics(x: &u32) -> bool {
+    panic!("test panicked on {x}");
+}
+
+fn aborts(_: &u32) -> bool {
+    std::process::abort();
+}
+
+fn segfaults(_: &u32) -> bool {
+    // SAFETY: deliberately not: the point is a real SIGSEGV in the test process.
+    unsafe { std::ptr::null_mut::<u8>().write_volatile(1) };
+    true
+}
+
+fn spins_forever(_: &u32) -> bool {
+    loop {
+        std::hint::spin_loop();
+    }
+}
+
+fn exits(_: &u32) -> bool {
+    std::process::exit(3);
+}
+
+fn passes(x: &u32) -> bool {
+    hostile(*x) == x + 1
+}
+
+#[test]
+fn crashing_and_hanging_tests_are_recorded_and_the_parent_carries_on() {
+    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
+        assert_eq!(hostile(1), 2);
+        assert!(invite::wait_idle(WAIT));
+        assert_eq!(hostile(2), 3);
+        println!("parent alive");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "parent alive\n");
+    let detail = |test: &str| {
+        let t = &run.tests_of(test)[0];
+        (t.outcome, t.detail.clone().unwrap_or_default())
+    };
+    let (o, d) = detail("panics");
+    assert_eq!(o, Error);
+    assert!(d.contains("test panicked on 1") && d.contains("isolation.rs"), "{d}");
+    let (o, d) = detail("aborts");
+    assert_eq!(o, Error);
+    assert!(d.contains("SIGABRT"), "{d}");
+    let (o, d) = detail("segfaults");
+    assert_eq!(o, Error);
+    assert!(d.contains("SIGSEGV"), "{d}");
+    let (o, d) = detail("spins_forever");
+    assert_eq!(o, Timeout);
+    assert!(d.contains("300 ms"), "{d}");
+    let (o, d) = detail("exits");
+    assert_eq!(o, Error);
+    assert!(d.contains("status 3"), "{d}");
+    // A test that calls the instrumented function itself does not fork again.
+    assert!(run.outcomes_of("passes").iter().all(|o| *o == Pass));
+    assert_eq!(run.tests().len(), 12, "{}", run.describe());
+}
+
+static LOCK: Mutex<u64> = Mutex::new(0);
+
+#[invite::in_vivo(test = takes_the_lock, timeout_ms = 300)]
+fn add_to_total(x: u64) -> u64 {
+    x * 2
+}
+
+fn takes_the_lock(x: &u64) -> bool {
+    *LOCK.lock().unwrap() += x;
+    true
+}
+
+#[test]
+fn a_lock_held_by_another_thread_at_fork_times_out_and_the_caller_never_waits() {
+    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
+        let (locked_tx, locked_rx) = mpsc::channel();
+        let (release_tx, release_rx) = mpsc::channel::<()>();
+        let holder = std::thread::spawn(move || {
+            let guard = LOCK.lock().unwrap();
+            locked_tx.send(()).unwrap();
+            release_rx.recv().unwrap();
+            drop(guard);
+        });
+        locked_rx.recv().unwrap();
+        assert_eq!(add_to_total(21), 42);
+        // The call returned while its test is still stuck on the lock in the child.
+        assert!(!child_pids().is_empty(), "the caller waited for its test child");
+        release_tx.send(()).unwrap();
+        holder.join().unwrap();
+        assert!(invite::wait_idle(WAIT));
+        assert_eq!(*LOCK.lock().unwrap(), 0);
+    });
+    run.assert_success();
+    let t = &run.tests_of("takes_the_lock")[0];
+    assert_eq!(t.outcome, Timeout);
+    assert!(t.detail.as_deref().unwrap().contains("lock"), "{:?}", t.detail);
+}
+
+#[invite::in_vivo(test = doubles)]
+fn double(x: u64) -> u64 {
+    x * 2
+}
+
+fn doubles(x: &u64) -> bool {
+    double(*x) == x + x
+}
+
+static SIGCHLD_SEEN: AtomicUsize = AtomicUsize::new(0);
+
+extern "C" fn count_sigchld(_: libc::c_int) {
+    SIGCHLD_SEEN.fetch_add(1, Ordering::SeqCst);
+}
+
+fn call_and_wait(n: u64) {
+    for i in 0..n {
+        assert_eq!(double(i), 2 * i);
+        assert!(invite::wait_idle(WAIT));
+    }
+}
+
+#[test]
+fn a_host_sigchld_handler_still_gets_every_result_and_its_own_children() {
+    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
+        // SAFETY: installing a plain handler that only touches an atomic.
+        unsafe { libc::signal(libc::SIGCHLD, count_sigchld as *const () as libc::sighandler_t) };
+        let host_children: Vec<_> = (0..5)
+            .map(|i| std::process::Command::new("sh").arg("-c").arg(format!("exit {i}")).spawn().unwrap())
+            .collect();
+        call_and_wait(20);
+        for (i, mut c) in host_children.into_iter().enumerate() {
+            // Invite never reaped a child of the host: its status is still there to collect.
+            assert_eq!(c.wait().unwrap().code(), Some(i as i32));
+        }
+        assert!(SIGCHLD_SEEN.load(Ordering::SeqCst) > 0);
+    });
+    run.assert_success();
+    let outcomes = run.outcomes_of("doubles");
+    assert_eq!(outcomes, vec![Pass; 20], "{}", run.describe());
+}
+
+#[test]
+fn a_host_that_ignores_sigchld_still_gets_every_result() {
+    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
+        // SAFETY: SIG_IGN makes the kernel reap children itself.
+        unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
+        call_and_wait(20);
+    });
+    run.assert_success();
+    assert_eq!(run.outcomes_of("doubles"), vec![Pass; 20], "{}", run.describe());
+}
+
+#[test]
+fn a_host_thread_reaping_with_waitpid_minus_one_loses_no_result() {
+    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
+        std::thread::spawn(|| loop {
+            let mut status = 0;
+            // SAFETY: waitpid with a valid pointer to a local.
+            unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
+            std::thread::sleep(Duration::from_micros(200));
+        });
+        call_and_wait(20);
+    });
+    run.assert_success();
+    assert_eq!(run.outcomes_of("doubles"), vec![Pass; 20], "{}", run.describe());
+}
+
+#[test]
+fn no_child_is_left_unreaped_after_hundreds_of_runs() {
+    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0\nmax_concurrent = 2", || {
+        for i in 0..500 {
+            double(i);
+        }
+        assert!(invite::wait_idle(WAIT));
+        let left = child_pids();
+        assert!(left.is_empty(), "children still present (zombies or alive): {left:?}");
+        println!("{}", invite::wait_idle(Duration::ZERO));
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "true\n");
+    let stats = run.final_stats();
+    let site = stats.sites.iter().find(|s| s.site.ends_with("::double")).unwrap();
+    assert!(site.runs > 0);
+    assert_eq!(site.runs + site.skipped.concurrency + site.skipped.overhead, 500);
+    assert_eq!(run.tests().len() as u64, site.runs * 1);
+}
+
+#[invite::in_vivo(test = reports_and_spins, timeout_ms = 300)]
+fn long_test(x: u64) -> u64 {
+    x
+}
+
+fn reports_and_spins(_: &u64) -> bool {
+    let dir = scenario_dir();
+    // SAFETY: getppid has no preconditions.
+    let supervisor = unsafe { libc::getppid() };
+    let text = format!("{} {}", std::process::id(), supervisor);
+    std::fs::write(dir.join("pids.tmp"), text).unwrap();
+    std::fs::rename(dir.join("pids.tmp"), dir.join("pids")).unwrap();
+    loop {
+        std::hint::spin_loop();
+    }
+}
+
+#[test]
+fn a_killed_program_leaves_no_test_process_behind() {
+    const NAME: &str = "a_killed_program_leaves_no_test_process_behind";
+    if std::env::var("INVITE_SCENARIO").as_deref() == Ok(NAME) {
+        long_test(1);
+        std::thread::sleep(Duration::from_secs(60));
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("invite.toml");
+    let mut f = std::fs::File::create(&config).unwrap();
+    writeln!(f, "default_rho = 1.0\nmax_overhead = 1.0\nlog = {:?}", dir.path().join("log.jsonl")).unwrap();
+    let mut program = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([NAME, "--exact", "--nocapture", "--test-threads=1"])
+        .env("INVITE_SCENARIO", NAME)
+        .env("INVITE_SCENARIO_DIR", dir.path())
+        .env("INVITE_CONFIG", &config)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pids = dir.path().join("pids");
+    assert!(support::eventually(WAIT, || pids.exists()), "the test never started");
+    let text = std::fs::read_to_string(&pids).unwrap();
+    let (test, supervisor) = text.split_once(' ').unwrap();
+    let (test, supervisor): (i32, i32) = (test.parse().unwrap(), supervisor.parse().unwrap());
+    program.kill().unwrap();
+    program.wait().unwrap();
+    let gone = |pid: i32| !support::process_exists(pid) || support::process_state(pid) == Some('Z');
+    // The run's own deadline (300 ms per test + 500 ms) ends the supervisor, and the test
+    // process dies with it. The limit here is only a bound on a hang, far beyond that.
+    assert!(support::eventually(WAIT, || gone(supervisor)), "run child {supervisor} outlived the program");
+    assert!(support::eventually(WAIT, || gone(test)), "test process {test} outlived the program");
+}
