@@ -29,7 +29,12 @@ pub struct Lru<K, V> {
 impl<K: Hash + Eq + Clone + Debug, V: Clone + PartialEq + Debug> Lru<K, V> {
     pub fn new(capacity: usize) -> Self {
         assert!(capacity >= 2, "capacity must be at least 2");
-        Lru { capacity, tick: 0, entries: HashMap::new(), order: BTreeMap::new() }
+        Lru {
+            capacity,
+            tick: 0,
+            entries: HashMap::new(),
+            order: BTreeMap::new(),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -105,9 +110,16 @@ impl<K: Hash + Eq + Clone + Debug, V: Clone + PartialEq + Debug> Lru<K, V> {
         if self.get(k) != Some(v) {
             return Err("the value just put is not there".into());
         }
-        let expected = if existed { before } else { (before + 1).min(self.capacity) };
+        let expected = if existed {
+            before
+        } else {
+            (before + 1).min(self.capacity)
+        };
         if self.len() != expected {
-            return Err(format!("size {} after put, expected {expected}", self.len()));
+            return Err(format!(
+                "size {} after put, expected {expected}",
+                self.len()
+            ));
         }
         if let (true, Some(lru)) = (full, lru) {
             if self.contains(&lru) {
@@ -130,7 +142,11 @@ fn main() {
     let (mut hits, mut misses) = (0u64, 0u64);
     for _ in 0..300_000 {
         // A skewed key popularity: most requests go to a small hot set.
-        let key = if rng.random_bool(0.8) { rng.random_range(0..48) } else { rng.random_range(0..2000) };
+        let key = if rng.random_bool(0.8) {
+            rng.random_range(0..48)
+        } else {
+            rng.random_range(0..2000)
+        };
         if cache.get(&key).is_some() {
             hits += 1;
         } else {
@@ -154,8 +170,15 @@ fn main() {
             _ => None,
         })
         .collect();
-    let failed: Vec<_> = tests.iter().filter(|t| t.outcome == Outcome::Fail).collect();
-    println!("Invite: {} In Vivo tests of Lru::put, {} failed", tests.len(), failed.len());
+    let failed: Vec<_> = tests
+        .iter()
+        .filter(|t| t.outcome == Outcome::Fail)
+        .collect();
+    println!(
+        "Invite: {} In Vivo tests of Lru::put, {} failed",
+        tests.len(),
+        failed.len()
+    );
     if let Some(t) = failed.first() {
         println!("  first failure: {}", t.detail.as_deref().unwrap_or("?"));
         println!("  inputs: k = {}, v = {}", t.inputs["k"], t.inputs["v"]);

@@ -117,7 +117,9 @@ mod stats {
 fn batch(rng: &mut impl Rng, t: usize) -> Vec<f64> {
     let len = rng.random_range(40..400);
     let base = 20.0 + (t as f64 / 50.0).sin() * 5.0;
-    (0..len).map(|_| base + rng.random_range(-1.5..1.5)).collect()
+    (0..len)
+        .map(|_| base + rng.random_range(-1.5..1.5))
+        .collect()
 }
 
 fn main() {
@@ -158,7 +160,9 @@ fn summarise_log() {
     let mut per_site: std::collections::BTreeMap<String, [u64; 3]> = Default::default();
     let mut first_failure = None;
     for line in text.lines() {
-        let Ok(Record::Test(t)) = Record::from_line(line) else { continue };
+        let Ok(Record::Test(t)) = Record::from_line(line) else {
+            continue;
+        };
         if t.pid != pid {
             continue;
         }
@@ -174,7 +178,10 @@ fn summarise_log() {
         }
     }
     println!("\nInvite results (log: {path}):");
-    println!("  {:<32} {:>6} {:>6} {:>6}", "site", "tests", "pass", "fail");
+    println!(
+        "  {:<32} {:>6} {:>6} {:>6}",
+        "site", "tests", "pass", "fail"
+    );
     for (site, [tests, pass, fail]) in &per_site {
         println!("  {site:<32} {tests:>6} {pass:>6} {fail:>6}");
     }
@@ -190,7 +197,10 @@ fn summarise_log() {
                 let short: String = value.chars().take(100).collect();
                 println!("  input {name}: {short}");
             }
-            println!("  replay:   test_seed {} (permutations), rng seed {}", t.seeds.test_seed, t.seeds.rng_seed);
+            println!(
+                "  replay:   test_seed {} (permutations), rng seed {}",
+                t.seeds.test_seed, t.seeds.rng_seed
+            );
         }
     }
 }

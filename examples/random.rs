@@ -44,7 +44,9 @@ fn main() {
     for _ in 0..rounds {
         // A third of the requests come with large weights.
         let scale = if setup.random_bool(0.33) { 400.0 } else { 10.0 };
-        let weights: Vec<f64> = (0..8).map(|_| setup.random_range(0.1..1.0) * scale).collect();
+        let weights: Vec<f64> = (0..8)
+            .map(|_| setup.random_range(0.1..1.0) * scale)
+            .collect();
         counts[pick_weighted(&weights)] += 1;
     }
     println!("Picks per item over {rounds} draws: {counts:?}");
@@ -66,8 +68,15 @@ fn main() {
     }
     println!("Invite outcomes: {by_outcome:?}");
     if let Some(t) = first_failure {
-        println!("  first failure: {} ({})", t.test, t.detail.unwrap_or_default());
+        println!(
+            "  first failure: {} ({})",
+            t.test,
+            t.detail.unwrap_or_default()
+        );
         println!("  weights: {}", t.inputs["weights"]);
-        println!("  replay with rng seed {} at word {}", t.seeds.rng_seed, t.seeds.rng_word_pos);
+        println!(
+            "  replay with rng seed {} at word {}",
+            t.seeds.rng_seed, t.seeds.rng_word_pos
+        );
     }
 }

@@ -62,7 +62,9 @@ impl Budget {
             return Err(SkipReason::Overhead);
         }
         self.live
-            .fetch_update(AcqRel, Relaxed, |n| (n < self.max_concurrent).then_some(n + 1))
+            .fetch_update(AcqRel, Relaxed, |n| {
+                (n < self.max_concurrent).then_some(n + 1)
+            })
             .map(|_| ())
             .map_err(|_| SkipReason::Concurrency)
     }
@@ -71,12 +73,16 @@ impl Budget {
     pub fn charge(&self, cost_ns: u64) {
         let step = (cost_ns as f64 / self.max_overhead) as u64;
         let now = self.now_ns();
-        let _ = self.clock_ns.fetch_update(Relaxed, Relaxed, |c| Some(c.max(now) + step));
+        let _ = self
+            .clock_ns
+            .fetch_update(Relaxed, Relaxed, |c| Some(c.max(now) + step));
     }
 
     /// Gives back the slot of a run that ended (or never started).
     pub fn release(&self) {
-        let _ = self.live.fetch_update(AcqRel, Relaxed, |n| Some(n.saturating_sub(1)));
+        let _ = self
+            .live
+            .fetch_update(AcqRel, Relaxed, |n| Some(n.saturating_sub(1)));
     }
 
     pub fn live(&self) -> u64 {

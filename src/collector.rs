@@ -69,7 +69,11 @@ impl LogSink {
         if target == "-" {
             return Ok(LogSink::Stderr);
         }
-        OpenOptions::new().create(true).append(true).open(target).map(LogSink::File)
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(target)
+            .map(LogSink::File)
     }
 
     /// Writes complete lines in one call, so that processes sharing a log never interleave
@@ -287,14 +291,17 @@ impl State {
         while let Some(frame) = self.runs[i].reader.next_frame() {
             match frame {
                 Frame::Inputs { inputs } => self.runs[i].inputs = inputs,
-                Frame::Test { index, outcome, duration_us, detail } => {
-                    if index < self.runs[i].reported.len() && !self.runs[i].reported[index] {
-                        self.runs[i].reported[index] = true;
-                        let run = &self.runs[i];
-                        let record =
-                            test_record(run, &self.instance, index, outcome, duration_us, detail);
-                        self.emit(run.h.site, record);
-                    }
+                Frame::Test {
+                    index,
+                    outcome,
+                    duration_us,
+                    detail,
+                } if index < self.runs[i].reported.len() && !self.runs[i].reported[index] => {
+                    self.runs[i].reported[index] = true;
+                    let run = &self.runs[i];
+                    let record =
+                        test_record(run, &self.instance, index, outcome, duration_us, detail);
+                    self.emit(run.h.site, record);
                 }
                 _ => {}
             }
@@ -326,7 +333,10 @@ impl State {
                 ),
                 None => (
                     Outcome::Error,
-                    format!("the run's child {} before this test reported", exit.describe()),
+                    format!(
+                        "the run's child {} before this test reported",
+                        exit.describe()
+                    ),
                 ),
             };
             let us = run.h.started.elapsed().as_micros() as u64;
@@ -360,7 +370,10 @@ impl State {
             t.outcome,
             t.site,
             t.test,
-            t.detail.as_deref().map(|d| format!(" ({d})")).unwrap_or_default()
+            t.detail
+                .as_deref()
+                .map(|d| format!(" ({d})"))
+                .unwrap_or_default()
         );
         match self.config.on_failure {
             OnFailure::Log => {}
@@ -407,7 +420,9 @@ impl State {
                 let runs = s.runs.load(Relaxed);
                 let parent_ns = s.parent_ns.load(Relaxed);
                 let (tests, outcomes, test_us) = tally
-                    .map_or((0, OutcomeCounts::default(), 0), |t| (t.tests, t.outcomes.clone(), t.test_us));
+                    .map_or((0, OutcomeCounts::default(), 0), |t| {
+                        (t.tests, t.outcomes.clone(), t.test_us)
+                    });
                 let sampled = s.sampled.load(Relaxed);
                 SiteStats {
                     site: s.meta.name.to_string(),
@@ -417,8 +432,16 @@ impl State {
                     runs,
                     tests,
                     outcomes,
-                    mean_test_us: if tests > 0 { test_us as f64 / tests as f64 } else { 0.0 },
-                    mean_parent_us: if runs > 0 { parent_ns as f64 / runs as f64 / 1e3 } else { 0.0 },
+                    mean_test_us: if tests > 0 {
+                        test_us as f64 / tests as f64
+                    } else {
+                        0.0
+                    },
+                    mean_parent_us: if runs > 0 {
+                        parent_ns as f64 / runs as f64 / 1e3
+                    } else {
+                        0.0
+                    },
                     tests_per_sec: tests as f64 / elapsed,
                     overhead_share: parent_ns as f64 / 1e9 / elapsed,
                 }
@@ -438,23 +461,37 @@ impl State {
 
     /// Sleeps until a pipe or pidfd is ready, a message arrives, or a deadline is due.
     fn wait(&mut self, wake: i32) {
-        let mut fds = vec![libc::pollfd { fd: wake, events: libc::POLLIN, revents: 0 }];
+        let mut fds = vec![libc::pollfd {
+            fd: wake,
+            events: libc::POLLIN,
+            revents: 0,
+        }];
         let now = Instant::now();
         let mut limit = Duration::from_millis(self.config.stats_interval_ms)
             .saturating_sub(self.last_stats.elapsed());
         let mut without_pidfd = false;
         for r in &self.runs {
             if !r.pipe_eof {
-                fds.push(libc::pollfd { fd: r.h.pipe.as_raw_fd(), events: libc::POLLIN, revents: 0 });
+                fds.push(libc::pollfd {
+                    fd: r.h.pipe.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                });
             }
             match &r.h.pidfd {
-                Some(p) => fds.push(libc::pollfd { fd: p.as_raw_fd(), events: libc::POLLIN, revents: 0 }),
+                Some(p) => fds.push(libc::pollfd {
+                    fd: p.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                }),
                 None => without_pidfd = true,
             }
             limit = limit.min(r.h.deadline.saturating_duration_since(now));
         }
         if let Some((_, d)) = &self.shutdown {
-            limit = limit.min(d.saturating_duration_since(now)).min(Duration::from_millis(20));
+            limit = limit
+                .min(d.saturating_duration_since(now))
+                .min(Duration::from_millis(20));
         }
         if without_pidfd {
             limit = limit.min(Duration::from_millis(5));

@@ -29,11 +29,23 @@ pub enum OnFailure {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SiteConfig {
-    #[serde(default, deserialize_with = "probability_opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "probability_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub rho: Option<f64>,
-    #[serde(default, deserialize_with = "tolerance_opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "tolerance_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub tolerance: Option<f64>,
-    #[serde(default, deserialize_with = "millis_opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "millis_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub timeout_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
@@ -135,7 +147,10 @@ impl Source {
     /// Reads `INVITE` and `INVITE_CONFIG`.
     pub fn from_env() -> Source {
         if let Ok(v) = std::env::var("INVITE") {
-            if matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "false" | "no") {
+            if matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "off" | "0" | "false" | "no"
+            ) {
                 return Source::Disabled;
             }
         }
@@ -169,7 +184,9 @@ impl Config {
             line: 0,
             column: 0,
             key: String::new(),
-            message: format!("cannot read the file: {e}; fix the path in INVITE_CONFIG or create it"),
+            message: format!(
+                "cannot read the file: {e}; fix the path in INVITE_CONFIG or create it"
+            ),
         })?;
         Config::from_toml(&text, path)
     }
@@ -260,7 +277,9 @@ fn niceness<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
     if (0..=19).contains(&v) {
         Ok(v)
     } else {
-        Err(serde::de::Error::custom(format!("expected a niceness from 0 to 19, got {v}")))
+        Err(serde::de::Error::custom(format!(
+            "expected a niceness from 0 to 19, got {v}"
+        )))
     }
 }
 

@@ -72,12 +72,12 @@
 //! default cargo feature `enabled`, the macros emit the plain function. Results go to a JSON
 //! Lines log ([`record::Record`]).
 
-pub mod budget;
-mod collector;
-pub mod config;
 #[doc(hidden)]
 #[path = "macro_support.rs"]
 pub mod __private;
+pub mod budget;
+mod collector;
+pub mod config;
 pub mod mr;
 pub mod record;
 pub mod rng;

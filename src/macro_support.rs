@@ -108,7 +108,10 @@ pub fn capture_inputs(
 
 /// The detail line of a top-level comparison.
 pub fn comparison_detail(left: String, op: Op, right: String, tol: f64) -> String {
-    format!("left: {left}, right: {right} ({} with tolerance {tol:e})", op.symbol())
+    format!(
+        "left: {left}, right: {right} ({} with tolerance {tol:e})",
+        op.symbol()
+    )
 }
 
 /// The value of a relation that is not a top-level comparison.
@@ -176,8 +179,11 @@ pub fn test_verdict(out: impl TestOutput) -> (Outcome, Option<String>) {
     label = "each execution runs on its own clone of this receiver",
     note = "derive `Clone` for `{Self}`, or check this method with `#[invite::in_vivo(test = ...)]`, which runs on the live receiver"
 )]
-pub trait CloneReceiver {}
+pub trait CloneReceiver: Clone {}
 
 impl<T: Clone> CloneReceiver for T {}
 
-pub fn assert_clone_receiver<T: CloneReceiver + ?Sized>() {}
+/// A fresh copy of the receiver for one execution.
+pub fn clone_receiver<T: CloneReceiver>(receiver: &T) -> T {
+    receiver.clone()
+}

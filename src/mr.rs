@@ -133,7 +133,7 @@ pub fn in_range<T: PartialOrd>(x: T, lo: T, hi: T) -> bool {
 
 /// Whether `x` equals one of `options`. In a relation's top level it is tolerant.
 pub fn one_of<T: PartialEq, const N: usize>(x: T, options: [T; N]) -> bool {
-    options.iter().any(|o| *o == x)
+    options.contains(&x)
 }
 
 /// Comparison within a relative tolerance.
@@ -362,7 +362,10 @@ mod tests {
     fn floats_are_equal_within_relative_tolerance() {
         assert!(1.0f64.approx_eq(&(1.0 + 1e-7), 1e-6));
         assert!(!1.0f64.approx_eq(&(1.0 + 1e-5), 1e-6));
-        assert!(1e9f64.approx_eq(&(1e9 + 100.0), 1e-6), "scale grows with magnitude");
+        assert!(
+            1e9f64.approx_eq(&(1e9 + 100.0), 1e-6),
+            "scale grows with magnitude"
+        );
         assert!(!f64::NAN.approx_eq(&f64::NAN, 1e-6));
     }
 

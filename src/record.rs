@@ -9,7 +9,6 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-
 /// The log format version written in every record's `"v"`.
 pub const VERSION: u32 = 1;
 
@@ -115,7 +114,10 @@ impl Outcome {
 
     /// Whether an operator should look at it.
     pub fn is_failure(self) -> bool {
-        matches!(self, Outcome::Fail | Outcome::Error | Outcome::Timeout | Outcome::Blocked)
+        matches!(
+            self,
+            Outcome::Fail | Outcome::Error | Outcome::Timeout | Outcome::Blocked
+        )
     }
 }
 
@@ -288,7 +290,12 @@ mod tests {
             duration_us: 120,
             inputs,
             detail: Some("left: 1.5, right: 1.6".into()),
-            seeds: Seeds { rng_seed: "00".repeat(32), rng_stream: 0, rng_word_pos: 16, test_seed: 9 },
+            seeds: Seeds {
+                rng_seed: "00".repeat(32),
+                rng_stream: 0,
+                rng_word_pos: 16,
+                test_seed: 9,
+            },
         })
     }
 
@@ -317,7 +324,11 @@ mod tests {
             pid: 1,
             elapsed_s: 2.5,
             is_final: true,
-            sites: vec![SiteStats { site: "a::f".into(), calls: 10, ..Default::default() }],
+            sites: vec![SiteStats {
+                site: "a::f".into(),
+                calls: 10,
+                ..Default::default()
+            }],
         });
         let line = r.to_line();
         assert!(line.contains("\"final\":true"), "{line}");

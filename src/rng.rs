@@ -131,7 +131,11 @@ impl Snapshot {
         for (i, pair) in hex.chunks(2).enumerate() {
             seed[i] = u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok()?;
         }
-        Some(Snapshot { seed, stream: seeds.rng_stream, word_pos: seeds.rng_word_pos as u128 })
+        Some(Snapshot {
+            seed,
+            stream: seeds.rng_stream,
+            word_pos: seeds.rng_word_pos as u128,
+        })
     }
 }
 
@@ -194,7 +198,10 @@ mod tests {
 
     #[test]
     fn malformed_seeds_are_refused() {
-        let seeds = Seeds { rng_seed: "zz".into(), ..Default::default() };
+        let seeds = Seeds {
+            rng_seed: "zz".into(),
+            ..Default::default()
+        };
         assert!(!replay(&seeds));
     }
 

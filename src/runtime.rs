@@ -39,7 +39,9 @@ pub struct Runtime {
 
 impl std::fmt::Debug for Runtime {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Runtime").field("instance", &self.instance).finish_non_exhaustive()
+        f.debug_struct("Runtime")
+            .field("instance", &self.instance)
+            .finish_non_exhaustive()
     }
 }
 
@@ -105,7 +107,11 @@ impl Runtime {
 }
 
 fn start() -> Option<Runtime> {
-    let source = if cfg!(test) { Source::Disabled } else { Source::from_env() };
+    let source = if cfg!(test) {
+        Source::Disabled
+    } else {
+        Source::from_env()
+    };
     let (config, config_file) = match source {
         Source::Disabled | Source::Absent => return disarm_all(),
         Source::File(path) => match Config::from_file(&path) {
@@ -141,7 +147,9 @@ fn start() -> Option<Runtime> {
     let instance = Instance {
         host: hostname(),
         pid: std::process::id(),
-        exe: std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_default(),
+        exe: std::env::current_exe()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
     };
     let start = Start {
         v: record::VERSION,
@@ -152,14 +160,14 @@ fn start() -> Option<Runtime> {
         sites,
     };
     let budget = Arc::new(Budget::new(config.max_concurrent, config.max_overhead));
-    let collector = match Collector::spawn(&config, instance.clone(), Arc::clone(&budget), sink, start)
-    {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("invite: cannot start the collector thread ({e}); invite is off.");
-            return disarm_all();
-        }
-    };
+    let collector =
+        match Collector::spawn(&config, instance.clone(), Arc::clone(&budget), sink, start) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("invite: cannot start the collector thread ({e}); invite is off.");
+                return disarm_all();
+            }
+        };
     let test_seed_base = config.seed.unwrap_or_else(|| {
         use rand::{RngCore, SeedableRng};
         SmallRng::from_os_rng().next_u64()
@@ -187,8 +195,14 @@ fn configure_sites(config: &Config) -> Vec<SiteInfo> {
             } else {
                 own.rho.or(s.meta.rho).unwrap_or(config.default_rho)
             };
-            let tolerance = own.tolerance.or(s.meta.tolerance).unwrap_or(DEFAULT_TOLERANCE);
-            let timeout = own.timeout_ms.or(s.meta.timeout_ms).unwrap_or(config.timeout_ms);
+            let tolerance = own
+                .tolerance
+                .or(s.meta.tolerance)
+                .unwrap_or(DEFAULT_TOLERANCE);
+            let timeout = own
+                .timeout_ms
+                .or(s.meta.timeout_ms)
+                .unwrap_or(config.timeout_ms);
             s.configure(rho, tolerance, timeout.max(1));
             SiteInfo {
                 name: s.meta.name.to_string(),
@@ -267,5 +281,6 @@ pub fn shutdown() {
     let (done_tx, done_rx) = mpsc::channel();
     rt.collector.shutdown(done_tx);
     // Bounded: a collector that cannot finish must not hold the program's exit hostage.
-    let _ = done_rx.recv_timeout(Duration::from_millis(rt.config.drain_ms) + Duration::from_secs(2));
+    let _ =
+        done_rx.recv_timeout(Duration::from_millis(rt.config.drain_ms) + Duration::from_secs(2));
 }

@@ -76,7 +76,10 @@ pub struct SiteLocal {
 impl SiteLocal {
     #[allow(clippy::new_without_default)]
     pub const fn new() -> SiteLocal {
-        SiteLocal { countdown: Cell::new(0), interval: Cell::new(0) }
+        SiteLocal {
+            countdown: Cell::new(0),
+            interval: Cell::new(0),
+        }
     }
 }
 
@@ -237,7 +240,9 @@ impl Site {
 
 impl std::fmt::Debug for Site {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Site").field("name", &self.meta.name).finish_non_exhaustive()
+        f.debug_struct("Site")
+            .field("name", &self.meta.name)
+            .finish_non_exhaustive()
     }
 }
 
@@ -283,7 +288,10 @@ mod tests {
             let total: u64 = (0..n).map(|_| draw_interval(rho)).sum();
             let mean = total as f64 / n as f64;
             let expected = 1.0 / rho;
-            assert!((mean - expected).abs() < expected * 0.1, "rho {rho}: mean {mean}");
+            assert!(
+                (mean - expected).abs() < expected * 0.1,
+                "rho {rho}: mean {mean}"
+            );
         }
         assert_eq!(draw_interval(1.0), 1);
         assert_eq!(draw_interval(0.0), u64::MAX);

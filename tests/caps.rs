@@ -58,11 +58,17 @@ fn live_children_never_exceed_max_concurrent() {
     run.assert_success();
     let most: usize = run.stdout.trim().parse().unwrap();
     assert!(most >= 1, "no child was ever seen alive");
-    assert!(most <= 2, "{most} children alive at once with max_concurrent = 2");
+    assert!(
+        most <= 2,
+        "{most} children alive at once with max_concurrent = 2"
+    );
     let stats = run.final_stats();
     let site = stats.sites.iter().find(|s| s.site == "caps::work").unwrap();
     assert!(site.skipped.concurrency > 0, "{site:?}");
-    assert_eq!(site.sampled, site.runs + site.skipped.concurrency + site.skipped.overhead);
+    assert_eq!(
+        site.sampled,
+        site.runs + site.skipped.concurrency + site.skipped.overhead
+    );
 }
 
 #[invite::in_vivo(test = cheap_check)]
@@ -87,7 +93,11 @@ fn caller_time_spent_starting_tests_stays_within_max_overhead() {
     });
     run.assert_success();
     let stats = run.final_stats();
-    let site = stats.sites.iter().find(|s| s.site == "caps::cheap").unwrap();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == "caps::cheap")
+        .unwrap();
     assert!(site.runs > 0, "{site:?}");
     assert!(site.skipped.overhead > 0, "{site:?}");
     // The cap allows 1% of wall time plus a 20 ms burst at 1% (0.2 ms) and one run's cost: the

@@ -31,9 +31,16 @@ fn broken(name: &str, config: &str) -> String {
     let run = scenario(name, config, body);
     run.assert_success();
     assert_eq!(run.stdout, "program ran\n", "{}", run.describe());
-    assert!(run.log.is_empty(), "a broken configuration must not start logging");
+    assert!(
+        run.log.is_empty(),
+        "a broken configuration must not start logging"
+    );
     assert_eq!(run.stderr.matches("invite:").count(), 1, "{}", run.stderr);
-    assert!(run.stderr.contains("Invite is off for this run"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("Invite is off for this run"),
+        "{}",
+        run.stderr
+    );
     run.stderr
 }
 
@@ -49,14 +56,20 @@ fn bad_toml_names_file_line_and_column() {
 #[test]
 fn a_wrong_type_names_the_key() {
     let err = broken(here!(), "max_concurrent = \"two\"");
-    assert!(err.contains("invite.toml:2:18: key `max_concurrent`"), "{err}");
+    assert!(
+        err.contains("invite.toml:2:18: key `max_concurrent`"),
+        "{err}"
+    );
     assert!(err.contains("invalid type"), "{err}");
 }
 
 #[test]
 fn an_out_of_range_value_says_what_is_expected() {
     let err = broken(here!(), "[functions.\"a::b\"]\nrho = 2.0");
-    assert!(err.contains("invite.toml:3:7: key `functions.a::b.rho`"), "{err}");
+    assert!(
+        err.contains("invite.toml:3:7: key `functions.a::b.rho`"),
+        "{err}"
+    );
     assert!(err.contains("from 0.0 to 1.0"), "{err}");
 }
 
@@ -77,18 +90,27 @@ fn a_missing_config_file_is_reported() {
     );
     run.assert_success();
     assert_eq!(run.stdout, "program ran\n");
-    assert!(run.stderr.contains("/nonexistent/invite.toml: cannot read the file"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("/nonexistent/invite.toml: cannot read the file"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
 fn every_log_line_reads_back_as_a_record() {
-    let run = scenario(here!(), "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0", || {
-        for i in 0..5 {
-            halve(i);
-            off_by_one(i);
-            assert!(invite::wait_idle(Duration::from_secs(20)));
-        }
-    });
+    let run = scenario(
+        here!(),
+        "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0",
+        || {
+            for i in 0..5 {
+                halve(i);
+                off_by_one(i);
+                assert!(invite::wait_idle(Duration::from_secs(20)));
+            }
+        },
+    );
     run.assert_success();
     let records = run.records();
     assert!(matches!(records.first(), Some(Record::Start(_))));
@@ -98,10 +120,18 @@ fn every_log_line_reads_back_as_a_record() {
         let again = Record::from_line(&record.to_line()).unwrap();
         assert_eq!(&again, record, "{line}");
     }
-    let Some(Record::Start(start)) = records.first() else { unreachable!() };
+    let Some(Record::Start(start)) = records.first() else {
+        unreachable!()
+    };
     assert_eq!(start.sites.len(), 2);
-    assert!(start.sites.iter().any(|s| s.tests == ["off_by_one(x) == x"]));
-    assert_eq!(run.outcomes_of("off_by_one(x) == x"), vec![Outcome::Fail; 5]);
+    assert!(start
+        .sites
+        .iter()
+        .any(|s| s.tests == ["off_by_one(x) == x"]));
+    assert_eq!(
+        run.outcomes_of("off_by_one(x) == x"),
+        vec![Outcome::Fail; 5]
+    );
     assert_eq!(run.outcomes_of("halve(x * 2) == x"), vec![Outcome::Pass; 5]);
 }
 
@@ -124,9 +154,17 @@ fn notify_prints_one_line_and_calls_the_hook() {
     });
     run.assert_success();
     assert_eq!(run.stdout, "3\n");
-    let lines: Vec<&str> = run.stderr.lines().filter(|l| l.starts_with("invite:")).collect();
+    let lines: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("invite:"))
+        .collect();
     assert_eq!(lines.len(), 3, "{}", run.stderr);
-    assert!(lines[0].contains("fail in ") && lines[0].contains("off_by_one(x) == x"), "{}", lines[0]);
+    assert!(
+        lines[0].contains("fail in ") && lines[0].contains("off_by_one(x) == x"),
+        "{}",
+        lines[0]
+    );
 }
 
 #[test]
@@ -138,8 +176,17 @@ fn abort_logs_the_failure_then_ends_the_program() {
         println!("still running");
     });
     use std::os::unix::process::ExitStatusExt;
-    assert_eq!(run.status.signal(), Some(libc::SIGABRT), "{}", run.describe());
+    assert_eq!(
+        run.status.signal(),
+        Some(libc::SIGABRT),
+        "{}",
+        run.describe()
+    );
     assert!(!run.stdout.contains("still running"));
     assert_eq!(run.outcomes_of("off_by_one(x) == x"), vec![Outcome::Fail]);
-    assert!(run.stderr.contains("aborting the program"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("aborting the program"),
+        "{}",
+        run.stderr
+    );
 }

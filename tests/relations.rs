@@ -33,8 +33,15 @@ fn std_dev(xs: &[f64]) -> f64 {
 
 fn only_outcome(run: &support::Run, test: &str) -> Outcome {
     let outcomes = run.outcomes_of(test);
-    assert!(!outcomes.is_empty(), "no record of `{test}`\n{}", run.describe());
-    assert!(outcomes.iter().all(|o| *o == outcomes[0]), "`{test}`: {outcomes:?}");
+    assert!(
+        !outcomes.is_empty(),
+        "no record of `{test}`\n{}",
+        run.describe()
+    );
+    assert!(
+        outcomes.iter().all(|o| *o == outcomes[0]),
+        "`{test}`: {outcomes:?}"
+    );
     outcomes[0]
 }
 
@@ -46,19 +53,37 @@ fn every_relation_form_gives_its_outcome() {
     });
     run.assert_success();
     assert_eq!(only_outcome(&run, "std_dev(&permute(xs)) == result"), Pass);
-    assert_eq!(only_outcome(&run, "std_dev(&multiply(xs, 2.0)) == result * 2.0"), Pass);
+    assert_eq!(
+        only_outcome(&run, "std_dev(&multiply(xs, 2.0)) == result * 2.0"),
+        Pass
+    );
     assert_eq!(only_outcome(&run, "std_dev(&add(xs, 7.5)) == result"), Pass);
     assert_eq!(only_outcome(&run, "std_dev(&negate(xs)) == result"), Pass);
     assert_eq!(
-        only_outcome(&run, "if xs.len() > 1 => std_dev(&include(xs, mean(xs))) <= result"),
+        only_outcome(
+            &run,
+            "if xs.len() > 1 => std_dev(&include(xs, mean(xs))) <= result"
+        ),
         Pass
     );
-    assert_eq!(only_outcome(&run, "if xs.len() > 100 => std_dev(&xs[1..]) == result"), Skipped);
-    assert_eq!(only_outcome(&run, "std_dev(&reverse(xs)) != result + 1.0"), Pass);
+    assert_eq!(
+        only_outcome(&run, "if xs.len() > 100 => std_dev(&xs[1..]) == result"),
+        Skipped
+    );
+    assert_eq!(
+        only_outcome(&run, "std_dev(&reverse(xs)) != result + 1.0"),
+        Pass
+    );
     assert_eq!(only_outcome(&run, "in_range(result, 0.0, 1e6)"), Pass);
     // The standard deviation of [1, 1] is 0, which is one of the options.
-    assert_eq!(only_outcome(&run, "one_of(std_dev(&[1.0, 1.0]), [0.0, 5.0])"), Pass);
-    assert_eq!(only_outcome(&run, "std_dev(&multiply(xs, 3.0)) > result"), Pass);
+    assert_eq!(
+        only_outcome(&run, "one_of(std_dev(&[1.0, 1.0]), [0.0, 5.0])"),
+        Pass
+    );
+    assert_eq!(
+        only_outcome(&run, "std_dev(&multiply(xs, 3.0)) > result"),
+        Pass
+    );
     // Two calls, each sampled: every relation ran twice, in two runs.
     let tests = run.tests();
     assert_eq!(tests.len(), 20, "{}", run.describe());
@@ -72,7 +97,11 @@ fn every_relation_form_gives_its_outcome() {
     buggy_mean(&add(xs, 1.0)) == result + 1.0,
 )]
 fn buggy_mean(xs: &[f64]) -> f64 {
-    let n = if xs.len() % 2 == 1 { xs.len() - 1 } else { xs.len() };
+    let n = if xs.len() % 2 == 1 {
+        xs.len() - 1
+    } else {
+        xs.len()
+    };
     xs[..n].iter().sum::<f64>() / xs.len() as f64
 }
 
@@ -156,11 +185,18 @@ fn hand_written_tests_fail_by_false_err_or_panic() {
     assert_eq!(only_outcome(&run, "check_sum"), Pass);
     let r = &run.tests_of("check_sum_result")[0];
     assert_eq!(r.outcome, Fail);
-    assert!(r.detail.as_deref().unwrap().contains("110 is over 100"), "{:?}", r.detail);
+    assert!(
+        r.detail.as_deref().unwrap().contains("110 is over 100"),
+        "{:?}",
+        r.detail
+    );
     let a = &run.tests_of("check_sum_asserts")[0];
     assert_eq!(a.outcome, Error);
     let d = a.detail.as_deref().unwrap();
-    assert!(d.contains("expected three elements") && d.contains("relations.rs"), "{d}");
+    assert!(
+        d.contains("expected three elements") && d.contains("relations.rs"),
+        "{d}"
+    );
 }
 
 #[test]
@@ -197,7 +233,11 @@ fn nondeterminism_beyond_the_stream_is_inconclusive_not_fail() {
     run.assert_success();
     let t = &run.tests_of("drifting(x) == result")[0];
     assert_eq!(t.outcome, Inconclusive);
-    assert!(t.detail.as_deref().unwrap().contains("nondeterministic"), "{:?}", t.detail);
+    assert!(
+        t.detail.as_deref().unwrap().contains("nondeterministic"),
+        "{:?}",
+        t.detail
+    );
     // Without the self-check the same drift is reported as a failure.
     assert_eq!(only_outcome(&run, "drifting_unchecked(x) == result"), Fail);
 }
@@ -292,13 +332,31 @@ fn methods_with_every_receiver_run_each_execution_on_a_fresh_receiver() {
     });
     run.assert_success();
     // Each follow-up started from the pre-call balance, 0, not from what the source left.
-    assert_eq!(only_outcome(&run, "self.deposit(amount * 2) == result + amount"), Pass);
-    assert_eq!(only_outcome(&run, "Self::deposit(self, 0) == self.balance"), Pass);
-    assert_eq!(only_outcome(&run, "self.balance_after(amount) == result"), Pass);
-    assert_eq!(only_outcome(&run, "self.balance_after(amount) - amount == self.balance"), Pass);
-    assert_eq!(only_outcome(&run, "self.clone().into_total(bonus + 1) == result + 1"), Pass);
+    assert_eq!(
+        only_outcome(&run, "self.deposit(amount * 2) == result + amount"),
+        Pass
+    );
+    assert_eq!(
+        only_outcome(&run, "Self::deposit(self, 0) == self.balance"),
+        Pass
+    );
+    assert_eq!(
+        only_outcome(&run, "self.balance_after(amount) == result"),
+        Pass
+    );
+    assert_eq!(
+        only_outcome(&run, "self.balance_after(amount) - amount == self.balance"),
+        Pass
+    );
+    assert_eq!(
+        only_outcome(&run, "self.clone().into_total(bonus + 1) == result + 1"),
+        Pass
+    );
     assert_eq!(only_outcome(&run, "self.withdraw(amount) == result"), Pass);
-    assert_eq!(only_outcome(&run, "Self::withdraw_is_undone_by_deposit"), Pass);
+    assert_eq!(
+        only_outcome(&run, "Self::withdraw_is_undone_by_deposit"),
+        Pass
+    );
     // One fork serves both attributes of `withdraw`.
     let w: Vec<u64> = run
         .tests()
@@ -330,6 +388,7 @@ fn largest<T: PartialOrd + Clone + std::fmt::Debug>(xs: &[T]) -> Option<T> {
     if k <= xs.len() => split_sum(&reverse(xs), xs.len() - k) == (result.1, result.0),
     if k == 0 => split_sum(&xs, k).0 == 0,
 )]
+#[allow(clippy::ptr_arg)] // `&Vec` on purpose: one of the argument shapes under test
 fn split_sum(xs: &Vec<i32>, k: usize) -> (i32, i32) {
     let k = k.min(xs.len());
     (xs[..k].iter().sum(), xs[k..].iter().sum())
@@ -346,7 +405,10 @@ fn normalise(xs: &mut [f64]) -> Vec<f64> {
 
 #[invite::metamorphic(parse_all(words.clone()) == result)]
 fn parse_all(words: Vec<String>) -> Result<Vec<i32>, String> {
-    words.iter().map(|w| w.parse::<i32>().map_err(|e| format!("{w}: {e}"))).collect()
+    words
+        .iter()
+        .map(|w| w.parse::<i32>().map_err(|e| format!("{w}: {e}")))
+        .collect()
 }
 
 #[invite::in_vivo(test = note_is_idempotent)]
@@ -374,7 +436,7 @@ fn generics_and_every_argument_and_return_shape() {
         assert_eq!(normalise(&mut v), vec![0.25, 0.75]);
         // The parent's argument was changed by the call itself, once.
         assert_eq!(v, vec![0.25, 0.75]);
-        assert_eq!(parse_all(vec!["1".into(), "x".into()]).is_err(), true);
+        assert!(parse_all(vec!["1".into(), "x".into()]).is_err());
         let mut log = vec![];
         note(&mut log, "a");
         assert_eq!(log, vec!["a".to_string()]);

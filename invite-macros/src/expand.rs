@@ -64,7 +64,10 @@ pub fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenStream {
 
 fn try_expand(kind: Kind, attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let mut func: ItemFn = syn::parse2(item).map_err(|e| {
-        syn::Error::new(e.span(), format!("{} goes on a function or method", kind.attr()))
+        syn::Error::new(
+            e.span(),
+            format!("{} goes on a function or method", kind.attr()),
+        )
     })?;
     check_signature(kind, &func)?;
     let mut args = Args::default();
@@ -112,13 +115,21 @@ fn check_signature(kind: Kind, f: &ItemFn) -> syn::Result<()> {
         ));
     }
     if let Some(v) = &sig.variadic {
-        return Err(syn::Error::new(v.span(), "variadic functions cannot be instrumented"));
+        return Err(syn::Error::new(
+            v.span(),
+            "variadic functions cannot be instrumented",
+        ));
     }
     Ok(())
 }
 
 fn invite_attr_kind(a: &syn::Attribute) -> Option<Kind> {
-    let segs: Vec<String> = a.path().segments.iter().map(|s| s.ident.to_string()).collect();
+    let segs: Vec<String> = a
+        .path()
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
     let last = match segs.as_slice() {
         [one] => one.as_str(),
         [first, last] if first == "invite" => last.as_str(),
@@ -170,10 +181,16 @@ fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
         }
     }
     let name = sig.ident.clone();
-    let sig_mentions_self = sig.to_token_stream().into_iter().any(|t| t.to_string() == "Self");
+    let sig_mentions_self = sig
+        .to_token_stream()
+        .into_iter()
+        .any(|t| t.to_string() == "Self");
     let relations_call_self = args.tests.iter().any(|t| match t {
         Test::Relation(r) => {
-            let mut v = FindsSelfCall { name: &name, found: false };
+            let mut v = FindsSelfCall {
+                name: &name,
+                found: false,
+            };
             v.visit_expr(&r.body);
             v.found
         }
@@ -255,11 +272,21 @@ fn check_names(shape: &Shape, args: &Args) -> syn::Result<()> {
             }
             for ident in uses.0 {
                 let s = ident.to_string();
-                let lower = s.chars().next().is_some_and(|c| c.is_lowercase() || c == '_');
+                let lower = s
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_lowercase() || c == '_');
                 if lower && !known.contains(&s) && !bound.0.contains(&s) {
-                    let params: Vec<String> =
-                        shape.params.iter().map(|p| format!("`{}`", p.ident)).collect();
-                    let list = if params.is_empty() { "none".into() } else { params.join(", ") };
+                    let params: Vec<String> = shape
+                        .params
+                        .iter()
+                        .map(|p| format!("`{}`", p.ident))
+                        .collect();
+                    let list = if params.is_empty() {
+                        "none".into()
+                    } else {
+                        params.join(", ")
+                    };
                     return Err(syn::Error::new(
                         ident.span(),
                         format!(
@@ -307,7 +334,12 @@ impl<'a> Visit<'a> for ValueNames {
 }
 
 fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
-    let ItemFn { attrs, vis, sig, block } = func;
+    let ItemFn {
+        attrs,
+        vis,
+        sig,
+        block,
+    } = func;
     let original = &shape.original;
     let mut original_sig = sig.clone();
     original_sig.ident = original.clone();
@@ -334,7 +366,11 @@ fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
                 }
             }
             FnArg::Typed(t) => {
-                let ident = params.next().expect("one param per typed input").ident.clone();
+                let ident = params
+                    .next()
+                    .expect("one param per typed input")
+                    .ident
+                    .clone();
                 *t.pat = Pat::Ident(syn::PatIdent {
                     attrs: Vec::new(),
                     by_ref: None,
@@ -440,7 +476,10 @@ fn site_static(shape: &Shape, args: &Args) -> TokenStream {
 fn child_branch(shape: &Shape, args: &Args) -> TokenStream {
     let mut inputs = Vec::new();
     if shape.receiver != Receiver::None {
-        inputs.push(quote!(("self", (&&::invite::__private::DebugProbe(&self)).invite_debug())));
+        inputs.push(quote!((
+            "self",
+            (&&::invite::__private::DebugProbe(&self)).invite_debug()
+        )));
     }
     for p in &shape.params {
         let ident = &p.ident;
@@ -455,20 +494,12 @@ fn child_branch(shape: &Shape, args: &Args) -> TokenStream {
         };
         quote!(#i => #body)
     });
-    let clone_check = if args.has_metamorphic()
-        && matches!(shape.receiver, Receiver::RefMut | Receiver::Value)
-    {
-        quote_spanned!(shape.receiver_span=> ::invite::__private::assert_clone_receiver::<Self>();)
-    } else {
-        TokenStream::new()
-    };
     quote! {
         #[allow(unused_imports)]
         use ::invite::__private::{
             ApproxCompare as _, HasDebug as _, Incomparable as _, NoDebug as _, StdEq as _,
             StdOrd as _,
         };
-        #clone_check
         let __invite_inputs = ::invite::__private::capture_inputs(|| ::std::vec![#(#inputs),*]);
         __invite_run.run(
             __invite_inputs,
@@ -502,14 +533,13 @@ fn source_run(shape: &Shape) -> SourceRun {
             Some(quote!(self))
         }
         Receiver::RefMut => {
-            setup.extend(quote!(
-                let mut __invite_src_self = <Self as ::core::clone::Clone>::clone(&*self);
-            ));
+            let copy = clone_receiver(shape, quote!(&*self));
+            setup.extend(quote!(let mut __invite_src_self = #copy;));
             call_args.push(quote!(&mut __invite_src_self));
             Some(quote!(&mut __invite_src_self))
         }
         Receiver::Value => {
-            call_args.push(quote!(<Self as ::core::clone::Clone>::clone(&self)));
+            call_args.push(clone_receiver(shape, quote!(&self)));
             Some(quote!(&self))
         }
     };
@@ -537,10 +567,29 @@ fn source_run(shape: &Shape) -> SourceRun {
     }
     let original = &shape.original;
     let turbofish = &shape.turbofish;
-    let callee = if shape.assoc { quote!(Self::#original) } else { quote!(#original) };
+    let callee = if shape.assoc {
+        quote!(Self::#original)
+    } else {
+        quote!(#original)
+    };
     let call = quote!(#callee #turbofish(#(#call_args),*));
-    let call = if shape.is_unsafe { quote!(unsafe { #call }) } else { call };
-    SourceRun { setup, call, check_receiver, check_args }
+    let call = if shape.is_unsafe {
+        quote!(unsafe { #call })
+    } else {
+        call
+    };
+    SourceRun {
+        setup,
+        call,
+        check_receiver,
+        check_args,
+    }
+}
+
+/// A fresh clone of the receiver for one execution. Spanned on `self`, so that a receiver
+/// type without `Clone` gets one error there, saying to derive `Clone` or use `in_vivo`.
+fn clone_receiver(shape: &Shape, of: TokenStream) -> TokenStream {
+    quote_spanned!(shape.receiver_span=> ::invite::__private::clone_receiver::<Self>(#of))
 }
 
 /// Runs the source, then (unless turned off) runs it again on the same stream and gives up as
@@ -596,7 +645,10 @@ fn relation_arm(shape: &Shape, r: &Relation) -> TokenStream {
             }
         }
     });
-    let guard_uses_result = r.guard.as_ref().is_some_and(|g| mentions_ident(g, "result"));
+    let guard_uses_result = r
+        .guard
+        .as_ref()
+        .is_some_and(|g| mentions_ident(g, "result"));
     let (guard_before, guard_after) = if guard_uses_result {
         (None, guard_check)
     } else {
@@ -651,7 +703,11 @@ fn verdict(body: &Expr) -> TokenStream {
         };
         if let Some((op, equality)) = op {
             let (left, right) = (&b.left, &b.right);
-            let method = if equality { quote!(invite_eq) } else { quote!(invite_ord) };
+            let method = if equality {
+                quote!(invite_eq)
+            } else {
+                quote!(invite_ord)
+            };
             let l = dbg(quote!(__invite_l));
             let r = dbg(quote!(__invite_r));
             return quote! {
@@ -677,8 +733,11 @@ fn verdict(body: &Expr) -> TokenStream {
         let a: Vec<&Expr> = c.args.iter().collect();
         match (callee.as_deref(), a.as_slice()) {
             (Some("in_range"), [x, lo, hi]) => {
-                let (dx, dlo, dhi) =
-                    (dbg(quote!(__invite_x)), dbg(quote!(__invite_lo)), dbg(quote!(__invite_hi)));
+                let (dx, dlo, dhi) = (
+                    dbg(quote!(__invite_x)),
+                    dbg(quote!(__invite_lo)),
+                    dbg(quote!(__invite_hi)),
+                );
                 return quote! {
                     let __invite_x = #x;
                     let __invite_lo = #lo;
@@ -781,7 +840,8 @@ impl VisitMut for FollowUps<'_> {
                     return;
                 }
                 let segs = &p.path.segments;
-                let via_self = segs.len() == 2 && segs[0].ident == "Self" && segs[1].ident == shape.name;
+                let via_self =
+                    segs.len() == 2 && segs[0].ident == "Self" && segs[1].ident == shape.name;
                 let bare = segs.len() == 1 && segs[0].ident == shape.name && !shape.assoc;
                 if !(via_self || bare) {
                     return;
@@ -789,8 +849,9 @@ impl VisitMut for FollowUps<'_> {
                 let mut callee = p.path.clone();
                 callee.segments.last_mut().expect("non-empty path").ident = original.clone();
                 let mut args: Vec<TokenStream> = c.args.iter().map(|a| quote!(#a)).collect();
-                let binds: Vec<Ident> =
-                    (0..args.len()).map(|i| format_ident!("__invite_a{}", i)).collect();
+                let binds: Vec<Ident> = (0..args.len())
+                    .map(|i| format_ident!("__invite_a{}", i))
+                    .collect();
                 let mut call_args: Vec<TokenStream> = binds.iter().map(|b| quote!(#b)).collect();
                 let clones_receiver = matches!(shape.receiver, Receiver::RefMut | Receiver::Value);
                 if via_self && clones_receiver && !args.is_empty() {
@@ -800,19 +861,19 @@ impl VisitMut for FollowUps<'_> {
                 }
                 if via_self && !call_args.is_empty() {
                     let recv = &binds[0];
+                    let copy = clone_receiver(shape, quote!(#recv));
                     match shape.receiver {
-                        Receiver::RefMut => {
-                            call_args[0] =
-                                quote!(&mut <Self as ::core::clone::Clone>::clone(&#recv))
-                        }
-                        Receiver::Value => {
-                            call_args[0] = quote!(<Self as ::core::clone::Clone>::clone(&#recv))
-                        }
+                        Receiver::RefMut => call_args[0] = quote!(&mut #copy),
+                        Receiver::Value => call_args[0] = copy,
                         _ => {}
                     }
                 }
                 let call = quote!(#callee(#(#call_args),*));
-                let call = if shape.is_unsafe { quote!(unsafe { #call }) } else { call };
+                let call = if shape.is_unsafe {
+                    quote!(unsafe { #call })
+                } else {
+                    call
+                };
                 *e = syn::parse_quote! {
                     match (#(#args,)*) {
                         (#(#binds,)*) => {
@@ -826,17 +887,23 @@ impl VisitMut for FollowUps<'_> {
                 let recv = &m.receiver;
                 let turbofish = &m.turbofish;
                 let args: Vec<&Expr> = m.args.iter().collect();
-                let binds: Vec<Ident> =
-                    (0..args.len()).map(|i| format_ident!("__invite_a{}", i)).collect();
+                let binds: Vec<Ident> = (0..args.len())
+                    .map(|i| format_ident!("__invite_a{}", i))
+                    .collect();
+                let copy = clone_receiver(shape, quote!(&#recv));
                 let call = match shape.receiver {
                     Receiver::Ref => quote!((#recv).#original #turbofish(#(#binds),*)),
                     _ => quote!({
                         #[allow(unused_mut)]
-                        let mut __invite_recv = <Self as ::core::clone::Clone>::clone(&#recv);
+                        let mut __invite_recv = #copy;
                         __invite_recv.#original #turbofish(#(#binds),*)
                     }),
                 };
-                let call = if shape.is_unsafe { quote!(unsafe { #call }) } else { call };
+                let call = if shape.is_unsafe {
+                    quote!(unsafe { #call })
+                } else {
+                    call
+                };
                 *e = syn::parse_quote! {
                     match (#(#args,)*) {
                         (#(#binds,)*) => {

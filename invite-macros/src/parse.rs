@@ -24,9 +24,14 @@ impl Kind {
 
     fn options(self) -> &'static [&'static str] {
         match self {
-            Kind::Metamorphic => {
-                &["test", "name", "tolerance", "timeout_ms", "rho", "self_check"]
-            }
+            Kind::Metamorphic => &[
+                "test",
+                "name",
+                "tolerance",
+                "timeout_ms",
+                "rho",
+                "self_check",
+            ],
             Kind::InVivo => &["test", "name", "timeout_ms", "rho"],
         }
     }
@@ -91,7 +96,8 @@ impl Args {
             let parsed = (|input: ParseStream| parse_item(kind, input)).parse2(item)?;
             match parsed {
                 Item::Relation(guard, body) => {
-                    self.tests.push(Test::Relation(Relation { guard, body, text }))
+                    self.tests
+                        .push(Test::Relation(Relation { guard, body, text }))
                 }
                 Item::Option(name, value) => self.option(kind, &name, value)?,
             }
@@ -122,9 +128,9 @@ impl Args {
                     return Err(dup());
                 }
                 match value {
-                    Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) if !s.value().trim().is_empty() => {
-                        self.name = Some(s)
-                    }
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Str(s), ..
+                    }) if !s.value().trim().is_empty() => self.name = Some(s),
                     other => {
                         return Err(syn::Error::new(
                             other.span(),
@@ -139,7 +145,10 @@ impl Args {
                 }
                 let v = number(&value, "`tolerance` takes a number such as `1e-9`")?;
                 if !(v.is_finite() && v >= 0.0) {
-                    return Err(syn::Error::new(value.span(), "`tolerance` must be 0 or more"));
+                    return Err(syn::Error::new(
+                        value.span(),
+                        "`tolerance` must be 0 or more",
+                    ));
                 }
                 self.tolerance = Some(v);
             }
@@ -161,7 +170,9 @@ impl Args {
                     return Err(dup());
                 }
                 let v = match &value {
-                    Expr::Lit(ExprLit { lit: Lit::Int(i), .. }) => i.base10_parse::<u64>().ok(),
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Int(i), ..
+                    }) => i.base10_parse::<u64>().ok(),
                     _ => None,
                 };
                 match v {
@@ -179,7 +190,9 @@ impl Args {
                     return Err(dup());
                 }
                 match value {
-                    Expr::Lit(ExprLit { lit: Lit::Bool(b), .. }) => self.self_check = Some(b.value),
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Bool(b), ..
+                    }) => self.self_check = Some(b.value),
                     other => {
                         return Err(syn::Error::new(
                             other.span(),
@@ -191,10 +204,6 @@ impl Args {
             _ => unreachable!("filtered by parse_item"),
         }
         Ok(())
-    }
-
-    pub fn has_metamorphic(&self) -> bool {
-        self.tests.iter().any(|t| !matches!(t, Test::InVivo(_)))
     }
 }
 
@@ -211,7 +220,10 @@ fn parse_item(kind: Kind, input: ParseStream) -> syn::Result<Item> {
         input.parse::<Token![if]>()?;
         let guard = Expr::parse_without_eager_brace(input)?;
         input.parse::<Token![=>]>().map_err(|e| {
-            syn::Error::new(e.span(), "a guarded relation reads `if <condition> => <relation>`")
+            syn::Error::new(
+                e.span(),
+                "a guarded relation reads `if <condition> => <relation>`",
+            )
         })?;
         let body: Expr = input.parse()?;
         check_boolean_shape(&body)?;
@@ -229,8 +241,8 @@ fn parse_item(kind: Kind, input: ParseStream) -> syn::Result<Item> {
                 return Err(syn::Error::new(
                     ident.span(),
                     format!(
-                        "unknown option `{ident}` of {}: expected one of {expected}, \
-                         or a relation (use `==` to compare)",
+                        "`{ident} = ...` is neither an option of {} ({expected}) nor a \
+                         relation; to compare, write `==`",
                         kind.attr()
                     ),
                 ));
@@ -252,7 +264,9 @@ fn parse_item(kind: Kind, input: ParseStream) -> syn::Result<Item> {
 fn check_boolean_shape(e: &Expr) -> syn::Result<()> {
     let why = match e {
         Expr::Assign(_) => "this is an assignment, not a relation; did you mean `==`?",
-        Expr::Lit(ExprLit { lit: Lit::Bool(_), .. }) => return Ok(()),
+        Expr::Lit(ExprLit {
+            lit: Lit::Bool(_), ..
+        }) => return Ok(()),
         Expr::Lit(_) => "a relation must be a boolean expression, not a literal",
         Expr::Range(_) | Expr::Array(_) | Expr::Tuple(_) | Expr::Closure(_) | Expr::Struct(_) => {
             "a relation must be a boolean expression, such as `f(&permute(xs)) == result`"
@@ -264,8 +278,12 @@ fn check_boolean_shape(e: &Expr) -> syn::Result<()> {
 
 fn number(e: &Expr, msg: &str) -> syn::Result<f64> {
     let v = match e {
-        Expr::Lit(ExprLit { lit: Lit::Float(f), .. }) => f.base10_parse::<f64>().ok(),
-        Expr::Lit(ExprLit { lit: Lit::Int(i), .. }) => i.base10_parse::<f64>().ok(),
+        Expr::Lit(ExprLit {
+            lit: Lit::Float(f), ..
+        }) => f.base10_parse::<f64>().ok(),
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(i), ..
+        }) => i.base10_parse::<f64>().ok(),
         _ => None,
     };
     v.ok_or_else(|| syn::Error::new(e.span(), msg))

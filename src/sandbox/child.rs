@@ -70,14 +70,21 @@ impl ChildRun {
         tests: &mut dyn FnMut(&mut TestCtx),
     ) -> ! {
         let fd = self.pipe.as_raw_fd();
-        let inputs: BTreeMap<String, String> =
-            inputs.into_iter().map(|(k, s)| (k.to_string(), s)).collect();
+        let inputs: BTreeMap<String, String> = inputs
+            .into_iter()
+            .map(|(k, s)| (k.to_string(), s))
+            .collect();
         if wire::send(fd, &Frame::Inputs { inputs }).is_err() {
             exit_now(3); // The collector is gone; nobody would read the results.
         }
         for index in 0..self.site.meta.tests.len() {
             let (outcome, detail, duration_us) = self.supervise(index, tests);
-            let frame = Frame::Test { index, outcome, duration_us, detail };
+            let frame = Frame::Test {
+                index,
+                outcome,
+                duration_us,
+                detail,
+            };
             if wire::send(fd, &frame).is_err() {
                 exit_now(3);
             }
@@ -93,7 +100,11 @@ impl ChildRun {
         tests: &mut dyn FnMut(&mut TestCtx),
     ) -> (Outcome, Option<String>, u64) {
         let Ok((read_end, write_end)) = pipe() else {
-            return (Outcome::Error, Some("could not create a pipe for the test".into()), 0);
+            return (
+                Outcome::Error,
+                Some("could not create a pipe for the test".into()),
+                0,
+            );
         };
         let started = Instant::now();
         // SAFETY: this child is single-threaded, so the test process inherits no lock held by a
@@ -102,7 +113,11 @@ impl ChildRun {
         let pid = unsafe { libc::fork() };
         if pid < 0 {
             let e = std::io::Error::last_os_error();
-            return (Outcome::Error, Some(format!("could not fork the test process: {e}")), 0);
+            return (
+                Outcome::Error,
+                Some(format!("could not fork the test process: {e}")),
+                0,
+            );
         }
         if pid == 0 {
             drop(read_end);
@@ -121,9 +136,11 @@ impl ChildRun {
             }
             while let Some(frame) = reader.next_frame() {
                 match frame {
-                    Frame::Verdict { outcome, detail, duration_us } => {
-                        verdict = Some((outcome, detail, duration_us))
-                    }
+                    Frame::Verdict {
+                        outcome,
+                        detail,
+                        duration_us,
+                    } => verdict = Some((outcome, detail, duration_us)),
                     Frame::Panic { message } => panic = Some(message),
                     _ => {}
                 }
@@ -131,7 +148,12 @@ impl ChildRun {
             if let Some(exit) = try_reap(pid, pidfd.as_ref()) {
                 reader.read_available(rd);
                 while let Some(frame) = reader.next_frame() {
-                    if let Frame::Verdict { outcome, detail, duration_us } = frame {
+                    if let Frame::Verdict {
+                        outcome,
+                        detail,
+                        duration_us,
+                    } = frame
+                    {
                         verdict = Some((outcome, detail, duration_us));
                     }
                 }
@@ -145,7 +167,10 @@ impl ChildRun {
                 }
                 break None;
             }
-            wait_readable(&[(!eof).then_some(rd), pidfd.as_ref().map(raw)], deadline - now);
+            wait_readable(
+                &[(!eof).then_some(rd), pidfd.as_ref().map(raw)],
+                deadline - now,
+            );
         };
         let elapsed = started.elapsed().as_micros() as u64;
         match (exit, verdict, panic) {
@@ -160,7 +185,10 @@ impl ChildRun {
             (_, Some((outcome, detail, us)), _) => (outcome, detail, us),
             (Some(exit), None, Some(message)) => (
                 Outcome::Error,
-                Some(format!("{message}; the test process then {}", exit.describe())),
+                Some(format!(
+                    "{message}; the test process then {}",
+                    exit.describe()
+                )),
                 elapsed,
             ),
             (Some(exit), None, None) => {
@@ -212,7 +240,14 @@ impl ChildRun {
             )),
             Err(_) => (Outcome::Error, Some(last_panic())),
         };
-        let _ = wire::send(fd, &Frame::Verdict { outcome, detail, duration_us });
+        let _ = wire::send(
+            fd,
+            &Frame::Verdict {
+                outcome,
+                detail,
+                duration_us,
+            },
+        );
         exit_now(0)
     }
 }
@@ -243,7 +278,10 @@ fn isolate(rt: &Runtime, deadline: Duration) {
         libc::nice(rt.config.nice);
 
         let timer = libc::itimerval {
-            it_interval: libc::timeval { tv_sec: 0, tv_usec: 0 },
+            it_interval: libc::timeval {
+                tv_sec: 0,
+                tv_usec: 0,
+            },
             it_value: libc::timeval {
                 tv_sec: deadline.as_secs() as libc::time_t,
                 tv_usec: deadline.subsec_micros() as libc::suseconds_t,
@@ -262,12 +300,22 @@ fn isolate(rt: &Runtime, deadline: Duration) {
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a non-string payload".to_string());
         let message = match info.location() {
-            Some(l) => format!("panicked at {}:{}:{}: {payload}", l.file(), l.line(), l.column()),
+            Some(l) => format!(
+                "panicked at {}:{}:{}: {payload}",
+                l.file(),
+                l.line(),
+                l.column()
+            ),
             None => format!("panicked: {payload}"),
         };
         let fd = PANIC_PIPE.load(Ordering::Relaxed);
         if fd >= 0 {
-            let _ = wire::send(fd, &Frame::Panic { message: message.clone() });
+            let _ = wire::send(
+                fd,
+                &Frame::Panic {
+                    message: message.clone(),
+                },
+            );
         }
         LAST_PANIC.store(Box::into_raw(Box::new(message)), Ordering::Release);
     }));
@@ -288,10 +336,18 @@ fn wait_readable(fds: &[Option<RawFd>], limit: Duration) {
     let mut polls: Vec<libc::pollfd> = fds
         .iter()
         .flatten()
-        .map(|&fd| libc::pollfd { fd, events: libc::POLLIN, revents: 0 })
+        .map(|&fd| libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        })
         .collect();
     // Without a pidfd, nothing signals the test process's exit: look again soon.
-    let cap = if fds.last().is_some_and(|f| f.is_none()) { 5 } else { 1000 };
+    let cap = if fds.last().is_some_and(|f| f.is_none()) {
+        5
+    } else {
+        1000
+    };
     let ms = limit.as_millis().clamp(1, cap) as libc::c_int;
     // SAFETY: `polls` is a live array of the length passed.
     unsafe { libc::poll(polls.as_mut_ptr(), polls.len() as libc::nfds_t, ms) };
@@ -341,7 +397,10 @@ impl TestCtx {
     /// runs one test and leaves with `_exit`: the original is never used or dropped again.
     /// A second call in the same process panics rather than create a second owner.
     pub fn take<T>(&self, value: &T) -> T {
-        assert!(!self.taken.replace(true), "a receiver can be taken once per test");
+        assert!(
+            !self.taken.replace(true),
+            "a receiver can be taken once per test"
+        );
         // SAFETY: see above; `taken` guarantees a single copy per test process.
         unsafe { std::ptr::read(value) }
     }

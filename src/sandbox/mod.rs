@@ -61,7 +61,9 @@ pub fn fork_run(permit: Permit) -> Forked {
     }
     if pid == 0 {
         drop(read_end);
-        return Forked::Child(ChildRun::start(site, rt, run, test_seed, snapshot, write_end));
+        return Forked::Child(ChildRun::start(
+            site, rt, run, test_seed, snapshot, write_end,
+        ));
     }
     drop(write_end);
     let pidfd = pidfd_open(pid);
@@ -84,7 +86,8 @@ pub fn fork_run(permit: Permit) -> Forked {
     };
     let cost = rt.hand_over(handle, started);
     site.runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    site.parent_ns.fetch_add(cost, std::sync::atomic::Ordering::Relaxed);
+    site.parent_ns
+        .fetch_add(cost, std::sync::atomic::Ordering::Relaxed);
     rt.budget.charge(cost);
     Forked::Parent
 }

@@ -22,9 +22,18 @@ pub enum Frame {
     /// A panic, sent from the panic hook before unwinding (or aborting) begins.
     Panic { message: String },
     /// A test process's verdict, to its supervisor.
-    Verdict { outcome: Outcome, detail: Option<String>, duration_us: u64 },
+    Verdict {
+        outcome: Outcome,
+        detail: Option<String>,
+        duration_us: u64,
+    },
     /// One finished test of a run, to the collector.
-    Test { index: usize, outcome: Outcome, duration_us: u64, detail: Option<String> },
+    Test {
+        index: usize,
+        outcome: Outcome,
+        duration_us: u64,
+        detail: Option<String>,
+    },
     /// Every test of the run has reported.
     Done,
 }
@@ -127,8 +136,15 @@ mod tests {
     #[test]
     fn frames_survive_being_split_anywhere() {
         let frames = vec![
-            Frame::Inputs { inputs: [("xs".to_string(), "[1.0]".to_string())].into() },
-            Frame::Test { index: 2, outcome: Outcome::Fail, duration_us: 9, detail: Some("x".into()) },
+            Frame::Inputs {
+                inputs: [("xs".to_string(), "[1.0]".to_string())].into(),
+            },
+            Frame::Test {
+                index: 2,
+                outcome: Outcome::Fail,
+                duration_us: 9,
+                detail: Some("x".into()),
+            },
             Frame::Done,
         ];
         let bytes: Vec<u8> = frames.iter().flat_map(|f| f.encode()).collect();

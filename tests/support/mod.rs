@@ -49,7 +49,10 @@ impl Run {
 
     /// Tests whose text is `test`.
     pub fn tests_of(&self, test: &str) -> Vec<Test> {
-        self.tests().into_iter().filter(|t| t.test == test).collect()
+        self.tests()
+            .into_iter()
+            .filter(|t| t.test == test)
+            .collect()
     }
 
     /// Outcomes of the tests whose text is `test`.
@@ -64,7 +67,7 @@ impl Run {
                 Record::Stats(s) if s.is_final => Some(s),
                 _ => None,
             })
-            .last()
+            .next_back()
             .unwrap_or_else(|| panic!("no final stats record; log:\n{}", self.log.join("\n")))
     }
 
@@ -79,7 +82,12 @@ impl Run {
     }
 
     pub fn describe(&self) -> String {
-        format!("stdout:\n{}\nstderr:\n{}\nlog:\n{}", self.stdout, self.stderr, self.log.join("\n"))
+        format!(
+            "stdout:\n{}\nstderr:\n{}\nlog:\n{}",
+            self.stdout,
+            self.stderr,
+            self.log.join("\n")
+        )
     }
 }
 
@@ -106,12 +114,18 @@ pub fn scenario_with(name: &str, config: &str, env: &[(&str, &str)], body: impl 
 }
 
 fn spawn(name: &str, config: &str, env: &[(&str, &str)]) -> Run {
-    let dir = tempfile::Builder::new().prefix("invite-scenario-").tempdir().expect("temp dir");
+    let dir = tempfile::Builder::new()
+        .prefix("invite-scenario-")
+        .tempdir()
+        .expect("temp dir");
     let dir = dir.keep();
     let log = dir.join("log.jsonl");
     let config_path = dir.join("invite.toml");
-    std::fs::write(&config_path, format!("log = {:?}\n{config}\n", log.display().to_string()))
-        .expect("write config");
+    std::fs::write(
+        &config_path,
+        format!("log = {:?}\n{config}\n", log.display().to_string()),
+    )
+    .expect("write config");
     let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
     cmd.args([name, "--exact", "--nocapture", "--test-threads=1"])
         .env("INVITE_SCENARIO", name)
@@ -134,7 +148,13 @@ fn spawn(name: &str, config: &str, env: &[(&str, &str)]) -> Run {
         .lines()
         .map(str::to_string)
         .collect();
-    Run { status, stdout, stderr, dir, log }
+    Run {
+        status,
+        stdout,
+        stderr,
+        dir,
+        log,
+    }
 }
 
 /// Runs a command to completion, killing it if it outlives `limit` (a hung scenario must fail
@@ -165,13 +185,19 @@ pub fn run_bounded(mut cmd: Command, limit: Duration) -> (ExitStatus, String, St
         }
         std::thread::sleep(Duration::from_millis(5));
     };
-    (status, reader_out.join().unwrap(), reader_err.join().unwrap())
+    (
+        status,
+        reader_out.join().unwrap(),
+        reader_err.join().unwrap(),
+    )
 }
 
 /// Children of this process, over all its threads (from /proc).
 pub fn child_pids() -> Vec<i32> {
     let mut pids = Vec::new();
-    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else { return pids };
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return pids;
+    };
     for t in tasks.flatten() {
         if let Ok(s) = std::fs::read_to_string(t.path().join("children")) {
             pids.extend(s.split_whitespace().filter_map(|p| p.parse::<i32>().ok()));
