@@ -367,3 +367,31 @@ fn a_killed_program_leaves_no_test_process_behind() {
         "test process {test} outlived the program"
     );
 }
+
+#[invite::in_vivo(test = sleeps_long, timeout_ms = 60000)]
+fn slow_to_test(x: u64) -> u64 {
+    x
+}
+
+fn sleeps_long(_: &u64) -> bool {
+    std::thread::sleep(Duration::from_secs(60));
+    true
+}
+
+#[test]
+fn at_exit_running_tests_are_drained_then_killed_and_recorded() {
+    let config = "default_rho = 1.0\nmax_overhead = 1.0\ndrain_ms = 200";
+    let run = scenario(here!(), config, || {
+        slow_to_test(1);
+        println!("main returns");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "main returns\n");
+    let t = &run.tests_of("sleeps_long")[0];
+    assert_eq!(t.outcome, Timeout);
+    assert!(t.detail.as_deref().unwrap().contains("drain_ms = 200"), "{:?}", t.detail);
+    let Some(invite::record::Record::Stop(stop)) = run.records().pop() else {
+        panic!("the log does not end with a stop record: {}", run.describe());
+    };
+    assert_eq!((stop.drained, stop.killed), (0, 1));
+}
