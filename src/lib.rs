@@ -81,6 +81,7 @@ pub mod config;
 pub mod mr;
 pub mod record;
 pub mod rng;
+pub mod report;
 mod runtime;
 pub mod sandbox;
 pub mod site;

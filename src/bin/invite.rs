@@ -1,0 +1,175 @@
+//! The `invite` command: `report` turns logs into findings and tuned sampling rates;
+//! `check-config` validates an `invite.toml`.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use invite::config::Config;
+use invite::record::Record;
+use invite::report::{self, Format, Options};
+
+#[derive(Parser)]
+#[command(name = "invite", version, about = "Reports on invite logs and checks invite.toml")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FormatArg {
+    Text,
+    Json,
+    Html,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Summarise logs: outcomes, failures with what replays them, costs, and tuned ρ.
+    Report {
+        /// Log files, directories (every *.jsonl inside) or `-` for stdin.
+        #[arg(required = true)]
+        paths: Vec<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: FormatArg,
+        /// Fail on the first bad line instead of skipping it.
+        #[arg(long)]
+        strict: bool,
+        /// Recommend ρ per site so that starting tests costs at most this share of wall time
+        /// (for example 0.01), split evenly between sites.
+        #[arg(long, value_parser = share)]
+        target_overhead: Option<f64>,
+        /// Recommend ρ per site for this many tests per minute per process.
+        #[arg(long, value_parser = positive)]
+        target_tests_per_min: Option<f64>,
+        /// Failures listed per test.
+        #[arg(long, default_value_t = 3)]
+        failures: usize,
+        /// Colour in text output: auto (on a terminal without NO_COLOR), always, never.
+        #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
+        color: String,
+    },
+    /// Validate an invite.toml with the runtime's own messages.
+    CheckConfig {
+        /// The file; default $INVITE_CONFIG, else ./invite.toml.
+        path: Option<PathBuf>,
+        /// Warn about [functions."…"] entries that name no site in this log's start records.
+        #[arg(long)]
+        log: Option<PathBuf>,
+    },
+}
+
+fn share(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if v > 0.0 && v <= 1.0 {
+        Ok(v)
+    } else {
+        Err(format!("expected a share of wall time above 0 and at most 1 (0.01 is 1%), got {v}"))
+    }
+}
+
+fn positive(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if v > 0.0 && v.is_finite() {
+        Ok(v)
+    } else {
+        Err(format!("expected a number above 0, got {v}"))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Report {
+            paths,
+            format,
+            strict,
+            target_overhead,
+            target_tests_per_min,
+            failures,
+            color,
+        } => {
+            let opts = Options {
+                paths,
+                format: match format {
+                    FormatArg::Text => Format::Text,
+                    FormatArg::Json => Format::Json,
+                    FormatArg::Html => Format::Html,
+                },
+                strict,
+                target_overhead,
+                target_tests_per_min,
+                failures,
+                colour: match color.as_str() {
+                    "always" => Some(true),
+                    "never" => Some(false),
+                    _ => None,
+                },
+            };
+            report::run(&opts, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
+        }
+        Command::CheckConfig { path, log } => check_config(path, log),
+    };
+    ExitCode::from(code as u8)
+}
+
+fn check_config(path: Option<PathBuf>, log: Option<PathBuf>) -> i32 {
+    let path = path
+        .or_else(|| std::env::var_os("INVITE_CONFIG").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("invite.toml"));
+    let config = match Config::from_file(&path) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("invite: {e}");
+            return 1;
+        }
+    };
+    println!("{}: ok ({} site entries)", path.display(), config.functions.len());
+    let Some(log) = log else { return 0 };
+    let text = match std::fs::read(&log) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("invite: {}: cannot read the log: {e}", log.display());
+            return 2;
+        }
+    };
+    let mut sites = BTreeSet::new();
+    let mut starts = 0;
+    for line in text.split(|b| *b == b'\n') {
+        let Ok(line) = std::str::from_utf8(line) else { continue };
+        if let Ok(Record::Start(s)) = Record::from_line(line) {
+            starts += 1;
+            sites.extend(s.sites.into_iter().map(|s| s.name));
+        }
+    }
+    if starts == 0 {
+        eprintln!("invite: {}: no start record, so no site list to compare with", log.display());
+        return 1;
+    }
+    let mut unknown = 0;
+    for name in config.functions.keys().filter(|k| !sites.contains(*k)) {
+        unknown += 1;
+        let close = sites.iter().find(|s| s.ends_with(&format!("::{}", last_segment(name))));
+        match close {
+            Some(c) => eprintln!(
+                "warning: {}: [functions.{name:?}] matches no site in {}; did you mean {c:?}?",
+                path.display(),
+                log.display()
+            ),
+            None => eprintln!(
+                "warning: {}: [functions.{name:?}] matches no site in {}",
+                path.display(),
+                log.display()
+            ),
+        }
+    }
+    if unknown == 0 {
+        println!("every [functions] entry names a site in {}", log.display());
+    }
+    0
+}
+
+fn last_segment(name: &str) -> &str {
+    name.rsplit("::").next().unwrap_or(name)
+}

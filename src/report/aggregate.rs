@@ -1,0 +1,421 @@
+//! Records in, summary out. The [`Summary`] is also the `--format json` schema, so its field
+//! names are a contract: add fields, never rename or remove them.
+//!
+//! Test records are read through a light view that borrows the few fields every record needs;
+//! the full record is parsed only for the failures kept for display, so a large log costs one
+//! pass of JSON scanning and constant memory per test (see [`Histogram`]).
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use super::histogram::Histogram;
+use super::tuning::Tuning;
+use crate::record::{Outcome, OutcomeCounts, Record, Seeds, SkipCounts, Stats};
+
+/// The version of the JSON report schema.
+pub const SCHEMA: &str = "invite-report/1";
+
+/// Why a line was not used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineError {
+    /// Not a record: truncated, corrupt or not JSON.
+    Bad(String),
+    /// A well-formed record of a kind this version does not know (written by a newer one).
+    UnknownKind(String),
+}
+
+#[derive(Deserialize)]
+struct Lite<'a> {
+    #[serde(borrow)]
+    kind: Cow<'a, str>,
+    #[serde(borrow, default)]
+    site: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    test: Option<Cow<'a, str>>,
+    #[serde(default)]
+    outcome: Option<Outcome>,
+    #[serde(default)]
+    duration_us: Option<u64>,
+    #[serde(default)]
+    parent_us: Option<u64>,
+    #[serde(borrow, default)]
+    time: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    host: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pid: Option<u32>,
+}
+
+/// A failure kept for display, with what is needed to reproduce it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Failure {
+    pub time: String,
+    pub host: String,
+    pub pid: u32,
+    pub run: u64,
+    pub outcome: Outcome,
+    pub inputs: BTreeMap<String, String>,
+    pub detail: Option<String>,
+    pub seeds: Seeds,
+}
+
+/// Mean, median and 95th percentile, in microseconds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Durations {
+    pub mean: f64,
+    pub median: u64,
+    pub p95: u64,
+}
+
+impl Durations {
+    fn of(h: &Histogram) -> Durations {
+        Durations { mean: h.mean(), median: h.quantile(0.5), p95: h.quantile(0.95) }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TestSummary {
+    pub test: String,
+    /// Records of this test, one per run that included it.
+    pub runs: u64,
+    pub outcomes: OutcomeCounts,
+    pub duration_us: Durations,
+    /// Failing records (fail, error, timeout, blocked), of which the first few are listed.
+    pub failures_total: u64,
+    pub failures: Vec<Failure>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SiteSummary {
+    pub site: String,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    /// ρ in force when the log was written (from the last `start` record naming the site).
+    pub rho: Option<f64>,
+    /// Forked children (runs).
+    pub runs: u64,
+    /// Test records, all outcomes.
+    pub tests: u64,
+    pub outcomes: OutcomeCounts,
+    /// From `stats` records: calls counted, calls sampled and sampled calls skipped by reason.
+    pub calls: Option<u64>,
+    pub sampled: Option<u64>,
+    pub skipped: SkipCounts,
+    pub duration_us: Durations,
+    /// Mean time a caller lost per run.
+    pub parent_us_per_run: Option<f64>,
+    /// Calls per second per process, over the instances that reported statistics.
+    pub calls_per_sec: Option<f64>,
+    pub tests_per_sec: Option<f64>,
+    /// Caller time spent starting runs, as a share of wall time.
+    pub overhead_share: Option<f64>,
+    pub per_test: Vec<TestSummary>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InstanceSummary {
+    pub host: String,
+    pub pid: u32,
+    pub exe: String,
+    pub first: String,
+    pub last: String,
+    pub elapsed_s: f64,
+    /// Whether the log holds the instance's `stop` record (a clean exit).
+    pub stopped: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct InputSummary {
+    pub files: u64,
+    pub records: u64,
+    pub bad_lines: u64,
+    pub unknown_kinds: u64,
+    pub empty_files: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TimeBucket {
+    /// `YYYY-MM-DDTHH:MM`, UTC.
+    pub minute: String,
+    pub outcomes: OutcomeCounts,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub schema: String,
+    pub input: InputSummary,
+    pub instances: Vec<InstanceSummary>,
+    pub sites: Vec<SiteSummary>,
+    pub timeline: Vec<TimeBucket>,
+    pub tuning: Option<Tuning>,
+}
+
+#[derive(Default)]
+struct TestAgg {
+    outcomes: OutcomeCounts,
+    durations: Histogram,
+    failures_total: u64,
+    failures: Vec<Failure>,
+}
+
+#[derive(Default)]
+struct SiteAgg {
+    file: Option<String>,
+    line: Option<u32>,
+    rho: Option<f64>,
+    declared_tests: Option<usize>,
+    tests: BTreeMap<String, TestAgg>,
+    outcomes: OutcomeCounts,
+    durations: Histogram,
+    /// Sum of `parent_us` over test records: each run's cost once per test of the run.
+    parent_us_over_records: u128,
+    records: u64,
+}
+
+#[derive(Default)]
+struct InstanceAgg {
+    exe: String,
+    first: String,
+    last: String,
+    last_stats: Option<Stats>,
+    stopped: bool,
+}
+
+/// Accumulates records line by line.
+pub struct Aggregator {
+    keep_failures: usize,
+    sites: HashMap<String, SiteAgg>,
+    instances: HashMap<(String, u32), InstanceAgg>,
+    timeline: BTreeMap<String, OutcomeCounts>,
+    pub input: InputSummary,
+}
+
+impl Aggregator {
+    pub fn new(keep_failures: usize) -> Aggregator {
+        Aggregator {
+            keep_failures,
+            sites: HashMap::new(),
+            instances: HashMap::new(),
+            timeline: BTreeMap::new(),
+            input: InputSummary::default(),
+        }
+    }
+
+    /// Takes one line of a log.
+    pub fn add_line(&mut self, bytes: &[u8]) -> Result<(), LineError> {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| LineError::Bad(format!("invalid UTF-8 at byte {}", e.valid_up_to())))?;
+        let lite: Lite = serde_json::from_str(text).map_err(|e| {
+            let what = if e.is_eof() { "truncated record" } else { "not a JSON record" };
+            LineError::Bad(format!("{what} ({e})"))
+        })?;
+        match lite.kind.as_ref() {
+            "test" => self.add_test(&lite, text),
+            "start" | "stats" | "stop" => {
+                let record = Record::from_line(text)
+                    .map_err(|e| LineError::Bad(format!("malformed {} record ({e})", lite.kind)))?;
+                self.add_other(record);
+                Ok(())
+            }
+            other => Err(LineError::UnknownKind(other.to_string())),
+        }?;
+        self.input.records += 1;
+        Ok(())
+    }
+
+    fn add_test(&mut self, lite: &Lite, text: &str) -> Result<(), LineError> {
+        let missing = |f: &str| LineError::Bad(format!("test record without `{f}`"));
+        let site = lite.site.as_deref().ok_or_else(|| missing("site"))?;
+        let test = lite.test.as_deref().ok_or_else(|| missing("test"))?;
+        let outcome = lite.outcome.ok_or_else(|| missing("outcome"))?;
+        let duration = lite.duration_us.unwrap_or(0);
+        let s = self.sites.entry(site.to_string()).or_default();
+        s.records += 1;
+        s.outcomes.add(outcome);
+        s.durations.add(duration);
+        s.parent_us_over_records += lite.parent_us.unwrap_or(0) as u128;
+        let t = match s.tests.get_mut(test) {
+            Some(t) => t,
+            None => s.tests.entry(test.to_string()).or_default(),
+        };
+        t.outcomes.add(outcome);
+        t.durations.add(duration);
+        if outcome.is_failure() {
+            t.failures_total += 1;
+            if t.failures.len() < self.keep_failures {
+                if let Ok(Record::Test(full)) = Record::from_line(text) {
+                    t.failures.push(Failure {
+                        time: full.time,
+                        host: full.host,
+                        pid: full.pid,
+                        run: full.run,
+                        outcome: full.outcome,
+                        inputs: full.inputs,
+                        detail: full.detail,
+                        seeds: full.seeds,
+                    });
+                }
+            }
+        }
+        if let Some(time) = lite.time.as_deref() {
+            if time.len() >= 16 {
+                let minute = &time[..16];
+                match self.timeline.get_mut(minute) {
+                    Some(c) => c.add(outcome),
+                    None => self.timeline.entry(minute.to_string()).or_default().add(outcome),
+                }
+            }
+            if let (Some(host), Some(pid)) = (lite.host.as_deref(), lite.pid) {
+                self.instance(host, pid).seen(time);
+            }
+        }
+        Ok(())
+    }
+
+    fn instance(&mut self, host: &str, pid: u32) -> &mut InstanceAgg {
+        self.instances.entry((host.to_string(), pid)).or_default()
+    }
+
+    fn add_other(&mut self, record: Record) {
+        match record {
+            Record::Start(s) => {
+                let i = self.instance(&s.instance.host, s.instance.pid);
+                i.exe = s.instance.exe.clone();
+                i.seen(&s.time);
+                for info in s.sites {
+                    let site = self.sites.entry(info.name).or_default();
+                    site.file = Some(info.file);
+                    site.line = Some(info.line);
+                    site.rho = Some(info.rho);
+                    site.declared_tests = Some(info.tests.len());
+                }
+            }
+            Record::Stats(st) => {
+                let i = self.instance(&st.host, st.pid);
+                i.seen(&st.time);
+                // Statistics are cumulative within an instance: the latest one says it all.
+                if i.last_stats.as_ref().is_none_or(|p| p.elapsed_s <= st.elapsed_s) {
+                    i.last_stats = Some(st);
+                }
+            }
+            Record::Stop(stop) => {
+                let i = self.instance(&stop.host, stop.pid);
+                i.seen(&stop.time);
+                i.stopped = true;
+            }
+            Record::Test(_) => {}
+        }
+    }
+
+    /// The summary of everything read.
+    pub fn finish(self) -> Summary {
+        let mut instances: Vec<InstanceSummary> = self
+            .instances
+            .iter()
+            .map(|((host, pid), i)| InstanceSummary {
+                host: host.clone(),
+                pid: *pid,
+                exe: i.exe.clone(),
+                first: i.first.clone(),
+                last: i.last.clone(),
+                elapsed_s: i.elapsed_s(),
+                stopped: i.stopped,
+            })
+            .collect();
+        instances.sort_by(|a, b| (&a.first, &a.host, a.pid).cmp(&(&b.first, &b.host, b.pid)));
+        let total_elapsed: f64 = instances.iter().map(|i| i.elapsed_s).sum();
+
+        let mut sites: Vec<SiteSummary> = self
+            .sites
+            .into_iter()
+            .map(|(name, s)| {
+                // Every run writes exactly one record per test of its site.
+                let per_run = s.declared_tests.unwrap_or(s.tests.len()).max(1) as u64;
+                let runs = s.records.div_ceil(per_run);
+                let parent_total_us = s.parent_us_over_records as f64 / per_run as f64;
+                let (mut calls, mut sampled, mut skipped, mut stats_elapsed) =
+                    (None::<u64>, None::<u64>, SkipCounts::default(), 0.0);
+                for i in self.instances.values() {
+                    let Some(st) = &i.last_stats else { continue };
+                    let Some(ss) = st.sites.iter().find(|x| x.site == name) else { continue };
+                    *calls.get_or_insert(0) += ss.calls;
+                    *sampled.get_or_insert(0) += ss.sampled;
+                    skipped.concurrency += ss.skipped.concurrency;
+                    skipped.overhead += ss.skipped.overhead;
+                    skipped.disabled += ss.skipped.disabled;
+                    skipped.fork_failed += ss.skipped.fork_failed;
+                    stats_elapsed += st.elapsed_s;
+                }
+                let per_test = s
+                    .tests
+                    .into_iter()
+                    .map(|(test, t)| TestSummary {
+                        test,
+                        runs: t.outcomes.total(),
+                        outcomes: t.outcomes,
+                        duration_us: Durations::of(&t.durations),
+                        failures_total: t.failures_total,
+                        failures: t.failures,
+                    })
+                    .collect();
+                let positive = |x: f64| (x > 0.0).then_some(x);
+                SiteSummary {
+                    site: name,
+                    file: s.file,
+                    line: s.line,
+                    rho: s.rho,
+                    runs,
+                    tests: s.records,
+                    outcomes: s.outcomes,
+                    calls,
+                    sampled,
+                    skipped,
+                    duration_us: Durations::of(&s.durations),
+                    parent_us_per_run: (runs > 0).then(|| parent_total_us / runs as f64),
+                    calls_per_sec: calls.and_then(|c| positive(stats_elapsed).map(|e| c as f64 / e)),
+                    tests_per_sec: positive(total_elapsed).map(|e| s.records as f64 / e),
+                    overhead_share: positive(total_elapsed).map(|e| parent_total_us / 1e6 / e),
+                    per_test,
+                }
+            })
+            .collect();
+        sites.sort_by(|a, b| a.site.cmp(&b.site));
+        Summary {
+            schema: SCHEMA.to_string(),
+            input: self.input,
+            instances,
+            sites,
+            timeline: self
+                .timeline
+                .into_iter()
+                .map(|(minute, outcomes)| TimeBucket { minute, outcomes })
+                .collect(),
+            tuning: None,
+        }
+    }
+}
+
+impl InstanceAgg {
+    fn seen(&mut self, time: &str) {
+        // RFC 3339 UTC times of one format order as strings.
+        if self.first.is_empty() || time < self.first.as_str() {
+            self.first = time.to_string();
+        }
+        if time > self.last.as_str() {
+            self.last = time.to_string();
+        }
+    }
+
+    fn elapsed_s(&self) -> f64 {
+        if let Some(st) = &self.last_stats {
+            return st.elapsed_s;
+        }
+        let parse = |t: &str| humantime::parse_rfc3339(t).ok();
+        match (parse(&self.first), parse(&self.last)) {
+            (Some(a), Some(b)) => b.duration_since(a).map_or(0.0, |d| d.as_secs_f64()),
+            _ => 0.0,
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! `invite report`: from logs to findings and tuned sampling rates.
+//!
+//! [`read`] finds the inputs and streams their lines, [`aggregate`] turns records into a
+//! [`Summary`] (also the JSON schema), [`tuning`] computes ρ for a target, and [`text`] and
+//! [`html`] render it.
+
+pub mod aggregate;
+pub mod histogram;
+pub mod html;
+pub mod read;
+pub mod text;
+pub mod tuning;
+
+use std::io::{IsTerminal, Write};
+
+pub use aggregate::{LineError, Summary};
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Html,
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub paths: Vec<String>,
+    pub format: Format,
+    pub strict: bool,
+    pub target_overhead: Option<f64>,
+    pub target_tests_per_min: Option<f64>,
+    /// Failures listed per test.
+    pub failures: usize,
+    /// Colour in text output; `None`: when stdout is a terminal and `NO_COLOR` is unset.
+    pub colour: Option<bool>,
+}
+
+/// The bad lines met, for the warning summary.
+#[derive(Default)]
+pub struct Problems {
+    pub listed: Vec<String>,
+    pub bad: u64,
+    pub unknown: u64,
+    pub empty: Vec<String>,
+}
+
+/// How many bad lines the warning summary names one by one.
+const LISTED: usize = 10;
+
+impl Problems {
+    fn add(&mut self, file: &str, line: u64, e: &LineError) {
+        let text = match e {
+            LineError::Bad(why) => {
+                self.bad += 1;
+                format!("{file}:{line}: {why}")
+            }
+            LineError::UnknownKind(k) => {
+                self.unknown += 1;
+                format!("{file}:{line}: unknown record kind `{k}` (written by a newer version?)")
+            }
+        };
+        if self.listed.len() < LISTED {
+            self.listed.push(text);
+        }
+    }
+
+    /// The short warning summary for stderr; empty when all was well.
+    pub fn summary(&self) -> String {
+        let mut out = String::new();
+        let skipped = self.bad + self.unknown;
+        if skipped > 0 {
+            out.push_str(&format!(
+                "invite report: skipped {skipped} line(s): {} bad, {} of unknown kinds\n",
+                self.bad, self.unknown
+            ));
+            for l in &self.listed {
+                out.push_str(&format!("  {l}\n"));
+            }
+            if skipped > self.listed.len() as u64 {
+                out.push_str(&format!("  … and {} more\n", skipped - self.listed.len() as u64));
+            }
+        }
+        for e in &self.empty {
+            out.push_str(&format!("invite report: {e} is empty\n"));
+        }
+        out
+    }
+}
+
+/// Reads, aggregates and tunes. `Err` carries the message for a failed run.
+pub fn summarise(opts: &Options, problems: &mut Problems) -> Result<Summary, String> {
+    let inputs = read::resolve(&opts.paths)?;
+    let mut agg = aggregate::Aggregator::new(opts.failures);
+    agg.input.files = inputs.len() as u64;
+    let mut empty = Vec::new();
+    read::for_each_line(
+        &inputs,
+        |line, loc| match agg.add_line(line) {
+            Ok(()) => Ok(()),
+            Err(e) if opts.strict => Err(format!(
+                "{}:{}: {} (--strict stops at the first bad line)",
+                loc.file,
+                loc.line,
+                match e {
+                    LineError::Bad(why) => why,
+                    LineError::UnknownKind(k) => format!("unknown record kind `{k}`"),
+                }
+            )),
+            Err(e) => {
+                problems.add(loc.file, loc.line, &e);
+                Ok(())
+            }
+        },
+        |name| empty.push(name.to_string()),
+    )?;
+    problems.empty = empty;
+    agg.input.bad_lines = problems.bad;
+    agg.input.unknown_kinds = problems.unknown;
+    agg.input.empty_files = problems.empty.len() as u64;
+    if agg.input.records == 0 {
+        let names: Vec<String> = inputs.iter().map(|i| i.name()).collect();
+        return Err(format!("no valid invite record in {}", names.join(", ")));
+    }
+    let mut summary = agg.finish();
+    if opts.target_overhead.is_some() || opts.target_tests_per_min.is_some() {
+        summary.tuning =
+            Some(tuning::tune(&summary.sites, opts.target_overhead, opts.target_tests_per_min));
+    }
+    Ok(summary)
+}
+
+/// The whole command: returns the process exit code (0: report written; 1: no valid record or
+/// a bad line under `--strict`; 2: an input that cannot be read).
+pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let mut problems = Problems::default();
+    let result = summarise(opts, &mut problems);
+    let _ = err.write_all(problems.summary().as_bytes());
+    let summary = match result {
+        Ok(s) => s,
+        Err(msg) => {
+            let _ = writeln!(err, "invite report: {msg}");
+            let unreadable = msg.contains("no such file") || msg.contains("cannot");
+            return if unreadable { 2 } else { 1 };
+        }
+    };
+    let rendered = match opts.format {
+        Format::Text => {
+            let colour = opts.colour.unwrap_or_else(|| {
+                std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+            });
+            text::render(&summary, text::Paint(colour))
+        }
+        Format::Json => {
+            serde_json::to_string_pretty(&summary).expect("summaries serialise") + "\n"
+        }
+        Format::Html => html::render(&summary),
+    };
+    match out.write_all(rendered.as_bytes()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            let _ = writeln!(err, "invite report: cannot write the report: {e}");
+            2
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! Finding the inputs and streaming their lines, with every bad line accounted for.
+//!
+//! Logs come from processes that crash, are killed mid-line or run a newer version, so a bad
+//! line is normal: it is skipped, counted and listed (file and line) in a short warning summary.
+//! Nothing is loaded whole: lines are read one at a time through a large buffer.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, IsTerminal, Read};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// One input: a file, or standard input (`-`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    File(PathBuf),
+    Stdin,
+}
+
+impl Input {
+    pub fn name(&self) -> String {
+        match self {
+            Input::File(p) => p.display().to_string(),
+            Input::Stdin => "<stdin>".to_string(),
+        }
+    }
+}
+
+/// Expands the command line's paths: files as given, directories to their `*.jsonl` files
+/// (sorted), `-` to standard input. A path that does not exist is an error naming it.
+pub fn resolve(paths: &[String]) -> Result<Vec<Input>, String> {
+    let mut inputs = Vec::new();
+    for p in paths {
+        if p == "-" {
+            inputs.push(Input::Stdin);
+            continue;
+        }
+        let path = Path::new(p);
+        let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => format!("{p}: no such file or directory"),
+            _ => format!("{p}: {e}"),
+        })?;
+        if meta.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| format!("{p}: cannot list the directory: {e}"))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|x| x == "jsonl") && f.is_file())
+                .collect();
+            if found.is_empty() {
+                return Err(format!("{p}: the directory holds no *.jsonl log"));
+            }
+            found.sort();
+            inputs.extend(found.into_iter().map(Input::File));
+        } else {
+            inputs.push(Input::File(path.to_path_buf()));
+        }
+    }
+    Ok(inputs)
+}
+
+/// Where a line came from.
+#[derive(Clone, Debug)]
+pub struct Location<'a> {
+    pub file: &'a str,
+    pub line: u64,
+}
+
+/// Calls `each` with every non-empty line (without its newline) of every input, in order.
+/// `each` returning `Err` stops the reading with that error. Shows a progress bar on a terminal
+/// once reading has taken more than a second.
+pub fn for_each_line(
+    inputs: &[Input],
+    mut each: impl FnMut(&[u8], &Location) -> Result<(), String>,
+    mut empty_file: impl FnMut(&str),
+) -> Result<(), String> {
+    let total: u64 = inputs
+        .iter()
+        .filter_map(|i| match i {
+            Input::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            Input::Stdin => None,
+        })
+        .sum();
+    let mut progress = Progress::new(total);
+    for input in inputs {
+        let name = input.name();
+        let reader: Box<dyn Read> = match input {
+            Input::File(p) => {
+                Box::new(File::open(p).map_err(|e| format!("{}: cannot open: {e}", p.display()))?)
+            }
+            Input::Stdin => Box::new(std::io::stdin().lock()),
+        };
+        let mut reader = BufReader::with_capacity(1 << 20, reader);
+        let mut buf = Vec::with_capacity(4096);
+        let mut line = 0u64;
+        let mut bytes_in_file = 0u64;
+        loop {
+            buf.clear();
+            let n = reader.read_until(b'\n', &mut buf).map_err(|e| format!("{name}: {e}"))?;
+            if n == 0 {
+                break;
+            }
+            line += 1;
+            bytes_in_file += n as u64;
+            progress.advance(n as u64);
+            let mut text = &buf[..];
+            while let [rest @ .., b'\n' | b'\r'] = text {
+                text = rest;
+            }
+            if text.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            each(text, &Location { file: &name, line })?;
+        }
+        if bytes_in_file == 0 {
+            empty_file(&name);
+        }
+    }
+    progress.finish();
+    Ok(())
+}
+
+/// A progress bar on stderr, only on a terminal, only after the first second.
+struct Progress {
+    total: u64,
+    done: u64,
+    started: Instant,
+    bar: Option<indicatif::ProgressBar>,
+    tty: bool,
+    since_check: u64,
+}
+
+impl Progress {
+    fn new(total: u64) -> Progress {
+        Progress {
+            total,
+            done: 0,
+            started: Instant::now(),
+            bar: None,
+            tty: std::io::stderr().is_terminal(),
+            since_check: 0,
+        }
+    }
+
+    fn advance(&mut self, n: u64) {
+        self.done += n;
+        self.since_check += n;
+        if !self.tty || self.since_check < (1 << 20) {
+            return;
+        }
+        self.since_check = 0;
+        match &self.bar {
+            Some(bar) => bar.set_position(self.done),
+            None if self.started.elapsed().as_secs() >= 1 => {
+                let bar = if self.total > 0 {
+                    indicatif::ProgressBar::new(self.total)
+                } else {
+                    indicatif::ProgressBar::new_spinner()
+                };
+                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                if let Ok(style) = indicatif::ProgressStyle::with_template(
+                    "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+                ) {
+                    bar.set_style(style);
+                }
+                bar.set_position(self.done);
+                self.bar = Some(bar);
+            }
+            None => {}
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directories_expand_to_their_logs_and_missing_paths_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("b.jsonl"), "").unwrap();
+        std::fs::write(dir.path().join("a.jsonl"), "").unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "").unwrap();
+        let got = resolve(&[dir.path().display().to_string(), "-".into()]).unwrap();
+        assert_eq!(
+            got,
+            vec![
+                Input::File(dir.path().join("a.jsonl")),
+                Input::File(dir.path().join("b.jsonl")),
+                Input::Stdin
+            ]
+        );
+        let err = resolve(&["/no/such/log.jsonl".into()]).unwrap_err();
+        assert_eq!(err, "/no/such/log.jsonl: no such file or directory");
+    }
+
+    #[test]
+    fn lines_keep_their_numbers_and_lose_their_newlines() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("x.jsonl");
+        std::fs::write(&f, "one\r\n\n  \nfour\nfive-without-newline").unwrap();
+        let empty = dir.path().join("empty.jsonl");
+        std::fs::write(&empty, "").unwrap();
+        let mut seen = Vec::new();
+        let mut empties = Vec::new();
+        for_each_line(
+            &[Input::File(f), Input::File(empty)],
+            |l, loc| {
+                seen.push((String::from_utf8_lossy(l).into_owned(), loc.line));
+                Ok(())
+            },
+            |name| empties.push(name.to_string()),
+        )
+        .unwrap();
+        assert_eq!(
+            seen,
+            vec![("one".into(), 1), ("four".into(), 4), ("five-without-newline".into(), 5)]
+        );
+        assert_eq!(empties.len(), 1);
+    }
+}

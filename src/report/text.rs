@@ -1,0 +1,320 @@
+//! The text report: aligned tables that fit an 80-column terminal, colour only on a terminal.
+
+use std::fmt::Write as _;
+
+use super::aggregate::{Failure, SiteSummary, Summary};
+use super::tuning::format_rho;
+use crate::record::{Outcome, OutcomeCounts};
+
+const WIDTH: usize = 80;
+
+/// ANSI colour, or nothing.
+#[derive(Clone, Copy)]
+pub struct Paint(pub bool);
+
+impl Paint {
+    fn wrap(self, code: &str, s: &str) -> String {
+        if self.0 {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+    fn bold(self, s: &str) -> String {
+        self.wrap("1", s)
+    }
+    fn red(self, s: &str) -> String {
+        self.wrap("31", s)
+    }
+    fn green(self, s: &str) -> String {
+        self.wrap("32", s)
+    }
+}
+
+/// Cuts `s` to `width` characters, marking the cut with `…`, and pads it to `width`.
+fn fit(s: &str, width: usize) -> String {
+    let n = s.chars().count();
+    if n <= width {
+        format!("{s:<width$}")
+    } else {
+        let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
+        out.push('…');
+        out
+    }
+}
+
+/// A count in at most six characters.
+fn count(n: u64) -> String {
+    match n {
+        0..=99_999 => n.to_string(),
+        100_000..=9_999_999 => format!("{:.0}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+fn micros(us: f64) -> String {
+    if us >= 1e6 {
+        format!("{:.2}s", us / 1e6)
+    } else if us >= 1e3 {
+        format!("{:.1}ms", us / 1e3)
+    } else {
+        format!("{us:.0}µs")
+    }
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.2}%", x * 100.0)
+}
+
+const OUTCOME_HEADS: [&str; 7] = ["pass", "fail", "error", "t/o", "incon", "block", "skip"];
+
+fn outcome_cells(o: &OutcomeCounts, paint: Paint) -> String {
+    let mut s = String::new();
+    for outcome in Outcome::ALL {
+        let n = o.get(outcome);
+        let cell = format!("{:>6}", count(n));
+        let cell = match outcome {
+            Outcome::Pass if n > 0 => paint.green(&cell),
+            o if o.is_failure() && n > 0 => paint.red(&cell),
+            _ => cell,
+        };
+        s.push_str(&cell);
+    }
+    s
+}
+
+pub fn render(summary: &Summary, paint: Paint) -> String {
+    let mut out = String::new();
+    header(&mut out, summary, paint);
+    outcomes(&mut out, summary, paint);
+    sampling(&mut out, summary, paint);
+    costs(&mut out, summary, paint);
+    failures(&mut out, summary, paint);
+    tuning(&mut out, summary, paint);
+    out
+}
+
+fn header(out: &mut String, s: &Summary, paint: Paint) {
+    let first = s.instances.iter().map(|i| i.first.as_str()).filter(|t| !t.is_empty()).min();
+    let last = s.instances.iter().map(|i| i.last.as_str()).max();
+    let _ = writeln!(
+        out,
+        "{}",
+        paint.bold(&format!(
+            "Invite report: {} records from {} file{}, {} instance{}",
+            s.input.records,
+            s.input.files,
+            if s.input.files == 1 { "" } else { "s" },
+            s.instances.len(),
+            if s.instances.len() == 1 { "" } else { "s" },
+        ))
+    );
+    if let (Some(a), Some(b)) = (first, last) {
+        let _ = writeln!(out, "From {} to {}", short_time(a), short_time(b));
+    }
+    let crashed = s.instances.iter().filter(|i| !i.stopped).count();
+    if crashed > 0 {
+        let _ = writeln!(
+            out,
+            "{crashed} instance(s) have no stop record (still running, killed or crashed)"
+        );
+    }
+}
+
+fn short_time(t: &str) -> String {
+    t.get(..19).map_or_else(|| t.to_string(), |s| s.replace('T', " ") + " UTC")
+}
+
+fn outcomes(out: &mut String, s: &Summary, paint: Paint) {
+    let name_w = WIDTH - 6 - 6 * 7 - 1;
+    let _ = writeln!(out, "\n{}", paint.bold("Outcomes per site and test"));
+    let heads: String = OUTCOME_HEADS.iter().map(|h| format!("{h:>6}")).collect();
+    let _ = writeln!(out, "{} {:>6}{heads}", fit("site / test", name_w), "runs");
+    for site in &s.sites {
+        let _ = writeln!(
+            out,
+            "{} {:>6}{}",
+            fit(&site.site, name_w),
+            count(site.runs),
+            outcome_cells(&site.outcomes, paint)
+        );
+        for t in &site.per_test {
+            let _ = writeln!(
+                out,
+                "  {} {:>6}{}",
+                fit(&t.test, name_w - 2),
+                count(t.runs),
+                outcome_cells(&t.outcomes, paint)
+            );
+        }
+    }
+}
+
+fn sampling(out: &mut String, s: &Summary, paint: Paint) {
+    let _ = writeln!(out, "\n{}", paint.bold("Sampling (from stats records)"));
+    let name_w = WIDTH - 7 * 7 - 1;
+    let _ = writeln!(
+        out,
+        "{} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+        fit("site", name_w),
+        "calls",
+        "sampld",
+        "runs",
+        "s:conc",
+        "s:ovhd",
+        "s:off",
+        "s:fork"
+    );
+    for site in &s.sites {
+        let opt = |v: Option<u64>| v.map_or("-".to_string(), count);
+        let _ = writeln!(
+            out,
+            "{} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+            fit(&site.site, name_w),
+            opt(site.calls),
+            opt(site.sampled),
+            count(site.runs),
+            count(site.skipped.concurrency),
+            count(site.skipped.overhead),
+            count(site.skipped.disabled),
+            count(site.skipped.fork_failed),
+        );
+    }
+}
+
+fn costs(out: &mut String, s: &Summary, paint: Paint) {
+    let _ = writeln!(out, "\n{}", paint.bold("Cost"));
+    let name_w = WIDTH - 6 * 8 - 1;
+    let _ = writeln!(
+        out,
+        "{} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        fit("site (test time)", name_w),
+        "median",
+        "p95",
+        "mean",
+        "caller",
+        "tests/s",
+        "ovrhead"
+    );
+    for site in &s.sites {
+        let d = &site.duration_us;
+        let _ = writeln!(
+            out,
+            "{} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+            fit(&site.site, name_w),
+            micros(d.median as f64),
+            micros(d.p95 as f64),
+            micros(d.mean),
+            site.parent_us_per_run.map_or("-".into(), micros),
+            site.tests_per_sec.map_or("-".into(), |r| format!("{r:.1}")),
+            site.overhead_share.map_or("-".into(), percent),
+        );
+    }
+    let _ = writeln!(out, "(caller: time a sampled call lost starting its run)");
+}
+
+fn failures(out: &mut String, s: &Summary, paint: Paint) {
+    let failing: Vec<(&SiteSummary, usize)> = s
+        .sites
+        .iter()
+        .flat_map(|site| {
+            site.per_test
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.failures_total > 0)
+                .map(move |(i, _)| (site, i))
+        })
+        .collect();
+    if failing.is_empty() {
+        let _ = writeln!(out, "\n{}", paint.green("No failures."));
+        return;
+    }
+    let _ = writeln!(out, "\n{}", paint.bold("Failures"));
+    for (site, i) in failing {
+        let t = &site.per_test[i];
+        let _ = writeln!(
+            out,
+            "{}",
+            paint.red(&format!("{}: {} ({} failing)", site.site, t.test, t.failures_total))
+        );
+        for f in &t.failures {
+            failure(out, f);
+        }
+        if t.failures_total > t.failures.len() as u64 {
+            let _ = writeln!(out, "  … and {} more", t.failures_total - t.failures.len() as u64);
+        }
+    }
+}
+
+fn failure(out: &mut String, f: &Failure) {
+    let line = |out: &mut String, label: &str, text: &str| {
+        let _ = writeln!(out, "    {label:<7} {}", fit(text, WIDTH - 12).trim_end());
+    };
+    let _ = writeln!(out, "  {} at {} on {}:{} run {}", f.outcome, f.time, f.host, f.pid, f.run);
+    if let Some(d) = &f.detail {
+        line(out, "detail", d);
+    }
+    for (name, value) in &f.inputs {
+        line(out, "input", &format!("{name} = {value}"));
+    }
+    // Never cut: these replay the failure (invite::rng::replay).
+    let _ = writeln!(
+        out,
+        "    {:<7} test_seed {}, rng stream {} word {}",
+        "replay", f.seeds.test_seed, f.seeds.rng_stream, f.seeds.rng_word_pos
+    );
+    let _ = writeln!(out, "    {:<7} {}", "seed", f.seeds.rng_seed);
+}
+
+fn tuning(out: &mut String, s: &Summary, paint: Paint) {
+    let Some(t) = &s.tuning else { return };
+    let mut target = Vec::new();
+    if let Some(o) = t.target_overhead {
+        target.push(format!("overhead {}", percent(o)));
+    }
+    if let Some(n) = t.target_tests_per_min {
+        target.push(format!("{n} tests/min per site"));
+    }
+    let _ = writeln!(out, "\n{}", paint.bold(&format!("Tuning for {}", target.join(" and "))));
+    let _ = writeln!(out, "# Paste into invite.toml:");
+    for site in &t.sites {
+        let _ = writeln!(out, "[functions.{:?}]", site.site);
+        match site.rho {
+            Some(rho) => {
+                let _ = writeln!(
+                    out,
+                    "rho = {}  # ~{:.0} tests/min, {} overhead{}",
+                    format_rho(rho),
+                    site.projected_tests_per_min.unwrap_or(0.0),
+                    percent(site.projected_overhead.unwrap_or(0.0)),
+                    site.current_rho.map_or(String::new(), |c| format!(" (now {})", format_rho(c))),
+                );
+            }
+            None => {
+                let _ = writeln!(out, "# not tuned: {}", site.note.as_deref().unwrap_or("?"));
+            }
+        }
+        if let (Some(_), Some(note)) = (site.rho, &site.note) {
+            let _ = writeln!(out, "# {note}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_cuts_and_pads_by_characters() {
+        assert_eq!(fit("abc", 5), "abc  ");
+        assert_eq!(fit("abcdef", 4), "abc…");
+        assert_eq!(fit("ééééé", 3).chars().count(), 3);
+    }
+
+    #[test]
+    fn counts_fit_six_columns() {
+        assert_eq!(count(99_999), "99999");
+        assert_eq!(count(123_456), "123k");
+        assert_eq!(count(12_345_678), "12.3M");
+    }
+}
