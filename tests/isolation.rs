@@ -389,9 +389,16 @@ fn at_exit_running_tests_are_drained_then_killed_and_recorded() {
     assert_eq!(run.stdout, "main returns\n");
     let t = &run.tests_of("sleeps_long")[0];
     assert_eq!(t.outcome, Timeout);
-    assert!(t.detail.as_deref().unwrap().contains("drain_ms = 200"), "{:?}", t.detail);
+    assert!(
+        t.detail.as_deref().unwrap().contains("drain_ms = 200"),
+        "{:?}",
+        t.detail
+    );
     let Some(invite::record::Record::Stop(stop)) = run.records().pop() else {
-        panic!("the log does not end with a stop record: {}", run.describe());
+        panic!(
+            "the log does not end with a stop record: {}",
+            run.describe()
+        );
     };
     assert_eq!((stop.drained, stop.killed), (0, 1));
 }

@@ -11,7 +11,11 @@ use invite::record::Record;
 use invite::report::{self, Format, Options};
 
 #[derive(Parser)]
-#[command(name = "invite", version, about = "Reports on invite logs and checks invite.toml")]
+#[command(
+    name = "invite",
+    version,
+    about = "Reports on invite logs and checks invite.toml"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -65,7 +69,9 @@ fn share(s: &str) -> Result<f64, String> {
     if v > 0.0 && v <= 1.0 {
         Ok(v)
     } else {
-        Err(format!("expected a share of wall time above 0 and at most 1 (0.01 is 1%), got {v}"))
+        Err(format!(
+            "expected a share of wall time above 0 and at most 1 (0.01 is 1%), got {v}"
+        ))
     }
 }
 
@@ -107,7 +113,11 @@ fn main() -> ExitCode {
                     _ => None,
                 },
             };
-            report::run(&opts, &mut std::io::stdout().lock(), &mut std::io::stderr().lock())
+            report::run(
+                &opts,
+                &mut std::io::stdout().lock(),
+                &mut std::io::stderr().lock(),
+            )
         }
         Command::CheckConfig { path, log } => check_config(path, log),
     };
@@ -125,7 +135,11 @@ fn check_config(path: Option<PathBuf>, log: Option<PathBuf>) -> i32 {
             return 1;
         }
     };
-    println!("{}: ok ({} site entries)", path.display(), config.functions.len());
+    println!(
+        "{}: ok ({} site entries)",
+        path.display(),
+        config.functions.len()
+    );
     let Some(log) = log else { return 0 };
     let text = match std::fs::read(&log) {
         Ok(t) => t,
@@ -137,20 +151,27 @@ fn check_config(path: Option<PathBuf>, log: Option<PathBuf>) -> i32 {
     let mut sites = BTreeSet::new();
     let mut starts = 0;
     for line in text.split(|b| *b == b'\n') {
-        let Ok(line) = std::str::from_utf8(line) else { continue };
+        let Ok(line) = std::str::from_utf8(line) else {
+            continue;
+        };
         if let Ok(Record::Start(s)) = Record::from_line(line) {
             starts += 1;
             sites.extend(s.sites.into_iter().map(|s| s.name));
         }
     }
     if starts == 0 {
-        eprintln!("invite: {}: no start record, so no site list to compare with", log.display());
+        eprintln!(
+            "invite: {}: no start record, so no site list to compare with",
+            log.display()
+        );
         return 1;
     }
     let mut unknown = 0;
     for name in config.functions.keys().filter(|k| !sites.contains(*k)) {
         unknown += 1;
-        let close = sites.iter().find(|s| s.ends_with(&format!("::{}", last_segment(name))));
+        let close = sites
+            .iter()
+            .find(|s| s.ends_with(&format!("::{}", last_segment(name))));
         match close {
             Some(c) => eprintln!(
                 "warning: {}: [functions.{name:?}] matches no site in {}; did you mean {c:?}?",

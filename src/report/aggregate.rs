@@ -71,7 +71,11 @@ pub struct Durations {
 
 impl Durations {
     fn of(h: &Histogram) -> Durations {
-        Durations { mean: h.mean(), median: h.quantile(0.5), p95: h.quantile(0.95) }
+        Durations {
+            mean: h.mean(),
+            median: h.quantile(0.5),
+            p95: h.quantile(0.95),
+        }
     }
 }
 
@@ -208,7 +212,11 @@ impl Aggregator {
         let text = std::str::from_utf8(bytes)
             .map_err(|e| LineError::Bad(format!("invalid UTF-8 at byte {}", e.valid_up_to())))?;
         let lite: Lite = serde_json::from_str(text).map_err(|e| {
-            let what = if e.is_eof() { "truncated record" } else { "not a JSON record" };
+            let what = if e.is_eof() {
+                "truncated record"
+            } else {
+                "not a JSON record"
+            };
             LineError::Bad(format!("{what} ({e})"))
         })?;
         match lite.kind.as_ref() {
@@ -264,7 +272,11 @@ impl Aggregator {
                 let minute = &time[..16];
                 match self.timeline.get_mut(minute) {
                     Some(c) => c.add(outcome),
-                    None => self.timeline.entry(minute.to_string()).or_default().add(outcome),
+                    None => self
+                        .timeline
+                        .entry(minute.to_string())
+                        .or_default()
+                        .add(outcome),
                 }
             }
             if let (Some(host), Some(pid)) = (lite.host.as_deref(), lite.pid) {
@@ -296,7 +308,10 @@ impl Aggregator {
                 let i = self.instance(&st.host, st.pid);
                 i.seen(&st.time);
                 // Statistics are cumulative within an instance: the latest one says it all.
-                if i.last_stats.as_ref().is_none_or(|p| p.elapsed_s <= st.elapsed_s) {
+                if i.last_stats
+                    .as_ref()
+                    .is_none_or(|p| p.elapsed_s <= st.elapsed_s)
+                {
                     i.last_stats = Some(st);
                 }
             }
@@ -339,7 +354,9 @@ impl Aggregator {
                     (None::<u64>, None::<u64>, SkipCounts::default(), 0.0);
                 for i in self.instances.values() {
                     let Some(st) = &i.last_stats else { continue };
-                    let Some(ss) = st.sites.iter().find(|x| x.site == name) else { continue };
+                    let Some(ss) = st.sites.iter().find(|x| x.site == name) else {
+                        continue;
+                    };
                     *calls.get_or_insert(0) += ss.calls;
                     *sampled.get_or_insert(0) += ss.sampled;
                     skipped.concurrency += ss.skipped.concurrency;
@@ -374,7 +391,8 @@ impl Aggregator {
                     skipped,
                     duration_us: Durations::of(&s.durations),
                     parent_us_per_run: (runs > 0).then(|| parent_total_us / runs as f64),
-                    calls_per_sec: calls.and_then(|c| positive(stats_elapsed).map(|e| c as f64 / e)),
+                    calls_per_sec: calls
+                        .and_then(|c| positive(stats_elapsed).map(|e| c as f64 / e)),
                     tests_per_sec: positive(total_elapsed).map(|e| s.records as f64 / e),
                     overhead_share: positive(total_elapsed).map(|e| parent_total_us / 1e6 / e),
                     per_test,

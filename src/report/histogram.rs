@@ -96,7 +96,19 @@ mod tests {
     #[test]
     fn buckets_cover_values_in_order() {
         let mut last = 0;
-        for v in [0u64, 1, 31, 32, 33, 63, 64, 100, 1000, 123_456, u64::MAX / 2] {
+        for v in [
+            0u64,
+            1,
+            31,
+            32,
+            33,
+            63,
+            64,
+            100,
+            1000,
+            123_456,
+            u64::MAX / 2,
+        ] {
             let b = bucket_of(v);
             assert!(b >= last, "{v}");
             assert!(bucket_top(b) >= v, "{v}: top {}", bucket_top(b));

@@ -72,7 +72,11 @@ td.n{text-align:right}pre{background:#f4f4f4;padding:8px;overflow-x:auto}\
 fn legend(h: &mut String) {
     h.push_str("<p class=\"legend\">");
     for o in Outcome::ALL {
-        let _ = write!(h, "<span><i class=\"sw\" style=\"background:{}\"></i>{o}</span>", colour(o));
+        let _ = write!(
+            h,
+            "<span><i class=\"sw\" style=\"background:{}\"></i>{o}</span>",
+            colour(o)
+        );
     }
     h.push_str("</p>");
 }
@@ -85,10 +89,21 @@ fn outcomes_chart(h: &mut String, s: &Summary) {
         "<svg id=\"outcomes\" width=\"{}\" height=\"{height}\" role=\"img\">",
         label_w + bar_w + 80.0
     );
-    let most = s.sites.iter().map(|x| x.outcomes.total()).max().unwrap_or(1).max(1) as f64;
+    let most = s
+        .sites
+        .iter()
+        .map(|x| x.outcomes.total())
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64;
     for (i, site) in s.sites.iter().enumerate() {
         let y = 5.0 + i as f64 * row;
-        let _ = write!(h, "<text x=\"0\" y=\"{}\">{}</text>", y + 14.0, esc(&site.site));
+        let _ = write!(
+            h,
+            "<text x=\"0\" y=\"{}\">{}</text>",
+            y + 14.0,
+            esc(&site.site)
+        );
         let mut x = label_w;
         for o in Outcome::ALL {
             let n = site.outcomes.get(o);
@@ -106,20 +121,34 @@ fn outcomes_chart(h: &mut String, s: &Summary) {
             );
             x += w;
         }
-        let _ = write!(h, "<text x=\"{:.1}\" y=\"{}\">{}</text>", x + 4.0, y + 14.0, site.outcomes.total());
+        let _ = write!(
+            h,
+            "<text x=\"{:.1}\" y=\"{}\">{}</text>",
+            x + 4.0,
+            y + 14.0,
+            site.outcomes.total()
+        );
     }
     h.push_str("</svg>");
 }
 
 fn timeline_chart(h: &mut String, s: &Summary) {
     let (w, ht, left, bottom) = (760.0, 200.0, 40.0, 30.0);
-    let _ = write!(h, "<svg id=\"timeline\" width=\"{w}\" height=\"{ht}\" role=\"img\">");
+    let _ = write!(
+        h,
+        "<svg id=\"timeline\" width=\"{w}\" height=\"{ht}\" role=\"img\">"
+    );
     let buckets = &s.timeline;
     if buckets.is_empty() {
         h.push_str("<text x=\"10\" y=\"20\">no test records</text></svg>");
         return;
     }
-    let most = buckets.iter().map(|b| b.outcomes.total()).max().unwrap_or(1).max(1) as f64;
+    let most = buckets
+        .iter()
+        .map(|b| b.outcomes.total())
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64;
     let slot = (w - left) / buckets.len() as f64;
     let plot_h = ht - bottom - 10.0;
     for (i, b) in buckets.iter().enumerate() {
@@ -160,14 +189,28 @@ fn overhead_chart(h: &mut String, s: &Summary) {
     // Log-log axes: ρ from 1e-4 to 1, overhead share from 1e-5 to 1.
     let x_of = |rho: f64| left + (rho.log10() + 4.0) / 4.0 * (w - left - 10.0);
     let y_of = |o: f64| 10.0 + (-o.max(1e-5).log10()) / 5.0 * (ht - bottom - 10.0);
-    let _ = write!(h, "<svg id=\"overhead\" width=\"{w}\" height=\"{ht}\" role=\"img\">");
+    let _ = write!(
+        h,
+        "<svg id=\"overhead\" width=\"{w}\" height=\"{ht}\" role=\"img\">"
+    );
     for e in 0..=4 {
         let rho = 10f64.powi(-e);
-        let _ = write!(h, "<text x=\"{:.1}\" y=\"{}\">{}</text>", x_of(rho) - 10.0, ht - 8.0, format_rho(rho));
+        let _ = write!(
+            h,
+            "<text x=\"{:.1}\" y=\"{}\">{}</text>",
+            x_of(rho) - 10.0,
+            ht - 8.0,
+            format_rho(rho)
+        );
     }
     for e in 0..=5 {
         let o = 10f64.powi(-e);
-        let _ = write!(h, "<text x=\"0\" y=\"{:.1}\">{}%</text>", y_of(o) + 4.0, o * 100.0);
+        let _ = write!(
+            h,
+            "<text x=\"0\" y=\"{:.1}\">{}%</text>",
+            y_of(o) + 4.0,
+            o * 100.0
+        );
     }
     if let Some(target) = t.target_overhead {
         let y = y_of(target);
@@ -176,9 +219,13 @@ fn overhead_chart(h: &mut String, s: &Summary) {
             "<line x1=\"{left}\" x2=\"{w}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"#c62828\" stroke-dasharray=\"4\"/>"
         );
     }
-    let palette = ["#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#5d4037"];
+    let palette = [
+        "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#5d4037",
+    ];
     for (i, (site, tuned)) in s.sites.iter().zip(&t.sites).enumerate() {
-        let (Some(rate), Some(cost)) = (site.calls_per_sec, site.parent_us_per_run) else { continue };
+        let (Some(rate), Some(cost)) = (site.calls_per_sec, site.parent_us_per_run) else {
+            continue;
+        };
         let slope = rate * cost / 1e6;
         let c = palette[i % palette.len()];
         let (x1, y1, x2, y2) = (x_of(1e-4), y_of(slope * 1e-4), x_of(1.0), y_of(slope));
@@ -209,7 +256,12 @@ fn tables(h: &mut String, s: &Summary) {
     }
     h.push_str("<th>median µs</th><th>p95 µs</th><th>caller µs/run</th><th>overhead</th></tr>");
     for site in &s.sites {
-        let _ = write!(h, "<tr><th>{}</th><td class=\"n\">{}</td>", esc(&site.site), site.runs);
+        let _ = write!(
+            h,
+            "<tr><th>{}</th><td class=\"n\">{}</td>",
+            esc(&site.site),
+            site.runs
+        );
         for o in Outcome::ALL {
             let _ = write!(h, "<td class=\"n\">{}</td>", site.outcomes.get(o));
         }
@@ -222,7 +274,12 @@ fn tables(h: &mut String, s: &Summary) {
             site.overhead_share.map_or("-".into(), |o| format!("{:.3}%", o * 100.0)),
         );
         for t in &site.per_test {
-            let _ = write!(h, "<tr><td><code>{}</code></td><td class=\"n\">{}</td>", esc(&t.test), t.runs);
+            let _ = write!(
+                h,
+                "<tr><td><code>{}</code></td><td class=\"n\">{}</td>",
+                esc(&t.test),
+                t.runs
+            );
             for o in Outcome::ALL {
                 let _ = write!(h, "<td class=\"n\">{}</td>", t.outcomes.get(o));
             }
@@ -282,7 +339,11 @@ fn tables(h: &mut String, s: &Summary) {
                     let _ = writeln!(h, "rho = {}", format_rho(rho));
                 }
                 None => {
-                    let _ = writeln!(h, "# not tuned: {}", esc(site.note.as_deref().unwrap_or("?")));
+                    let _ = writeln!(
+                        h,
+                        "# not tuned: {}",
+                        esc(site.note.as_deref().unwrap_or("?"))
+                    );
                 }
             }
         }

@@ -78,7 +78,10 @@ impl Problems {
                 out.push_str(&format!("  {l}\n"));
             }
             if skipped > self.listed.len() as u64 {
-                out.push_str(&format!("  … and {} more\n", skipped - self.listed.len() as u64));
+                out.push_str(&format!(
+                    "  … and {} more\n",
+                    skipped - self.listed.len() as u64
+                ));
             }
         }
         for e in &self.empty {
@@ -124,8 +127,11 @@ pub fn summarise(opts: &Options, problems: &mut Problems) -> Result<Summary, Str
     }
     let mut summary = agg.finish();
     if opts.target_overhead.is_some() || opts.target_tests_per_min.is_some() {
-        summary.tuning =
-            Some(tuning::tune(&summary.sites, opts.target_overhead, opts.target_tests_per_min));
+        summary.tuning = Some(tuning::tune(
+            &summary.sites,
+            opts.target_overhead,
+            opts.target_tests_per_min,
+        ));
     }
     Ok(summary)
 }
@@ -151,9 +157,7 @@ pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             });
             text::render(&summary, text::Paint(colour))
         }
-        Format::Json => {
-            serde_json::to_string_pretty(&summary).expect("summaries serialise") + "\n"
-        }
+        Format::Json => serde_json::to_string_pretty(&summary).expect("summaries serialise") + "\n",
         Format::Html => html::render(&summary),
     };
     match out.write_all(rendered.as_bytes()) {

@@ -94,7 +94,9 @@ pub fn for_each_line(
         let mut bytes_in_file = 0u64;
         loop {
             buf.clear();
-            let n = reader.read_until(b'\n', &mut buf).map_err(|e| format!("{name}: {e}"))?;
+            let n = reader
+                .read_until(b'\n', &mut buf)
+                .map_err(|e| format!("{name}: {e}"))?;
             if n == 0 {
                 break;
             }
@@ -218,7 +220,11 @@ mod tests {
         .unwrap();
         assert_eq!(
             seen,
-            vec![("one".into(), 1), ("four".into(), 4), ("five-without-newline".into(), 5)]
+            vec![
+                ("one".into(), 1),
+                ("four".into(), 4),
+                ("five-without-newline".into(), 5)
+            ]
         );
         assert_eq!(empties.len(), 1);
     }

@@ -63,7 +63,12 @@ fn micros(us: f64) -> String {
 }
 
 fn percent(x: f64) -> String {
-    format!("{:.2}%", x * 100.0)
+    let p = x * 100.0;
+    if p != 0.0 && p.abs() < 0.1 {
+        format!("{p:.3}%")
+    } else {
+        format!("{p:.2}%")
+    }
 }
 
 const OUTCOME_HEADS: [&str; 7] = ["pass", "fail", "error", "t/o", "incon", "block", "skip"];
@@ -95,7 +100,12 @@ pub fn render(summary: &Summary, paint: Paint) -> String {
 }
 
 fn header(out: &mut String, s: &Summary, paint: Paint) {
-    let first = s.instances.iter().map(|i| i.first.as_str()).filter(|t| !t.is_empty()).min();
+    let first = s
+        .instances
+        .iter()
+        .map(|i| i.first.as_str())
+        .filter(|t| !t.is_empty())
+        .min();
     let last = s.instances.iter().map(|i| i.last.as_str()).max();
     let _ = writeln!(
         out,
@@ -122,7 +132,8 @@ fn header(out: &mut String, s: &Summary, paint: Paint) {
 }
 
 fn short_time(t: &str) -> String {
-    t.get(..19).map_or_else(|| t.to_string(), |s| s.replace('T', " ") + " UTC")
+    t.get(..19)
+        .map_or_else(|| t.to_string(), |s| s.replace('T', " ") + " UTC")
 }
 
 fn outcomes(out: &mut String, s: &Summary, paint: Paint) {
@@ -235,13 +246,20 @@ fn failures(out: &mut String, s: &Summary, paint: Paint) {
         let _ = writeln!(
             out,
             "{}",
-            paint.red(&format!("{}: {} ({} failing)", site.site, t.test, t.failures_total))
+            paint.red(&format!(
+                "{}: {} ({} failing)",
+                site.site, t.test, t.failures_total
+            ))
         );
         for f in &t.failures {
             failure(out, f);
         }
         if t.failures_total > t.failures.len() as u64 {
-            let _ = writeln!(out, "  … and {} more", t.failures_total - t.failures.len() as u64);
+            let _ = writeln!(
+                out,
+                "  … and {} more",
+                t.failures_total - t.failures.len() as u64
+            );
         }
     }
 }
@@ -250,7 +268,11 @@ fn failure(out: &mut String, f: &Failure) {
     let line = |out: &mut String, label: &str, text: &str| {
         let _ = writeln!(out, "    {label:<7} {}", fit(text, WIDTH - 12).trim_end());
     };
-    let _ = writeln!(out, "  {} at {} on {}:{} run {}", f.outcome, f.time, f.host, f.pid, f.run);
+    let _ = writeln!(
+        out,
+        "  {} at {} on {}:{} run {}",
+        f.outcome, f.time, f.host, f.pid, f.run
+    );
     if let Some(d) = &f.detail {
         line(out, "detail", d);
     }
@@ -275,7 +297,11 @@ fn tuning(out: &mut String, s: &Summary, paint: Paint) {
     if let Some(n) = t.target_tests_per_min {
         target.push(format!("{n} tests/min per site"));
     }
-    let _ = writeln!(out, "\n{}", paint.bold(&format!("Tuning for {}", target.join(" and "))));
+    let _ = writeln!(
+        out,
+        "\n{}",
+        paint.bold(&format!("Tuning for {}", target.join(" and ")))
+    );
     let _ = writeln!(out, "# Paste into invite.toml:");
     for site in &t.sites {
         let _ = writeln!(out, "[functions.{:?}]", site.site);
@@ -287,7 +313,8 @@ fn tuning(out: &mut String, s: &Summary, paint: Paint) {
                     format_rho(rho),
                     site.projected_tests_per_min.unwrap_or(0.0),
                     percent(site.projected_overhead.unwrap_or(0.0)),
-                    site.current_rho.map_or(String::new(), |c| format!(" (now {})", format_rho(c))),
+                    site.current_rho
+                        .map_or(String::new(), |c| format!(" (now {})", format_rho(c))),
                 );
             }
             None => {

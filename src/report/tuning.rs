@@ -59,7 +59,11 @@ pub fn format_rho(x: f64) -> String {
     }
 }
 
-pub fn tune(sites: &[SiteSummary], target_overhead: Option<f64>, target_tpm: Option<f64>) -> Tuning {
+pub fn tune(
+    sites: &[SiteSummary],
+    target_overhead: Option<f64>,
+    target_tpm: Option<f64>,
+) -> Tuning {
     let inputs = |s: &SiteSummary| -> Result<(f64, f64, f64), String> {
         let r = s.calls_per_sec.filter(|r| *r > 0.0).ok_or(
             "no call rate: the site has no `stats` record with calls (it needs rho > 0 and a \
@@ -105,7 +109,11 @@ pub fn tune(sites: &[SiteSummary], target_overhead: Option<f64>, target_tpm: Opt
             }
         })
         .collect();
-    Tuning { target_overhead, target_tests_per_min: target_tpm, sites }
+    Tuning {
+        target_overhead,
+        target_tests_per_min: target_tpm,
+        sites,
+    }
 }
 
 #[cfg(test)]

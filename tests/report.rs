@@ -1,0 +1,599 @@
+//! `invite report` and `invite check-config`, run as the real binary on hand-built logs.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use invite::record::{
+    Instance, Outcome, OutcomeCounts, Record, Seeds, SiteInfo, SiteStats, SkipCounts, Start, Stats,
+    Stop, Test,
+};
+use serde_json::Value;
+
+fn invite(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_invite"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    if let Some(bytes) = stdin {
+        input.write_all(bytes).unwrap();
+    }
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn start(pid: u32, sites: &[(&str, &[&str])]) -> String {
+    Record::Start(Start {
+        v: 1,
+        time: "2026-11-22T10:00:00.000000Z".into(),
+        instance: Instance {
+            host: "h".into(),
+            pid,
+            exe: "/bin/app".into(),
+        },
+        config_file: "invite.toml".into(),
+        config: serde_json::json!({"default_rho": 0.5}),
+        sites: sites
+            .iter()
+            .map(|(name, tests)| SiteInfo {
+                name: name.to_string(),
+                file: "src/lib.rs".into(),
+                line: 10,
+                rho: 0.5,
+                tests: tests.iter().map(|t| t.to_string()).collect(),
+            })
+            .collect(),
+    })
+    .to_line()
+}
+
+fn test(pid: u32, site: &str, test: &str, run: u64, outcome: Outcome, us: u64) -> String {
+    let mut inputs = BTreeMap::new();
+    inputs.insert("xs".to_string(), format!("[{run}.0]"));
+    Record::Test(Test {
+        v: 1,
+        time: format!("2026-11-22T10:0{}:00.000000Z", run % 10),
+        host: "h".into(),
+        pid,
+        site: site.into(),
+        test: test.into(),
+        run,
+        outcome,
+        parent_us: 100,
+        duration_us: us,
+        inputs,
+        detail: (outcome != Outcome::Pass).then(|| format!("detail of run {run}")),
+        seeds: Seeds {
+            rng_seed: "ab".repeat(32),
+            rng_stream: 0,
+            rng_word_pos: 8,
+            test_seed: run,
+        },
+    })
+    .to_line()
+}
+
+fn stats(pid: u32, site: &str, calls: u64, elapsed: f64) -> String {
+    Record::Stats(Stats {
+        v: 1,
+        time: "2026-11-22T10:09:00.000000Z".into(),
+        host: "h".into(),
+        pid,
+        elapsed_s: elapsed,
+        is_final: true,
+        sites: vec![SiteStats {
+            site: site.into(),
+            calls,
+            sampled: 10,
+            skipped: SkipCounts {
+                concurrency: 4,
+                overhead: 3,
+                disabled: 0,
+                fork_failed: 0,
+            },
+            runs: 3,
+            tests: 6,
+            outcomes: OutcomeCounts::default(),
+            mean_test_us: 0.0,
+            mean_parent_us: 100.0,
+            tests_per_sec: 0.0,
+            overhead_share: 0.0,
+        }],
+    })
+    .to_line()
+}
+
+fn stop(pid: u32) -> String {
+    Record::Stop(Stop {
+        v: 1,
+        time: "2026-11-22T10:09:30.000000Z".into(),
+        host: "h".into(),
+        pid,
+        drained: 0,
+        killed: 0,
+    })
+    .to_line()
+}
+
+const A: &str = "f(&permute(xs)) == result";
+const B: &str = "Self::check";
+
+/// One instance, three runs of a two-test site: 3 pass, 1 fail, 1 error, 1 timeout.
+fn instance_log(pid: u32) -> String {
+    [
+        start(pid, &[("app::f", &[A, B])]),
+        test(pid, "app::f", A, 1, Outcome::Pass, 10),
+        test(pid, "app::f", B, 1, Outcome::Pass, 20),
+        test(pid, "app::f", A, 2, Outcome::Fail, 30),
+        test(pid, "app::f", B, 2, Outcome::Pass, 40),
+        test(pid, "app::f", A, 3, Outcome::Error, 50),
+        test(pid, "app::f", B, 3, Outcome::Timeout, 2000),
+        stats(pid, "app::f", 100, 10.0),
+        stop(pid),
+    ]
+    .join("\n")
+        + "\n"
+}
+
+fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, content).unwrap();
+    p
+}
+
+fn json_report(args: &[&str]) -> Value {
+    let mut all = vec!["report", "--format", "json"];
+    all.extend_from_slice(args);
+    let out = invite(&all, None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn counts_match_a_hand_built_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(dir.path(), "a.jsonl", instance_log(1).as_bytes());
+    let r = json_report(&[log.to_str().unwrap()]);
+    let site = &r["sites"][0];
+    assert_eq!(site["site"], "app::f");
+    assert_eq!(site["runs"], 3);
+    assert_eq!(site["tests"], 6);
+    assert_eq!(site["outcomes"]["pass"], 3);
+    assert_eq!(site["outcomes"]["fail"], 1);
+    assert_eq!(site["outcomes"]["error"], 1);
+    assert_eq!(site["outcomes"]["timeout"], 1);
+    assert_eq!(site["calls"], 100);
+    assert_eq!(site["skipped"]["concurrency"], 4);
+    assert_eq!(site["skipped"]["overhead"], 3);
+    // 3 runs at 100 µs each over 10 s of wall time.
+    assert_eq!(site["parent_us_per_run"], 100.0);
+    assert!((site["overhead_share"].as_f64().unwrap() - 3e-5).abs() < 1e-12);
+    assert!((site["tests_per_sec"].as_f64().unwrap() - 0.6).abs() < 1e-12);
+    assert_eq!(site["calls_per_sec"], 10.0);
+    let a = site["per_test"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["test"] == A)
+        .unwrap();
+    assert_eq!(a["runs"], 3);
+    assert_eq!(a["duration_us"]["median"], 30);
+    assert_eq!(a["failures_total"], 2);
+    let first = &a["failures"][0];
+    assert_eq!(first["outcome"], "fail");
+    assert_eq!(first["detail"], "detail of run 2");
+    assert_eq!(first["inputs"]["xs"], "[2.0]");
+    assert_eq!(first["seeds"]["test_seed"], 2);
+    assert_eq!(first["pid"], 1);
+    assert_eq!(r["instances"][0]["stopped"], true);
+}
+
+#[test]
+fn instances_in_several_files_are_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "one.jsonl", instance_log(1).as_bytes());
+    write(dir.path(), "two.jsonl", instance_log(2).as_bytes());
+    write(dir.path(), "notes.txt", b"not a log");
+    let r = json_report(&[dir.path().to_str().unwrap()]);
+    assert_eq!(r["input"]["files"], 2);
+    assert_eq!(r["instances"].as_array().unwrap().len(), 2);
+    let site = &r["sites"][0];
+    assert_eq!(site["runs"], 6);
+    assert_eq!(site["outcomes"]["pass"], 6);
+    assert_eq!(site["calls"], 200);
+    // 200 calls over 20 s of instance time: still 10 calls a second per process.
+    assert_eq!(site["calls_per_sec"], 10.0);
+}
+
+#[test]
+fn bad_lines_are_skipped_counted_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = instance_log(1).into_bytes();
+    bytes.extend_from_slice(b"{\"kind\":\"test\",\"v\":1,\"site\":\"app::f\",\"te\n"); // line 10
+    bytes.extend_from_slice(b"\xff\xfe\x00garbage\n"); // line 11
+    bytes.extend_from_slice(b"{\"kind\":\"heartbeat\",\"v\":2}\n"); // line 12
+    bytes.extend_from_slice(b"[1, 2, 3]\n"); // line 13
+    let mut future =
+        serde_json::from_str::<Value>(&test(1, "app::f", A, 4, Outcome::Pass, 5)).unwrap();
+    future["added_in_v2"] = serde_json::json!({"x": 1});
+    bytes.extend_from_slice(format!("{future}\n").as_bytes()); // line 14: accepted
+    let log = write(dir.path(), "a.jsonl", &bytes);
+    let empty = write(dir.path(), "empty.jsonl", b"");
+    let out = invite(
+        &[
+            "report",
+            "--format",
+            "json",
+            log.to_str().unwrap(),
+            empty.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("skipped 4 line(s): 3 bad, 1 of unknown kinds"),
+        "{err}"
+    );
+    assert!(err.contains("a.jsonl:10: truncated record"), "{err}");
+    assert!(err.contains("a.jsonl:11: invalid UTF-8"), "{err}");
+    assert!(
+        err.contains("a.jsonl:12: unknown record kind `heartbeat`"),
+        "{err}"
+    );
+    assert!(err.contains("a.jsonl:13: not a JSON record"), "{err}");
+    assert!(err.contains("empty.jsonl is empty"), "{err}");
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["input"]["bad_lines"], 3);
+    assert_eq!(r["input"]["unknown_kinds"], 1);
+    assert_eq!(r["sites"][0]["tests"], 7);
+}
+
+#[test]
+fn strict_stops_at_the_first_bad_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = instance_log(1).into_bytes();
+    bytes.extend_from_slice(b"{oops\n");
+    let log = write(dir.path(), "a.jsonl", &bytes);
+    let out = invite(&["report", "--strict", log.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("a.jsonl:10: not a JSON record"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn no_valid_record_or_a_missing_path_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = write(dir.path(), "junk.jsonl", b"\x00\x01\x02\nnot json\n");
+    let out = invite(&["report", junk.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("no valid invite record in"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = invite(&["report", "/no/such/dir/log.jsonl"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("/no/such/dir/log.jsonl: no such file or directory"));
+}
+
+#[test]
+fn standard_input_is_read_with_a_dash() {
+    let out = invite(
+        &["report", "--format", "json", "-"],
+        Some(instance_log(7).as_bytes()),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["instances"][0]["pid"], 7);
+}
+
+#[test]
+fn tuning_prints_ready_to_paste_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(dir.path(), "a.jsonl", instance_log(1).as_bytes());
+    // 10 calls/s, 100 µs a run, 2 tests a run. 1% overhead: 0.01 / (10 × 1e-4) = 10, capped
+    // at 1. 60 tests a minute: 60 / (60 × 10 × 2) = 0.05.
+    let out = invite(
+        &[
+            "report",
+            log.to_str().unwrap(),
+            "--target-tests-per-min",
+            "60",
+        ],
+        None,
+    );
+    assert!(out.status.success());
+    let report = text(&out.stdout);
+    assert!(
+        report.contains(
+            "[functions.\"app::f\"]\nrho = 0.05  # ~60 tests/min, 0.005% overhead (now 0.5)"
+        ),
+        "{report}"
+    );
+    let r = json_report(&[log.to_str().unwrap(), "--target-overhead", "0.01"]);
+    assert_eq!(r["tuning"]["sites"][0]["rho"], 1.0);
+    let out = invite(
+        &["report", log.to_str().unwrap(), "--target-overhead", "5"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("at most 1"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+fn keys(v: &Value) -> Vec<String> {
+    v.as_object().unwrap().keys().cloned().collect()
+}
+
+#[test]
+fn json_schema_is_stable() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(dir.path(), "a.jsonl", instance_log(1).as_bytes());
+    let r = json_report(&[log.to_str().unwrap(), "--target-overhead", "0.01"]);
+    assert_eq!(r["schema"], "invite-report/1");
+    assert_eq!(
+        keys(&r),
+        [
+            "input",
+            "instances",
+            "schema",
+            "sites",
+            "timeline",
+            "tuning"
+        ]
+    );
+    assert_eq!(
+        keys(&r["input"]),
+        [
+            "bad_lines",
+            "empty_files",
+            "files",
+            "records",
+            "unknown_kinds"
+        ]
+    );
+    assert_eq!(
+        keys(&r["instances"][0]),
+        [
+            "elapsed_s",
+            "exe",
+            "first",
+            "host",
+            "last",
+            "pid",
+            "stopped"
+        ]
+    );
+    let site = &r["sites"][0];
+    assert_eq!(
+        keys(site),
+        [
+            "calls",
+            "calls_per_sec",
+            "duration_us",
+            "file",
+            "line",
+            "outcomes",
+            "overhead_share",
+            "parent_us_per_run",
+            "per_test",
+            "rho",
+            "runs",
+            "sampled",
+            "site",
+            "skipped",
+            "tests",
+            "tests_per_sec"
+        ]
+    );
+    assert_eq!(
+        keys(&site["outcomes"]),
+        [
+            "blocked",
+            "error",
+            "fail",
+            "inconclusive",
+            "pass",
+            "skipped",
+            "timeout"
+        ]
+    );
+    assert_eq!(
+        keys(&site["skipped"]),
+        ["concurrency", "disabled", "fork_failed", "overhead"]
+    );
+    assert_eq!(keys(&site["duration_us"]), ["mean", "median", "p95"]);
+    assert_eq!(
+        keys(&site["per_test"][0]),
+        [
+            "duration_us",
+            "failures",
+            "failures_total",
+            "outcomes",
+            "runs",
+            "test"
+        ]
+    );
+    assert_eq!(keys(&r["timeline"][0]), ["minute", "outcomes"]);
+    assert_eq!(
+        keys(&r["tuning"]),
+        ["sites", "target_overhead", "target_tests_per_min"]
+    );
+    assert_eq!(
+        keys(&r["tuning"]["sites"][0]),
+        [
+            "current_rho",
+            "note",
+            "projected_overhead",
+            "projected_tests_per_min",
+            "rho",
+            "site"
+        ]
+    );
+}
+
+const HOSTILE: &str = "<script>document.title='pwned'</script><img src=x onerror=alert(1)>";
+
+fn hostile_log() -> String {
+    let site = format!("app::{HOSTILE}");
+    [
+        start(1, &[(&site, &[HOSTILE])]),
+        test(1, &site, HOSTILE, 1, Outcome::Fail, 10).replace("detail of run 1", HOSTILE),
+        stats(1, &site, 100, 10.0),
+    ]
+    .join("\n")
+}
+
+#[test]
+fn html_escapes_every_logged_string() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(dir.path(), "a.jsonl", hostile_log().as_bytes());
+    let out = invite(
+        &[
+            "report",
+            "--format",
+            "html",
+            "--target-overhead",
+            "0.01",
+            log.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let html = text(&out.stdout);
+    assert!(!html.contains("<script"), "raw script tag in the report");
+    assert!(!html.contains("<img"), "raw img tag in the report");
+    assert!(html.contains("&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;"));
+    for id in ["outcomes", "timeline", "overhead"] {
+        assert!(
+            html.contains(&format!("<svg id=\"{id}\"")),
+            "chart {id} missing"
+        );
+    }
+}
+
+/// Renders the hostile report in headless Chromium and reads back the live DOM: the charts are
+/// there, the page title is untouched and the hostile strings are text, not elements.
+#[test]
+fn html_renders_in_a_real_browser() {
+    let browser = ["chromium", "chromium-browser"].into_iter().find(|b| {
+        Command::new(b)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    let Some(browser) = browser else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install Debian's chromium (.ci/run does)"
+        );
+        eprintln!(
+            "chromium is not installed: skipping the browser check (apt-get install chromium)"
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(dir.path(), "a.jsonl", hostile_log().as_bytes());
+    let out = invite(
+        &[
+            "report",
+            "--format",
+            "html",
+            "--target-overhead",
+            "0.01",
+            log.to_str().unwrap(),
+        ],
+        None,
+    );
+    let page = write(dir.path(), "report.html", &out.stdout);
+    let profile = dir.path().join("profile");
+    let dom = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    let dom = text(&dom.stdout);
+    assert!(
+        dom.contains("<title>Invite report</title>"),
+        "title changed or page not rendered:\n{dom}"
+    );
+    assert_eq!(dom.matches("<svg").count(), 3, "{dom}");
+    assert!(dom.contains("<rect"), "no bars were drawn");
+    assert!(
+        !dom.contains("<script") && !dom.contains("<img"),
+        "hostile markup became elements"
+    );
+    assert!(
+        dom.contains("&lt;script&gt;"),
+        "hostile text not shown as text"
+    );
+}
+
+#[test]
+fn check_config_uses_the_runtime_messages_and_compares_with_a_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write(dir.path(), "good.toml", b"default_rho = 0.1\n[functions.\"app::f\"]\nrho = 0.2\n[functions.\"app::g\"]\nrho = 0.2\n[functions.\"other::f\"]\nrho = 0.2\n");
+    let out = invite(&["check-config", good.to_str().unwrap()], None);
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("good.toml: ok (3 site entries)"));
+
+    let bad = write(dir.path(), "bad.toml", b"default_rho = 1.5\n");
+    let out = invite(&["check-config", bad.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("bad.toml:1:15: key `default_rho`: expected a number from 0.0 to 1.0"),
+        "{err}"
+    );
+
+    let log = write(dir.path(), "a.jsonl", instance_log(1).as_bytes());
+    let out = invite(
+        &[
+            "check-config",
+            good.to_str().unwrap(),
+            "--log",
+            log.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("[functions.\"app::g\"] matches no site"),
+        "{err}"
+    );
+    assert!(
+        err.contains("[functions.\"other::f\"] matches no site")
+            && err.contains("did you mean \"app::f\"?"),
+        "{err}"
+    );
+    assert!(!err.contains("\"app::f\"] matches"), "{err}");
+}
