@@ -222,12 +222,18 @@ fn overhead_chart(h: &mut String, s: &Summary) {
     let palette = [
         "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#5d4037",
     ];
+    let mut key = String::from("<p class=\"legend\">");
     for (i, (site, tuned)) in s.sites.iter().zip(&t.sites).enumerate() {
         let (Some(rate), Some(cost)) = (site.calls_per_sec, site.parent_us_per_run) else {
             continue;
         };
         let slope = rate * cost / 1e6;
         let c = palette[i % palette.len()];
+        let _ = write!(
+            key,
+            "<span><i class=\"sw\" style=\"background:{c}\"></i>{}</span>",
+            esc(&site.site)
+        );
         let (x1, y1, x2, y2) = (x_of(1e-4), y_of(slope * 1e-4), x_of(1.0), y_of(slope));
         let _ = write!(
             h,
@@ -247,6 +253,10 @@ fn overhead_chart(h: &mut String, s: &Summary) {
         }
     }
     h.push_str("</svg>");
+    h.push_str(&key);
+    h.push_str(
+        "</p><p>Lines: overhead share against ρ; dots: the recommended ρ; dashed: the target.</p>",
+    );
 }
 
 fn tables(h: &mut String, s: &Summary) {

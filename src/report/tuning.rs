@@ -40,7 +40,8 @@ pub fn round_rho(x: f64) -> f64 {
     }
     let e = x.log10().floor();
     let unit = 10f64.powf(e - 2.0);
-    ((x / unit).floor() * unit).min(1.0)
+    // The small allowance keeps 0.19999999999999998 (float noise for 0.2) at 0.2.
+    (((x / unit) + 1e-9).floor() * unit).min(1.0)
 }
 
 /// ρ as `invite.toml` should show it: three significant digits, no float noise.
