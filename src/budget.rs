@@ -6,6 +6,11 @@
 //! while the clock is no further ahead of real time than a 20 ms burst. Over any stretch of time
 //! T the caller therefore spends at most `max_overhead × (T + 20 ms)` plus one run's cost starting
 //! runs, and the cost charged is the one measured, never an assumed fork price.
+//!
+//! The measured cost is known only after the fork, and is charged on the collector thread (the
+//! caller writes as little as possible after forking). So that concurrent callers cannot slip
+//! in before that charge lands, a run takes a provisional charge when it is admitted: the mean
+//! of the costs measured so far. The collector then settles the difference with the real cost.
 
 use std::sync::atomic::{AtomicU64, Ordering::*};
 use std::time::Instant;
@@ -32,6 +37,8 @@ pub struct Budget {
     origin: Instant,
     /// Set at shutdown: no run may start any more.
     closed: std::sync::atomic::AtomicBool,
+    /// Running mean of measured caller costs, in nanoseconds: the provisional charge.
+    estimate_ns: AtomicU64,
 }
 
 impl Budget {
@@ -43,6 +50,7 @@ impl Budget {
             clock_ns: AtomicU64::new(0),
             origin: Instant::now(),
             closed: std::sync::atomic::AtomicBool::new(false),
+            estimate_ns: AtomicU64::new(0),
         }
     }
 
@@ -50,8 +58,9 @@ impl Budget {
         self.origin.elapsed().as_nanos() as u64
     }
 
-    /// Takes a concurrency slot if both caps allow a run now.
-    pub fn try_acquire(&self) -> Result<(), SkipReason> {
+    /// Takes a concurrency slot if both caps allow a run now, and charges the provisional cost,
+    /// which it returns (to be settled by [`Budget::settle`]).
+    pub fn try_acquire(&self) -> Result<u64, SkipReason> {
         if self.closed.load(Acquire) {
             return Err(SkipReason::Disabled);
         }
@@ -65,17 +74,50 @@ impl Budget {
             .fetch_update(AcqRel, Relaxed, |n| {
                 (n < self.max_concurrent).then_some(n + 1)
             })
-            .map(|_| ())
-            .map_err(|_| SkipReason::Concurrency)
+            .map_err(|_| SkipReason::Concurrency)?;
+        let provisional = self.estimate_ns.load(Relaxed);
+        self.advance(provisional as f64);
+        Ok(provisional)
     }
 
-    /// Charges the caller time a run cost (measured), advancing the virtual clock.
-    pub fn charge(&self, cost_ns: u64) {
-        let step = (cost_ns as f64 / self.max_overhead) as u64;
-        let now = self.now_ns();
+    /// Replaces a run's provisional charge by its measured cost.
+    pub fn settle(&self, provisional_ns: u64, cost_ns: u64) {
+        self.advance(cost_ns as f64 - provisional_ns as f64);
+        if cost_ns > 0 {
+            let _ = self.estimate_ns.fetch_update(Relaxed, Relaxed, |e| {
+                Some(if e == 0 {
+                    cost_ns
+                } else {
+                    (e * 7 + cost_ns) / 8
+                })
+            });
+        }
+    }
+
+    /// Whether no cost has been measured yet (the first run then seeds the estimate itself,
+    /// so that the runs admitted before its settlement are charged provisionally too).
+    pub fn needs_estimate(&self) -> bool {
+        self.estimate_ns.load(Relaxed) == 0
+    }
+
+    pub fn seed_estimate(&self, cost_ns: u64) {
         let _ = self
-            .clock_ns
-            .fetch_update(Relaxed, Relaxed, |c| Some(c.max(now) + step));
+            .estimate_ns
+            .compare_exchange(0, cost_ns.max(1), Relaxed, Relaxed);
+    }
+
+    /// Moves the virtual clock by a cost (negative: gives time back).
+    fn advance(&self, cost_ns: f64) {
+        let step = cost_ns / self.max_overhead;
+        let now = self.now_ns();
+        let _ = self.clock_ns.fetch_update(Relaxed, Relaxed, |c| {
+            let moved = if step >= 0.0 {
+                c.max(now) as f64 + step
+            } else {
+                c as f64 + step
+            };
+            Some(moved.max(0.0) as u64)
+        });
     }
 
     /// Gives back the slot of a run that ended (or never started).
@@ -101,6 +143,10 @@ mod tests {
     #[test]
     fn concurrency_cap_counts_live_runs() {
         let b = Budget::new(2, 1.0);
+        // A first run measures the cost, so later admissions need not wait for one another.
+        let p = b.try_acquire().unwrap();
+        b.settle(p, 1000);
+        b.release();
         assert!(b.try_acquire().is_ok());
         assert!(b.try_acquire().is_ok());
         assert_eq!(b.try_acquire(), Err(SkipReason::Concurrency));
@@ -113,8 +159,8 @@ mod tests {
     fn overhead_cap_refuses_after_the_burst_is_spent() {
         let b = Budget::new(100, 0.01);
         // 1 ms of caller time at a 1% cap moves the clock 100 ms ahead: beyond the burst.
-        assert!(b.try_acquire().is_ok());
-        b.charge(1_000_000);
+        assert_eq!(b.try_acquire(), Ok(0));
+        b.settle(0, 1_000_000);
         assert_eq!(b.try_acquire(), Err(SkipReason::Overhead));
     }
 
@@ -123,9 +169,22 @@ mod tests {
         // 40 µs at 5% advances the clock 0.8 ms a run: 20 runs fit in the 20 ms burst.
         let b = Budget::new(1000, 0.05);
         for _ in 0..20 {
-            assert!(b.try_acquire().is_ok());
-            b.charge(40_000);
+            let provisional = b.try_acquire().unwrap();
+            b.settle(provisional, 40_000);
         }
+    }
+
+    #[test]
+    fn admission_charges_the_measured_mean_before_the_run_reports() {
+        let b = Budget::new(100, 0.01);
+        let p = b.try_acquire().unwrap();
+        b.settle(p, 50_000); // 50 µs measured: 5 ms of clock at 1%.
+                             // Every admission now takes 50 µs at once, so admissions stop within the 20 ms burst
+                             // although none of them has reported its real cost.
+        let admitted = (0..100)
+            .take_while(|_| b.try_acquire() == Ok(50_000))
+            .count();
+        assert!((3..=6).contains(&admitted), "{admitted} admitted");
     }
 
     #[test]

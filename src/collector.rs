@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{mpsc, Arc, RwLock};
 use std::time::{Duration, Instant};
@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use crate::budget::Budget;
 use crate::config::{Config, OnFailure};
 use crate::record::{self, Instance, Outcome, OutcomeCounts, Record, Seeds, SiteStats};
+use crate::rng::Snapshot;
 use crate::sandbox::wire::{Frame, FrameReader};
 use crate::sandbox::{self, Exit};
 use crate::site::{self, Site};
@@ -42,20 +43,25 @@ pub(crate) struct RunHandle {
     pub started: Instant,
     pub deadline: Instant,
     pub timeout: Duration,
-    pub seeds: Seeds,
-    pub time: String,
-    pub parent_us: u64,
-}
-
-enum Msg {
-    Run(RunHandle),
-    Shutdown(mpsc::Sender<()>),
+    /// The caller's stream position and the run's transformation seed (logged as `seeds`).
+    pub snapshot: Snapshot,
+    pub test_seed: u64,
+    /// When the call was sampled (formatted for the log on the collector thread).
+    pub time: std::time::SystemTime,
+    /// What starting the run cost the caller.
+    pub parent_ns: u64,
+    /// What the overhead budget charged when admitting the run.
+    pub provisional_ns: u64,
 }
 
 /// The parent's handle on the collector thread.
+///
+/// New runs travel as raw `Box<RunHandle>` pointers through a pipe: for the caller that is one
+/// `write(2)` of eight bytes and no memory write, where a channel would dirty (and so
+/// copy-on-write fault) its queue pages right after the fork. A null pointer asks for shutdown.
 pub(crate) struct Collector {
-    tx: mpsc::Sender<Msg>,
-    wake: OwnedFd,
+    tx: OwnedFd,
+    shutdown_ack: Arc<std::sync::Mutex<Option<mpsc::Sender<()>>>>,
 }
 
 /// Where log lines go.
@@ -94,17 +100,11 @@ impl Collector {
         mut sink: LogSink,
         start: record::Start,
     ) -> std::io::Result<Collector> {
-        // SAFETY: eventfd takes flags and returns a fresh descriptor or -1.
-        let efd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) };
-        if efd < 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        // SAFETY: `efd` was just created and nothing else owns it.
-        let wake = unsafe { OwnedFd::from_raw_fd(efd) };
+        let (rx, tx) = sandbox::pipe()?;
+        sandbox::set_blocking(tx.as_raw_fd());
         let mut line = Record::Start(start).to_line();
         line.push('\n');
         sink.write(line.as_bytes())?;
-        let (tx, rx) = mpsc::channel();
         let mut state = State {
             config: config.clone(),
             instance,
@@ -119,28 +119,49 @@ impl Collector {
             drained: 0,
             killed_at_exit: 0,
             log_error_reported: false,
+            shutdown_ack: Arc::new(std::sync::Mutex::new(None)),
         };
-        let wake_fd = wake.as_raw_fd();
+        let collector = Collector {
+            tx,
+            shutdown_ack: Arc::clone(&state.shutdown_ack),
+        };
         std::thread::Builder::new()
             .name("invite-collector".into())
-            .spawn(move || state.run(rx, wake_fd))?;
-        Ok(Collector { tx, wake })
+            .spawn(move || state.run(rx))?;
+        Ok(collector)
     }
 
-    pub fn submit(&self, run: RunHandle) {
-        let _ = self.tx.send(Msg::Run(run));
-        self.notify();
+    pub fn submit(&self, run: Box<RunHandle>) {
+        let ptr = Box::into_raw(run) as usize;
+        if !self.send(ptr) {
+            // SAFETY: the pointer was not delivered, so it is still ours alone.
+            let run = unsafe { Box::from_raw(ptr as *mut RunHandle) };
+            // Nobody will reap it: end it now rather than leave a zombie.
+            sandbox::kill(run.pid, run.pidfd.as_ref());
+        }
     }
 
     pub fn shutdown(&self, done: mpsc::Sender<()>) {
-        let _ = self.tx.send(Msg::Shutdown(done));
-        self.notify();
+        if let Ok(mut slot) = self.shutdown_ack.lock() {
+            *slot = Some(done);
+        }
+        self.send(0);
     }
 
-    fn notify(&self) {
-        let one = 1u64.to_ne_bytes();
-        // SAFETY: writing 8 bytes from a live array to our eventfd.
-        unsafe { libc::write(self.wake.as_raw_fd(), one.as_ptr().cast(), 8) };
+    /// Writes one word; eight bytes to a pipe are written whole or not at all.
+    fn send(&self, word: usize) -> bool {
+        let bytes = word.to_ne_bytes();
+        loop {
+            // SAFETY: writing 8 bytes from a live array to our pipe.
+            let n = unsafe { libc::write(self.tx.as_raw_fd(), bytes.as_ptr().cast(), bytes.len()) };
+            if n == bytes.len() as isize {
+                return true;
+            }
+            if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return false;
+        }
     }
 }
 
@@ -153,6 +174,8 @@ enum Killed {
 
 struct LiveRun {
     h: RunHandle,
+    time: String,
+    seeds: Seeds,
     reader: FrameReader,
     inputs: BTreeMap<String, String>,
     reported: Vec<bool>,
@@ -182,10 +205,11 @@ struct State {
     drained: u64,
     killed_at_exit: u64,
     log_error_reported: bool,
+    shutdown_ack: Arc<std::sync::Mutex<Option<mpsc::Sender<()>>>>,
 }
 
 impl State {
-    fn run(&mut self, rx: mpsc::Receiver<Msg>, wake: i32) {
+    fn run(&mut self, rx: OwnedFd) {
         loop {
             // A bug here must neither kill the host nor stop the reaping of children.
             let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.step(&rx)));
@@ -194,32 +218,60 @@ impl State {
                 Ok(false) => {}
                 Err(_) => eprintln!("invite: internal error in the collector; continuing"),
             }
-            self.wait(wake);
+            self.wait(rx.as_raw_fd());
         }
     }
 
-    /// One round of work. Returns `true` when shutdown is complete.
-    fn step(&mut self, rx: &mpsc::Receiver<Msg>) -> bool {
-        while let Ok(msg) = rx.try_recv() {
-            match msg {
-                Msg::Run(h) => {
-                    let n = h.site.meta.tests.len();
-                    self.runs.push(LiveRun {
-                        h,
-                        reader: FrameReader::default(),
-                        inputs: BTreeMap::new(),
-                        reported: vec![false; n],
-                        pipe_eof: false,
-                        exit: None,
-                        killed: None,
-                    });
-                }
-                Msg::Shutdown(done) => {
+    /// Takes the runs (and a shutdown request) that callers sent.
+    fn receive(&mut self, rx: &OwnedFd) {
+        let mut buf = [0u8; 8 * 64];
+        loop {
+            // SAFETY: reading into a live buffer of the length passed.
+            let n = unsafe { libc::read(rx.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
+            if n <= 0 {
+                return;
+            }
+            // Writes of eight bytes are atomic, so reads return whole words.
+            for word in buf[..n as usize].chunks_exact(8) {
+                let ptr = usize::from_ne_bytes(word.try_into().expect("eight bytes"));
+                if ptr == 0 {
+                    let done = self.shutdown_ack.lock().ok().and_then(|mut s| s.take());
                     let drain = Duration::from_millis(self.config.drain_ms);
-                    self.shutdown = Some((done, Instant::now() + drain));
+                    if let Some(done) = done {
+                        self.shutdown = Some((done, Instant::now() + drain));
+                    }
+                    continue;
                 }
+                // SAFETY: a non-null word is a pointer from Box::into_raw in `submit`, sent once.
+                let h = unsafe { Box::from_raw(ptr as *mut RunHandle) };
+                self.start_following(*h);
             }
         }
+    }
+
+    fn start_following(&mut self, h: RunHandle) {
+        // Charged here rather than by the caller, whose every write after the fork would be a
+        // copy-on-write fault.
+        self.budget.settle(h.provisional_ns, h.parent_ns);
+        h.site.runs.fetch_add(1, Relaxed);
+        h.site.parent_ns.fetch_add(h.parent_ns, Relaxed);
+        let n = h.site.meta.tests.len();
+        self.runs.push(LiveRun {
+            time: humantime::format_rfc3339_micros(h.time).to_string(),
+            seeds: h.snapshot.seeds(h.test_seed),
+            h,
+            reader: FrameReader::default(),
+            inputs: BTreeMap::new(),
+            reported: vec![false; n],
+            pipe_eof: false,
+            exit: None,
+            killed: None,
+        });
+    }
+
+    /// One round of work. Returns `true` when shutdown is complete.
+    fn step(&mut self, rx: &OwnedFd) -> bool {
+        self.receive(rx);
         self.service_runs();
         let interval = Duration::from_millis(self.config.stats_interval_ms);
         if self.last_stats.elapsed() >= interval {
@@ -499,9 +551,6 @@ impl State {
         let ms = limit.as_millis().clamp(1, 1000) as libc::c_int;
         // SAFETY: `fds` is a live array of the length passed.
         unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
-        let mut buf = [0u8; 8];
-        // SAFETY: reading at most 8 bytes into a live 8-byte buffer; drains the eventfd.
-        unsafe { libc::read(wake, buf.as_mut_ptr().cast(), 8) };
     }
 }
 
@@ -519,17 +568,17 @@ fn test_record(
 ) -> record::Test {
     record::Test {
         v: record::VERSION,
-        time: run.h.time.clone(),
+        time: run.time.clone(),
         host: instance.host.clone(),
         pid: instance.pid,
         site: run.h.site.meta.name.to_string(),
         test: run.h.site.meta.tests[index].0.to_string(),
         run: run.h.run,
         outcome,
-        parent_us: run.h.parent_us,
+        parent_us: run.h.parent_ns / 1000,
         duration_us,
         inputs: run.inputs.clone(),
         detail,
-        seeds: run.h.seeds.clone(),
+        seeds: run.seeds.clone(),
     }
 }

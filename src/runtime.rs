@@ -97,12 +97,9 @@ impl Runtime {
         self.dev_null.as_raw_fd()
     }
 
-    /// Gives a new run to the collector and returns the caller's total cost in nanoseconds.
-    pub(crate) fn hand_over(&self, mut run: RunHandle, started: Instant) -> u64 {
-        let cost = started.elapsed().as_nanos() as u64;
-        run.parent_us = cost / 1000;
+    /// Gives a new run to the collector.
+    pub(crate) fn hand_over(&self, run: Box<RunHandle>) {
         self.collector.submit(run);
-        cost
     }
 }
 

@@ -102,6 +102,8 @@ thread_local! {
 pub struct Permit {
     pub site: &'static Site,
     pub rt: &'static Runtime,
+    /// The overhead budget's provisional charge for this run.
+    pub provisional_ns: u64,
 }
 
 impl Site {
@@ -184,7 +186,11 @@ impl Site {
         }
         self.sampled.fetch_add(1, Relaxed);
         match rt.budget.try_acquire() {
-            Ok(()) => Some(Permit { site: self, rt }),
+            Ok(provisional_ns) => Some(Permit {
+                site: self,
+                rt,
+                provisional_ns,
+            }),
             Err(reason) => {
                 self.count_skip(reason);
                 None

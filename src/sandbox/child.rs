@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
 use std::time::{Duration, Instant};
 
 use super::wire::{self, Frame, FrameReader};
-use super::{kill, pidfd_open, pipe, raw, run_deadline, try_reap, Exit};
+use super::{kill, pidfd_open, pipe, raw, run_deadline, set_blocking, try_reap, Exit};
 use crate::record::Outcome;
 use crate::rng::{self, Snapshot};
 use crate::runtime::{self, Runtime};
@@ -52,6 +52,7 @@ impl ChildRun {
     ) -> ChildRun {
         let timeout = Duration::from_millis(site.timeout_ms());
         isolate(rt, run_deadline(timeout, site.meta.tests.len() as u32));
+        set_blocking(pipe.as_raw_fd());
         ChildRun {
             site,
             test_seed,
@@ -219,6 +220,7 @@ impl ChildRun {
             }
         }
         let fd = verdict_pipe.as_raw_fd();
+        set_blocking(fd);
         PANIC_PIPE.store(fd, Ordering::Relaxed);
         self.snapshot.restore();
         rng::set_transform_seed(rng::mix(self.test_seed, index as u64));

@@ -36,14 +36,24 @@ pub enum Forked {
 }
 
 /// Forks a run for a sampled call. The caller loses the time of this function only.
+///
+/// After the fork every page the parent writes costs a copy-on-write fault (several
+/// microseconds each on a virtual machine), so everything the collector needs is prepared
+/// before the fork, and afterwards the caller writes one heap page (the handle's pid and pidfd)
+/// and its stack; counters and the overhead budget are updated on the collector thread.
 pub fn fork_run(permit: Permit) -> Forked {
     let started = Instant::now();
-    let Permit { site, rt } = permit;
+    let Permit {
+        site,
+        rt,
+        provisional_ns,
+    } = permit;
     let run = rt.next_run_id();
     let test_seed = rt.test_seed(run);
     let snapshot = Snapshot::take();
     let fail = |reason| {
         site.count_skip(reason);
+        rt.budget.settle(provisional_ns, 0);
         rt.budget.release();
         Forked::Parent
     };
@@ -51,44 +61,49 @@ pub fn fork_run(permit: Permit) -> Forked {
     let Ok((read_end, write_end)) = pipe() else {
         return fail(SkipReason::ForkFailed);
     };
-    // SAFETY: fork has no memory-safety preconditions. The child only runs code that is safe
-    // after a fork in a multithreaded process (see `child`): it touches no lock another thread
-    // may hold, except through `malloc`, which glibc's fork leaves usable.
-    let pid = unsafe { libc::fork() };
-    if pid < 0 {
-        drop((read_end, write_end));
-        return fail(SkipReason::ForkFailed);
-    }
-    if pid == 0 {
-        drop(read_end);
-        return Forked::Child(ChildRun::start(
-            site, rt, run, test_seed, snapshot, write_end,
-        ));
-    }
-    drop(write_end);
-    let pidfd = pidfd_open(pid);
     let timeout = Duration::from_millis(site.timeout_ms());
     let tests = site.meta.tests.len() as u32;
-    let handle = RunHandle {
+    let mut handle = Box::new(RunHandle {
         run,
         site,
-        pid,
-        pidfd,
+        pid: 0,
+        pidfd: None,
         pipe: read_end,
         started,
         // The child enforces the same budget on itself; the collector's copy also covers a
         // child that never got as far as arming its own timer.
         deadline: started + run_deadline(timeout, tests),
         timeout,
-        seeds: snapshot.seeds(test_seed),
-        time: crate::record::now(),
-        parent_us: 0,
-    };
-    let cost = rt.hand_over(handle, started);
-    site.runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    site.parent_ns
-        .fetch_add(cost, std::sync::atomic::Ordering::Relaxed);
-    rt.budget.charge(cost);
+        snapshot,
+        test_seed,
+        time: std::time::SystemTime::now(),
+        parent_ns: 0,
+        provisional_ns,
+    });
+    // SAFETY: fork has no memory-safety preconditions. The child only runs code that is safe
+    // after a fork in a multithreaded process (see `child`): it touches no lock another thread
+    // may hold, except through `malloc`, which glibc's fork leaves usable.
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        drop((handle, write_end));
+        return fail(SkipReason::ForkFailed);
+    }
+    if pid == 0 {
+        let RunHandle { pipe: read_end, .. } = *handle;
+        drop(read_end);
+        return Forked::Child(ChildRun::start(
+            site, rt, run, test_seed, snapshot, write_end,
+        ));
+    }
+    drop(write_end);
+    handle.pidfd = pidfd_open(pid);
+    handle.pid = pid;
+    handle.parent_ns = started.elapsed().as_nanos() as u64;
+    if rt.budget.needs_estimate() {
+        // Once per process: a write after the fork, so that the next admissions are charged.
+        rt.budget.seed_estimate(handle.parent_ns);
+    }
+    rt.hand_over(handle);
     Forked::Parent
 }
 
@@ -97,28 +112,28 @@ pub(crate) fn run_deadline(per_test: Duration, tests: u32) -> Duration {
     per_test * tests.max(1) + Duration::from_millis(500)
 }
 
-/// A pipe whose both ends close on exec, the read end non-blocking.
+/// A pipe whose both ends close on exec, both non-blocking: one system call for the caller.
+/// The writer, in a child, makes its end blocking again with [`set_blocking`].
 pub(crate) fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
     // SAFETY: `fds` has room for the two descriptors pipe2 writes.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
         return Err(std::io::Error::last_os_error());
     }
     // SAFETY: pipe2 succeeded, so both are fresh descriptors that nothing else owns.
-    let (r, w) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
-    set_nonblocking(raw(&r));
-    Ok((r, w))
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
 pub(crate) fn raw(fd: &OwnedFd) -> RawFd {
     std::os::fd::AsRawFd::as_raw_fd(fd)
 }
 
-fn set_nonblocking(fd: RawFd) {
-    // SAFETY: fcntl on a descriptor we own; failure leaves it blocking, which poll tolerates.
+/// Makes a descriptor blocking (a child's write end: a full pipe must wait, not drop data).
+pub(crate) fn set_blocking(fd: RawFd) {
+    // SAFETY: fcntl on a descriptor we own.
     unsafe {
         let flags = libc::fcntl(fd, libc::F_GETFL);
-        libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+        libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
     }
 }
 

@@ -1,0 +1,169 @@
+//! What a sampled call costs its caller, side by side with a bare `fork()` of the same process,
+//! at 10 MB, 100 MB and 1 GB resident; fork cost per GiB with 4 KiB pages and with transparent
+//! huge pages; and tests per second of caller time for a small process.
+//!
+//! ```text
+//! cargo bench --bench sampled_call
+//! ```
+
+use std::time::{Duration, Instant};
+
+#[invite::in_vivo(test = holds)]
+fn probe(x: u64) -> u64 {
+    x.wrapping_add(1)
+}
+
+fn holds(x: &u64) -> bool {
+    probe(*x) == x.wrapping_add(1)
+}
+
+const ROUNDS: usize = 31;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// The parent's time in `fork()` (the child leaves at once), in microseconds.
+fn bare_fork() -> f64 {
+    let started = Instant::now();
+    // SAFETY: the child calls only _exit.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        // SAFETY: _exit has no preconditions.
+        unsafe { libc::_exit(0) };
+    }
+    let us = started.elapsed().as_secs_f64() * 1e6;
+    // SAFETY: reaping our own child.
+    unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
+    us
+}
+
+/// The caller's time in one sampled call, in microseconds.
+fn sampled_call(i: u64) -> f64 {
+    let started = Instant::now();
+    std::hint::black_box(probe(std::hint::black_box(i)));
+    let us = started.elapsed().as_secs_f64() * 1e6;
+    assert!(
+        invite::wait_idle(Duration::from_secs(30)),
+        "a test run did not finish"
+    );
+    us
+}
+
+/// Anonymous memory of `bytes`, touched page by page, with or without huge pages.
+fn resident(bytes: usize, huge: bool) -> &'static mut [u8] {
+    // SAFETY: a fresh private anonymous mapping, checked for failure, never unmapped (the
+    // bench's memory lives until exit).
+    unsafe {
+        let p = libc::mmap(
+            std::ptr::null_mut(),
+            bytes,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        );
+        assert_ne!(p, libc::MAP_FAILED, "mmap of {bytes} bytes failed");
+        let advice = if huge {
+            libc::MADV_HUGEPAGE
+        } else {
+            libc::MADV_NOHUGEPAGE
+        };
+        libc::madvise(p, bytes, advice);
+        let s = std::slice::from_raw_parts_mut(p.cast::<u8>(), bytes);
+        for i in (0..bytes).step_by(4096) {
+            s[i] = i as u8;
+        }
+        s
+    }
+}
+
+fn rss_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn main() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("invite.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\nlog = {:?}\n",
+            dir.path().join("log.jsonl").display().to_string()
+        ),
+    )
+    .expect("config");
+    std::env::set_var("INVITE_CONFIG", &config);
+    assert!(invite::init(), "invite did not start");
+    let mut next = 0u64;
+
+    // Throughput for a small process: runs started per second of caller time.
+    let calls: Vec<f64> = (0..300)
+        .map(|_| {
+            next += 1;
+            sampled_call(next)
+        })
+        .collect();
+    let mean = calls.iter().sum::<f64>() / calls.len() as f64;
+    println!(
+        "small process ({:.0} MiB resident): {:.1} us caller time per sampled call (median {:.1}), \
+         {:.0} tests per second of caller time",
+        rss_mib(),
+        mean,
+        median(calls),
+        1e6 / mean
+    );
+
+    println!(
+        "\n{:>10} {:>12} {:>14} {:>8}",
+        "resident", "bare fork", "sampled call", "ratio"
+    );
+    let mut held = Vec::new();
+    for target_mb in [10usize, 100, 1000] {
+        let have = rss_mib() as usize;
+        if target_mb > have {
+            held.push(resident((target_mb - have) << 20, false));
+        }
+        let forks: Vec<f64> = (0..ROUNDS).map(|_| bare_fork()).collect();
+        let sampled: Vec<f64> = (0..ROUNDS)
+            .map(|_| {
+                next += 1;
+                sampled_call(next)
+            })
+            .collect();
+        let (f, s) = (median(forks), median(sampled));
+        println!(
+            "{:>7.0} MB {:>9.1} us {:>11.1} us {:>7.3}x",
+            rss_mib(),
+            f,
+            s,
+            s / f
+        );
+    }
+    drop(held);
+
+    // Fork cost per GiB: the same 1 GiB with 4 KiB pages and with transparent huge pages.
+    println!();
+    for huge in [false, true] {
+        let base = median((0..ROUNDS).map(|_| bare_fork()).collect());
+        let _gib = resident(1 << 30, huge);
+        let with = median((0..ROUNDS).map(|_| bare_fork()).collect());
+        println!(
+            "fork cost per GiB with {}: {:.2} ms",
+            if huge {
+                "transparent huge pages"
+            } else {
+                "4 KiB pages"
+            },
+            (with - base) / 1e3
+        );
+        // SAFETY: unmapping the mapping just made; nothing refers to it after this.
+        unsafe { libc::munmap(_gib.as_mut_ptr().cast(), 1 << 30) };
+    }
+}
