@@ -26,6 +26,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// The parent's time in `fork()` (the child leaves at once), in microseconds.
 fn bare_fork() -> f64 {
+    std::thread::sleep(Duration::from_millis(2));
     let started = Instant::now();
     // SAFETY: the child calls only _exit.
     let pid = unsafe { libc::fork() };

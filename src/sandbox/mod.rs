@@ -69,6 +69,7 @@ pub fn fork_run(permit: Permit) -> Forked {
         pid: 0,
         pidfd: None,
         pipe: read_end,
+        child_end: None,
         started,
         // The child enforces the same budget on itself; the collector's copy also covers a
         // child that never got as far as arming its own timer.
@@ -95,7 +96,8 @@ pub fn fork_run(permit: Permit) -> Forked {
             site, rt, run, test_seed, snapshot, write_end,
         ));
     }
-    drop(write_end);
+    // The parent's copy of the write end is closed by the collector: one system call less here.
+    handle.child_end = Some(write_end);
     handle.pidfd = pidfd_open(pid);
     handle.pid = pid;
     handle.parent_ns = started.elapsed().as_nanos() as u64;
