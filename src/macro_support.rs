@@ -19,6 +19,14 @@ pub use inventory;
 /// Longest `Debug` text kept for one value.
 const DEBUG_CHARS: usize = 512;
 
+/// Runs the sampled branch of a wrapper out of line: kept out of the wrapper, its stack frame
+/// and register saves do not burden every unsampled call.
+#[cold]
+#[inline(never)]
+pub fn cold_path<F: FnOnce()>(f: F) {
+    f()
+}
+
 /// A pair of values to compare.
 pub struct Cmp<'a, L: ?Sized, R: ?Sized>(pub &'a L, pub &'a R);
 

@@ -347,6 +347,7 @@ fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
     let original_attrs = attrs.iter().filter(|a| {
         let p = a.path();
         !(p.is_ident("doc")
+            || p.is_ident("inline")
             || p.is_ident("deprecated")
             || p.is_ident("must_use")
             || p.is_ident("no_mangle")
@@ -412,11 +413,14 @@ fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
             if let ::core::option::Option::Some(__invite_permit) =
                 ::invite::__private::Site::sample(&__INVITE_SITE, &__INVITE_LOCAL)
             {
-                if let ::invite::__private::Forked::Child(__invite_run) =
-                    ::invite::__private::fork_run(__invite_permit)
-                {
-                    #child
-                }
+                // Out of line, so that the unsampled path keeps a small frame.
+                ::invite::__private::cold_path(|| {
+                    if let ::invite::__private::Forked::Child(__invite_run) =
+                        ::invite::__private::fork_run(__invite_permit)
+                    {
+                        #child
+                    }
+                });
             }
             #call_original
         }

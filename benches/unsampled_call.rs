@@ -1,0 +1,111 @@
+//! The cost of instrumentation on calls that are not sampled, side by side with the same
+//! function uninstrumented: at ρ = 0 (one relaxed load) and at ρ = 0.001 on its unsampled path
+//! (the load plus a thread-local countdown; the few sampled calls are refused by a zero
+//! overhead budget, so no fork disturbs the measurement).
+//!
+//! ```text
+//! cargo bench --bench unsampled_call
+//! ```
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use criterion::{criterion_group, Criterion};
+
+#[inline(never)]
+fn plain(x: u64) -> u64 {
+    x.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17) ^ 0x55
+}
+
+#[inline(never)]
+#[invite::in_vivo(test = same)]
+fn at_rho_zero(x: u64) -> u64 {
+    x.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17) ^ 0x55
+}
+
+#[inline(never)]
+#[invite::in_vivo(test = same, rho = 0.001)]
+fn at_rho_small(x: u64) -> u64 {
+    x.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17) ^ 0x55
+}
+
+fn same(x: &u64) -> bool {
+    plain(*x) == at_rho_zero(*x)
+}
+
+fn configure() {
+    let dir = std::env::temp_dir().join(format!("invite-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let config = dir.join("invite.toml");
+    // ρ = 0 by default; `at_rho_small` has rho = 0.001 from its attribute. A zero overhead budget
+    // refuses every sampled call, so the bench measures the unsampled path only.
+    std::fs::write(
+        &config,
+        format!(
+            "default_rho = 0.0\nmax_overhead = 0.0\nlog = {:?}\n",
+            dir.join("log.jsonl").display().to_string()
+        ),
+    )
+    .expect("config");
+    std::env::set_var("INVITE_CONFIG", &config);
+    assert!(invite::init());
+}
+
+fn bench(c: &mut Criterion) {
+    configure();
+    let mut g = c.benchmark_group("unsampled call");
+    g.bench_function("plain", |b| b.iter(|| plain(black_box(7))));
+    g.bench_function("instrumented, rho = 0", |b| {
+        b.iter(|| at_rho_zero(black_box(7)))
+    });
+    g.bench_function("instrumented, rho = 0.001", |b| {
+        b.iter(|| at_rho_small(black_box(7)))
+    });
+    g.finish();
+}
+
+/// Nanoseconds per call, over `n` calls.
+fn per_call(f: fn(u64) -> u64, n: u64) -> f64 {
+    let started = Instant::now();
+    let mut acc = 0u64;
+    for i in 0..n {
+        acc = acc.wrapping_add(f(black_box(i)));
+    }
+    black_box(acc);
+    started.elapsed().as_secs_f64() * 1e9 / n as f64
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// The three measured in alternation, many rounds, so that drift hits them alike.
+fn side_by_side() {
+    let n = 20_000_000;
+    let (mut p, mut z, mut s) = (vec![], vec![], vec![]);
+    for _ in 0..15 {
+        p.push(per_call(plain, n));
+        z.push(per_call(at_rho_zero, n));
+        s.push(per_call(at_rho_small, n));
+    }
+    let (p, z, s) = (median(p), median(z), median(s));
+    println!("\nside by side, median of 15 rounds of {n} calls:");
+    println!("  plain                      {p:6.3} ns/call");
+    println!(
+        "  instrumented, rho = 0      {z:6.3} ns/call  ({:+.3} ns)",
+        z - p
+    );
+    println!(
+        "  instrumented, rho = 0.001  {s:6.3} ns/call  ({:+.3} ns)",
+        s - p
+    );
+}
+
+criterion_group!(benches, bench);
+
+fn main() {
+    benches();
+    side_by_side();
+    Criterion::default().configure_from_args().final_summary();
+}
