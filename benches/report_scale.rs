@@ -112,6 +112,9 @@ fn generate(path: &std::path::Path, bytes: u64) -> u64 {
                 elapsed_s: line as f64 / 1000.0,
                 is_final: false,
                 sites,
+                cow_faults: 0,
+                cow_share: 0.0,
+                resident_mib: 0.0,
             })
             .to_line()
         } else if line.is_multiple_of(100_003) {

@@ -99,6 +99,7 @@ impl Collector {
         config: &Config,
         instance: Instance,
         budget: Arc<Budget>,
+        cow_fault_ns: u64,
         mut sink: LogSink,
         start: record::Start,
     ) -> std::io::Result<Collector> {
@@ -122,6 +123,9 @@ impl Collector {
             killed_at_exit: 0,
             log_error_reported: false,
             shutdown_ack: Arc::new(std::sync::Mutex::new(None)),
+            cow_fault_ns,
+            faults_seen: crate::budget::minor_faults(),
+            cow_faults: 0,
         };
         let collector = Collector {
             tx,
@@ -212,6 +216,11 @@ struct State {
     killed_at_exit: u64,
     log_error_reported: bool,
     shutdown_ack: Arc<std::sync::Mutex<Option<mpsc::Sender<()>>>>,
+    /// Measured cost of one copy-on-write fault, and the fault counter's last reading.
+    cow_fault_ns: u64,
+    faults_seen: u64,
+    /// Faults charged to the budget so far (while runs were alive).
+    cow_faults: u64,
 }
 
 impl State {
@@ -276,8 +285,20 @@ impl State {
         });
     }
 
+    /// Charges the copy-on-write faults of the last round, if any run was alive in it.
+    fn charge_faults(&mut self, runs_were_alive: bool) {
+        let now = crate::budget::minor_faults();
+        let new = now.saturating_sub(self.faults_seen);
+        self.faults_seen = now;
+        if runs_were_alive && new > 0 {
+            self.cow_faults += new;
+            self.budget.charge(new * self.cow_fault_ns);
+        }
+    }
+
     /// One round of work. Returns `true` when shutdown is complete.
     fn step(&mut self, rx: &OwnedFd) -> bool {
+        self.charge_faults(!self.runs.is_empty());
         self.receive(rx);
         self.service_runs();
         let interval = Duration::from_millis(self.config.stats_interval_ms);
@@ -514,6 +535,9 @@ impl State {
             elapsed_s: elapsed,
             is_final,
             sites,
+            cow_faults: self.cow_faults,
+            cow_share: self.cow_faults as f64 * self.cow_fault_ns as f64 / 1e9 / elapsed,
+            resident_mib: resident_mib(),
         });
         self.push(&stats);
     }
@@ -560,6 +584,16 @@ impl State {
         // SAFETY: `fds` is a live array of the length passed.
         unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
     }
+}
+
+/// This process's resident memory, from /proc.
+fn resident_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 fn key(site: &Site) -> usize {

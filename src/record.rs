@@ -251,6 +251,17 @@ pub struct Stats {
     #[serde(rename = "final")]
     pub is_final: bool,
     pub sites: Vec<SiteStats>,
+    /// Minor faults of the process while test children were alive (copy-on-write, mostly),
+    /// and the share of wall time they cost at the measured per-fault price. Both are charged
+    /// to the overhead budget besides each site's fork time.
+    #[serde(default)]
+    pub cow_faults: u64,
+    #[serde(default)]
+    pub cow_share: f64,
+    /// Resident memory when the record was written. With the sites' `mean_parent_us` it places
+    /// the process on the cost model (caller time per run ≈ a + b × resident; see README).
+    #[serde(default)]
+    pub resident_mib: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -329,6 +340,9 @@ mod tests {
                 calls: 10,
                 ..Default::default()
             }],
+            cow_faults: 3,
+            cow_share: 0.001,
+            resident_mib: 12.5,
         });
         let line = r.to_line();
         assert!(line.contains("\"final\":true"), "{line}");

@@ -26,6 +26,13 @@ static RUNTIME: OnceLock<Option<Runtime>> = OnceLock::new();
 static IN_CHILD: AtomicBool = AtomicBool::new(false);
 static SHUT_DOWN: AtomicBool = AtomicBool::new(false);
 static SAMPLER_THREADS: AtomicU64 = AtomicU64::new(0);
+/// Set in every child of a `fork` of this process (by a `pthread_atfork` handler): the
+/// collector does not follow a fork, so such a process must not start runs.
+static FORKED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn mark_forked() {
+    FORKED.store(true, Ordering::Relaxed);
+}
 
 pub struct Runtime {
     pub config: Config,
@@ -82,7 +89,7 @@ impl Runtime {
     /// False in a process forked from the instrumented one by the host: its collector did not
     /// follow, so it must not start runs.
     pub(crate) fn owns_this_process(&self) -> bool {
-        std::process::id() == self.instance.pid
+        !FORKED.load(Ordering::Relaxed)
     }
 
     pub(crate) fn next_run_id(&self) -> u64 {
@@ -157,20 +164,31 @@ fn start() -> Option<Runtime> {
         sites,
     };
     let budget = Arc::new(Budget::new(config.max_concurrent, config.max_overhead));
-    let collector =
-        match Collector::spawn(&config, instance.clone(), Arc::clone(&budget), sink, start) {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("invite: cannot start the collector thread ({e}); invite is off.");
-                return disarm_all();
-            }
-        };
+    let cow_fault_ns = crate::budget::cow_fault_cost_ns();
+    let collector = match Collector::spawn(
+        &config,
+        instance.clone(),
+        Arc::clone(&budget),
+        cow_fault_ns,
+        sink,
+        start,
+    ) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("invite: cannot start the collector thread ({e}); invite is off.");
+            return disarm_all();
+        }
+    };
     let test_seed_base = config.seed.unwrap_or_else(|| {
         use rand::{RngCore, SeedableRng};
         SmallRng::from_os_rng().next_u64()
     });
-    // SAFETY: registering a plain `extern "C" fn` with atexit has no preconditions.
-    unsafe { libc::atexit(shutdown_at_exit) };
+    // SAFETY: registering plain `extern "C" fn`s that touch only atomics (and, at exit, the
+    // collector) has no preconditions.
+    unsafe {
+        libc::atexit(shutdown_at_exit);
+        libc::pthread_atfork(None, None, Some(mark_forked));
+    }
     Some(Runtime {
         config,
         budget,

@@ -71,6 +71,8 @@ pub struct SiteLocal {
     countdown: Cell<u64>,
     /// Length of the current interval, added to `calls` when it ends.
     interval: Cell<u64>,
+    /// Halvings of ρ after refused runs (see [`Site::countdown_expired`]).
+    backoff: Cell<u32>,
 }
 
 impl SiteLocal {
@@ -79,6 +81,7 @@ impl SiteLocal {
         SiteLocal {
             countdown: Cell::new(0),
             interval: Cell::new(0),
+            backoff: Cell::new(0),
         }
     }
 }
@@ -170,7 +173,7 @@ impl Site {
             if !first {
                 self.calls.fetch_add(l.interval.get(), Relaxed);
             }
-            let skip = draw_interval(rho);
+            let skip = draw_interval(rho / f64::from(1u32 << l.backoff.get()));
             l.interval.set(skip);
             if first && skip > 1 {
                 // This call opens the first interval; the sampled call is `skip - 1` calls on.
@@ -186,13 +189,27 @@ impl Site {
         }
         self.sampled.fetch_add(1, Relaxed);
         match rt.budget.try_acquire() {
-            Ok(provisional_ns) => Some(Permit {
-                site: self,
-                rt,
-                provisional_ns,
-            }),
+            Ok(provisional_ns) => {
+                local.with(|l| l.backoff.set(0));
+                Some(Permit {
+                    site: self,
+                    rt,
+                    provisional_ns,
+                })
+            }
             Err(reason) => {
                 self.count_skip(reason);
+                // While the caps refuse runs, this thread samples this site at half the rate
+                // after each refusal (up to 2^-20), back to ρ after the next admitted run: a
+                // refused call then costs nothing in the common case, instead of a budget check
+                // on every call of a hot ρ = 1 site. Intervals stay random (geometric).
+                local.with(|l| {
+                    let k = (l.backoff.get() + 1).min(20);
+                    l.backoff.set(k);
+                    let skip = draw_interval(rho / f64::from(1u32 << k));
+                    l.interval.set(skip);
+                    l.countdown.set(skip);
+                });
                 None
             }
         }
