@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{mpsc, Arc, RwLock};
 use std::time::{Duration, Instant};
@@ -63,6 +63,8 @@ pub(crate) struct RunHandle {
 /// copy-on-write fault) its queue pages right after the fork. A null pointer asks for shutdown.
 pub(crate) struct Collector {
     tx: OwnedFd,
+    /// Wakes the collector at once; for [`crate::wait_idle`] and shutdown, never for callers.
+    nudge: OwnedFd,
     shutdown_ack: Arc<std::sync::Mutex<Option<mpsc::Sender<()>>>>,
 }
 
@@ -105,6 +107,14 @@ impl Collector {
     ) -> std::io::Result<Collector> {
         let (rx, tx) = sandbox::pipe()?;
         sandbox::set_blocking(tx.as_raw_fd());
+        // SAFETY: eventfd takes flags and returns a fresh descriptor or -1.
+        let efd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) };
+        if efd < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        // SAFETY: `efd` was just created and nothing else owns it.
+        let nudge = unsafe { OwnedFd::from_raw_fd(efd) };
+        let nudge_fd = nudge.as_raw_fd();
         let mut line = Record::Start(start).to_line();
         line.push('\n');
         sink.write(line.as_bytes())?;
@@ -129,11 +139,12 @@ impl Collector {
         };
         let collector = Collector {
             tx,
+            nudge,
             shutdown_ack: Arc::clone(&state.shutdown_ack),
         };
         std::thread::Builder::new()
             .name("invite-collector".into())
-            .spawn(move || state.run(rx))?;
+            .spawn(move || state.run(rx, nudge_fd))?;
         Ok(collector)
     }
 
@@ -152,6 +163,14 @@ impl Collector {
             *slot = Some(done);
         }
         self.send(0);
+        self.wake();
+    }
+
+    /// Wakes the collector now rather than at its next tick.
+    pub fn wake(&self) {
+        let one = 1u64.to_ne_bytes();
+        // SAFETY: writing 8 bytes from a live array to our eventfd.
+        unsafe { libc::write(self.nudge.as_raw_fd(), one.as_ptr().cast(), 8) };
     }
 
     /// Writes one word; eight bytes to a pipe are written whole or not at all.
@@ -224,7 +243,7 @@ struct State {
 }
 
 impl State {
-    fn run(&mut self, rx: OwnedFd) {
+    fn run(&mut self, rx: OwnedFd, nudge: i32) {
         loop {
             // A bug here must neither kill the host nor stop the reaping of children.
             let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.step(&rx)));
@@ -233,7 +252,7 @@ impl State {
                 Ok(false) => {}
                 Err(_) => eprintln!("invite: internal error in the collector; continuing"),
             }
-            self.wait();
+            self.wait(nudge);
         }
     }
 
@@ -548,8 +567,13 @@ impl State {
     /// sleeping thread right after forking pays for it (about 80 µs measured here, as the woken
     /// thread's first writes fault on the freshly shared pages), while a write with no waiter
     /// costs a microsecond. So new runs are picked up on a tick of [`TICK`] instead.
-    fn wait(&mut self) {
-        let mut fds = Vec::with_capacity(2 * self.runs.len());
+    fn wait(&mut self, nudge: i32) {
+        let mut fds = Vec::with_capacity(2 * self.runs.len() + 1);
+        fds.push(libc::pollfd {
+            fd: nudge,
+            events: libc::POLLIN,
+            revents: 0,
+        });
         let now = Instant::now();
         let mut limit = Duration::from_millis(self.config.stats_interval_ms)
             .saturating_sub(self.last_stats.elapsed());
@@ -583,6 +607,9 @@ impl State {
         let ms = limit.min(TICK).as_millis().max(1) as libc::c_int;
         // SAFETY: `fds` is a live array of the length passed.
         unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
+        let mut buf = [0u8; 8];
+        // SAFETY: reading at most 8 bytes into a live buffer; empties the eventfd.
+        unsafe { libc::read(nudge, buf.as_mut_ptr().cast(), 8) };
     }
 }
 

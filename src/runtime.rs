@@ -269,6 +269,7 @@ extern "C" fn shutdown_at_exit() {
 pub fn wait_idle(limit: Duration) -> bool {
     let Some(rt) = peek() else { return true };
     let started = Instant::now();
+    rt.collector.wake();
     while rt.budget.live() > 0 {
         if started.elapsed() >= limit {
             return false;
