@@ -85,6 +85,7 @@ fn generate(path: &std::path::Path, bytes: u64) -> u64 {
                 .iter()
                 .map(|s| SiteStats {
                     site: s.clone(),
+                    rho: 0.1,
                     calls: line * 10,
                     sampled: line / 10,
                     skipped: SkipCounts {

@@ -3,6 +3,10 @@
 //! (the load plus a thread-local countdown; the few sampled calls are refused by a zero
 //! overhead budget, so no fork disturbs the measurement).
 //!
+//! Also the unseen-state filter's lookup and insert.
+//!
+//! Also the unseen-state filter's lookup and insert.
+//!
 //! ```text
 //! cargo bench --bench unsampled_call
 //! ```
@@ -62,6 +66,17 @@ fn bench(c: &mut Criterion) {
         b.iter(|| at_rho_small(black_box(7)))
     });
     g.finish();
+
+    // Unseen-state testing: one lookup-and-insert in a 1 MiB seen-state filter, with a fresh
+    // state each time (the filter fills as the bench runs, as it would in a long-lived process).
+    let filter = invite::dedup::SeenFilter::new(1 << 20);
+    let mut state = 0u64;
+    c.bench_function("dedup lookup and insert, 1 MiB filter", |b| {
+        b.iter(|| {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            filter.check_and_insert(black_box(state))
+        })
+    });
 }
 
 /// Nanoseconds per call, over `n` calls.

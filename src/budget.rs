@@ -28,6 +28,8 @@ pub enum SkipReason {
     Overhead,
     Disabled,
     ForkFailed,
+    /// The call's state was tested before (unseen-state testing).
+    Seen,
 }
 
 /// How far the virtual clock may run ahead of real time.

@@ -136,6 +136,8 @@ impl Collector {
             cow_fault_ns,
             faults_seen: crate::budget::minor_faults(),
             cow_faults: 0,
+            last_adapt: Instant::now(),
+            adapt_seen: HashMap::new(),
         };
         let collector = Collector {
             tx,
@@ -240,6 +242,9 @@ struct State {
     faults_seen: u64,
     /// Faults charged to the budget so far (while runs were alive).
     cow_faults: u64,
+    /// Adaptive rate: when ρ was last adjusted, and each site's counters then.
+    last_adapt: Instant,
+    adapt_seen: HashMap<usize, (u64, u64, Instant)>,
 }
 
 impl State {
@@ -315,9 +320,56 @@ impl State {
         }
     }
 
+    /// Adaptive rate: sets ρ of each site with `target_tests_per_min` from its observed call
+    /// rate, so that a rarely called function is still tested and a hot one does not eat the
+    /// budget. Calls are counted at sampling points (each adds the interval it closes, backed-off
+    /// intervals included), so the rate is read over a window of at least half a second holding
+    /// at least five sampling points; with fewer after a second the site is under-sampled, and ρ
+    /// rises by up to 16 times at once.
+    fn adapt(&mut self) {
+        if self.last_adapt.elapsed() < Duration::from_millis(250) || self.shutdown.is_some() {
+            return;
+        }
+        self.last_adapt = Instant::now();
+        for s in site::all() {
+            let Some(target) = s.target_tests_per_min() else {
+                continue;
+            };
+            let (calls, sampled) = (s.calls.load(Relaxed), s.sampled.load(Relaxed));
+            let rho = s.rho();
+            let entry = self
+                .adapt_seen
+                .entry(key(s))
+                .or_insert((calls, sampled, Instant::now()));
+            let since = sampled - entry.1;
+            let (counted, window) = (calls - entry.0, entry.2.elapsed().as_secs_f64());
+            if rho <= 0.0 || window < 0.5 || (since < 5 && window < 1.0) {
+                continue;
+            }
+            *entry = (calls, sampled, Instant::now());
+            let per_run = s.meta.tests.len().max(1) as f64;
+            let wanted_tests_per_sec = target / 60.0;
+            let wanted = if since >= 5 {
+                let calls_per_sec = counted as f64 / window;
+                wanted_tests_per_sec / (calls_per_sec * per_run)
+            } else {
+                let seen_tests_per_sec = (since.max(1) as f64 * per_run) / window;
+                if seen_tests_per_sec >= wanted_tests_per_sec {
+                    continue;
+                }
+                rho * (wanted_tests_per_sec / seen_tests_per_sec).min(16.0)
+            };
+            let wanted = wanted.clamp(1e-9, 1.0);
+            if (wanted / rho - 1.0).abs() > 0.1 {
+                s.set_rho(wanted);
+            }
+        }
+    }
+
     /// One round of work. Returns `true` when shutdown is complete.
     fn step(&mut self, rx: &OwnedFd) -> bool {
         self.charge_faults(!self.runs.is_empty());
+        self.adapt();
         self.receive(rx);
         self.service_runs();
         let interval = Duration::from_millis(self.config.stats_interval_ms);
@@ -525,6 +577,7 @@ impl State {
                 let sampled = s.sampled.load(Relaxed);
                 SiteStats {
                     site: s.meta.name.to_string(),
+                    rho: s.rho(),
                     calls: s.calls.load(Relaxed).max(sampled),
                     sampled,
                     skipped: s.skips(),

@@ -49,6 +49,23 @@ pub struct SiteConfig {
     pub timeout_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
+    /// `false` turns off unseen-state testing of a site compiled with `dedup = true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dedup: Option<bool>,
+    /// Memory of the site's seen-state filter.
+    #[serde(
+        default,
+        deserialize_with = "bytes_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dedup_bytes: Option<u64>,
+    /// Adaptive rate: adjust the site's ρ to about this many tests a minute.
+    #[serde(
+        default,
+        deserialize_with = "rate_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub target_tests_per_min: Option<f64>,
 }
 
 /// The effective configuration. Every field has the default documented in the README.
@@ -83,6 +100,9 @@ pub struct Config {
     /// Niceness added to test children (0 to 19).
     #[serde(deserialize_with = "niceness")]
     pub nice: i32,
+    /// Default memory of each deduplicating site's seen-state filter.
+    #[serde(deserialize_with = "bytes")]
+    pub dedup_bytes: u64,
     pub functions: BTreeMap<String, SiteConfig>,
 }
 
@@ -101,6 +121,7 @@ impl Default for Config {
             stats_interval_ms: 10_000,
             drain_ms: 2000,
             nice: 10,
+            dedup_bytes: 1 << 20,
             functions: BTreeMap::new(),
         }
     }
@@ -279,6 +300,32 @@ fn niceness<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
     } else {
         Err(serde::de::Error::custom(format!(
             "expected a niceness from 0 to 19, got {v}"
+        )))
+    }
+}
+
+fn bytes<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let v = u64::deserialize(d)?;
+    if (64..=1 << 30).contains(&v) {
+        Ok(v)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "expected a size in bytes from 64 to 1073741824 (1 GiB), got {v}"
+        )))
+    }
+}
+
+fn bytes_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    bytes(d).map(Some)
+}
+
+fn rate_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    let v = f64::deserialize(d)?;
+    if v.is_finite() && v > 0.0 {
+        Ok(Some(v))
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "expected a number of tests per minute above 0, got {v}"
         )))
     }
 }

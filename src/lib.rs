@@ -78,6 +78,7 @@ pub mod __private;
 pub mod budget;
 mod collector;
 pub mod config;
+pub mod dedup;
 pub mod mr;
 pub mod record;
 pub mod report;

@@ -217,11 +217,17 @@ pub struct SkipCounts {
     pub disabled: u64,
     /// `fork` or `pipe` failed (out of memory or processes).
     pub fork_failed: u64,
+    /// The call's arguments and state had been tested before (`dedup`): runs saved.
+    #[serde(default)]
+    pub dedup: u64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SiteStats {
     pub site: String,
+    /// ρ in force (it changes under the adaptive rate).
+    #[serde(default)]
+    pub rho: f64,
     /// Calls counted at each sampling point (calls after the last one are not yet counted).
     pub calls: u64,
     /// Calls the sampler chose.

@@ -218,7 +218,22 @@ fn configure_sites(config: &Config) -> Vec<SiteInfo> {
                 .timeout_ms
                 .or(s.meta.timeout_ms)
                 .unwrap_or(config.timeout_ms);
-            s.configure(rho, tolerance, timeout.max(1));
+            let target = own
+                .target_tests_per_min
+                .filter(|_| rho > 0.0 || own.rho.is_none());
+            // An adaptive site must be sampled to be measured: it starts at 1% if ρ is 0.
+            let rho = match target {
+                Some(_) if rho == 0.0 && own.enabled != Some(false) => 0.01,
+                _ => rho,
+            };
+            s.configure(&site::Settings {
+                rho,
+                tolerance,
+                timeout_ms: timeout.max(1),
+                dedup: own.dedup.unwrap_or(true),
+                dedup_bytes: own.dedup_bytes.unwrap_or(config.dedup_bytes),
+                target_tests_per_min: target,
+            });
             SiteInfo {
                 name: s.meta.name.to_string(),
                 file: s.meta.file.to_string(),

@@ -5,6 +5,10 @@
 //! for a site with ρ > 0, one decrement of a thread-local countdown. The countdown holds a skip
 //! count drawn from the geometric distribution of ρ, as sampling allocators do, so only the
 //! sampled call reaches the cold path, where configuration, caps and counters live.
+//!
+//! `armed` is also the site's configuration generation: a change of ρ (the adaptive rate)
+//! stores a new generation, and a thread whose countdown was drawn under another generation
+//! draws again at its next call, so changes take effect at once on every thread.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -40,15 +44,25 @@ pub struct SiteMeta {
     pub tolerance: Option<f64>,
     pub timeout_ms: Option<u64>,
     pub self_check: bool,
+    /// Compiled with `dedup = true`: the wrapper can hash the call's state.
+    pub dedup: bool,
 }
 
 /// `armed` before start-up: take the slow path once, which initialises the runtime.
 const UNINIT: u64 = u64::MAX;
 
+/// Source of configuration generations (`armed` values); never 0 or [`UNINIT`].
+static GENERATIONS: AtomicU64 = AtomicU64::new(1);
+
+fn next_generation() -> u64 {
+    GENERATIONS.fetch_add(1, Relaxed)
+}
+
 /// One instrumented function.
 pub struct Site {
     pub meta: SiteMeta,
-    /// 0: never sample. Anything else: consult the thread's countdown.
+    /// 0: never sample. Anything else: the configuration generation; consult the thread's
+    /// countdown if it was drawn under this generation, else draw again.
     armed: AtomicU64,
     /// Effective settings, set at start-up: ρ and tolerance as `f64` bits, deadline in ms.
     rho_bits: AtomicU64,
@@ -63,6 +77,13 @@ pub struct Site {
     skip_overhead: AtomicU64,
     skip_disabled: AtomicU64,
     skip_fork: AtomicU64,
+    skip_dedup: AtomicU64,
+    /// Unseen-state testing: on when compiled in and not turned off by the configuration.
+    dedup_on: std::sync::atomic::AtomicBool,
+    dedup_bytes: AtomicU64,
+    seen: std::sync::OnceLock<crate::dedup::SeenFilter>,
+    /// Adaptive rate: tests per minute to aim for (`f64` bits; 0 when ρ is fixed).
+    target_tpm_bits: AtomicU64,
 }
 
 /// A site's per-thread sampling state.
@@ -71,8 +92,10 @@ pub struct SiteLocal {
     countdown: Cell<u64>,
     /// Length of the current interval, added to `calls` when it ends.
     interval: Cell<u64>,
-    /// Halvings of ρ after refused runs (see [`Site::countdown_expired`]).
+    /// Halvings of ρ after refused runs (see [`Sampled::admit`]).
     backoff: Cell<u32>,
+    /// The site's generation when the countdown was drawn.
+    generation: Cell<u64>,
 }
 
 impl SiteLocal {
@@ -82,6 +105,7 @@ impl SiteLocal {
             countdown: Cell::new(0),
             interval: Cell::new(0),
             backoff: Cell::new(0),
+            generation: Cell::new(0),
         }
     }
 }
@@ -98,6 +122,67 @@ pub fn all() -> impl Iterator<Item = &'static Site> {
 thread_local! {
     /// The sampler's own generator, separate from the function's replayable stream.
     static SAMPLER: Cell<Option<SmallRng>> = const { Cell::new(None) };
+}
+
+/// Resolved settings of one site.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Settings {
+    pub rho: f64,
+    pub tolerance: f64,
+    pub timeout_ms: u64,
+    pub dedup: bool,
+    pub dedup_bytes: u64,
+    pub target_tests_per_min: Option<f64>,
+}
+
+/// A call the sampler chose, before the caps and the unseen-state filter have their say.
+pub struct Sampled {
+    site: &'static Site,
+    rt: &'static Runtime,
+    local: &'static LocalKey<SiteLocal>,
+}
+
+impl Sampled {
+    /// Drops the call if its state was tested before (`dedup = true`); `hash` runs only when
+    /// the site deduplicates.
+    pub fn unseen(self, hash: impl FnOnce() -> u64) -> Option<Sampled> {
+        if self.site.seen_before(hash) {
+            self.site.count_skip(SkipReason::Seen);
+            return None;
+        }
+        Some(self)
+    }
+
+    /// Asks the caps for a run.
+    pub fn admit(self) -> Option<Permit> {
+        let Sampled { site, rt, local } = self;
+        match rt.budget.try_acquire() {
+            Ok(provisional_ns) => {
+                local.with(|l| l.backoff.set(0));
+                Some(Permit {
+                    site,
+                    rt,
+                    provisional_ns,
+                })
+            }
+            Err(reason) => {
+                site.count_skip(reason);
+                // While the caps refuse runs, this thread samples this site at half the rate
+                // after each refusal (down to 2^-20), back to ρ after the next admitted run: a
+                // refused call then costs nothing in the common case, instead of a budget check
+                // on every call of a hot ρ = 1 site. Intervals stay random (geometric).
+                let rho = site.rho();
+                local.with(|l| {
+                    let k = (l.backoff.get() + 1).min(20);
+                    l.backoff.set(k);
+                    let skip = draw_interval(rho / f64::from(1u32 << k));
+                    l.interval.set(skip);
+                    l.countdown.set(skip);
+                });
+                None
+            }
+        }
+    }
 }
 
 /// Permission to start one run, carrying what the run needs to know about its site.
@@ -125,19 +210,25 @@ impl Site {
             skip_overhead: AtomicU64::new(0),
             skip_disabled: AtomicU64::new(0),
             skip_fork: AtomicU64::new(0),
+            skip_dedup: AtomicU64::new(0),
+            dedup_on: std::sync::atomic::AtomicBool::new(false),
+            dedup_bytes: AtomicU64::new(0),
+            seen: std::sync::OnceLock::new(),
+            target_tpm_bits: AtomicU64::new(0),
         }
     }
 
     /// The per-call decision. Inlined into every wrapper: a load, a branch and, for sites with
     /// ρ > 0, a thread-local decrement. Everything else is out of line.
     #[inline(always)]
-    pub fn sample(&'static self, local: &'static LocalKey<SiteLocal>) -> Option<Permit> {
-        if self.armed.load(Relaxed) == 0 {
+    pub fn sample(&'static self, local: &'static LocalKey<SiteLocal>) -> Option<Sampled> {
+        let generation = self.armed.load(Relaxed);
+        if generation == 0 {
             return None;
         }
         let due = local.with(|l| {
             let n = l.countdown.get();
-            if n > 1 {
+            if n > 1 && l.generation.get() == generation {
                 l.countdown.set(n - 1);
                 false
             } else {
@@ -153,7 +244,7 @@ impl Site {
 
     #[cold]
     #[inline(never)]
-    fn countdown_expired(&'static self, local: &'static LocalKey<SiteLocal>) -> Option<Permit> {
+    fn countdown_expired(&'static self, local: &'static LocalKey<SiteLocal>) -> Option<Sampled> {
         let rt = match runtime::get() {
             Some(rt) if rt.owns_this_process() => rt,
             _ => {
@@ -164,19 +255,31 @@ impl Site {
         };
         if runtime::in_child() {
             // Instrumentation is off inside a test: never fork again from here.
-            local.with(|l| l.countdown.set(u64::MAX));
+            local.with(|l| {
+                l.countdown.set(u64::MAX);
+                l.generation.set(self.armed.load(Relaxed));
+            });
             return None;
         }
-        let rho = f64::from_bits(self.rho_bits.load(Relaxed));
+        let generation = self.armed.load(Relaxed);
+        if generation == 0 {
+            return None;
+        }
+        let rho = self.rho();
         let sampled_now = local.with(|l| {
-            let first = l.countdown.get() == 0;
-            if !first {
+            let fresh = l.generation.get() != generation;
+            if fresh {
+                // First call on this thread, or ρ changed: count what the old interval covered.
+                let covered = l.interval.get().saturating_sub(l.countdown.get());
+                self.calls.fetch_add(covered, Relaxed);
+                l.generation.set(generation);
+            } else {
                 self.calls.fetch_add(l.interval.get(), Relaxed);
             }
             let skip = draw_interval(rho / f64::from(1u32 << l.backoff.get()));
             l.interval.set(skip);
-            if first && skip > 1 {
-                // This call opens the first interval; the sampled call is `skip - 1` calls on.
+            if fresh && skip > 1 {
+                // This call opens the interval; the sampled call is `skip - 1` calls on.
                 l.countdown.set(skip - 1);
                 false
             } else {
@@ -188,31 +291,11 @@ impl Site {
             return None;
         }
         self.sampled.fetch_add(1, Relaxed);
-        match rt.budget.try_acquire() {
-            Ok(provisional_ns) => {
-                local.with(|l| l.backoff.set(0));
-                Some(Permit {
-                    site: self,
-                    rt,
-                    provisional_ns,
-                })
-            }
-            Err(reason) => {
-                self.count_skip(reason);
-                // While the caps refuse runs, this thread samples this site at half the rate
-                // after each refusal (up to 2^-20), back to ρ after the next admitted run: a
-                // refused call then costs nothing in the common case, instead of a budget check
-                // on every call of a hot ρ = 1 site. Intervals stay random (geometric).
-                local.with(|l| {
-                    let k = (l.backoff.get() + 1).min(20);
-                    l.backoff.set(k);
-                    let skip = draw_interval(rho / f64::from(1u32 << k));
-                    l.interval.set(skip);
-                    l.countdown.set(skip);
-                });
-                None
-            }
-        }
+        Some(Sampled {
+            site: self,
+            rt,
+            local,
+        })
     }
 
     pub(crate) fn count_skip(&self, reason: SkipReason) {
@@ -221,6 +304,7 @@ impl Site {
             SkipReason::Overhead => &self.skip_overhead,
             SkipReason::Disabled => &self.skip_disabled,
             SkipReason::ForkFailed => &self.skip_fork,
+            SkipReason::Seen => &self.skip_dedup,
         };
         c.fetch_add(1, Relaxed);
     }
@@ -231,15 +315,47 @@ impl Site {
             overhead: self.skip_overhead.load(Relaxed),
             disabled: self.skip_disabled.load(Relaxed),
             fork_failed: self.skip_fork.load(Relaxed),
+            dedup: self.skip_dedup.load(Relaxed),
         }
     }
 
     /// Sets the effective settings and arms or disarms the site.
-    pub(crate) fn configure(&self, rho: f64, tolerance: f64, timeout_ms: u64) {
+    pub(crate) fn configure(&self, settings: &Settings) {
+        self.tolerance_bits
+            .store(settings.tolerance.to_bits(), Relaxed);
+        self.timeout_ms.store(settings.timeout_ms, Relaxed);
+        self.dedup_on
+            .store(settings.dedup && self.meta.dedup, Relaxed);
+        self.dedup_bytes.store(settings.dedup_bytes, Relaxed);
+        self.target_tpm_bits.store(
+            settings.target_tests_per_min.unwrap_or(0.0).to_bits(),
+            Relaxed,
+        );
+        self.set_rho(settings.rho);
+    }
+
+    /// Changes ρ on every thread at once (a new generation).
+    pub(crate) fn set_rho(&self, rho: f64) {
         self.rho_bits.store(rho.to_bits(), Relaxed);
-        self.tolerance_bits.store(tolerance.to_bits(), Relaxed);
-        self.timeout_ms.store(timeout_ms, Relaxed);
-        self.armed.store(u64::from(rho > 0.0), Relaxed);
+        self.armed
+            .store(if rho > 0.0 { next_generation() } else { 0 }, Relaxed);
+    }
+
+    /// The adaptive rate's target, if the site has one.
+    pub(crate) fn target_tests_per_min(&self) -> Option<f64> {
+        let t = f64::from_bits(self.target_tpm_bits.load(Relaxed));
+        (t > 0.0).then_some(t)
+    }
+
+    /// Whether this state was tested before (and remembers it). Always `false` without dedup.
+    fn seen_before(&self, hash: impl FnOnce() -> u64) -> bool {
+        if !self.dedup_on.load(Relaxed) {
+            return false;
+        }
+        let filter = self
+            .seen
+            .get_or_init(|| crate::dedup::SeenFilter::new(self.dedup_bytes.load(Relaxed) as usize));
+        filter.check_and_insert(hash())
     }
 
     pub fn tolerance(&self) -> f64 {
@@ -284,7 +400,7 @@ fn draw_interval(rho: f64) -> u64 {
         u
     });
     // 1 - u lies in (0, 1], so the logarithm is finite.
-    let skips = ((1.0 - u).ln() / (1.0 - rho).ln()).floor();
+    let skips = ((-u).ln_1p() / (-rho).ln_1p()).floor();
     if skips >= (u64::MAX - 1) as f64 {
         u64::MAX
     } else {

@@ -96,6 +96,7 @@ fn stats(pid: u32, site: &str, calls: u64, elapsed: f64) -> String {
         resident_mib: 0.0,
         sites: vec![SiteStats {
             site: site.into(),
+            rho: 0.5,
             calls,
             sampled: 10,
             skipped: SkipCounts {
@@ -103,6 +104,7 @@ fn stats(pid: u32, site: &str, calls: u64, elapsed: f64) -> String {
                 overhead: 3,
                 disabled: 0,
                 fork_failed: 0,
+                dedup: 2,
             },
             runs: 3,
             tests: 6,
@@ -421,7 +423,13 @@ fn json_schema_is_stable() {
     );
     assert_eq!(
         keys(&site["skipped"]),
-        ["concurrency", "disabled", "fork_failed", "overhead"]
+        [
+            "concurrency",
+            "dedup",
+            "disabled",
+            "fork_failed",
+            "overhead"
+        ]
     );
     assert_eq!(keys(&site["duration_us"]), ["mean", "median", "p95"]);
     assert_eq!(

@@ -400,6 +400,7 @@ fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
 
     let site = site_static(shape, args);
     let child = child_branch(shape, args);
+    let unseen = unseen_check(shape, args);
     quote! {
         #[doc(hidden)]
         #[inline(always)]
@@ -410,15 +411,18 @@ fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
         #(#attrs)*
         #vis #wrapper_sig {
             #site
-            if let ::core::option::Option::Some(__invite_permit) =
+            if let ::core::option::Option::Some(__invite_sampled) =
                 ::invite::__private::Site::sample(&__INVITE_SITE, &__INVITE_LOCAL)
             {
                 // Out of line, so that the unsampled path keeps a small frame.
                 ::invite::__private::cold_path(|| {
-                    if let ::invite::__private::Forked::Child(__invite_run) =
-                        ::invite::__private::fork_run(__invite_permit)
-                    {
-                        #child
+                    #unseen
+                    if let ::core::option::Option::Some(__invite_permit) = __invite_sampled.admit() {
+                        if let ::invite::__private::Forked::Child(__invite_run) =
+                            ::invite::__private::fork_run(__invite_permit)
+                        {
+                            #child
+                        }
                     }
                 });
             }
@@ -453,6 +457,7 @@ fn site_static(shape: &Shape, args: &Args) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let self_check = args.self_check.unwrap_or(true);
+    let dedup = args.dedup.unwrap_or(false);
     let line = quote_spanned!(shape.name.span()=> ::core::line!());
     quote! {
         static __INVITE_SITE: ::invite::__private::Site =
@@ -465,6 +470,7 @@ fn site_static(shape: &Shape, args: &Args) -> TokenStream {
                 tolerance: #tolerance,
                 timeout_ms: #timeout,
                 self_check: #self_check,
+                dedup: #dedup,
             });
         ::invite::__private::inventory::submit! {
             ::invite::__private::SiteRef(&__INVITE_SITE)
@@ -473,6 +479,33 @@ fn site_static(shape: &Shape, args: &Args) -> TokenStream {
             static __INVITE_LOCAL: ::invite::__private::SiteLocal =
                 const { ::invite::__private::SiteLocal::new() };
         }
+    }
+}
+
+/// With `dedup = true`: hash the arguments (and declared state) and drop a sampled call whose
+/// state was tested before. Types that are `Hash` hash as such; floating point numbers and
+/// containers of them hash by value.
+fn unseen_check(shape: &Shape, args: &Args) -> TokenStream {
+    if args.dedup != Some(true) {
+        return TokenStream::new();
+    }
+    let feeds = shape
+        .params
+        .iter()
+        .map(|p| {
+            let ident = &p.ident;
+            quote!(#ident)
+        })
+        .chain(args.state.iter().map(|e| quote!(#e)))
+        .map(|value| quote!((&&::invite::__private::HashProbe(&#value)).invite_hash(__invite_h);));
+    quote! {
+        #[allow(unused_imports)]
+        use ::invite::__private::{ViaHash as _, ViaStateHash as _};
+        let ::core::option::Option::Some(__invite_sampled) = __invite_sampled.unseen(|| {
+            ::invite::__private::state_hash(|__invite_h| { #(#feeds)* })
+        }) else {
+            return;
+        };
     }
 }
 

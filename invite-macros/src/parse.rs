@@ -31,8 +31,10 @@ impl Kind {
                 "timeout_ms",
                 "rho",
                 "self_check",
+                "dedup",
+                "state",
             ],
-            Kind::InVivo => &["test", "name", "timeout_ms", "rho"],
+            Kind::InVivo => &["test", "name", "timeout_ms", "rho", "dedup", "state"],
         }
     }
 }
@@ -75,6 +77,9 @@ pub struct Args {
     pub timeout_ms: Option<u64>,
     pub rho: Option<f64>,
     pub self_check: Option<bool>,
+    pub dedup: Option<bool>,
+    /// Expressions that, with the arguments, make up the state `dedup` remembers.
+    pub state: Vec<Expr>,
 }
 
 impl Args {
@@ -181,6 +186,39 @@ impl Args {
                         return Err(syn::Error::new(
                             value.span(),
                             "`timeout_ms` takes a whole number of milliseconds of 1 or more",
+                        ))
+                    }
+                }
+            }
+            "dedup" => {
+                if self.dedup.is_some() {
+                    return Err(dup());
+                }
+                match value {
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Bool(b), ..
+                    }) => self.dedup = Some(b.value),
+                    other => {
+                        return Err(syn::Error::new(
+                            other.span(),
+                            "`dedup` takes `true` or `false`",
+                        ))
+                    }
+                }
+            }
+            "state" => {
+                if !self.state.is_empty() {
+                    return Err(dup());
+                }
+                match value {
+                    Expr::Array(a) if !a.elems.is_empty() => {
+                        self.state = a.elems.into_iter().collect()
+                    }
+                    other => {
+                        return Err(syn::Error::new(
+                            other.span(),
+                            "`state` takes a list of expressions that describe the state, such as \
+                             `state = [self.len(), self.capacity()]`",
                         ))
                     }
                 }

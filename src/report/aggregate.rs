@@ -363,6 +363,7 @@ impl Aggregator {
                     skipped.overhead += ss.skipped.overhead;
                     skipped.disabled += ss.skipped.disabled;
                     skipped.fork_failed += ss.skipped.fork_failed;
+                    skipped.dedup += ss.skipped.dedup;
                     stats_elapsed += st.elapsed_s;
                 }
                 let per_test = s

@@ -163,10 +163,10 @@ fn outcomes(out: &mut String, s: &Summary, paint: Paint) {
 
 fn sampling(out: &mut String, s: &Summary, paint: Paint) {
     let _ = writeln!(out, "\n{}", paint.bold("Sampling (from stats records)"));
-    let name_w = WIDTH - 7 * 7 - 1;
+    let name_w = WIDTH - 8 * 7 - 1;
     let _ = writeln!(
         out,
-        "{} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+        "{} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
         fit("site", name_w),
         "calls",
         "sampld",
@@ -174,13 +174,14 @@ fn sampling(out: &mut String, s: &Summary, paint: Paint) {
         "s:conc",
         "s:ovhd",
         "s:off",
-        "s:fork"
+        "s:fork",
+        "s:seen"
     );
     for site in &s.sites {
         let opt = |v: Option<u64>| v.map_or("-".to_string(), count);
         let _ = writeln!(
             out,
-            "{} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+            "{} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
             fit(&site.site, name_w),
             opt(site.calls),
             opt(site.sampled),
@@ -189,6 +190,22 @@ fn sampling(out: &mut String, s: &Summary, paint: Paint) {
             count(site.skipped.overhead),
             count(site.skipped.disabled),
             count(site.skipped.fork_failed),
+            count(site.skipped.dedup),
+        );
+    }
+    let _ = writeln!(
+        out,
+        "(s:… sampled calls skipped: concurrency, overhead, off, fork failed, seen)"
+    );
+    if s.sites.iter().all(|x| x.skipped.dedup == 0) {
+        return;
+    }
+    for site in s.sites.iter().filter(|x| x.skipped.dedup > 0) {
+        let _ = writeln!(
+            out,
+            "{}: unseen-state testing saved {} runs",
+            site.site,
+            count(site.skipped.dedup)
         );
     }
 }

@@ -1,0 +1,157 @@
+//! Unseen-state testing (`dedup`) and the adaptive rate (`target_tests_per_min`), in real
+//! processes.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use support::scenario;
+
+const WAIT: Duration = Duration::from_secs(20);
+
+#[invite::in_vivo(test = positive, dedup = true)]
+fn magnitude(xs: &[f64], scale: i32) -> f64 {
+    xs.iter().map(|x| x.abs()).sum::<f64>() * f64::from(scale)
+}
+
+fn positive(xs: &[f64], scale: &i32) -> bool {
+    magnitude(xs, *scale) >= 0.0 || *scale < 0
+}
+
+#[derive(Default)]
+struct Shelf {
+    items: Vec<u32>,
+}
+
+impl Shelf {
+    // The argument alone repeats; the declared state (the length) tells the calls apart.
+    #[invite::in_vivo(test = Self::push_grows, dedup = true, state = [self.items.len()])]
+    fn push(&mut self, item: u32) {
+        self.items.push(item);
+    }
+
+    fn push_grows(&mut self, item: &u32) -> bool {
+        let before = self.items.len();
+        self.push(*item);
+        self.items.len() == before + 1
+    }
+}
+
+#[test]
+fn only_unseen_states_are_tested_and_the_saved_runs_are_counted() {
+    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
+        for i in 0..200 {
+            // Five distinct argument combinations, floats included.
+            let xs = [f64::from(i % 5), 0.5];
+            magnitude(&xs, 2);
+            assert!(invite::wait_idle(WAIT));
+        }
+        let mut shelf = Shelf::default();
+        for _ in 0..30 {
+            shelf.push(7);
+            assert!(invite::wait_idle(WAIT));
+        }
+    });
+    run.assert_success();
+    let stats = run.final_stats();
+    let m = stats
+        .sites
+        .iter()
+        .find(|s| s.site.ends_with("::magnitude"))
+        .unwrap();
+    assert_eq!(m.runs, 5, "{m:?}");
+    assert_eq!(m.skipped.dedup, 195, "{m:?}");
+    assert_eq!(run.outcomes_of("positive").len(), 5);
+    // Same argument every time, but a new length each time: every call is a new state.
+    let p = stats
+        .sites
+        .iter()
+        .find(|s| s.site.ends_with("::push"))
+        .unwrap();
+    assert_eq!((p.runs, p.skipped.dedup), (30, 0), "{p:?}");
+}
+
+#[test]
+fn dedup_can_be_turned_off_in_the_configuration() {
+    let config = "default_rho = 1.0\nmax_overhead = 1.0\n\
+                  [functions.\"unseen_and_adaptive::magnitude\"]\ndedup = false";
+    let run = scenario(here!(), config, || {
+        for _ in 0..10 {
+            magnitude(&[1.0], 1);
+            assert!(invite::wait_idle(WAIT));
+        }
+    });
+    run.assert_success();
+    let stats = run.final_stats();
+    let m = stats
+        .sites
+        .iter()
+        .find(|s| s.site.ends_with("::magnitude"))
+        .unwrap();
+    assert_eq!((m.runs, m.skipped.dedup), (10, 0), "{m:?}");
+}
+
+#[invite::in_vivo(test = hot_ok)]
+fn hot(x: u64) -> u64 {
+    x.rotate_left(3)
+}
+
+fn hot_ok(x: &u64) -> bool {
+    hot(*x) == x.rotate_left(3)
+}
+
+#[invite::in_vivo(test = rare_ok)]
+fn rare(x: u64) -> u64 {
+    x + 1
+}
+
+fn rare_ok(x: &u64) -> bool {
+    rare(*x) == x + 1
+}
+
+#[test]
+fn the_adaptive_rate_lowers_rho_for_hot_sites_and_raises_it_for_rare_ones() {
+    let config = "max_overhead = 0.5\nmax_concurrent = 4\n\
+                  [functions.\"unseen_and_adaptive::hot\"]\nrho = 0.5\ntarget_tests_per_min = 120\n\
+                  [functions.\"unseen_and_adaptive::rare\"]\nrho = 0.01\ntarget_tests_per_min = 6000";
+    let run = scenario(here!(), config, || {
+        let started = Instant::now();
+        let mut last_rare = started;
+        let mut i = 0u64;
+        while started.elapsed() < Duration::from_millis(3500) {
+            hot(i);
+            if last_rare.elapsed() >= Duration::from_millis(20) {
+                // About 50 calls a second: fewer than the 100 tests a second it asks for.
+                rare(i);
+                last_rare = Instant::now();
+            }
+            i += 1;
+        }
+    });
+    run.assert_success();
+    let stats = run.final_stats();
+    let site = |name: &str| {
+        stats
+            .sites
+            .iter()
+            .find(|s| s.site.ends_with(name))
+            .unwrap()
+            .clone()
+    };
+    let (hot, rare) = (site("::hot"), site("::rare"));
+    // Millions of calls a second want a tiny ρ for 2 tests a second; 50 calls a second want
+    // every call tested (from 0.01 to 1, give or take the rate estimate's error).
+    assert!(hot.rho < 0.01, "hot site still at rho {}: {hot:?}", hot.rho);
+    assert!(
+        rare.rho >= 0.5,
+        "rare site only at rho {}: {rare:?}",
+        rare.rho
+    );
+    // At the final ρ, the hot site's observed call rate gives about the 120 tests a minute asked
+    // for (calls are counted at sampling points, so allow for the last interval).
+    let projected = hot.rho * hot.calls as f64 / stats.elapsed_s * 60.0;
+    assert!(
+        (30.0..480.0).contains(&projected),
+        "{projected} tests/min projected: {hot:?}"
+    );
+}
