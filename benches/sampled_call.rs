@@ -17,7 +17,7 @@ fn holds(x: &u64) -> bool {
     probe(*x) == x.wrapping_add(1)
 }
 
-const ROUNDS: usize = 31;
+const ROUNDS: usize = 41;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
@@ -105,19 +105,20 @@ fn main() {
     let mut next = 0u64;
 
     // Throughput for a small process: runs started per second of caller time.
-    let calls: Vec<f64> = (0..300)
-        .map(|_| {
-            next += 1;
-            sampled_call(next)
-        })
-        .collect();
+    let (mut calls, mut forks) = (Vec::new(), Vec::new());
+    for _ in 0..300 {
+        next += 1;
+        calls.push(sampled_call(next));
+        forks.push(bare_fork());
+    }
     let mean = calls.iter().sum::<f64>() / calls.len() as f64;
     println!(
-        "small process ({:.0} MiB resident): {:.1} us caller time per sampled call (median {:.1}), \
-         {:.0} tests per second of caller time",
+        "small process ({:.0} MiB resident): {:.1} us caller time per sampled call (median {:.1}; \
+         bare fork median {:.1}), {:.0} tests per second of caller time",
         rss_mib(),
         mean,
         median(calls),
+        median(forks),
         1e6 / mean
     );
 
@@ -131,13 +132,19 @@ fn main() {
         if target_mb > have {
             held.push(resident((target_mb - have) << 20, false));
         }
-        let forks: Vec<f64> = (0..ROUNDS).map(|_| bare_fork()).collect();
-        let sampled: Vec<f64> = (0..ROUNDS)
-            .map(|_| {
-                next += 1;
-                sampled_call(next)
-            })
-            .collect();
+        // Interleaved, in alternating order, so that both meet the same machine state: an
+        // operation right after a run whose child lived for a while is slower, whichever it is.
+        let (mut forks, mut sampled) = (Vec::new(), Vec::new());
+        for round in 0..ROUNDS {
+            next += 1;
+            if round % 2 == 0 {
+                sampled.push(sampled_call(next));
+                forks.push(bare_fork());
+            } else {
+                forks.push(bare_fork());
+                sampled.push(sampled_call(next));
+            }
+        }
         let (f, s) = (median(forks), median(sampled));
         println!(
             "{:>7.0} MB {:>9.1} us {:>11.1} us {:>7.3}x",
