@@ -25,6 +25,16 @@ pub enum OnFailure {
     Abort,
 }
 
+/// How a test is kept from changing anything outside its process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sandbox {
+    /// Memory isolation by the fork, and a seccomp filter against every other side effect.
+    Seccomp,
+    /// Memory isolation only.
+    Fork,
+}
+
 /// Settings for one site, from `[functions."site::name"]`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -59,6 +69,15 @@ pub struct SiteConfig {
         skip_serializing_if = "Option::is_none"
     )]
     pub dedup_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<Sandbox>,
+    /// Address space a test may add, in MiB.
+    #[serde(
+        default,
+        deserialize_with = "mib_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub memory_mb: Option<u64>,
     /// Adaptive rate: adjust the site's ρ to about this many tests a minute.
     #[serde(
         default,
@@ -100,6 +119,11 @@ pub struct Config {
     /// Niceness added to test children (0 to 19).
     #[serde(deserialize_with = "niceness")]
     pub nice: i32,
+    /// `"seccomp"` (where the kernel has it) or `"fork"`.
+    pub sandbox: Sandbox,
+    /// Address space each test may add beyond what it inherits, in MiB (unset: no limit).
+    #[serde(deserialize_with = "mib_opt")]
+    pub memory_mb: Option<u64>,
     /// Default memory of each deduplicating site's seen-state filter.
     #[serde(deserialize_with = "bytes")]
     pub dedup_bytes: u64,
@@ -122,6 +146,8 @@ impl Default for Config {
             drain_ms: 2000,
             nice: 10,
             dedup_bytes: 1 << 20,
+            sandbox: Sandbox::Seccomp,
+            memory_mb: None,
             functions: BTreeMap::new(),
         }
     }
@@ -317,6 +343,17 @@ fn bytes<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
 
 fn bytes_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
     bytes(d).map(Some)
+}
+
+fn mib_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    let v = u64::deserialize(d)?;
+    if (1..=1 << 20).contains(&v) {
+        Ok(Some(v))
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "expected MiB from 1 to 1048576, got {v}"
+        )))
+    }
 }
 
 fn rate_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {

@@ -14,8 +14,9 @@ use rand::rngs::SmallRng;
 
 use crate::budget::Budget;
 use crate::collector::{self, Collector, RunHandle};
-use crate::config::{Config, Source};
+use crate::config::{Config, Sandbox, Source};
 use crate::record::{self, Instance, SiteInfo, Start};
+use crate::sandbox::seccomp;
 use crate::site;
 
 /// Default tolerance of top-level comparisons.
@@ -40,6 +41,8 @@ pub struct Runtime {
     pub(crate) instance: Instance,
     collector: Collector,
     dev_null: OwnedFd,
+    /// The seccomp filter of test processes (none: memory isolation only).
+    pub(crate) filter: Option<seccomp::Filter>,
     next_run: AtomicU64,
     test_seed_base: u64,
 }
@@ -147,7 +150,30 @@ fn start() -> Option<Runtime> {
             return disarm_all();
         }
     };
-    let sites = configure_sites(&config);
+    // The filter is compiled here, once; test processes only patch in their pid and install it.
+    let wants_seccomp = config.sandbox == Sandbox::Seccomp
+        || config
+            .functions
+            .values()
+            .any(|f| f.sandbox == Some(Sandbox::Seccomp));
+    let filter = if !wants_seccomp {
+        None
+    } else if !seccomp::available() {
+        eprintln!(
+            "invite: this kernel has no seccomp filters; tests run with memory isolation only \
+             (set sandbox = \"fork\" in {config_file} to silence this)"
+        );
+        None
+    } else {
+        match seccomp::Filter::build(verdict_fd()) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                eprintln!("invite: cannot build the seccomp filter ({e}); tests run with memory isolation only");
+                None
+            }
+        }
+    };
+    let sites = configure_sites(&config, filter.is_some());
     let instance = Instance {
         host: hostname(),
         pid: std::process::id(),
@@ -195,13 +221,14 @@ fn start() -> Option<Runtime> {
         instance,
         collector,
         dev_null,
+        filter,
         next_run: AtomicU64::new(0),
         test_seed_base,
     })
 }
 
 /// Applies the configuration to every site and describes them for the `start` record.
-fn configure_sites(config: &Config) -> Vec<SiteInfo> {
+fn configure_sites(config: &Config, seccomp: bool) -> Vec<SiteInfo> {
     let mut infos: Vec<SiteInfo> = site::all()
         .map(|s| {
             let own = config.site(s.meta.name);
@@ -233,6 +260,8 @@ fn configure_sites(config: &Config) -> Vec<SiteInfo> {
                 dedup: own.dedup.unwrap_or(true),
                 dedup_bytes: own.dedup_bytes.unwrap_or(config.dedup_bytes),
                 target_tests_per_min: target,
+                seccomp: seccomp && own.sandbox.unwrap_or(config.sandbox) == Sandbox::Seccomp,
+                memory_mb: own.memory_mb.or(config.memory_mb),
             });
             SiteInfo {
                 name: s.meta.name.to_string(),
@@ -245,6 +274,15 @@ fn configure_sites(config: &Config) -> Vec<SiteInfo> {
         .collect();
     infos.sort_by(|a, b| (&a.name, &a.file, a.line).cmp(&(&b.name, &b.file, b.line)));
     infos
+}
+
+/// A descriptor number for test processes' verdict pipes: high, but under the soft limit.
+fn verdict_fd() -> i32 {
+    // SAFETY: an all-zero rlimit is valid for getrlimit to fill.
+    let mut lim: libc::rlimit = unsafe { std::mem::zeroed() };
+    // SAFETY: getrlimit writes into `lim`.
+    unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) };
+    (lim.rlim_cur.saturating_sub(1)).clamp(10, 1000) as i32
 }
 
 fn disarm_all() -> Option<Runtime> {

@@ -84,6 +84,9 @@ pub struct Site {
     seen: std::sync::OnceLock<crate::dedup::SeenFilter>,
     /// Adaptive rate: tests per minute to aim for (`f64` bits; 0 when ρ is fixed).
     target_tpm_bits: AtomicU64,
+    /// Side-effect blocking on, and the tests' address-space allowance (0: none).
+    seccomp: std::sync::atomic::AtomicBool,
+    memory_mb: AtomicU64,
 }
 
 /// A site's per-thread sampling state.
@@ -133,6 +136,8 @@ pub(crate) struct Settings {
     pub dedup: bool,
     pub dedup_bytes: u64,
     pub target_tests_per_min: Option<f64>,
+    pub seccomp: bool,
+    pub memory_mb: Option<u64>,
 }
 
 /// A call the sampler chose, before the caps and the unseen-state filter have their say.
@@ -215,6 +220,8 @@ impl Site {
             dedup_bytes: AtomicU64::new(0),
             seen: std::sync::OnceLock::new(),
             target_tpm_bits: AtomicU64::new(0),
+            seccomp: std::sync::atomic::AtomicBool::new(false),
+            memory_mb: AtomicU64::new(0),
         }
     }
 
@@ -331,6 +338,9 @@ impl Site {
             settings.target_tests_per_min.unwrap_or(0.0).to_bits(),
             Relaxed,
         );
+        self.seccomp.store(settings.seccomp, Relaxed);
+        self.memory_mb
+            .store(settings.memory_mb.unwrap_or(0), Relaxed);
         self.set_rho(settings.rho);
     }
 
@@ -339,6 +349,17 @@ impl Site {
         self.rho_bits.store(rho.to_bits(), Relaxed);
         self.armed
             .store(if rho > 0.0 { next_generation() } else { 0 }, Relaxed);
+    }
+
+    /// Whether this site's tests run under the seccomp filter.
+    pub fn seccomp(&self) -> bool {
+        self.seccomp.load(Relaxed)
+    }
+
+    /// Address space each test may add, in MiB.
+    pub fn memory_mb(&self) -> Option<u64> {
+        let m = self.memory_mb.load(Relaxed);
+        (m > 0).then_some(m)
     }
 
     /// The adaptive rate's target, if the site has one.

@@ -314,6 +314,7 @@ fn long_test(x: u64) -> u64 {
     x
 }
 
+/// Writes its pids to a file (so this test's sandbox is "fork"), then spins.
 fn reports_and_spins(_: &u64) -> bool {
     let dir = scenario_dir();
     // SAFETY: getppid has no preconditions.
@@ -339,7 +340,7 @@ fn a_killed_program_leaves_no_test_process_behind() {
     let mut f = std::fs::File::create(&config).unwrap();
     writeln!(
         f,
-        "default_rho = 1.0\nmax_overhead = 1.0\nlog = {:?}",
+        "default_rho = 1.0\nmax_overhead = 1.0\nsandbox = \"fork\"\nlog = {:?}",
         dir.path().join("log.jsonl")
     )
     .unwrap();

@@ -33,6 +33,8 @@ const TIMEOUT_HINT: &str = "if the test waits on a lock, another thread may have
 /// The child side of a run.
 pub struct ChildRun {
     site: &'static Site,
+    /// The seccomp filter for this site's tests, if it has one.
+    filter: Option<&'static super::seccomp::Filter>,
     test_seed: u64,
     snapshot: Snapshot,
     pipe: OwnedFd,
@@ -45,16 +47,21 @@ impl ChildRun {
     pub(super) fn start(
         site: &'static Site,
         rt: &'static Runtime,
-        _run: u64,
+        caller_cpu: i32,
         test_seed: u64,
         snapshot: Snapshot,
         pipe: OwnedFd,
     ) -> ChildRun {
         let timeout = Duration::from_millis(site.timeout_ms());
-        isolate(rt, run_deadline(timeout, site.meta.tests.len() as u32));
+        isolate(
+            rt,
+            run_deadline(timeout, site.meta.tests.len() as u32),
+            caller_cpu,
+        );
         set_blocking(pipe.as_raw_fd());
         ChildRun {
             site,
+            filter: rt.filter.as_ref().filter(|_| site.seccomp()),
             test_seed,
             snapshot,
             pipe,
@@ -143,6 +150,9 @@ impl ChildRun {
                         duration_us,
                     } => verdict = Some((outcome, detail, duration_us)),
                     Frame::Panic { message } => panic = Some(message),
+                    Frame::Blocked { detail } => {
+                        verdict = Some((Outcome::Blocked, Some(detail), 0))
+                    }
                     _ => {}
                 }
             }
@@ -183,7 +193,17 @@ impl ChildRun {
                 )),
                 elapsed,
             ),
+            (_, Some((Outcome::Blocked, detail, _)), _) => (Outcome::Blocked, detail, elapsed),
             (_, Some((outcome, detail, us)), _) => (outcome, detail, us),
+            (Some(Exit::Signal(libc::SIGSYS)), None, _) => (
+                Outcome::Blocked,
+                Some(
+                    "the test process was killed by SIGSYS: it tried to replace the sandbox's \
+                     handler, which the sandbox does not allow"
+                        .to_string(),
+                ),
+                elapsed,
+            ),
             (Some(exit), None, Some(message)) => (
                 Outcome::Error,
                 Some(format!(
@@ -219,9 +239,19 @@ impl ChildRun {
                 exit_now(4);
             }
         }
-        let fd = verdict_pipe.as_raw_fd();
+        let mut fd = verdict_pipe.as_raw_fd();
+        if let Some(filter) = self.filter {
+            // The filter lets exactly this descriptor be written: move the pipe there.
+            // SAFETY: dup2 onto a descriptor number reserved for this; the old one is kept.
+            if unsafe { libc::dup2(fd, filter.verdict_fd) } == filter.verdict_fd {
+                fd = filter.verdict_fd;
+            }
+        }
         set_blocking(fd);
         PANIC_PIPE.store(fd, Ordering::Relaxed);
+        if let Some(mb) = self.site.memory_mb() {
+            limit_memory(mb);
+        }
         self.snapshot.restore();
         rng::set_transform_seed(rng::mix(self.test_seed, index as u64));
         let mut ctx = TestCtx {
@@ -232,6 +262,28 @@ impl ChildRun {
             verdict: RefCell::new(None),
             taken: Cell::new(false),
         };
+        if let Some(filter) = self.filter {
+            let installed = filter.install().and_then(|()| {
+                // The pipe is now only writable at the reserved number.
+                if fd == filter.verdict_fd {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::other("the verdict pipe could not be moved"))
+                }
+            });
+            if let Err(e) = installed {
+                let detail = Some(format!("could not install the seccomp sandbox: {e}"));
+                let _ = wire::send(
+                    fd,
+                    &Frame::Verdict {
+                        outcome: Outcome::Error,
+                        detail,
+                        duration_us: 0,
+                    },
+                );
+                exit_now(0);
+            }
+        }
         let started = Instant::now();
         let result = catch_unwind(AssertUnwindSafe(|| tests(&mut ctx)));
         let duration_us = started.elapsed().as_micros() as u64;
@@ -256,8 +308,9 @@ impl ChildRun {
 
 /// Cuts the child loose: no instrumentation, default signal handling, no terminal, lower
 /// priority, a deadline of its own, and a panic hook that reports instead of printing.
-fn isolate(rt: &Runtime, deadline: Duration) {
+fn isolate(rt: &Runtime, deadline: Duration, caller_cpu: i32) {
     runtime::enter_child();
+    keep_off_cpu(caller_cpu);
     // SAFETY: signal, sigprocmask, dup2, nice and setitimer only change this process's own
     // settings; every argument is a valid constant or a descriptor we own.
     unsafe {
@@ -321,6 +374,49 @@ fn isolate(rt: &Runtime, deadline: Duration) {
         }
         LAST_PANIC.store(Box::into_raw(Box::new(message)), Ordering::Release);
     }));
+}
+
+/// Moves this child off the caller's CPU, where there is another one to run on, so that the
+/// tests do not compete with the caller for its core.
+fn keep_off_cpu(cpu: i32) {
+    if cpu < 0 {
+        return;
+    }
+    // SAFETY: cpu_set_t is plain data; sched_{get,set}affinity read and write our own set.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return;
+        }
+        if libc::CPU_COUNT(&set) > 1 && libc::CPU_ISSET(cpu as usize, &set) {
+            libc::CPU_CLR(cpu as usize, &mut set);
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+        }
+    }
+}
+
+/// Caps this test process's address space at what it has now plus `mb` MiB: an allocation
+/// beyond that fails (and a Rust program aborts), instead of the test eating the machine.
+fn limit_memory(mb: u64) {
+    let Ok(statm) = std::fs::read_to_string("/proc/self/statm") else {
+        return;
+    };
+    let Some(pages) = statm
+        .split_whitespace()
+        .next()
+        .and_then(|p| p.parse::<u64>().ok())
+    else {
+        return;
+    };
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as u64;
+    let limit = pages * page + (mb << 20);
+    let lim = libc::rlimit {
+        rlim_cur: limit,
+        rlim_max: limit,
+    };
+    // SAFETY: setrlimit reads a valid rlimit.
+    unsafe { libc::setrlimit(libc::RLIMIT_AS, &lim) };
 }
 
 fn last_panic() -> String {

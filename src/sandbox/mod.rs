@@ -15,6 +15,7 @@
 //! where pidfds are missing, by pid), never with `waitpid(-1)`.
 
 pub mod child;
+pub mod seccomp;
 pub mod wire;
 
 use std::os::fd::{FromRawFd, OwnedFd, RawFd};
@@ -61,6 +62,8 @@ pub fn fork_run(permit: Permit) -> Forked {
     let Ok((read_end, write_end)) = pipe() else {
         return fail(SkipReason::ForkFailed);
     };
+    // SAFETY: sched_getcpu has no preconditions (a vDSO read).
+    let caller_cpu = unsafe { libc::sched_getcpu() };
     let timeout = Duration::from_millis(site.timeout_ms());
     let tests = site.meta.tests.len() as u32;
     let mut handle = Box::new(RunHandle {
@@ -93,7 +96,7 @@ pub fn fork_run(permit: Permit) -> Forked {
         let RunHandle { pipe: read_end, .. } = *handle;
         drop(read_end);
         return Forked::Child(ChildRun::start(
-            site, rt, run, test_seed, snapshot, write_end,
+            site, rt, caller_cpu, test_seed, snapshot, write_end,
         ));
     }
     // The parent's copy of the write end is closed by the collector: one system call less here.

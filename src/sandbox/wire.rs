@@ -21,6 +21,8 @@ pub enum Frame {
     Inputs { inputs: BTreeMap<String, String> },
     /// A panic, sent from the panic hook before unwinding (or aborting) begins.
     Panic { message: String },
+    /// The sandbox stopped a side effect (sent from a signal handler, then the process leaves).
+    Blocked { detail: String },
     /// A test process's verdict, to its supervisor.
     Verdict {
         outcome: Outcome,
