@@ -58,6 +58,10 @@ impl ChildRun {
             run_deadline(timeout, site.meta.tests.len() as u32),
             caller_cpu,
         );
+        if rt.filter.is_some() && site.seccomp() {
+            // Once per run: every test process forked from here inherits the protection.
+            super::seccomp::protect_shared_mappings();
+        }
         set_blocking(pipe.as_raw_fd());
         ChildRun {
             site,
@@ -198,8 +202,9 @@ impl ChildRun {
             (Some(Exit::Signal(libc::SIGSYS)), None, _) => (
                 Outcome::Blocked,
                 Some(
-                    "the test process was killed by SIGSYS: it tried to replace the sandbox's \
-                     handler, which the sandbox does not allow"
+                    "the test process was killed by SIGSYS: it made a system call the sandbox denies \
+                     while it had SIGSYS blocked (as when starting a process), or tried to take \
+                     the sandbox's SIGSYS handler away"
                         .to_string(),
                 ),
                 elapsed,

@@ -14,6 +14,7 @@
 //! longer than the two system calls between. Children are reaped only through their pidfd (or,
 //! where pidfds are missing, by pid), never with `waitpid(-1)`.
 
+pub mod bpf;
 pub mod child;
 pub mod seccomp;
 pub mod wire;

@@ -1,8 +1,8 @@
 //! Side-effect blocking: a seccomp filter that lets a test compute, allocate, read and report,
 //! and stops it at the first system call that would be visible outside its process.
 //!
-//! The filter is compiled once, in the parent at start-up (`seccompiler`); a test process only
-//! patches its own pid into a copy and installs it, which costs a few microseconds. A denied call
+//! The filter is compiled once, in the parent at start-up ([`super::bpf`]); a test process only
+//! patches its own pid into a copy and installs it. A denied call
 //! traps (`SIGSYS`); the handler installed here names the call and its descriptor or path in a
 //! `Blocked` frame on the verdict pipe and leaves, so the test ends as `blocked` with something an
 //! operator can act on. Writable shared mappings inherited from the program are made read-only
@@ -16,27 +16,19 @@
 //! `clone3` answers `ENOSYS` instead, so that thread creation falls back to `clone`, whose flags
 //! the filter can see.
 
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use seccompiler::{
-    BpfProgram, SeccompAction, SeccompCmpArgLen as Len, SeccompCmpOp as Op, SeccompCondition,
-    SeccompFilter, SeccompRule,
-};
-
+use super::bpf::{self, When};
 use super::wire;
 
 /// Stands for the test process's own pid in the compiled filter; above any real pid.
 const PID_PLACEHOLDER: u32 = 0x3FFF_FFF1;
 
-/// The filters of a test process, compiled once.
+/// The filter of a test process, compiled once.
 pub struct Filter {
-    /// Traps on every side effect.
-    trap: BpfProgram,
-    /// Kills outright a test that would take the `SIGSYS` handler away.
-    kill: BpfProgram,
-    /// Answers `ENOSYS` to `clone3`.
-    enosys: BpfProgram,
+    /// Traps on every side effect, on `clone3` (answered `ENOSYS` by the handler) and on any
+    /// attempt to change the `SIGSYS` handler.
+    trap: Vec<libc::sock_filter>,
     /// The descriptor number the verdict pipe is moved to, the only one besides 0–2 writable.
     pub verdict_fd: i32,
 }
@@ -53,14 +45,6 @@ impl std::fmt::Debug for Filter {
 pub fn available() -> bool {
     // SAFETY: PR_GET_SECCOMP only reads this thread's mode.
     unsafe { libc::prctl(libc::PR_GET_SECCOMP) >= 0 }
-}
-
-fn cond(arg: u8, op: Op, value: u64) -> SeccompCondition {
-    SeccompCondition::new(arg, Len::Dword, op, value).expect("valid condition")
-}
-
-fn rule(conditions: Vec<SeccompCondition>) -> SeccompRule {
-    SeccompRule::new(conditions).expect("non-empty rule")
 }
 
 /// The names of the calls the filter traps, for the blocked message.
@@ -106,16 +90,7 @@ const TRAPPED: &[(i64, &str)] = &[
     (libc::SYS_fchown, "fchown"),
     (libc::SYS_lchown, "lchown"),
     (libc::SYS_fchownat, "fchownat"),
-    (libc::SYS_utime, "utime"),
-    (libc::SYS_utimes, "utimes"),
     (libc::SYS_utimensat, "utimensat"),
-    (libc::SYS_futimesat, "futimesat"),
-    (libc::SYS_setxattr, "setxattr"),
-    (libc::SYS_lsetxattr, "lsetxattr"),
-    (libc::SYS_fsetxattr, "fsetxattr"),
-    (libc::SYS_removexattr, "removexattr"),
-    (libc::SYS_lremovexattr, "lremovexattr"),
-    (libc::SYS_fremovexattr, "fremovexattr"),
     (libc::SYS_socket, "socket"),
     (libc::SYS_socketpair, "socketpair"),
     (libc::SYS_connect, "connect"),
@@ -140,31 +115,7 @@ const TRAPPED: &[(i64, &str)] = &[
     (libc::SYS_execve, "execve"),
     (libc::SYS_execveat, "execveat"),
     (libc::SYS_mmap, "mmap"),
-    (libc::SYS_mount, "mount"),
-    (libc::SYS_umount2, "umount2"),
-    (libc::SYS_chroot, "chroot"),
-    (libc::SYS_pivot_root, "pivot_root"),
-    (libc::SYS_setns, "setns"),
-    (libc::SYS_unshare, "unshare"),
-    (libc::SYS_reboot, "reboot"),
-    (libc::SYS_swapon, "swapon"),
-    (libc::SYS_swapoff, "swapoff"),
-    (libc::SYS_init_module, "init_module"),
-    (libc::SYS_finit_module, "finit_module"),
-    (libc::SYS_delete_module, "delete_module"),
-    (libc::SYS_kexec_load, "kexec_load"),
-    (libc::SYS_settimeofday, "settimeofday"),
-    (libc::SYS_clock_settime, "clock_settime"),
-    (libc::SYS_adjtimex, "adjtimex"),
-    (libc::SYS_sethostname, "sethostname"),
-    (libc::SYS_setdomainname, "setdomainname"),
-    (libc::SYS_acct, "acct"),
-    (libc::SYS_shmat, "shmat"),
-    (libc::SYS_msgsnd, "msgsnd"),
-    (libc::SYS_semop, "semop"),
-    (libc::SYS_semtimedop, "semtimedop"),
-    (libc::SYS_mq_open, "mq_open"),
-    (libc::SYS_mq_timedsend, "mq_timedsend"),
+    (libc::SYS_rt_sigaction, "rt_sigaction"),
 ];
 
 fn name_of(nr: i64) -> &'static str {
@@ -175,15 +126,19 @@ fn name_of(nr: i64) -> &'static str {
 }
 
 impl Filter {
-    /// Compiles the filters for a test process whose verdict pipe sits at `verdict_fd`.
+    /// Compiles the filter for a test process whose verdict pipe sits at `verdict_fd`.
     pub fn build(verdict_fd: i32) -> Result<Filter, String> {
-        let self_pid = u64::from(PID_PLACEHOLDER);
-        let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
-        let other_fd = || {
-            vec![rule(vec![
-                cond(0, Op::Gt, 2),
-                cond(0, Op::Ne, verdict_fd as u64),
-            ])]
+        if std::env::consts::ARCH != "x86_64" {
+            return Err(format!(
+                "the filter is written for x86_64, not {}",
+                std::env::consts::ARCH
+            ));
+        }
+        let mut rules: Vec<(i64, When)> = Vec::new();
+        let other_fd = When::AboveExcept {
+            arg: 0,
+            above: 2,
+            except: verdict_fd as u32,
         };
         for nr in [
             libc::SYS_write,
@@ -192,86 +147,82 @@ impl Filter {
             libc::SYS_pwritev,
             libc::SYS_pwritev2,
         ] {
-            rules.insert(nr, other_fd());
+            rules.push((nr, other_fd));
         }
-        let writing = |arg: u8| {
-            let flag = |f: i32| rule(vec![cond(arg, Op::MaskedEq(f as u64), f as u64)]);
-            vec![
-                flag(libc::O_WRONLY),
-                flag(libc::O_RDWR),
-                flag(libc::O_CREAT),
-                flag(libc::O_TRUNC),
-            ]
-        };
-        rules.insert(libc::SYS_open, writing(1));
-        rules.insert(libc::SYS_openat, writing(2));
-        let not_self = |arg: u8| vec![rule(vec![cond(arg, Op::Ne, self_pid)])];
-        rules.insert(libc::SYS_kill, not_self(0));
-        rules.insert(libc::SYS_tgkill, not_self(0));
-        rules.insert(libc::SYS_rt_sigqueueinfo, not_self(0));
-        rules.insert(libc::SYS_rt_tgsigqueueinfo, not_self(0));
+        let writing = (libc::O_WRONLY | libc::O_RDWR | libc::O_CREAT | libc::O_TRUNC) as u32;
+        rules.push((
+            libc::SYS_open,
+            When::AnyBit {
+                arg: 1,
+                mask: writing,
+            },
+        ));
+        rules.push((
+            libc::SYS_openat,
+            When::AnyBit {
+                arg: 2,
+                mask: writing,
+            },
+        ));
+        for nr in [
+            libc::SYS_kill,
+            libc::SYS_tgkill,
+            libc::SYS_rt_sigqueueinfo,
+            libc::SYS_rt_tgsigqueueinfo,
+        ] {
+            rules.push((
+                nr,
+                When::Not {
+                    arg: 0,
+                    value: PID_PLACEHOLDER,
+                },
+            ));
+        }
         // A new process, not a thread.
-        let thread = libc::CLONE_THREAD as u64;
-        rules.insert(
+        rules.push((
             libc::SYS_clone,
-            vec![rule(vec![cond(0, Op::MaskedEq(thread), 0)])],
-        );
+            When::NoBit {
+                arg: 0,
+                mask: libc::CLONE_THREAD as u32,
+            },
+        ));
         // A writable shared mapping writes through to a file (or to memory others see).
-        let shared = libc::MAP_SHARED as u64;
-        let write = libc::PROT_WRITE as u64;
-        rules.insert(
+        rules.push((
             libc::SYS_mmap,
-            vec![rule(vec![
-                cond(2, Op::MaskedEq(write), write),
-                cond(3, Op::MaskedEq(shared), shared),
-            ])],
-        );
-        let conditional: Vec<i64> = rules.keys().copied().collect();
-        for (nr, _) in TRAPPED.iter().filter(|(nr, _)| !conditional.contains(nr)) {
-            rules.insert(*nr, vec![]);
+            When::BothBits {
+                a: 2,
+                mask_a: libc::PROT_WRITE as u32,
+                b: 3,
+                mask_b: libc::MAP_SHARED as u32,
+            },
+        ));
+        // glibc creates threads with clone3 (whose flags sit in memory the filter cannot read)
+        // and falls back to clone on ENOSYS; it blocks all signals around the call, so this
+        // must be an errno, not a trap.
+        rules.push((libc::SYS_clone3, When::Fails(libc::ENOSYS as u32)));
+        // The reporting handler must stay: any change to SIGSYS's action is itself blocked.
+        rules.push((
+            libc::SYS_rt_sigaction,
+            When::Is {
+                arg: 0,
+                value: libc::SIGSYS as u32,
+            },
+        ));
+        for (nr, _) in TRAPPED {
+            if !rules.iter().any(|(n, _)| n == nr) {
+                rules.push((*nr, When::Always));
+            }
         }
-        let arch = std::env::consts::ARCH
-            .try_into()
-            .map_err(|e| format!("{e:?}"))?;
-        let trap = SeccompFilter::new(rules, SeccompAction::Allow, SeccompAction::Trap, arch)
-            .map_err(|e| e.to_string())?;
-        let sigsys = libc::SIGSYS as u64;
-        let kill = SeccompFilter::new(
-            [(
-                libc::SYS_rt_sigaction,
-                vec![rule(vec![cond(0, Op::Eq, sigsys)])],
-            )]
-            .into(),
-            SeccompAction::Allow,
-            SeccompAction::KillProcess,
-            arch,
-        )
-        .map_err(|e| e.to_string())?;
-        let enosys = SeccompFilter::new(
-            [(libc::SYS_clone3, vec![])].into(),
-            SeccompAction::Allow,
-            SeccompAction::Errno(libc::ENOSYS as u32),
-            arch,
-        )
-        .map_err(|e| e.to_string())?;
         Ok(Filter {
-            trap: trap
-                .try_into()
-                .map_err(|e: seccompiler::BackendError| e.to_string())?,
-            kill: kill
-                .try_into()
-                .map_err(|e: seccompiler::BackendError| e.to_string())?,
-            enosys: enosys
-                .try_into()
-                .map_err(|e: seccompiler::BackendError| e.to_string())?,
+            trap: bpf::program(&rules),
             verdict_fd,
         })
     }
 
-    /// In a test process: blocks writes through shared mappings, arms the reporting handlers
-    /// and installs the filters. After this, only the verdict pipe and 0–2 can be written.
+    /// In a test process: arms the reporting handlers and installs the filter. After this,
+    /// only the verdict pipe and 0–2 can be written. ([`protect_shared_mappings`] runs once per
+    /// run, before the test processes are forked.)
     pub fn install(&self) -> std::io::Result<()> {
-        protect_shared_mappings();
         VERDICT_FD.store(self.verdict_fd as usize, Ordering::Relaxed);
         // SAFETY: installing handlers that use only async-signal-safe calls on static data.
         unsafe {
@@ -286,13 +237,13 @@ impl Filter {
         // SAFETY: getpid has no preconditions.
         let pid = unsafe { libc::getpid() } as u32;
         let mut trap = self.trap.clone();
-        for insn in trap.iter_mut().filter(|i| i.k == PID_PLACEHOLDER) {
+        for insn in trap
+            .iter_mut()
+            .filter(|i| i.k == PID_PLACEHOLDER && i.code != 0x06)
+        {
             insn.k = pid;
         }
-        for program in [&self.enosys, &self.kill, &trap] {
-            seccompiler::apply_filter(program).map_err(std::io::Error::other)?;
-        }
-        Ok(())
+        bpf::install(&trap)
     }
 }
 
@@ -305,7 +256,7 @@ static SHARED_COUNT: AtomicUsize = AtomicUsize::new(0);
 
 /// Makes every writable shared mapping inherited from the program read-only, remembering where
 /// they are, so that a store into one is reported as blocked rather than reaching the program.
-fn protect_shared_mappings() {
+pub fn protect_shared_mappings() {
     let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
         return;
     };
@@ -428,6 +379,7 @@ extern "C" fn on_sigsys(_sig: libc::c_int, _info: *mut libc::siginfo_t, ctx: *mu
     // seccomp trap it holds the call's number in RAX and its arguments in the usual registers.
     let regs = unsafe { &(*(ctx as *const libc::ucontext_t)).uc_mcontext.gregs };
     let nr = regs[libc::REG_RAX as usize];
+
     let args = [
         regs[libc::REG_RDI as usize] as u64,
         regs[libc::REG_RSI as usize] as u64,
@@ -471,6 +423,7 @@ extern "C" fn on_sigsys(_sig: libc::c_int, _info: *mut libc::siginfo_t, ctx: *mu
             b.number(args[0]);
         }
         libc::SYS_clone | libc::SYS_fork | libc::SYS_vfork => b.text(b"a new process"),
+        libc::SYS_rt_sigaction => b.text(b"SIGSYS, the sandbox's own signal"),
         _ => {
             b.text(b"fd ");
             b.number(args[0] as i32 as u64);

@@ -1,0 +1,314 @@
+//! The sandbox: a test can change nothing outside its process. Each hostile test below really
+//! tries its side effect against a real file, socket, process or shared mapping of the program;
+//! the assertions check both the `blocked` record and that the target is unchanged.
+
+mod support;
+
+use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use invite::record::Outcome::*;
+use support::{scenario, scenario_dir};
+
+const WAIT: Duration = Duration::from_secs(20);
+const CONFIG: &str = "default_rho = 1.0\nmax_overhead = 1.0";
+
+/// What the program has open when the hostile tests run.
+struct Fixture {
+    log: std::fs::File,
+    listener: std::net::TcpListener,
+    shared: *mut u64,
+}
+
+// SAFETY: the raw pointer is to a process-wide shared mapping that lives until exit.
+unsafe impl Sync for Fixture {}
+unsafe impl Send for Fixture {}
+
+static FIXTURE: OnceLock<Fixture> = OnceLock::new();
+
+fn fixture() -> &'static Fixture {
+    FIXTURE.get().expect("set up by the scenario")
+}
+
+fn set_up() {
+    let dir = scenario_dir();
+    std::fs::write(dir.join("keep.txt"), "original").unwrap();
+    let log = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(dir.join("app.log"))
+        .unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    // SAFETY: a fresh shared anonymous mapping of one page, checked for failure.
+    let shared = unsafe {
+        let p = libc::mmap(
+            std::ptr::null_mut(),
+            4096,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        );
+        assert_ne!(p, libc::MAP_FAILED);
+        let p = p.cast::<u64>();
+        *p = 7;
+        p
+    };
+    assert!(FIXTURE
+        .set(Fixture {
+            log,
+            listener,
+            shared
+        })
+        .is_ok());
+}
+
+#[invite::in_vivo(
+    test = writes_to_an_open_file,
+    test = creates_a_file,
+    test = renames_and_unlinks,
+    test = connects_out,
+    test = signals_the_program,
+    test = stores_into_shared_memory,
+    test = runs_a_program,
+    test = sets_up_io_uring,
+    test = takes_the_sigsys_handler,
+    test = computes_reads_prints_and_uses_threads,
+)]
+fn process(x: u64) -> u64 {
+    x * 3
+}
+
+fn writes_to_an_open_file(_: &u64) -> bool {
+    (&fixture().log).write_all(b"written by a test\n").is_ok()
+}
+
+fn creates_a_file(_: &u64) -> bool {
+    std::fs::write(scenario_dir().join("created.txt"), "x").is_ok()
+}
+
+fn renames_and_unlinks(_: &u64) -> bool {
+    let dir = scenario_dir();
+    let _ = std::fs::rename(dir.join("keep.txt"), dir.join("moved.txt"));
+    std::fs::remove_file(dir.join("keep.txt")).is_ok()
+}
+
+fn connects_out(_: &u64) -> bool {
+    let addr = fixture().listener.local_addr().unwrap();
+    std::net::TcpStream::connect(addr).is_ok()
+}
+
+fn signals_the_program(_: &u64) -> bool {
+    let program: i32 = std::env::var("SANDBOX_PROGRAM_PID")
+        .unwrap()
+        .parse()
+        .unwrap();
+    // SAFETY: a signal that would end the program, were it delivered.
+    unsafe { libc::kill(program, libc::SIGTERM) == 0 }
+}
+
+fn stores_into_shared_memory(_: &u64) -> bool {
+    // SAFETY: the mapping is valid; the store is the side effect under test.
+    unsafe { std::ptr::write_volatile(fixture().shared, 99) };
+    true
+}
+
+fn runs_a_program(_: &u64) -> bool {
+    std::process::Command::new("true").status().is_ok()
+}
+
+fn sets_up_io_uring(_: &u64) -> bool {
+    let mut params = [0u8; 120];
+    // SAFETY: io_uring_setup with a zeroed parameter block; the call itself is under test.
+    unsafe { libc::syscall(libc::SYS_io_uring_setup, 8, params.as_mut_ptr()) >= 0 }
+}
+
+fn takes_the_sigsys_handler(_: &u64) -> bool {
+    // SAFETY: ignoring SIGSYS would defeat the sandbox's reporting: the call is under test.
+    unsafe { libc::signal(libc::SIGSYS, libc::SIG_IGN) };
+    true
+}
+
+/// What a test may do: compute, allocate, read files, print (to nowhere) and use threads.
+fn computes_reads_prints_and_uses_threads(x: &u64) -> bool {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    println!("a test may print: {}", status.len());
+    let v: Vec<u64> = (0..100_000).collect();
+    let handle = std::thread::spawn(move || v.iter().sum::<u64>());
+    handle.join().unwrap() == 4_999_950_000 && process(*x) == x * 3
+}
+
+fn detail(run: &support::Run, test: &str) -> (invite::record::Outcome, String) {
+    let t = run.tests_of(test);
+    assert_eq!(t.len(), 1, "{test}: {}", run.describe());
+    (t[0].outcome, t[0].detail.clone().unwrap_or_default())
+}
+
+#[test]
+fn every_side_effect_is_blocked_and_leaves_the_program_unchanged() {
+    let pid = std::process::id().to_string();
+    let run = support::scenario_with(here!(), CONFIG, &[], || {
+        std::env::set_var("SANDBOX_PROGRAM_PID", std::process::id().to_string());
+        set_up();
+        assert_eq!(process(5), 15);
+        assert!(invite::wait_idle(WAIT));
+        let f = fixture();
+        // SAFETY: reading the shared mapping set up above.
+        assert_eq!(
+            unsafe { *f.shared },
+            7,
+            "a test's store reached the program"
+        );
+        match f.listener.accept() {
+            Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::WouldBlock),
+            Ok(_) => panic!("a test connected to the program's listener"),
+        }
+        println!("program alive");
+    });
+    let _ = pid;
+    run.assert_success();
+    assert_eq!(run.stdout, "program alive\n");
+    let dir = &run.dir;
+    assert_eq!(
+        std::fs::read_to_string(dir.join("keep.txt")).unwrap(),
+        "original"
+    );
+    assert!(!dir.join("moved.txt").exists() && !dir.join("created.txt").exists());
+    let mut log = String::new();
+    std::fs::File::open(dir.join("app.log"))
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    assert_eq!(log, "", "a test wrote into the program's open file");
+
+    let (o, d) = detail(&run, "writes_to_an_open_file");
+    assert_eq!(o, Blocked);
+    assert!(d.contains("write(fd "), "{d}");
+    let (o, d) = detail(&run, "creates_a_file");
+    assert_eq!(o, Blocked);
+    assert!(d.contains("openat(") && d.contains("created.txt"), "{d}");
+    let (o, d) = detail(&run, "renames_and_unlinks");
+    assert_eq!(o, Blocked);
+    assert!(d.contains("rename") && d.contains("keep.txt"), "{d}");
+    let (o, d) = detail(&run, "connects_out");
+    assert_eq!(o, Blocked);
+    assert!(d.contains("socket("), "{d}");
+    let (o, d) = detail(&run, "signals_the_program");
+    assert_eq!(o, Blocked);
+    assert!(d.contains("kill(pid "), "{d}");
+    let (o, d) = detail(&run, "stores_into_shared_memory");
+    assert_eq!(o, Blocked);
+    assert!(d.contains("shared mapping"), "{d}");
+    let (o, d) = detail(&run, "runs_a_program");
+    assert_eq!(o, Blocked);
+    // Process creation blocks signals first, so the trap becomes a SIGSYS kill.
+    assert!(d.contains("a new process") || d.contains("SIGSYS"), "{d}");
+    let (o, d) = detail(&run, "sets_up_io_uring");
+    assert_eq!(o, Blocked);
+    assert!(d.contains("io_uring_setup"), "{d}");
+    let (o, d) = detail(&run, "takes_the_sigsys_handler");
+    assert_eq!(o, Blocked);
+    assert!(d.contains("SIGSYS"), "{d}");
+    let (o, d) = detail(&run, "computes_reads_prints_and_uses_threads");
+    assert_eq!(o, Pass, "{d}");
+}
+
+#[invite::in_vivo(test = appends_a_line)]
+fn tally(x: u64) -> u64 {
+    x + 1
+}
+
+fn appends_a_line(_: &u64) -> bool {
+    (&fixture().log).write_all(b"line from a test\n").is_ok()
+}
+
+#[test]
+fn sandbox_fork_per_site_allows_side_effects() {
+    let config =
+        "default_rho = 1.0\nmax_overhead = 1.0\n[functions.\"sandbox::tally\"]\nsandbox = \"fork\"";
+    let run = scenario(here!(), config, || {
+        set_up();
+        tally(1);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    assert_eq!(run.outcomes_of("appends_a_line"), vec![Pass]);
+    let log = std::fs::read_to_string(run.dir.join("app.log")).unwrap();
+    assert_eq!(
+        log, "line from a test\n",
+        "with sandbox = \"fork\" the write goes through"
+    );
+}
+
+#[invite::in_vivo(test = allocates_a_lot)]
+fn grow(x: u64) -> u64 {
+    x
+}
+
+fn allocates_a_lot(_: &u64) -> bool {
+    let v = vec![1u8; 512 << 20];
+    v.iter().step_by(4096).count() > 0
+}
+
+#[test]
+fn a_memory_limit_stops_a_greedy_test_only() {
+    let run = scenario(
+        here!(),
+        "default_rho = 1.0\nmax_overhead = 1.0\nmemory_mb = 64",
+        || {
+            grow(1);
+            assert!(invite::wait_idle(WAIT));
+            let v = vec![1u8; 256 << 20];
+            println!("program allocated {} MiB", v.len() >> 20);
+        },
+    );
+    run.assert_success();
+    assert_eq!(run.stdout, "program allocated 256 MiB\n");
+    let t = &run.tests_of("allocates_a_lot")[0];
+    assert_eq!(t.outcome, Error, "{t:?}");
+    assert!(
+        t.detail.as_deref().unwrap().contains("SIGABRT"),
+        "{:?}",
+        t.detail
+    );
+}
+
+#[test]
+fn the_filter_costs_a_test_process_microseconds() {
+    // Not a timing threshold: the cost is measured and printed for the record; the assertion
+    // is only that installing works and leaves the process able to report.
+    let filter = invite::sandbox::seccomp::Filter::build(900).unwrap();
+    let (r, w) = {
+        let mut fds = [0; 2];
+        // SAFETY: pipe writes two descriptors into `fds`.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        (fds[0], fds[1])
+    };
+    // SAFETY: the child only installs the filter, writes to the pipe and _exits.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        // SAFETY: moving the pipe to the descriptor the filter allows.
+        unsafe { libc::dup2(w, 900) };
+        let started = std::time::Instant::now();
+        let ok = filter.install().is_ok();
+        let us = started.elapsed().as_micros() as u64;
+        let msg = format!("{ok} {us}");
+        let _ = invite::sandbox::wire::write_all(900, msg.as_bytes());
+        // SAFETY: leaving without running the test harness's destructors.
+        unsafe { libc::_exit(0) };
+    }
+    // SAFETY: closing our copy of the write end, then reading the child's message.
+    unsafe { libc::close(w) };
+    let mut out = String::new();
+    let mut file = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(r) };
+    file.read_to_string(&mut out).unwrap();
+    // SAFETY: reaping our own child.
+    unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
+    let (ok, us) = out.split_once(' ').unwrap();
+    assert_eq!(ok, "true", "the filter did not install");
+    eprintln!("installing the seccomp filter took {us} µs");
+    let _ = file.as_raw_fd();
+}
