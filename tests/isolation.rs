@@ -409,3 +409,56 @@ fn at_exit_running_tests_are_drained_then_killed_and_recorded() {
     };
     assert_eq!((stop.drained, stop.killed), (0, 1));
 }
+
+#[invite::in_vivo(test = doubles, test = doubles_again)]
+fn double_twice(x: u64) -> u64 {
+    x * 2
+}
+
+fn doubles_again(x: &u64) -> bool {
+    double_twice(*x) == 2 * x
+}
+
+#[test]
+fn thousands_of_tests_leave_no_zombie() {
+    let config = "default_rho = 1.0\nmax_overhead = 1.0\nmax_concurrent = 2";
+    let run = scenario(here!(), config, || {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let monitor = {
+            let stop = std::sync::Arc::clone(&stop);
+            std::thread::spawn(move || {
+                let mut most = 0;
+                while !stop.load(Ordering::SeqCst) {
+                    let zombies = child_pids()
+                        .into_iter()
+                        .filter(|p| support::process_state(*p) == Some('Z'))
+                        .count();
+                    most = most.max(zombies);
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                most
+            })
+        };
+        for i in 0..1000 {
+            double_twice(i);
+            assert!(invite::wait_idle(WAIT));
+        }
+        stop.store(true, Ordering::SeqCst);
+        let most = monitor.join().unwrap();
+        let left = child_pids();
+        assert!(left.is_empty(), "children left: {left:?}");
+        println!("{most}");
+    });
+    run.assert_success();
+    // A child is a zombie between its exit and the collector's reaping: never more than the
+    // runs allowed at once, and none at the end.
+    let most: usize = run.stdout.trim().parse().unwrap();
+    assert!(most <= 2, "{most} zombies at once");
+    let t = run.tests();
+    assert_eq!(
+        t.iter()
+            .filter(|t| t.site.ends_with("::double_twice"))
+            .count(),
+        2000
+    );
+}

@@ -1,0 +1,143 @@
+//! Property-based tests: malformed and extreme input to the configuration loader, the log
+//! record parser and the report's line reader never panics, and every error says where.
+
+use std::path::Path;
+
+use invite::config::Config;
+use invite::record::{Outcome, Record, Seeds, Test};
+use invite::report::aggregate::{Aggregator, LineError};
+use proptest::prelude::*;
+
+const KEYS: &[&str] = &[
+    "enabled",
+    "default_rho",
+    "max_concurrent",
+    "max_overhead",
+    "timeout_ms",
+    "on_failure",
+    "log",
+    "seed",
+    "stats_interval_ms",
+    "drain_ms",
+    "nice",
+    "dedup_bytes",
+    "sandbox",
+    "memory_mb",
+    "no_such_key",
+];
+
+/// TOML values of every type, including extremes: huge and negative integers, NaN and
+/// infinities, empty and odd strings, arrays and tables where scalars belong.
+fn value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<i64>().prop_map(|v| v.to_string()),
+        any::<f64>().prop_map(|v| format!("{v:?}")),
+        Just("nan".to_string()),
+        Just("-inf".to_string()),
+        Just("1e400".to_string()),
+        any::<bool>().prop_map(|v| v.to_string()),
+        "[a-z\\-\" ]{0,12}".prop_map(|s| format!("{s:?}")),
+        Just("[1, 2]".to_string()),
+        Just("{ a = 1 }".to_string()),
+        Just("\"seccomp\"".to_string()),
+        Just("\"fork\"".to_string()),
+        Just("\"notify\"".to_string()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn the_config_loader_never_panics_on_any_text(text in "\\PC{0,200}") {
+        let _ = Config::from_toml(&text, Path::new("invite.toml"));
+    }
+
+    #[test]
+    fn config_errors_name_a_real_place_and_the_key(
+        entries in proptest::collection::vec((proptest::sample::select(KEYS), value()), 1..6)
+    ) {
+        let text: String = entries.iter().map(|(k, v)| format!("{k} = {v}\n")).collect();
+        match Config::from_toml(&text, Path::new("invite.toml")) {
+            Ok(c) => {
+                // Whatever was accepted is within the documented ranges.
+                prop_assert!((0.0..=1.0).contains(&c.default_rho));
+                prop_assert!((0.0..=1.0).contains(&c.max_overhead));
+                prop_assert!(c.max_concurrent >= 1 && c.timeout_ms >= 1);
+                prop_assert!((0..=19).contains(&c.nice));
+            }
+            Err(e) => {
+                let lines = text.lines().count();
+                prop_assert!(e.line >= 1 && e.line <= lines + 1, "{e} in\n{text}");
+                prop_assert!(!e.message.is_empty());
+                if !e.key.is_empty() {
+                    prop_assert!(text.contains(e.key.split('.').next().unwrap()), "{e}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn site_tables_with_extreme_values_are_checked(rho in any::<f64>(), timeout in any::<i64>()) {
+        let text = format!("[functions.\"a::b\"]\nrho = {rho:?}\ntimeout_ms = {timeout}\n");
+        if let Ok(c) = Config::from_toml(&text, Path::new("invite.toml")) {
+            let site = c.site("a::b");
+            prop_assert!(site.rho.is_some_and(|r| (0.0..=1.0).contains(&r)));
+            prop_assert!(site.timeout_ms.is_some_and(|t| t >= 1));
+        }
+    }
+
+    #[test]
+    fn the_record_parser_never_panics_on_any_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            let _ = Record::from_line(text);
+        }
+        let mut agg = Aggregator::new(3);
+        let _ = agg.add_line(&bytes);
+    }
+
+    #[test]
+    fn truncated_records_are_bad_lines_not_records(cut in 1usize..400, detail in "\\PC{0,60}") {
+        let line = record(Outcome::Fail, &detail).to_line();
+        let cut = cut.min(line.len() - 1);
+        let mut agg = Aggregator::new(3);
+        let result = agg.add_line(&line.as_bytes()[..cut]);
+        prop_assert!(matches!(result, Err(LineError::Bad(_))), "{result:?}");
+        prop_assert_eq!(agg.input.records, 0);
+    }
+
+    #[test]
+    fn any_test_record_round_trips(
+        outcome in proptest::sample::select(Outcome::ALL.to_vec()),
+        detail in "\\PC{0,80}",
+        duration in any::<u64>(),
+    ) {
+        let mut r = record(outcome, &detail);
+        if let Record::Test(t) = &mut r {
+            t.duration_us = duration;
+        }
+        let line = r.to_line();
+        prop_assert!(!line.contains('\n'));
+        prop_assert_eq!(Record::from_line(&line).unwrap(), r);
+        let mut agg = Aggregator::new(3);
+        prop_assert!(agg.add_line(line.as_bytes()).is_ok());
+    }
+}
+
+fn record(outcome: Outcome, detail: &str) -> Record {
+    Record::Test(Test {
+        v: 1,
+        time: "2026-11-22T00:00:00.000000Z".into(),
+        host: "h".into(),
+        pid: 1,
+        site: "a::b".into(),
+        test: "b(x) == result".into(),
+        run: 1,
+        outcome,
+        parent_us: 1,
+        duration_us: 2,
+        inputs: [("x".to_string(), detail.to_string())].into(),
+        detail: Some(detail.to_string()),
+        seeds: Seeds::default(),
+    })
+}
