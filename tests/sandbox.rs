@@ -312,3 +312,44 @@ fn the_filter_costs_a_test_process_microseconds() {
     eprintln!("installing the seccomp filter took {us} µs");
     let _ = file.as_raw_fd();
 }
+
+#[invite::in_vivo(test = runs_niced_off_the_callers_cpu)]
+fn placed(x: u64) -> u64 {
+    x
+}
+
+/// Reports the test process's niceness and allowed CPUs against the machine's.
+fn runs_niced_off_the_callers_cpu(_: &u64) -> Result<(), String> {
+    // SAFETY: getpriority reads this process's niceness; cpu_set_t is plain data.
+    let (nice, allowed) = unsafe {
+        let nice = libc::getpriority(libc::PRIO_PROCESS, 0);
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set);
+        (nice, libc::CPU_COUNT(&set) as usize)
+    };
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if nice < 7 {
+        return Err(format!(
+            "niceness {nice}, expected at least 7 (nice = 7 in the config)"
+        ));
+    }
+    if cpus > 1 && allowed >= cpus {
+        return Err(format!("allowed on all {cpus} CPUs, the caller's included"));
+    }
+    Ok(())
+}
+
+#[test]
+fn test_processes_run_niced_and_off_the_callers_cpu() {
+    let run = scenario(
+        here!(),
+        "default_rho = 1.0\nmax_overhead = 1.0\nnice = 7",
+        || {
+            placed(1);
+            assert!(invite::wait_idle(WAIT));
+        },
+    );
+    run.assert_success();
+    let t = &run.tests_of("runs_niced_off_the_callers_cpu")[0];
+    assert_eq!(t.outcome, Pass, "{:?}", t.detail);
+}
