@@ -7,13 +7,14 @@
 //! obviously wrong. The relations catch it: permuting a batch must not change its mean, and after
 //! a permutation a different reading sits last and is dropped.
 //!
+//! At the end it shows the report of its own run (the library behind `invite report`).
+//!
 //! Run from the repository root, which holds the `invite.toml` this example reads:
 //!
 //! ```text
 //! cargo run --release --example quickstart
 //! ```
 
-use invite::record::{Outcome, Record};
 use rand::{Rng, SeedableRng};
 
 mod stats {
@@ -124,7 +125,7 @@ fn batch(rng: &mut impl Rng, t: usize) -> Vec<f64> {
 
 fn main() {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
-    let batches = 100_000;
+    let batches = 300_000;
     let (mut sum_mean, mut sum_sd, mut sum_p95, mut sum_median) = (0.0, 0.0, 0.0, 0.0);
     let started = std::time::Instant::now();
     for t in 0..batches {
@@ -149,60 +150,35 @@ fn main() {
     summarise_log();
 }
 
-/// Prints, from the log, what this process tested and the first failure.
+/// Shows the report (`invite report`) on this run's records: outcomes, costs, the failures with
+/// what replays them, and sampling rates for a 1% overhead target.
 fn summarise_log() {
     let Some(path) = log_path() else {
         println!("\nInvite is off (no invite.toml here, or INVITE=off): nothing was tested.");
         return;
     };
-    let pid = std::process::id();
+    // The log is appended to by every run; keep this process's lines.
+    let pid = format!("\"pid\":{},", std::process::id());
     let text = std::fs::read_to_string(&path).unwrap_or_default();
-    let mut per_site: std::collections::BTreeMap<String, [u64; 3]> = Default::default();
-    let mut first_failure = None;
-    for line in text.lines() {
-        let Ok(Record::Test(t)) = Record::from_line(line) else {
-            continue;
-        };
-        if t.pid != pid {
-            continue;
-        }
-        let counts = per_site.entry(t.site.clone()).or_default();
-        counts[0] += 1;
-        match t.outcome {
-            Outcome::Pass => counts[1] += 1,
-            o if o.is_failure() => {
-                counts[2] += 1;
-                first_failure.get_or_insert(t);
-            }
-            _ => {}
-        }
+    let mine: String = text.lines().filter(|l| l.contains(&pid)).map(|l| format!("{l}\n")).collect();
+    let dir = std::env::temp_dir().join(format!("invite-quickstart-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let this_run = dir.join("run.jsonl");
+    if std::fs::write(&this_run, mine).is_err() {
+        return;
     }
-    println!("\nInvite results (log: {path}):");
-    println!(
-        "  {:<32} {:>6} {:>6} {:>6}",
-        "site", "tests", "pass", "fail"
-    );
-    for (site, [tests, pass, fail]) in &per_site {
-        println!("  {site:<32} {tests:>6} {pass:>6} {fail:>6}");
-    }
-    match first_failure {
-        None => println!("\nNo failures."),
-        Some(t) => {
-            println!("\nFirst failure: {} in {}", t.outcome, t.site);
-            println!("  relation: {}", t.test);
-            if let Some(d) = &t.detail {
-                println!("  detail:   {d}");
-            }
-            for (name, value) in &t.inputs {
-                let short: String = value.chars().take(100).collect();
-                println!("  input {name}: {short}");
-            }
-            println!(
-                "  replay:   test_seed {} (permutations), rng seed {}",
-                t.seeds.test_seed, t.seeds.rng_seed
-            );
-        }
-    }
+    println!("\n$ invite report --target-overhead 0.01 --failures 1  (this run's records from {path})\n");
+    let options = invite::report::Options {
+        paths: vec![this_run.display().to_string()],
+        format: invite::report::Format::Text,
+        strict: false,
+        target_overhead: Some(0.01),
+        target_tests_per_min: None,
+        failures: 1,
+        colour: None,
+    };
+    invite::report::run(&options, &mut std::io::stdout(), &mut std::io::stderr());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn log_path() -> Option<String> {
