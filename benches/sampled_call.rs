@@ -149,12 +149,7 @@ fn resident(bytes: usize, huge: bool) -> &'static mut [u8] {
 }
 
 fn rss_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
+    invite::budget::resident_mib()
 }
 
 fn main() {

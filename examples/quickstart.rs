@@ -160,14 +160,20 @@ fn summarise_log() {
     // The log is appended to by every run; keep this process's lines.
     let pid = format!("\"pid\":{},", std::process::id());
     let text = std::fs::read_to_string(&path).unwrap_or_default();
-    let mine: String = text.lines().filter(|l| l.contains(&pid)).map(|l| format!("{l}\n")).collect();
+    let mine: String = text
+        .lines()
+        .filter(|l| l.contains(&pid))
+        .map(|l| format!("{l}\n"))
+        .collect();
     let dir = std::env::temp_dir().join(format!("invite-quickstart-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
     let this_run = dir.join("run.jsonl");
     if std::fs::write(&this_run, mine).is_err() {
         return;
     }
-    println!("\n$ invite report --target-overhead 0.01 --failures 1  (this run's records from {path})\n");
+    println!(
+        "\n$ invite report --target-overhead 0.01 --failures 1  (this run's records from {path})\n"
+    );
     let options = invite::report::Options {
         paths: vec![this_run.display().to_string()],
         format: invite::report::Format::Text,

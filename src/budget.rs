@@ -150,6 +150,16 @@ impl Budget {
     }
 }
 
+/// This process's resident memory in MiB, from /proc (0 when unreadable).
+pub fn resident_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
 /// The process's minor page faults so far.
 pub fn minor_faults() -> u64 {
     // SAFETY: an all-zero rusage is a valid value for getrusage to fill.

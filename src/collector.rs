@@ -609,7 +609,7 @@ impl State {
             sites,
             cow_faults: self.cow_faults,
             cow_share: self.cow_faults as f64 * self.cow_fault_ns as f64 / 1e9 / elapsed,
-            resident_mib: resident_mib(),
+            resident_mib: crate::budget::resident_mib(),
         });
         self.push(&stats);
     }
@@ -664,16 +664,6 @@ impl State {
         // SAFETY: reading at most 8 bytes into a live buffer; empties the eventfd.
         unsafe { libc::read(nudge, buf.as_mut_ptr().cast(), 8) };
     }
-}
-
-/// This process's resident memory, from /proc.
-fn resident_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 fn key(site: &Site) -> usize {

@@ -858,6 +858,24 @@ fn in_vivo_arm(shape: &Shape, path: &Expr) -> TokenStream {
     }}
 }
 
+/// A follow-up execution: arguments first (into `binds`, keeping their temporaries alive for the
+/// call), then the stream rewound, then the call.
+fn replayed(shape: &Shape, args: &[TokenStream], binds: &[Ident], call: TokenStream) -> Expr {
+    let call = if shape.is_unsafe {
+        quote!(unsafe { #call })
+    } else {
+        call
+    };
+    syn::parse_quote! {
+        match (#(#args,)*) {
+            (#(#binds,)*) => {
+                __invite_t.replay();
+                #call
+            }
+        }
+    }
+}
+
 /// Rewrites calls of the function's own name in a relation into calls of the original on a
 /// follow-up input: arguments are evaluated first (they may hold nested follow-ups), then the
 /// stream is rewound, then the original runs, on a fresh clone of a mutable receiver.
@@ -905,20 +923,7 @@ impl VisitMut for FollowUps<'_> {
                         _ => {}
                     }
                 }
-                let call = quote!(#callee(#(#call_args),*));
-                let call = if shape.is_unsafe {
-                    quote!(unsafe { #call })
-                } else {
-                    call
-                };
-                *e = syn::parse_quote! {
-                    match (#(#args,)*) {
-                        (#(#binds,)*) => {
-                            __invite_t.replay();
-                            #call
-                        }
-                    }
-                };
+                *e = replayed(shape, &args, &binds, quote!(#callee(#(#call_args),*)));
             }
             Expr::MethodCall(m) if m.method == shape.name && shape.receiver != Receiver::None => {
                 let recv = &m.receiver;
@@ -936,19 +941,8 @@ impl VisitMut for FollowUps<'_> {
                         __invite_recv.#original #turbofish(#(#binds),*)
                     }),
                 };
-                let call = if shape.is_unsafe {
-                    quote!(unsafe { #call })
-                } else {
-                    call
-                };
-                *e = syn::parse_quote! {
-                    match (#(#args,)*) {
-                        (#(#binds,)*) => {
-                            __invite_t.replay();
-                            #call
-                        }
-                    }
-                };
+                let args: Vec<TokenStream> = args.iter().map(|a| quote!(#a)).collect();
+                *e = replayed(shape, &args, &binds, call);
             }
             _ => {}
         }
