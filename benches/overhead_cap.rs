@@ -28,7 +28,8 @@ fn step_is_deterministic(state: &mut [f64], at: &usize) -> bool {
     step(state, *at) == step(&mut copy, *at)
 }
 
-const STEPS: usize = 3_000_000;
+const STEPS: usize = 2_000_000;
+const ROUNDS: usize = 21;
 
 fn workload() -> f64 {
     let mut state = vec![1.0f64; 1 << 20];
@@ -58,8 +59,9 @@ fn main() {
     std::fs::write(
         &config,
         format!(
-            "default_rho = 1.0\nmax_overhead = 0.02\nmax_concurrent = 1\nlog = {:?}\n",
-            log.display().to_string()
+            "default_rho = 1.0\nmax_overhead = 0.02\nmax_concurrent = 1\nlog = {:?}\n{}\n",
+            log.display().to_string(),
+            std::env::var("INVITE_BENCH_EXTRA").unwrap_or_default()
         ),
     )
     .expect("config");
@@ -77,11 +79,28 @@ fn main() {
             .parse()
             .expect("seconds")
     };
-    let (mut off, mut on) = (vec![], vec![]);
-    for _ in 0..5 {
-        off.push(run(false));
-        on.push(run(true));
+    // Pairs run back to back, in alternating order; the slowdown is the median of the pairs'
+    // ratios, which cancels the machine's slow drifts.
+    let (mut off, mut on, mut ratios) = (vec![], vec![], vec![]);
+    for pair in 0..ROUNDS {
+        let (a, b) = if pair % 2 == 0 {
+            let a = run(false);
+            (a, run(true))
+        } else {
+            let b = run(true);
+            (run(false), b)
+        };
+        off.push(a);
+        on.push(b);
+        ratios.push(b / a);
     }
+    let mut sorted = ratios.clone();
+    sorted.sort_by(|a, b| a.total_cmp(b));
+    let (q1, q3) = (
+        sorted[sorted.len() / 4] - 1.0,
+        sorted[3 * sorted.len() / 4] - 1.0,
+    );
+    let slowdown = median(ratios) - 1.0;
     let (off, on) = (median(off), median(on));
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     let mut shares = vec![];
@@ -94,12 +113,14 @@ fn main() {
             }
         }
     }
-    println!("{STEPS} steps, median of 5 alternating runs each:");
+    println!("{STEPS} steps, {ROUNDS} pairs of runs:");
     println!("  invite off:                          {off:.3} s");
     println!("  rho = 1, max_overhead = 0.02:        {on:.3} s");
     println!(
-        "  wall-clock slowdown:                 {:+.2}%",
-        (on / off - 1.0) * 100.0
+        "  wall-clock slowdown (median of pairs): {:+.2}% (middle half of pairs {:+.2}% to {:+.2}%)",
+        slowdown * 100.0,
+        q1 * 100.0,
+        q3 * 100.0
     );
     println!(
         "  budgeted share (forks + copy-on-write faults): {:.2}% (median), {} test runs in all",

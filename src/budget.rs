@@ -7,11 +7,13 @@
 //! T the caller therefore spends at most `max_overhead × (T + 20 ms)` plus one run's cost starting
 //! runs, and the cost charged is the one measured, never an assumed fork price.
 //!
-//! Forking is not the whole price: while a child lives, the first write to each shared page
-//! costs the program a copy-on-write fault. The collector counts the process's minor faults
-//! while runs are alive and charges them at the per-fault cost measured at start-up
-//! ([`cow_fault_cost_ns`]), which over-counts the program's own faults in that time rather than
-//! miss any copies.
+//! Forking is not the whole price: a fork write-protects the parent's pages, and the first
+//! write to each afterwards faults (a copy while the child lives, a cheaper reuse after). The
+//! collector counts the process's minor faults while runs are alive and for a second after the
+//! last one ended, and charges them at the per-fault cost measured at start-up
+//! ([`cow_fault_cost_ns`]), or the process's system time over that period if that is more
+//! (faults cost more when the machine is busy): both over-count the program's own faults and
+//! system calls in that time rather than miss any copies.
 //!
 //! The measured cost is known only after the fork, and is charged on the collector thread (the
 //! caller writes as little as possible after forking). So that concurrent callers cannot slip
@@ -162,11 +164,18 @@ pub fn resident_mib() -> f64 {
 
 /// The process's minor page faults so far.
 pub fn minor_faults() -> u64 {
+    usage().0
+}
+
+/// The process's minor page faults and system CPU time (nanoseconds) so far.
+pub fn usage() -> (u64, u64) {
     // SAFETY: an all-zero rusage is a valid value for getrusage to fill.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: getrusage writes into `usage`, which lives across the call.
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-    usage.ru_minflt as u64
+    let system_ns =
+        usage.ru_stime.tv_sec as u64 * 1_000_000_000 + usage.ru_stime.tv_usec as u64 * 1000;
+    (usage.ru_minflt as u64, system_ns)
 }
 
 /// Measures what one copy-on-write fault costs this process: forks a child that only waits,

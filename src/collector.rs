@@ -134,8 +134,11 @@ impl Collector {
             log_error_reported: false,
             shutdown_ack: Arc::new(std::sync::Mutex::new(None)),
             cow_fault_ns,
-            faults_seen: crate::budget::minor_faults(),
+            faults_seen: crate::budget::usage().0,
+            system_seen: crate::budget::usage().1,
+            last_run_end: None,
             cow_faults: 0,
+            cow_ns: 0,
             last_adapt: Instant::now(),
             adapt_seen: HashMap::new(),
         };
@@ -240,8 +243,11 @@ struct State {
     /// Measured cost of one copy-on-write fault, and the fault counter's last reading.
     cow_fault_ns: u64,
     faults_seen: u64,
-    /// Faults charged to the budget so far (while runs were alive).
+    system_seen: u64,
+    last_run_end: Option<Instant>,
+    /// Faults charged to the budget so far (while runs were alive), and what they were charged.
     cow_faults: u64,
+    cow_ns: u64,
     /// Adaptive rate: when ρ was last adjusted, and each site's counters then.
     last_adapt: Instant,
     adapt_seen: HashMap<usize, (u64, u64, Instant)>,
@@ -311,12 +317,16 @@ impl State {
 
     /// Charges the copy-on-write faults of the last round, if any run was alive in it.
     fn charge_faults(&mut self, runs_were_alive: bool) {
-        let now = crate::budget::minor_faults();
-        let new = now.saturating_sub(self.faults_seen);
-        self.faults_seen = now;
+        let (faults, system_ns) = crate::budget::usage();
+        let new = faults.saturating_sub(self.faults_seen);
+        let system = system_ns.saturating_sub(self.system_seen);
+        self.faults_seen = faults;
+        self.system_seen = system_ns;
         if runs_were_alive && new > 0 {
             self.cow_faults += new;
-            self.budget.charge(new * self.cow_fault_ns);
+            let cost = (new * self.cow_fault_ns).max(system);
+            self.cow_ns += cost;
+            self.budget.charge(cost);
         }
     }
 
@@ -368,7 +378,13 @@ impl State {
 
     /// One round of work. Returns `true` when shutdown is complete.
     fn step(&mut self, rx: &OwnedFd) -> bool {
-        self.charge_faults(!self.runs.is_empty());
+        // A fork write-protects every page of the parent: the first write to each afterwards
+        // faults, a copy while the child lives and a cheaper reuse after. So faults are charged
+        // while runs live and for a second after the last one ended.
+        let recent = self
+            .last_run_end
+            .is_some_and(|t| t.elapsed() < Duration::from_secs(1));
+        self.charge_faults(!self.runs.is_empty() || recent);
         self.adapt();
         self.receive(rx);
         self.service_runs();
@@ -461,6 +477,7 @@ impl State {
 
     /// Records every test the run did not report, and frees its slot.
     fn finish(&mut self, run: LiveRun) {
+        self.last_run_end = Some(Instant::now());
         let exit = run.exit.unwrap_or(Exit::Unknown);
         for index in 0..run.reported.len() {
             if run.reported[index] {
@@ -608,7 +625,7 @@ impl State {
             is_final,
             sites,
             cow_faults: self.cow_faults,
-            cow_share: self.cow_faults as f64 * self.cow_fault_ns as f64 / 1e9 / elapsed,
+            cow_share: self.cow_ns as f64 / 1e9 / elapsed,
             resident_mib: crate::budget::resident_mib(),
         });
         self.push(&stats);

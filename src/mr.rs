@@ -311,19 +311,41 @@ pub fn one_of_tolerant<T: Approx>(x: &T, options: &[T], tol: f64) -> bool {
 }
 
 /// `Debug` text limited to `max` characters, marked when cut.
+///
+/// Formatting stops as soon as the limit is passed, so the `Debug` text of a huge argument (a
+/// million-element slice) costs what its first `max` characters cost, not its whole length.
 pub fn truncated_debug<T: Debug + ?Sized>(x: &T, max: usize) -> String {
-    let s = format!("{x:?}");
-    truncate(s, max)
-}
-
-pub(crate) fn truncate(mut s: String, max: usize) -> String {
-    if s.chars().count() > max {
-        let cut = s.char_indices().nth(max).map_or(s.len(), |(i, _)| i);
-        let total = s.chars().count();
-        s.truncate(cut);
-        s.push_str(&format!("… ({total} chars)"));
+    use std::fmt::Write;
+    struct Limited {
+        text: String,
+        chars: usize,
+        max: usize,
+        cut: bool,
     }
-    s
+    impl Write for Limited {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            for c in s.chars() {
+                if self.chars == self.max {
+                    self.cut = true;
+                    return Err(std::fmt::Error);
+                }
+                self.text.push(c);
+                self.chars += 1;
+            }
+            Ok(())
+        }
+    }
+    let mut w = Limited {
+        text: String::new(),
+        chars: 0,
+        max,
+        cut: false,
+    };
+    let _ = write!(w, "{x:?}");
+    if w.cut {
+        w.text.push_str("… (truncated)");
+    }
+    w.text
 }
 
 #[cfg(test)]
@@ -396,6 +418,12 @@ mod tests {
     fn debug_text_is_truncated_with_a_mark() {
         let s = truncated_debug(&vec![0u8; 1000], 20);
         assert!(s.starts_with("[0, 0, 0"));
-        assert!(s.ends_with("chars)"), "{s}");
+        assert_eq!(
+            s.chars().count(),
+            20 + "… (truncated)".chars().count(),
+            "{s}"
+        );
+        assert!(s.ends_with("(truncated)"), "{s}");
+        assert_eq!(truncated_debug(&[1, 2], 20), "[1, 2]");
     }
 }
