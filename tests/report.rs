@@ -473,23 +473,26 @@ fn hostile_log() -> String {
     .join("\n")
 }
 
+/// The HTML report of the hostile log, written in `dir`.
+fn hostile_html(dir: &Path) -> String {
+    let log = write(dir, "a.jsonl", hostile_log().as_bytes());
+    let args = [
+        "report",
+        "--format",
+        "html",
+        "--target-overhead",
+        "0.01",
+        log.to_str().unwrap(),
+    ];
+    let out = invite(&args, None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
 #[test]
 fn html_escapes_every_logged_string() {
     let dir = tempfile::tempdir().unwrap();
-    let log = write(dir.path(), "a.jsonl", hostile_log().as_bytes());
-    let out = invite(
-        &[
-            "report",
-            "--format",
-            "html",
-            "--target-overhead",
-            "0.01",
-            log.to_str().unwrap(),
-        ],
-        None,
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let html = text(&out.stdout);
+    let html = hostile_html(dir.path());
     assert!(!html.contains("<script"), "raw script tag in the report");
     assert!(!html.contains("<img"), "raw img tag in the report");
     assert!(html.contains("&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;"));
@@ -522,19 +525,11 @@ fn html_renders_in_a_real_browser() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let log = write(dir.path(), "a.jsonl", hostile_log().as_bytes());
-    let out = invite(
-        &[
-            "report",
-            "--format",
-            "html",
-            "--target-overhead",
-            "0.01",
-            log.to_str().unwrap(),
-        ],
-        None,
+    let page = write(
+        dir.path(),
+        "report.html",
+        hostile_html(dir.path()).as_bytes(),
     );
-    let page = write(dir.path(), "report.html", &out.stdout);
     let profile = dir.path().join("profile");
     let dom = Command::new(browser)
         .args([
