@@ -42,8 +42,8 @@ fn main() {
     let mut counts = [0u64; 8];
     let rounds = 3_000_000;
     for _ in 0..rounds {
-        // A third of the requests come with large weights.
-        let scale = if setup.random_bool(0.33) { 400.0 } else { 10.0 };
+        // Most requests come with large weights.
+        let scale = if setup.random_bool(0.7) { 400.0 } else { 10.0 };
         let weights: Vec<f64> = (0..8)
             .map(|_| setup.random_range(0.1..1.0) * scale)
             .collect();
