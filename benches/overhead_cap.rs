@@ -108,7 +108,11 @@ fn main() {
     for line in text.lines() {
         if let Ok(invite::record::Record::Stats(s)) = invite::record::Record::from_line(line) {
             if s.is_final {
-                shares.push(s.sites.iter().map(|x| x.overhead_share).sum::<f64>() + s.cow_share);
+                shares.push(
+                    s.sites.iter().map(|x| x.overhead_share).sum::<f64>()
+                        + s.cow_share
+                        + s.children_share,
+                );
                 runs += s.sites.iter().map(|x| x.runs).sum::<u64>();
             }
         }
@@ -123,7 +127,7 @@ fn main() {
         q3 * 100.0
     );
     println!(
-        "  budgeted share (forks + copy-on-write faults): {:.2}% (median), {} test runs in all",
+        "  budgeted share (forks, faults, children's CPU): {:.2}% (median), {} test runs in all",
         median(shares) * 100.0,
         runs
     );

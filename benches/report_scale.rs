@@ -115,6 +115,7 @@ fn generate(path: &std::path::Path, bytes: u64) -> u64 {
                 sites,
                 cow_faults: 0,
                 cow_share: 0.0,
+                children_share: 0.0,
                 resident_mib: 0.0,
             })
             .to_line()

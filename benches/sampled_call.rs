@@ -110,6 +110,8 @@ fn clone3_with_pidfd() -> f64 {
 
 /// The caller's time in one sampled call, in microseconds.
 fn sampled_call(i: u64) -> f64 {
+    // The same settling as before a bare fork: the previous child gone, the collector asleep.
+    std::thread::sleep(Duration::from_millis(2));
     let started = Instant::now();
     std::hint::black_box(probe(std::hint::black_box(i)));
     let us = started.elapsed().as_secs_f64() * 1e6;
@@ -155,10 +157,12 @@ fn rss_mib() -> f64 {
 fn main() {
     let dir = tempfile::tempdir().expect("temp dir");
     let config = dir.path().join("invite.toml");
+    // What is measured is the caller's time, not the budget: charging the children's CPU time
+    // (1 GB runs take milliseconds of it) would refuse runs and back the sampler off.
     std::fs::write(
         &config,
         format!(
-            "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\nlog = {:?}\n",
+            "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\nlog = {:?}\n",
             dir.path().join("log.jsonl").display().to_string()
         ),
     )
@@ -194,6 +198,9 @@ fn main() {
         let have = rss_mib() as usize;
         if target_mb > have {
             held.push(resident((target_mb - have) << 20, false));
+            // Touching new memory right after runs counts as faults the budget charges to
+            // them (it cannot tell them from copy-on-write): let that charge age out.
+            std::thread::sleep(Duration::from_millis(5000));
         }
         // Interleaved, in alternating order, so that both meet the same machine state: an
         // operation right after a run whose child lived for a while is slower, whichever it is.

@@ -15,6 +15,10 @@
 //! (faults cost more when the machine is busy): both over-count the program's own faults and
 //! system calls in that time rather than miss any copies.
 //!
+//! Test children also compete with the program for CPUs and memory bandwidth. Their CPU time
+//! (measured when they are reaped) is charged at `child_cpu_charge`, by default `1 / (CPUs − 1)`:
+//! on two CPUs a test's CPU time counts in full, on many it barely counts.
+//!
 //! The measured cost is known only after the fork, and is charged on the collector thread (the
 //! caller writes as little as possible after forking). So that concurrent callers cannot slip
 //! in before that charge lands, a run takes a provisional charge when it is admitted: the mean
@@ -160,6 +164,17 @@ pub fn resident_mib() -> f64 {
         .find_map(|l| l.strip_prefix("VmRSS:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
         .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// CPU time (user and system, nanoseconds) of this process's children that have been reaped,
+/// with their own reaped descendants: what test runs consumed.
+pub fn children_cpu_ns() -> u64 {
+    // SAFETY: an all-zero rusage is a valid value for getrusage to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes into `usage`, which lives across the call.
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
+    let ns = |t: libc::timeval| t.tv_sec as u64 * 1_000_000_000 + t.tv_usec as u64 * 1000;
+    ns(usage.ru_utime) + ns(usage.ru_stime)
 }
 
 /// The process's minor page faults so far.

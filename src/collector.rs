@@ -137,6 +137,9 @@ impl Collector {
             faults_seen: crate::budget::usage().0,
             system_seen: crate::budget::usage().1,
             last_run_end: None,
+            children_seen: crate::budget::children_cpu_ns(),
+            child_cpu_charge: config.child_cpu_charge(),
+            children_ns: 0,
             cow_faults: 0,
             cow_ns: 0,
             last_adapt: Instant::now(),
@@ -245,6 +248,10 @@ struct State {
     faults_seen: u64,
     system_seen: u64,
     last_run_end: Option<Instant>,
+    /// Test children's CPU time: last reading, charge factor, and what was charged.
+    children_seen: u64,
+    child_cpu_charge: f64,
+    children_ns: u64,
     /// Faults charged to the budget so far (while runs were alive), and what they were charged.
     cow_faults: u64,
     cow_ns: u64,
@@ -316,6 +323,18 @@ impl State {
     }
 
     /// Charges the copy-on-write faults of the last round, if any run was alive in it.
+    /// Charges the CPU time of test children reaped since the last round (see budget.rs).
+    fn charge_children(&mut self) {
+        let now = crate::budget::children_cpu_ns();
+        let new = now.saturating_sub(self.children_seen);
+        self.children_seen = now;
+        if new > 0 {
+            let cost = (new as f64 * self.child_cpu_charge) as u64;
+            self.children_ns += cost;
+            self.budget.charge(cost);
+        }
+    }
+
     fn charge_faults(&mut self, runs_were_alive: bool) {
         let (faults, system_ns) = crate::budget::usage();
         let new = faults.saturating_sub(self.faults_seen);
@@ -385,6 +404,7 @@ impl State {
             .last_run_end
             .is_some_and(|t| t.elapsed() < Duration::from_secs(1));
         self.charge_faults(!self.runs.is_empty() || recent);
+        self.charge_children();
         self.adapt();
         self.receive(rx);
         self.service_runs();
@@ -626,6 +646,7 @@ impl State {
             sites,
             cow_faults: self.cow_faults,
             cow_share: self.cow_ns as f64 / 1e9 / elapsed,
+            children_share: self.children_ns as f64 / 1e9 / elapsed,
             resident_mib: crate::budget::resident_mib(),
         });
         self.push(&stats);

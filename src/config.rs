@@ -124,6 +124,10 @@ pub struct Config {
     /// Address space each test may add beyond what it inherits, in MiB (unset: no limit).
     #[serde(deserialize_with = "mib_opt")]
     pub memory_mb: Option<u64>,
+    /// Share of test children's CPU time charged to the overhead budget (default
+    /// `1 / (CPUs - 1)`, 1 on one or two CPUs).
+    #[serde(deserialize_with = "probability_some")]
+    pub child_cpu_charge: Option<f64>,
     /// Default memory of each deduplicating site's seen-state filter.
     #[serde(deserialize_with = "bytes")]
     pub dedup_bytes: u64,
@@ -148,6 +152,7 @@ impl Default for Config {
             dedup_bytes: 1 << 20,
             sandbox: Sandbox::Seccomp,
             memory_mb: None,
+            child_cpu_charge: None,
             functions: BTreeMap::new(),
         }
     }
@@ -256,6 +261,14 @@ impl Config {
     }
 
     /// The settings of one site, or the empty set.
+    /// The share of test children's CPU time charged to the budget.
+    pub fn child_cpu_charge(&self) -> f64 {
+        self.child_cpu_charge.unwrap_or_else(|| {
+            let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+            1.0 / cpus.saturating_sub(1).max(1) as f64
+        })
+    }
+
     pub fn site(&self, name: &str) -> SiteConfig {
         self.functions.get(name).cloned().unwrap_or_default()
     }
@@ -278,6 +291,10 @@ fn probability<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
             "expected a number from 0.0 to 1.0 (a probability or share), got {v}"
         )))
     }
+}
+
+fn probability_some<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    probability(d).map(Some)
 }
 
 fn probability_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {

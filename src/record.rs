@@ -264,6 +264,10 @@ pub struct Stats {
     pub cow_faults: u64,
     #[serde(default)]
     pub cow_share: f64,
+    /// Test children's CPU time charged to the budget (at `child_cpu_charge`), as a share of
+    /// wall time.
+    #[serde(default)]
+    pub children_share: f64,
     /// Resident memory when the record was written. With the sites' `mean_parent_us` it places
     /// the process on the cost model (caller time per run ≈ a + b × resident; see README).
     #[serde(default)]
@@ -348,6 +352,7 @@ mod tests {
             }],
             cow_faults: 3,
             cow_share: 0.001,
+            children_share: 0.002,
             resident_mib: 12.5,
         });
         let line = r.to_line();

@@ -93,6 +93,7 @@ fn stats(pid: u32, site: &str, calls: u64, elapsed: f64) -> String {
         is_final: true,
         cow_faults: 0,
         cow_share: 0.0,
+        children_share: 0.0,
         resident_mib: 0.0,
         sites: vec![SiteStats {
             site: site.into(),
