@@ -462,3 +462,33 @@ fn thousands_of_tests_leave_no_zombie() {
         2000
     );
 }
+
+#[test]
+fn a_process_the_host_forks_never_starts_runs() {
+    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
+        double(1);
+        assert!(invite::wait_idle(WAIT));
+        // SAFETY: the child only calls the instrumented function and leaves with _exit.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            for i in 0..100 {
+                double(i);
+            }
+            // SAFETY: leaving without running the parent's exit handlers.
+            unsafe { libc::_exit(if child_pids().is_empty() { 0 } else { 1 }) };
+        }
+        let mut status = 0;
+        // SAFETY: reaping our own child.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "the host's child forked"
+        );
+        println!("{pid}");
+    });
+    run.assert_success();
+    let forked: u32 = run.stdout.trim().parse().unwrap();
+    // Only the program's own call was tested; the host's child wrote nothing to the log.
+    assert_eq!(run.outcomes_of("doubles"), vec![Pass]);
+    assert!(run.tests().iter().all(|t| t.pid != forked));
+}
