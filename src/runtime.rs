@@ -108,8 +108,16 @@ impl Runtime {
     }
 
     /// Gives a new run to the collector.
-    pub(crate) fn hand_over(&self, run: Box<RunHandle>) {
-        self.collector.submit(run);
+    #[inline(always)]
+    pub(crate) fn hand_over(
+        &self,
+        run: Box<RunHandle>,
+        pid: libc::pid_t,
+        pidfd: Option<OwnedFd>,
+        child_end: OwnedFd,
+        parent_ns: u64,
+    ) {
+        self.collector.submit(run, pid, pidfd, child_end, parent_ns);
     }
 }
 

@@ -67,7 +67,7 @@ pub fn fork_run(permit: Permit) -> Forked {
     let caller_cpu = unsafe { libc::sched_getcpu() };
     let timeout = Duration::from_millis(site.timeout_ms());
     let tests = site.meta.tests.len() as u32;
-    let mut handle = Box::new(RunHandle {
+    let handle = Box::new(RunHandle {
         run,
         site,
         pid: 0,
@@ -101,15 +101,14 @@ pub fn fork_run(permit: Permit) -> Forked {
         ));
     }
     // The parent's copy of the write end is closed by the collector: one system call less here.
-    handle.child_end = Some(write_end);
-    handle.pidfd = pidfd_open(pid);
-    handle.pid = pid;
-    handle.parent_ns = started.elapsed().as_nanos() as u64;
+    let pidfd = pidfd_open(pid);
+    let parent_ns = started.elapsed().as_nanos() as u64;
     if rt.budget.needs_estimate() {
         // Once per process: a write after the fork, so that the next admissions are charged.
-        rt.budget.seed_estimate(handle.parent_ns);
+        rt.budget.seed_estimate(parent_ns);
     }
-    rt.hand_over(handle);
+    // Nothing is stored into the handle after the fork: what the fork told travels with it.
+    rt.hand_over(handle, pid, pidfd, write_end, parent_ns);
     Forked::Parent
 }
 
