@@ -58,9 +58,10 @@ pub(crate) struct RunHandle {
 
 /// The parent's handle on the collector thread.
 ///
-/// New runs travel as raw `Box<RunHandle>` pointers through a pipe: for the caller that is one
-/// `write(2)` of eight bytes and no memory write, where a channel would dirty (and so
-/// copy-on-write fault) its queue pages right after the fork. A null pointer asks for shutdown.
+/// New runs travel through a pipe as 40-byte messages (a raw `Box<RunHandle>` pointer, pid,
+/// pidfd, cost, and the parent's copy of the run's write end): for the caller that is one
+/// `write(2)` and no memory write, where a channel would dirty (and so copy-on-write fault) its
+/// queue pages right after the fork. A null pointer asks for shutdown.
 pub(crate) struct Collector {
     tx: OwnedFd,
     /// Wakes the collector at once; for [`crate::wait_idle`] and shutdown, never for callers.

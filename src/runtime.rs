@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::SmallRng;
 
 use crate::budget::Budget;
-use crate::collector::{self, Collector, RunHandle};
+use crate::collector::{self, Collector};
 use crate::config::{Config, Sandbox, Source};
 use crate::record::{self, Instance, SiteInfo, Start};
 use crate::sandbox::seccomp;
@@ -39,7 +39,7 @@ pub struct Runtime {
     pub config: Config,
     pub(crate) budget: Arc<Budget>,
     pub(crate) instance: Instance,
-    collector: Collector,
+    pub(crate) collector: Collector,
     dev_null: OwnedFd,
     /// The seccomp filter of test processes (none: memory isolation only).
     pub(crate) filter: Option<seccomp::Filter>,
@@ -105,19 +105,6 @@ impl Runtime {
 
     pub(crate) fn dev_null(&self) -> RawFd {
         self.dev_null.as_raw_fd()
-    }
-
-    /// Gives a new run to the collector.
-    #[inline(always)]
-    pub(crate) fn hand_over(
-        &self,
-        run: Box<RunHandle>,
-        pid: libc::pid_t,
-        pidfd: Option<OwnedFd>,
-        child_end: OwnedFd,
-        parent_ns: u64,
-    ) {
-        self.collector.submit(run, pid, pidfd, child_end, parent_ns);
     }
 }
 

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use super::aggregate::Summary;
 use super::tuning::format_rho;
-use crate::record::Outcome;
+use crate::record::{Outcome, OutcomeCounts};
 
 /// HTML-escapes text for element content and quoted attribute values.
 pub fn esc(s: &str) -> String {
@@ -259,6 +259,13 @@ fn overhead_chart(h: &mut String, s: &Summary) {
     );
 }
 
+/// One table cell per outcome, in `Outcome::ALL` order.
+fn outcome_cells(h: &mut String, counts: &OutcomeCounts) {
+    for o in Outcome::ALL {
+        let _ = write!(h, "<td class=\"n\">{}</td>", counts.get(o));
+    }
+}
+
 fn tables(h: &mut String, s: &Summary) {
     h.push_str("<h2>Sites</h2><table><tr><th>site / test</th><th>runs</th>");
     for o in Outcome::ALL {
@@ -272,9 +279,7 @@ fn tables(h: &mut String, s: &Summary) {
             esc(&site.site),
             site.runs
         );
-        for o in Outcome::ALL {
-            let _ = write!(h, "<td class=\"n\">{}</td>", site.outcomes.get(o));
-        }
+        outcome_cells(h, &site.outcomes);
         let _ = write!(
             h,
             "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
@@ -290,9 +295,7 @@ fn tables(h: &mut String, s: &Summary) {
                 esc(&t.test),
                 t.runs
             );
-            for o in Outcome::ALL {
-                let _ = write!(h, "<td class=\"n\">{}</td>", t.outcomes.get(o));
-            }
+            outcome_cells(h, &t.outcomes);
             let _ = write!(
                 h,
                 "<td class=\"n\">{}</td><td class=\"n\">{}</td><td></td><td></td></tr>",

@@ -108,7 +108,8 @@ pub fn fork_run(permit: Permit) -> Forked {
         rt.budget.seed_estimate(parent_ns);
     }
     // Nothing is stored into the handle after the fork: what the fork told travels with it.
-    rt.hand_over(handle, pid, pidfd, write_end, parent_ns);
+    rt.collector
+        .submit(handle, pid, pidfd, write_end, parent_ns);
     Forked::Parent
 }
 
