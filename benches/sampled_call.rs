@@ -2,6 +2,13 @@
 //! at 10 MB, 100 MB and 1 GB resident; fork cost per GiB with 4 KiB pages and with transparent
 //! huge pages; and tests per second of caller time for a small process.
 //!
+//! A fork costs more when the previous child ran and exited on another CPU (twice as much for
+//! a small process here): the page metadata a fork updates was last written there. A sampling
+//! program is always in that state, since invite runs tests off the caller's CPU. So every
+//! measured operation, sampled call or bare fork, follows an unmeasured sampled call, and the
+//! two alternate: both meet the same process in the same state. The cheaper fork of a process
+//! whose previous child exited at once on the caller's CPU is printed beside them.
+//!
 //! ```text
 //! cargo bench --bench sampled_call
 //! ```
@@ -15,6 +22,24 @@ fn probe(x: u64) -> u64 {
 
 fn holds(x: &u64) -> bool {
     probe(*x) == x.wrapping_add(1)
+}
+
+/// A site with three tests: one fork serves them all.
+#[invite::in_vivo(test = holds3, test = is_odd_or_even, test = grows)]
+fn probe3(x: u64) -> u64 {
+    x.wrapping_add(1)
+}
+
+fn holds3(x: &u64) -> bool {
+    probe3(*x) == x.wrapping_add(1)
+}
+
+fn is_odd_or_even(x: &u64) -> bool {
+    probe3(*x) % 2 != x % 2
+}
+
+fn grows(x: &u64) -> bool {
+    *x == u64::MAX || probe3(*x) > *x
 }
 
 const ROUNDS: usize = 41;
@@ -40,86 +65,28 @@ fn bare_fork() -> f64 {
     us
 }
 
-/// `fork()` then `pidfd_open` (what invite does), in microseconds of the parent's time.
-fn fork_and_pidfd() -> f64 {
-    std::thread::sleep(Duration::from_millis(2));
-    let started = Instant::now();
-    // SAFETY: the child calls only _exit.
-    let pid = unsafe { libc::fork() };
-    if pid == 0 {
-        // SAFETY: _exit has no preconditions.
-        unsafe { libc::_exit(0) };
-    }
-    // SAFETY: opening a pidfd for our own child.
-    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as i32;
-    let us = started.elapsed().as_secs_f64() * 1e6;
-    // SAFETY: closing the pidfd and reaping our own child.
-    unsafe {
-        libc::close(fd);
-        libc::waitpid(pid, std::ptr::null_mut(), 0);
-    }
-    us
-}
-
-/// `clone3` with `CLONE_PIDFD` (the pidfd comes with the child, but glibc's fork handlers do
-/// not run), in microseconds of the parent's time.
-fn clone3_with_pidfd() -> f64 {
-    #[repr(C)]
-    #[derive(Default)]
-    struct CloneArgs {
-        flags: u64,
-        pidfd: u64,
-        child_tid: u64,
-        parent_tid: u64,
-        exit_signal: u64,
-        stack: u64,
-        stack_size: u64,
-        tls: u64,
-    }
-    std::thread::sleep(Duration::from_millis(2));
-    let mut pidfd: i32 = -1;
-    let args = CloneArgs {
-        flags: libc::CLONE_PIDFD as u64,
-        pidfd: &mut pidfd as *mut i32 as u64,
-        exit_signal: libc::SIGCHLD as u64,
-        ..Default::default()
-    };
-    let started = Instant::now();
-    // SAFETY: clone3 without CLONE_VM and without a stack behaves as fork; the child calls
-    // only _exit.
-    let pid = unsafe {
-        libc::syscall(
-            libc::SYS_clone3,
-            &args as *const CloneArgs,
-            std::mem::size_of::<CloneArgs>(),
-        )
-    } as i32;
-    if pid == 0 {
-        // SAFETY: _exit has no preconditions.
-        unsafe { libc::_exit(0) };
-    }
-    let us = started.elapsed().as_secs_f64() * 1e6;
-    assert!(pid > 0, "clone3 failed");
-    // SAFETY: closing the pidfd and reaping our own child.
-    unsafe {
-        libc::close(pidfd);
-        libc::waitpid(pid, std::ptr::null_mut(), 0);
-    }
-    us
-}
-
 /// The caller's time in one sampled call, in microseconds.
 fn sampled_call(i: u64) -> f64 {
+    timed_call(|| probe(i))
+}
+
+fn timed_call(call: impl FnOnce() -> u64) -> f64 {
     // The same settling as before a bare fork: the previous child gone, the collector asleep.
     std::thread::sleep(Duration::from_millis(2));
     let started = Instant::now();
-    std::hint::black_box(probe(std::hint::black_box(i)));
+    std::hint::black_box(call());
     let us = started.elapsed().as_secs_f64() * 1e6;
     assert!(
         invite::wait_idle(Duration::from_secs(30)),
         "a test run did not finish"
     );
     us
+}
+
+/// One unmeasured sampled call, so that what follows meets the state a sampling program is in.
+fn condition(next: &mut u64) {
+    *next += 1;
+    sampled_call(*next);
 }
 
 /// Anonymous memory of `bytes`, touched page by page, with or without huge pages.
@@ -171,22 +138,49 @@ fn main() {
     assert!(invite::init(), "invite did not start");
     let mut next = 0u64;
 
-    // Throughput for a small process: runs started per second of caller time.
-    let (mut calls, mut forks) = (Vec::new(), Vec::new());
-    for _ in 0..300 {
-        next += 1;
-        calls.push(sampled_call(next));
-        forks.push(bare_fork());
+    // Throughput for a small process: tests per second of caller time, with one test per call
+    // and with three, against bare forks in the same state and in the cheaper one.
+    let (mut one, mut three, mut forks, mut cheap) = (vec![], vec![], vec![], vec![]);
+    for round in 0..300 {
+        for k in 0..4 {
+            match (round + k) % 4 {
+                0 => {
+                    condition(&mut next);
+                    one.push(sampled_call(next));
+                }
+                1 => {
+                    condition(&mut next);
+                    three.push(timed_call(|| probe3(next)));
+                }
+                2 => {
+                    condition(&mut next);
+                    forks.push(bare_fork());
+                }
+                _ => {
+                    bare_fork();
+                    cheap.push(bare_fork());
+                }
+            }
+        }
     }
-    let mean = calls.iter().sum::<f64>() / calls.len() as f64;
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let (m1, m3) = (mean(&one), mean(&three));
     println!(
-        "small process ({:.0} MiB resident): {:.1} us caller time per sampled call (median {:.1}; \
-         bare fork median {:.1}), {:.0} tests per second of caller time",
+        "small process ({:.0} MiB resident), caller time per sampled call: one test {:.1} us \
+         (median {:.1}), three tests {:.1} us (median {:.1})\n\
+         bare fork in the same state: median {:.1} us (sampled call {:.3}x); after a child that \
+         exited on the caller's CPU: {:.1} us\n\
+         tests per second of caller time: {:.0} with one test per call, {:.0} with three",
         rss_mib(),
-        mean,
-        median(calls),
-        median(forks),
-        1e6 / mean
+        m1,
+        median(one.clone()),
+        m3,
+        median(three),
+        median(forks.clone()),
+        median(one) / median(forks),
+        median(cheap),
+        1e6 / m1,
+        3e6 / m3
     );
 
     println!(
@@ -202,17 +196,16 @@ fn main() {
             // them (it cannot tell them from copy-on-write): let that charge age out.
             std::thread::sleep(Duration::from_millis(5000));
         }
-        // Interleaved, in alternating order, so that both meet the same machine state: an
-        // operation right after a run whose child lived for a while is slower, whichever it is.
         let (mut forks, mut sampled) = (Vec::new(), Vec::new());
         for round in 0..ROUNDS {
-            next += 1;
-            if round % 2 == 0 {
-                sampled.push(sampled_call(next));
-                forks.push(bare_fork());
-            } else {
-                forks.push(bare_fork());
-                sampled.push(sampled_call(next));
+            for k in 0..2 {
+                condition(&mut next);
+                if (round + k) % 2 == 0 {
+                    next += 1;
+                    sampled.push(sampled_call(next));
+                } else {
+                    forks.push(bare_fork());
+                }
             }
         }
         let (f, s) = (median(forks), median(sampled));
@@ -224,19 +217,6 @@ fn main() {
             s / f
         );
     }
-    // Which way to fork (see src/sandbox/mod.rs): glibc fork + pidfd_open against clone3 with
-    // CLONE_PIDFD, interleaved, on this process as it is (about 1 GB resident here).
-    let (mut glibc, mut raw) = (Vec::new(), Vec::new());
-    for _ in 0..ROUNDS {
-        glibc.push(fork_and_pidfd());
-        raw.push(clone3_with_pidfd());
-    }
-    println!(
-        "\nfork + pidfd_open: {:.1} us; clone3(CLONE_PIDFD): {:.1} us (at {:.0} MiB resident)",
-        median(glibc),
-        median(raw),
-        rss_mib()
-    );
     drop(held);
 
     // Fork cost per GiB: the same 2 GiB with 4 KiB pages and with transparent huge pages.

@@ -1,10 +1,13 @@
 //! Criterion's view of goals 2 and 3 for a small process: the caller's time in a sampled call
-//! against a bare `fork()` of the same process, side by side (`iter_custom` times only the
+//! against a bare `fork()` of the same process in the same state (`iter_custom` times only the
 //! caller's part; the run is waited for, and the machine left to settle, outside the
-//! measurement). Sampled calls run first: a process forks more slowly once it has had a child
-//! that lived a while (about 56 µs before, 80–90 µs after, for a small process; a standalone
-//! experiment shows the same without invite), and the bare fork must be of the same process. `sampled_call` covers larger
-//! processes and the fork-per-GiB figures.
+//! measurement).
+//!
+//! The state matters: a fork costs about twice as much when the previous child ran and exited
+//! on another CPU, as a run's child does (invite keeps tests off the caller's CPU), than when it
+//! exited at once on the caller's CPU. So each measured sampled call and each measured bare fork
+//! follows an unmeasured sampled call; the cheaper bare fork, after a bare fork, is measured
+//! too, for comparison. `sampled_call` covers larger processes and the fork-per-GiB figures.
 //!
 //! ```text
 //! cargo bench --bench sampled_criterion
@@ -39,10 +42,34 @@ fn configure() {
     assert!(invite::init());
 }
 
-/// The same machine state before each measured operation, sampled call or bare fork: the
-/// previous child gone and the collector asleep (as between sparse samples in a program).
+/// The same machine state before each measured operation: the previous child gone and the
+/// collector asleep (as between sparse samples in a program).
 fn settle() {
     std::thread::sleep(Duration::from_millis(2));
+}
+
+/// One unmeasured sampled call, waited for: the state a sampling program is in.
+fn after_a_run(i: &mut u64) {
+    *i += 1;
+    settle();
+    std::hint::black_box(probe(*i));
+    assert!(invite::wait_idle(Duration::from_secs(30)));
+}
+
+/// A bare fork whose child leaves at once, in the parent's microseconds.
+fn bare_fork() -> Duration {
+    settle();
+    let started = Instant::now();
+    // SAFETY: the child calls only _exit.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        // SAFETY: _exit has no preconditions.
+        unsafe { libc::_exit(0) };
+    }
+    let took = started.elapsed();
+    // SAFETY: reaping our own child.
+    unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
+    took
 }
 
 fn bench(c: &mut Criterion) {
@@ -54,6 +81,7 @@ fn bench(c: &mut Criterion) {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
+                after_a_run(&mut i);
                 i += 1;
                 settle();
                 let started = Instant::now();
@@ -64,21 +92,22 @@ fn bench(c: &mut Criterion) {
             total
         })
     });
-    g.bench_function("bare fork", |b| {
+    g.bench_function("bare fork after a sampled call", |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
-                settle();
-                let started = Instant::now();
-                // SAFETY: the child calls only _exit.
-                let pid = unsafe { libc::fork() };
-                if pid == 0 {
-                    // SAFETY: _exit has no preconditions.
-                    unsafe { libc::_exit(0) };
-                }
-                total += started.elapsed();
-                // SAFETY: reaping our own child.
-                unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
+                after_a_run(&mut i);
+                total += bare_fork();
+            }
+            total
+        })
+    });
+    g.bench_function("bare fork after a bare fork", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                bare_fork();
+                total += bare_fork();
             }
             total
         })

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use crate::budget::Budget;
 use crate::config::{Config, OnFailure};
+use crate::handover::{self, RunStart, MESSAGE};
 use crate::record::{self, Instance, Outcome, OutcomeCounts, Record, Seeds, SiteStats};
 use crate::rng::Snapshot;
 use crate::sandbox::wire::{Frame, FrameReader};
@@ -38,10 +39,8 @@ pub(crate) struct RunHandle {
     pub run: u64,
     pub site: &'static Site,
     pub pid: libc::pid_t,
-    pub pidfd: Option<OwnedFd>,
+    pub follow: sandbox::Follow,
     pub pipe: OwnedFd,
-    /// The parent's copy of the pipe's write end, closed as soon as the collector takes over.
-    pub child_end: Option<OwnedFd>,
     pub started: Instant,
     pub deadline: Instant,
     pub timeout: Duration,
@@ -56,12 +55,37 @@ pub(crate) struct RunHandle {
     pub provisional_ns: u64,
 }
 
+impl RunHandle {
+    /// Takes over a caller's message: its descriptors are owned from here on, and the caller's
+    /// copy of the write end is closed.
+    fn adopt(start: RunStart, site: &'static Site) -> RunHandle {
+        drop(handover::unsafe_own(start.child_end));
+        let timeout = Duration::from_millis(site.timeout_ms());
+        RunHandle {
+            run: start.run,
+            site,
+            pid: start.pid,
+            follow: sandbox::follow(start.pid),
+            pipe: handover::unsafe_own(start.pipe),
+            started: start.started,
+            // The child enforces the same budget on itself; the collector's copy also covers a
+            // child that never got as far as arming its own timer.
+            deadline: start.started + sandbox::run_deadline(timeout, site.meta.tests.len() as u32),
+            timeout,
+            snapshot: start.snapshot,
+            test_seed: start.test_seed,
+            time: start.time,
+            parent_ns: start.parent_ns,
+            provisional_ns: start.provisional_ns,
+        }
+    }
+}
+
 /// The parent's handle on the collector thread.
 ///
-/// New runs travel through a pipe as 40-byte messages (a raw `Box<RunHandle>` pointer, pid,
-/// pidfd, cost, and the parent's copy of the run's write end): for the caller that is one
-/// `write(2)` and no memory write, where a channel would dirty (and so copy-on-write fault) its
-/// queue pages right after the fork. A null pointer asks for shutdown.
+/// New runs travel through a pipe as [`RunStart`] messages, by value: for the caller that is
+/// one `write(2)` from its own stack frame, where a channel would dirty (and so copy-on-write
+/// fault) its queue pages right after the fork. A message without a site asks for shutdown.
 pub(crate) struct Collector {
     tx: OwnedFd,
     /// Wakes the collector at once; for [`crate::wait_idle`] and shutdown, never for callers.
@@ -157,37 +181,13 @@ impl Collector {
         Ok(collector)
     }
 
-    /// Hands a run over after its fork. What only the fork could tell (pid, pidfd, cost)
-    /// travels in the message, from the caller's current stack frame, rather than being stored
-    /// into the handle: each heap or fresh stack page written after a fork is a copy-on-write
-    /// fault (about 5 µs here).
+    /// Hands a run over after its fork (see [`crate::handover`]).
     #[inline(always)]
-    pub fn submit(
-        &self,
-        run: Box<RunHandle>,
-        pid: libc::pid_t,
-        pidfd: Option<OwnedFd>,
-        child_end: OwnedFd,
-        parent_ns: u64,
-    ) {
-        use std::os::fd::IntoRawFd;
-        let ptr = Box::into_raw(run) as u64;
-        let fd = pidfd.map_or(-1, |f| i64::from(f.into_raw_fd()));
-        let end = child_end.into_raw_fd();
-        let message = [ptr, pid as u64, fd as u64, parent_ns, end as u64];
-        if !self.send(&message) {
-            // SAFETY: the pointer was not delivered, so the handle is still ours alone; the
-            // descriptors came from into_raw_fd above and were not delivered either.
-            let (_run, _end) = unsafe {
-                (
-                    Box::from_raw(ptr as *mut RunHandle),
-                    OwnedFd::from_raw_fd(end),
-                )
-            };
-            // SAFETY: as above.
-            let pidfd = (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as i32) });
-            // Nobody will reap it: end it now rather than leave a zombie.
-            sandbox::kill(pid, pidfd.as_ref());
+    pub fn submit(&self, start: &RunStart) {
+        if !self.send(start) {
+            // Not delivered, so the message's descriptors are still ours alone. Nobody will
+            // reap the child: end it now rather than leave a zombie.
+            start.abandon();
         }
     }
 
@@ -195,7 +195,7 @@ impl Collector {
         if let Ok(mut slot) = self.shutdown_ack.lock() {
             *slot = Some(done);
         }
-        self.send(&[0; 5]);
+        self.send(&RunStart::shutdown());
         self.wake();
     }
 
@@ -208,19 +208,8 @@ impl Collector {
 
     /// Writes one message; writes of up to PIPE_BUF bytes are whole or not at all.
     #[inline(always)]
-    fn send(&self, message: &[u64; 5]) -> bool {
-        const LEN: usize = std::mem::size_of::<[u64; 5]>();
-        loop {
-            // SAFETY: writing the message's bytes from a live array to our pipe.
-            let n = unsafe { libc::write(self.tx.as_raw_fd(), message.as_ptr().cast(), LEN) };
-            if n == LEN as isize {
-                return true;
-            }
-            if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-                continue;
-            }
-            return false;
-        }
+    fn send(&self, message: &RunStart) -> bool {
+        message.send(self.tx.as_raw_fd())
     }
 }
 
@@ -302,43 +291,31 @@ impl State {
 
     /// Takes the runs (and a shutdown request) that callers sent.
     fn receive(&mut self, rx: &OwnedFd) {
-        let mut buf = [0u8; 40 * 64];
+        let mut buf = [0u8; MESSAGE * 16];
         loop {
             // SAFETY: reading into a live buffer of the length passed.
             let n = unsafe { libc::read(rx.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
             if n <= 0 {
                 return;
             }
-            // Messages are written whole, so reads return whole messages.
-            for message in buf[..n as usize].chunks_exact(40) {
-                let word = |i: usize| {
-                    u64::from_ne_bytes(message[i * 8..i * 8 + 8].try_into().expect("8 bytes"))
-                };
-                let ptr = word(0);
-                if ptr == 0 {
+            // Messages are written whole, so reads of whole messages return whole messages.
+            for message in buf[..n as usize].chunks_exact(MESSAGE) {
+                // SAFETY: every message on this pipe was written by `Collector::send`.
+                let start = unsafe { RunStart::from_bytes(message) };
+                let Some(site) = start.site else {
                     let done = self.shutdown_ack.lock().ok().and_then(|mut s| s.take());
                     let drain = Duration::from_millis(self.config.drain_ms);
                     if let Some(done) = done {
                         self.shutdown = Some((done, Instant::now() + drain));
                     }
                     continue;
-                }
-                // SAFETY: a non-null pointer comes from Box::into_raw in `submit`, sent once.
-                let mut h = unsafe { Box::from_raw(ptr as *mut RunHandle) };
-                h.pid = word(1) as libc::pid_t;
-                let fd = word(2) as i64;
-                // SAFETY: a non-negative descriptor was released by `submit` for us to own.
-                h.pidfd = (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as i32) });
-                h.parent_ns = word(3);
-                // SAFETY: the parent's copy of the run's write end, released by `submit`.
-                h.child_end = Some(unsafe { OwnedFd::from_raw_fd(word(4) as i32) });
-                self.start_following(*h);
+                };
+                self.start_following(RunHandle::adopt(start, site));
             }
         }
     }
 
-    fn start_following(&mut self, mut h: RunHandle) {
-        drop(h.child_end.take());
+    fn start_following(&mut self, h: RunHandle) {
         // Charged here rather than by the caller, whose every write after the fork would be a
         // copy-on-write fault.
         self.budget.settle(h.provisional_ns, h.parent_ns);
@@ -443,6 +420,7 @@ impl State {
         self.charge_children();
         self.adapt();
         self.receive(rx);
+        handover::SPARE_PIPES.refill();
         self.service_runs();
         let interval = Duration::from_millis(self.config.stats_interval_ms);
         if self.last_stats.elapsed() >= interval {
@@ -455,7 +433,7 @@ impl State {
             } else if Instant::now() >= *drain_deadline {
                 for r in &mut self.runs {
                     if r.killed.is_none() && r.exit.is_none() {
-                        sandbox::kill(r.h.pid, r.h.pidfd.as_ref());
+                        r.h.follow.kill(r.h.pid);
                         r.killed = Some(Killed::AtExit);
                     }
                 }
@@ -491,13 +469,13 @@ impl State {
                 r.pipe_eof = r.reader.read_available(r.h.pipe.as_raw_fd());
             }
             if r.exit.is_none() {
-                r.exit = sandbox::try_reap(r.h.pid, r.h.pidfd.as_ref());
+                r.exit = r.h.follow.try_reap(r.h.pid);
             }
             if r.exit.is_some() {
                 // The child is gone: whatever it wrote is in the pipe now.
                 r.reader.read_available(r.h.pipe.as_raw_fd());
             } else if now >= r.h.deadline && r.killed.is_none() {
-                sandbox::kill(r.h.pid, r.h.pidfd.as_ref());
+                r.h.follow.kill(r.h.pid);
                 r.killed = Some(Killed::Deadline);
             }
             self.take_frames(i);
@@ -713,13 +691,14 @@ impl State {
                     revents: 0,
                 });
             }
-            match &r.h.pidfd {
-                Some(p) => fds.push(libc::pollfd {
+            match &r.h.follow {
+                sandbox::Follow::Pidfd(p) => fds.push(libc::pollfd {
                     fd: p.as_raw_fd(),
                     events: libc::POLLIN,
                     revents: 0,
                 }),
-                None => without_pidfd = true,
+                sandbox::Follow::Pid => without_pidfd = true,
+                sandbox::Follow::Gone => {}
             }
             limit = limit.min(r.h.deadline.saturating_duration_since(now));
         }

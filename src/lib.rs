@@ -79,6 +79,7 @@ pub mod budget;
 mod collector;
 pub mod config;
 pub mod dedup;
+mod handover;
 pub mod mr;
 pub mod record;
 pub mod report;

@@ -85,7 +85,7 @@ impl RngCore for Rng {
 }
 
 /// The position of a thread's stream: enough to put it back exactly where it was.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Snapshot {
     seed: [u8; 32],
     stream: u64,

@@ -1,29 +1,28 @@
 //! The fork, and everything that touches processes.
 //!
-//! A sampled call forks once ("a run"). The parent hands the child's pid, pidfd and the read end
-//! of its result pipe to the collector and returns at once to call the original function. The
+//! A sampled call forks once ("a run"). The parent sends the collector what it needs to follow
+//! the run (see [`crate::handover`]) and returns at once to call the original function. The
 //! child ([`child`]) cuts itself off from the parent's terminal, signals and locks, then runs each
 //! test of the call in a process of its own, forked from it, so that every test starts from the
 //! state the call saw and a crash or hang of one test costs only that test.
 //!
-//! Why glibc `fork` + `pidfd_open` and not `clone3(CLONE_PIDFD)`: glibc's `fork` runs its
-//! fork-time handlers, which leave `malloc` usable in the child even when another thread held an
-//! arena lock at that moment; a raw `clone3` would not, and a child that allocates could then
-//! deadlock. The pidfd is opened right after the fork; the child cannot have exited and been
-//! reaped and its pid reused in that window without first running its tests, which takes far
-//! longer than the two system calls between. Children are reaped only through their pidfd (or,
-//! where pidfds are missing, by pid), never with `waitpid(-1)`.
+//! Why glibc `fork` and not `clone3(CLONE_PIDFD)`: glibc's `fork` runs its fork-time handlers,
+//! which leave `malloc` usable in the child even when another thread held an arena lock at that
+//! moment; a raw `clone3` would not, and a child that allocates could then deadlock. The
+//! collector opens the child's pidfd when it takes the run over, and checks that it names a
+//! child of ours ([`follow`]). Children are reaped only through their pidfd (or, where pidfds
+//! are missing, by pid), never with `waitpid(-1)`.
 
 pub mod bpf;
 pub mod child;
 pub mod seccomp;
 pub mod wire;
 
-use std::os::fd::{FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{FromRawFd, IntoRawFd, OwnedFd, RawFd};
 use std::time::{Duration, Instant};
 
 use crate::budget::SkipReason;
-use crate::collector::RunHandle;
+use crate::handover::{self, RunStart};
 use crate::rng::Snapshot;
 use crate::site::Permit;
 
@@ -40,9 +39,10 @@ pub enum Forked {
 /// Forks a run for a sampled call. The caller loses the time of this function only.
 ///
 /// After the fork every page the parent writes costs a copy-on-write fault (several
-/// microseconds each on a virtual machine), so everything the collector needs is prepared
-/// before the fork, and afterwards the caller writes one heap page (the handle's pid and pidfd)
-/// and its stack; counters and the overhead budget are updated on the collector thread.
+/// microseconds each on a virtual machine) and everything it touches is cold, so all the
+/// collector needs is prepared before the fork, on this stack frame, and afterwards the caller
+/// opens a pidfd and writes one message (see [`crate::handover`]); counters and the overhead
+/// budget are updated on the collector thread.
 pub fn fork_run(permit: Permit) -> Forked {
     let started = Instant::now();
     let Permit {
@@ -50,66 +50,59 @@ pub fn fork_run(permit: Permit) -> Forked {
         rt,
         provisional_ns,
     } = permit;
-    let run = rt.next_run_id();
-    let test_seed = rt.test_seed(run);
-    let snapshot = Snapshot::take();
     let fail = |reason| {
         site.count_skip(reason);
         rt.budget.settle(provisional_ns, 0);
         rt.budget.release();
         Forked::Parent
     };
-
-    let Ok((read_end, write_end)) = pipe() else {
+    let Ok((read_end, write_end)) = handover::SPARE_PIPES.take() else {
         return fail(SkipReason::ForkFailed);
+    };
+    let run = rt.next_run_id();
+    let mut start = RunStart {
+        site: Some(site),
+        run,
+        started,
+        time: std::time::SystemTime::now(),
+        snapshot: Snapshot::take(),
+        test_seed: rt.test_seed(run),
+        provisional_ns,
+        pipe: raw(&read_end),
+        child_end: raw(&write_end),
+        pid: 0,
+        parent_ns: 0,
     };
     // SAFETY: sched_getcpu has no preconditions (a vDSO read).
     let caller_cpu = unsafe { libc::sched_getcpu() };
-    let timeout = Duration::from_millis(site.timeout_ms());
-    let tests = site.meta.tests.len() as u32;
-    let handle = Box::new(RunHandle {
-        run,
-        site,
-        pid: 0,
-        pidfd: None,
-        pipe: read_end,
-        child_end: None,
-        started,
-        // The child enforces the same budget on itself; the collector's copy also covers a
-        // child that never got as far as arming its own timer.
-        deadline: started + run_deadline(timeout, tests),
-        timeout,
-        snapshot,
-        test_seed,
-        time: std::time::SystemTime::now(),
-        parent_ns: 0,
-        provisional_ns,
-    });
     // SAFETY: fork has no memory-safety preconditions. The child only runs code that is safe
     // after a fork in a multithreaded process (see `child`): it touches no lock another thread
     // may hold, except through `malloc`, which glibc's fork leaves usable.
     let pid = unsafe { libc::fork() };
     if pid < 0 {
-        drop((handle, write_end));
+        drop((read_end, write_end));
         return fail(SkipReason::ForkFailed);
     }
     if pid == 0 {
-        let RunHandle { pipe: read_end, .. } = *handle;
         drop(read_end);
         return Forked::Child(ChildRun::start(
-            site, rt, caller_cpu, test_seed, snapshot, write_end,
+            site,
+            rt,
+            caller_cpu,
+            start.test_seed,
+            start.snapshot,
+            write_end,
         ));
     }
-    // The parent's copy of the write end is closed by the collector: one system call less here.
-    let pidfd = pidfd_open(pid);
-    let parent_ns = started.elapsed().as_nanos() as u64;
+    // From here the message owns both ends: the collector closes the caller's write end.
+    let _ = (read_end.into_raw_fd(), write_end.into_raw_fd());
+    start.pid = pid;
+    start.parent_ns = started.elapsed().as_nanos() as u64;
     if rt.budget.needs_estimate() {
         // Once per process: a write after the fork, so that the next admissions are charged.
-        rt.budget.seed_estimate(parent_ns);
+        rt.budget.seed_estimate(start.parent_ns);
     }
-    // Nothing is stored into the handle after the fork: what the fork told travels with it.
-    rt.collector
-        .submit(handle, pid, pidfd, write_end, parent_ns);
+    rt.collector.submit(&start);
     Forked::Parent
 }
 
@@ -143,12 +136,88 @@ pub(crate) fn set_blocking(fd: RawFd) {
     }
 }
 
-/// A pidfd for our own child, or `None` on kernels without pidfds (the collector then polls).
+/// A pidfd for our own child, or `None` on kernels without pidfds (the caller then polls).
 pub(crate) fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
     // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, libc::PIDFD_NONBLOCK) };
     // SAFETY: a non-negative return is a fresh descriptor that nothing else owns.
     (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
+}
+
+/// How the collector holds on to a run's child.
+#[derive(Debug)]
+pub(crate) enum Follow {
+    /// Through a pidfd: waits and signals reach this process and no other.
+    Pidfd(OwnedFd),
+    /// By pid, on kernels without pidfds (the collector then polls).
+    Pid,
+    /// Not a child of ours any more: already reaped by another waiter in the host (which
+    /// ignores SIGCHLD, or waits for any child). Its pid must not be used again.
+    Gone,
+}
+
+/// Opens a pidfd for a run's child, on the collector thread (a system call less for the caller)
+/// and makes sure it names that child.
+///
+/// Between the fork and this call the pid cannot name another process unless the child was
+/// reaped by someone else meanwhile and the kernel, which hands out pids in a cycle, went all
+/// the way round `pid_max` (at least 32,768 process creations) within the collector's tick. A
+/// reaped child shows up as `ESRCH`, or as a process that `waitid` says is not our child
+/// (`ECHILD`): both are `Gone`.
+pub(crate) fn follow(pid: libc::pid_t) -> Follow {
+    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, libc::PIDFD_NONBLOCK) };
+    if fd < 0 {
+        return match std::io::Error::last_os_error().raw_os_error() {
+            Some(libc::ENOSYS) => Follow::Pid,
+            _ => Follow::Gone,
+        };
+    }
+    // SAFETY: a non-negative return is a fresh descriptor that nothing else owns.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd as RawFd) };
+    // SAFETY: an all-zero siginfo_t is a valid value for waitid to fill in.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: waitid writes into `info`, which lives across the call. WNOWAIT leaves an
+        // exited child to be reaped later.
+        let r = unsafe {
+            libc::waitid(
+                libc::P_PIDFD,
+                raw(&fd) as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            )
+        };
+        if r == 0 {
+            return Follow::Pidfd(fd);
+        }
+        if std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            return Follow::Gone;
+        }
+    }
+}
+
+impl Follow {
+    pub fn pidfd(&self) -> Option<&OwnedFd> {
+        match self {
+            Follow::Pidfd(fd) => Some(fd),
+            _ => None,
+        }
+    }
+
+    /// Reaps the child without blocking; `None` while it runs.
+    pub fn try_reap(&self, pid: libc::pid_t) -> Option<Exit> {
+        match self {
+            Follow::Gone => Some(Exit::Unknown),
+            _ => try_reap(pid, self.pidfd()),
+        }
+    }
+
+    pub fn kill(&self, pid: libc::pid_t) {
+        if !matches!(self, Follow::Gone) {
+            kill(pid, self.pidfd());
+        }
+    }
 }
 
 /// How a child ended.
@@ -241,5 +310,61 @@ pub(crate) fn kill(pid: libc::pid_t, pidfd: Option<&OwnedFd>) {
                 libc::kill(pid, libc::SIGKILL);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fork_sleeper() -> libc::pid_t {
+        // SAFETY: the child only sleeps and exits through async-signal-safe calls.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            // SAFETY: pause and _exit have no preconditions.
+            unsafe {
+                libc::pause();
+                libc::_exit(0)
+            }
+        }
+        assert!(pid > 0, "fork failed");
+        pid
+    }
+
+    #[test]
+    fn a_live_child_is_followed_through_its_pidfd_and_killed_by_it() {
+        let pid = fork_sleeper();
+        let follow = follow(pid);
+        assert!(matches!(follow, Follow::Pidfd(_)), "{follow:?}");
+        assert_eq!(follow.try_reap(pid), None);
+        follow.kill(pid);
+        let exit = loop {
+            if let Some(exit) = follow.try_reap(pid) {
+                break exit;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        assert_eq!(exit, Exit::Signal(libc::SIGKILL));
+    }
+
+    #[test]
+    fn a_child_reaped_by_someone_else_is_gone_and_never_signalled() {
+        let pid = fork_sleeper();
+        // SAFETY: killing and reaping our own child, as a host's waitpid(-1) would.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
+        }
+        let follow = follow(pid);
+        assert!(matches!(follow, Follow::Gone), "{follow:?}");
+        assert_eq!(follow.try_reap(pid), Some(Exit::Unknown));
+    }
+
+    #[test]
+    fn a_process_that_is_not_our_child_is_gone() {
+        // Our parent exists but is not our child: following it must refuse it.
+        // SAFETY: getppid has no preconditions.
+        let parent = unsafe { libc::getppid() };
+        assert!(matches!(follow(parent), Follow::Gone));
     }
 }

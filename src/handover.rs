@@ -1,0 +1,252 @@
+//! How a sampled call hands its run to the collector, at the least cost to the caller.
+//!
+//! After a fork every page the caller writes is a copy-on-write fault, and everything it
+//! touches is cold (the fork flushed its TLB). So the caller allocates nothing and stores
+//! nothing into shared memory for a run: it fills a [`RunStart`] on its own stack before the
+//! fork, adds what only the fork tells (the pid, its own cost) afterwards, and sends the whole
+//! record by value in one `write(2)` to a pipe that the collector reads on its next tick. The
+//! collector opens the child's pidfd (see [`crate::sandbox::follow`]).
+//!
+//! The run's result pipe is made ahead of time by the collector ([`SparePipes`]): a `pipe2`
+//! costs the caller several microseconds when its caches are cold.
+
+use std::os::fd::{FromRawFd, IntoRawFd, OwnedFd, RawFd};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Instant, SystemTime};
+
+use crate::rng::Snapshot;
+use crate::site::Site;
+
+/// Everything the collector needs to follow one run, sent by value. `site: None` asks the
+/// collector to shut down.
+///
+/// The descriptors are raw: between the caller and the collector they belong to the message.
+/// The collector takes ownership of every one of them on receipt.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct RunStart {
+    pub site: Option<&'static Site>,
+    pub run: u64,
+    pub started: Instant,
+    /// When the call was sampled (formatted for the log on the collector thread).
+    pub time: SystemTime,
+    /// The caller's stream position; with `test_seed`, logged as the run's `seeds`.
+    pub snapshot: Snapshot,
+    pub test_seed: u64,
+    /// What the overhead budget charged when admitting the run.
+    pub provisional_ns: u64,
+    /// The read end of the run's result pipe.
+    pub pipe: RawFd,
+    /// The caller's copy of the write end: the collector closes it (one system call less for
+    /// the caller).
+    pub child_end: RawFd,
+    pub pid: libc::pid_t,
+    /// What starting the run cost the caller.
+    pub parent_ns: u64,
+}
+
+/// The size of one message. Pipe writes of at most `PIPE_BUF` (4096) bytes are atomic, so
+/// messages from several threads never interleave, and a read of a multiple of this size returns
+/// whole messages.
+pub(crate) const MESSAGE: usize = std::mem::size_of::<RunStart>();
+const _: () = assert!(MESSAGE <= libc::PIPE_BUF);
+
+impl RunStart {
+    pub fn shutdown() -> RunStart {
+        RunStart {
+            site: None,
+            run: 0,
+            started: Instant::now(),
+            time: SystemTime::now(),
+            snapshot: Snapshot::default(),
+            test_seed: 0,
+            provisional_ns: 0,
+            pipe: -1,
+            child_end: -1,
+            pid: 0,
+            parent_ns: 0,
+        }
+    }
+
+    /// Writes the message to a pipe whole, retrying on interruption; false if it could not.
+    ///
+    /// The bytes go straight from the value to the kernel: its padding is never read as `u8`s
+    /// here, which would be undefined behaviour.
+    #[inline(always)]
+    pub fn send(&self, fd: RawFd) -> bool {
+        loop {
+            // SAFETY: the kernel reads MESSAGE bytes from a live value of that size.
+            let n = unsafe { libc::write(fd, (self as *const RunStart).cast(), MESSAGE) };
+            if n == MESSAGE as isize {
+                return true;
+            }
+            if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return false;
+        }
+    }
+
+    /// # Safety
+    ///
+    /// `bytes` must be the bytes of a `RunStart` sent by [`RunStart::send`] in this process.
+    pub unsafe fn from_bytes(bytes: &[u8]) -> RunStart {
+        debug_assert_eq!(bytes.len(), MESSAGE);
+        // SAFETY: per the contract, these are a valid RunStart's bytes (the kernel copied them,
+        // padding included, so every byte is initialised); read_unaligned copes with the
+        // buffer's alignment.
+        unsafe { std::ptr::read_unaligned(bytes.as_ptr().cast::<RunStart>()) }
+    }
+
+    /// Closes the message's descriptors when the collector cannot take the run (its pipe is
+    /// gone): the child is killed rather than left running unwatched. It is our child and not
+    /// yet reaped by us, and only the host could have reaped it in these few microseconds.
+    pub fn abandon(self) {
+        drop((unsafe_own(self.pipe), unsafe_own(self.child_end)));
+        crate::sandbox::kill(self.pid, None);
+    }
+}
+
+/// Owns a raw descriptor released into a [`RunStart`].
+pub(crate) fn unsafe_own(fd: RawFd) -> OwnedFd {
+    // SAFETY: every descriptor in a RunStart was released with into_raw_fd by its sender and is
+    // owned by the message alone; each is taken exactly once.
+    unsafe { OwnedFd::from_raw_fd(fd) }
+}
+
+/// Result pipes made ahead of time by the collector, for callers to take without a system call.
+///
+/// Each slot holds both descriptors packed in one word, or [`EMPTY`]. A caller finding every
+/// slot empty (a burst of runs between two ticks) makes its own pipe.
+pub(crate) struct SparePipes {
+    slots: [AtomicU64; 2],
+}
+
+/// The process's spare pipes (a static: one pointer less for the caller to chase).
+pub(crate) static SPARE_PIPES: SparePipes = SparePipes::new();
+
+const EMPTY: u64 = u64::MAX;
+
+impl SparePipes {
+    pub const fn new() -> SparePipes {
+        SparePipes {
+            slots: [const { AtomicU64::new(EMPTY) }; 2],
+        }
+    }
+
+    /// A pipe (read end, write end), from a slot or else new.
+    #[inline]
+    pub fn take(&self) -> std::io::Result<(OwnedFd, OwnedFd)> {
+        for slot in &self.slots {
+            let packed = slot.load(Ordering::Relaxed);
+            if packed != EMPTY
+                && slot
+                    .compare_exchange(packed, EMPTY, Ordering::Acquire, Ordering::Relaxed)
+                    .is_ok()
+            {
+                let read = packed as u32 as RawFd;
+                let write = (packed >> 32) as u32 as RawFd;
+                return Ok((unsafe_own(read), unsafe_own(write)));
+            }
+        }
+        crate::sandbox::pipe()
+    }
+
+    /// Fills the empty slots (on the collector thread).
+    pub fn refill(&self) {
+        for slot in &self.slots {
+            if slot.load(Ordering::Relaxed) != EMPTY {
+                continue;
+            }
+            let Ok((read, write)) = crate::sandbox::pipe() else {
+                return;
+            };
+            let packed =
+                u64::from(read.into_raw_fd() as u32) | u64::from(write.into_raw_fd() as u32) << 32;
+            // Only the collector fills slots, so an empty slot stays empty until this store.
+            slot.store(packed, Ordering::Release);
+        }
+    }
+}
+
+impl Drop for SparePipes {
+    fn drop(&mut self) {
+        for slot in &self.slots {
+            let packed = slot.swap(EMPTY, Ordering::Acquire);
+            if packed != EMPTY {
+                drop((
+                    unsafe_own(packed as u32 as RawFd),
+                    unsafe_own((packed >> 32) as u32 as RawFd),
+                ));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::fd::AsRawFd;
+
+    #[test]
+    fn messages_cross_a_pipe_whole_and_intact() {
+        let (read, write) = crate::sandbox::pipe().expect("pipe");
+        for run in 1..=3u64 {
+            let mut start = RunStart::shutdown();
+            start.run = run;
+            start.pid = 1000 + run as libc::pid_t;
+            start.parent_ns = 99 * run;
+            start.pipe = 3;
+            assert!(start.send(write.as_raw_fd()));
+        }
+        let mut buf = [0u8; MESSAGE * 4];
+        // SAFETY: reading into a live buffer of the length passed.
+        let n = unsafe { libc::read(read.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
+        assert_eq!(n, 3 * MESSAGE as isize);
+        let back: Vec<RunStart> = buf[..n as usize]
+            .chunks_exact(MESSAGE)
+            // SAFETY: every message on this pipe was written by `send` above.
+            .map(|m| unsafe { RunStart::from_bytes(m) })
+            .collect();
+        for (i, m) in back.iter().enumerate() {
+            let run = i as u64 + 1;
+            assert_eq!(
+                (m.run, m.pid, m.parent_ns, m.pipe),
+                (run, 1000 + run as libc::pid_t, 99 * run, 3)
+            );
+            assert!(m.site.is_none());
+        }
+    }
+
+    #[test]
+    fn spare_pipes_are_taken_once_and_refilled() {
+        let spares = SparePipes::new();
+        spares.refill();
+        let mut seen = std::collections::HashSet::new();
+        let taken: Vec<_> = (0..4).map(|_| spares.take().expect("pipe")).collect();
+        for (r, w) in &taken {
+            assert!(seen.insert(r.as_raw_fd()) && seen.insert(w.as_raw_fd()));
+            // A working pipe: what goes in the write end comes out of the read end.
+            // SAFETY: writing one byte from a live array to our pipe.
+            assert_eq!(
+                unsafe { libc::write(w.as_raw_fd(), b"x".as_ptr().cast(), 1) },
+                1
+            );
+            let mut b = [0u8; 1];
+            // SAFETY: reading into a live buffer.
+            assert_eq!(
+                unsafe { libc::read(r.as_raw_fd(), b.as_mut_ptr().cast(), 1) },
+                1
+            );
+        }
+        assert!(spares
+            .slots
+            .iter()
+            .all(|s| s.load(Ordering::Relaxed) == EMPTY));
+        spares.refill();
+        assert!(spares
+            .slots
+            .iter()
+            .all(|s| s.load(Ordering::Relaxed) != EMPTY));
+    }
+}
