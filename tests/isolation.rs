@@ -439,6 +439,8 @@ fn thousands_of_tests_leave_no_zombie() {
                 most
             })
         };
+        let open_fds = || std::fs::read_dir("/proc/self/fd").unwrap().count();
+        let before = open_fds();
         for i in 0..1000 {
             double_twice(i);
             assert!(invite::wait_idle(WAIT));
@@ -447,6 +449,12 @@ fn thousands_of_tests_leave_no_zombie() {
         let most = monitor.join().unwrap();
         let left = child_pids();
         assert!(left.is_empty(), "children left: {left:?}");
+        // Invite's own descriptors (README: nine), and not one more for all those runs.
+        let after = open_fds();
+        assert!(
+            after <= before + 9,
+            "{before} descriptors open before the runs, {after} after"
+        );
         println!("{most}");
     });
     run.assert_success();
