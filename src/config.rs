@@ -97,7 +97,7 @@ pub struct Config {
     #[serde(deserialize_with = "probability")]
     pub default_rho: f64,
     /// Live test runs (forked children) at once.
-    #[serde(deserialize_with = "at_least_one")]
+    #[serde(deserialize_with = "concurrency")]
     pub max_concurrent: u64,
     /// Share of wall time the program may spend starting tests.
     #[serde(deserialize_with = "probability")]
@@ -140,7 +140,7 @@ impl Default for Config {
         Config {
             enabled: true,
             default_rho: 0.0,
-            max_concurrent: cpus.saturating_sub(1).max(1),
+            max_concurrent: cpus.saturating_sub(1).clamp(1, MAX_CONCURRENT),
             max_overhead: 0.05,
             timeout_ms: 2000,
             on_failure: OnFailure::Log,
@@ -336,6 +336,20 @@ fn at_least_one<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
     Ok(v)
 }
 
+/// The most runs at once: every run's hand-over message must fit in the collector's pipe
+/// (64 KiB) together, so that a caller's write never waits for the collector.
+pub const MAX_CONCURRENT: u64 = 256;
+
+fn concurrency<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let v = at_least_one(d)?;
+    if v > MAX_CONCURRENT {
+        return Err(serde::de::Error::custom(format!(
+            "expected at most {MAX_CONCURRENT} runs at once, got {v}"
+        )));
+    }
+    Ok(v)
+}
+
 fn niceness<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
     let v = i32::deserialize(d)?;
     if (0..=19).contains(&v) {
@@ -436,6 +450,16 @@ mod tests {
         assert_eq!(e.line, 2);
         assert_eq!(e.key, "functions.a::b.rho");
         assert!(e.message.contains("invalid type"), "{e}");
+    }
+
+    #[test]
+    fn too_many_runs_at_once_is_refused_with_the_limit() {
+        let e = parse("max_concurrent = 257\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (1, "max_concurrent"));
+        assert!(e.message.contains("at most 256"), "{e}");
+        assert_eq!(parse("max_concurrent = 256\n").unwrap().max_concurrent, 256);
+        let e = parse("max_concurrent = 0\n").unwrap_err();
+        assert!(e.message.contains("1 or more"), "{e}");
     }
 
     #[test]
