@@ -151,6 +151,11 @@ impl Budget {
         self.live.load(Acquire)
     }
 
+    /// True once shutdown has begun: no run may start, and the collector may be gone.
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Acquire)
+    }
+
     pub fn close(&self) {
         self.closed.store(true, Release);
     }

@@ -177,7 +177,14 @@ impl Collector {
         };
         std::thread::Builder::new()
             .name("invite-collector".into())
-            .spawn(move || state.run(rx, nudge_fd))?;
+            .spawn(move || {
+                state.run(&rx, nudge_fd);
+                // The read end stays open for good: a caller admitted just before shutdown
+                // may still write its message, and a write to a pipe without a reader would
+                // raise SIGPIPE in the host. Such a run's child, unwatched, ends at its own
+                // deadline. At most `max_concurrent` messages can wait, and they fit.
+                std::mem::forget(rx);
+            })?;
         Ok(collector)
     }
 
@@ -276,10 +283,10 @@ struct State {
 }
 
 impl State {
-    fn run(&mut self, rx: OwnedFd, nudge: i32) {
+    fn run(&mut self, rx: &OwnedFd, nudge: i32) {
         loop {
             // A bug here must neither kill the host nor stop the reaping of children.
-            let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.step(&rx)));
+            let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.step(rx)));
             match step {
                 Ok(true) => return,
                 Ok(false) => {}
@@ -745,5 +752,68 @@ fn test_record(
         inputs: run.inputs.clone(),
         detail,
         seeds: run.seeds.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// In a process of its own (the signal disposition is process-wide): a caller whose
+    /// message arrives after the collector finished must neither die of SIGPIPE nor block.
+    #[test]
+    fn a_message_after_the_collector_finished_is_harmless() {
+        // SAFETY: the child below uses only its own fresh collector and leaves with _exit.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            // SAFETY: restoring the default action, which kills on a write without a reader.
+            unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+            let dir = std::env::temp_dir().join(format!("invite-late-{}", std::process::id()));
+            let _ = std::fs::create_dir_all(&dir);
+            let sink =
+                LogSink::open(&dir.join("log.jsonl").display().to_string()).expect("log file");
+            let instance = Instance {
+                host: "test".into(),
+                pid: std::process::id(),
+                exe: String::new(),
+            };
+            let start = record::Start {
+                v: record::VERSION,
+                time: record::now(),
+                instance: instance.clone(),
+                config_file: String::new(),
+                config: serde_json::Value::Null,
+                sites: Vec::new(),
+            };
+            let config = Config {
+                drain_ms: 1,
+                ..Config::default()
+            };
+            let budget = Arc::new(Budget::new(1, 1.0));
+            let collector =
+                Collector::spawn(&config, instance, budget, 0, sink, start).expect("collector");
+            let (done_tx, done_rx) = mpsc::channel();
+            collector.shutdown(done_tx);
+            let finished = done_rx.recv_timeout(Duration::from_secs(10)).is_ok();
+            // Let the collector thread return and drop what it owns.
+            std::thread::sleep(Duration::from_millis(100));
+            let (read, write) = sandbox::pipe().expect("pipe");
+            use std::os::fd::IntoRawFd;
+            let mut late = RunStart::shutdown();
+            late.pipe = read.into_raw_fd();
+            late.child_end = write.into_raw_fd();
+            collector.send(&late);
+            // SAFETY: _exit has no preconditions.
+            unsafe { libc::_exit(if finished { 0 } else { 2 }) };
+        }
+        let mut status = 0;
+        // SAFETY: reaping our own child.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "the late caller ended with status {status:#x} (signal {})",
+            libc::WTERMSIG(status)
+        );
     }
 }

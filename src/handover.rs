@@ -98,12 +98,21 @@ impl RunStart {
         unsafe { std::ptr::read_unaligned(bytes.as_ptr().cast::<RunStart>()) }
     }
 
-    /// Closes the message's descriptors when the collector cannot take the run (its pipe is
-    /// gone): the child is killed rather than left running unwatched. It is our child and not
-    /// yet reaped by us, and only the host could have reaped it in these few microseconds.
+    /// Closes the message's descriptors when the collector cannot take the run (its pipe
+    /// failed): the child is killed and reaped rather than left running unwatched. It is our
+    /// child, forked microseconds ago and not reaped by us; if the host reaped it meanwhile,
+    /// `follow` says so and it is left alone.
     pub fn abandon(self) {
         drop((unsafe_own(self.pipe), unsafe_own(self.child_end)));
-        crate::sandbox::kill(self.pid, None);
+        let follow = crate::sandbox::follow(self.pid);
+        follow.kill(self.pid);
+        // A killed child is gone within microseconds; bounded anyway, never a stall.
+        for _ in 0..1000 {
+            if follow.try_reap(self.pid).is_some() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_micros(100));
+        }
     }
 }
 

@@ -98,6 +98,13 @@ pub fn fork_run(permit: Permit) -> Forked {
     let _ = (read_end.into_raw_fd(), write_end.into_raw_fd());
     start.pid = pid;
     start.parent_ns = started.elapsed().as_nanos() as u64;
+    if rt.budget.is_closed() {
+        // Shutdown began during the fork: the collector may already have finished and would
+        // never take the run. A read of the flag costs no copy-on-write fault.
+        start.abandon();
+        rt.budget.release();
+        return Forked::Parent;
+    }
     if rt.budget.needs_estimate() {
         // Once per process: a write after the fork, so that the next admissions are charged.
         rt.budget.seed_estimate(start.parent_ns);
