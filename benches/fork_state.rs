@@ -7,7 +7,9 @@
 //! cargo bench --bench fork_state
 //! ```
 
-use std::time::{Duration, Instant};
+mod support;
+
+use std::time::Duration;
 
 const CASES: [&str; 4] = [
     "exited at once",
@@ -55,21 +57,6 @@ fn previous(case: usize, caller_cpu: usize, cpus: usize) {
     unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
 }
 
-/// A measured bare fork, in microseconds of the parent's time.
-fn bare_fork() -> f64 {
-    let started = Instant::now();
-    // SAFETY: the child calls only _exit.
-    let pid = unsafe { libc::fork() };
-    if pid == 0 {
-        // SAFETY: _exit has no preconditions.
-        unsafe { libc::_exit(0) };
-    }
-    let us = started.elapsed().as_secs_f64() * 1e6;
-    // SAFETY: reaping our own child.
-    unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
-    us
-}
-
 fn main() {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     if cpus < 2 {
@@ -88,7 +75,7 @@ fn main() {
             let cpu = unsafe { libc::sched_getcpu() }.max(0) as usize;
             previous(case, cpu, cpus);
             std::thread::sleep(Duration::from_millis(2));
-            times[case].push(bare_fork());
+            times[case].push(support::bare_fork_us());
         }
     }
     println!("bare fork of a 3 MiB process, after a child that ...");

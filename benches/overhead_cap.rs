@@ -7,6 +7,10 @@
 //! cargo bench --bench overhead_cap
 //! ```
 
+mod support;
+
+use support::median;
+
 use std::process::Command;
 use std::time::Instant;
 
@@ -40,11 +44,6 @@ fn workload() -> f64 {
     }
     std::hint::black_box(acc);
     started.elapsed().as_secs_f64()
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
 }
 
 fn main() {

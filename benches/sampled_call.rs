@@ -13,6 +13,10 @@
 //! cargo bench --bench sampled_call
 //! ```
 
+mod support;
+
+use support::median;
+
 use std::time::{Duration, Instant};
 
 #[invite::in_vivo(test = holds)]
@@ -44,25 +48,11 @@ fn grows(x: &u64) -> bool {
 
 const ROUNDS: usize = 41;
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
-
-/// The parent's time in `fork()` (the child leaves at once), in microseconds.
+/// The parent's time in `fork()` (the child leaves at once), in microseconds, after the same
+/// settling as a sampled call.
 fn bare_fork() -> f64 {
     std::thread::sleep(Duration::from_millis(2));
-    let started = Instant::now();
-    // SAFETY: the child calls only _exit.
-    let pid = unsafe { libc::fork() };
-    if pid == 0 {
-        // SAFETY: _exit has no preconditions.
-        unsafe { libc::_exit(0) };
-    }
-    let us = started.elapsed().as_secs_f64() * 1e6;
-    // SAFETY: reaping our own child.
-    unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
-    us
+    support::bare_fork_us()
 }
 
 /// The caller's time in one sampled call, in microseconds.

@@ -13,6 +13,8 @@
 //! cargo bench --bench sampled_criterion
 //! ```
 
+mod support;
+
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -56,20 +58,10 @@ fn after_a_run(i: &mut u64) {
     assert!(invite::wait_idle(Duration::from_secs(30)));
 }
 
-/// A bare fork whose child leaves at once, in the parent's microseconds.
+/// A bare fork whose child leaves at once: the parent's time, after settling.
 fn bare_fork() -> Duration {
     settle();
-    let started = Instant::now();
-    // SAFETY: the child calls only _exit.
-    let pid = unsafe { libc::fork() };
-    if pid == 0 {
-        // SAFETY: _exit has no preconditions.
-        unsafe { libc::_exit(0) };
-    }
-    let took = started.elapsed();
-    // SAFETY: reaping our own child.
-    unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
-    took
+    support::bare_fork()
 }
 
 fn bench(c: &mut Criterion) {

@@ -11,6 +11,10 @@
 //! cargo bench --bench unsampled_call
 //! ```
 
+mod support;
+
+use support::median;
+
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -88,11 +92,6 @@ fn per_call(f: fn(u64) -> u64, n: u64) -> f64 {
     }
     black_box(acc);
     started.elapsed().as_secs_f64() * 1e9 / n as f64
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
 }
 
 /// The three measured in alternation, many rounds, so that drift hits them alike.

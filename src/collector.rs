@@ -59,14 +59,17 @@ impl RunHandle {
     /// Takes over a caller's message: its descriptors are owned from here on, and the caller's
     /// copy of the write end is closed.
     fn adopt(start: RunStart, site: &'static Site) -> RunHandle {
-        drop(handover::unsafe_own(start.child_end));
+        // SAFETY: the message was delivered once, and its descriptors are taken here once.
+        let (pipe, child_end) =
+            unsafe { (handover::own(start.pipe), handover::own(start.child_end)) };
+        drop(child_end);
         let timeout = Duration::from_millis(site.timeout_ms());
         RunHandle {
             run: start.run,
             site,
             pid: start.pid,
             follow: sandbox::follow(start.pid),
-            pipe: handover::unsafe_own(start.pipe),
+            pipe,
             started: start.started,
             // The child enforces the same budget on itself; the collector's copy also covers a
             // child that never got as far as arming its own timer.

@@ -103,7 +103,8 @@ impl RunStart {
     /// child, forked microseconds ago and not reaped by us; if the host reaped it meanwhile,
     /// `follow` says so and it is left alone.
     pub fn abandon(self) {
-        drop((unsafe_own(self.pipe), unsafe_own(self.child_end)));
+        // SAFETY: the message was not delivered, so its descriptors are still its own.
+        drop(unsafe { (own(self.pipe), own(self.child_end)) });
         let follow = crate::sandbox::follow(self.pid);
         follow.kill(self.pid);
         // A killed child is gone within microseconds; bounded anyway, never a stall.
@@ -116,10 +117,14 @@ impl RunStart {
     }
 }
 
-/// Owns a raw descriptor released into a [`RunStart`].
-pub(crate) fn unsafe_own(fd: RawFd) -> OwnedFd {
-    // SAFETY: every descriptor in a RunStart was released with into_raw_fd by its sender and is
-    // owned by the message alone; each is taken exactly once.
+/// Owns a raw descriptor released into a [`RunStart`] or a spare-pipe slot.
+///
+/// # Safety
+///
+/// `fd` must have been released with `into_raw_fd` into the message or slot, which alone owns
+/// it, and must be taken exactly once.
+pub(crate) unsafe fn own(fd: RawFd) -> OwnedFd {
+    // SAFETY: per the contract, nothing else owns or closes `fd`.
     unsafe { OwnedFd::from_raw_fd(fd) }
 }
 
@@ -153,9 +158,8 @@ impl SparePipes {
                     .compare_exchange(packed, EMPTY, Ordering::Acquire, Ordering::Relaxed)
                     .is_ok()
             {
-                let read = packed as u32 as RawFd;
-                let write = (packed >> 32) as u32 as RawFd;
-                return Ok((unsafe_own(read), unsafe_own(write)));
+                // SAFETY: the exchange emptied the slot, so this caller alone owns the pair.
+                return Ok(unsafe { unpack(packed) });
             }
         }
         crate::sandbox::pipe()
@@ -178,15 +182,28 @@ impl SparePipes {
     }
 }
 
+/// The (read end, write end) pair packed in a slot.
+///
+/// # Safety
+///
+/// `packed` must have been taken out of a slot (which then no longer holds it).
+unsafe fn unpack(packed: u64) -> (OwnedFd, OwnedFd) {
+    // SAFETY: per the contract, the slot's pair is ours alone.
+    unsafe {
+        (
+            own(packed as u32 as RawFd),
+            own((packed >> 32) as u32 as RawFd),
+        )
+    }
+}
+
 impl Drop for SparePipes {
     fn drop(&mut self) {
         for slot in &self.slots {
             let packed = slot.swap(EMPTY, Ordering::Acquire);
             if packed != EMPTY {
-                drop((
-                    unsafe_own(packed as u32 as RawFd),
-                    unsafe_own((packed >> 32) as u32 as RawFd),
-                ));
+                // SAFETY: the swap emptied the slot, so the pair is ours alone.
+                drop(unsafe { unpack(packed) });
             }
         }
     }

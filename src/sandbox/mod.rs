@@ -41,8 +41,8 @@ pub enum Forked {
 /// After the fork every page the parent writes costs a copy-on-write fault (several
 /// microseconds each on a virtual machine) and everything it touches is cold, so all the
 /// collector needs is prepared before the fork, on this stack frame, and afterwards the caller
-/// opens a pidfd and writes one message (see [`crate::handover`]); counters and the overhead
-/// budget are updated on the collector thread.
+/// writes one message (see [`crate::handover`]); the pidfd, counters and the overhead budget are
+/// taken care of on the collector thread.
 pub fn fork_run(permit: Permit) -> Forked {
     let started = Instant::now();
     let Permit {
