@@ -67,6 +67,7 @@ fn main() {
     std::hint::black_box(&state);
     let rounds = 400;
     let mut times = vec![Vec::new(); CASES.len()];
+    let mut shootdowns = vec![0u64; CASES.len()];
     for round in 0..rounds {
         for k in 0..CASES.len() {
             let case = (round + k) % CASES.len();
@@ -75,17 +76,22 @@ fn main() {
             let cpu = unsafe { libc::sched_getcpu() }.max(0) as usize;
             previous(case, cpu, cpus);
             std::thread::sleep(Duration::from_millis(2));
+            let before = support::tlb_shootdowns();
             times[case].push(support::bare_fork_us());
+            if let (Some(b), Some(a)) = (before, support::tlb_shootdowns()) {
+                shootdowns[case] += a - b;
+            }
         }
     }
     println!("bare fork of a 3 MiB process, after a child that ...");
-    for (name, mut t) in CASES.iter().zip(times) {
+    for ((name, mut t), ipis) in CASES.iter().zip(times).zip(shootdowns) {
         t.sort_by(f64::total_cmp);
         println!(
-            "  {name:46} {:7.1} us (middle half {:.1} to {:.1})",
+            "  {name:46} {:7.1} us (middle half {:.1} to {:.1}), {:.2} TLB shootdowns a fork",
             t[t.len() / 2],
             t[t.len() / 4],
-            t[3 * t.len() / 4]
+            t[3 * t.len() / 4],
+            ipis as f64 / rounds as f64
         );
     }
 }

@@ -30,3 +30,21 @@ pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     v[v.len() / 2]
 }
+
+/// TLB shootdown interrupts received so far, summed over CPUs (the `TLB:` row of
+/// `/proc/interrupts`, x86 Linux), or `None` where the kernel does not show them.
+///
+/// A fork write-protects the parent's pages and then flushes the TLB of every CPU that has run
+/// one of the parent's threads since it was last told to stop caching them, even an idle one. On
+/// a virtual machine an interrupt to an idle (halted) virtual CPU must first wake it, and the
+/// fork waits for that: the count says how often a measured operation paid for one.
+pub fn tlb_shootdowns() -> Option<u64> {
+    let table = std::fs::read_to_string("/proc/interrupts").ok()?;
+    let row = table.lines().find(|l| l.trim_start().starts_with("TLB:"))?;
+    Some(
+        row.split_whitespace()
+            .skip(1)
+            .map_while(|n| n.parse::<u64>().ok())
+            .sum(),
+    )
+}
