@@ -1,7 +1,8 @@
 //! Why a fork's cost depends on where the previous child ran, without invite: a bare `fork()` of
 //! a 3 MiB process (its child leaves at once), measured after an unmeasured fork whose child
 //! exits at once, sleeps on the caller's CPU, runs on another CPU, or runs on another CPU and
-//! comes back to exit. The four cases alternate.
+//! comes back to exit. The four cases alternate. Beside each median: the TLB shootdown interrupts
+//! a measured fork sent, the cost that separates the cases.
 //!
 //! ```text
 //! cargo bench --bench fork_state

@@ -2,9 +2,11 @@
 //! at 10 MB, 100 MB and 1 GB resident; fork cost per GiB with 4 KiB pages and with transparent
 //! huge pages; and tests per second of caller time for a small process.
 //!
-//! A fork costs more when the previous child ran and exited on another CPU (twice as much for
-//! a small process here): the page metadata a fork updates was last written there. A sampling
-//! program is always in that state, since invite runs tests off the caller's CPU. So every
+//! A fork costs more once a thread of the process has run on another CPU since the last fork
+//! (twice as much for a small process here): the fork must interrupt that CPU to flush its TLB,
+//! and on a virtual machine an idle CPU must be woken first (`fork_state` counts the
+//! interrupts). A sampling program is in that state: the collector thread, and the caller when
+//! woken where a run's child exited, run on the other CPU. So every
 //! measured operation, sampled call or bare fork, follows an unmeasured sampled call, and the
 //! two alternate: both meet the same process in the same state. The cheaper fork of a process
 //! whose previous child exited at once on the caller's CPU is printed beside them.
