@@ -12,37 +12,13 @@
 //! cargo bench --bench program_cost
 //! ```
 
+mod probes;
 mod support;
+
+use probes::{probe, probe3};
 
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
-
-#[invite::in_vivo(test = holds)]
-fn probe(x: u64) -> u64 {
-    x.wrapping_add(1)
-}
-
-fn holds(x: &u64) -> bool {
-    probe(*x) == x.wrapping_add(1)
-}
-
-/// A site with three tests: one fork serves them all.
-#[invite::in_vivo(test = holds3, test = is_odd_or_even, test = grows)]
-fn probe3(x: u64) -> u64 {
-    x.wrapping_add(1)
-}
-
-fn holds3(x: &u64) -> bool {
-    probe3(*x) == x.wrapping_add(1)
-}
-
-fn is_odd_or_even(x: &u64) -> bool {
-    probe3(*x) % 2 != x % 2
-}
-
-fn grows(x: &u64) -> bool {
-    *x == u64::MAX || probe3(*x) > *x
-}
 
 #[inline(never)]
 fn plain(x: u64) -> u64 {
@@ -105,19 +81,9 @@ fn bare_fork(live: bool, children: &mut Vec<libc::pid_t>) -> u64 {
 }
 
 fn main() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let log = dir.path().join("log.jsonl");
-    let config = dir.path().join("invite.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\nlog = {:?}\n",
-            log.display().to_string()
-        ),
-    )
-    .expect("config");
-    std::env::set_var("INVITE_CONFIG", &config);
-    assert!(invite::init(), "invite did not start");
+    let dir = support::start_invite(
+        "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n",
+    );
 
     let mut state = vec![0u64; 1 << 14];
     let calibration = Instant::now();
@@ -164,7 +130,10 @@ fn main() {
     // Calls the budget or the concurrency cap did not sample cost next to nothing: divide by
     // the runs the log shows.
     let mut runs = [BTreeSet::new(), BTreeSet::new()];
-    for line in std::fs::read_to_string(&log).expect("log").lines() {
+    for line in std::fs::read_to_string(dir.path().join(support::LOG))
+        .expect("log")
+        .lines()
+    {
         if let Ok(invite::record::Record::Test(t)) = invite::record::Record::from_line(line) {
             let site = usize::from(t.site.ends_with("probe3"));
             runs[site].insert(t.run);

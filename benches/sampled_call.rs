@@ -15,38 +15,14 @@
 //! cargo bench --bench sampled_call
 //! ```
 
+mod probes;
 mod support;
+
+use probes::{probe, probe3};
 
 use support::median;
 
 use std::time::{Duration, Instant};
-
-#[invite::in_vivo(test = holds)]
-fn probe(x: u64) -> u64 {
-    x.wrapping_add(1)
-}
-
-fn holds(x: &u64) -> bool {
-    probe(*x) == x.wrapping_add(1)
-}
-
-/// A site with three tests: one fork serves them all.
-#[invite::in_vivo(test = holds3, test = is_odd_or_even, test = grows)]
-fn probe3(x: u64) -> u64 {
-    x.wrapping_add(1)
-}
-
-fn holds3(x: &u64) -> bool {
-    probe3(*x) == x.wrapping_add(1)
-}
-
-fn is_odd_or_even(x: &u64) -> bool {
-    probe3(*x) % 2 != x % 2
-}
-
-fn grows(x: &u64) -> bool {
-    *x == u64::MAX || probe3(*x) > *x
-}
 
 const ROUNDS: usize = 41;
 
@@ -114,20 +90,11 @@ fn rss_mib() -> f64 {
 }
 
 fn main() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let config = dir.path().join("invite.toml");
     // What is measured is the caller's time, not the budget: charging the children's CPU time
     // (1 GB runs take milliseconds of it) would refuse runs and back the sampler off.
-    std::fs::write(
-        &config,
-        format!(
-            "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\nlog = {:?}\n",
-            dir.path().join("log.jsonl").display().to_string()
-        ),
-    )
-    .expect("config");
-    std::env::set_var("INVITE_CONFIG", &config);
-    assert!(invite::init(), "invite did not start");
+    let _dir = support::start_invite(
+        "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n",
+    );
     let mut next = 0u64;
 
     // Throughput for a small process: tests per second of caller time, with one test per call

@@ -13,36 +13,14 @@
 //! cargo bench --bench sampled_criterion
 //! ```
 
+mod probes;
 mod support;
+
+use probes::probe;
 
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-
-#[invite::in_vivo(test = holds)]
-fn probe(x: u64) -> u64 {
-    x.wrapping_add(1)
-}
-
-fn holds(x: &u64) -> bool {
-    probe(*x) == x.wrapping_add(1)
-}
-
-fn configure() {
-    let dir = std::env::temp_dir().join(format!("invite-crit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let config = dir.join("invite.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\nlog = {:?}\n",
-            dir.join("log.jsonl").display().to_string()
-        ),
-    )
-    .expect("config");
-    std::env::set_var("INVITE_CONFIG", &config);
-    assert!(invite::init());
-}
 
 /// The same machine state before each measured operation: the previous child gone and the
 /// collector asleep (as between sparse samples in a program).
@@ -65,7 +43,7 @@ fn bare_fork() -> Duration {
 }
 
 fn bench(c: &mut Criterion) {
-    configure();
+    let _dir = support::start_invite("default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\n");
     let mut g = c.benchmark_group("caller time, small process");
     g.sample_size(20).measurement_time(Duration::from_secs(10));
     let mut i = 0u64;

@@ -41,26 +41,10 @@ fn same(x: &u64) -> bool {
     plain(*x) == at_rho_zero(*x)
 }
 
-fn configure() {
-    let dir = std::env::temp_dir().join(format!("invite-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let config = dir.join("invite.toml");
+fn bench(c: &mut Criterion) {
     // ρ = 0 by default; `at_rho_small` has rho = 0.001 from its attribute. A zero overhead budget
     // refuses every sampled call, so the bench measures the unsampled path only.
-    std::fs::write(
-        &config,
-        format!(
-            "default_rho = 0.0\nmax_overhead = 0.0\nlog = {:?}\n",
-            dir.join("log.jsonl").display().to_string()
-        ),
-    )
-    .expect("config");
-    std::env::set_var("INVITE_CONFIG", &config);
-    assert!(invite::init());
-}
-
-fn bench(c: &mut Criterion) {
-    configure();
+    let _dir = support::start_invite("default_rho = 0.0\nmax_overhead = 0.0\n");
     let mut g = c.benchmark_group("unsampled call");
     g.bench_function("plain", |b| b.iter(|| plain(black_box(7))));
     g.bench_function("instrumented, rho = 0", |b| {

@@ -4,6 +4,21 @@
 
 use std::time::{Duration, Instant};
 
+/// The log's file name inside the directory [`start_invite`] returns.
+pub const LOG: &str = "log.jsonl";
+
+/// Starts invite with `settings` (lines of `invite.toml`) and a log in a fresh directory, which
+/// lives as long as the returned handle.
+pub fn start_invite(settings: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("invite.toml");
+    let log = dir.path().join(LOG).display().to_string();
+    std::fs::write(&config, format!("{settings}log = {log:?}\n")).expect("config");
+    std::env::set_var("INVITE_CONFIG", &config);
+    assert!(invite::init(), "invite did not start");
+    dir
+}
+
 /// The parent's time in a bare `fork()` whose child leaves at once; the child is reaped
 /// outside the measurement.
 pub fn bare_fork() -> Duration {
