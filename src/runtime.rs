@@ -160,7 +160,7 @@ fn start() -> Option<Runtime> {
         );
         None
     } else {
-        match seccomp::Filter::build(verdict_fd()) {
+        match seccomp::Filter::build() {
             Ok(f) => Some(f),
             Err(e) => {
                 eprintln!("invite: cannot build the seccomp filter ({e}); tests run with memory isolation only");
@@ -272,14 +272,6 @@ fn configure_sites(config: &Config, seccomp: bool) -> Vec<SiteInfo> {
 }
 
 /// A descriptor number for test processes' verdict pipes: high, but under the soft limit.
-fn verdict_fd() -> i32 {
-    // SAFETY: an all-zero rlimit is valid for getrlimit to fill.
-    let mut lim: libc::rlimit = unsafe { std::mem::zeroed() };
-    // SAFETY: getrlimit writes into `lim`.
-    unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) };
-    (lim.rlim_cur.saturating_sub(1)).clamp(10, 1000) as i32
-}
-
 fn disarm_all() -> Option<Runtime> {
     for s in site::all() {
         s.disarm();

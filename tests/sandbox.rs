@@ -97,7 +97,8 @@ fn renames_and_unlinks(_: &u64) -> bool {
 }
 
 fn connects_out(_: &u64) -> bool {
-    let addr = fixture().listener.local_addr().unwrap();
+    // The address comes from the program: the test's copy of the listener is a dead descriptor.
+    let addr = std::env::var("SANDBOX_LISTENER").unwrap();
     std::net::TcpStream::connect(addr).is_ok()
 }
 
@@ -153,6 +154,8 @@ fn every_side_effect_is_blocked_and_leaves_the_program_unchanged() {
     let run = support::scenario_with(here!(), CONFIG, &[], || {
         std::env::set_var("SANDBOX_PROGRAM_PID", std::process::id().to_string());
         set_up();
+        let addr = fixture().listener.local_addr().unwrap();
+        std::env::set_var("SANDBOX_LISTENER", addr.to_string());
         assert_eq!(process(5), 15);
         assert!(invite::wait_idle(WAIT));
         let f = fixture();
@@ -184,9 +187,9 @@ fn every_side_effect_is_blocked_and_leaves_the_program_unchanged() {
         .unwrap();
     assert_eq!(log, "", "a test wrote into the program's open file");
 
+    // The test holds its own read-only copy of the file: the write fails inside the test.
     let (o, d) = detail(&run, "writes_to_an_open_file");
-    assert_eq!(o, Blocked);
-    assert!(d.contains("write(fd "), "{d}");
+    assert_eq!(o, Fail, "{d}");
     let (o, d) = detail(&run, "creates_a_file");
     assert_eq!(o, Blocked);
     assert!(d.contains("openat(") && d.contains("created.txt"), "{d}");
@@ -199,9 +202,10 @@ fn every_side_effect_is_blocked_and_leaves_the_program_unchanged() {
     let (o, d) = detail(&run, "signals_the_program");
     assert_eq!(o, Blocked);
     assert!(d.contains("kill(pid "), "{d}");
+    // The mapping became private to the test: the store lands there, and the program's value
+    // is checked above.
     let (o, d) = detail(&run, "stores_into_shared_memory");
-    assert_eq!(o, Blocked);
-    assert!(d.contains("shared mapping"), "{d}");
+    assert_eq!(o, Pass, "{d}");
     let (o, d) = detail(&run, "runs_a_program");
     assert_eq!(o, Blocked);
     // Process creation blocks signals first, so the trap becomes a SIGSYS kill.
@@ -280,7 +284,7 @@ fn a_memory_limit_stops_a_greedy_test_only() {
 fn the_filter_costs_a_test_process_microseconds() {
     // Not a timing threshold: the cost is measured and printed for the record; the assertion
     // is only that installing works and leaves the process able to report.
-    let filter = invite::sandbox::seccomp::Filter::build(900).unwrap();
+    let filter = invite::sandbox::seccomp::Filter::build().unwrap();
     let (r, w) = {
         let mut fds = [0; 2];
         // SAFETY: pipe writes two descriptors into `fds`.
@@ -293,7 +297,7 @@ fn the_filter_costs_a_test_process_microseconds() {
         // SAFETY: moving the pipe to the descriptor the filter allows.
         unsafe { libc::dup2(w, 900) };
         let started = std::time::Instant::now();
-        let ok = filter.install().is_ok();
+        let ok = filter.install(900).is_ok();
         let us = started.elapsed().as_micros() as u64;
         let msg = format!("{ok} {us}");
         let _ = invite::sandbox::wire::write_all(900, msg.as_bytes());

@@ -14,6 +14,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
 use std::time::{Duration, Instant};
 
+use super::detach;
 use super::wire::{self, Frame, FrameReader};
 use super::{kill, pidfd_open, pipe, raw, run_deadline, set_blocking, try_reap, Exit};
 use crate::record::Outcome;
@@ -38,6 +39,10 @@ pub struct ChildRun {
     test_seed: u64,
     snapshot: Snapshot,
     pipe: OwnedFd,
+    /// A pidfd of the program: readable once it has died, when every run must end at once.
+    program: Option<OwnedFd>,
+    /// The program's files, opened again read-only; each test process opens them once more.
+    files: Vec<detach::Reopened>,
     self_check: bool,
     tolerance: f64,
     timeout: Duration,
@@ -58,9 +63,21 @@ impl ChildRun {
             run_deadline(timeout, site.meta.tests.len() as u32),
             caller_cpu,
         );
+        // The program's pid, held from here on; if it died during the fork, so does the run.
+        let program = pidfd_open(rt.instance.pid as libc::pid_t);
+        // SAFETY: getppid has no preconditions.
+        if unsafe { libc::getppid() } != rt.instance.pid as libc::pid_t {
+            exit_now(5);
+        }
+        let mut files = Vec::new();
         if rt.filter.is_some() && site.seccomp() {
-            // Once per run: every test process forked from here inherits the protection.
-            super::seccomp::protect_shared_mappings();
+            // Once per run: every test process forked from here holds only private descriptors
+            // and private memory.
+            let mut keep = vec![pipe.as_raw_fd()];
+            keep.extend(program.as_ref().map(raw));
+            let mut detached = detach::Detached::default();
+            files = detach::descriptors(&keep, &mut detached);
+            detach::privatize_shared_mappings(&mut detached);
         }
         set_blocking(pipe.as_raw_fd());
         ChildRun {
@@ -69,6 +86,8 @@ impl ChildRun {
             test_seed,
             snapshot,
             pipe,
+            program,
+            files,
             self_check: site.meta.self_check,
             tolerance: site.tolerance(),
             timeout,
@@ -175,15 +194,24 @@ impl ChildRun {
                 break Some(exit);
             }
             let now = Instant::now();
-            if now >= deadline {
+            let program_gone = self.program.as_ref().is_some_and(|p| readable(raw(p)));
+            if now >= deadline || program_gone {
                 kill(pid, pidfd.as_ref());
                 while try_reap(pid, pidfd.as_ref()).is_none() {
                     std::thread::sleep(Duration::from_millis(1));
                 }
+                if program_gone {
+                    // Nobody is left to read a result: the run ends with the program.
+                    exit_now(5);
+                }
                 break None;
             }
             wait_readable(
-                &[(!eof).then_some(rd), pidfd.as_ref().map(raw)],
+                &[
+                    (!eof).then_some(rd),
+                    self.program.as_ref().map(raw),
+                    pidfd.as_ref().map(raw),
+                ],
                 deadline - now,
             );
         };
@@ -244,14 +272,18 @@ impl ChildRun {
                 exit_now(4);
             }
         }
-        let mut fd = verdict_pipe.as_raw_fd();
-        if let Some(filter) = self.filter {
-            // The filter lets exactly this descriptor be written: move the pipe there.
-            // SAFETY: dup2 onto a descriptor number reserved for this; the old one is kept.
-            if unsafe { libc::dup2(fd, filter.verdict_fd) } == filter.verdict_fd {
-                fd = filter.verdict_fd;
+        let fd = verdict_pipe.as_raw_fd();
+        // The run's result pipe and the program's pidfd are the supervisor's: a test that could
+        // write the one would forge results, and the other names the program.
+        // SAFETY: closing descriptors this process holds and never uses again (it leaves with
+        // _exit, so the OwnedFds are never dropped here).
+        unsafe {
+            libc::close(self.pipe.as_raw_fd());
+            if let Some(p) = &self.program {
+                libc::close(p.as_raw_fd());
             }
         }
+        detach::reopen_again(&self.files);
         set_blocking(fd);
         PANIC_PIPE.store(fd, Ordering::Relaxed);
         if let Some(mb) = self.site.memory_mb() {
@@ -268,15 +300,7 @@ impl ChildRun {
             taken: Cell::new(false),
         };
         if let Some(filter) = self.filter {
-            let installed = filter.install().and_then(|()| {
-                // The pipe is now only writable at the reserved number.
-                if fd == filter.verdict_fd {
-                    Ok(())
-                } else {
-                    Err(std::io::Error::other("the verdict pipe could not be moved"))
-                }
-            });
-            if let Err(e) = installed {
+            if let Err(e) = filter.install(fd) {
                 let detail = Some(format!("could not install the seccomp sandbox: {e}"));
                 let _ = wire::send(
                     fd,
@@ -336,6 +360,9 @@ fn isolate(rt: &Runtime, deadline: Duration, caller_cpu: i32) {
             libc::dup2(null, fd);
         }
         libc::nice(rt.config.nice);
+        // A session of its own: no controlling terminal, and out of the program's process
+        // group, so a terminal's signals and job control never reach the tests.
+        libc::setsid();
 
         let timer = libc::itimerval {
             it_interval: libc::timeval {
@@ -432,6 +459,17 @@ fn last_panic() -> String {
         // SAFETY: non-null pointers in LAST_PANIC come from Box::into_raw and are never freed.
         unsafe { (*p).clone() }
     }
+}
+
+/// Whether a descriptor is readable now (a pidfd: its process has exited).
+fn readable(fd: RawFd) -> bool {
+    let mut p = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one live pollfd, no waiting.
+    unsafe { libc::poll(&mut p, 1, 0) == 1 }
 }
 
 /// Waits until one of the descriptors is readable or the time is up.

@@ -15,6 +15,8 @@
 
 pub mod bpf;
 pub mod child;
+pub mod detach;
+pub mod policy;
 pub mod seccomp;
 pub mod wire;
 

@@ -1,43 +1,31 @@
-//! Side-effect blocking: a seccomp filter that lets a test compute, allocate, read and report,
-//! and stops it at the first system call that would be visible outside its process.
+//! Side-effect blocking: a seccomp allow list that lets a test compute, allocate, read, print
+//! and report, and stops it at the first system call that is not known to stay inside its
+//! process ([`super::policy`] says which, and why).
 //!
 //! The filter is compiled once, in the parent at start-up ([`super::bpf`]); a test process only
-//! patches its own pid into a copy and installs it. A denied call
-//! traps (`SIGSYS`); the handler installed here names the call and its descriptor or path in a
-//! `Blocked` frame on the verdict pipe and leaves, so the test ends as `blocked` with something an
-//! operator can act on. Writable shared mappings inherited from the program are made read-only
-//! first; a store into one faults, and is reported the same way.
-//!
-//! What is denied: writes to any descriptor but 0–2 (which are `/dev/null` in a test) and the
-//! verdict pipe; sends, splices and file copies; opening files for writing, creating, renaming,
-//! linking, unlinking, truncating, `mkdir`, permission, ownership and time changes; sockets;
-//! signals to other processes; `ptrace` and `process_vm_writev`; `io_uring`; new processes (threads
-//! are allowed) and `exec`; shared writable file mappings; mounts, namespaces, clocks and the like.
-//! `clone3` answers `ENOSYS` instead, so that thread creation falls back to `clone`, whose flags
-//! the filter can see.
+//! patches its own pid into a copy and installs it. A denied call traps (`SIGSYS`); the handler
+//! installed here names the call and its path, pid, address or descriptor in a `Blocked` frame on
+//! the verdict pipe and leaves, so the test ends as `blocked` with something an operator can act
+//! on. Before the filter, the run's child has already made every inherited descriptor and shared
+//! mapping private to it ([`super::detach`]): the allow list relies on that.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::bpf::{self, When};
+use super::bpf;
+use super::policy::{self, Arch, ArgKind, PID_PLACEHOLDER};
 use super::wire;
-
-/// Stands for the test process's own pid in the compiled filter; above any real pid.
-const PID_PLACEHOLDER: u32 = 0x3FFF_FFF1;
 
 /// The filter of a test process, compiled once.
 pub struct Filter {
-    /// Traps on every side effect, on `clone3` (answered `ENOSYS` by the handler) and on any
-    /// attempt to change the `SIGSYS` handler.
+    /// The allow list; denied calls trap, `clone3` fails with `ENOSYS`.
     trap: Vec<libc::sock_filter>,
-    /// The descriptor number the verdict pipe is moved to, the only one besides 0–2 writable.
-    pub verdict_fd: i32,
 }
 
 impl std::fmt::Debug for Filter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Filter")
-            .field("verdict_fd", &self.verdict_fd)
-            .finish_non_exhaustive()
+            .field("instructions", &self.trap.len())
+            .finish()
     }
 }
 
@@ -47,192 +35,40 @@ pub fn available() -> bool {
     unsafe { libc::prctl(libc::PR_GET_SECCOMP) >= 0 }
 }
 
-/// The names of the calls the filter traps, for the blocked message.
-const TRAPPED: &[(i64, &str)] = &[
-    (libc::SYS_write, "write"),
-    (libc::SYS_pwrite64, "pwrite64"),
-    (libc::SYS_writev, "writev"),
-    (libc::SYS_pwritev, "pwritev"),
-    (libc::SYS_pwritev2, "pwritev2"),
-    (libc::SYS_sendto, "sendto"),
-    (libc::SYS_sendmsg, "sendmsg"),
-    (libc::SYS_sendmmsg, "sendmmsg"),
-    (libc::SYS_sendfile, "sendfile"),
-    (libc::SYS_splice, "splice"),
-    (libc::SYS_tee, "tee"),
-    (libc::SYS_vmsplice, "vmsplice"),
-    (libc::SYS_copy_file_range, "copy_file_range"),
-    (libc::SYS_open, "open"),
-    (libc::SYS_openat, "openat"),
-    (libc::SYS_openat2, "openat2"),
-    (libc::SYS_creat, "creat"),
-    (libc::SYS_rename, "rename"),
-    (libc::SYS_renameat, "renameat"),
-    (libc::SYS_renameat2, "renameat2"),
-    (libc::SYS_unlink, "unlink"),
-    (libc::SYS_unlinkat, "unlinkat"),
-    (libc::SYS_rmdir, "rmdir"),
-    (libc::SYS_mkdir, "mkdir"),
-    (libc::SYS_mkdirat, "mkdirat"),
-    (libc::SYS_mknod, "mknod"),
-    (libc::SYS_mknodat, "mknodat"),
-    (libc::SYS_link, "link"),
-    (libc::SYS_linkat, "linkat"),
-    (libc::SYS_symlink, "symlink"),
-    (libc::SYS_symlinkat, "symlinkat"),
-    (libc::SYS_truncate, "truncate"),
-    (libc::SYS_ftruncate, "ftruncate"),
-    (libc::SYS_fallocate, "fallocate"),
-    (libc::SYS_chmod, "chmod"),
-    (libc::SYS_fchmod, "fchmod"),
-    (libc::SYS_fchmodat, "fchmodat"),
-    (libc::SYS_chown, "chown"),
-    (libc::SYS_fchown, "fchown"),
-    (libc::SYS_lchown, "lchown"),
-    (libc::SYS_fchownat, "fchownat"),
-    (libc::SYS_utimensat, "utimensat"),
-    (libc::SYS_socket, "socket"),
-    (libc::SYS_socketpair, "socketpair"),
-    (libc::SYS_connect, "connect"),
-    (libc::SYS_bind, "bind"),
-    (libc::SYS_listen, "listen"),
-    (libc::SYS_accept, "accept"),
-    (libc::SYS_accept4, "accept4"),
-    (libc::SYS_kill, "kill"),
-    (libc::SYS_tkill, "tkill"),
-    (libc::SYS_tgkill, "tgkill"),
-    (libc::SYS_pidfd_send_signal, "pidfd_send_signal"),
-    (libc::SYS_rt_sigqueueinfo, "rt_sigqueueinfo"),
-    (libc::SYS_rt_tgsigqueueinfo, "rt_tgsigqueueinfo"),
-    (libc::SYS_ptrace, "ptrace"),
-    (libc::SYS_process_vm_writev, "process_vm_writev"),
-    (libc::SYS_io_uring_setup, "io_uring_setup"),
-    (libc::SYS_io_uring_enter, "io_uring_enter"),
-    (libc::SYS_io_uring_register, "io_uring_register"),
-    (libc::SYS_fork, "fork"),
-    (libc::SYS_vfork, "vfork"),
-    (libc::SYS_clone, "clone"),
-    (libc::SYS_execve, "execve"),
-    (libc::SYS_execveat, "execveat"),
-    (libc::SYS_mmap, "mmap"),
-    (libc::SYS_rt_sigaction, "rt_sigaction"),
-];
-
-fn name_of(nr: i64) -> &'static str {
-    TRAPPED
-        .iter()
-        .find(|(n, _)| *n == nr)
-        .map_or("a denied system call", |(_, s)| s)
-}
-
 impl Filter {
-    /// Compiles the filter for a test process whose verdict pipe sits at `verdict_fd`.
-    pub fn build(verdict_fd: i32) -> Result<Filter, String> {
-        if std::env::consts::ARCH != "x86_64" {
-            return Err(format!(
-                "the filter is written for x86_64, not {}",
+    /// Compiles the allow list for the architecture this library runs on.
+    pub fn build() -> Result<Filter, String> {
+        let arch = Arch::native().ok_or_else(|| {
+            format!(
+                "the sandbox's allow list is written for x86_64 and aarch64, not {}",
                 std::env::consts::ARCH
-            ));
-        }
-        let mut rules: Vec<(i64, When)> = Vec::new();
-        let other_fd = When::AboveExcept {
-            arg: 0,
-            above: 2,
-            except: verdict_fd as u32,
-        };
-        for nr in [
-            libc::SYS_write,
-            libc::SYS_pwrite64,
-            libc::SYS_writev,
-            libc::SYS_pwritev,
-            libc::SYS_pwritev2,
-        ] {
-            rules.push((nr, other_fd));
-        }
-        let writing = (libc::O_WRONLY | libc::O_RDWR | libc::O_CREAT | libc::O_TRUNC) as u32;
-        rules.push((
-            libc::SYS_open,
-            When::AnyBit {
-                arg: 1,
-                mask: writing,
-            },
-        ));
-        rules.push((
-            libc::SYS_openat,
-            When::AnyBit {
-                arg: 2,
-                mask: writing,
-            },
-        ));
-        for nr in [
-            libc::SYS_kill,
-            libc::SYS_tgkill,
-            libc::SYS_rt_sigqueueinfo,
-            libc::SYS_rt_tgsigqueueinfo,
-        ] {
-            rules.push((
-                nr,
-                When::Not {
-                    arg: 0,
-                    value: PID_PLACEHOLDER,
-                },
-            ));
-        }
-        // A new process, not a thread.
-        rules.push((
-            libc::SYS_clone,
-            When::NoBit {
-                arg: 0,
-                mask: libc::CLONE_THREAD as u32,
-            },
-        ));
-        // A writable shared mapping writes through to a file (or to memory others see).
-        rules.push((
-            libc::SYS_mmap,
-            When::BothBits {
-                a: 2,
-                mask_a: libc::PROT_WRITE as u32,
-                b: 3,
-                mask_b: libc::MAP_SHARED as u32,
-            },
-        ));
-        // glibc creates threads with clone3 (whose flags sit in memory the filter cannot read)
-        // and falls back to clone on ENOSYS; it blocks all signals around the call, so this
-        // must be an errno, not a trap.
-        rules.push((libc::SYS_clone3, When::Fails(libc::ENOSYS as u32)));
-        // The reporting handler must stay: any change to SIGSYS's action is itself blocked.
-        rules.push((
-            libc::SYS_rt_sigaction,
-            When::Is {
-                arg: 0,
-                value: libc::SIGSYS as u32,
-            },
-        ));
-        for (nr, _) in TRAPPED {
-            if !rules.iter().any(|(n, _)| n == nr) {
-                rules.push((*nr, When::Always));
-            }
-        }
+            )
+        })?;
         Ok(Filter {
-            trap: bpf::program(&rules),
-            verdict_fd,
+            trap: bpf::program(arch, &policy::resolve(arch)),
         })
     }
 
-    /// In a test process: arms the reporting handlers and installs the filter. After this,
-    /// only the verdict pipe and 0–2 can be written. ([`protect_shared_mappings`] runs once per
-    /// run, before the test processes are forked.)
-    pub fn install(&self) -> std::io::Result<()> {
-        VERDICT_FD.store(self.verdict_fd as usize, Ordering::Relaxed);
-        // SAFETY: installing handlers that use only async-signal-safe calls on static data.
+    /// How many instructions the kernel verifies at each install.
+    pub fn len(&self) -> usize {
+        self.trap.len()
+    }
+
+    /// Whether the program is empty (never: it always ends in a `ret`).
+    pub fn is_empty(&self) -> bool {
+        self.trap.is_empty()
+    }
+
+    /// In a test process: arms the reporting handler for `verdict_fd` and installs the filter.
+    pub fn install(&self, verdict_fd: i32) -> std::io::Result<()> {
+        VERDICT_FD.store(verdict_fd as usize, Ordering::Relaxed);
+        // SAFETY: installing a handler that uses only async-signal-safe calls on static data.
         unsafe {
             let mut sa: libc::sigaction = std::mem::zeroed();
             sa.sa_sigaction = on_sigsys as *const () as usize;
             sa.sa_flags = libc::SA_SIGINFO;
             libc::sigemptyset(&mut sa.sa_mask);
             libc::sigaction(libc::SIGSYS, &sa, std::ptr::null_mut());
-            sa.sa_sigaction = on_sigsegv as *const () as usize;
-            libc::sigaction(libc::SIGSEGV, &sa, std::ptr::null_mut());
         }
         // SAFETY: getpid has no preconditions.
         let pid = unsafe { libc::getpid() } as u32;
@@ -247,46 +83,8 @@ impl Filter {
     }
 }
 
-/// Where the handlers report (set before the filter is installed).
+/// Where the handler reports (set before the filter is installed).
 static VERDICT_FD: AtomicUsize = AtomicUsize::new(usize::MAX);
-
-/// Writable shared mappings made read-only in this process: `[start, end)` pairs.
-static SHARED: [AtomicUsize; 128] = [const { AtomicUsize::new(0) }; 128];
-static SHARED_COUNT: AtomicUsize = AtomicUsize::new(0);
-
-/// Makes every writable shared mapping inherited from the program read-only, remembering where
-/// they are, so that a store into one is reported as blocked rather than reaching the program.
-pub fn protect_shared_mappings() {
-    let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
-        return;
-    };
-    let mut n = 0;
-    for line in maps.lines() {
-        let mut fields = line.split_whitespace();
-        let (Some(range), Some(perms)) = (fields.next(), fields.next()) else {
-            continue;
-        };
-        if !(perms.starts_with("rw") && perms.ends_with('s')) {
-            continue;
-        }
-        let Some((a, b)) = range.split_once('-') else {
-            continue;
-        };
-        let (Ok(start), Ok(end)) = (usize::from_str_radix(a, 16), usize::from_str_radix(b, 16))
-        else {
-            continue;
-        };
-        // SAFETY: changing the protection of a mapping that exists in this process only; the
-        // program's own view of it is unchanged.
-        unsafe { libc::mprotect(start as *mut libc::c_void, end - start, libc::PROT_READ) };
-        if n < SHARED.len() / 2 {
-            SHARED[2 * n].store(start, Ordering::Relaxed);
-            SHARED[2 * n + 1].store(end, Ordering::Relaxed);
-            n += 1;
-        }
-    }
-    SHARED_COUNT.store(n, Ordering::Relaxed);
-}
 
 /// A fixed buffer for composing a message inside a signal handler, without allocating.
 struct Buf {
@@ -328,6 +126,13 @@ impl Buf {
             }
         }
         self.text(&digits[i..]);
+    }
+
+    fn signed(&mut self, v: i64) {
+        if v < 0 {
+            self.push(b'-');
+        }
+        self.number(v.unsigned_abs());
     }
 
     fn hex(&mut self, v: u64) {
@@ -374,87 +179,100 @@ fn report_and_exit(detail: &Buf) -> ! {
     unsafe { libc::_exit(0) }
 }
 
-extern "C" fn on_sigsys(_sig: libc::c_int, _info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
-    // SAFETY: for SA_SIGINFO handlers the third argument is the interrupted ucontext; for a
-    // seccomp trap it holds the call's number in RAX and its arguments in the usual registers.
-    let regs = unsafe { &(*(ctx as *const libc::ucontext_t)).uc_mcontext.gregs };
-    let nr = regs[libc::REG_RAX as usize];
+/// The denied call's number and first arguments, from the interrupted context.
+///
+/// # Safety
+/// `info` and `ctx` must be the arguments of a `SIGSYS` handler installed with `SA_SIGINFO`.
+unsafe fn trapped_call(info: *const libc::siginfo_t, ctx: *const libc::c_void) -> (u32, [u64; 5]) {
+    // The kernel fills `si_syscall` (an int after `si_call_addr`, at byte 24 on 64-bit Linux)
+    // for seccomp traps on every architecture.
+    // SAFETY: per the contract, `info` is a live siginfo of at least 128 bytes.
+    let nr = unsafe { *(info as *const u8).add(24).cast::<i32>() } as u32;
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: `ctx` is the interrupted ucontext; the call's arguments sit in the registers
+        // the x86-64 system-call convention uses.
+        let r = unsafe { &(*(ctx as *const libc::ucontext_t)).uc_mcontext.gregs };
+        let g = |i: libc::c_int| r[i as usize] as u64;
+        (
+            nr,
+            [
+                g(libc::REG_RDI),
+                g(libc::REG_RSI),
+                g(libc::REG_RDX),
+                g(libc::REG_R10),
+                g(libc::REG_R8),
+            ],
+        )
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        // SAFETY: `ctx` is the interrupted ucontext; arguments are in x0..x4.
+        let r = unsafe { &(*(ctx as *const libc::ucontext_t)).uc_mcontext.regs };
+        (nr, [r[0], r[1], r[2], r[3], r[4]])
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        let _ = ctx;
+        (nr, [0; 5])
+    }
+}
 
-    let args = [
-        regs[libc::REG_RDI as usize] as u64,
-        regs[libc::REG_RSI as usize] as u64,
-        regs[libc::REG_RDX as usize] as u64,
-        regs[libc::REG_R10 as usize] as u64,
-    ];
+extern "C" fn on_sigsys(_sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
+    // SAFETY: installed with SA_SIGINFO for SIGSYS.
+    let (nr, args) = unsafe { trapped_call(info, ctx) };
+    let name = Arch::native().and_then(|a| a.name(nr));
     let mut b = Buf {
         bytes: [0; 768],
         len: 0,
     };
     b.text(b"the test tried ");
-    b.text(name_of(nr).as_bytes());
-    b.push(b'(');
-    match nr {
-        libc::SYS_open
-        | libc::SYS_creat
-        | libc::SYS_unlink
-        | libc::SYS_mkdir
-        | libc::SYS_rmdir
-        | libc::SYS_truncate
-        | libc::SYS_chmod
-        | libc::SYS_chown
-        | libc::SYS_execve
-        | libc::SYS_rename
-        | libc::SYS_link
-        | libc::SYS_symlink => b.c_string(args[0]),
-        libc::SYS_openat
-        | libc::SYS_unlinkat
-        | libc::SYS_mkdirat
-        | libc::SYS_renameat
-        | libc::SYS_renameat2
-        | libc::SYS_execveat
-        | libc::SYS_fchmodat
-        | libc::SYS_openat2 => b.c_string(args[1]),
-        libc::SYS_kill | libc::SYS_tgkill => {
-            b.text(b"pid ");
-            b.number(args[0] as i32 as i64 as u64);
-        }
-        libc::SYS_socket => {
-            b.text(b"domain ");
-            b.number(args[0]);
-        }
-        libc::SYS_clone | libc::SYS_fork | libc::SYS_vfork => b.text(b"a new process"),
-        libc::SYS_rt_sigaction => b.text(b"SIGSYS, the sandbox's own signal"),
-        _ => {
-            b.text(b"fd ");
-            b.number(args[0] as i32 as u64);
+    match name {
+        Some(n) => b.text(n.as_bytes()),
+        None => {
+            b.text(b"system call ");
+            b.number(u64::from(nr));
         }
     }
-    b.text(b"), a side effect outside its process; the sandbox denied it");
+    b.push(b'(');
+    let kinds = policy::arg_kinds(name.unwrap_or(""));
+    for (i, kind) in kinds.iter().enumerate() {
+        if i > 0 {
+            b.text(b", ");
+        }
+        describe(&mut b, *kind, args[i]);
+    }
+    b.text(b"), which the sandbox does not allow: it could change something outside the test");
     report_and_exit(&b)
 }
 
-extern "C" fn on_sigsegv(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
-    // SAFETY: the kernel passes a valid siginfo for SIGSEGV, whose address field is set.
-    let addr = unsafe { (*info).si_addr() } as usize;
-    for i in 0..SHARED_COUNT.load(Ordering::Relaxed) {
-        let (start, end) = (
-            SHARED[2 * i].load(Ordering::Relaxed),
-            SHARED[2 * i + 1].load(Ordering::Relaxed),
-        );
-        if (start..end).contains(&addr) {
-            let mut b = Buf {
-                bytes: [0; 768],
-                len: 0,
-            };
-            b.text(b"the test stored into a shared mapping at ");
-            b.hex(addr as u64);
-            b.text(b", which the program and other processes see; the sandbox made it read-only");
-            report_and_exit(&b);
+/// Appends one argument as the call means it.
+fn describe(b: &mut Buf, kind: ArgKind, v: u64) {
+    match kind {
+        ArgKind::Path => b.c_string(v),
+        ArgKind::Fd if v as i32 == libc::AT_FDCWD => b.text(b"AT_FDCWD"),
+        ArgKind::Fd => {
+            b.text(b"fd ");
+            b.signed(i64::from(v as i32));
         }
+        ArgKind::Pid => {
+            b.text(b"pid ");
+            b.signed(i64::from(v as i32));
+        }
+        ArgKind::Addr => b.hex(v),
+        ArgKind::Signal => match v as i32 {
+            libc::SIGSYS => b.text(b"SIGSYS, the sandbox's own signal"),
+            libc::SIGKILL => b.text(b"SIGKILL"),
+            libc::SIGTERM => b.text(b"SIGTERM"),
+            libc::SIGUSR1 => b.text(b"SIGUSR1"),
+            s => {
+                b.text(b"signal ");
+                b.signed(i64::from(s));
+            }
+        },
+        ArgKind::Num if v > 0xffff => b.hex(v),
+        ArgKind::Num => b.number(v),
     }
-    // A genuine segmentation fault: let it kill the process as it would have.
-    // SAFETY: restoring the default action; returning re-runs the faulting instruction.
-    unsafe { libc::signal(sig, libc::SIG_DFL) };
 }
 
 #[cfg(test)]
@@ -462,20 +280,106 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_filter_compiles_and_names_its_calls() {
-        let f = Filter::build(900).unwrap();
+    fn the_filter_compiles_small_and_has_a_pid_slot() {
+        let f = Filter::build().unwrap();
         assert!(
-            f.trap.len() < 256,
+            f.len() < 256,
             "{} instructions: keep the filter cheap to install",
-            f.trap.len()
+            f.len()
         );
-        assert_eq!(f.verdict_fd, 900);
         assert!(
             f.trap.iter().any(|i| i.k == PID_PLACEHOLDER),
             "no pid slot to patch"
         );
-        assert_eq!(name_of(libc::SYS_connect), "connect");
-        assert_eq!(name_of(libc::SYS_getpid), "a denied system call");
+    }
+
+    #[test]
+    fn the_compiled_filter_allows_computing_and_traps_side_effects() {
+        let f = Filter::build().unwrap();
+        let arch = Arch::native().unwrap();
+        let run = |name: &str, args: [u64; 6]| {
+            bpf::evaluate(&f.trap, arch.audit(), arch.number(name).unwrap(), args)
+        };
+        let write = (libc::O_WRONLY | libc::O_CREAT) as u64;
+        assert_eq!(
+            run("openat", [0, 0, libc::O_RDONLY as u64, 0, 0, 0]),
+            bpf::RET_ALLOW
+        );
+        assert_eq!(run("openat", [0, 0, write, 0, 0, 0]), bpf::RET_TRAP);
+        assert_eq!(
+            run("openat", [0, 0, libc::O_TRUNC as u64, 0, 0, 0]),
+            bpf::RET_TRAP
+        );
+        let shared = libc::MAP_SHARED as u64;
+        let private = (libc::MAP_PRIVATE | libc::MAP_ANONYMOUS) as u64;
+        assert_eq!(run("mmap", [0, 4096, 3, private, 0, 0]), bpf::RET_ALLOW);
+        assert_eq!(run("mmap", [0, 4096, 1, shared, 3, 0]), bpf::RET_TRAP);
+        let thread = (libc::CLONE_VM | libc::CLONE_THREAD | libc::CLONE_SIGHAND) as u64;
+        assert_eq!(run("clone", [thread, 0, 0, 0, 0, 0]), bpf::RET_ALLOW);
+        assert_eq!(
+            run("clone", [libc::SIGCHLD as u64, 0, 0, 0, 0, 0]),
+            bpf::RET_TRAP
+        );
+        assert_eq!(run("clone3", [0; 6]), bpf::RET_ERRNO | libc::ENOSYS as u32);
+        assert_eq!(
+            run("fcntl", [3, libc::F_GETFL as u64, 0, 0, 0, 0]),
+            bpf::RET_ALLOW
+        );
+        assert_eq!(
+            run("fcntl", [3, libc::F_SETLK as u64, 0, 0, 0, 0]),
+            bpf::RET_TRAP
+        );
+        assert_eq!(
+            run("fcntl", [3, libc::F_SETOWN as u64, 0, 0, 0, 0]),
+            bpf::RET_TRAP
+        );
+        assert_eq!(run("ioctl", [0, 0x5401, 0, 0, 0, 0]), bpf::RET_ALLOW);
+        assert_eq!(
+            run("ioctl", [0, 0x5412, 0, 0, 0, 0]),
+            bpf::RET_TRAP,
+            "TIOCSTI"
+        );
+        let pdeathsig = libc::PR_SET_PDEATHSIG as u64;
+        assert_eq!(run("prctl", [pdeathsig, 0, 0, 0, 0, 0]), bpf::RET_TRAP);
+        assert_eq!(
+            run("prctl", [libc::PR_SET_NAME as u64, 0, 0, 0, 0, 0]),
+            bpf::RET_ALLOW
+        );
+        assert_eq!(
+            run("prlimit64", [0, 7, 0, 0x7fff_0000, 0, 0]),
+            bpf::RET_ALLOW
+        );
+        assert_eq!(
+            run("prlimit64", [0, 7, 0x7fff_0000, 0, 0, 0]),
+            bpf::RET_TRAP
+        );
+        assert_eq!(
+            run("prlimit64", [1234, 7, 0, 0x7fff_0000, 0, 0]),
+            bpf::RET_TRAP
+        );
+        assert_eq!(run("kill", [1234, 9, 0, 0, 0, 0]), bpf::RET_TRAP);
+        assert_eq!(
+            run("kill", [u64::from(PID_PLACEHOLDER), 6, 0, 0, 0, 0]),
+            bpf::RET_ALLOW
+        );
+        let sigsys = libc::SIGSYS as u64;
+        assert_eq!(run("rt_sigaction", [sigsys, 0, 0, 0, 0, 0]), bpf::RET_TRAP);
+        for name in [
+            "socket",
+            "setpriority",
+            "shmat",
+            "flock",
+            "ptrace",
+            "execve",
+            "unshare",
+            "perf_event_open",
+            "userfaultfd",
+            "pidfd_getfd",
+            "io_uring_setup",
+            "setsid",
+        ] {
+            assert_eq!(run(name, [0; 6]), bpf::RET_TRAP, "{name}");
+        }
     }
 
     #[test]
@@ -487,6 +391,32 @@ mod tests {
         b.text(b"say \"hi\"\\");
         b.number(1234);
         b.hex(255);
-        assert_eq!(&b.bytes[..b.len], br#"say \"hi\"\\12340x00000000000000ff"#);
+        b.signed(-100);
+        assert_eq!(
+            &b.bytes[..b.len],
+            br#"say \"hi\"\\12340x00000000000000ff-100"#
+        );
+    }
+
+    #[test]
+    fn arguments_are_shown_as_the_call_means_them() {
+        let mut b = Buf {
+            bytes: [0; 768],
+            len: 0,
+        };
+        let path = c"/var/lib/app/state.db";
+        describe(&mut b, ArgKind::Fd, libc::AT_FDCWD as u32 as u64);
+        b.text(b" ");
+        describe(&mut b, ArgKind::Path, path.as_ptr() as u64);
+        b.text(b" ");
+        describe(&mut b, ArgKind::Fd, u64::MAX);
+        b.text(b" ");
+        describe(&mut b, ArgKind::Pid, 4321);
+        b.text(b" ");
+        describe(&mut b, ArgKind::Num, 7);
+        assert_eq!(
+            std::str::from_utf8(&b.bytes[..b.len]).unwrap(),
+            "AT_FDCWD '/var/lib/app/state.db' fd -1 pid 4321 7"
+        );
     }
 }

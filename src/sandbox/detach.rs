@@ -1,0 +1,324 @@
+//! Cutting a run's child off from everything it shares with the program, before any test runs.
+//!
+//! A fork copies memory but shares the rest: every descriptor the child inherits points at the
+//! program's own open file description (its offset, its flags, its locks, the data queued on its
+//! pipes and sockets), and every shared mapping is the program's memory. The seccomp allow list
+//! ([`super::policy`]) only lets a test use what it holds, so what it holds must be its own:
+//!
+//! - a regular file or directory is opened again, read-only, at the same offset: a new open file
+//!   description, so reads work and move nothing of the program's;
+//! - anything else (sockets, pipes, eventfd, epoll, timers, signalfd, inotify, pidfds, terminals,
+//!   devices, a memfd opened for writing) is replaced by a dead descriptor, an `O_PATH` open of
+//!   `/dev/null` on which every read, write, ioctl and poll fails with `EBADF`;
+//! - every shared mapping is replaced, at the same address and with the same protection, by a
+//!   private copy of its contents, so no store, `mprotect`, `madvise` or `userfaultfd` can reach
+//!   the program's pages (mappings larger than [`COPY_LIMIT`] become inaccessible instead).
+//!
+//! Numbers stay where they were, so a struct that owns a `File` or a `TcpStream` still holds a
+//! valid descriptor, and the test fails (or reads its private copy) instead of stealing the
+//! program's data.
+
+use std::os::fd::RawFd;
+
+/// A shared mapping larger than this is not copied (the copy would double its memory in every
+/// run) but made inaccessible: a test that reads it ends with `SIGSEGV`, as an error.
+pub const COPY_LIMIT: usize = 256 << 20;
+
+/// What detaching did, for the benchmark and the record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Detached {
+    /// Regular files and directories opened again, read-only, at their offsets.
+    pub reopened: usize,
+    /// Descriptors replaced by the dead descriptor.
+    pub dead: usize,
+    /// Shared mappings replaced by private copies.
+    pub copied: usize,
+    /// Shared mappings made inaccessible (too large to copy, or the copy failed).
+    pub sealed: usize,
+}
+
+/// A regular file or directory opened again: its number and the program's offset in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reopened {
+    pub fd: RawFd,
+    pub offset: i64,
+}
+
+/// Replaces every open descriptor except 0–2 and `keep`, as described in the module docs, and
+/// returns the files opened again. Standard input and output are expected to be `/dev/null`.
+///
+/// Processes forked afterwards share these new descriptions with each other, so each test
+/// process calls [`reopen_again`] to get its own, at the program's offsets.
+pub fn descriptors(keep: &[RawFd], out: &mut Detached) -> Vec<Reopened> {
+    let mut reopened = Vec::new();
+    let dead = dead_descriptor();
+    let fds: Vec<RawFd> = match std::fs::read_dir("/proc/self/fd") {
+        Ok(dir) => dir
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse().ok())
+            .collect(),
+        // No /proc: fall back to every number up to the soft limit.
+        Err(_) => (0..open_max()).collect(),
+    };
+    for fd in fds {
+        if fd <= 2 || keep.contains(&fd) || Some(fd) == dead {
+            continue;
+        }
+        // SAFETY: an all-zero stat is a valid buffer for fstat to fill.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: fstat writes into `st`; a closed number (read_dir's own) fails with EBADF.
+        if unsafe { libc::fstat(fd, &mut st) } != 0 {
+            continue;
+        }
+        let kind = st.st_mode & libc::S_IFMT;
+        // SAFETY: lseek with SEEK_CUR and 0 reads the offset without moving it.
+        let offset = unsafe { libc::lseek(fd, 0, libc::SEEK_CUR) };
+        let replaced = match kind {
+            libc::S_IFREG | libc::S_IFDIR if !writable_memfd(fd) => reopen(fd, offset),
+            _ => false,
+        };
+        if replaced {
+            reopened.push(Reopened { fd, offset });
+            out.reopened += 1;
+        } else if let Some(dead) = dead {
+            // SAFETY: dup2 onto a number this process holds; the old description is released
+            // by this process only (the program keeps its own reference).
+            unsafe { libc::dup2(dead, fd) };
+            out.dead += 1;
+        } else {
+            // SAFETY: as above; without a dead descriptor, closing is the harmless choice.
+            unsafe { libc::close(fd) };
+            out.dead += 1;
+        }
+    }
+    if let Some(dead) = dead {
+        // SAFETY: closing the template; its duplicates stay.
+        unsafe { libc::close(dead) };
+    }
+    reopened
+}
+
+/// In a test process: opens each file of [`descriptors`] once more, at the program's offset, so
+/// that no test moves an offset another test of the same call starts from. A file that cannot
+/// be opened again keeps the run's description.
+pub fn reopen_again(files: &[Reopened]) {
+    for f in files {
+        reopen(f.fd, f.offset);
+    }
+}
+
+/// An `O_PATH` descriptor of `/dev/null`: holding it does nothing, using it fails with `EBADF`.
+pub fn dead_descriptor() -> Option<RawFd> {
+    // SAFETY: open with a static C string; O_PATH opens neither for reading nor writing.
+    let fd = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_PATH | libc::O_CLOEXEC) };
+    (fd >= 0).then_some(fd)
+}
+
+fn open_max() -> RawFd {
+    // SAFETY: sysconf has no preconditions.
+    let n = unsafe { libc::sysconf(libc::_SC_OPEN_MAX) };
+    n.clamp(64, 65_536) as RawFd
+}
+
+/// Whether `fd` is a memfd opened for writing (its contents are the program's shared memory).
+fn writable_memfd(fd: RawFd) -> bool {
+    // SAFETY: F_GETFL reads this descriptor's flags.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 || flags & libc::O_ACCMODE == libc::O_RDONLY {
+        return false;
+    }
+    std::fs::read_link(format!("/proc/self/fd/{fd}"))
+        .is_ok_and(|p| p.as_os_str().as_encoded_bytes().starts_with(b"/memfd:"))
+}
+
+/// Opens the file behind `fd` again, read-only, at `offset`, and puts the new open file
+/// description at `fd`. False if it cannot (the file is not readable to us, say).
+fn reopen(fd: RawFd, offset: i64) -> bool {
+    let path = format!("/proc/self/fd/{fd}\0");
+    // A directory opens read-only like a file; O_NONBLOCK keeps a leased file from stalling us.
+    let flags = libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOCTTY | libc::O_NONBLOCK;
+    // SAFETY: `path` is NUL-terminated; O_NOATIME keeps the program's file times as they are
+    // where we own the file, and is dropped where we do not (EPERM).
+    let mut new = unsafe { libc::open(path.as_ptr().cast(), flags | libc::O_NOATIME) };
+    if new < 0 {
+        // SAFETY: as above.
+        new = unsafe { libc::open(path.as_ptr().cast(), flags) };
+    }
+    if new < 0 {
+        return false;
+    }
+    // SAFETY: lseek moves our new description only; dup2 and close act on descriptors we hold.
+    unsafe {
+        if offset > 0 {
+            libc::lseek(new, offset, libc::SEEK_SET);
+        }
+        let ok = libc::dup2(new, fd) == fd;
+        libc::close(new);
+        ok
+    }
+}
+
+/// One line of `/proc/self/maps` that is a shared mapping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SharedMapping {
+    pub start: usize,
+    pub end: usize,
+    pub prot: libc::c_int,
+}
+
+/// The shared mappings listed in a `/proc/<pid>/maps` text.
+pub fn shared_mappings(maps: &str) -> Vec<SharedMapping> {
+    maps.lines()
+        .filter_map(|line| {
+            let mut fields = line.split_whitespace();
+            let (range, perms) = (fields.next()?, fields.next()?.as_bytes());
+            if perms.len() < 4 || perms[3] != b's' {
+                return None;
+            }
+            let (a, b) = range.split_once('-')?;
+            let (start, end) = (
+                usize::from_str_radix(a, 16).ok()?,
+                usize::from_str_radix(b, 16).ok()?,
+            );
+            let mut prot = libc::PROT_NONE;
+            for (i, bit) in [libc::PROT_READ, libc::PROT_WRITE, libc::PROT_EXEC]
+                .into_iter()
+                .enumerate()
+            {
+                if perms[i] != b'-' {
+                    prot |= bit;
+                }
+            }
+            (end > start).then_some(SharedMapping { start, end, prot })
+        })
+        .collect()
+}
+
+/// Replaces every shared mapping of this process by a private copy, in place.
+pub fn privatize_shared_mappings(out: &mut Detached) {
+    let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
+        return;
+    };
+    for m in shared_mappings(&maps) {
+        if privatize(m) {
+            out.copied += 1;
+        } else {
+            seal(m);
+            out.sealed += 1;
+        }
+    }
+}
+
+/// Copies one shared mapping into private memory and moves the copy over it.
+fn privatize(m: SharedMapping) -> bool {
+    let len = m.end - m.start;
+    if len > COPY_LIMIT {
+        return false;
+    }
+    // SAFETY: a fresh private anonymous mapping; checked for failure.
+    let copy = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if copy == libc::MAP_FAILED {
+        return false;
+    }
+    if m.prot & libc::PROT_READ != 0 {
+        // process_vm_readv on ourselves copies what it can and stops at a page that faults
+        // (a file truncated under its mapping, device memory), where a plain copy would raise
+        // SIGBUS in the child; what it cannot read stays zero.
+        let local = libc::iovec {
+            iov_base: copy,
+            iov_len: len,
+        };
+        let remote = libc::iovec {
+            iov_base: m.start as *mut libc::c_void,
+            iov_len: len,
+        };
+        // SAFETY: both iovecs describe mappings of this process of `len` bytes.
+        unsafe { libc::process_vm_readv(libc::getpid(), &local, 1, &remote, 1, 0) };
+    }
+    // SAFETY: MREMAP_FIXED moves our private copy over the shared mapping's range, unmapping
+    // the shared pages from this process only; the program's mapping is untouched.
+    let moved = unsafe {
+        libc::mremap(
+            copy,
+            len,
+            len,
+            libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED,
+            m.start as *mut libc::c_void,
+        )
+    };
+    if moved == libc::MAP_FAILED {
+        // SAFETY: releasing the copy we made.
+        unsafe { libc::munmap(copy, len) };
+        return false;
+    }
+    // SAFETY: restoring the mapping's protection on our private copy.
+    unsafe { libc::mprotect(m.start as *mut libc::c_void, len, m.prot) };
+    true
+}
+
+/// Replaces a shared mapping by an inaccessible private one (same addresses, no contents).
+fn seal(m: SharedMapping) {
+    // SAFETY: MAP_FIXED over a range this process maps; the program's mapping is untouched.
+    unsafe {
+        libc::mmap(
+            m.start as *mut libc::c_void,
+            m.end - m.start,
+            libc::PROT_NONE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+            -1,
+            0,
+        )
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_mappings_are_read_from_maps_with_their_protection() {
+        let maps = "\
+7f0000000000-7f0000001000 rw-s 00000000 00:01 1234 /dev/zero (deleted)
+7f0000002000-7f0000004000 r--p 00000000 08:01 99 /usr/lib/libc.so.6
+7f0000005000-7f0000006000 -w-s 00000000 00:05 7 /memfd:x (deleted)
+7f0000007000-7f0000008000 ---s 00000000 00:05 8 /SYSV00000000 (deleted)
+7f0000009000-7f000000a000 r-xs 00000000 00:05 9 /data
+bad line
+";
+        let got = shared_mappings(maps);
+        assert_eq!(
+            got,
+            vec![
+                SharedMapping {
+                    start: 0x7f00_0000_0000,
+                    end: 0x7f00_0000_1000,
+                    prot: libc::PROT_READ | libc::PROT_WRITE
+                },
+                SharedMapping {
+                    start: 0x7f00_0000_5000,
+                    end: 0x7f00_0000_6000,
+                    prot: libc::PROT_WRITE
+                },
+                SharedMapping {
+                    start: 0x7f00_0000_7000,
+                    end: 0x7f00_0000_8000,
+                    prot: libc::PROT_NONE
+                },
+                SharedMapping {
+                    start: 0x7f00_0000_9000,
+                    end: 0x7f00_0000_a000,
+                    prot: libc::PROT_READ | libc::PROT_EXEC
+                },
+            ]
+        );
+    }
+}

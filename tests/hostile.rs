@@ -1,0 +1,1138 @@
+//! Hostile tests against the sandbox, checked from the program's side.
+//!
+//! Each scenario is a fresh program that sets up real things a test could reach (queued bytes
+//! on its pipes and sockets, file offsets and flags, locks, timers, shared memory, SysV objects,
+//! its own scheduling), runs In Vivo tests that attack them, and then checks each target itself
+//! after the run: a record saying `blocked` is not enough. An attack must leave the program
+//! unchanged and end `blocked` or `fail` (the call failed inside the test); the few tests
+//! marked `Pass` act on what became private to them, which is the point.
+
+mod support;
+
+use std::os::fd::{AsRawFd, IntoRawFd};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use invite::record::Outcome::{self, *};
+use support::{scenario, scenario_dir};
+
+const WAIT: Duration = Duration::from_secs(30);
+const CONFIG: &str = "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0";
+
+/// Descriptors and memory the program holds while the attacks run.
+#[derive(Default)]
+struct Fixture {
+    pipe_r: i32,
+    pipe_w: i32,
+    sock_a: i32,
+    sock_b: i32,
+    file: i32,
+    log: i32,
+    locked: i32,
+    epoll: i32,
+    timer: i32,
+    event: i32,
+    memfd: i32,
+    shared: usize,
+    write_only: usize,
+    shm_id: i32,
+    sem_id: i32,
+    msg_id: i32,
+}
+
+static FIXTURE: OnceLock<Fixture> = OnceLock::new();
+
+fn fx() -> &'static Fixture {
+    FIXTURE.get().expect("set up by the scenario")
+}
+
+fn program_pid() -> i32 {
+    std::env::var("HOSTILE_PROGRAM_PID")
+        .expect("set by the scenario")
+        .parse()
+        .unwrap()
+}
+
+/// The result of a raw call, as a test result: `Err` names the call and errno.
+fn ok(what: &str, r: i64) -> Result<(), String> {
+    if r < 0 {
+        Err(format!("{what}: {}", std::io::Error::last_os_error()))
+    } else {
+        Ok(())
+    }
+}
+
+fn queued(fd: i32) -> i32 {
+    let mut n: libc::c_int = 0;
+    // SAFETY: FIONREAD writes an int.
+    assert_eq!(unsafe { libc::ioctl(fd, libc::FIONREAD, &mut n) }, 0);
+    n
+}
+
+fn shared_page(prot: i32) -> usize {
+    // SAFETY: a fresh shared anonymous page, checked.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            4096,
+            prot,
+            libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    assert_ne!(p, libc::MAP_FAILED);
+    p as usize
+}
+
+/// Sets up everything the attacks aim at, in the program.
+fn set_up() {
+    std::env::set_var("HOSTILE_PROGRAM_PID", std::process::id().to_string());
+    let dir = scenario_dir();
+    // SAFETY: plain system calls on fresh objects, each result checked.
+    unsafe {
+        let mut p = [0; 2];
+        assert_eq!(libc::pipe2(p.as_mut_ptr(), libc::O_CLOEXEC), 0);
+        assert_eq!(libc::write(p[1], b"queued!!".as_ptr().cast(), 8), 8);
+        let mut s = [0; 2];
+        assert_eq!(
+            libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, s.as_mut_ptr()),
+            0
+        );
+        assert_eq!(libc::write(s[0], b"hello".as_ptr().cast(), 5), 5);
+
+        std::fs::write(dir.join("data.txt"), "0123456789").unwrap();
+        let file = std::fs::File::open(dir.join("data.txt"))
+            .unwrap()
+            .into_raw_fd();
+        assert_eq!(libc::lseek(file, 3, libc::SEEK_SET), 3);
+        let log = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(dir.join("app.log"))
+            .unwrap()
+            .into_raw_fd();
+        std::fs::write(dir.join("locked"), "").unwrap();
+        let locked = std::fs::File::open(dir.join("locked"))
+            .unwrap()
+            .into_raw_fd();
+        assert_eq!(libc::flock(locked, libc::LOCK_EX), 0);
+
+        let epoll = libc::epoll_create1(libc::EPOLL_CLOEXEC);
+        let mut ev = libc::epoll_event {
+            events: libc::EPOLLIN as u32,
+            u64: 7,
+        };
+        assert_eq!(
+            libc::epoll_ctl(epoll, libc::EPOLL_CTL_ADD, p[0], &mut ev),
+            0
+        );
+        let timer = libc::timerfd_create(libc::CLOCK_MONOTONIC, libc::TFD_CLOEXEC);
+        let event = libc::eventfd(3, libc::EFD_CLOEXEC);
+        let memfd = libc::memfd_create(c"hostile".as_ptr(), libc::MFD_ALLOW_SEALING);
+        assert_eq!(libc::write(memfd, b"memfd data".as_ptr().cast(), 10), 10);
+        assert!(epoll >= 0 && timer >= 0 && event >= 0 && memfd >= 0);
+
+        let shared = shared_page(libc::PROT_READ | libc::PROT_WRITE);
+        *(shared as *mut u64) = 7;
+        let write_only = shared_page(libc::PROT_WRITE);
+        let shm_id = libc::shmget(libc::IPC_PRIVATE, 4096, libc::IPC_CREAT | 0o600);
+        assert!(shm_id >= 0);
+        let seg = libc::shmat(shm_id, std::ptr::null(), 0);
+        *(seg as *mut u64) = 11;
+        let sem_id = libc::semget(libc::IPC_PRIVATE, 1, libc::IPC_CREAT | 0o600);
+        let msg_id = libc::msgget(libc::IPC_PRIVATE, libc::IPC_CREAT | 0o600);
+        assert!(sem_id >= 0 && msg_id >= 0);
+        std::env::set_var("HOSTILE_SEGMENT", (seg as usize).to_string());
+
+        assert!(FIXTURE
+            .set(Fixture {
+                pipe_r: p[0],
+                pipe_w: p[1],
+                sock_a: s[0],
+                sock_b: s[1],
+                file,
+                log,
+                locked,
+                epoll,
+                timer,
+                event,
+                memfd,
+                shared,
+                write_only,
+                shm_id,
+                sem_id,
+                msg_id,
+            })
+            .is_ok());
+    }
+}
+
+/// Removes the SysV objects (they outlive processes).
+fn tear_down() {
+    let f = fx();
+    // SAFETY: removing objects this program created.
+    unsafe {
+        libc::shmctl(f.shm_id, libc::IPC_RMID, std::ptr::null_mut());
+        libc::semctl(f.sem_id, 0, libc::IPC_RMID);
+        libc::msgctl(f.msg_id, libc::IPC_RMID, std::ptr::null_mut());
+    }
+}
+
+/// Checks each test's outcome against what it may be; prints the table on failure.
+fn expect(run: &support::Run, expected: &[(&str, &[Outcome])]) {
+    let mut wrong = Vec::new();
+    for (test, allowed) in expected {
+        let t = run.tests_of(test);
+        match t.as_slice() {
+            [t] if allowed.contains(&t.outcome) => {}
+            [t] => wrong.push(format!(
+                "{test}: {:?} (expected one of {allowed:?}): {}",
+                t.outcome,
+                t.detail.as_deref().unwrap_or("")
+            )),
+            _ => wrong.push(format!("{test}: {} records", t.len())),
+        }
+    }
+    assert!(wrong.is_empty(), "{}\n{}", wrong.join("\n"), run.describe());
+}
+
+const DENIED: &[Outcome] = &[Blocked, Fail];
+const BLOCKED: &[Outcome] = &[Blocked];
+
+// ---------------------------------------------------------------------------------------------
+// Descriptors inherited from the program share its open file descriptions.
+
+#[invite::in_vivo(
+    test = steals_queued_pipe_bytes,
+    test = steals_socket_bytes,
+    test = moves_the_file_offset,
+    test = reads_the_file_at_the_programs_offset,
+    test = makes_the_pipe_nonblocking,
+    test = releases_the_programs_flock,
+    test = shuts_the_socket_down,
+    test = removes_the_pipe_from_epoll,
+    test = arms_the_timer,
+    test = drains_the_eventfd,
+    test = seals_the_memfd,
+    test = resizes_the_pipe,
+    test = shrinks_the_socket_buffer,
+)]
+fn descriptors_site(x: u64) -> u64 {
+    x
+}
+
+fn steals_queued_pipe_bytes(_: &u64) -> Result<(), String> {
+    let mut b = [0u8; 8];
+    // SAFETY: reading into a local buffer.
+    ok(
+        "read",
+        unsafe { libc::read(fx().pipe_r, b.as_mut_ptr().cast(), 8) } as i64,
+    )
+}
+
+fn steals_socket_bytes(_: &u64) -> Result<(), String> {
+    let mut b = [0u8; 5];
+    // SAFETY: receiving into a local buffer.
+    ok(
+        "recv",
+        unsafe { libc::recv(fx().sock_b, b.as_mut_ptr().cast(), 5, 0) } as i64,
+    )
+}
+
+fn moves_the_file_offset(_: &u64) -> Result<(), String> {
+    // SAFETY: seeking a descriptor the test holds.
+    ok("lseek", unsafe {
+        libc::lseek(fx().file, 0, libc::SEEK_END)
+    })?;
+    let mut b = [0u8; 4];
+    // SAFETY: reading into a local buffer.
+    ok(
+        "read",
+        unsafe { libc::read(fx().file, b.as_mut_ptr().cast(), 4) } as i64,
+    )
+}
+
+/// Allowed: the test reads its own copy of the program's file, from the program's offset.
+fn reads_the_file_at_the_programs_offset(_: &u64) -> Result<(), String> {
+    let mut b = [0u8; 4];
+    // SAFETY: reading into a local buffer.
+    let n = unsafe { libc::read(fx().file, b.as_mut_ptr().cast(), 4) };
+    if n == 4 && &b == b"3456" {
+        Ok(())
+    } else {
+        Err(format!("read {n} bytes: {:?}", &b[..n.max(0) as usize]))
+    }
+}
+
+fn makes_the_pipe_nonblocking(_: &u64) -> Result<(), String> {
+    // SAFETY: fcntl on a descriptor the test holds.
+    ok(
+        "fcntl",
+        unsafe { libc::fcntl(fx().pipe_w, libc::F_SETFL, libc::O_NONBLOCK) } as i64,
+    )?;
+    let mut on: libc::c_int = 1;
+    // SAFETY: FIONBIO reads an int.
+    ok(
+        "ioctl",
+        unsafe { libc::ioctl(fx().sock_a, libc::FIONBIO, &mut on) } as i64,
+    )
+}
+
+fn releases_the_programs_flock(_: &u64) -> Result<(), String> {
+    // SAFETY: flock on a descriptor the test holds.
+    ok("flock", unsafe { libc::flock(fx().locked, libc::LOCK_UN) }
+        as i64)
+}
+
+fn shuts_the_socket_down(_: &u64) -> Result<(), String> {
+    // SAFETY: shutdown on a descriptor the test holds.
+    ok(
+        "shutdown",
+        unsafe { libc::shutdown(fx().sock_a, libc::SHUT_RDWR) } as i64,
+    )
+}
+
+fn removes_the_pipe_from_epoll(_: &u64) -> Result<(), String> {
+    // SAFETY: epoll_ctl on a descriptor the test holds.
+    let r = unsafe {
+        libc::epoll_ctl(
+            fx().epoll,
+            libc::EPOLL_CTL_DEL,
+            fx().pipe_r,
+            std::ptr::null_mut(),
+        )
+    };
+    ok("epoll_ctl", r as i64)
+}
+
+fn arms_the_timer(_: &u64) -> Result<(), String> {
+    let spec = libc::itimerspec {
+        it_interval: libc::timespec {
+            tv_sec: 1,
+            tv_nsec: 0,
+        },
+        it_value: libc::timespec {
+            tv_sec: 1000,
+            tv_nsec: 0,
+        },
+    };
+    // SAFETY: arming a timer the test holds.
+    let r = unsafe { libc::timerfd_settime(fx().timer, 0, &spec, std::ptr::null_mut()) };
+    ok("timerfd_settime", r as i64)
+}
+
+fn drains_the_eventfd(_: &u64) -> Result<(), String> {
+    let mut v = 0u64;
+    // SAFETY: reading 8 bytes into a u64.
+    ok(
+        "read",
+        unsafe { libc::read(fx().event, (&mut v as *mut u64).cast(), 8) } as i64,
+    )
+}
+
+fn seals_the_memfd(_: &u64) -> Result<(), String> {
+    // SAFETY: fcntl on a descriptor the test holds.
+    let r = unsafe { libc::fcntl(fx().memfd, libc::F_ADD_SEALS, libc::F_SEAL_WRITE) };
+    ok("fcntl(F_ADD_SEALS)", r as i64)
+}
+
+fn resizes_the_pipe(_: &u64) -> Result<(), String> {
+    // SAFETY: fcntl on a descriptor the test holds.
+    ok(
+        "fcntl(F_SETPIPE_SZ)",
+        unsafe { libc::fcntl(fx().pipe_w, libc::F_SETPIPE_SZ, 4096) } as i64,
+    )
+}
+
+fn shrinks_the_socket_buffer(_: &u64) -> Result<(), String> {
+    let size: libc::c_int = 4096;
+    // SAFETY: setsockopt reads an int.
+    let r = unsafe {
+        libc::setsockopt(
+            fx().sock_b,
+            libc::SOL_SOCKET,
+            libc::SO_RCVBUF,
+            (&size as *const libc::c_int).cast(),
+            4,
+        )
+    };
+    ok("setsockopt", r as i64)
+}
+
+fn rcvbuf(fd: i32) -> i32 {
+    let mut v: libc::c_int = 0;
+    let mut len: libc::socklen_t = 4;
+    // SAFETY: getsockopt writes an int.
+    unsafe {
+        libc::getsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            libc::SO_RCVBUF,
+            (&mut v as *mut libc::c_int).cast(),
+            &mut len,
+        )
+    };
+    v
+}
+
+#[test]
+fn inherited_descriptors_keep_the_programs_data_offsets_flags_and_locks() {
+    let run = scenario(here!(), CONFIG, || {
+        set_up();
+        let f = fx();
+        let (pipe_size, buf) = (
+            // SAFETY: reading the pipe's size.
+            unsafe { libc::fcntl(f.pipe_w, libc::F_GETPIPE_SZ) },
+            rcvbuf(f.sock_b),
+        );
+        descriptors_site(1);
+        assert!(invite::wait_idle(WAIT));
+        tear_down();
+        let mut problems = Vec::new();
+        let mut check = |ok: bool, what: &str| {
+            if !ok {
+                problems.push(what.to_string());
+            }
+        };
+        check(queued(f.pipe_r) == 8, "the pipe's queued bytes were taken");
+        check(
+            queued(f.sock_b) == 5,
+            "the socket's queued bytes were taken",
+        );
+        // SAFETY: reading the program's own descriptors' state.
+        unsafe {
+            check(
+                libc::lseek(f.file, 0, libc::SEEK_CUR) == 3,
+                "the file offset moved",
+            );
+            check(
+                libc::fcntl(f.pipe_w, libc::F_GETFL) & libc::O_NONBLOCK == 0,
+                "the pipe became non-blocking",
+            );
+            check(
+                libc::fcntl(f.sock_a, libc::F_GETFL) & libc::O_NONBLOCK == 0,
+                "the socket became non-blocking",
+            );
+            let other = std::fs::File::open(scenario_dir().join("locked")).unwrap();
+            check(
+                libc::flock(other.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) != 0,
+                "the program's flock was released",
+            );
+            check(
+                libc::write(f.sock_b, b"x".as_ptr().cast(), 1) == 1 && queued(f.sock_a) == 1,
+                "the socket was shut down",
+            );
+            let mut ev = [libc::epoll_event { events: 0, u64: 0 }; 1];
+            check(
+                libc::epoll_wait(f.epoll, ev.as_mut_ptr(), 1, 0) == 1,
+                "the pipe left the epoll set",
+            );
+            let mut t: libc::itimerspec = std::mem::zeroed();
+            libc::timerfd_gettime(f.timer, &mut t);
+            check(t.it_value.tv_sec == 0, "the timer was armed");
+            let mut v = 0u64;
+            check(
+                libc::read(f.event, (&mut v as *mut u64).cast(), 8) == 8 && v == 3,
+                "the eventfd was drained",
+            );
+            check(
+                libc::fcntl(f.memfd, libc::F_GET_SEALS) == 0,
+                "the memfd was sealed",
+            );
+            check(
+                libc::fcntl(f.pipe_w, libc::F_GETPIPE_SZ) == pipe_size,
+                "the pipe was resized",
+            );
+        }
+        check(rcvbuf(f.sock_b) == buf, "the socket's buffer changed");
+        assert!(problems.is_empty(), "changed: {problems:?}");
+        println!("unchanged");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "unchanged\n", "{}", run.describe());
+    expect(
+        &run,
+        &[
+            ("steals_queued_pipe_bytes", DENIED),
+            ("steals_socket_bytes", DENIED),
+            ("moves_the_file_offset", &[Pass]),
+            ("reads_the_file_at_the_programs_offset", &[Pass]),
+            ("makes_the_pipe_nonblocking", DENIED),
+            ("releases_the_programs_flock", BLOCKED),
+            ("shuts_the_socket_down", DENIED),
+            ("removes_the_pipe_from_epoll", DENIED),
+            ("arms_the_timer", DENIED),
+            ("drains_the_eventfd", DENIED),
+            ("seals_the_memfd", BLOCKED),
+            ("resizes_the_pipe", BLOCKED),
+            ("shrinks_the_socket_buffer", BLOCKED),
+        ],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ways around a rule that looks at descriptor numbers.
+
+#[invite::in_vivo(
+    test = dup2s_the_log_over_stdout,
+    test = closes_stdout_then_dups_the_log,
+    test = takes_the_programs_log_through_its_pidfd,
+    test = writes_the_log_directly,
+    test = writes_every_descriptor_it_holds,
+    test = opens_its_log_again_for_writing,
+    test = sends_on_the_programs_socket,
+)]
+fn writes_site(x: u64) -> u64 {
+    x
+}
+
+fn dup2s_the_log_over_stdout(_: &u64) -> Result<(), String> {
+    // SAFETY: dup2 and write on descriptors the test holds.
+    unsafe {
+        ok("dup2", libc::dup2(fx().log, 1) as i64)?;
+        ok(
+            "write",
+            libc::write(1, b"via stdout\n".as_ptr().cast(), 11) as i64,
+        )?;
+    }
+    Err("wrote through stdout, into /dev/null or the log".into())
+}
+
+fn closes_stdout_then_dups_the_log(_: &u64) -> Result<(), String> {
+    // SAFETY: as above.
+    unsafe {
+        libc::close(1);
+        ok(
+            "fcntl(F_DUPFD)",
+            libc::fcntl(fx().log, libc::F_DUPFD, 1) as i64,
+        )?;
+        ok(
+            "write",
+            libc::write(1, b"via F_DUPFD\n".as_ptr().cast(), 12) as i64,
+        )
+    }
+}
+
+fn takes_the_programs_log_through_its_pidfd(_: &u64) -> Result<(), String> {
+    // SAFETY: raw system calls; the descriptor they return is the test's.
+    unsafe {
+        let pidfd = libc::syscall(libc::SYS_pidfd_open, program_pid(), 0);
+        ok("pidfd_open", pidfd)?;
+        let fd = libc::syscall(libc::SYS_pidfd_getfd, pidfd, fx().log, 0);
+        ok("pidfd_getfd", fd)?;
+        ok(
+            "write",
+            libc::write(fd as i32, b"via pidfd\n".as_ptr().cast(), 10) as i64,
+        )
+    }
+}
+
+fn writes_the_log_directly(_: &u64) -> Result<(), String> {
+    // SAFETY: write from a static buffer.
+    ok(
+        "write",
+        unsafe { libc::write(fx().log, b"direct\n".as_ptr().cast(), 7) } as i64,
+    )
+}
+
+/// Writes junk to every descriptor number it holds: the program's, and invite's own.
+fn writes_every_descriptor_it_holds(_: &u64) -> Result<(), String> {
+    let mut written = 0;
+    for fd in 3..1024 {
+        // SAFETY: write from a static buffer to whatever the number holds.
+        if unsafe { libc::write(fd, b"{\"junk\":1}\n".as_ptr().cast(), 11) } > 0 {
+            written += 1;
+        }
+    }
+    Err(format!("{written} descriptors took the junk"))
+}
+
+fn opens_its_log_again_for_writing(_: &u64) -> Result<(), String> {
+    let path = format!("/proc/self/fd/{}\0", fx().log);
+    // SAFETY: open with a NUL-terminated path.
+    let fd = unsafe { libc::open(path.as_ptr().cast(), libc::O_WRONLY | libc::O_APPEND) };
+    ok("open", fd as i64)?;
+    // SAFETY: write from a static buffer.
+    ok(
+        "write",
+        unsafe { libc::write(fd, b"reopened\n".as_ptr().cast(), 9) } as i64,
+    )
+}
+
+fn sends_on_the_programs_socket(_: &u64) -> Result<(), String> {
+    // SAFETY: send from a static buffer.
+    ok(
+        "send",
+        unsafe { libc::send(fx().sock_b, b"spoof".as_ptr().cast(), 5, 0) } as i64,
+    )
+}
+
+#[test]
+fn writes_reach_nothing_of_the_programs_through_any_descriptor_number() {
+    let run = scenario(here!(), CONFIG, || {
+        set_up();
+        writes_site(1);
+        assert!(invite::wait_idle(WAIT));
+        tear_down();
+        let f = fx();
+        let log = std::fs::read_to_string(scenario_dir().join("app.log")).unwrap();
+        assert_eq!(log, "", "a test wrote into the program's log");
+        assert_eq!(queued(f.sock_a), 0, "a test sent on the program's socket");
+        assert_eq!(queued(f.pipe_r), 8, "a test wrote into the program's pipe");
+        println!("unchanged");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "unchanged\n", "{}", run.describe());
+    // Nothing forged reached invite's own log: every record parses, one per test.
+    assert_eq!(run.tests().len(), 7, "{}", run.describe());
+    expect(
+        &run,
+        &[
+            ("dup2s_the_log_over_stdout", DENIED),
+            ("closes_stdout_then_dups_the_log", DENIED),
+            ("takes_the_programs_log_through_its_pidfd", BLOCKED),
+            ("writes_the_log_directly", DENIED),
+            // Its junk reaches only its own verdict pipe, so it cannot even report.
+            ("writes_every_descriptor_it_holds", &[Error, Fail]),
+            ("opens_its_log_again_for_writing", BLOCKED),
+            ("sends_on_the_programs_socket", DENIED),
+        ],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared memory.
+
+#[invite::in_vivo(
+    test = stores_into_shared_memory,
+    test = mprotects_then_stores,
+    test = stores_into_a_write_only_mapping,
+    test = maps_the_memfd_shared,
+    test = attaches_the_sysv_segment,
+    test = stores_into_the_attached_segment,
+    test = punches_a_hole_in_shared_memory,
+    test = writes_the_programs_memory,
+    test = registers_userfaultfd,
+    test = writes_proc_mem,
+)]
+fn memory_site(x: u64) -> u64 {
+    x
+}
+
+/// Allowed: the store lands in the test's private copy.
+fn stores_into_shared_memory(_: &u64) -> Result<(), String> {
+    // SAFETY: the page is mapped (privately, in the test).
+    unsafe { std::ptr::write_volatile(fx().shared as *mut u64, 99) };
+    Ok(())
+}
+
+fn mprotects_then_stores(_: &u64) -> Result<(), String> {
+    let p = fx().shared as *mut libc::c_void;
+    // SAFETY: mprotect of a page the test maps, then a store into it.
+    unsafe {
+        ok(
+            "mprotect",
+            libc::mprotect(p, 4096, libc::PROT_READ | libc::PROT_WRITE) as i64,
+        )?;
+        std::ptr::write_volatile((p as *mut u64).add(1), 98);
+    }
+    Ok(())
+}
+
+fn stores_into_a_write_only_mapping(_: &u64) -> Result<(), String> {
+    // SAFETY: the page is mapped writable.
+    unsafe { std::ptr::write_volatile(fx().write_only as *mut u64, 97) };
+    Ok(())
+}
+
+fn maps_the_memfd_shared(_: &u64) -> Result<(), String> {
+    // SAFETY: mmap of a descriptor the test holds; checked.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            4096,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED,
+            fx().memfd,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return ok("mmap", -1);
+    }
+    // SAFETY: the mapping just made.
+    unsafe { std::ptr::write_volatile(p as *mut u8, b'X') };
+    Ok(())
+}
+
+fn attaches_the_sysv_segment(_: &u64) -> Result<(), String> {
+    // SAFETY: shmat of the program's segment id, checked.
+    let p = unsafe { libc::shmat(fx().shm_id, std::ptr::null(), 0) };
+    if p as isize == -1 {
+        return ok("shmat", -1);
+    }
+    // SAFETY: the segment just attached.
+    unsafe { std::ptr::write_volatile(p as *mut u64, 96) };
+    Ok(())
+}
+
+/// Allowed: the attached segment became a private copy.
+fn stores_into_the_attached_segment(_: &u64) -> Result<(), String> {
+    let seg: usize = std::env::var("HOSTILE_SEGMENT").unwrap().parse().unwrap();
+    // SAFETY: the program attached the segment at this address before the fork.
+    unsafe { std::ptr::write_volatile(seg as *mut u64, 95) };
+    Ok(())
+}
+
+fn punches_a_hole_in_shared_memory(_: &u64) -> Result<(), String> {
+    // SAFETY: madvise on a page the test maps.
+    ok("madvise", unsafe {
+        libc::madvise(fx().shared as *mut libc::c_void, 4096, libc::MADV_REMOVE)
+    } as i64)
+}
+
+fn writes_the_programs_memory(_: &u64) -> Result<(), String> {
+    let v = 94u64;
+    let local = libc::iovec {
+        iov_base: (&v as *const u64) as *mut libc::c_void,
+        iov_len: 8,
+    };
+    let remote = libc::iovec {
+        iov_base: fx().shared as *mut libc::c_void,
+        iov_len: 8,
+    };
+    // SAFETY: both iovecs are valid in their processes; the call is under test.
+    ok("process_vm_writev", unsafe {
+        libc::process_vm_writev(program_pid(), &local, 1, &remote, 1, 0)
+    } as i64)
+}
+
+fn registers_userfaultfd(_: &u64) -> Result<(), String> {
+    // SAFETY: userfaultfd takes flags only.
+    ok("userfaultfd", unsafe {
+        libc::syscall(libc::SYS_userfaultfd, 0)
+    })
+}
+
+fn writes_proc_mem(_: &u64) -> Result<(), String> {
+    let path = format!("/proc/{}/mem\0", program_pid());
+    // SAFETY: open with a NUL-terminated path.
+    let fd = unsafe { libc::open(path.as_ptr().cast(), libc::O_RDWR) };
+    ok("open", fd as i64)?;
+    let v = 93u64;
+    // SAFETY: pwrite from a local value.
+    ok(
+        "pwrite",
+        unsafe { libc::pwrite(fd, (&v as *const u64).cast(), 8, fx().shared as i64) } as i64,
+    )
+}
+
+#[test]
+fn shared_memory_of_the_program_stays_as_it_was() {
+    let run = scenario(here!(), CONFIG, || {
+        set_up();
+        memory_site(1);
+        assert!(invite::wait_idle(WAIT));
+        let f = fx();
+        let seg: usize = std::env::var("HOSTILE_SEGMENT").unwrap().parse().unwrap();
+        // SAFETY: reading the program's own mappings.
+        let (a, b, w, s) = unsafe {
+            (
+                *(f.shared as *const u64),
+                *((f.shared as *const u64).add(1)),
+                *(f.write_only as *const u64),
+                *(seg as *const u64),
+            )
+        };
+        let mut memfd = [0u8; 10];
+        // SAFETY: pread into a local buffer.
+        unsafe { libc::pread(f.memfd, memfd.as_mut_ptr().cast(), 10, 0) };
+        tear_down();
+        assert_eq!(
+            (a, b, w, s),
+            (7, 0, 0, 11),
+            "a test's store reached the program"
+        );
+        assert_eq!(&memfd, b"memfd data");
+        println!("unchanged");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "unchanged\n", "{}", run.describe());
+    expect(
+        &run,
+        &[
+            ("stores_into_shared_memory", &[Pass]),
+            ("mprotects_then_stores", &[Pass]),
+            ("stores_into_a_write_only_mapping", &[Pass]),
+            ("maps_the_memfd_shared", BLOCKED),
+            ("attaches_the_sysv_segment", BLOCKED),
+            ("stores_into_the_attached_segment", &[Pass]),
+            ("punches_a_hole_in_shared_memory", DENIED),
+            ("writes_the_programs_memory", BLOCKED),
+            ("registers_userfaultfd", BLOCKED),
+            ("writes_proc_mem", BLOCKED),
+        ],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Other processes and kernel objects.
+
+#[invite::in_vivo(
+    test = lowers_the_programs_priority,
+    test = pins_the_program_to_a_cpu,
+    test = lowers_the_programs_limits,
+    test = makes_the_program_idle,
+    test = sets_the_programs_io_priority,
+    test = profiles_the_program,
+    test = signals_the_program,
+    test = asks_for_sigio_to_the_program,
+    test = removes_the_sysv_segment,
+    test = operates_the_semaphore,
+    test = queues_a_message,
+    test = creates_a_posix_queue,
+    test = adds_a_key,
+    test = sets_an_xattr,
+    test = touches_file_times,
+    test = changes_the_mode,
+    test = renames_the_host,
+)]
+fn kernel_site(x: u64) -> u64 {
+    x
+}
+
+fn lowers_the_programs_priority(_: &u64) -> Result<(), String> {
+    // SAFETY: setpriority takes plain integers.
+    ok(
+        "setpriority",
+        unsafe { libc::setpriority(libc::PRIO_PROCESS, program_pid() as u32, 19) } as i64,
+    )
+}
+
+fn pins_the_program_to_a_cpu(_: &u64) -> Result<(), String> {
+    // SAFETY: a cpu_set_t is plain data.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(0, &mut set);
+        ok(
+            "sched_setaffinity",
+            libc::sched_setaffinity(program_pid(), std::mem::size_of_val(&set), &set) as i64,
+        )
+    }
+}
+
+fn lowers_the_programs_limits(_: &u64) -> Result<(), String> {
+    let lim = libc::rlimit {
+        rlim_cur: 16,
+        rlim_max: 16,
+    };
+    // SAFETY: prlimit reads `lim`.
+    ok("prlimit", unsafe {
+        libc::prlimit(
+            program_pid(),
+            libc::RLIMIT_NOFILE,
+            &lim,
+            std::ptr::null_mut(),
+        )
+    } as i64)
+}
+
+fn makes_the_program_idle(_: &u64) -> Result<(), String> {
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: sched_setscheduler reads `param`.
+    ok("sched_setscheduler", unsafe {
+        libc::sched_setscheduler(program_pid(), libc::SCHED_IDLE, &param)
+    } as i64)
+}
+
+fn sets_the_programs_io_priority(_: &u64) -> Result<(), String> {
+    // IOPRIO_WHO_PROCESS = 1; class idle (3) << 13.
+    // SAFETY: ioprio_set takes plain integers.
+    ok("ioprio_set", unsafe {
+        libc::syscall(libc::SYS_ioprio_set, 1, program_pid(), 3 << 13)
+    })
+}
+
+fn profiles_the_program(_: &u64) -> Result<(), String> {
+    // A breakpoint-free software event on the program: the attempt is what is under test.
+    let mut attr = [0u64; 16];
+    attr[0] = 1 | (128 << 32); // PERF_TYPE_SOFTWARE, size 128
+                               // SAFETY: perf_event_open reads the attribute block.
+    ok("perf_event_open", unsafe {
+        libc::syscall(
+            libc::SYS_perf_event_open,
+            attr.as_ptr(),
+            program_pid(),
+            -1,
+            -1,
+            0,
+        )
+    })
+}
+
+fn signals_the_program(_: &u64) -> Result<(), String> {
+    // SAFETY: kill takes plain integers.
+    ok("kill", unsafe { libc::kill(program_pid(), libc::SIGUSR1) }
+        as i64)
+}
+
+fn asks_for_sigio_to_the_program(_: &u64) -> Result<(), String> {
+    let mut p = [0; 2];
+    // SAFETY: a pipe of the test's own, then fcntl on it.
+    unsafe {
+        ok("pipe", libc::pipe(p.as_mut_ptr()) as i64)?;
+        ok(
+            "F_SETOWN",
+            libc::fcntl(p[0], libc::F_SETOWN, program_pid()) as i64,
+        )?;
+        ok(
+            "F_SETSIG",
+            libc::fcntl(p[0], 10 /* F_SETSIG */, libc::SIGUSR1) as i64,
+        )?;
+        ok(
+            "F_SETFL",
+            libc::fcntl(p[0], libc::F_SETFL, libc::O_ASYNC) as i64,
+        )?;
+        ok("write", libc::write(p[1], b"x".as_ptr().cast(), 1) as i64)
+    }
+}
+
+fn removes_the_sysv_segment(_: &u64) -> Result<(), String> {
+    // SAFETY: shmctl IPC_RMID takes no buffer.
+    ok(
+        "shmctl",
+        unsafe { libc::shmctl(fx().shm_id, libc::IPC_RMID, std::ptr::null_mut()) } as i64,
+    )
+}
+
+fn operates_the_semaphore(_: &u64) -> Result<(), String> {
+    let mut op = libc::sembuf {
+        sem_num: 0,
+        sem_op: 5,
+        sem_flg: 0,
+    };
+    // SAFETY: semop reads one sembuf.
+    ok("semop", unsafe { libc::semop(fx().sem_id, &mut op, 1) }
+        as i64)
+}
+
+fn queues_a_message(_: &u64) -> Result<(), String> {
+    let msg: [u64; 2] = [1, 42];
+    // SAFETY: msgsnd reads the type and 8 bytes of text.
+    ok(
+        "msgsnd",
+        unsafe { libc::msgsnd(fx().msg_id, msg.as_ptr().cast(), 8, libc::IPC_NOWAIT) } as i64,
+    )
+}
+
+fn creates_a_posix_queue(_: &u64) -> Result<(), String> {
+    let name = queue_name();
+    // SAFETY: mq_open with a NUL-terminated name and default attributes.
+    let q = unsafe {
+        libc::mq_open(
+            name.as_ptr(),
+            libc::O_CREAT | libc::O_RDWR,
+            0o600,
+            std::ptr::null_mut::<libc::mq_attr>(),
+        )
+    };
+    ok("mq_open", q as i64)
+}
+
+fn adds_a_key(_: &u64) -> Result<(), String> {
+    // KEY_SPEC_PROCESS_KEYRING = -2.
+    // SAFETY: add_key reads NUL-terminated strings and a payload.
+    ok("add_key", unsafe {
+        libc::syscall(
+            libc::SYS_add_key,
+            c"user".as_ptr(),
+            c"invite-hostile".as_ptr(),
+            b"x".as_ptr(),
+            1,
+            -2,
+        )
+    })
+}
+
+/// A queue name of this program's own, so that runs never see each other's queues.
+fn queue_name() -> std::ffi::CString {
+    std::ffi::CString::new(format!("/invite-hostile-{}", program_pid())).unwrap()
+}
+
+fn data_path() -> std::ffi::CString {
+    std::ffi::CString::new(
+        scenario_dir()
+            .join("data.txt")
+            .into_os_string()
+            .into_encoded_bytes(),
+    )
+    .unwrap()
+}
+
+fn sets_an_xattr(_: &u64) -> Result<(), String> {
+    // SAFETY: setxattr reads a path, a name and a value.
+    ok("setxattr", unsafe {
+        libc::setxattr(
+            data_path().as_ptr(),
+            c"user.invite".as_ptr(),
+            b"1".as_ptr().cast(),
+            1,
+            0,
+        )
+    } as i64)
+}
+
+fn touches_file_times(_: &u64) -> Result<(), String> {
+    // SAFETY: utimes with a NUL-terminated path and "now".
+    ok(
+        "utimes",
+        unsafe { libc::utimes(data_path().as_ptr(), std::ptr::null()) } as i64,
+    )
+}
+
+fn changes_the_mode(_: &u64) -> Result<(), String> {
+    // fchmodat2 (452 on both architectures) with AT_FDCWD.
+    // SAFETY: the call reads a NUL-terminated path.
+    ok("fchmodat2", unsafe {
+        libc::syscall(452, libc::AT_FDCWD, data_path().as_ptr(), 0o777, 0)
+    })?;
+    // SAFETY: as above.
+    ok("chmod", unsafe { libc::chmod(data_path().as_ptr(), 0o777) }
+        as i64)
+}
+
+fn renames_the_host(_: &u64) -> Result<(), String> {
+    // SAFETY: unshare and sethostname take flags and a buffer.
+    unsafe {
+        let _ = libc::unshare(libc::CLONE_NEWUTS);
+        ok(
+            "sethostname",
+            libc::sethostname(b"hostile".as_ptr().cast(), 7) as i64,
+        )
+    }
+}
+
+static SIGUSR1_SEEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+extern "C" fn count_sigusr1(_: libc::c_int) {
+    SIGUSR1_SEEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn scheduling() -> (i32, usize, u64, i32, i64) {
+    // SAFETY: reading this process's own settings into local buffers.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::sched_getaffinity(0, std::mem::size_of_val(&set), &mut set);
+        let mut lim: libc::rlimit = std::mem::zeroed();
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim);
+        (
+            libc::getpriority(libc::PRIO_PROCESS, 0),
+            libc::CPU_COUNT(&set) as usize,
+            lim.rlim_cur,
+            libc::sched_getscheduler(0),
+            libc::syscall(libc::SYS_ioprio_get, 1, 0),
+        )
+    }
+}
+
+#[test]
+fn other_processes_and_kernel_objects_are_out_of_reach() {
+    let run = scenario(here!(), CONFIG, || {
+        set_up();
+        // SAFETY: a handler that only counts.
+        unsafe { libc::signal(libc::SIGUSR1, count_sigusr1 as *const () as usize) };
+        let before = scheduling();
+        let host_before = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+        let meta = std::fs::metadata(scenario_dir().join("data.txt")).unwrap();
+        kernel_site(1);
+        assert!(invite::wait_idle(WAIT));
+        let f = fx();
+        let mut problems = Vec::new();
+        if scheduling() != before {
+            problems.push(format!("scheduling {before:?} became {:?}", scheduling()));
+        }
+        if SIGUSR1_SEEN.load(std::sync::atomic::Ordering::Relaxed) != 0 {
+            problems.push("the program got SIGUSR1".to_string());
+        }
+        // SAFETY: reading SysV objects the program owns.
+        unsafe {
+            let mut ds: libc::shmid_ds = std::mem::zeroed();
+            if libc::shmctl(f.shm_id, libc::IPC_STAT, &mut ds) != 0 {
+                problems.push("the segment was removed".into());
+            }
+            if libc::semctl(f.sem_id, 0, libc::GETVAL) != 0 {
+                problems.push("the semaphore moved".into());
+            }
+            let mut mq: libc::msqid_ds = std::mem::zeroed();
+            libc::msgctl(f.msg_id, libc::IPC_STAT, &mut mq);
+            if mq.msg_qnum != 0 {
+                problems.push("a message was queued".into());
+            }
+            let q = libc::mq_open(queue_name().as_ptr(), libc::O_RDONLY);
+            if q >= 0 {
+                libc::mq_unlink(queue_name().as_ptr());
+                problems.push("a POSIX queue was created".into());
+            }
+            let mut v = [0u8; 4];
+            if libc::getxattr(
+                data_path().as_ptr(),
+                c"user.invite".as_ptr(),
+                v.as_mut_ptr().cast(),
+                4,
+            ) >= 0
+            {
+                problems.push("an xattr was set".into());
+            }
+        }
+        let after = std::fs::metadata(scenario_dir().join("data.txt")).unwrap();
+        if after.modified().unwrap() != meta.modified().unwrap()
+            || after.permissions() != meta.permissions()
+        {
+            problems.push("the file's times or mode changed".into());
+        }
+        if std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap() != host_before {
+            problems.push("the hostname changed".into());
+        }
+        tear_down();
+        assert!(problems.is_empty(), "changed: {problems:?}");
+        println!("unchanged");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "unchanged\n", "{}", run.describe());
+    let all: Vec<(&str, &[Outcome])> = [
+        "lowers_the_programs_priority",
+        "pins_the_program_to_a_cpu",
+        "lowers_the_programs_limits",
+        "makes_the_program_idle",
+        "sets_the_programs_io_priority",
+        "profiles_the_program",
+        "signals_the_program",
+        "asks_for_sigio_to_the_program",
+        "removes_the_sysv_segment",
+        "operates_the_semaphore",
+        "queues_a_message",
+        "creates_a_posix_queue",
+        "adds_a_key",
+        "sets_an_xattr",
+        "touches_file_times",
+        "changes_the_mode",
+        "renames_the_host",
+    ]
+    .into_iter()
+    .map(|t| (t, BLOCKED))
+    .collect();
+    expect(&run, &all);
+    // The blocked record names the call and the program's pid.
+    let t = &run.tests_of("lowers_the_programs_priority")[0];
+    let pid = run
+        .records()
+        .into_iter()
+        .find_map(|r| match r {
+            invite::record::Record::Start(s) => Some(s.instance.pid),
+            _ => None,
+        })
+        .unwrap();
+    let d = t.detail.as_deref().unwrap();
+    assert!(d.contains(&format!("setpriority(0, pid {pid}")), "{d}");
+}
