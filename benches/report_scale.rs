@@ -117,6 +117,8 @@ fn generate(path: &std::path::Path, bytes: u64) -> u64 {
                 cow_share: 0.0,
                 children_share: 0.0,
                 resident_mib: 0.0,
+                log_errors: 0,
+                log_lost: 0,
             })
             .to_line()
         } else if line.is_multiple_of(100_003) {

@@ -7,8 +7,6 @@
 //! has been reaped (through its pidfd), after which the pipe is drained one last time.
 
 use std::collections::{BTreeMap, HashMap};
-use std::fs::{File, OpenOptions};
-use std::io::Write;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{mpsc, Arc, RwLock};
@@ -17,6 +15,7 @@ use std::time::{Duration, Instant};
 use crate::budget::Budget;
 use crate::config::{Config, OnFailure};
 use crate::handover::{self, RunStart, MESSAGE};
+pub(crate) use crate::log_sink::LogSink;
 use crate::record::{self, Instance, Outcome, OutcomeCounts, Record, Seeds, SiteStats};
 use crate::rng::Snapshot;
 use crate::sandbox::wire::{Frame, FrameReader};
@@ -96,34 +95,6 @@ pub(crate) struct Collector {
     shutdown_ack: Arc<std::sync::Mutex<Option<mpsc::Sender<()>>>>,
 }
 
-/// Where log lines go.
-pub(crate) enum LogSink {
-    File(File),
-    Stderr,
-}
-
-impl LogSink {
-    pub fn open(target: &str) -> std::io::Result<LogSink> {
-        if target == "-" {
-            return Ok(LogSink::Stderr);
-        }
-        OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(target)
-            .map(LogSink::File)
-    }
-
-    /// Writes complete lines in one call, so that processes sharing a log never interleave
-    /// within a line.
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        match self {
-            LogSink::File(f) => f.write_all(bytes),
-            LogSink::Stderr => std::io::stderr().lock().write_all(bytes),
-        }
-    }
-}
-
 impl Collector {
     pub fn spawn(
         config: &Config,
@@ -143,15 +114,16 @@ impl Collector {
         // SAFETY: `efd` was just created and nothing else owns it.
         let nudge = unsafe { OwnedFd::from_raw_fd(efd) };
         let nudge_fd = nudge.as_raw_fd();
-        let mut line = Record::Start(start).to_line();
-        line.push('\n');
-        sink.write(line.as_bytes())?;
+        let mut line = Record::Start(start).to_line().into_bytes();
+        line.push(b'\n');
+        // A failure here is kept and retried with the next records, like any other.
+        sink.write_lines(&mut line);
         let mut state = State {
             config: config.clone(),
             instance,
             budget,
             sink,
-            pending: Vec::new(),
+            pending: line,
             runs: Vec::new(),
             tallies: HashMap::new(),
             started: Instant::now(),
@@ -159,7 +131,6 @@ impl Collector {
             shutdown: None,
             drained: 0,
             killed_at_exit: 0,
-            log_error_reported: false,
             shutdown_ack: Arc::new(std::sync::Mutex::new(None)),
             cow_fault_ns,
             faults_seen: crate::budget::usage().0,
@@ -181,6 +152,16 @@ impl Collector {
         std::thread::Builder::new()
             .name("invite-collector".into())
             .spawn(move || {
+                // A file size limit or a closed stderr must fail the write, not kill the
+                // program: this thread writes the log, so it takes neither signal.
+                // SAFETY: changing this thread's own signal mask.
+                unsafe {
+                    let mut set: libc::sigset_t = std::mem::zeroed();
+                    libc::sigemptyset(&mut set);
+                    libc::sigaddset(&mut set, libc::SIGXFSZ);
+                    libc::sigaddset(&mut set, libc::SIGPIPE);
+                    libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+                }
                 state.run(&rx, nudge_fd);
                 // The read end stays open for good: a caller admitted just before shutdown
                 // may still write its message, and a write to a pipe without a reader would
@@ -266,7 +247,6 @@ struct State {
     shutdown: Option<(mpsc::Sender<()>, Instant)>,
     drained: u64,
     killed_at_exit: u64,
-    log_error_reported: bool,
     shutdown_ack: Arc<std::sync::Mutex<Option<mpsc::Sender<()>>>>,
     /// Measured cost of one copy-on-write fault, and the fault counter's last reading.
     cow_fault_ns: u64,
@@ -610,16 +590,7 @@ impl State {
     }
 
     fn flush(&mut self) {
-        if self.pending.is_empty() {
-            return;
-        }
-        if let Err(e) = self.sink.write(&self.pending) {
-            if !self.log_error_reported {
-                eprintln!("invite: cannot write the log `{}`: {e}", self.config.log);
-                self.log_error_reported = true;
-            }
-        }
-        self.pending.clear();
+        self.sink.write_lines(&mut self.pending);
     }
 
     fn write_stats(&mut self, is_final: bool) {
@@ -672,6 +643,8 @@ impl State {
             cow_share: self.cow_ns as f64 / 1e9 / elapsed,
             children_share: self.children_ns as f64 / 1e9 / elapsed,
             resident_mib: crate::budget::resident_mib(),
+            log_errors: self.sink.errors,
+            log_lost: self.sink.lost,
         });
         self.push(&stats);
     }

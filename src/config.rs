@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer, Serialize};
@@ -220,6 +221,9 @@ impl Source {
     }
 }
 
+/// The largest configuration file read (an `invite.toml` is a few hundred bytes).
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
 impl Config {
     /// Loads the configuration the environment points to: `Ok(None)` means invite is off.
     pub fn from_env() -> Result<Option<Config>, ConfigError> {
@@ -229,17 +233,48 @@ impl Config {
         }
     }
 
-    /// Reads and validates one file.
+    /// Reads and validates one file. It is opened without blocking and must be a regular file
+    /// of at most [`MAX_CONFIG_BYTES`]: a FIFO or a device named by mistake must not hang or
+    /// flood the program at its first sampled call.
     pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+        let fail = |message: String| ConfigError {
             file: path.to_path_buf(),
             line: 0,
             column: 0,
             key: String::new(),
-            message: format!(
-                "cannot read the file: {e}; fix the path in INVITE_CONFIG or create it"
-            ),
-        })?;
+            message,
+        };
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY)
+            .open(path)
+            .map_err(|e| {
+                fail(format!(
+                    "cannot read the file: {e}; fix the path in INVITE_CONFIG or create it"
+                ))
+            })?;
+        let meta = file
+            .metadata()
+            .map_err(|e| fail(format!("cannot read the file: {e}")))?;
+        if !meta.is_file() {
+            return Err(fail(
+                "it is not a regular file (a FIFO, device or directory); point INVITE_CONFIG \
+                 at an invite.toml"
+                    .to_string(),
+            ));
+        }
+        let mut text = String::new();
+        let read = std::io::Read::read_to_string(
+            &mut std::io::Read::take(&file, MAX_CONFIG_BYTES + 1),
+            &mut text,
+        );
+        read.map_err(|e| fail(format!("cannot read the file: {e}")))?;
+        if text.len() as u64 > MAX_CONFIG_BYTES {
+            return Err(fail(format!(
+                "the file is larger than {} KiB; is INVITE_CONFIG pointing at the right file?",
+                MAX_CONFIG_BYTES >> 10
+            )));
+        }
         Config::from_toml(&text, path)
     }
 

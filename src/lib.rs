@@ -80,6 +80,7 @@ mod collector;
 pub mod config;
 pub mod dedup;
 mod handover;
+mod log_sink;
 pub mod mr;
 pub mod record;
 pub mod report;

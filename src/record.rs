@@ -272,6 +272,13 @@ pub struct Stats {
     /// the process on the cost model (caller time per run ≈ a + b × resident; see README).
     #[serde(default)]
     pub resident_mib: f64,
+    /// Log flushes that failed (a full disk, a size limit); their records were kept and
+    /// written later, up to a bound.
+    #[serde(default)]
+    pub log_errors: u64,
+    /// Records dropped because the log could not take them for too long.
+    #[serde(default)]
+    pub log_lost: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -354,6 +361,8 @@ mod tests {
             cow_share: 0.001,
             children_share: 0.002,
             resident_mib: 12.5,
+            log_errors: 0,
+            log_lost: 0,
         });
         let line = r.to_line();
         assert!(line.contains("\"final\":true"), "{line}");

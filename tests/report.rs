@@ -95,6 +95,8 @@ fn stats(pid: u32, site: &str, calls: u64, elapsed: f64) -> String {
         cow_share: 0.0,
         children_share: 0.0,
         resident_mib: 0.0,
+        log_errors: 0,
+        log_lost: 0,
         sites: vec![SiteStats {
             site: site.into(),
             rho: 0.5,

@@ -1,0 +1,210 @@
+//! Where log lines go, and what happens when they cannot go there.
+//!
+//! The log is opened without blocking and must be a regular file (or `-`, standard error): a
+//! FIFO or a device named by mistake would otherwise hang or flood the program. Lines are
+//! written in whole batches; a batch the file does not take (a full disk, a file size limit)
+//! is cut back out of the file, so no record is ever torn, and kept to be written again at the
+//! next flush, up to [`KEEP_LIMIT`] bytes. Each kind of error is reported once on stderr, and
+//! the failures and lost records are counted in every `stats` record.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+
+/// How much unwritten log a failing sink keeps for later; older records beyond it are dropped
+/// (and counted).
+pub const KEEP_LIMIT: usize = 4 << 20;
+
+enum Target {
+    File(File),
+    Stderr,
+}
+
+/// The log's destination, with its error accounting.
+pub(crate) struct LogSink {
+    target: Target,
+    name: String,
+    /// Flushes that failed.
+    pub errors: u64,
+    /// Records dropped because the kept backlog outgrew [`KEEP_LIMIT`].
+    pub lost: u64,
+    /// Error kinds already reported on stderr.
+    reported: Vec<std::io::ErrorKind>,
+}
+
+impl LogSink {
+    /// Opens `target` for appending: `-` is standard error, anything else must be (or become)
+    /// a regular file.
+    pub fn open(target: &str) -> std::io::Result<LogSink> {
+        let target_kind = if target == "-" {
+            Target::Stderr
+        } else {
+            // Look first: opening a FIFO without a reader fails with a bare ENXIO.
+            if let Ok(meta) = std::fs::metadata(target) {
+                if !meta.is_file() {
+                    return Err(not_regular(meta.file_type()));
+                }
+            }
+            let file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY)
+                .open(target)?;
+            let kind = file.metadata()?.file_type();
+            if !kind.is_file() {
+                return Err(not_regular(kind));
+            }
+            Target::File(file)
+        };
+        Ok(LogSink {
+            target: target_kind,
+            name: target.to_string(),
+            errors: 0,
+            lost: 0,
+            reported: Vec::new(),
+        })
+    }
+
+    /// Writes the complete lines in `pending` and empties it; on failure leaves them there
+    /// (bounded by [`KEEP_LIMIT`]) for the next call.
+    pub fn write_lines(&mut self, pending: &mut Vec<u8>) {
+        if pending.is_empty() {
+            return;
+        }
+        let result = match &mut self.target {
+            Target::File(f) => write_whole(f, pending),
+            Target::Stderr => std::io::stderr().lock().write_all(pending),
+        };
+        match result {
+            Ok(()) => pending.clear(),
+            Err(e) => {
+                self.errors += 1;
+                if !self.reported.contains(&e.kind()) {
+                    self.reported.push(e.kind());
+                    eprintln!(
+                        "invite: cannot write the log `{}`: {e}; records are kept (up to {} MiB) \
+                         and written once it works again; `log_errors` in stats counts this",
+                        self.name,
+                        KEEP_LIMIT >> 20
+                    );
+                }
+                self.lost += trim_to(pending, KEEP_LIMIT);
+            }
+        }
+    }
+}
+
+fn not_regular(kind: std::fs::FileType) -> std::io::Error {
+    std::io::Error::other(format!(
+        "it is {}, not a regular file; name a file, or \"-\" for stderr",
+        describe(kind)
+    ))
+}
+
+fn describe(kind: std::fs::FileType) -> &'static str {
+    if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Appends all of `bytes` or nothing: a write cut short is cut back out of the file, unless
+/// another process appended meanwhile, when the torn tail is ended with a newline so that the
+/// next record starts on a line of its own (readers skip the torn line).
+fn write_whole(f: &mut File, bytes: &[u8]) -> std::io::Result<()> {
+    let before = f.metadata()?.len();
+    let mut done = 0;
+    while done < bytes.len() {
+        match f.write(&bytes[done..]) {
+            Ok(0) => {
+                undo(f, before, done);
+                return Err(std::io::ErrorKind::WriteZero.into());
+            }
+            Ok(n) => done += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                undo(f, before, done);
+                return Err(e);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn undo(f: &mut File, before: u64, written: usize) {
+    if written == 0 {
+        return;
+    }
+    match f.metadata() {
+        Ok(m) if m.len() == before + written as u64 => {
+            let _ = f.set_len(before);
+        }
+        _ => {
+            let _ = f.write(b"\n");
+        }
+    }
+}
+
+/// Drops whole lines from the front of `pending` until it fits in `limit`; returns how many.
+fn trim_to(pending: &mut Vec<u8>, limit: usize) -> u64 {
+    let mut dropped = 0;
+    let mut cut = 0;
+    while pending.len() - cut > limit {
+        match pending[cut..].iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                cut += i + 1;
+                dropped += 1;
+            }
+            None => {
+                cut = pending.len();
+                dropped += 1;
+            }
+        }
+    }
+    pending.drain(..cut);
+    dropped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_backlog_loses_whole_oldest_lines_only() {
+        let mut p = b"aaaa\nbbbb\ncccc\n".to_vec();
+        assert_eq!(trim_to(&mut p, 100), 0);
+        assert_eq!(p, b"aaaa\nbbbb\ncccc\n");
+        assert_eq!(trim_to(&mut p, 10), 1);
+        assert_eq!(p, b"bbbb\ncccc\n");
+        assert_eq!(trim_to(&mut p, 4), 2);
+        assert!(p.is_empty());
+    }
+
+    #[test]
+    fn only_regular_files_or_stderr_are_accepted() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = LogSink::open(fifo.to_str().unwrap()).err().unwrap();
+        assert!(e.to_string().contains("a FIFO"), "{e}");
+        let e = LogSink::open("/dev/null").err().unwrap();
+        assert!(e.to_string().contains("a device"), "{e}");
+        assert!(LogSink::open("-").is_ok());
+        let file = dir.path().join("log.jsonl");
+        let mut sink = LogSink::open(file.to_str().unwrap()).unwrap();
+        let mut lines = b"{\"a\":1}\n".to_vec();
+        sink.write_lines(&mut lines);
+        assert!(lines.is_empty());
+        assert_eq!(std::fs::read(&file).unwrap(), b"{\"a\":1}\n");
+        assert_eq!((sink.errors, sink.lost), (0, 0));
+    }
+}
