@@ -1136,3 +1136,120 @@ fn other_processes_and_kernel_objects_are_out_of_reach() {
     let d = t.detail.as_deref().unwrap();
     assert!(d.contains(&format!("setpriority(0, pid {pid}")), "{d}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Accidents: ordinary In Vivo tests of a struct that owns a file, a connection or a channel.
+
+/// A service as programs write them: it owns its input file, a TCP connection, a Unix stream
+/// and a channel, and its test reads from each.
+struct Service {
+    input: std::fs::File,
+    tcp: std::net::TcpStream,
+    unix: std::os::unix::net::UnixStream,
+    inbox: std::sync::mpsc::Receiver<u64>,
+}
+
+static SERVICE: OnceLock<std::sync::Mutex<Service>> = OnceLock::new();
+
+#[invite::in_vivo(
+    timeout_ms = 500,
+    test = reads_its_input_file,
+    test = reads_its_connection,
+    test = reads_its_unix_stream,
+    test = takes_from_its_channel,
+)]
+fn serve(x: u64) -> u64 {
+    x
+}
+
+fn service() -> std::sync::MutexGuard<'static, Service> {
+    SERVICE.get().unwrap().lock().unwrap()
+}
+
+/// Allowed: the file is the test's own copy, at the program's offset.
+fn reads_its_input_file(_: &u64) -> Result<(), String> {
+    let mut s = String::new();
+    std::io::Read::read_to_string(&mut service().input, &mut s).map_err(|e| e.to_string())?;
+    if s == "line two\n" {
+        Ok(())
+    } else {
+        Err(format!("read {s:?}"))
+    }
+}
+
+fn reads_its_connection(_: &u64) -> Result<(), String> {
+    let mut b = [0u8; 4];
+    std::io::Read::read_exact(&mut service().tcp, &mut b).map_err(|e| e.to_string())
+}
+
+fn reads_its_unix_stream(_: &u64) -> Result<(), String> {
+    let mut b = [0u8; 4];
+    std::io::Read::read_exact(&mut service().unix, &mut b).map_err(|e| e.to_string())
+}
+
+/// The channel is memory, copied by the fork: the test's receive takes from its copy.
+fn takes_from_its_channel(_: &u64) -> Result<(), String> {
+    let got = service().inbox.try_recv().map_err(|e| e.to_string())?;
+    if got == 42 {
+        Ok(())
+    } else {
+        Err(format!("got {got}"))
+    }
+}
+
+#[test]
+fn tests_of_a_struct_that_owns_descriptors_take_nothing_from_it() {
+    let run = scenario(here!(), CONFIG, || {
+        let dir = scenario_dir();
+        std::fs::write(dir.join("input.txt"), "line one\nline two\n").unwrap();
+        let mut input = std::fs::File::open(dir.join("input.txt")).unwrap();
+        let mut first = [0u8; 9];
+        std::io::Read::read_exact(&mut input, &mut first).unwrap();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut peer = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (tcp, _) = listener.accept().unwrap();
+        std::io::Write::write_all(&mut peer, b"ping").unwrap();
+        let (unix, mut unix_peer) = std::os::unix::net::UnixStream::pair().unwrap();
+        std::io::Write::write_all(&mut unix_peer, b"pong").unwrap();
+        let (tx, inbox) = std::sync::mpsc::channel();
+        tx.send(42u64).unwrap();
+        assert!(SERVICE
+            .set(std::sync::Mutex::new(Service {
+                input,
+                tcp,
+                unix,
+                inbox
+            }))
+            .is_ok());
+        serve(1);
+        assert!(invite::wait_idle(WAIT));
+        let mut s = service();
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut s.input, &mut rest).unwrap();
+        assert_eq!(rest, "line two\n", "the file's offset moved");
+        let mut b = [0u8; 4];
+        s.tcp.set_nonblocking(true).unwrap();
+        std::io::Read::read_exact(&mut s.tcp, &mut b).expect("the connection's bytes were taken");
+        assert_eq!(&b, b"ping");
+        s.unix.set_nonblocking(true).unwrap();
+        std::io::Read::read_exact(&mut s.unix, &mut b).expect("the stream's bytes were taken");
+        assert_eq!(&b, b"pong");
+        assert_eq!(
+            s.inbox.try_recv(),
+            Ok(42),
+            "the channel's message was taken"
+        );
+        println!("unchanged");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "unchanged\n", "{}", run.describe());
+    expect(
+        &run,
+        &[
+            ("reads_its_input_file", &[Pass]),
+            ("reads_its_connection", DENIED),
+            ("reads_its_unix_stream", DENIED),
+            ("takes_from_its_channel", &[Pass]),
+        ],
+    );
+}
