@@ -102,7 +102,7 @@ fn a_missing_config_file_is_reported() {
 fn every_log_line_reads_back_as_a_record() {
     let run = scenario(
         here!(),
-        "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0",
+        "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
         || {
             for i in 0..5 {
                 halve(i);
@@ -139,7 +139,8 @@ static NOTIFIED: AtomicUsize = AtomicUsize::new(0);
 
 #[test]
 fn notify_prints_one_line_and_calls_the_hook() {
-    let config = "default_rho = 1.0\nmax_overhead = 1.0\non_failure = \"notify\"";
+    let config =
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\non_failure = \"notify\"";
     let run = scenario(here!(), config, || {
         invite::on_failure(|t| {
             assert_eq!(t.test, "off_by_one(x) == x");
@@ -169,7 +170,8 @@ fn notify_prints_one_line_and_calls_the_hook() {
 
 #[test]
 fn abort_logs_the_failure_then_ends_the_program() {
-    let config = "default_rho = 1.0\nmax_overhead = 1.0\non_failure = \"abort\"";
+    let config =
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\non_failure = \"abort\"";
     let run = scenario(here!(), config, || {
         off_by_one(1);
         std::thread::sleep(Duration::from_secs(30));

@@ -103,12 +103,16 @@ fn passes(x: &u32) -> bool {
 
 #[test]
 fn crashing_and_hanging_tests_are_recorded_and_the_parent_carries_on() {
-    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
-        assert_eq!(hostile(1), 2);
-        assert!(invite::wait_idle(WAIT));
-        assert_eq!(hostile(2), 3);
-        println!("parent alive");
-    });
+    let run = scenario(
+        here!(),
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
+        || {
+            assert_eq!(hostile(1), 2);
+            assert!(invite::wait_idle(WAIT));
+            assert_eq!(hostile(2), 3);
+            println!("parent alive");
+        },
+    );
     run.assert_success();
     assert_eq!(run.stdout, "parent alive\n");
     let detail = |test: &str| {
@@ -152,27 +156,31 @@ fn takes_the_lock(x: &u64) -> bool {
 
 #[test]
 fn a_lock_held_by_another_thread_at_fork_times_out_and_the_caller_never_waits() {
-    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
-        let (locked_tx, locked_rx) = mpsc::channel();
-        let (release_tx, release_rx) = mpsc::channel::<()>();
-        let holder = std::thread::spawn(move || {
-            let guard = LOCK.lock().unwrap();
-            locked_tx.send(()).unwrap();
-            release_rx.recv().unwrap();
-            drop(guard);
-        });
-        locked_rx.recv().unwrap();
-        assert_eq!(add_to_total(21), 42);
-        // The call returned while its test is still stuck on the lock in the child.
-        assert!(
-            !child_pids().is_empty(),
-            "the caller waited for its test child"
-        );
-        release_tx.send(()).unwrap();
-        holder.join().unwrap();
-        assert!(invite::wait_idle(WAIT));
-        assert_eq!(*LOCK.lock().unwrap(), 0);
-    });
+    let run = scenario(
+        here!(),
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
+        || {
+            let (locked_tx, locked_rx) = mpsc::channel();
+            let (release_tx, release_rx) = mpsc::channel::<()>();
+            let holder = std::thread::spawn(move || {
+                let guard = LOCK.lock().unwrap();
+                locked_tx.send(()).unwrap();
+                release_rx.recv().unwrap();
+                drop(guard);
+            });
+            locked_rx.recv().unwrap();
+            assert_eq!(add_to_total(21), 42);
+            // The call returned while its test is still stuck on the lock in the child.
+            assert!(
+                !child_pids().is_empty(),
+                "the caller waited for its test child"
+            );
+            release_tx.send(()).unwrap();
+            holder.join().unwrap();
+            assert!(invite::wait_idle(WAIT));
+            assert_eq!(*LOCK.lock().unwrap(), 0);
+        },
+    );
     run.assert_success();
     let t = &run.tests_of("takes_the_lock")[0];
     assert_eq!(t.outcome, Timeout);
@@ -207,30 +215,34 @@ fn call_and_wait(n: u64) {
 
 #[test]
 fn a_host_sigchld_handler_still_gets_every_result_and_its_own_children() {
-    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
-        // SAFETY: installing a plain handler that only touches an atomic.
-        unsafe {
-            libc::signal(
-                libc::SIGCHLD,
-                count_sigchld as *const () as libc::sighandler_t,
-            )
-        };
-        let host_children: Vec<_> = (0..5)
-            .map(|i| {
-                std::process::Command::new("sh")
-                    .arg("-c")
-                    .arg(format!("exit {i}"))
-                    .spawn()
-                    .unwrap()
-            })
-            .collect();
-        call_and_wait(20);
-        for (i, mut c) in host_children.into_iter().enumerate() {
-            // Invite never reaped a child of the host: its status is still there to collect.
-            assert_eq!(c.wait().unwrap().code(), Some(i as i32));
-        }
-        assert!(SIGCHLD_SEEN.load(Ordering::SeqCst) > 0);
-    });
+    let run = scenario(
+        here!(),
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
+        || {
+            // SAFETY: installing a plain handler that only touches an atomic.
+            unsafe {
+                libc::signal(
+                    libc::SIGCHLD,
+                    count_sigchld as *const () as libc::sighandler_t,
+                )
+            };
+            let host_children: Vec<_> = (0..5)
+                .map(|i| {
+                    std::process::Command::new("sh")
+                        .arg("-c")
+                        .arg(format!("exit {i}"))
+                        .spawn()
+                        .unwrap()
+                })
+                .collect();
+            call_and_wait(20);
+            for (i, mut c) in host_children.into_iter().enumerate() {
+                // Invite never reaped a child of the host: its status is still there to collect.
+                assert_eq!(c.wait().unwrap().code(), Some(i as i32));
+            }
+            assert!(SIGCHLD_SEEN.load(Ordering::SeqCst) > 0);
+        },
+    );
     run.assert_success();
     let outcomes = run.outcomes_of("doubles");
     assert_eq!(outcomes, vec![Pass; 20], "{}", run.describe());
@@ -238,11 +250,15 @@ fn a_host_sigchld_handler_still_gets_every_result_and_its_own_children() {
 
 #[test]
 fn a_host_that_ignores_sigchld_still_gets_every_result() {
-    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
-        // SAFETY: SIG_IGN makes the kernel reap children itself.
-        unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
-        call_and_wait(20);
-    });
+    let run = scenario(
+        here!(),
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
+        || {
+            // SAFETY: SIG_IGN makes the kernel reap children itself.
+            unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
+            call_and_wait(20);
+        },
+    );
     run.assert_success();
     assert_eq!(
         run.outcomes_of("doubles"),
@@ -254,15 +270,19 @@ fn a_host_that_ignores_sigchld_still_gets_every_result() {
 
 #[test]
 fn a_host_thread_reaping_with_waitpid_minus_one_loses_no_result() {
-    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
-        std::thread::spawn(|| loop {
-            let mut status = 0;
-            // SAFETY: waitpid with a valid pointer to a local.
-            unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
-            std::thread::sleep(Duration::from_micros(200));
-        });
-        call_and_wait(20);
-    });
+    let run = scenario(
+        here!(),
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
+        || {
+            std::thread::spawn(|| loop {
+                let mut status = 0;
+                // SAFETY: waitpid with a valid pointer to a local.
+                unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
+                std::thread::sleep(Duration::from_micros(200));
+            });
+            call_and_wait(20);
+        },
+    );
     run.assert_success();
     assert_eq!(
         run.outcomes_of("doubles"),
@@ -276,7 +296,7 @@ fn a_host_thread_reaping_with_waitpid_minus_one_loses_no_result() {
 fn no_child_is_left_unreaped_after_hundreds_of_runs() {
     let run = scenario(
         here!(),
-        "default_rho = 1.0\nmax_overhead = 1.0\nmax_concurrent = 2",
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\nmax_concurrent = 2",
         || {
             // Hundreds of runs one after the other, then a burst that the caps partly refuse.
             for i in 0..300 {
@@ -343,7 +363,7 @@ fn a_killed_program_leaves_no_test_process_behind() {
     let mut f = std::fs::File::create(&config).unwrap();
     writeln!(
         f,
-        "default_rho = 1.0\nmax_overhead = 1.0\nsandbox = \"fork\"\nlog = {:?}",
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\nsandbox = \"fork\"\nlog = {:?}",
         dir.path().join("log.jsonl")
     )
     .unwrap();
@@ -390,7 +410,7 @@ fn sleeps_long(_: &u64) -> bool {
 
 #[test]
 fn at_exit_running_tests_are_drained_then_killed_and_recorded() {
-    let config = "default_rho = 1.0\nmax_overhead = 1.0\ndrain_ms = 200";
+    let config = "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\ndrain_ms = 200";
     let run = scenario(here!(), config, || {
         slow_to_test(1);
         println!("main returns");
@@ -424,7 +444,8 @@ fn doubles_again(x: &u64) -> bool {
 
 #[test]
 fn thousands_of_tests_leave_no_zombie() {
-    let config = "default_rho = 1.0\nmax_overhead = 1.0\nmax_concurrent = 2";
+    let config =
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\nmax_concurrent = 2";
     let run = scenario(here!(), config, || {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let monitor = {
@@ -476,27 +497,31 @@ fn thousands_of_tests_leave_no_zombie() {
 
 #[test]
 fn a_process_the_host_forks_never_starts_runs() {
-    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
-        double(1);
-        assert!(invite::wait_idle(WAIT));
-        // SAFETY: the child only calls the instrumented function and leaves with _exit.
-        let pid = unsafe { libc::fork() };
-        if pid == 0 {
-            for i in 0..100 {
-                double(i);
+    let run = scenario(
+        here!(),
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
+        || {
+            double(1);
+            assert!(invite::wait_idle(WAIT));
+            // SAFETY: the child only calls the instrumented function and leaves with _exit.
+            let pid = unsafe { libc::fork() };
+            if pid == 0 {
+                for i in 0..100 {
+                    double(i);
+                }
+                // SAFETY: leaving without running the parent's exit handlers.
+                unsafe { libc::_exit(if child_pids().is_empty() { 0 } else { 1 }) };
             }
-            // SAFETY: leaving without running the parent's exit handlers.
-            unsafe { libc::_exit(if child_pids().is_empty() { 0 } else { 1 }) };
-        }
-        let mut status = 0;
-        // SAFETY: reaping our own child.
-        unsafe { libc::waitpid(pid, &mut status, 0) };
-        assert!(
-            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-            "the host's child forked"
-        );
-        println!("{pid}");
-    });
+            let mut status = 0;
+            // SAFETY: reaping our own child.
+            unsafe { libc::waitpid(pid, &mut status, 0) };
+            assert!(
+                libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+                "the host's child forked"
+            );
+            println!("{pid}");
+        },
+    );
     run.assert_success();
     let forked: u32 = run.stdout.trim().parse().unwrap();
     // Only the program's own call was tested; the host's child wrote nothing to the log.

@@ -8,7 +8,8 @@ use invite::record::Outcome::{self, *};
 use rand::Rng;
 use support::scenario;
 
-const EVERY_CALL: &str = "default_rho = 1.0\nmax_concurrent = 64\nmax_overhead = 1.0";
+const EVERY_CALL: &str =
+    "default_rho = 1.0\nmax_concurrent = 64\nmax_overhead = 1.0\nchild_cpu_charge = 0.0";
 
 fn mean(xs: &[f64]) -> f64 {
     xs.iter().sum::<f64>() / xs.len().max(1) as f64
@@ -177,9 +178,13 @@ fn sum(xs: &[i64]) -> i64 {
 #[test]
 fn hand_written_tests_fail_by_false_err_or_panic() {
     // ρ comes from the attribute: the configuration leaves default_rho at 0.
-    let run = scenario(here!(), "max_concurrent = 64\nmax_overhead = 1.0", || {
-        sum(&[50, 60]);
-    });
+    let run = scenario(
+        here!(),
+        "max_concurrent = 64\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
+        || {
+            sum(&[50, 60]);
+        },
+    );
     run.assert_success();
     assert!(run.tests().iter().all(|t| t.site == "custom::sum"));
     assert_eq!(only_outcome(&run, "check_sum"), Pass);
@@ -201,7 +206,7 @@ fn hand_written_tests_fail_by_false_err_or_panic() {
 
 #[test]
 fn configuration_overrides_attribute_rho() {
-    let config = "max_concurrent = 64\nmax_overhead = 1.0\n[functions.\"custom::sum\"]\nrho = 0.0";
+    let config = "max_concurrent = 64\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n[functions.\"custom::sum\"]\nrho = 0.0";
     let run = scenario(here!(), config, || {
         for _ in 0..50 {
             sum(&[1, 2, 3]);

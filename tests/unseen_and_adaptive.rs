@@ -39,19 +39,23 @@ impl Shelf {
 
 #[test]
 fn only_unseen_states_are_tested_and_the_saved_runs_are_counted() {
-    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
-        for i in 0..200 {
-            // Five distinct argument combinations, floats included.
-            let xs = [f64::from(i % 5), 0.5];
-            magnitude(&xs, 2);
-            assert!(invite::wait_idle(WAIT));
-        }
-        let mut shelf = Shelf::default();
-        for _ in 0..30 {
-            shelf.push(7);
-            assert!(invite::wait_idle(WAIT));
-        }
-    });
+    let run = scenario(
+        here!(),
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
+        || {
+            for i in 0..200 {
+                // Five distinct argument combinations, floats included.
+                let xs = [f64::from(i % 5), 0.5];
+                magnitude(&xs, 2);
+                assert!(invite::wait_idle(WAIT));
+            }
+            let mut shelf = Shelf::default();
+            for _ in 0..30 {
+                shelf.push(7);
+                assert!(invite::wait_idle(WAIT));
+            }
+        },
+    );
     run.assert_success();
     let stats = run.final_stats();
     let m = stats
@@ -73,7 +77,7 @@ fn only_unseen_states_are_tested_and_the_saved_runs_are_counted() {
 
 #[test]
 fn dedup_can_be_turned_off_in_the_configuration() {
-    let config = "default_rho = 1.0\nmax_overhead = 1.0\n\
+    let config = "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n\
                   [functions.\"unseen_and_adaptive::magnitude\"]\ndedup = false";
     let run = scenario(here!(), config, || {
         for _ in 0..10 {
