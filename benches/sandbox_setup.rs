@@ -11,7 +11,7 @@ use std::io::Read;
 use std::os::fd::FromRawFd;
 use std::time::Instant;
 
-use invite::sandbox::detach::{self, Detached};
+use invite::sandbox::detach;
 use invite::sandbox::seccomp::Filter;
 
 const REPEATS: usize = 15;
@@ -96,10 +96,10 @@ fn main() {
             held_maps.push(p as usize);
         }
         let descriptors: Vec<f64> = (0..REPEATS)
-            .map(|_| in_child(&|keep| drop(detach::descriptors(&[keep], &mut Detached::default()))))
+            .map(|_| in_child(&|keep| drop(detach::descriptors(&[keep]))))
             .collect();
         let mappings: Vec<f64> = (0..REPEATS)
-            .map(|_| in_child(&|_| detach::privatize_shared_mappings(&mut Detached::default())))
+            .map(|_| in_child(&|_| detach::privatize_shared_mappings()))
             .collect();
         let install: Vec<f64> = (0..REPEATS)
             .map(|_| in_child(&|_| filter.install(2).expect("install")))

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::budget::Budget;
 use crate::config::{Config, OnFailure};
 use crate::handover::{self, RunStart, MESSAGE};
-pub(crate) use crate::log_sink::LogSink;
+use crate::log_sink::LogSink;
 use crate::record::{self, Instance, Outcome, OutcomeCounts, Record, Seeds, SiteStats};
 use crate::rng::Snapshot;
 use crate::sandbox::wire::{Frame, FrameReader};

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::SmallRng;
 
 use crate::budget::Budget;
-use crate::collector::{self, Collector};
+use crate::collector::Collector;
 use crate::config::{Config, Sandbox, Source};
 use crate::record::{self, Instance, SiteInfo, Start};
 use crate::sandbox::seccomp;
@@ -134,7 +134,7 @@ fn start() -> Option<Runtime> {
             return disarm_all();
         }
     };
-    let sink = match collector::LogSink::open(&config.log) {
+    let sink = match crate::log_sink::LogSink::open(&config.log) {
         Ok(s) => s,
         Err(e) => {
             eprintln!(
@@ -271,7 +271,6 @@ fn configure_sites(config: &Config, seccomp: bool) -> Vec<SiteInfo> {
     infos
 }
 
-/// A descriptor number for test processes' verdict pipes: high, but under the soft limit.
 fn disarm_all() -> Option<Runtime> {
     for s in site::all() {
         s.disarm();

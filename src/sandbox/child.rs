@@ -75,9 +75,8 @@ impl ChildRun {
             // and private memory.
             let mut keep = vec![pipe.as_raw_fd()];
             keep.extend(program.as_ref().map(raw));
-            let mut detached = detach::Detached::default();
-            files = detach::descriptors(&keep, &mut detached);
-            detach::privatize_shared_mappings(&mut detached);
+            files = detach::descriptors(&keep);
+            detach::privatize_shared_mappings();
         }
         set_blocking(pipe.as_raw_fd());
         ChildRun {

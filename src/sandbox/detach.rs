@@ -24,19 +24,6 @@ use std::os::fd::RawFd;
 /// run) but made inaccessible: a test that reads it ends with `SIGSEGV`, as an error.
 pub const COPY_LIMIT: usize = 256 << 20;
 
-/// What detaching did, for the benchmark and the record.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Detached {
-    /// Regular files and directories opened again, read-only, at their offsets.
-    pub reopened: usize,
-    /// Descriptors replaced by the dead descriptor.
-    pub dead: usize,
-    /// Shared mappings replaced by private copies.
-    pub copied: usize,
-    /// Shared mappings made inaccessible (too large to copy, or the copy failed).
-    pub sealed: usize,
-}
-
 /// A regular file or directory opened again: its number and the program's offset in it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reopened {
@@ -49,7 +36,7 @@ pub struct Reopened {
 ///
 /// Processes forked afterwards share these new descriptions with each other, so each test
 /// process calls [`reopen_again`] to get its own, at the program's offsets.
-pub fn descriptors(keep: &[RawFd], out: &mut Detached) -> Vec<Reopened> {
+pub fn descriptors(keep: &[RawFd]) -> Vec<Reopened> {
     let mut reopened = Vec::new();
     let dead = dead_descriptor();
     let fds: Vec<RawFd> = match std::fs::read_dir("/proc/self/fd") {
@@ -79,16 +66,13 @@ pub fn descriptors(keep: &[RawFd], out: &mut Detached) -> Vec<Reopened> {
         };
         if replaced {
             reopened.push(Reopened { fd, offset });
-            out.reopened += 1;
         } else if let Some(dead) = dead {
             // SAFETY: dup2 onto a number this process holds; the old description is released
             // by this process only (the program keeps its own reference).
             unsafe { libc::dup2(dead, fd) };
-            out.dead += 1;
         } else {
             // SAFETY: as above; without a dead descriptor, closing is the harmless choice.
             unsafe { libc::close(fd) };
-            out.dead += 1;
         }
     }
     if let Some(dead) = dead {
@@ -195,16 +179,13 @@ pub fn shared_mappings(maps: &str) -> Vec<SharedMapping> {
 }
 
 /// Replaces every shared mapping of this process by a private copy, in place.
-pub fn privatize_shared_mappings(out: &mut Detached) {
+pub fn privatize_shared_mappings() {
     let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
         return;
     };
     for m in shared_mappings(&maps) {
-        if privatize(m) {
-            out.copied += 1;
-        } else {
+        if !privatize(m) {
             seal(m);
-            out.sealed += 1;
         }
     }
 }

@@ -17,14 +17,15 @@ use super::wire;
 
 /// The filter of a test process, compiled once.
 pub struct Filter {
-    /// The allow list; denied calls trap, `clone3` fails with `ENOSYS`.
-    trap: Vec<libc::sock_filter>,
+    /// The allow list, with a placeholder for the pid; denied calls trap, `clone3` fails with
+    /// `ENOSYS`.
+    program: Vec<libc::sock_filter>,
 }
 
 impl std::fmt::Debug for Filter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Filter")
-            .field("instructions", &self.trap.len())
+            .field("instructions", &self.program.len())
             .finish()
     }
 }
@@ -45,18 +46,18 @@ impl Filter {
             )
         })?;
         Ok(Filter {
-            trap: bpf::program(arch, &policy::resolve(arch)),
+            program: bpf::program(arch, &policy::resolve(arch)),
         })
     }
 
     /// How many instructions the kernel verifies at each install.
     pub fn len(&self) -> usize {
-        self.trap.len()
+        self.program.len()
     }
 
     /// Whether the program is empty (never: it always ends in a `ret`).
     pub fn is_empty(&self) -> bool {
-        self.trap.is_empty()
+        self.program.is_empty()
     }
 
     /// In a test process: arms the reporting handler for `verdict_fd` and installs the filter.
@@ -72,14 +73,14 @@ impl Filter {
         }
         // SAFETY: getpid has no preconditions.
         let pid = unsafe { libc::getpid() } as u32;
-        let mut trap = self.trap.clone();
-        for insn in trap
+        let mut program = self.program.clone();
+        for insn in program
             .iter_mut()
             .filter(|i| i.k == PID_PLACEHOLDER && i.code != 0x06)
         {
             insn.k = pid;
         }
-        bpf::install(&trap)
+        bpf::install(&program)
     }
 }
 
@@ -288,7 +289,7 @@ mod tests {
             f.len()
         );
         assert!(
-            f.trap.iter().any(|i| i.k == PID_PLACEHOLDER),
+            f.program.iter().any(|i| i.k == PID_PLACEHOLDER),
             "no pid slot to patch"
         );
     }
@@ -298,7 +299,7 @@ mod tests {
         let f = Filter::build().unwrap();
         let arch = Arch::native().unwrap();
         let run = |name: &str, args: [u64; 6]| {
-            bpf::evaluate(&f.trap, arch.audit(), arch.number(name).unwrap(), args)
+            bpf::evaluate(&f.program, arch.audit(), arch.number(name).unwrap(), args)
         };
         let write = (libc::O_WRONLY | libc::O_CREAT) as u64;
         assert_eq!(
