@@ -452,6 +452,24 @@ mod tests {
     }
 
     #[test]
+    fn a_file_of_exactly_the_cap_is_read_and_one_byte_more_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("invite.toml");
+        let mut text = "default_rho = 0.5\n".to_string();
+        while (text.len() as u64) < MAX_CONFIG_BYTES - 1 {
+            text.push('#');
+        }
+        text.push('\n');
+        assert_eq!(text.len() as u64, MAX_CONFIG_BYTES);
+        std::fs::write(&path, &text).unwrap();
+        assert_eq!(Config::from_file(&path).unwrap().default_rho, 0.5);
+        text.push('\n');
+        std::fs::write(&path, &text).unwrap();
+        let e = Config::from_file(&path).unwrap_err();
+        assert!(e.message.contains("larger than 1024 KiB"), "{}", e.message);
+    }
+
+    #[test]
     fn empty_file_gives_defaults() {
         assert_eq!(parse("").unwrap(), Config::default());
     }

@@ -187,6 +187,102 @@ mod tests {
         assert!(p.is_empty());
     }
 
+    fn read_only(path: &std::path::Path) -> LogSink {
+        LogSink {
+            target: Target::File(File::open(path).unwrap()),
+            name: "test".into(),
+            errors: 0,
+            lost: 0,
+            reported: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_refused_batch_is_kept_counted_and_trimmed_to_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        std::fs::write(&path, "").unwrap();
+        // Writes to a read-only descriptor fail: the sink must keep the lines.
+        let mut sink = read_only(&path);
+        let line = vec![b'x'; 1023];
+        let mut pending = Vec::new();
+        for _ in 0..(KEEP_LIMIT / 1024 + 3) {
+            pending.extend_from_slice(&line);
+            pending.push(b'\n');
+        }
+        sink.write_lines(&mut pending);
+        assert_eq!(sink.errors, 1);
+        assert_eq!(
+            sink.lost, 3,
+            "whole oldest lines beyond the limit are dropped and counted"
+        );
+        assert_eq!(pending.len(), KEEP_LIMIT);
+        sink.write_lines(&mut pending);
+        assert_eq!((sink.errors, sink.lost), (2, 3));
+        assert_eq!(pending.len(), KEEP_LIMIT, "kept for the next flush");
+    }
+
+    #[test]
+    fn a_write_cut_short_is_cut_back_out_of_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        std::fs::write(&path, "a\n").unwrap();
+        // A child process with a 10-byte file size limit appends a longer batch: the kernel
+        // writes 8 bytes and refuses the rest.
+        // SAFETY: the child blocks a signal, sets its own limit, writes and leaves with _exit.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            let code = unsafe {
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                libc::sigaddset(&mut set, libc::SIGXFSZ);
+                libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+                let lim = libc::rlimit {
+                    rlim_cur: 10,
+                    rlim_max: libc::RLIM_INFINITY,
+                };
+                libc::setrlimit(libc::RLIMIT_FSIZE, &lim);
+                let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+                i32::from(write_whole(&mut f, b"0123456789abcdef\n").is_err())
+            };
+            // SAFETY: leaving the child without running the harness.
+            unsafe { libc::_exit(code) };
+        }
+        let mut status = 0;
+        // SAFETY: reaping our own child.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        assert_eq!(
+            libc::WEXITSTATUS(status),
+            1,
+            "the write must report its failure"
+        );
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            b"a\n",
+            "the torn part was not removed"
+        );
+    }
+
+    #[test]
+    fn a_torn_tail_after_another_writer_is_ended_not_truncated() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        // Our batch started at 2 and wrote 3 bytes, but another process appended meanwhile:
+        // its record must stay, and ours is ended with a newline.
+        std::fs::write(&path, "a\n{\"other\":1}\nxyz").unwrap();
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        undo(&mut f, 2, 3);
+        assert_eq!(std::fs::read(&path).unwrap(), b"a\n{\"other\":1}\nxyz\n");
+        // Alone, the same torn tail is cut back out.
+        std::fs::write(&path, "a\nxyz").unwrap();
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        undo(&mut f, 2, 3);
+        assert_eq!(std::fs::read(&path).unwrap(), b"a\n");
+        // Nothing written: nothing to undo.
+        undo(&mut f, 2, 0);
+        assert_eq!(std::fs::read(&path).unwrap(), b"a\n");
+    }
+
     #[test]
     fn only_regular_files_or_stderr_are_accepted() {
         let dir = tempfile::tempdir().unwrap();
