@@ -262,7 +262,9 @@ struct State {
     cow_ns: u64,
     /// Adaptive rate: when ρ was last adjusted, and each site's counters then.
     last_adapt: Instant,
-    adapt_seen: HashMap<usize, (u64, u64, Instant)>,
+    /// Per adaptive site, at the start of its window: calls, sampled calls, runs the caps
+    /// refused, and when.
+    adapt_seen: HashMap<usize, (u64, u64, u64, Instant)>,
 }
 
 impl State {
@@ -357,7 +359,9 @@ impl State {
     /// budget. Calls are counted at sampling points (each adds the interval it closes, backed-off
     /// intervals included), so the rate is read over a window of at least half a second holding
     /// at least five sampling points; with fewer after a second the site is under-sampled, and ρ
-    /// rises by up to 16 times at once.
+    /// rises by up to 16 times at once, unless the caps refused its runs in that window: then
+    /// the few sampling points come from the back-off, not from a rare site, and a higher ρ
+    /// would only be refused again.
     fn adapt(&mut self) {
         if self.last_adapt.elapsed() < Duration::from_millis(250) || self.shutdown.is_some() {
             return;
@@ -368,22 +372,27 @@ impl State {
                 continue;
             };
             let (calls, sampled) = (s.calls.load(Relaxed), s.sampled.load(Relaxed));
+            let skips = s.skips();
+            let refused = skips.concurrency + skips.overhead;
             let rho = s.rho();
-            let entry = self
-                .adapt_seen
-                .entry(key(s))
-                .or_insert((calls, sampled, Instant::now()));
+            let entry =
+                self.adapt_seen
+                    .entry(key(s))
+                    .or_insert((calls, sampled, refused, Instant::now()));
             let since = sampled - entry.1;
-            let (counted, window) = (calls - entry.0, entry.2.elapsed().as_secs_f64());
+            let refused_in_window = refused > entry.2;
+            let (counted, window) = (calls - entry.0, entry.3.elapsed().as_secs_f64());
             if rho <= 0.0 || window < 0.5 || (since < 5 && window < 1.0) {
                 continue;
             }
-            *entry = (calls, sampled, Instant::now());
+            *entry = (calls, sampled, refused, Instant::now());
             let per_run = s.meta.tests.len().max(1) as f64;
             let wanted_tests_per_sec = target / 60.0;
             let wanted = if since >= 5 {
                 let calls_per_sec = counted as f64 / window;
                 wanted_tests_per_sec / (calls_per_sec * per_run)
+            } else if refused_in_window {
+                continue;
             } else {
                 let seen_tests_per_sec = (since.max(1) as f64 * per_run) / window;
                 if seen_tests_per_sec >= wanted_tests_per_sec {
