@@ -23,7 +23,6 @@ fn hi(i: u32) -> u32 {
 const LD_W_ABS: u16 = 0x20;
 const JA: u16 = 0x05;
 const JEQ: u16 = 0x15;
-const JGE: u16 = 0x35;
 const JSET: u16 = 0x45;
 const RET: u16 = 0x06;
 
@@ -176,11 +175,11 @@ pub fn evaluate(p: &[libc::sock_filter], audit: u32, nr: u32, args: [u64; 6]) ->
             LD_W_ABS => acc = data(i.k),
             RET => return i.k,
             JA => pc += i.k as usize,
-            JEQ | JGE | JSET => {
-                let taken = match i.code {
-                    JEQ => acc == i.k,
-                    JGE => acc >= i.k,
-                    _ => acc & i.k != 0,
+            JEQ | JSET => {
+                let taken = if i.code == JEQ {
+                    acc == i.k
+                } else {
+                    acc & i.k != 0
                 };
                 pc += usize::from(if taken { i.jt } else { i.jf });
             }

@@ -402,6 +402,38 @@ mod tests {
     }
 
     #[test]
+    fn denied_calls_show_their_arguments_as_the_call_means_them() {
+        use ArgKind::*;
+        let cases: &[(&str, &[ArgKind])] = &[
+            ("open", &[Path]),
+            ("unlink", &[Path]),
+            ("symlink", &[Path, Path]),
+            ("openat", &[Fd, Path]),
+            ("renameat2", &[Fd, Path]),
+            ("symlinkat", &[Path, Fd, Path]),
+            ("mount", &[Path, Path]),
+            ("kill", &[Pid, Signal]),
+            ("tgkill", &[Pid, Num, Signal]),
+            ("rt_sigaction", &[Signal]),
+            ("process_vm_writev", &[Pid, Num]),
+            ("prlimit64", &[Pid, Num]),
+            ("setpriority", &[Num, Pid, Num]),
+            ("ptrace", &[Num, Pid]),
+            ("perf_event_open", &[Addr, Pid]),
+            ("mmap", &[Addr, Num, Num, Num, Fd]),
+            ("shmat", &[Num, Addr]),
+            ("semop", &[Num, Num]),
+            ("socket", &[Num]),
+            ("flock", &[Fd, Num]),
+            ("setns", &[Num]),
+            ("sendto", &[Fd]),
+        ];
+        for (name, kinds) in cases {
+            assert_eq!(arg_kinds(name), *kinds, "{name}");
+        }
+    }
+
+    #[test]
     fn numbers_and_names_are_per_architecture() {
         assert_eq!(Arch::X86_64.number("openat"), Some(257));
         assert_eq!(Arch::Aarch64.number("openat"), Some(56));

@@ -283,6 +283,12 @@ mod tests {
     #[test]
     fn the_filter_compiles_small_and_has_a_pid_slot() {
         let f = Filter::build().unwrap();
+        assert_eq!(f.len(), f.program.len());
+        assert!(!f.is_empty());
+        assert_eq!(
+            format!("{f:?}"),
+            format!("Filter {{ instructions: {} }}", f.len())
+        );
         assert!(
             f.len() < 256,
             "{} instructions: keep the filter cheap to install",
@@ -307,10 +313,13 @@ mod tests {
             bpf::RET_ALLOW
         );
         assert_eq!(run("openat", [0, 0, write, 0, 0, 0]), bpf::RET_TRAP);
-        assert_eq!(
-            run("openat", [0, 0, libc::O_TRUNC as u64, 0, 0, 0]),
-            bpf::RET_TRAP
-        );
+        for flag in [libc::O_WRONLY, libc::O_RDWR, libc::O_CREAT, libc::O_TRUNC] {
+            assert_eq!(
+                run("openat", [0, 0, flag as u64, 0, 0, 0]),
+                bpf::RET_TRAP,
+                "{flag:#o}"
+            );
+        }
         let shared = libc::MAP_SHARED as u64;
         let private = (libc::MAP_PRIVATE | libc::MAP_ANONYMOUS) as u64;
         assert_eq!(run("mmap", [0, 4096, 3, private, 0, 0]), bpf::RET_ALLOW);
