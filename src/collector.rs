@@ -67,7 +67,7 @@ impl RunHandle {
             run: start.run,
             site,
             pid: start.pid,
-            follow: sandbox::follow(start.pid),
+            follow: start.follow(),
             pipe,
             started: start.started,
             // The child enforces the same budget on itself; the collector's copy also covers a

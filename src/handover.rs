@@ -4,8 +4,8 @@
 //! touches is cold (the fork flushed its TLB). So the caller allocates nothing and stores
 //! nothing into shared memory for a run: it fills a [`RunStart`] on its own stack before the
 //! fork, adds what only the fork tells (the pid, its own cost) afterwards, and sends the whole
-//! record by value in one `write(2)` to a pipe that the collector reads on its next tick. The
-//! collector opens the child's pidfd (see [`crate::sandbox::follow`]).
+//! record by value in one `write(2)` to a pipe that the collector reads on its next tick, with
+//! the run's pidfd in it (see [`crate::sandbox::launch`]).
 //!
 //! The run's result pipe is made ahead of time by the collector ([`SparePipes`]): a `pipe2`
 //! costs the caller several microseconds when its caches are cold.
@@ -41,6 +41,8 @@ pub(crate) struct RunStart {
     /// the caller).
     pub child_end: RawFd,
     pub pid: libc::pid_t,
+    /// The run's pidfd, or -1 where the kernel has none (the collector then follows the pid).
+    pub pidfd: RawFd,
     /// What starting the run cost the caller.
     pub parent_ns: u64,
 }
@@ -64,6 +66,7 @@ impl RunStart {
             pipe: -1,
             child_end: -1,
             pid: 0,
+            pidfd: -1,
             parent_ns: 0,
         }
     }
@@ -99,13 +102,11 @@ impl RunStart {
     }
 
     /// Closes the message's descriptors when the collector cannot take the run (its pipe
-    /// failed): the child is killed and reaped rather than left running unwatched. It is our
-    /// child, forked microseconds ago and not reaped by us; if the host reaped it meanwhile,
-    /// `follow` says so and it is left alone.
+    /// failed): the run is killed and reaped rather than left running unwatched.
     pub fn abandon(self) {
         // SAFETY: the message was not delivered, so its descriptors are still its own.
         drop(unsafe { (own(self.pipe), own(self.child_end)) });
-        let follow = crate::sandbox::follow(self.pid);
+        let follow = self.follow();
         follow.kill(self.pid);
         // A killed child is gone within microseconds; bounded anyway, never a stall.
         for _ in 0..1000 {
@@ -113,6 +114,21 @@ impl RunStart {
                 return;
             }
             std::thread::sleep(std::time::Duration::from_micros(100));
+        }
+    }
+}
+
+impl RunStart {
+    /// How the collector holds on to the run: through the pidfd the launcher opened, or, on
+    /// kernels without pidfds, by the pid of a child of ours (checked, see
+    /// [`crate::sandbox::follow`]).
+    pub fn follow(&self) -> crate::sandbox::Follow {
+        if self.pidfd >= 0 {
+            // SAFETY: the message's own descriptor, taken once (by the collector on receipt,
+            // or by `abandon` when it was never delivered).
+            crate::sandbox::Follow::Pidfd(unsafe { own(self.pidfd) })
+        } else {
+            crate::sandbox::follow(self.pid)
         }
     }
 }

@@ -13,7 +13,7 @@ pub use crate::dedup::{state_hash, HashProbe, ViaHash, ViaStateHash};
 pub use crate::mr::{in_range_tolerant, one_of_tolerant, Approx, Op};
 pub use crate::record::Outcome;
 pub use crate::runtime::in_child;
-pub use crate::sandbox::{fork_run, ChildRun, Forked, TestCtx};
+pub use crate::sandbox::{fork_run, ChildRun, TestCtx};
 pub use crate::site::{Permit, Sampled, Site, SiteLocal, SiteMeta, SiteRef, TestKind};
 pub use inventory;
 

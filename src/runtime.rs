@@ -43,6 +43,9 @@ pub struct Runtime {
     dev_null: OwnedFd,
     /// The seccomp filter of test processes (none: memory isolation only).
     pub(crate) filter: Option<seccomp::Filter>,
+    /// Runs are launched so that the program's own child handling never sees them (see
+    /// [`crate::sandbox::launch`]); false only on kernels without pidfds.
+    pub(crate) hidden_runs: bool,
     next_run: AtomicU64,
     test_seed_base: u64,
 }
@@ -217,6 +220,7 @@ fn start() -> Option<Runtime> {
         collector,
         dev_null,
         filter,
+        hidden_runs: crate::sandbox::launch::available(),
         next_run: AtomicU64::new(0),
         test_seed_base,
     })

@@ -172,7 +172,7 @@ fn a_lock_held_by_another_thread_at_fork_times_out_and_the_caller_never_waits() 
             assert_eq!(add_to_total(21), 42);
             // The call returned while its test is still stuck on the lock in the child.
             assert!(
-                !child_pids().is_empty(),
+                !support::invite_processes().is_empty(),
                 "the caller waited for its test child"
             );
             release_tx.send(()).unwrap();
@@ -307,11 +307,14 @@ fn no_child_is_left_unreaped_after_hundreds_of_runs() {
                 double(i);
             }
             assert!(invite::wait_idle(WAIT));
+            // Runs are never the program's children, and none is left running.
             let left = child_pids();
             assert!(
                 left.is_empty(),
                 "children still present (zombies or alive): {left:?}"
             );
+            let running = support::invite_processes();
+            assert!(running.is_empty(), "runs still alive: {running:?}");
             println!("{}", invite::wait_idle(Duration::ZERO));
         },
     );
@@ -473,6 +476,8 @@ fn thousands_of_tests_leave_no_zombie() {
         let most = monitor.join().unwrap();
         let left = child_pids();
         assert!(left.is_empty(), "children left: {left:?}");
+        let running = support::invite_processes();
+        assert!(running.is_empty(), "runs still alive: {running:?}");
         // Invite's own descriptors (README: nine), and not one more for all those runs.
         let after = open_fds();
         assert!(
@@ -510,7 +515,13 @@ fn a_process_the_host_forks_never_starts_runs() {
                     double(i);
                 }
                 // SAFETY: leaving without running the parent's exit handlers.
-                unsafe { libc::_exit(if child_pids().is_empty() { 0 } else { 1 }) };
+                unsafe {
+                    libc::_exit(if support::invite_processes().is_empty() {
+                        0
+                    } else {
+                        1
+                    })
+                };
             }
             let mut status = 0;
             // SAFETY: reaping our own child.

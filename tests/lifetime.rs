@@ -70,11 +70,12 @@ fn a_test_cannot_escape_its_supervisor_or_its_deadline() {
     let run = scenario(here!(), CONFIG, || {
         escape_site(1);
         assert!(invite::wait_idle(Duration::from_secs(30)));
-        // Every run and test process is gone: the program has no children left.
+        // Every run and test process is gone.
         assert!(
-            support::eventually(Duration::from_secs(5), || support::child_pids().is_empty()),
-            "children left: {:?}",
-            support::child_pids()
+            support::eventually(Duration::from_secs(5), || support::invite_processes()
+                .is_empty()),
+            "processes left: {:?}",
+            support::invite_processes()
         );
         println!("no children");
     });
@@ -123,26 +124,6 @@ fn spins_with_signals_blocked(x: &u64) -> bool {
     blocks_every_signal_and_spins(x)
 }
 
-/// Every process below `pid`, from /proc (threads' children included).
-fn descendants(pid: i32) -> Vec<i32> {
-    let mut all = Vec::new();
-    let mut frontier = vec![pid];
-    while let Some(p) = frontier.pop() {
-        let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) else {
-            continue;
-        };
-        for t in tasks.flatten() {
-            if let Ok(s) = std::fs::read_to_string(t.path().join("children")) {
-                for c in s.split_whitespace().filter_map(|c| c.parse::<i32>().ok()) {
-                    all.push(c);
-                    frontier.push(c);
-                }
-            }
-        }
-    }
-    all
-}
-
 fn alive(pid: i32) -> bool {
     support::process_exists(pid) && support::process_state(pid) != Some('Z')
 }
@@ -155,9 +136,12 @@ fn when_the_program_is_killed_its_tests_die_with_it() {
         long_site(1);
         let me = std::process::id() as i32;
         assert!(support::eventually(Duration::from_secs(10), || {
-            descendants(me).len() >= 2
+            support::invite_processes().len() >= 2
         }));
-        let pids: Vec<String> = descendants(me).iter().map(|p| p.to_string()).collect();
+        let pids: Vec<String> = support::invite_processes()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
         std::fs::write(scenario_dir().join("pids"), pids.join(" ")).unwrap();
         // SAFETY: the program ends itself as a crash or an operator's kill -9 would.
         unsafe { libc::kill(me, libc::SIGKILL) };

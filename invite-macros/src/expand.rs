@@ -418,11 +418,9 @@ fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
                 ::invite::__private::cold_path(|| {
                     #unseen
                     if let ::core::option::Option::Some(__invite_permit) = __invite_sampled.admit() {
-                        if let ::invite::__private::Forked::Child(__invite_run) =
-                            ::invite::__private::fork_run(__invite_permit)
-                        {
+                        ::invite::__private::fork_run(__invite_permit, |__invite_run| {
                             #child
-                        }
+                        });
                     }
                 });
             }

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use super::detach;
 use super::wire::{self, Frame, FrameReader};
-use super::{kill, pidfd_open, pipe, raw, run_deadline, set_blocking, try_reap, Exit};
+use super::{kill, pidfd_open, pipe, raw, readable, run_deadline, set_blocking, try_reap, Exit};
 use crate::record::Outcome;
 use crate::rng::{self, Snapshot};
 use crate::runtime::{self, Runtime};
@@ -56,6 +56,7 @@ impl ChildRun {
         test_seed: u64,
         snapshot: Snapshot,
         pipe: OwnedFd,
+        program: Option<OwnedFd>,
     ) -> ChildRun {
         let timeout = Duration::from_millis(site.timeout_ms());
         isolate(
@@ -63,10 +64,8 @@ impl ChildRun {
             run_deadline(timeout, site.meta.tests.len() as u32),
             caller_cpu,
         );
-        // The program's pid, held from here on; if it died during the fork, so does the run.
-        let program = pidfd_open(rt.instance.pid as libc::pid_t);
-        // SAFETY: getppid has no preconditions.
-        if unsafe { libc::getppid() } != rt.instance.pid as libc::pid_t {
+        // The program, held from before the fork: if it has died since, so does the run.
+        if program.as_ref().is_some_and(|p| readable(raw(p))) {
             exit_now(5);
         }
         let mut files = Vec::new();
@@ -271,6 +270,7 @@ impl ChildRun {
                 exit_now(4);
             }
         }
+        name_process(c"invite test");
         let fd = verdict_pipe.as_raw_fd();
         // The run's result pipe and the program's pidfd are the supervisor's: a test that could
         // write the one would forge results, and the other names the program.
@@ -338,6 +338,7 @@ impl ChildRun {
 /// priority, a deadline of its own, and a panic hook that reports instead of printing.
 fn isolate(rt: &Runtime, deadline: Duration, caller_cpu: i32) {
     runtime::enter_child();
+    name_process(c"invite run");
     keep_off_cpu(caller_cpu);
     // SAFETY: signal, sigprocmask, dup2, nice and setitimer only change this process's own
     // settings; every argument is a valid constant or a descriptor we own.
@@ -407,6 +408,13 @@ fn isolate(rt: &Runtime, deadline: Duration, caller_cpu: i32) {
     }));
 }
 
+/// Names the process as `ps` and `top` show it, so that an operator can tell invite's
+/// processes from the program's (which they are copies of, command line included).
+fn name_process(name: &std::ffi::CStr) {
+    // SAFETY: PR_SET_NAME reads a NUL-terminated string of at most 16 bytes.
+    unsafe { libc::prctl(libc::PR_SET_NAME, name.as_ptr()) };
+}
+
 /// Moves this child off the caller's CPU, where there is another one to run on, so that the
 /// tests do not compete with the caller for its core.
 fn keep_off_cpu(cpu: i32) {
@@ -458,17 +466,6 @@ fn last_panic() -> String {
         // SAFETY: non-null pointers in LAST_PANIC come from Box::into_raw and are never freed.
         unsafe { (*p).clone() }
     }
-}
-
-/// Whether a descriptor is readable now (a pidfd: its process has exited).
-fn readable(fd: RawFd) -> bool {
-    let mut p = libc::pollfd {
-        fd,
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // SAFETY: one live pollfd, no waiting.
-    unsafe { libc::poll(&mut p, 1, 0) == 1 }
 }
 
 /// Waits until one of the descriptors is readable or the time is up.

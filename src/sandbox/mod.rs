@@ -6,16 +6,15 @@
 //! test of the call in a process of its own, forked from it, so that every test starts from the
 //! state the call saw and a crash or hang of one test costs only that test.
 //!
-//! Why glibc `fork` and not `clone3(CLONE_PIDFD)`: glibc's `fork` runs its fork-time handlers,
-//! which leave `malloc` usable in the child even when another thread held an arena lock at that
-//! moment; a raw `clone3` would not, and a child that allocates could then deadlock. The
-//! collector opens the child's pidfd when it takes the run over, and checks that it names a
-//! child of ours ([`follow`]). Children are reaped only through their pidfd (or, where pidfds
-//! are missing, by pid), never with `waitpid(-1)`.
+//! The run is made by glibc's `fork`, which leaves `malloc` usable in the child even when
+//! another thread held an arena lock at that moment, but from a launcher that shares the
+//! program's memory ([`launch`]), so that the program's SIGCHLD handler and `waitpid(-1)` never
+//! see it. The collector follows it through a pidfd opened before anyone could reap it.
 
 pub mod bpf;
 pub mod child;
 pub mod detach;
+pub mod launch;
 pub mod policy;
 pub mod seccomp;
 pub mod wire;
@@ -30,22 +29,16 @@ use crate::site::Permit;
 
 pub use child::{ChildRun, TestCtx};
 
-/// Which side of the fork the caller is on.
-pub enum Forked {
-    /// The original process: call the original function and return.
-    Parent,
-    /// The test child: run the tests and never return.
-    Child(ChildRun),
-}
-
-/// Forks a run for a sampled call. The caller loses the time of this function only.
+/// Forks a run for a sampled call, and runs `tests` in it, given the run; `tests` must not
+/// return (a run leaves through [`ChildRun::run`]). The caller loses the time of this function
+/// only.
 ///
 /// After the fork every page the parent writes costs a copy-on-write fault (several
 /// microseconds each on a virtual machine) and everything it touches is cold, so all the
 /// collector needs is prepared before the fork, on this stack frame, and afterwards the caller
-/// writes one message (see [`crate::handover`]); the pidfd, counters and the overhead budget are
+/// writes one message (see [`crate::handover`]); the counters and the overhead budget are
 /// taken care of on the collector thread.
-pub fn fork_run(permit: Permit) -> Forked {
+pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
     let started = Instant::now();
     let Permit {
         site,
@@ -56,7 +49,6 @@ pub fn fork_run(permit: Permit) -> Forked {
         site.count_skip(reason);
         rt.budget.settle(provisional_ns, 0);
         rt.budget.release();
-        Forked::Parent
     };
     let Ok((read_end, write_end)) = handover::SPARE_PIPES.take() else {
         return fail(SkipReason::ForkFailed);
@@ -73,46 +65,86 @@ pub fn fork_run(permit: Permit) -> Forked {
         pipe: raw(&read_end),
         child_end: raw(&write_end),
         pid: 0,
+        pidfd: -1,
         parent_ns: 0,
     };
     // SAFETY: sched_getcpu has no preconditions (a vDSO read).
     let caller_cpu = unsafe { libc::sched_getcpu() };
-    // SAFETY: fork has no memory-safety preconditions. The child only runs code that is safe
-    // after a fork in a multithreaded process (see `child`): it touches no lock another thread
-    // may hold, except through `malloc`, which glibc's fork leaves usable.
-    let pid = unsafe { libc::fork() };
-    if pid < 0 {
-        drop((read_end, write_end));
+    let (test_seed, snapshot) = (start.test_seed, start.snapshot);
+    // From here the raw numbers own both ends: the run closes its copy of the read end, the
+    // message takes both on success, and a failure closes both.
+    let (read_end, write_end) = (read_end.into_raw_fd(), write_end.into_raw_fd());
+    let mut tests = Some(tests);
+    let mut in_run = |program: Option<OwnedFd>| {
+        // SAFETY: the run's copies of the pipe's ends, owned by nothing else in this process.
+        let write_end = unsafe {
+            libc::close(read_end);
+            OwnedFd::from_raw_fd(write_end)
+        };
+        let run = ChildRun::start(
+            site, rt, caller_cpu, test_seed, snapshot, write_end, program,
+        );
+        if let Some(tests) = tests.take() {
+            tests(run);
+        }
+    };
+    let launched = if rt.hidden_runs {
+        launch::hidden(rt.instance.pid as libc::pid_t, &mut in_run).map(|l| (l.pid, Some(l.pidfd)))
+    } else {
+        plain_fork(rt, &mut in_run).map(|pid| (pid, None))
+    };
+    let Ok((pid, pidfd)) = launched else {
+        // SAFETY: the message was never sent, so these are still ours alone.
+        drop(unsafe {
+            (
+                OwnedFd::from_raw_fd(read_end),
+                OwnedFd::from_raw_fd(write_end),
+            )
+        });
         return fail(SkipReason::ForkFailed);
-    }
-    if pid == 0 {
-        drop(read_end);
-        return Forked::Child(ChildRun::start(
-            site,
-            rt,
-            caller_cpu,
-            start.test_seed,
-            start.snapshot,
-            write_end,
-        ));
-    }
-    // From here the message owns both ends: the collector closes the caller's write end.
-    let _ = (read_end.into_raw_fd(), write_end.into_raw_fd());
+    };
     start.pid = pid;
+    start.pidfd = pidfd.map_or(-1, IntoRawFd::into_raw_fd);
     start.parent_ns = started.elapsed().as_nanos() as u64;
     if rt.budget.is_closed() {
         // Shutdown began during the fork: the collector may already have finished and would
         // never take the run. A read of the flag costs no copy-on-write fault.
         start.abandon();
         rt.budget.release();
-        return Forked::Parent;
+        return;
     }
     if rt.budget.needs_estimate() {
         // Once per process: a write after the fork, so that the next admissions are charged.
         rt.budget.seed_estimate(start.parent_ns);
     }
     rt.collector.submit(&start);
-    Forked::Parent
+}
+
+/// A run made by glibc's `fork`, where pidfds are missing (kernels before 5.3): the program's
+/// SIGCHLD handler and `waitpid(-1)` see it. The collector follows it by pid.
+fn plain_fork(
+    rt: &'static crate::runtime::Runtime,
+    in_run: &mut dyn FnMut(Option<OwnedFd>),
+) -> std::io::Result<libc::pid_t> {
+    // SAFETY: fork has no memory-safety preconditions. The child only runs code that is safe
+    // after a fork in a multithreaded process (see `child`): it touches no lock another thread
+    // may hold, except through `malloc`, which glibc's fork leaves usable.
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    if pid == 0 {
+        // SAFETY: getppid has no preconditions. If the program died during the fork, so does
+        // the run.
+        if unsafe { libc::getppid() } != rt.instance.pid as libc::pid_t {
+            // SAFETY: _exit never returns.
+            unsafe { libc::_exit(5) };
+        }
+        in_run(None);
+        // SAFETY: _exit never returns.
+        unsafe { libc::_exit(70) };
+    }
+    Ok(pid)
 }
 
 /// How long a whole run may live: each test's deadline, plus slack for forking and reporting.
@@ -234,7 +266,8 @@ impl Follow {
 pub enum Exit {
     Code(i32),
     Signal(i32),
-    /// Someone else reaped it (a host calling `waitpid(-1)`): status unknown.
+    /// Another process reaped it: the one that adopted a run, or a host calling
+    /// `waitpid(-1)`. Status unknown.
     Unknown,
 }
 
@@ -243,7 +276,9 @@ impl Exit {
         match self {
             Exit::Code(c) => format!("exited with status {c}"),
             Exit::Signal(s) => format!("was killed by {}", signal_name(s)),
-            Exit::Unknown => "ended (its exit status was taken by another waiter)".to_string(),
+            Exit::Unknown => {
+                "ended (its exit status went to the process that reaped it)".to_string()
+            }
         }
     }
 }
@@ -268,8 +303,12 @@ pub fn signal_name(sig: i32) -> String {
     format!("{name} (signal {sig})")
 }
 
-/// Reaps a child of ours without blocking: through its pidfd when there is one, else by pid.
-/// `None` while it is still running.
+/// Reaps a run or test process without blocking: through its pidfd when there is one, else by
+/// pid. `None` while it is still running.
+///
+/// A run is not our child (see [`launch`]): `waitid` refuses it with `ECHILD`, and its pidfd
+/// turning readable says it ended. Its status then comes from the pidfd once the process that
+/// adopted it has reaped it (Linux 6.15 and later), and is otherwise unknown.
 pub(crate) fn try_reap(pid: libc::pid_t, pidfd: Option<&OwnedFd>) -> Option<Exit> {
     // SAFETY: an all-zero siginfo_t is a valid value for waitid to fill in.
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
@@ -279,7 +318,14 @@ pub(crate) fn try_reap(pid: libc::pid_t, pidfd: Option<&OwnedFd>) -> Option<Exit
     };
     loop {
         // SAFETY: waitid writes into `info`, which lives across the call.
-        let r = unsafe { libc::waitid(idtype, id, &mut info, libc::WEXITED | libc::WNOHANG) };
+        let r = unsafe {
+            libc::waitid(
+                idtype,
+                id,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::__WALL,
+            )
+        };
         if r == 0 {
             // SAFETY: after a successful waitid the pid field is initialised (0: still running).
             if unsafe { info.si_pid() } == 0 {
@@ -295,13 +341,53 @@ pub(crate) fn try_reap(pid: libc::pid_t, pidfd: Option<&OwnedFd>) -> Option<Exit
         }
         match std::io::Error::last_os_error().raw_os_error() {
             Some(libc::EINTR) => continue,
-            // Already reaped by the host (SIGCHLD ignored, or its own waitpid(-1)).
-            _ => return Some(Exit::Unknown),
+            // Not (or no longer) our child: adopted by another process, or reaped by the host
+            // (SIGCHLD ignored, or its own waitpid(-1)).
+            _ => {
+                return match pidfd {
+                    Some(fd) if !readable(raw(fd)) => None,
+                    Some(fd) => Some(exit_from_pidfd(fd)),
+                    None => Some(Exit::Unknown),
+                }
+            }
         }
     }
 }
 
-/// Sends SIGKILL to a child of ours, through its pidfd when there is one (safe against pid reuse).
+/// Whether a descriptor is readable now (a pidfd: its process has ended).
+pub(crate) fn readable(fd: RawFd) -> bool {
+    let mut p = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one live pollfd, no waiting.
+    unsafe { libc::poll(&mut p, 1, 0) == 1 }
+}
+
+/// How a process that is not our child ended, if whoever reaped it has done so and the kernel
+/// keeps exit statuses on pidfds.
+fn exit_from_pidfd(fd: &OwnedFd) -> Exit {
+    // SAFETY: pidfd_info is plain data, for which all zeroes is a valid value.
+    let mut info: libc::pidfd_info = unsafe { std::mem::zeroed() };
+    info.mask = u64::from(libc::PIDFD_INFO_EXIT);
+    // SAFETY: PIDFD_GET_INFO fills in a pidfd_info that lives across the call.
+    let r = unsafe { libc::ioctl(raw(fd), libc::PIDFD_GET_INFO, &mut info) };
+    if r != 0 || info.mask & u64::from(libc::PIDFD_INFO_EXIT) == 0 {
+        return Exit::Unknown;
+    }
+    let status = info.exit_code;
+    if libc::WIFEXITED(status) {
+        Exit::Code(libc::WEXITSTATUS(status))
+    } else if libc::WIFSIGNALED(status) {
+        Exit::Signal(libc::WTERMSIG(status))
+    } else {
+        Exit::Unknown
+    }
+}
+
+/// Sends SIGKILL to a run or test process, through its pidfd when there is one (safe against
+/// pid reuse).
 pub(crate) fn kill(pid: libc::pid_t, pidfd: Option<&OwnedFd>) {
     // SAFETY: signalling our own child; a stale pid is excluded by the pidfd where we have one.
     unsafe {

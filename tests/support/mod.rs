@@ -206,6 +206,42 @@ pub fn child_pids() -> Vec<i32> {
     pids
 }
 
+/// Invite's live processes of the scenario running in this process: its runs (named
+/// `invite run`) and test processes (`invite test`). They are not children of the program, so
+/// they are found by name and by the scenario directory in their environment.
+pub fn invite_processes() -> Vec<i32> {
+    invite_processes_of(&scenario_dir(), "invite ")
+}
+
+/// Invite's live processes of the scenario in `dir` whose name starts with `name`. A zombie,
+/// whose environment is gone, is not counted.
+pub fn invite_processes_of(dir: &Path, name: &str) -> Vec<i32> {
+    let marker = format!("INVITE_SCENARIO_DIR={}", dir.display());
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            comm.starts_with(name)
+                && std::fs::read(format!("/proc/{pid}/environ"))
+                    .unwrap_or_default()
+                    .split(|b| *b == 0)
+                    .any(|v| v == marker.as_bytes())
+        })
+        .collect()
+}
+
+/// The session a process belongs to (from /proc).
+pub fn session_of(pid: i32) -> Option<i32> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = s.rfind(')')?;
+    // After the name: state, ppid, pgrp, session.
+    s[after + 1..].split_whitespace().nth(3)?.parse().ok()
+}
+
 /// Whether a process exists (a zombie counts as existing).
 pub fn process_exists(pid: i32) -> bool {
     Path::new(&format!("/proc/{pid}")).exists()
