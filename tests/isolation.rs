@@ -67,6 +67,7 @@ fn parent_memory_statics_and_output_are_untouched_by_hundreds_of_tests() {
     test = spins_forever,
     test = exits,
     test = passes,
+    test = overflows_its_stack,
     timeout_ms = 300,
 )]
 fn hostile(x: u32) -> u32 {
@@ -95,6 +96,12 @@ fn spins_forever(_: &u32) -> bool {
 
 fn exits(_: &u32) -> bool {
     std::process::exit(3);
+}
+
+/// Recurses without end, a page a frame: the guard below the stack must stop it.
+fn overflows_its_stack(x: &u32) -> bool {
+    let frame = std::hint::black_box([*x as u8; 4096]);
+    overflows_its_stack(&u32::from(frame[17])) && frame[0] == 0
 }
 
 fn passes(x: &u32) -> bool {
@@ -137,9 +144,12 @@ fn crashing_and_hanging_tests_are_recorded_and_the_parent_carries_on() {
     let (o, d) = detail("exits");
     assert_eq!(o, Error);
     assert!(d.contains("status 3"), "{d}");
+    let (o, d) = detail("overflows_its_stack");
+    assert_eq!(o, Error);
+    assert!(d.contains("SIGSEGV"), "{d}");
     // A test that calls the instrumented function itself does not fork again.
     assert!(run.outcomes_of("passes").iter().all(|o| *o == Pass));
-    assert_eq!(run.tests().len(), 12, "{}", run.describe());
+    assert_eq!(run.tests().len(), 14, "{}", run.describe());
 }
 
 static LOCK: Mutex<u64> = Mutex::new(0);
@@ -189,6 +199,84 @@ fn a_lock_held_by_another_thread_at_fork_times_out_and_the_caller_never_waits() 
         "{:?}",
         t.detail
     );
+}
+
+#[test]
+fn the_hosts_sigchld_handler_and_waitpid_any_see_only_its_own_children() {
+    let run = scenario(
+        here!(),
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
+        || {
+            // SAFETY: a handler that only counts, installed before any other thread exists.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = count_sigchld as *const () as usize;
+                action.sa_flags = libc::SA_RESTART;
+                libc::sigaction(libc::SIGCHLD, &action, std::ptr::null_mut());
+            }
+            // A host thread that reaps every child it can, as a process supervisor does.
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let reaped = std::sync::Arc::new(Mutex::new(Vec::new()));
+            let waiter = {
+                let (stop, reaped) = (std::sync::Arc::clone(&stop), std::sync::Arc::clone(&reaped));
+                std::thread::spawn(move || loop {
+                    let mut status = 0;
+                    // SAFETY: waiting for any child of this process.
+                    let pid = unsafe { libc::waitpid(-1, &mut status, 0) };
+                    if pid > 0 {
+                        reaped.lock().unwrap().push(pid);
+                    } else if stop.load(Ordering::SeqCst) {
+                        return;
+                    } else {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                })
+            };
+            for i in 0..50 {
+                double(i);
+                assert!(invite::wait_idle(WAIT));
+            }
+            let during_runs = (SIGCHLD_SEEN.load(Ordering::SeqCst), reaped.lock().unwrap().len());
+            // The host's own children still reach both.
+            let mine: Vec<i32> = (0..3)
+                .map(|_| {
+                    // SAFETY: the child leaves at once through _exit.
+                    let pid = unsafe { libc::fork() };
+                    if pid == 0 {
+                        // SAFETY: _exit never returns.
+                        unsafe { libc::_exit(0) };
+                    }
+                    pid
+                })
+                .collect();
+            assert!(
+                support::eventually(Duration::from_secs(10), || {
+                    reaped.lock().unwrap().len() >= mine.len()
+                }),
+                "reaped {:?} of the host's {mine:?}, {during_runs:?} while invite ran",
+                reaped.lock().unwrap()
+            );
+            stop.store(true, Ordering::SeqCst);
+            waiter.join().unwrap();
+            let mut got = reaped.lock().unwrap().clone();
+            got.sort_unstable();
+            let mut want = mine.clone();
+            want.sort_unstable();
+            assert_eq!(got, want, "waitpid(-1) reaped pids the host never made");
+            assert!(SIGCHLD_SEEN.load(Ordering::SeqCst) >= 1, "the host's own SIGCHLD was lost");
+            println!("{} {}", during_runs.0, during_runs.1);
+        },
+    );
+    run.assert_success();
+    assert_eq!(
+        run.stdout, "0 0\n",
+        "SIGCHLDs and reaped pids while invite ran 50 runs; {}",
+        run.describe()
+    );
+    // Every run was followed to its end although the host reaps any child it can.
+    let outcomes = run.outcomes_of("doubles");
+    assert_eq!(outcomes.len(), 50, "{}", run.describe());
+    assert!(outcomes.iter().all(|o| *o == Pass), "{}", run.describe());
 }
 
 #[invite::in_vivo(test = doubles)]

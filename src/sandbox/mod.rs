@@ -455,6 +455,69 @@ mod tests {
         assert_eq!(follow.try_reap(pid), Some(Exit::Unknown));
     }
 
+    /// Whether this kernel keeps exit statuses on pidfds (Linux 6.15 and later).
+    fn kernel_keeps_exit_status() -> bool {
+        let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").expect("osrelease");
+        let mut parts = release.split(|c: char| !c.is_ascii_digit());
+        let major: u32 = parts.next().and_then(|p| p.parse().ok()).unwrap_or(0);
+        let minor: u32 = parts.next().and_then(|p| p.parse().ok()).unwrap_or(0);
+        (major, minor) >= (6, 15)
+    }
+
+    #[test]
+    fn the_status_of_a_process_another_reaped_comes_from_its_pidfd() {
+        for (how, want) in [(0, Exit::Code(9)), (1, Exit::Signal(libc::SIGKILL))] {
+            // SAFETY: the child leaves at once, by _exit or by killing itself.
+            let pid = unsafe { libc::fork() };
+            if pid == 0 {
+                // SAFETY: as above.
+                unsafe {
+                    if how == 1 {
+                        libc::kill(libc::getpid(), libc::SIGKILL);
+                    }
+                    libc::_exit(9);
+                }
+            }
+            let fd = pidfd_open(pid).expect("pidfd");
+            // SAFETY: reaping our own child, as the process that adopts a run would.
+            unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
+            let want = if kernel_keeps_exit_status() {
+                want
+            } else {
+                Exit::Unknown
+            };
+            assert_eq!(try_reap(pid, Some(&fd)), Some(want));
+        }
+    }
+
+    #[test]
+    fn a_run_is_followed_through_its_pidfd_while_it_lives_and_killed_by_it() {
+        // SAFETY: getpid has no preconditions.
+        let me = unsafe { libc::getpid() };
+        let run = launch::hidden(me, &mut |_| loop {
+            // SAFETY: pause has no preconditions.
+            unsafe { libc::pause() };
+        })
+        .expect("launch");
+        let follow = Follow::Pidfd(run.pidfd);
+        for _ in 0..3 {
+            assert_eq!(follow.try_reap(run.pid), None, "a live run is not over");
+        }
+        follow.kill(run.pid);
+        let exit = loop {
+            if let Some(exit) = follow.try_reap(run.pid) {
+                break exit;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        // Killed, then adopted: whoever adopted it may not have reaped it yet.
+        assert!(
+            matches!(exit, Exit::Signal(libc::SIGKILL) | Exit::Unknown),
+            "{exit:?}"
+        );
+        assert!(readable(raw(follow.pidfd().expect("pidfd"))));
+    }
+
     #[test]
     fn a_process_that_is_not_our_child_is_gone() {
         // Our parent exists but is not our child: following it must refuse it.
