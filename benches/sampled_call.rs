@@ -11,8 +11,12 @@
 //! two alternate: both meet the same process in the same state. The cheaper fork of a process
 //! whose previous child exited at once on the caller's CPU is printed beside them.
 //!
+//! Runs are hidden from the program's child handling (`hide_runs = true`, the default);
+//! `INVITE_BENCH_HIDE_RUNS=false` measures plain forks instead.
+//!
 //! ```text
 //! cargo bench --bench sampled_call
+//! INVITE_BENCH_HIDE_RUNS=false cargo bench --bench sampled_call
 //! ```
 
 mod probes;
@@ -92,9 +96,12 @@ fn rss_mib() -> f64 {
 fn main() {
     // What is measured is the caller's time, not the budget: charging the children's CPU time
     // (1 GB runs take milliseconds of it) would refuse runs and back the sampler off.
-    let _dir = support::start_invite(
-        "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n",
-    );
+    let hide_runs = std::env::var("INVITE_BENCH_HIDE_RUNS").map_or(true, |v| v != "false");
+    println!("hide_runs = {hide_runs}");
+    let _dir = support::start_invite(&format!(
+        "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n\
+         hide_runs = {hide_runs}\n"
+    ));
     let mut next = 0u64;
 
     // Throughput for a small process: tests per second of caller time, with one test per call

@@ -132,6 +132,9 @@ pub struct Config {
     /// Default memory of each deduplicating site's seen-state filter.
     #[serde(deserialize_with = "bytes")]
     pub dedup_bytes: u64,
+    /// Runs are made so that the program's SIGCHLD handler and `waitpid(-1)` never see them;
+    /// `false`: plain forks, cheaper for the caller but seen by both.
+    pub hide_runs: bool,
     pub functions: BTreeMap<String, SiteConfig>,
 }
 
@@ -154,6 +157,7 @@ impl Default for Config {
             sandbox: Sandbox::Seccomp,
             memory_mb: None,
             child_cpu_charge: None,
+            hide_runs: true,
             functions: BTreeMap::new(),
         }
     }

@@ -44,7 +44,7 @@ pub struct Runtime {
     /// The seccomp filter of test processes (none: memory isolation only).
     pub(crate) filter: Option<seccomp::Filter>,
     /// Runs are launched so that the program's own child handling never sees them (see
-    /// [`crate::sandbox::launch`]); false only on kernels without pidfds.
+    /// [`crate::sandbox::launch`]); false with `hide_runs = false` or without pidfds.
     pub(crate) hidden_runs: bool,
     next_run: AtomicU64,
     test_seed_base: u64,
@@ -213,6 +213,7 @@ fn start() -> Option<Runtime> {
         libc::atexit(shutdown_at_exit);
         libc::pthread_atfork(None, None, Some(mark_forked));
     }
+    let hidden_runs = config.hide_runs && crate::sandbox::launch::available();
     Some(Runtime {
         config,
         budget,
@@ -220,7 +221,7 @@ fn start() -> Option<Runtime> {
         collector,
         dev_null,
         filter,
-        hidden_runs: crate::sandbox::launch::available(),
+        hidden_runs,
         next_run: AtomicU64::new(0),
         test_seed_base,
     })

@@ -99,6 +99,7 @@ fn exits(_: &u32) -> bool {
 }
 
 /// Recurses without end, a page a frame: the guard below the stack must stop it.
+#[allow(unconditional_recursion)]
 fn overflows_its_stack(x: &u32) -> bool {
     let frame = std::hint::black_box([*x as u8; 4096]);
     overflows_its_stack(&u32::from(frame[17])) && frame[0] == 0
@@ -201,82 +202,99 @@ fn a_lock_held_by_another_thread_at_fork_times_out_and_the_caller_never_waits() 
     );
 }
 
+/// A host that counts SIGCHLDs and reaps every child it can, as a process supervisor does,
+/// while invite runs 50 runs one after another; then it forks three children of its own.
+/// Prints the SIGCHLDs it counted and the pids it reaped while invite ran, and checks that
+/// its own children still reached both.
+fn host_that_reaps_any_child() {
+    // SAFETY: a handler that only counts, installed before any other thread exists.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = count_sigchld as *const () as usize;
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigaction(libc::SIGCHLD, &action, std::ptr::null_mut());
+    }
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reaped = std::sync::Arc::new(Mutex::new(Vec::new()));
+    let waiter = {
+        let (stop, reaped) = (std::sync::Arc::clone(&stop), std::sync::Arc::clone(&reaped));
+        std::thread::spawn(move || loop {
+            let mut status = 0;
+            // SAFETY: waiting for any child of this process.
+            let pid = unsafe { libc::waitpid(-1, &mut status, 0) };
+            if pid > 0 {
+                reaped.lock().unwrap().push(pid);
+            } else if stop.load(Ordering::SeqCst) {
+                return;
+            } else {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        })
+    };
+    for i in 0..50 {
+        double(i);
+        assert!(invite::wait_idle(WAIT));
+    }
+    let signals = SIGCHLD_SEEN.load(Ordering::SeqCst);
+    let during_runs: Vec<i32> = reaped.lock().unwrap().clone();
+    let mine: Vec<i32> = (0..3)
+        .map(|_| {
+            // SAFETY: the child leaves at once through _exit.
+            let pid = unsafe { libc::fork() };
+            if pid == 0 {
+                // SAFETY: _exit never returns.
+                unsafe { libc::_exit(0) };
+            }
+            pid
+        })
+        .collect();
+    assert!(
+        support::eventually(Duration::from_secs(10), || mine
+            .iter()
+            .all(|p| reaped.lock().unwrap().contains(p))),
+        "reaped {:?}, not all of the host's {mine:?}",
+        reaped.lock().unwrap()
+    );
+    stop.store(true, Ordering::SeqCst);
+    waiter.join().unwrap();
+    assert!(
+        SIGCHLD_SEEN.load(Ordering::SeqCst) > signals,
+        "the host's own SIGCHLD was lost"
+    );
+    println!("{signals} {}", during_runs.len());
+}
+
 #[test]
 fn the_hosts_sigchld_handler_and_waitpid_any_see_only_its_own_children() {
-    let run = scenario(
-        here!(),
-        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
-        || {
-            // SAFETY: a handler that only counts, installed before any other thread exists.
-            unsafe {
-                let mut action: libc::sigaction = std::mem::zeroed();
-                action.sa_sigaction = count_sigchld as *const () as usize;
-                action.sa_flags = libc::SA_RESTART;
-                libc::sigaction(libc::SIGCHLD, &action, std::ptr::null_mut());
-            }
-            // A host thread that reaps every child it can, as a process supervisor does.
-            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-            let reaped = std::sync::Arc::new(Mutex::new(Vec::new()));
-            let waiter = {
-                let (stop, reaped) = (std::sync::Arc::clone(&stop), std::sync::Arc::clone(&reaped));
-                std::thread::spawn(move || loop {
-                    let mut status = 0;
-                    // SAFETY: waiting for any child of this process.
-                    let pid = unsafe { libc::waitpid(-1, &mut status, 0) };
-                    if pid > 0 {
-                        reaped.lock().unwrap().push(pid);
-                    } else if stop.load(Ordering::SeqCst) {
-                        return;
-                    } else {
-                        std::thread::sleep(Duration::from_millis(1));
-                    }
-                })
-            };
-            for i in 0..50 {
-                double(i);
-                assert!(invite::wait_idle(WAIT));
-            }
-            let during_runs = (SIGCHLD_SEEN.load(Ordering::SeqCst), reaped.lock().unwrap().len());
-            // The host's own children still reach both.
-            let mine: Vec<i32> = (0..3)
-                .map(|_| {
-                    // SAFETY: the child leaves at once through _exit.
-                    let pid = unsafe { libc::fork() };
-                    if pid == 0 {
-                        // SAFETY: _exit never returns.
-                        unsafe { libc::_exit(0) };
-                    }
-                    pid
-                })
-                .collect();
-            assert!(
-                support::eventually(Duration::from_secs(10), || {
-                    reaped.lock().unwrap().len() >= mine.len()
-                }),
-                "reaped {:?} of the host's {mine:?}, {during_runs:?} while invite ran",
-                reaped.lock().unwrap()
-            );
-            stop.store(true, Ordering::SeqCst);
-            waiter.join().unwrap();
-            let mut got = reaped.lock().unwrap().clone();
-            got.sort_unstable();
-            let mut want = mine.clone();
-            want.sort_unstable();
-            assert_eq!(got, want, "waitpid(-1) reaped pids the host never made");
-            assert!(SIGCHLD_SEEN.load(Ordering::SeqCst) >= 1, "the host's own SIGCHLD was lost");
-            println!("{} {}", during_runs.0, during_runs.1);
-        },
-    );
+    let config = "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0";
+    let run = scenario(here!(), config, host_that_reaps_any_child);
     run.assert_success();
     assert_eq!(
-        run.stdout, "0 0\n",
+        run.stdout,
+        "0 0\n",
         "SIGCHLDs and reaped pids while invite ran 50 runs; {}",
         run.describe()
     );
     // Every run was followed to its end although the host reaps any child it can.
     let outcomes = run.outcomes_of("doubles");
-    assert_eq!(outcomes.len(), 50, "{}", run.describe());
-    assert!(outcomes.iter().all(|o| *o == Pass), "{}", run.describe());
+    assert_eq!(outcomes, vec![Pass; 50], "{}", run.describe());
+}
+
+#[test]
+fn with_hide_runs_off_runs_are_plain_children_and_still_followed() {
+    let config = "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\nhide_runs = false";
+    let run = scenario(here!(), config, host_that_reaps_any_child);
+    run.assert_success();
+    let seen: Vec<usize> = run
+        .stdout
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    // The host reaped runs (not necessarily every one: the collector reaps too).
+    assert!(seen[0] > 0 && seen[1] > 0, "{seen:?}; {}", run.describe());
+    // A run the host reaped still reported every test; only an exit status could be lost.
+    let outcomes = run.outcomes_of("doubles");
+    assert_eq!(outcomes, vec![Pass; 50], "{}", run.describe());
 }
 
 #[invite::in_vivo(test = doubles)]

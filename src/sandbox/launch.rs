@@ -60,6 +60,7 @@ pub fn available() -> bool {
 /// shares, and the run has a copy of.
 struct Launch<'a> {
     program: libc::pid_t,
+    caller_cpu: i32,
     run: &'a mut dyn FnMut(Option<OwnedFd>),
     pid: libc::pid_t,
     pidfd: RawFd,
@@ -68,15 +69,21 @@ struct Launch<'a> {
 
 /// Forks a copy of this process that the program's SIGCHLD handler and `waitpid(-1)` never see,
 /// and runs `run` in it, given a pidfd of the program (`program` is its pid). `run` must not
-/// return; if it does, the copy exits with status 70.
+/// return; if it does, the copy exits with status 70. The copy may run on any of the caller's
+/// CPUs but `caller_cpu` (where there is another; -1: any).
 ///
 /// Costs the caller one `clone` of a launcher that shares its memory, on top of the fork.
-pub fn hidden(program: libc::pid_t, run: &mut dyn FnMut(Option<OwnedFd>)) -> io::Result<Launched> {
+pub fn hidden(
+    program: libc::pid_t,
+    caller_cpu: i32,
+    run: &mut dyn FnMut(Option<OwnedFd>),
+) -> io::Result<Launched> {
     let top = STACK
         .try_with(LaunchStack::top)
         .map_err(|_| io::Error::other("the thread is exiting"))??;
     let mut launch = Launch {
         program,
+        caller_cpu,
         run,
         pid: -1,
         pidfd: -1,
@@ -123,6 +130,7 @@ extern "C" fn launcher_main(arg: *mut libc::c_void) -> libc::c_int {
     // SAFETY: `arg` is the `Launch` on the suspended caller's frame (see `hidden`).
     let launch = unsafe { &mut *arg.cast::<Launch>() };
     let program = super::pidfd_open(launch.program);
+    leave_cpu(launch.caller_cpu);
     // SAFETY: glibc's fork, from a task that shares the program's memory while the forking
     // thread sleeps: it runs the program's fork handlers and takes every allocator lock as if
     // that thread had forked.
@@ -153,6 +161,28 @@ extern "C" fn launcher_main(arg: *mut libc::c_void) -> libc::c_int {
         }
     }
     0
+}
+
+/// Moves the launcher, and so the run it forks, off the caller's CPU where the caller may use
+/// another. The launcher starts there, because the caller sleeps while it runs; a run forked
+/// there would be scheduled before the caller wakes and keep it waiting (about 150 µs here,
+/// see `benches/fork_launch.rs`). The run keeps this set of CPUs, as it would anyway.
+fn leave_cpu(cpu: i32) {
+    if cpu < 0 || cpu as usize >= libc::CPU_SETSIZE as usize {
+        return;
+    }
+    // SAFETY: cpu_set_t is plain data; sched_{get,set}affinity read and write our own set and
+    // change only this task (the launcher is a process of its own).
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return;
+        }
+        if libc::CPU_COUNT(&set) > 1 && libc::CPU_ISSET(cpu as usize, &set) {
+            libc::CPU_CLR(cpu as usize, &mut set);
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+        }
+    }
 }
 
 fn errno() -> i32 {
@@ -273,7 +303,7 @@ mod tests {
             std::os::fd::IntoRawFd::into_raw_fd(to_us),
         );
         let from_us = std::os::fd::IntoRawFd::into_raw_fd(from_us);
-        let launched = hidden(std::process::id() as libc::pid_t, &mut |program| {
+        let launched = hidden(std::process::id() as libc::pid_t, -1, &mut |program| {
             // SAFETY: plain reads and writes on pipes this process owns, then _exit.
             unsafe {
                 libc::close(to_run);

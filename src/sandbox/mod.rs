@@ -89,7 +89,8 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
         }
     };
     let launched = if rt.hidden_runs {
-        launch::hidden(rt.instance.pid as libc::pid_t, &mut in_run).map(|l| (l.pid, Some(l.pidfd)))
+        launch::hidden(rt.instance.pid as libc::pid_t, caller_cpu, &mut in_run)
+            .map(|l| (l.pid, Some(l.pidfd)))
     } else {
         plain_fork(rt, &mut in_run).map(|pid| (pid, None))
     };
@@ -494,7 +495,7 @@ mod tests {
     fn a_run_is_followed_through_its_pidfd_while_it_lives_and_killed_by_it() {
         // SAFETY: getpid has no preconditions.
         let me = unsafe { libc::getpid() };
-        let run = launch::hidden(me, &mut |_| loop {
+        let run = launch::hidden(me, -1, &mut |_| loop {
             // SAFETY: pause has no preconditions.
             unsafe { libc::pause() };
         })
