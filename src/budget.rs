@@ -238,6 +238,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_copy_on_write_fault_is_measured_per_page() {
+        // A fault that copies a 4 KiB page takes far more than 100 ns on any machine (a busy
+        // one only makes it slower); a cost not measured, or not divided per page, is less.
+        let ns = cow_fault_cost_ns();
+        assert!(ns >= 100, "{ns} ns a fault");
+    }
+
+    #[test]
     fn concurrency_cap_counts_live_runs() {
         let b = Budget::new(2, 1.0);
         // A first run measures the cost, so later admissions need not wait for one another.

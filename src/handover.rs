@@ -231,6 +231,43 @@ mod tests {
     use std::os::fd::AsRawFd;
 
     #[test]
+    fn a_shutdown_message_holds_no_descriptor() {
+        let m = RunStart::shutdown();
+        assert!(m.site.is_none());
+        assert_eq!((m.pipe, m.child_end, m.pidfd, m.pid), (-1, -1, -1, 0));
+    }
+
+    #[test]
+    fn an_abandoned_run_is_killed() {
+        let (read, write) = crate::sandbox::pipe().expect("pipe");
+        // SAFETY: getpid has no preconditions.
+        let me = unsafe { libc::getpid() };
+        let run = crate::sandbox::launch::hidden(me, -1, &mut |_| loop {
+            // SAFETY: pause has no preconditions.
+            unsafe { libc::pause() };
+        })
+        .expect("launch");
+        let watch = crate::sandbox::pidfd_open(run.pid).expect("pidfd");
+        let mut start = RunStart::shutdown();
+        start.pid = run.pid;
+        start.pidfd = run.pidfd.into_raw_fd();
+        start.pipe = read.into_raw_fd();
+        start.child_end = write.into_raw_fd();
+        start.abandon();
+        let mut p = libc::pollfd {
+            fd: watch.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one live pollfd.
+        assert_eq!(
+            unsafe { libc::poll(&mut p, 1, 10_000) },
+            1,
+            "the run lives on"
+        );
+    }
+
+    #[test]
     fn messages_cross_a_pipe_whole_and_intact() {
         let (read, write) = crate::sandbox::pipe().expect("pipe");
         for run in 1..=3u64 {

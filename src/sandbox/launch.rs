@@ -62,9 +62,8 @@ struct Launch<'a> {
     program: libc::pid_t,
     caller_cpu: i32,
     run: &'a mut dyn FnMut(Option<OwnedFd>),
-    pid: libc::pid_t,
-    pidfd: RawFd,
-    errno: i32,
+    /// What the launcher made: the run's pid and pidfd, or the error that stopped it.
+    made: Option<Result<(libc::pid_t, RawFd), i32>>,
 }
 
 /// Forks a copy of this process that the program's SIGCHLD handler and `waitpid(-1)` never see,
@@ -85,9 +84,7 @@ pub fn hidden(
         program,
         caller_cpu,
         run,
-        pid: -1,
-        pidfd: -1,
-        errno: 0,
+        made: None,
     };
     let launcher;
     // SAFETY: sigset_t is plain data; sigfillset and pthread_sigmask write into our own sets.
@@ -114,15 +111,16 @@ pub fn hidden(
         return Err(io::Error::last_os_error());
     }
     reap_launcher(launcher);
-    if launch.pid < 0 {
-        return Err(io::Error::from_raw_os_error(launch.errno));
+    match launch.made {
+        Some(Ok((pid, pidfd))) => Ok(Launched {
+            pid,
+            // SAFETY: the launcher opened this descriptor in the table it shares with us and
+            // handed it over; nothing else owns it.
+            pidfd: unsafe { OwnedFd::from_raw_fd(pidfd) },
+        }),
+        Some(Err(errno)) => Err(io::Error::from_raw_os_error(errno)),
+        None => Err(io::Error::other("the launcher ended without forking")),
     }
-    Ok(Launched {
-        pid: launch.pid,
-        // SAFETY: the launcher opened this descriptor in the table it shares with us and
-        // handed it over; nothing else owns it.
-        pidfd: unsafe { OwnedFd::from_raw_fd(launch.pidfd) },
-    })
 }
 
 /// The launcher: open the program's pidfd, fork, follow the run, and exit.
@@ -143,16 +141,15 @@ extern "C" fn launcher_main(arg: *mut libc::c_void) -> libc::c_int {
     // The run has its own copy; this one is in the program's table.
     drop(program);
     if pid < 0 {
-        launch.errno = errno();
+        launch.made = Some(Err(errno()));
         return 0;
     }
     match super::pidfd_open(pid) {
         Some(fd) => {
-            launch.pid = pid;
-            launch.pidfd = std::os::fd::IntoRawFd::into_raw_fd(fd);
+            launch.made = Some(Ok((pid, std::os::fd::IntoRawFd::into_raw_fd(fd))));
         }
         None => {
-            launch.errno = errno();
+            launch.made = Some(Err(errno()));
             // SAFETY: our own unreaped child: no other process can hold that pid.
             unsafe {
                 libc::kill(pid, libc::SIGKILL);
@@ -349,18 +346,85 @@ mod tests {
         assert_eq!(unsafe { libc::poll(&mut p, 1, 10_000) }, 1);
     }
 
+    #[test]
+    fn the_launcher_is_reaped_and_the_run_leaves_the_callers_cpu() {
+        // SAFETY: sched_getcpu has no preconditions.
+        let cpu = unsafe { libc::sched_getcpu() };
+        let (from_run, to_us) = super::super::pipe().expect("pipe");
+        let to_us = std::os::fd::IntoRawFd::into_raw_fd(to_us);
+        let launched = hidden(std::process::id() as libc::pid_t, cpu, &mut |_| {
+            // SAFETY: reading this process's CPU set and writing one byte, then _exit.
+            unsafe {
+                let mut set: libc::cpu_set_t = std::mem::zeroed();
+                libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set);
+                let byte = [libc::CPU_ISSET(cpu as usize, &set) as u8];
+                libc::write(to_us, byte.as_ptr().cast(), 1);
+                libc::_exit(0);
+            }
+        })
+        .expect("launch");
+        // This thread made the launcher, so the launcher would be listed here until reaped;
+        // the run was adopted elsewhere.
+        let children = std::fs::read_to_string("/proc/thread-self/children").expect("children");
+        assert_eq!(children.trim(), "", "left behind: {children}");
+        // SAFETY: our copy of the run's write end.
+        unsafe { libc::close(to_us) };
+        let mut from_run = std::fs::File::from(from_run);
+        super::super::set_blocking(std::os::fd::AsRawFd::as_raw_fd(&from_run));
+        let mut b = [9u8; 1];
+        from_run.read_exact(&mut b).expect("the run reports");
+        // SAFETY: cpu_set_t is plain data; reading our own set.
+        let cpus = unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set);
+            libc::CPU_COUNT(&set)
+        };
+        let expected = u8::from(cpus == 1);
+        assert_eq!(b[0], expected, "run on the caller's CPU {cpu} of {cpus}");
+        drop(launched);
+    }
+
     /// The mapping of /proc/self/maps that holds `addr`: (start, end, permissions).
     fn mapping_at(addr: usize) -> (usize, usize, String) {
+        find_mapping(addr).unwrap_or_else(|| panic!("nothing mapped at {addr:x}"))
+    }
+
+    fn find_mapping(addr: usize) -> Option<(usize, usize, String)> {
         let maps = std::fs::read_to_string("/proc/self/maps").expect("maps");
-        maps.lines()
-            .find_map(|l| {
-                let mut f = l.split_whitespace();
-                let (lo, hi) = f.next()?.split_once('-')?;
-                let lo = usize::from_str_radix(lo, 16).ok()?;
-                let hi = usize::from_str_radix(hi, 16).ok()?;
-                (lo <= addr && addr < hi).then(|| (lo, hi, f.next().unwrap_or("").to_string()))
-            })
-            .unwrap_or_else(|| panic!("nothing mapped at {addr:x}"))
+        maps.lines().find_map(|l| {
+            let mut f = l.split_whitespace();
+            let (lo, hi) = f.next()?.split_once('-')?;
+            let lo = usize::from_str_radix(lo, 16).ok()?;
+            let hi = usize::from_str_radix(hi, 16).ok()?;
+            (lo <= addr && addr < hi).then(|| (lo, hi, f.next().unwrap_or("").to_string()))
+        })
+    }
+
+    #[test]
+    fn a_stack_is_unmapped_when_dropped_unless_it_is_in_use() {
+        // In a child of its own: only this thread runs there, so nothing else can map the
+        // freed range before it is looked at.
+        // SAFETY: the child maps, unmaps, reads /proc and leaves with _exit.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            let stack = LaunchStack {
+                base: Cell::new(std::ptr::null_mut()),
+            };
+            let top = stack.top().map_or(0, |t| t as usize);
+            let mapped = find_mapping(top - 1).is_some_and(|(_, hi, p)| hi == top && p == "rw-p");
+            drop(stack);
+            let freed =
+                find_mapping(top - 1).is_none() && find_mapping(top - STACK_BYTES - 1).is_none();
+            // SAFETY: _exit never returns.
+            unsafe { libc::_exit(if mapped && freed { 0 } else { 1 }) };
+        }
+        let mut status = 0;
+        // SAFETY: reaping our own child.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "{status}"
+        );
     }
 
     #[test]
@@ -380,5 +444,12 @@ mod tests {
         );
         let (lo, hi, perms) = mapping_at(start - 1);
         assert!(lo <= start - GUARD_BYTES && hi == start && perms == "---p");
+        // Nothing more was reserved above the stack.
+        if let Some((lo, hi, perms)) = find_mapping(top) {
+            assert!(
+                lo != top || perms != "---p" || hi - lo <= GUARD_BYTES,
+                "{lo:x}-{hi:x}"
+            );
+        }
     }
 }

@@ -317,41 +317,35 @@ pub(crate) fn try_reap(pid: libc::pid_t, pidfd: Option<&OwnedFd>) -> Option<Exit
         Some(fd) => (libc::P_PIDFD, raw(fd) as libc::id_t),
         None => (libc::P_PID, pid as libc::id_t),
     };
-    loop {
-        // SAFETY: waitid writes into `info`, which lives across the call.
-        let r = unsafe {
-            libc::waitid(
-                idtype,
-                id,
-                &mut info,
-                libc::WEXITED | libc::WNOHANG | libc::__WALL,
-            )
-        };
-        if r == 0 {
-            // SAFETY: after a successful waitid the pid field is initialised (0: still running).
-            if unsafe { info.si_pid() } == 0 {
-                return None;
-            }
-            // SAFETY: for a reaped child si_status holds its code or signal.
-            let status = unsafe { info.si_status() };
-            return Some(if info.si_code == libc::CLD_EXITED {
-                Exit::Code(status)
-            } else {
-                Exit::Signal(status)
-            });
+    // SAFETY: waitid writes into `info`, which lives across the call. It never sleeps here
+    // (WNOHANG, and pidfds are opened non-blocking), so it cannot be interrupted either.
+    let r = unsafe {
+        libc::waitid(
+            idtype,
+            id,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::__WALL,
+        )
+    };
+    if r == 0 {
+        // SAFETY: after a successful waitid the pid field is initialised (0: still running).
+        if unsafe { info.si_pid() } == 0 {
+            return None;
         }
-        match std::io::Error::last_os_error().raw_os_error() {
-            Some(libc::EINTR) => continue,
-            // Not (or no longer) our child: adopted by another process, or reaped by the host
-            // (SIGCHLD ignored, or its own waitpid(-1)).
-            _ => {
-                return match pidfd {
-                    Some(fd) if !readable(raw(fd)) => None,
-                    Some(fd) => Some(exit_from_pidfd(fd)),
-                    None => Some(Exit::Unknown),
-                }
-            }
-        }
+        // SAFETY: for a reaped child si_status holds its code or signal.
+        let status = unsafe { info.si_status() };
+        return Some(if info.si_code == libc::CLD_EXITED {
+            Exit::Code(status)
+        } else {
+            Exit::Signal(status)
+        });
+    }
+    // Not (or no longer) our child: adopted by another process, or reaped by the host (SIGCHLD
+    // ignored, or its own waitpid(-1)); or, through a non-blocking pidfd, still running.
+    match pidfd {
+        Some(fd) if !readable(raw(fd)) => None,
+        Some(fd) => Some(exit_from_pidfd(fd)),
+        None => Some(Exit::Unknown),
     }
 }
 
@@ -436,6 +430,22 @@ mod tests {
         follow.kill(pid);
         let exit = loop {
             if let Some(exit) = follow.try_reap(pid) {
+                break exit;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        assert_eq!(exit, Exit::Signal(libc::SIGKILL));
+    }
+
+    #[test]
+    fn a_live_child_followed_by_pid_is_polled_without_blocking() {
+        let pid = fork_sleeper();
+        for _ in 0..3 {
+            assert_eq!(try_reap(pid, None), None);
+        }
+        kill(pid, None);
+        let exit = loop {
+            if let Some(exit) = try_reap(pid, None) {
                 break exit;
             }
             std::thread::sleep(Duration::from_millis(1));
