@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 
 use super::detach;
 use super::wire::{self, Frame, FrameReader};
-use super::{kill, pidfd_open, pipe, raw, readable, run_deadline, set_blocking, try_reap, Exit};
+use super::{
+    kill, leave_cpu, pidfd_open, pipe, raw, readable, run_deadline, set_blocking, try_reap, Exit,
+};
 use crate::record::Outcome;
 use crate::rng::{self, Snapshot};
 use crate::runtime::{self, Runtime};
@@ -339,7 +341,8 @@ impl ChildRun {
 fn isolate(rt: &Runtime, deadline: Duration, caller_cpu: i32) {
     runtime::enter_child();
     name_process(c"invite run");
-    keep_off_cpu(caller_cpu);
+    // Off the caller's CPU, so that the tests do not compete with the caller for its core.
+    leave_cpu(caller_cpu);
     // SAFETY: signal, sigprocmask, dup2, nice and setitimer only change this process's own
     // settings; every argument is a valid constant or a descriptor we own.
     unsafe {
@@ -413,25 +416,6 @@ fn isolate(rt: &Runtime, deadline: Duration, caller_cpu: i32) {
 fn name_process(name: &std::ffi::CStr) {
     // SAFETY: PR_SET_NAME reads a NUL-terminated string of at most 16 bytes.
     unsafe { libc::prctl(libc::PR_SET_NAME, name.as_ptr()) };
-}
-
-/// Moves this child off the caller's CPU, where there is another one to run on, so that the
-/// tests do not compete with the caller for its core.
-fn keep_off_cpu(cpu: i32) {
-    if cpu < 0 {
-        return;
-    }
-    // SAFETY: cpu_set_t is plain data; sched_{get,set}affinity read and write our own set.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return;
-        }
-        if libc::CPU_COUNT(&set) > 1 && libc::CPU_ISSET(cpu as usize, &set) {
-            libc::CPU_CLR(cpu as usize, &mut set);
-            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
-        }
-    }
 }
 
 /// Caps this test process's address space at what it has now plus `mb` MiB: an allocation

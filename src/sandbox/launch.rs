@@ -128,7 +128,11 @@ extern "C" fn launcher_main(arg: *mut libc::c_void) -> libc::c_int {
     // SAFETY: `arg` is the `Launch` on the suspended caller's frame (see `hidden`).
     let launch = unsafe { &mut *arg.cast::<Launch>() };
     let program = super::pidfd_open(launch.program);
-    leave_cpu(launch.caller_cpu);
+    // The launcher starts on the caller's CPU, because the caller sleeps while it runs; a run
+    // forked there would be scheduled before the caller wakes and keep it waiting (about
+    // 150 µs here, see `benches/fork_launch.rs`). Off it, the run keeps that set of CPUs, as it
+    // would anyway.
+    super::leave_cpu(launch.caller_cpu);
     // SAFETY: glibc's fork, from a task that shares the program's memory while the forking
     // thread sleeps: it runs the program's fork handlers and takes every allocator lock as if
     // that thread had forked.
@@ -158,28 +162,6 @@ extern "C" fn launcher_main(arg: *mut libc::c_void) -> libc::c_int {
         }
     }
     0
-}
-
-/// Moves the launcher, and so the run it forks, off the caller's CPU where the caller may use
-/// another. The launcher starts there, because the caller sleeps while it runs; a run forked
-/// there would be scheduled before the caller wakes and keep it waiting (about 150 µs here,
-/// see `benches/fork_launch.rs`). The run keeps this set of CPUs, as it would anyway.
-fn leave_cpu(cpu: i32) {
-    if cpu < 0 || cpu as usize >= libc::CPU_SETSIZE as usize {
-        return;
-    }
-    // SAFETY: cpu_set_t is plain data; sched_{get,set}affinity read and write our own set and
-    // change only this task (the launcher is a process of its own).
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return;
-        }
-        if libc::CPU_COUNT(&set) > 1 && libc::CPU_ISSET(cpu as usize, &set) {
-            libc::CPU_CLR(cpu as usize, &mut set);
-            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
-        }
-    }
 }
 
 fn errno() -> i32 {

@@ -169,6 +169,25 @@ pub(crate) fn raw(fd: &OwnedFd) -> RawFd {
     std::os::fd::AsRawFd::as_raw_fd(fd)
 }
 
+/// Moves the calling process off `cpu` where its CPU set has another one to run on (-1: stay).
+pub(crate) fn leave_cpu(cpu: i32) {
+    if cpu < 0 || cpu as usize >= libc::CPU_SETSIZE as usize {
+        return;
+    }
+    // SAFETY: cpu_set_t is plain data; sched_{get,set}affinity read and write our own set and
+    // change only the calling task (a run's launcher, or a run: processes of their own).
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return;
+        }
+        if libc::CPU_COUNT(&set) > 1 && libc::CPU_ISSET(cpu as usize, &set) {
+            libc::CPU_CLR(cpu as usize, &mut set);
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+        }
+    }
+}
+
 /// Makes a descriptor blocking (a child's write end: a full pipe must wait, not drop data).
 pub(crate) fn set_blocking(fd: RawFd) {
     // SAFETY: fcntl on a descriptor we own.

@@ -208,14 +208,10 @@ pub fn child_pids() -> Vec<i32> {
 
 /// Invite's live processes of the scenario running in this process: its runs (named
 /// `invite run`) and test processes (`invite test`). They are not children of the program, so
-/// they are found by name and by the scenario directory in their environment.
+/// they are found by name and by the scenario directory in their environment. A zombie, whose
+/// environment is gone, is not counted.
 pub fn invite_processes() -> Vec<i32> {
-    invite_processes_of(&scenario_dir(), "invite ")
-}
-
-/// Invite's live processes of the scenario in `dir` whose name starts with `name`. A zombie,
-/// whose environment is gone, is not counted.
-pub fn invite_processes_of(dir: &Path, name: &str) -> Vec<i32> {
+    let dir = scenario_dir();
     let marker = format!("INVITE_SCENARIO_DIR={}", dir.display());
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
@@ -225,7 +221,7 @@ pub fn invite_processes_of(dir: &Path, name: &str) -> Vec<i32> {
         .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
         .filter(|pid| {
             let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
-            comm.starts_with(name)
+            comm.starts_with("invite ")
                 && std::fs::read(format!("/proc/{pid}/environ"))
                     .unwrap_or_default()
                     .split(|b| *b == 0)
