@@ -1253,3 +1253,225 @@ fn tests_of_a_struct_that_owns_descriptors_take_nothing_from_it() {
         ],
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Files named by path that others read: FIFOs, terminals, another process's pipes.
+
+/// What the program reads, and holds, while tests try to reach it by path.
+struct Named {
+    /// A FIFO the program holds open both ways, with bytes queued.
+    fifo: i32,
+    /// The program's pipe, reachable as `/proc/<pid>/fd/<n>`, with bytes queued.
+    pipe_r: i32,
+    /// The program's socket, reachable likewise.
+    sock: i32,
+    /// The slave side of a terminal with a line of input queued, and its path.
+    tty: i32,
+    tty_path: String,
+}
+
+static NAMED: OnceLock<Named> = OnceLock::new();
+
+fn named() -> &'static Named {
+    NAMED.get().expect("set up by the scenario")
+}
+
+/// Opens `path` read-only without blocking and reads what is there.
+fn read_path(path: &str) -> Result<usize, String> {
+    let c = std::ffi::CString::new(path).unwrap();
+    // SAFETY: a NUL-terminated path; reading into a local buffer.
+    unsafe {
+        let fd = libc::open(
+            c.as_ptr(),
+            libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY,
+        );
+        ok(&format!("open {path}"), i64::from(fd))?;
+        let mut b = [0u8; 64];
+        let n = libc::read(fd, b.as_mut_ptr().cast(), b.len());
+        ok("read", n as i64)?;
+        Ok(n as usize)
+    }
+}
+
+#[invite::in_vivo(
+    test = reads_the_fifo,
+    test = reads_the_programs_pipe_through_proc,
+    test = reads_the_programs_socket_through_proc,
+    test = reads_the_terminal,
+    test = opens_the_controlling_terminal,
+    test = wakes_the_programs_fifo_writer,
+    test = reads_the_fifo_through_a_directory_descriptor,
+)]
+fn paths_site(x: u64) -> u64 {
+    x
+}
+
+fn reads_the_fifo(_: &u64) -> Result<(), String> {
+    read_path(scenario_dir().join("fifo").to_str().unwrap()).map(drop)
+}
+
+fn reads_the_programs_pipe_through_proc(_: &u64) -> Result<(), String> {
+    read_path(&format!("/proc/{}/fd/{}", program_pid(), named().pipe_r)).map(drop)
+}
+
+fn reads_the_programs_socket_through_proc(_: &u64) -> Result<(), String> {
+    read_path(&format!("/proc/{}/fd/{}", program_pid(), named().sock)).map(drop)
+}
+
+fn reads_the_terminal(_: &u64) -> Result<(), String> {
+    read_path(&named().tty_path).map(drop)
+}
+
+fn opens_the_controlling_terminal(_: &u64) -> Result<(), String> {
+    read_path("/dev/tty").map(drop)
+}
+
+/// A blocking open for reading would return at once (a writer waits) and wake the writer.
+fn wakes_the_programs_fifo_writer(_: &u64) -> Result<(), String> {
+    let path = std::ffi::CString::new(scenario_dir().join("waiting").to_str().unwrap()).unwrap();
+    // SAFETY: a NUL-terminated path.
+    let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY) };
+    ok("open", i64::from(fd))
+}
+
+/// The same FIFO, relative to a directory descriptor, through `openat`.
+fn reads_the_fifo_through_a_directory_descriptor(_: &u64) -> Result<(), String> {
+    let dir = std::ffi::CString::new(scenario_dir().to_str().unwrap()).unwrap();
+    // SAFETY: NUL-terminated paths; reading into a local buffer.
+    unsafe {
+        let d = libc::open(dir.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
+        ok("open the directory", i64::from(d))?;
+        let fd = libc::openat(d, c"fifo".as_ptr(), libc::O_RDONLY | libc::O_NONBLOCK);
+        ok("openat", i64::from(fd))?;
+        let mut b = [0u8; 8];
+        ok("read", libc::read(fd, b.as_mut_ptr().cast(), 8) as i64)
+    }
+}
+
+/// Opens the slave side of a new terminal and queues a line of input on it.
+fn terminal_with_input() -> (i32, String) {
+    // SAFETY: the pty calls on a fresh master, each checked; ptsname_r writes into `name`.
+    unsafe {
+        let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        assert!(master >= 0, "{}", std::io::Error::last_os_error());
+        assert_eq!(libc::grantpt(master), 0);
+        assert_eq!(libc::unlockpt(master), 0);
+        let mut name = [0 as libc::c_char; 64];
+        assert_eq!(libc::ptsname_r(master, name.as_mut_ptr(), name.len()), 0);
+        let path = std::ffi::CStr::from_ptr(name.as_ptr())
+            .to_str()
+            .unwrap()
+            .to_string();
+        let slave = libc::open(name.as_ptr(), libc::O_RDWR | libc::O_NOCTTY);
+        assert!(slave >= 0, "{}", std::io::Error::last_os_error());
+        assert_eq!(libc::write(master, b"keys\n".as_ptr().cast(), 5), 5);
+        // The line discipline delivers the line to the slave side asynchronously.
+        for _ in 0..1000 {
+            if queued(slave) == 5 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert_eq!(queued(slave), 5, "the terminal's input did not arrive");
+        // The master stays open for the program's life: closing it would hang the terminal up.
+        (slave, path)
+    }
+}
+
+fn make_fifo(name: &str) -> std::ffi::CString {
+    let path = std::ffi::CString::new(scenario_dir().join(name).to_str().unwrap()).unwrap();
+    // SAFETY: a NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+    path
+}
+
+#[test]
+fn fifos_terminals_and_other_processes_pipes_named_by_path_keep_their_bytes() {
+    let run = scenario(here!(), CONFIG, || {
+        std::env::set_var("HOSTILE_PROGRAM_PID", std::process::id().to_string());
+        let fifo_path = make_fifo("fifo");
+        let waiting_path = make_fifo("waiting");
+        // SAFETY: plain system calls on fresh objects, each result checked.
+        let (fifo, pipe_r, sock) = unsafe {
+            let fifo = libc::open(fifo_path.as_ptr(), libc::O_RDWR);
+            assert!(fifo >= 0);
+            assert_eq!(libc::write(fifo, b"fifo!!".as_ptr().cast(), 6), 6);
+            let mut p = [0; 2];
+            assert_eq!(libc::pipe(p.as_mut_ptr()), 0);
+            assert_eq!(libc::write(p[1], b"piped".as_ptr().cast(), 5), 5);
+            let mut s = [0; 2];
+            assert_eq!(
+                libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, s.as_mut_ptr()),
+                0
+            );
+            assert_eq!(libc::write(s[0], b"sock".as_ptr().cast(), 4), 4);
+            (fifo, p[0], s[1])
+        };
+        let (tty, tty_path) = terminal_with_input();
+        assert!(NAMED
+            .set(Named {
+                fifo,
+                pipe_r,
+                sock,
+                tty,
+                tty_path,
+            })
+            .is_ok());
+        // A writer of the program's, waiting in open(2) for a reader to appear.
+        let woken = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let writer = {
+            let (woken, path) = (woken.clone(), waiting_path.clone());
+            std::thread::spawn(move || {
+                // SAFETY: a NUL-terminated path.
+                let fd = unsafe { libc::open(path.as_ptr(), libc::O_WRONLY) };
+                woken.store(true, std::sync::atomic::Ordering::SeqCst);
+                fd
+            })
+        };
+        paths_site(1);
+        assert!(invite::wait_idle(WAIT));
+        let n = named();
+        let mut problems = Vec::new();
+        if queued(n.fifo) != 6 {
+            problems.push("the FIFO's bytes were taken");
+        }
+        if queued(n.pipe_r) != 5 {
+            problems.push("the pipe's bytes were taken through /proc");
+        }
+        if queued(n.sock) != 4 {
+            problems.push("the socket's bytes were taken through /proc");
+        }
+        if queued(n.tty) != 5 {
+            problems.push("the terminal's input was taken");
+        }
+        if woken.load(std::sync::atomic::Ordering::SeqCst) {
+            problems.push("the writer waiting for a reader was woken");
+        }
+        // Release the writer: the program's own reader arrives.
+        // SAFETY: a NUL-terminated path.
+        let reader = unsafe { libc::open(waiting_path.as_ptr(), libc::O_RDONLY) };
+        assert!(reader >= 0 && writer.join().unwrap() >= 0);
+        assert!(problems.is_empty(), "changed: {problems:?}");
+        println!("unchanged");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "unchanged\n", "{}", run.describe());
+    expect(
+        &run,
+        &[
+            ("reads_the_fifo", BLOCKED),
+            ("reads_the_programs_pipe_through_proc", BLOCKED),
+            ("reads_the_programs_socket_through_proc", DENIED),
+            ("reads_the_terminal", BLOCKED),
+            ("opens_the_controlling_terminal", BLOCKED),
+            ("wakes_the_programs_fifo_writer", BLOCKED),
+            ("reads_the_fifo_through_a_directory_descriptor", BLOCKED),
+        ],
+    );
+    let t = &run.tests_of("reads_the_fifo")[0];
+    let detail = t.detail.as_deref().unwrap_or("");
+    assert!(
+        detail.contains("/fifo'") && detail.contains("FIFO"),
+        "a refusal names the path and what it is: {detail}"
+    );
+}

@@ -297,7 +297,7 @@ fn the_filter_costs_a_test_process_microseconds() {
         // SAFETY: moving the pipe to the descriptor the filter allows.
         unsafe { libc::dup2(w, 900) };
         let started = std::time::Instant::now();
-        let ok = filter.install(900).is_ok();
+        let ok = filter.install(900, -1).is_ok();
         let us = started.elapsed().as_micros() as u64;
         let msg = format!("{ok} {us}");
         let _ = invite::sandbox::wire::write_all(900, msg.as_bytes());
@@ -356,4 +356,160 @@ fn test_processes_run_niced_and_off_the_callers_cpu() {
     run.assert_success();
     let t = &run.tests_of("runs_niced_off_the_callers_cpu")[0];
     assert_eq!(t.outcome, Pass, "{:?}", t.detail);
+}
+
+#[invite::in_vivo(
+    test = reads_a_file_by_path,
+    test = reads_its_own_proc_entry,
+    test = reads_devices_that_anyone_may_read,
+    test = lists_and_opens_relative_to_a_directory,
+    test = gets_close_on_exec_only_when_asked,
+    test = gets_the_kernels_errors,
+    test = opens_files_from_many_threads_at_once,
+)]
+fn reader(x: u64) -> u64 {
+    x
+}
+
+fn check(what: &str, ok: bool) -> Result<(), String> {
+    if ok {
+        Ok(())
+    } else {
+        Err(what.to_string())
+    }
+}
+
+fn reads_a_file_by_path(_: &u64) -> Result<(), String> {
+    let text =
+        std::fs::read_to_string(scenario_dir().join("keep.txt")).map_err(|e| e.to_string())?;
+    check(&format!("read {text:?}"), text == "original")
+}
+
+/// `/proc/self` is the test process, not whoever opened the file for it.
+fn reads_its_own_proc_entry(_: &u64) -> Result<(), String> {
+    let stat = std::fs::read_to_string("/proc/self/stat").map_err(|e| e.to_string())?;
+    let pid = stat.split(' ').next().unwrap_or("");
+    check(
+        &format!(
+            "/proc/self/stat names pid {pid}, not {}",
+            std::process::id()
+        ),
+        pid == std::process::id().to_string(),
+    )
+}
+
+fn reads_devices_that_anyone_may_read(_: &u64) -> Result<(), String> {
+    let mut random = [0u8; 16];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut random))
+        .map_err(|e| e.to_string())?;
+    let mut zero = [1u8; 4];
+    std::fs::File::open("/dev/zero")
+        .and_then(|mut f| f.read_exact(&mut zero))
+        .map_err(|e| e.to_string())?;
+    let null = std::fs::read("/dev/null").map_err(|e| e.to_string())?;
+    check(
+        "devices read wrong",
+        random != [0; 16] && zero == [0; 4] && null.is_empty(),
+    )
+}
+
+fn lists_and_opens_relative_to_a_directory(_: &u64) -> Result<(), String> {
+    let names: Vec<String> = std::fs::read_dir(scenario_dir())
+        .map_err(|e| e.to_string())?
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    check(
+        &format!("listed {names:?}"),
+        names.iter().any(|n| n == "keep.txt"),
+    )?;
+    let dir = std::ffi::CString::new(scenario_dir().to_str().unwrap()).unwrap();
+    // SAFETY: NUL-terminated paths; reading into a local buffer.
+    unsafe {
+        let d = libc::open(dir.as_ptr(), libc::O_PATH | libc::O_DIRECTORY);
+        let fd = libc::openat(d, c"keep.txt".as_ptr(), libc::O_RDONLY);
+        let mut b = [0u8; 8];
+        let n = libc::read(fd, b.as_mut_ptr().cast(), 8);
+        check(
+            &format!("openat read {n} bytes"),
+            d >= 0 && n == 8 && &b == b"original",
+        )
+    }
+}
+
+fn gets_close_on_exec_only_when_asked(_: &u64) -> Result<(), String> {
+    let path = std::ffi::CString::new(scenario_dir().join("keep.txt").to_str().unwrap()).unwrap();
+    // SAFETY: a NUL-terminated path; F_GETFD reads descriptor flags.
+    unsafe {
+        let plain = libc::open(path.as_ptr(), libc::O_RDONLY);
+        let cloexec = libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+        let nonblock = libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_NONBLOCK);
+        check(
+            "descriptor flags differ from what was asked",
+            plain >= 0
+                && libc::fcntl(plain, libc::F_GETFD) == 0
+                && libc::fcntl(cloexec, libc::F_GETFD) == libc::FD_CLOEXEC
+                && libc::fcntl(nonblock, libc::F_GETFL) & libc::O_NONBLOCK != 0
+                && libc::fcntl(plain, libc::F_GETFL) & libc::O_NONBLOCK == 0,
+        )
+    }
+}
+
+/// Failures are the kernel's own: a missing file, a link not followed, a file not a directory.
+fn gets_the_kernels_errors(_: &u64) -> Result<(), String> {
+    let dir = scenario_dir();
+    let errno = |path: std::path::PathBuf, flags: i32| {
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: a NUL-terminated path.
+        let fd = unsafe { libc::open(c.as_ptr(), flags) };
+        (fd, std::io::Error::last_os_error().raw_os_error())
+    };
+    let missing = errno(dir.join("missing"), libc::O_RDONLY);
+    let not_dir = errno(dir.join("keep.txt"), libc::O_RDONLY | libc::O_DIRECTORY);
+    let link = errno(dir.join("link"), libc::O_RDONLY | libc::O_NOFOLLOW);
+    check(
+        &format!("missing {missing:?}, not a directory {not_dir:?}, link {link:?}"),
+        missing == (-1, Some(libc::ENOENT))
+            && not_dir == (-1, Some(libc::ENOTDIR))
+            && link == (-1, Some(libc::ELOOP)),
+    )
+}
+
+fn opens_files_from_many_threads_at_once(_: &u64) -> Result<(), String> {
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            std::thread::spawn(|| {
+                (0..50).all(|_| {
+                    std::fs::read_to_string(scenario_dir().join("keep.txt"))
+                        .is_ok_and(|t| t == "original")
+                })
+            })
+        })
+        .collect();
+    let all = threads.into_iter().all(|t| t.join().unwrap_or(false));
+    check("a concurrent open failed or read the wrong file", all)
+}
+
+#[test]
+fn a_test_opens_files_by_path_as_it_means_them() {
+    let run = scenario(here!(), CONFIG, || {
+        let dir = scenario_dir();
+        std::fs::write(dir.join("keep.txt"), "original").unwrap();
+        std::os::unix::fs::symlink(dir.join("keep.txt"), dir.join("link")).unwrap();
+        reader(1);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    for test in [
+        "reads_a_file_by_path",
+        "reads_its_own_proc_entry",
+        "reads_devices_that_anyone_may_read",
+        "lists_and_opens_relative_to_a_directory",
+        "gets_close_on_exec_only_when_asked",
+        "gets_the_kernels_errors",
+        "opens_files_from_many_threads_at_once",
+    ] {
+        let (outcome, detail) = detail(&run, test);
+        assert_eq!(outcome, Pass, "{test}: {detail}\n{}", run.describe());
+    }
 }

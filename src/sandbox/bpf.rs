@@ -8,7 +8,7 @@
 //! conditional block ends in its own `ret`, so that no jump needs more than the 8-bit offsets
 //! classic BPF allows.
 
-use super::policy::{Arch, Rule, PID_PLACEHOLDER};
+use super::policy::{Arch, Rule, BROKER_PLACEHOLDER, OPEN_WRITES, PID_PLACEHOLDER};
 
 /// `struct seccomp_data` offsets: syscall number, architecture, arguments (little-endian).
 const NR: u32 = 0;
@@ -28,6 +28,9 @@ const RET: u16 = 0x06;
 
 pub const RET_ALLOW: u32 = 0x7fff_0000;
 pub const RET_TRAP: u32 = 0x0003_0000;
+/// A trap whose handler opens the file through the broker; the data (here 1) reaches the
+/// handler as `si_errno`.
+pub const RET_TRAP_BROKER: u32 = RET_TRAP | 1;
 pub const RET_KILL_PROCESS: u32 = 0x8000_0000;
 pub const RET_ERRNO: u32 = 0x0005_0000;
 /// x32 system calls are numbered from here. None is on the allow list, so default deny traps
@@ -114,6 +117,15 @@ fn block(rule: Rule) -> Vec<libc::sock_filter> {
         }
         Rule::OneOf { arg, values } => one_of(arg, values),
         Rule::OwnPid { arg } => one_of(arg, &[PID_PLACEHOLDER]),
+        Rule::BrokerSocket { arg } => one_of(arg, &[BROKER_PLACEHOLDER]),
+        Rule::Open { arg } => vec![
+            stmt(LD_W_ABS, lo(arg)),
+            jump(JSET, OPEN_WRITES, 2, 0),
+            jump(JSET, libc::O_PATH as u32, 2, 0),
+            stmt(RET, RET_TRAP_BROKER),
+            trap,
+            allow,
+        ],
         Rule::Zero { args } => {
             // Per argument: both halves must be zero, else jump to the trap at the end.
             let m = args.len() * 4;

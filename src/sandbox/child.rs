@@ -9,11 +9,12 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
 use std::time::{Duration, Instant};
 
+use super::broker;
 use super::detach;
 use super::wire::{self, Frame, FrameReader};
 use super::{
@@ -137,6 +138,15 @@ impl ChildRun {
                 0,
             );
         };
+        // The filtered test opens files through its supervisor (see `broker`).
+        let broker = match self.filter.map(|_| broker::pair()).transpose() {
+            Ok(pair) => pair,
+            Err(e) => {
+                let detail =
+                    format!("could not create the socket the test opens files through: {e}");
+                return (Outcome::Error, Some(detail), 0);
+            }
+        };
         let started = Instant::now();
         // SAFETY: this child is single-threaded, so the test process inherits no lock held by a
         // thread that does not exist in it.
@@ -152,9 +162,14 @@ impl ChildRun {
         }
         if pid == 0 {
             drop(read_end);
-            self.test_process(index, supervisor, write_end, tests)
+            let broker = broker.map(|(ours, theirs)| {
+                drop(ours);
+                theirs
+            });
+            self.test_process(index, supervisor, write_end, broker, tests)
         }
         drop(write_end);
+        let broker = broker.map(|(ours, _theirs)| ours);
         let pidfd = pidfd_open(pid);
         let deadline = started + self.timeout;
         let mut reader = FrameReader::default();
@@ -162,6 +177,9 @@ impl ChildRun {
         let mut eof = false;
         let rd = raw(&read_end);
         let exit = loop {
+            if let Some(sock) = &broker {
+                broker::serve(sock.as_fd());
+            }
             if !eof {
                 eof = reader.read_available(rd);
             }
@@ -210,6 +228,7 @@ impl ChildRun {
                 &[
                     (!eof).then_some(rd),
                     self.program.as_ref().map(raw),
+                    broker.as_ref().map(raw),
                     pidfd.as_ref().map(raw),
                 ],
                 deadline - now,
@@ -262,6 +281,7 @@ impl ChildRun {
         index: usize,
         supervisor: libc::pid_t,
         verdict_pipe: OwnedFd,
+        broker: Option<OwnedFd>,
         tests: &mut dyn FnMut(&mut TestCtx),
     ) -> ! {
         // SAFETY: prctl and getppid have no memory-safety preconditions. Dying with the
@@ -301,7 +321,8 @@ impl ChildRun {
             taken: Cell::new(false),
         };
         if let Some(filter) = self.filter {
-            if let Err(e) = filter.install(fd) {
+            let broker = broker.as_ref().map_or(-1, |b| b.as_raw_fd());
+            if let Err(e) = filter.install(fd, broker) {
                 let detail = Some(format!("could not install the seccomp sandbox: {e}"));
                 let _ = wire::send(
                     fd,

@@ -12,6 +12,7 @@
 //! see it. The collector follows it through a pidfd opened before anyone could reap it.
 
 pub mod bpf;
+pub mod broker;
 pub mod child;
 pub mod detach;
 pub mod launch;

@@ -78,6 +78,12 @@ pub enum Rule {
     Not { arg: u32, value: u32 },
     /// While `arg` is the test process's own pid (patched in when the filter is installed).
     OwnPid { arg: u32 },
+    /// While `arg` is the test process's end of its broker socket (patched in likewise).
+    BrokerSocket { arg: u32 },
+    /// An open whose flags are `arg`: denied if they write, create or truncate; allowed as
+    /// `O_PATH`, which names a file without opening it; otherwise handed to the broker
+    /// ([`super::broker`]), which opens only what reading cannot reach beyond the test.
+    Open { arg: u32 },
     /// While every listed argument is zero in all 64 bits (a null pointer, pid 0).
     Zero { args: &'static [u32] },
     /// Never run: the call fails with this errno, and no signal is raised (so it works where the
@@ -87,9 +93,11 @@ pub enum Rule {
 
 /// Stands for the test process's own pid in the compiled filter; above any real pid.
 pub const PID_PLACEHOLDER: u32 = 0x3FFF_FFF1;
+/// Stands for the broker socket's descriptor; above any descriptor number Linux hands out.
+pub const BROKER_PLACEHOLDER: u32 = 0x3FFF_FFF2;
 
 /// `open` flags that write, create or truncate. (`O_TMPFILE` needs one of the first two.)
-const OPEN_WRITES: u32 = (libc::O_WRONLY | libc::O_RDWR | libc::O_CREAT | libc::O_TRUNC) as u32;
+pub const OPEN_WRITES: u32 = (libc::O_WRONLY | libc::O_RDWR | libc::O_CREAT | libc::O_TRUNC) as u32;
 
 /// `fcntl` commands that read or change only the test's own descriptor. Not allowed among
 /// others: locks and leases (`F_SETLK`, `F_OFD_SETLK`, `F_SETLEASE`: a reopened file shares its
@@ -295,21 +303,13 @@ pub const POLICY: &[(&str, Rule)] = &[
             values: IOCTL_OK,
         },
     ),
-    // Files, to read.
-    (
-        "open",
-        NoBits {
-            arg: 1,
-            mask: OPEN_WRITES,
-        },
-    ),
-    (
-        "openat",
-        NoBits {
-            arg: 2,
-            mask: OPEN_WRITES,
-        },
-    ),
+    // Files, to read: opened by the broker, which refuses FIFOs, terminals, sockets and
+    // devices. `openat2` is denied: its flags sit in memory the filter cannot read.
+    ("open", Open { arg: 1 }),
+    ("openat", Open { arg: 2 }),
+    // The broker's socket, and no other.
+    ("sendmsg", BrokerSocket { arg: 0 }),
+    ("recvmsg", BrokerSocket { arg: 0 }),
     ("stat", Allow),
     ("fstat", Allow),
     ("lstat", Allow),

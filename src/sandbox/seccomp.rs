@@ -12,7 +12,8 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::bpf;
-use super::policy::{self, Arch, ArgKind, PID_PLACEHOLDER};
+use super::broker::{self, Denied};
+use super::policy::{self, Arch, ArgKind, BROKER_PLACEHOLDER, PID_PLACEHOLDER};
 use super::wire;
 
 /// The filter of a test process, compiled once.
@@ -60,9 +61,11 @@ impl Filter {
         self.program.is_empty()
     }
 
-    /// In a test process: arms the reporting handler for `verdict_fd` and installs the filter.
-    pub fn install(&self, verdict_fd: i32) -> std::io::Result<()> {
+    /// In a test process: arms the handler, which reports on `verdict_fd` and opens files
+    /// through `broker_fd`, and installs the filter.
+    pub fn install(&self, verdict_fd: i32, broker_fd: i32) -> std::io::Result<()> {
         VERDICT_FD.store(verdict_fd as usize, Ordering::Relaxed);
+        BROKER_FD.store(broker_fd as usize, Ordering::Relaxed);
         // SAFETY: installing a handler that uses only async-signal-safe calls on static data.
         unsafe {
             let mut sa: libc::sigaction = std::mem::zeroed();
@@ -73,19 +76,28 @@ impl Filter {
         }
         // SAFETY: getpid has no preconditions.
         let pid = unsafe { libc::getpid() } as u32;
+        bpf::install(&self.patched(pid, broker_fd as u32))
+    }
+
+    /// The program with this process's pid and broker descriptor in their slots (comparisons
+    /// only: a `ret` whose value happened to match stays as it is).
+    fn patched(&self, pid: u32, broker_fd: u32) -> Vec<libc::sock_filter> {
         let mut program = self.program.clone();
-        for insn in program
-            .iter_mut()
-            .filter(|i| i.k == PID_PLACEHOLDER && i.code != 0x06)
-        {
-            insn.k = pid;
+        for insn in program.iter_mut().filter(|i| i.code != 0x06) {
+            match insn.k {
+                PID_PLACEHOLDER => insn.k = pid,
+                BROKER_PLACEHOLDER => insn.k = broker_fd,
+                _ => {}
+            }
         }
-        bpf::install(&program)
+        program
     }
 }
 
 /// Where the handler reports (set before the filter is installed).
 static VERDICT_FD: AtomicUsize = AtomicUsize::new(usize::MAX);
+/// The test process's end of its broker socket (likewise).
+static BROKER_FD: AtomicUsize = AtomicUsize::new(usize::MAX);
 
 /// A fixed buffer for composing a message inside a signal handler, without allocating.
 struct Buf {
@@ -94,6 +106,13 @@ struct Buf {
 }
 
 impl Buf {
+    fn new() -> Buf {
+        Buf {
+            bytes: [0; 768],
+            len: 0,
+        }
+    }
+
     fn push(&mut self, b: u8) {
         if self.len < self.bytes.len() {
             self.bytes[self.len] = b;
@@ -219,14 +238,57 @@ unsafe fn trapped_call(info: *const libc::siginfo_t, ctx: *const libc::c_void) -
     }
 }
 
+/// Sets the interrupted call's result: the value its caller sees when the handler returns.
+///
+/// # Safety
+/// `ctx` must be the context argument of a `SIGSYS` handler installed with `SA_SIGINFO`.
+unsafe fn set_result(ctx: *mut libc::c_void, value: i64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: per the contract; the result of a system call is returned in rax.
+    unsafe {
+        (*(ctx as *mut libc::ucontext_t)).uc_mcontext.gregs[libc::REG_RAX as usize] = value;
+    }
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: per the contract; the result of a system call is returned in x0.
+    unsafe {
+        (*(ctx as *mut libc::ucontext_t)).uc_mcontext.regs[0] = value as u64;
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let _ = (ctx, value);
+}
+
 extern "C" fn on_sigsys(_sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
     // SAFETY: installed with SA_SIGINFO for SIGSYS.
     let (nr, args) = unsafe { trapped_call(info, ctx) };
     let name = Arch::native().and_then(|a| a.name(nr));
-    let mut b = Buf {
-        bytes: [0; 768],
-        len: 0,
-    };
+    // SAFETY: `info` is the live siginfo of this signal; the filter's data is in si_errno.
+    let data = unsafe { (*info).si_errno } as u32;
+    if data == bpf::RET_TRAP_BROKER & 0xffff {
+        if let Some(call @ ("open" | "openat")) = name {
+            let (dirfd, path, flags) = match call {
+                "open" => (libc::AT_FDCWD, args[0], args[1]),
+                _ => (args[0] as i32, args[1], args[2]),
+            };
+            let sock = BROKER_FD.load(Ordering::Relaxed) as i32;
+            // SAFETY: the path is the trapped call's own argument, and the socket is ours.
+            let value = match unsafe { broker::open(sock, dirfd, path as *const _, flags as u32) } {
+                Ok(fd) => i64::from(fd),
+                Err(Denied::Errno(e)) => -i64::from(e),
+                Err(Denied::Refused(why)) => {
+                    let mut b = Buf::new();
+                    b.text(b"the test opened ");
+                    b.c_string(path);
+                    b.text(b": ");
+                    b.text(why.explain().as_bytes());
+                    report_and_exit(&b)
+                }
+            };
+            // SAFETY: `ctx` is this handler's context argument.
+            unsafe { set_result(ctx, value) };
+            return;
+        }
+    }
+    let mut b = Buf::new();
     b.text(b"the test tried ");
     match name {
         Some(n) => b.text(n.as_bytes()),
@@ -301,6 +363,41 @@ mod tests {
     }
 
     #[test]
+    fn patching_fills_the_pid_and_broker_slots_and_nothing_else() {
+        let f = Filter::build().unwrap();
+        let arch = Arch::native().unwrap();
+        let p = f.patched(4242, 17);
+        assert!(p
+            .iter()
+            .all(|i| i.k != PID_PLACEHOLDER && i.k != BROKER_PLACEHOLDER));
+        let unchanged = p.iter().zip(&f.program).filter(|(a, b)| a.k == b.k).count();
+        let slots = f
+            .program
+            .iter()
+            .filter(|i| i.k == PID_PLACEHOLDER || i.k == BROKER_PLACEHOLDER)
+            .count();
+        assert_eq!(unchanged + slots, p.len(), "only the slots change");
+        let run = |name: &str, a0: u64| {
+            bpf::evaluate(
+                &p,
+                arch.audit(),
+                arch.number(name).unwrap(),
+                [a0, 0, 0, 0, 0, 0],
+            )
+        };
+        assert_eq!(run("sendmsg", 17), bpf::RET_ALLOW);
+        assert_eq!(run("recvmsg", 17), bpf::RET_ALLOW);
+        assert_eq!(
+            run("sendmsg", 16),
+            bpf::RET_TRAP,
+            "only the broker's socket"
+        );
+        assert_eq!(run("recvmsg", 3), bpf::RET_TRAP);
+        assert_eq!(run("kill", 4242), bpf::RET_ALLOW);
+        assert_eq!(run("kill", 4243), bpf::RET_TRAP);
+    }
+
+    #[test]
     fn the_compiled_filter_allows_computing_and_traps_side_effects() {
         let f = Filter::build().unwrap();
         let arch = Arch::native().unwrap();
@@ -310,7 +407,23 @@ mod tests {
         let write = (libc::O_WRONLY | libc::O_CREAT) as u64;
         assert_eq!(
             run("openat", [0, 0, libc::O_RDONLY as u64, 0, 0, 0]),
-            bpf::RET_ALLOW
+            bpf::RET_TRAP_BROKER,
+            "a read-only open goes to the broker"
+        );
+        assert_eq!(
+            run(
+                "openat",
+                [0, 0, (libc::O_PATH | libc::O_CLOEXEC) as u64, 0, 0, 0]
+            ),
+            bpf::RET_ALLOW,
+            "an O_PATH open names a file without opening it"
+        );
+        assert_eq!(
+            run(
+                "openat",
+                [0, 0, (libc::O_PATH | libc::O_WRONLY) as u64, 0, 0, 0]
+            ),
+            bpf::RET_TRAP
         );
         assert_eq!(run("openat", [0, 0, write, 0, 0, 0]), bpf::RET_TRAP);
         for flag in [libc::O_WRONLY, libc::O_RDWR, libc::O_CREAT, libc::O_TRUNC] {
