@@ -6,6 +6,7 @@
 //! while the clock is no further ahead of real time than a 20 ms burst. Over any stretch of time
 //! T the caller therefore spends at most `max_overhead × (T + 20 ms)` plus one run's cost starting
 //! runs, and the cost charged is the one measured, never an assumed fork price.
+//! `max_overhead = 1` turns the overhead cap off.
 //!
 //! Forking is not the whole price: a fork write-protects the parent's pages, and the first
 //! write to each afterwards faults (a copy while the child lives, a cheaper reuse after). The
@@ -81,7 +82,9 @@ impl Budget {
         if self.max_overhead <= 0.0 {
             return Err(SkipReason::Overhead);
         }
-        if self.clock_ns.load(Relaxed) > self.now_ns() + BURST_NS {
+        // A share of 1 is no cap: the charges (faults, children's CPU) can exceed wall time on
+        // a busy machine, and a program that allows all of its time allows that too.
+        if self.max_overhead < 1.0 && self.clock_ns.load(Relaxed) > self.now_ns() + BURST_NS {
             return Err(SkipReason::Overhead);
         }
         self.live
@@ -267,6 +270,17 @@ mod tests {
         assert_eq!(b.try_acquire(), Ok(0));
         b.settle(0, 1_000_000);
         assert_eq!(b.try_acquire(), Err(SkipReason::Overhead));
+    }
+
+    #[test]
+    fn a_share_of_one_is_no_overhead_cap_and_just_below_it_is_one() {
+        let off = Budget::new(100, 1.0);
+        // Ten seconds of charges, far beyond any wall time: still admitted.
+        off.charge(10_000_000_000);
+        assert_eq!(off.try_acquire(), Ok(0));
+        let capped = Budget::new(100, 0.999);
+        capped.charge(10_000_000_000);
+        assert_eq!(capped.try_acquire(), Err(SkipReason::Overhead));
     }
 
     #[test]

@@ -45,7 +45,7 @@ impl<L: Approx<R> + ?Sized, R: ?Sized> ApproxCompare for &Cmp<'_, L, R> {
         op.holds(self.0.approx_cmp(self.1, tol))
     }
     fn invite_same(&self, tol: f64) -> Option<bool> {
-        Some(self.0.approx_eq(self.1, tol))
+        Some(self.0.approx_same(self.1, tol))
     }
 }
 
@@ -117,8 +117,14 @@ pub fn capture_inputs(
 
 /// The detail line of a top-level comparison.
 pub fn comparison_detail(left: String, op: Op, right: String, tol: f64) -> String {
+    let nan = if left.contains("NaN") || right.contains("NaN") {
+        "; NaN equals nothing, itself included: where NaN is a legitimate result, guard the \
+         relation (`if !xs.is_empty() => ...`)"
+    } else {
+        ""
+    };
     format!(
-        "left: {left}, right: {right} ({} with tolerance {tol:e})",
+        "left: {left}, right: {right} ({} with tolerance {tol:e}){nan}",
         op.symbol()
     )
 }

@@ -4,10 +4,12 @@
 //! `std_dev(&multiply(xs, 2.0)) == result * 2.0`. `add`, `multiply` and `negate` work on
 //! slices, vectors, arrays and plain numbers alike.
 //!
-//! Top-level comparisons in a relation go through [`Approx`]: floating point numbers are equal
-//! when `|a - b| <= tol * max(1, |a|, |b|)`; slices, vectors, arrays, tuples and `Option`
-//! compare element-wise; integers, `bool` and `char` compare exactly. Types without an
-//! [`Approx`] implementation fall back to their `PartialEq`/`PartialOrd`.
+//! Top-level comparisons in a relation go through [`Approx`]: finite floating point numbers are
+//! equal when `|a - b| <= tol * max(1, |a|, |b|)`; an infinity equals only the same infinity
+//! and orders exactly against everything else (it never widens the tolerance); NaN is unequal
+//! and unordered to everything, itself included, as IEEE 754 says. Slices, vectors, arrays,
+//! tuples and `Option` compare element-wise; integers, `bool` and `char` compare exactly. Types
+//! without an [`Approx`] implementation fall back to their `PartialEq`/`PartialOrd`.
 
 use std::cmp::Ordering;
 use std::fmt::Debug;
@@ -144,25 +146,45 @@ pub trait Approx<Rhs: ?Sized = Self> {
     fn approx_eq(&self, other: &Rhs, tol: f64) -> bool {
         self.approx_cmp(other, tol) == Some(Ordering::Equal)
     }
+
+    /// Whether two runs gave the same result, for the determinism self-check: `approx_eq`,
+    /// except that NaN is the same result as NaN (a function that returns NaN on both replays
+    /// is deterministic, and its relations must still be checked).
+    fn approx_same(&self, other: &Rhs, tol: f64) -> bool {
+        self.approx_eq(other, tol)
+    }
+}
+
+/// The tolerant comparison of two floats (see the module's documentation).
+fn float_cmp(a: f64, b: f64, tol: f64) -> Option<Ordering> {
+    if a == b {
+        return Some(Ordering::Equal);
+    }
+    if a.is_nan() || b.is_nan() {
+        return None;
+    }
+    // An infinity is no magnitude to scale a tolerance by: it equals only itself (handled
+    // above) and lies beyond every finite number.
+    if a.is_infinite() || b.is_infinite() {
+        return a.partial_cmp(&b);
+    }
+    let scale = 1f64.max(a.abs()).max(b.abs());
+    if (a - b).abs() <= tol * scale {
+        Some(Ordering::Equal)
+    } else {
+        a.partial_cmp(&b)
+    }
 }
 
 macro_rules! float_approx {
     ($($t:ty),*) => {$(
         impl Approx for $t {
             fn approx_cmp(&self, other: &$t, tol: f64) -> Option<Ordering> {
-                let (a, b) = (*self as f64, *other as f64);
-                if a == b {
-                    return Some(Ordering::Equal);
-                }
-                if a.is_nan() || b.is_nan() {
-                    return None;
-                }
-                let scale = 1f64.max(a.abs()).max(b.abs());
-                if (a - b).abs() <= tol * scale {
-                    Some(Ordering::Equal)
-                } else {
-                    a.partial_cmp(&b)
-                }
+                float_cmp(f64::from(*self), f64::from(*other), tol)
+            }
+
+            fn approx_same(&self, other: &$t, tol: f64) -> bool {
+                (self.is_nan() && other.is_nan()) || self.approx_eq(other, tol)
             }
         }
     )*};
@@ -190,9 +212,17 @@ fn approx_cmp_seq<A: Approx<B>, B>(a: &[A], b: &[B], tol: f64) -> Option<Orderin
     Some(a.len().cmp(&b.len()))
 }
 
+fn approx_same_seq<A: Approx<B>, B>(a: &[A], b: &[B], tol: f64) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.approx_same(y, tol))
+}
+
 impl<A: Approx<B>, B> Approx<[B]> for [A] {
     fn approx_cmp(&self, other: &[B], tol: f64) -> Option<Ordering> {
         approx_cmp_seq(self, other, tol)
+    }
+
+    fn approx_same(&self, other: &[B], tol: f64) -> bool {
+        approx_same_seq(self, other, tol)
     }
 }
 
@@ -200,11 +230,19 @@ impl<A: Approx<B>, B> Approx<Vec<B>> for Vec<A> {
     fn approx_cmp(&self, other: &Vec<B>, tol: f64) -> Option<Ordering> {
         approx_cmp_seq(self, other, tol)
     }
+
+    fn approx_same(&self, other: &Vec<B>, tol: f64) -> bool {
+        approx_same_seq(self, other, tol)
+    }
 }
 
 impl<A: Approx<B>, B> Approx<[B]> for Vec<A> {
     fn approx_cmp(&self, other: &[B], tol: f64) -> Option<Ordering> {
         approx_cmp_seq(self, other, tol)
+    }
+
+    fn approx_same(&self, other: &[B], tol: f64) -> bool {
+        approx_same_seq(self, other, tol)
     }
 }
 
@@ -212,17 +250,29 @@ impl<A: Approx<B>, B> Approx<Vec<B>> for [A] {
     fn approx_cmp(&self, other: &Vec<B>, tol: f64) -> Option<Ordering> {
         approx_cmp_seq(self, other, tol)
     }
+
+    fn approx_same(&self, other: &Vec<B>, tol: f64) -> bool {
+        approx_same_seq(self, other, tol)
+    }
 }
 
 impl<A: Approx<B>, B, const N: usize> Approx<[B; N]> for [A; N] {
     fn approx_cmp(&self, other: &[B; N], tol: f64) -> Option<Ordering> {
         approx_cmp_seq(self, other, tol)
     }
+
+    fn approx_same(&self, other: &[B; N], tol: f64) -> bool {
+        approx_same_seq(self, other, tol)
+    }
 }
 
 impl<A: Approx<B> + ?Sized, B: ?Sized> Approx<&B> for &A {
     fn approx_cmp(&self, other: &&B, tol: f64) -> Option<Ordering> {
         (**self).approx_cmp(*other, tol)
+    }
+
+    fn approx_same(&self, other: &&B, tol: f64) -> bool {
+        (**self).approx_same(*other, tol)
     }
 }
 
@@ -233,6 +283,14 @@ impl<A: Approx<B>, B> Approx<Option<B>> for Option<A> {
             (None, None) => Some(Ordering::Equal),
             (None, Some(_)) => Some(Ordering::Less),
             (Some(_), None) => Some(Ordering::Greater),
+        }
+    }
+
+    fn approx_same(&self, other: &Option<B>, tol: f64) -> bool {
+        match (self, other) {
+            (Some(a), Some(b)) => a.approx_same(b, tol),
+            (None, None) => true,
+            _ => false,
         }
     }
 }
@@ -248,6 +306,10 @@ macro_rules! tuple_approx {
                     }
                 )+
                 Some(Ordering::Equal)
+            }
+
+            fn approx_same(&self, other: &($($b,)+), tol: f64) -> bool {
+                $(self.$i.approx_same(&other.$i, tol))&&+
             }
         }
     )*};
@@ -389,6 +451,79 @@ mod tests {
             "scale grows with magnitude"
         );
         assert!(!f64::NAN.approx_eq(&f64::NAN, 1e-6));
+    }
+
+    #[test]
+    fn an_infinity_equals_only_itself_and_orders_exactly() {
+        let (inf, ninf) = (f64::INFINITY, f64::NEG_INFINITY);
+        for tol in [0.0, 1e-9, 0.5, 10.0] {
+            assert_eq!(inf.approx_cmp(&inf, tol), Some(Ordering::Equal));
+            assert_eq!(ninf.approx_cmp(&ninf, tol), Some(Ordering::Equal));
+            assert_eq!(inf.approx_cmp(&ninf, tol), Some(Ordering::Greater));
+            for x in [0.0, -0.0, 1.0, -1e300, 1e300, f64::MAX, f64::MIN_POSITIVE] {
+                assert_eq!(x.approx_cmp(&inf, tol), Some(Ordering::Less), "{x} vs inf");
+                assert_eq!(inf.approx_cmp(&x, tol), Some(Ordering::Greater));
+                assert_eq!(x.approx_cmp(&ninf, tol), Some(Ordering::Greater));
+                assert_eq!(ninf.approx_cmp(&x, tol), Some(Ordering::Less));
+            }
+        }
+        assert!(Op::Lt.holds(5.0f64.approx_cmp(&inf, 1e-9)), "5 < inf");
+        assert_eq!(
+            f32::INFINITY.approx_cmp(&f32::MAX, 1e-6),
+            Some(Ordering::Greater)
+        );
+    }
+
+    #[test]
+    fn nan_is_unordered_in_relations_but_the_same_result_on_a_replay() {
+        for x in [f64::NAN, 1.0, f64::INFINITY] {
+            assert_eq!(f64::NAN.approx_cmp(&x, 1e-6), None);
+            assert_eq!(x.approx_cmp(&f64::NAN, 1e-6), None);
+        }
+        assert!(f64::NAN.approx_same(&f64::NAN, 1e-6));
+        assert!(f32::NAN.approx_same(&f32::NAN, 1e-6));
+        assert!(!f64::NAN.approx_same(&1.0, 1e-6));
+        assert!(!1.0f64.approx_same(&f64::NAN, 1e-6));
+        assert!(1.0f64.approx_same(&(1.0 + 1e-9), 1e-6));
+        assert!(!1.0f64.approx_same(&2.0, 1e-6));
+        assert!(f64::INFINITY.approx_same(&f64::INFINITY, 1e-6));
+        assert!(!f64::INFINITY.approx_same(&f64::NEG_INFINITY, 1e-6));
+        let with_nan = vec![1.0, f64::NAN];
+        assert!(with_nan.approx_same(&vec![1.0, f64::NAN], 1e-6));
+        assert!(!with_nan.approx_same(&vec![1.0, 2.0], 1e-6));
+        assert!(
+            !with_nan.approx_same(&vec![1.0, f64::NAN, 3.0], 1e-6),
+            "lengths differ"
+        );
+        assert!(with_nan[..].approx_same(&with_nan, 1e-6));
+        assert!(with_nan.approx_same(&with_nan[..], 1e-6));
+        assert!(with_nan[..].approx_same(&with_nan[..], 1e-6));
+        assert!([f64::NAN; 2].approx_same(&[f64::NAN; 2], 1e-6));
+        assert!(<&Vec<f64> as Approx<&Vec<f64>>>::approx_same(
+            &&with_nan, &&with_nan, 1e-6
+        ));
+        assert!(Some(f64::NAN).approx_same(&Some(f64::NAN), 1e-6));
+        assert!(None::<f64>.approx_same(&None, 1e-6));
+        assert!(!Some(f64::NAN).approx_same(&None, 1e-6));
+        assert!(!None::<f64>.approx_same(&Some(1.0), 1e-6));
+        assert!((f64::NAN, 2u8).approx_same(&(f64::NAN, 2u8), 1e-6));
+        assert!(!(f64::NAN, 2u8).approx_same(&(f64::NAN, 3u8), 1e-6));
+        assert!(!(1.0, 2u8).approx_same(&(f64::NAN, 2u8), 1e-6));
+        assert!(3u8.approx_same(&3, 0.0) && !3u8.approx_same(&4, 0.0));
+    }
+
+    #[test]
+    fn signed_zeros_subnormals_and_huge_magnitudes() {
+        assert_eq!(0.0f64.approx_cmp(&-0.0, 0.0), Some(Ordering::Equal));
+        let sub = f64::from_bits(1);
+        assert_eq!(sub.approx_cmp(&0.0, 0.0), Some(Ordering::Greater));
+        assert_eq!(sub.approx_cmp(&0.0, 1e-300), Some(Ordering::Equal));
+        // The difference overflows to infinity: still ordered, never equal.
+        assert_eq!(f64::MAX.approx_cmp(&f64::MIN, 0.5), Some(Ordering::Greater));
+        assert_eq!(
+            f64::MAX.approx_cmp(&(f64::MAX * 0.9), 0.2),
+            Some(Ordering::Equal)
+        );
     }
 
     #[test]

@@ -1265,6 +1265,8 @@ struct Named {
     pipe_r: i32,
     /// The program's socket, reachable likewise.
     sock: i32,
+    /// The program's eventfd with a count of 3, reachable likewise.
+    event: i32,
     /// The slave side of a terminal with a line of input queued, and its path.
     tty: i32,
     tty_path: String,
@@ -1301,6 +1303,7 @@ fn read_path(path: &str) -> Result<usize, String> {
     test = opens_the_controlling_terminal,
     test = wakes_the_programs_fifo_writer,
     test = reads_the_fifo_through_a_directory_descriptor,
+    test = drains_the_programs_eventfd_through_proc,
 )]
 fn paths_site(x: u64) -> u64 {
     x
@@ -1316,6 +1319,10 @@ fn reads_the_programs_pipe_through_proc(_: &u64) -> Result<(), String> {
 
 fn reads_the_programs_socket_through_proc(_: &u64) -> Result<(), String> {
     read_path(&format!("/proc/{}/fd/{}", program_pid(), named().sock)).map(drop)
+}
+
+fn drains_the_programs_eventfd_through_proc(_: &u64) -> Result<(), String> {
+    read_path(&format!("/proc/{}/fd/{}", program_pid(), named().event)).map(drop)
 }
 
 fn reads_the_terminal(_: &u64) -> Result<(), String> {
@@ -1392,7 +1399,7 @@ fn fifos_terminals_and_other_processes_pipes_named_by_path_keep_their_bytes() {
         let fifo_path = make_fifo("fifo");
         let waiting_path = make_fifo("waiting");
         // SAFETY: plain system calls on fresh objects, each result checked.
-        let (fifo, pipe_r, sock) = unsafe {
+        let (fifo, pipe_r, sock, event) = unsafe {
             let fifo = libc::open(fifo_path.as_ptr(), libc::O_RDWR);
             assert!(fifo >= 0);
             assert_eq!(libc::write(fifo, b"fifo!!".as_ptr().cast(), 6), 6);
@@ -1405,7 +1412,9 @@ fn fifos_terminals_and_other_processes_pipes_named_by_path_keep_their_bytes() {
                 0
             );
             assert_eq!(libc::write(s[0], b"sock".as_ptr().cast(), 4), 4);
-            (fifo, p[0], s[1])
+            let event = libc::eventfd(3, 0);
+            assert!(event >= 0);
+            (fifo, p[0], s[1], event)
         };
         let (tty, tty_path) = terminal_with_input();
         assert!(NAMED
@@ -1413,6 +1422,7 @@ fn fifos_terminals_and_other_processes_pipes_named_by_path_keep_their_bytes() {
                 fifo,
                 pipe_r,
                 sock,
+                event,
                 tty,
                 tty_path,
             })
@@ -1441,6 +1451,12 @@ fn fifos_terminals_and_other_processes_pipes_named_by_path_keep_their_bytes() {
         if queued(n.sock) != 4 {
             problems.push("the socket's bytes were taken through /proc");
         }
+        let mut count = 0u64;
+        // SAFETY: reading the eventfd's 8-byte count into a local.
+        let read = unsafe { libc::read(n.event, (&mut count as *mut u64).cast(), 8) };
+        if read != 8 || count != 3 {
+            problems.push("the eventfd was drained through /proc");
+        }
         if queued(n.tty) != 5 {
             problems.push("the terminal's input was taken");
         }
@@ -1466,6 +1482,7 @@ fn fifos_terminals_and_other_processes_pipes_named_by_path_keep_their_bytes() {
             ("opens_the_controlling_terminal", BLOCKED),
             ("wakes_the_programs_fifo_writer", BLOCKED),
             ("reads_the_fifo_through_a_directory_descriptor", BLOCKED),
+            ("drains_the_programs_eventfd_through_proc", DENIED),
         ],
     );
     let t = &run.tests_of("reads_the_fifo")[0];

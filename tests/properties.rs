@@ -141,3 +141,93 @@ fn record(outcome: Outcome, detail: &str) -> Record {
         seeds: Seeds::default(),
     })
 }
+
+/// Floats that exercise every branch of a comparison: the special values, subnormals, signed
+/// zeros, huge magnitudes, and anything at all.
+fn float() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        prop::sample::select(vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::MAX,
+            f64::MIN,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            f64::EPSILON,
+        ]),
+        (0u64..0x000f_ffff_ffff_ffff).prop_map(f64::from_bits),
+        (1e290f64..f64::MAX).prop_map(|x| x),
+        (-f64::MAX..-1e290f64).prop_map(|x| x),
+        any::<f64>(),
+    ]
+}
+
+/// The comparison as specified, written independently of `invite::mr`: NaN is unordered; a
+/// pair with an infinity orders as the extended reals do; finite numbers within
+/// `tol * max(1, |a|, |b|)` are equal.
+fn reference(a: f64, b: f64, tol: f64) -> Option<std::cmp::Ordering> {
+    use std::cmp::Ordering::*;
+    if a.is_nan() || b.is_nan() {
+        return None;
+    }
+    let rank = |x: f64| {
+        if x == f64::NEG_INFINITY {
+            -1
+        } else if x == f64::INFINITY {
+            1
+        } else {
+            0
+        }
+    };
+    if rank(a) != 0 || rank(b) != 0 {
+        return Some(rank(a).cmp(&rank(b)));
+    }
+    let scale = [1.0, a.abs(), b.abs()].into_iter().fold(0.0, f64::max);
+    if (a - b).abs() <= tol * scale {
+        Some(Equal)
+    } else if a < b {
+        Some(Less)
+    } else {
+        Some(Greater)
+    }
+}
+
+proptest! {
+    #[test]
+    fn every_operator_agrees_with_the_reference_on_every_kind_of_float(
+        a in float(),
+        b in float(),
+        near in -4.0f64..4.0,
+        tol in prop::sample::select(vec![0.0, 1e-12, 1e-9, 1e-6, 0.1]),
+    ) {
+        use invite::mr::{Approx, Op};
+        // Also a `b` just inside or outside the tolerance of `a`.
+        let close = a + a.abs().max(1.0) * tol * near;
+        for b in [b, close] {
+            let expected = reference(a, b, tol);
+            let got = a.approx_cmp(&b, tol);
+            prop_assert_eq!(got, expected, "{} vs {} at {}", a, b, tol);
+            prop_assert_eq!(b.approx_cmp(&a, tol), expected.map(|o| o.reverse()));
+            for op in [Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge] {
+                let want = match (op, expected) {
+                    (Op::Ne, None) => true,
+                    (_, None) => false,
+                    (Op::Eq, Some(o)) => o.is_eq(),
+                    (Op::Ne, Some(o)) => o.is_ne(),
+                    (Op::Lt, Some(o)) => o.is_lt(),
+                    (Op::Le, Some(o)) => o.is_le(),
+                    (Op::Gt, Some(o)) => o.is_gt(),
+                    (Op::Ge, Some(o)) => o.is_ge(),
+                };
+                prop_assert_eq!(op.holds(got), want, "{:?} on {} and {}", op, a, b);
+            }
+            let same = a.approx_same(&b, tol);
+            prop_assert_eq!(same, (a.is_nan() && b.is_nan()) || expected == Some(std::cmp::Ordering::Equal));
+        }
+    }
+}

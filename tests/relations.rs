@@ -216,7 +216,76 @@ fn configuration_overrides_attribute_rho() {
     assert!(run.tests().is_empty(), "{}", run.describe());
 }
 
-/// A counter whose source run depends on state outside the replayed stream.
+/// Returns NaN for an empty slice (the defect a relation should see), and a vector of means
+/// whose first element is NaN likewise.
+#[invite::metamorphic(
+    nan_mean(&multiply(xs, 2.0)) == result * 2.0,
+    nan_mean(&permute(xs)) == result,
+)]
+fn nan_mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+#[invite::metamorphic(nan_means(&reverse(xs)) == result)]
+fn nan_means(xs: &[f64]) -> Vec<f64> {
+    vec![xs.iter().sum::<f64>() / xs.len() as f64, 1.0]
+}
+
+/// An inverse that wrongly returns 0 where it should return infinity.
+#[invite::metamorphic(
+    1.0 / inverse(&x) == *x,
+    inverse(&(x * 2.0)) <= result,
+    result < f64::INFINITY,
+)]
+fn inverse(x: &f64) -> f64 {
+    if *x == 0.0 {
+        0.0
+    } else {
+        1.0 / x
+    }
+}
+
+#[test]
+fn nan_and_infinite_results_are_compared_exactly_and_checked() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        nan_mean(&[]);
+        nan_means(&[]);
+        inverse(&0.0);
+        inverse(&4.0);
+    });
+    run.assert_success();
+    for test in [
+        "nan_mean(&multiply(xs, 2.0)) == result * 2.0",
+        "nan_mean(&permute(xs)) == result",
+        "nan_means(&reverse(xs)) == result",
+    ] {
+        let t = &run.tests_of(test)[0];
+        assert_eq!(
+            t.outcome, Fail,
+            "{test}: a NaN result is deterministic and fails: {t:?}"
+        );
+        let detail = t.detail.as_deref().unwrap();
+        assert!(
+            detail.contains("left: NaN") || detail.contains("[NaN"),
+            "{detail}"
+        );
+        assert!(detail.contains("NaN equals nothing"), "{detail}");
+    }
+    // At 0 the inverse gives 0, and 1 / 0 is infinity: unequal, whatever the tolerance.
+    let at_zero: Vec<_> = run
+        .tests_of("1.0 / inverse(&x) == *x")
+        .into_iter()
+        .map(|t| (t.inputs["x"].clone(), t.outcome))
+        .collect();
+    assert!(at_zero.contains(&("0.0".to_string(), Fail)), "{at_zero:?}");
+    assert!(at_zero.contains(&("4.0".to_string(), Pass)), "{at_zero:?}");
+    assert!(run
+        .outcomes_of("result < f64::INFINITY")
+        .iter()
+        .all(|o| *o == Pass));
+}
+
+/// A counter whose source run depends on state outside the replayed stream./// A counter whose source run depends on state outside the replayed stream.
 static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 #[invite::metamorphic(drifting(x) == result)]

@@ -448,6 +448,34 @@ mod tests {
     }
 
     #[test]
+    fn kernel_objects_reached_through_proc_are_never_opened() {
+        // SAFETY: fresh kernel objects of this process, each checked.
+        let objects = unsafe {
+            [
+                ("eventfd", libc::eventfd(1, libc::EFD_CLOEXEC)),
+                (
+                    "timerfd",
+                    libc::timerfd_create(libc::CLOCK_MONOTONIC, libc::TFD_CLOEXEC),
+                ),
+                ("epoll", libc::epoll_create1(libc::EPOLL_CLOEXEC)),
+                ("inotify", libc::inotify_init1(libc::IN_CLOEXEC)),
+                (
+                    "pidfd",
+                    libc::syscall(libc::SYS_pidfd_open, libc::getpid(), 0) as i32,
+                ),
+            ]
+        };
+        for (what, fd) in objects {
+            assert!(fd >= 0, "{what}: {}", std::io::Error::last_os_error());
+            // SAFETY: a descriptor we just made.
+            let owned = unsafe { OwnedFd::from_raw_fd(fd) };
+            let path = format!("/proc/self/fd/{}", owned.as_raw_fd());
+            let answer = decide(&named(path.as_ref(), 0), 0);
+            assert!(answer.is_err(), "{what} was opened again: {answer:?}");
+        }
+    }
+
+    #[test]
     fn the_kernel_log_is_refused_where_it_can_be_named() {
         if !std::path::Path::new("/proc/kmsg").exists() {
             return;
