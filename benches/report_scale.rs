@@ -103,6 +103,7 @@ fn generate(path: &std::path::Path, bytes: u64) -> u64 {
                     mean_parent_us: 60.0,
                     tests_per_sec: 100.0,
                     overhead_share: 0.004,
+                    run_share: 0.0,
                 })
                 .collect();
             Record::Stats(Stats {

@@ -28,6 +28,8 @@
 use std::sync::atomic::{AtomicU64, Ordering::*};
 use std::time::Instant;
 
+use crate::turns::{SiteKey, Turns};
+
 /// Why a sampled call did not start a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SkipReason {
@@ -54,6 +56,8 @@ pub struct Budget {
     closed: std::sync::atomic::AtomicBool,
     /// Running mean of measured caller costs, in nanoseconds: the provisional charge.
     estimate_ns: AtomicU64,
+    /// Whose turn a freed slot is, so that busy sites do not starve quiet ones.
+    turns: Turns,
 }
 
 impl Budget {
@@ -66,16 +70,20 @@ impl Budget {
             origin: Instant::now(),
             closed: std::sync::atomic::AtomicBool::new(false),
             estimate_ns: AtomicU64::new(0),
+            turns: Turns::default(),
         }
     }
 
-    fn now_ns(&self) -> u64 {
+    /// Nanoseconds since the budget was made: the clock sites measure their sampling gaps by.
+    pub fn now_ns(&self) -> u64 {
         self.origin.elapsed().as_nanos() as u64
     }
 
-    /// Takes a concurrency slot if both caps allow a run now, and charges the provisional cost,
-    /// which it returns (to be settled by [`Budget::settle`]).
-    pub fn try_acquire(&self) -> Result<u64, SkipReason> {
+    /// Takes a concurrency slot for `site` if both caps and the turns allow a run now, and
+    /// charges the provisional cost, which it returns (to be settled by [`Budget::settle`]).
+    /// A site refused for want of a slot waits for its turn: the next freed slot is held for
+    /// the longest-waiting site for `window_ns` (see [`crate::turns`]).
+    pub fn try_acquire(&self, site: SiteKey, window_ns: u64) -> Result<u64, SkipReason> {
         if self.closed.load(Acquire) {
             return Err(SkipReason::Disabled);
         }
@@ -87,11 +95,22 @@ impl Budget {
         if self.max_overhead < 1.0 && self.clock_ns.load(Relaxed) > self.now_ns() + BURST_NS {
             return Err(SkipReason::Overhead);
         }
+        let free = self.max_concurrent.saturating_sub(self.live.load(Acquire));
+        if free == 0 {
+            self.turns.refused(site, window_ns);
+            return Err(SkipReason::Concurrency);
+        }
+        if !self.turns.may_take(site, free, self.now_ns(), window_ns) {
+            return Err(SkipReason::Concurrency);
+        }
         self.live
             .fetch_update(AcqRel, Relaxed, |n| {
                 (n < self.max_concurrent).then_some(n + 1)
             })
-            .map_err(|_| SkipReason::Concurrency)?;
+            .map_err(|_| {
+                self.turns.refused(site, window_ns);
+                SkipReason::Concurrency
+            })?;
         let provisional = self.estimate_ns.load(Relaxed);
         self.advance(provisional as f64);
         Ok(provisional)
@@ -148,6 +167,7 @@ impl Budget {
         let _ = self
             .live
             .fetch_update(AcqRel, Relaxed, |n| Some(n.saturating_sub(1)));
+        self.turns.freed(self.now_ns());
     }
 
     pub fn live(&self) -> u64 {
@@ -252,14 +272,14 @@ mod tests {
     fn concurrency_cap_counts_live_runs() {
         let b = Budget::new(2, 1.0);
         // A first run measures the cost, so later admissions need not wait for one another.
-        let p = b.try_acquire().unwrap();
+        let p = b.try_acquire(1, 1_000_000).unwrap();
         b.settle(p, 1000);
         b.release();
-        assert!(b.try_acquire().is_ok());
-        assert!(b.try_acquire().is_ok());
-        assert_eq!(b.try_acquire(), Err(SkipReason::Concurrency));
+        assert!(b.try_acquire(1, 1_000_000).is_ok());
+        assert!(b.try_acquire(1, 1_000_000).is_ok());
+        assert_eq!(b.try_acquire(1, 1_000_000), Err(SkipReason::Concurrency));
         b.release();
-        assert!(b.try_acquire().is_ok());
+        assert!(b.try_acquire(1, 1_000_000).is_ok());
         assert_eq!(b.live(), 2);
     }
 
@@ -267,9 +287,9 @@ mod tests {
     fn overhead_cap_refuses_after_the_burst_is_spent() {
         let b = Budget::new(100, 0.01);
         // 1 ms of caller time at a 1% cap moves the clock 100 ms ahead: beyond the burst.
-        assert_eq!(b.try_acquire(), Ok(0));
+        assert_eq!(b.try_acquire(1, 1_000_000), Ok(0));
         b.settle(0, 1_000_000);
-        assert_eq!(b.try_acquire(), Err(SkipReason::Overhead));
+        assert_eq!(b.try_acquire(1, 1_000_000), Err(SkipReason::Overhead));
     }
 
     #[test]
@@ -277,10 +297,10 @@ mod tests {
         let off = Budget::new(100, 1.0);
         // Ten seconds of charges, far beyond any wall time: still admitted.
         off.charge(10_000_000_000);
-        assert_eq!(off.try_acquire(), Ok(0));
+        assert_eq!(off.try_acquire(1, 1_000_000), Ok(0));
         let capped = Budget::new(100, 0.999);
         capped.charge(10_000_000_000);
-        assert_eq!(capped.try_acquire(), Err(SkipReason::Overhead));
+        assert_eq!(capped.try_acquire(1, 1_000_000), Err(SkipReason::Overhead));
     }
 
     #[test]
@@ -288,7 +308,7 @@ mod tests {
         // 40 µs at 5% advances the clock 0.8 ms a run: 20 runs fit in the 20 ms burst.
         let b = Budget::new(1000, 0.05);
         for _ in 0..20 {
-            let provisional = b.try_acquire().unwrap();
+            let provisional = b.try_acquire(1, 1_000_000).unwrap();
             b.settle(provisional, 40_000);
         }
     }
@@ -296,12 +316,12 @@ mod tests {
     #[test]
     fn admission_charges_the_measured_mean_before_the_run_reports() {
         let b = Budget::new(100, 0.01);
-        let p = b.try_acquire().unwrap();
+        let p = b.try_acquire(1, 1_000_000).unwrap();
         b.settle(p, 50_000); // 50 µs measured: 5 ms of clock at 1%.
                              // Every admission now takes 50 µs at once, so admissions stop within the 20 ms burst
                              // although none of them has reported its real cost.
         let admitted = (0..100)
-            .take_while(|_| b.try_acquire() == Ok(50_000))
+            .take_while(|_| b.try_acquire(1, 1_000_000) == Ok(50_000))
             .count();
         assert!((3..=6).contains(&admitted), "{admitted} admitted");
     }
@@ -320,6 +340,6 @@ mod tests {
     fn closed_budget_refuses_as_disabled() {
         let b = Budget::new(1, 1.0);
         b.close();
-        assert_eq!(b.try_acquire(), Err(SkipReason::Disabled));
+        assert_eq!(b.try_acquire(1, 1_000_000), Err(SkipReason::Disabled));
     }
 }

@@ -605,6 +605,7 @@ impl State {
     fn write_stats(&mut self, is_final: bool) {
         self.last_stats = Instant::now();
         let elapsed = self.started.elapsed().as_secs_f64().max(1e-9);
+        let all_runs: u64 = site::all().map(|s| s.runs.load(Relaxed)).sum();
         let sites = site::all()
             .filter(|s| s.rho() > 0.0 || s.runs.load(Relaxed) > 0)
             .map(|s| {
@@ -637,6 +638,11 @@ impl State {
                     },
                     tests_per_sec: tests as f64 / elapsed,
                     overhead_share: parent_ns as f64 / 1e9 / elapsed,
+                    run_share: if all_runs > 0 {
+                        runs as f64 / all_runs as f64
+                    } else {
+                        0.0
+                    },
                 }
             })
             .collect();

@@ -88,6 +88,7 @@ pub mod rng;
 mod runtime;
 pub mod sandbox;
 pub mod site;
+mod turns;
 
 pub use collector::on_failure;
 pub use invite_macros::{in_vivo, metamorphic};

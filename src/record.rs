@@ -243,6 +243,9 @@ pub struct SiteStats {
     pub tests_per_sec: f64,
     /// Caller time spent starting runs, as a share of wall time.
     pub overhead_share: f64,
+    /// This site's runs as a share of all runs in the process so far (0 before any run).
+    #[serde(default)]
+    pub run_share: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

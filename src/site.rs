@@ -68,6 +68,10 @@ pub struct Site {
     rho_bits: AtomicU64,
     tolerance_bits: AtomicU64,
     timeout_ms: AtomicU64,
+    /// When the site was last sampled and the running mean of the gaps between sampled calls
+    /// (budget clock, ns), for the length of its turn.
+    last_sampled_ns: AtomicU64,
+    sample_gap_ns: AtomicU64,
     /// Counters, written only on the sampled path and read by the collector.
     pub(crate) calls: AtomicU64,
     pub(crate) sampled: AtomicU64,
@@ -97,6 +101,8 @@ pub struct SiteLocal {
     interval: Cell<u64>,
     /// Halvings of ρ after refused runs (see [`Sampled::admit`]).
     backoff: Cell<u32>,
+    /// When this thread's last call of the site was refused (budget clock, ns).
+    refused_at: Cell<u64>,
     /// The site's generation when the countdown was drawn.
     generation: Cell<u64>,
 }
@@ -108,6 +114,7 @@ impl SiteLocal {
             countdown: Cell::new(0),
             interval: Cell::new(0),
             backoff: Cell::new(0),
+            refused_at: Cell::new(0),
             generation: Cell::new(0),
         }
     }
@@ -161,7 +168,9 @@ impl Sampled {
     /// Asks the caps for a run.
     pub fn admit(self) -> Option<Permit> {
         let Sampled { site, rt, local } = self;
-        match rt.budget.try_acquire() {
+        let now = rt.budget.now_ns();
+        let window = turn_window(site.note_sampled(now));
+        match rt.budget.try_acquire(site as *const Site as usize, window) {
             Ok(provisional_ns) => {
                 local.with(|l| l.backoff.set(0));
                 Some(Permit {
@@ -172,13 +181,20 @@ impl Sampled {
             }
             Err(reason) => {
                 site.count_skip(reason);
-                // While the caps refuse runs, this thread samples this site at half the rate
-                // after each refusal (down to 2^-20), back to ρ after the next admitted run: a
-                // refused call then costs nothing in the common case, instead of a budget check
-                // on every call of a hot ρ = 1 site. Intervals stay random (geometric).
+                // While the caps refuse runs often, this thread samples this site at half the
+                // rate after each refusal that follows the last within a millisecond (down to
+                // 2^-20), and at twice it after a slower one, back to ρ after the next admitted
+                // run: a refused call of a hot ρ = 1 site then costs nothing in the common
+                // case, while a quiet site keeps coming back in time for its turn (see
+                // `turns`). Intervals stay random (geometric).
                 let rho = site.rho();
                 local.with(|l| {
-                    let k = (l.backoff.get() + 1).min(20);
+                    let quick = now.saturating_sub(l.refused_at.replace(now)) < BACKOFF_WITHIN_NS;
+                    let k = if quick {
+                        (l.backoff.get() + 1).min(20)
+                    } else {
+                        l.backoff.get().saturating_sub(1)
+                    };
                     l.backoff.set(k);
                     let skip = draw_interval(rho / f64::from(1u32 << k));
                     l.interval.set(skip);
@@ -188,6 +204,15 @@ impl Sampled {
             }
         }
     }
+}
+
+/// Refusals closer together than this double a thread's backoff; slower ones halve it.
+const BACKOFF_WITHIN_NS: u64 = 1_000_000;
+
+/// How long a freed slot is held for a waiting site: four of its mean sampling gaps (a
+/// geometric gap is longer than that one time in 55), from 1 ms to 1 s.
+fn turn_window(gap_ns: u64) -> u64 {
+    gap_ns.saturating_mul(4).clamp(1_000_000, 1_000_000_000)
 }
 
 /// Permission to start one run, carrying what the run needs to know about its site.
@@ -207,6 +232,8 @@ impl Site {
             rho_bits: AtomicU64::new(0),
             tolerance_bits: AtomicU64::new(0),
             timeout_ms: AtomicU64::new(0),
+            last_sampled_ns: AtomicU64::new(0),
+            sample_gap_ns: AtomicU64::new(0),
             calls: AtomicU64::new(0),
             sampled: AtomicU64::new(0),
             runs: AtomicU64::new(0),
@@ -303,6 +330,22 @@ impl Site {
             rt,
             local,
         })
+    }
+
+    /// Records a sampled call at `now_ns` and returns the running mean gap between sampled
+    /// calls (0 until there are two). Racing threads may lose an update; it is an estimate.
+    fn note_sampled(&self, now_ns: u64) -> u64 {
+        let last = self.last_sampled_ns.swap(now_ns, Relaxed);
+        if last == 0 || now_ns < last {
+            return self.sample_gap_ns.load(Relaxed);
+        }
+        let gap = now_ns - last;
+        let mean = match self.sample_gap_ns.load(Relaxed) {
+            0 => gap,
+            m => (m / 8).saturating_mul(7).saturating_add(gap / 8),
+        };
+        self.sample_gap_ns.store(mean, Relaxed);
+        mean
     }
 
     pub(crate) fn count_skip(&self, reason: SkipReason) {

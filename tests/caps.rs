@@ -116,3 +116,66 @@ fn caller_time_spent_starting_tests_stays_within_max_overhead() {
         site.overhead_share
     );
 }
+
+/// Five identical sites, called in turn: under one slot, each must get its share.
+macro_rules! identical_sites {
+    ($($name:ident),*) => {$(
+        #[invite::in_vivo(test = short_check, rho = 0.05)]
+        fn $name(x: u64) -> u64 {
+            std::hint::black_box(x)
+        }
+    )*};
+}
+identical_sites!(fair_a, fair_b, fair_c, fair_d, fair_e);
+
+/// A test that keeps the slot for a moment, so that the slot is what the sites contend for.
+fn short_check(x: &u64) -> bool {
+    std::thread::sleep(std::time::Duration::from_millis(1));
+    *x < u64::MAX
+}
+
+#[test]
+fn identical_sites_share_one_slot_evenly() {
+    let run = scenario(
+        here!(),
+        "max_concurrent = 1\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
+        || {
+            let started = std::time::Instant::now();
+            let mut i = 0u64;
+            while started.elapsed() < std::time::Duration::from_millis(2000) {
+                for f in [fair_a, fair_b, fair_c, fair_d, fair_e] {
+                    f(i);
+                    // Calls that take a little time, without taking a CPU from the other
+                    // scenarios of this file.
+                    std::thread::sleep(std::time::Duration::from_micros(20));
+                }
+                i += 1;
+            }
+            assert!(invite::wait_idle(std::time::Duration::from_secs(20)));
+        },
+    );
+    run.assert_success();
+    let stats = run.final_stats();
+    let runs: Vec<(String, u64, f64)> = stats
+        .sites
+        .iter()
+        .filter(|s| s.site.contains("fair_"))
+        .map(|s| (s.site.clone(), s.runs, s.run_share))
+        .collect();
+    assert_eq!(runs.len(), 5, "{runs:?}");
+    let total: u64 = runs.iter().map(|r| r.1).sum();
+    assert!(total >= 50, "too few runs to judge sharing: {runs:?}");
+    eprintln!("shares: {runs:?}");
+    let mean = total as f64 / 5.0;
+    for (site, n, share) in &runs {
+        assert!(
+            (*n as f64 - mean).abs() <= 0.3 * mean,
+            "{site} got {n} runs against a mean of {mean:.1}: {runs:?}"
+        );
+        let all: u64 = stats.sites.iter().map(|s| s.runs).sum();
+        assert!(
+            (share - *n as f64 / all as f64).abs() < 1e-9,
+            "{site}: share {share}"
+        );
+    }
+}

@@ -140,7 +140,7 @@ static NOTIFIED: AtomicUsize = AtomicUsize::new(0);
 #[test]
 fn notify_prints_one_line_and_calls_the_hook() {
     let config =
-        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\non_failure = \"notify\"";
+        "default_rho = 1.0\nmax_concurrent = 4\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\non_failure = \"notify\"";
     let run = scenario(here!(), config, || {
         invite::on_failure(|t| {
             assert_eq!(t.test, "off_by_one(x) == x");

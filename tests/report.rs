@@ -116,6 +116,7 @@ fn stats(pid: u32, site: &str, calls: u64, elapsed: f64) -> String {
             mean_parent_us: 100.0,
             tests_per_sec: 0.0,
             overhead_share: 0.0,
+            run_share: 0.0,
         }],
     })
     .to_line()

@@ -98,16 +98,14 @@ pub enum Denied {
 }
 
 /// A socket pair for one test process: `(supervisor's end, test's end)`. Messages keep their
-/// boundaries, and the supervisor's end never blocks.
+/// boundaries; the supervisor never blocks on its end (every call it makes says `DONTWAIT`).
 pub fn pair() -> std::io::Result<(OwnedFd, OwnedFd)> {
-    let (ours, theirs) = rustix::net::socketpair(
+    Ok(rustix::net::socketpair(
         AddressFamily::UNIX,
         SocketType::SEQPACKET,
         SocketFlags::CLOEXEC,
         None,
-    )?;
-    rustix::io::ioctl_fionbio(&ours, true)?;
-    Ok((ours, theirs))
+    )?)
 }
 
 /// Requests served per call of [`serve`], so that a test flooding its socket cannot keep its
@@ -174,11 +172,11 @@ fn reply(sock: BorrowedFd<'_>, answer: Result<OwnedFd, Denied>) {
 /// `/dev/zero`, `/dev/full`, `/dev/random` and `/dev/urandom`.
 const HARMLESS_DEVICES: [(u32, u32); 5] = [(1, 3), (1, 5), (1, 7), (1, 8), (1, 9)];
 
-/// Open flags a read may keep; everything else (`O_NOFOLLOW` would refuse the magic link we
-/// open through, `O_CLOEXEC` is the receiver's to set) is dropped.
+/// Open flags a read may keep; everything else is dropped (`O_NOFOLLOW` would refuse the
+/// magic link we open through, `O_DIRECTORY` was checked when the test resolved the path, and
+/// `O_CLOEXEC` is the receiver's to set).
 fn kept(flags: u32) -> OFlags {
-    OFlags::from_bits_truncate(flags)
-        & (OFlags::NONBLOCK | OFlags::DIRECT | OFlags::NOATIME | OFlags::DIRECTORY)
+    OFlags::from_bits_truncate(flags) & (OFlags::NONBLOCK | OFlags::DIRECT | OFlags::NOATIME)
 }
 
 /// Opens what `named` names again, read-only, if reading it reaches nothing outside the test.
@@ -379,6 +377,11 @@ mod tests {
             0,
             "O_NONBLOCK is kept"
         );
+        assert_eq!(getfl(&nonblocking) & libc::O_NOATIME, 0);
+        // O_NOATIME needs the file's owner (or CAP_FOWNER): this process made the file.
+        let noatime = decide(&named(&file, 0), libc::O_NOATIME as u32).unwrap();
+        assert_ne!(getfl(&noatime) & libc::O_NOATIME, 0, "O_NOATIME is kept");
+        assert_eq!(getfl(&noatime) & libc::O_NONBLOCK, 0);
         let dir_fd = decide(&named(dir.path(), 0), libc::O_DIRECTORY as u32).unwrap();
         assert!(rustix::fs::fstat(&dir_fd)
             .is_ok_and(|s| { FileType::from_raw_mode(s.st_mode) == FileType::Directory }));
