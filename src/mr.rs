@@ -499,6 +499,15 @@ mod tests {
         assert!(with_nan.approx_same(&with_nan[..], 1e-6));
         assert!(with_nan[..].approx_same(&with_nan[..], 1e-6));
         assert!([f64::NAN; 2].approx_same(&[f64::NAN; 2], 1e-6));
+        // And each container says no when an element differs.
+        let other = vec![1.0, 2.0];
+        assert!(!with_nan[..].approx_same(&other[..], 1e-6));
+        assert!(!with_nan.approx_same(&other[..], 1e-6));
+        assert!(!with_nan[..].approx_same(&other, 1e-6));
+        assert!(![f64::NAN, 1.0].approx_same(&[f64::NAN, 2.0], 1e-6));
+        assert!(!<&Vec<f64> as Approx<&Vec<f64>>>::approx_same(
+            &&with_nan, &&other, 1e-6
+        ));
         assert!(<&Vec<f64> as Approx<&Vec<f64>>>::approx_same(
             &&with_nan, &&with_nan, 1e-6
         ));

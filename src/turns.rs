@@ -180,6 +180,18 @@ mod tests {
     }
 
     #[test]
+    fn holds_last_while_more_slots_free_up() {
+        let t = Turns::default();
+        t.refused(7, 10 * MS);
+        t.refused(8, 10 * MS);
+        t.freed(0);
+        t.freed(MS);
+        assert!(!t.may_take(9, 2, 2 * MS, MS), "both free slots are held");
+        assert!(t.may_take(7, 2, 2 * MS, MS));
+        assert!(t.may_take(8, 1, 2 * MS, MS));
+    }
+
+    #[test]
     fn a_slot_freed_with_nobody_waiting_holds_nothing() {
         let t = Turns::default();
         t.refused(7, 10 * MS);
