@@ -92,7 +92,8 @@ impl Budget {
         }
         // A share of 1 is no cap: the charges (faults, children's CPU) can exceed wall time on
         // a busy machine, and a program that allows all of its time allows that too.
-        if self.max_overhead < 1.0 && self.clock_ns.load(Relaxed) > self.now_ns() + BURST_NS {
+        let now = self.now_ns();
+        if self.max_overhead < 1.0 && self.clock_ns.load(Relaxed) > now + BURST_NS {
             return Err(SkipReason::Overhead);
         }
         let free = self.max_concurrent.saturating_sub(self.live.load(Acquire));
@@ -100,7 +101,7 @@ impl Budget {
             self.turns.refused(site, window_ns);
             return Err(SkipReason::Concurrency);
         }
-        if !self.turns.may_take(site, free, self.now_ns(), window_ns) {
+        if !self.turns.may_take(site, free, now, window_ns) {
             return Err(SkipReason::Concurrency);
         }
         self.live

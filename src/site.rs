@@ -189,12 +189,8 @@ impl Sampled {
                 // `turns`). Intervals stay random (geometric).
                 let rho = site.rho();
                 local.with(|l| {
-                    let quick = now.saturating_sub(l.refused_at.replace(now)) < BACKOFF_WITHIN_NS;
-                    let k = if quick {
-                        (l.backoff.get() + 1).min(20)
-                    } else {
-                        l.backoff.get().saturating_sub(1)
-                    };
+                    let since = now.saturating_sub(l.refused_at.replace(now));
+                    let k = next_backoff(l.backoff.get(), since);
                     l.backoff.set(k);
                     let skip = draw_interval(rho / f64::from(1u32 << k));
                     l.interval.set(skip);
@@ -206,8 +202,18 @@ impl Sampled {
     }
 }
 
-/// Refusals closer together than this double a thread's backoff; slower ones halve it.
+/// A refusal closer than this to the thread's last one halves its sampling rate once more;
+/// a slower one takes a halving back.
 const BACKOFF_WITHIN_NS: u64 = 1_000_000;
+
+/// The halvings of ρ after a refusal `since_last_ns` after the thread's previous one.
+fn next_backoff(halvings: u32, since_last_ns: u64) -> u32 {
+    if since_last_ns < BACKOFF_WITHIN_NS {
+        (halvings + 1).min(20)
+    } else {
+        halvings.saturating_sub(1)
+    }
+}
 
 /// How long a freed slot is held for a waiting site: four of its mean sampling gaps (a
 /// geometric gap is longer than that one time in 55), from 1 ms to 1 s.
@@ -483,6 +489,22 @@ pub(crate) fn seeded_sampler(seed: Option<u64>, ordinal: u64) -> SmallRng {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quick_refusals_halve_the_rate_down_to_a_floor_and_slow_ones_take_a_halving_back() {
+        assert_eq!(next_backoff(0, 0), 1);
+        assert_eq!(next_backoff(3, BACKOFF_WITHIN_NS - 1), 4);
+        assert_eq!(next_backoff(20, 10), 20, "never below 2^-20");
+        assert_eq!(next_backoff(3, BACKOFF_WITHIN_NS), 2);
+        assert_eq!(next_backoff(0, u64::MAX), 0);
+    }
+
+    #[test]
+    fn a_turn_lasts_four_sampling_gaps_within_a_millisecond_and_a_second() {
+        assert_eq!(turn_window(0), 1_000_000);
+        assert_eq!(turn_window(10_000_000), 40_000_000);
+        assert_eq!(turn_window(u64::MAX), 1_000_000_000);
+    }
 
     #[test]
     fn intervals_have_the_geometric_mean_of_one_over_rho() {

@@ -961,13 +961,7 @@ fn queue_name() -> std::ffi::CString {
 }
 
 fn data_path() -> std::ffi::CString {
-    std::ffi::CString::new(
-        scenario_dir()
-            .join("data.txt")
-            .into_os_string()
-            .into_encoded_bytes(),
-    )
-    .unwrap()
+    support::scenario_path("data.txt")
 }
 
 fn sets_an_xattr(_: &u64) -> Result<(), String> {
@@ -1335,7 +1329,7 @@ fn opens_the_controlling_terminal(_: &u64) -> Result<(), String> {
 
 /// A blocking open for reading would return at once (a writer waits) and wake the writer.
 fn wakes_the_programs_fifo_writer(_: &u64) -> Result<(), String> {
-    let path = std::ffi::CString::new(scenario_dir().join("waiting").to_str().unwrap()).unwrap();
+    let path = support::scenario_path("waiting");
     // SAFETY: a NUL-terminated path.
     let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY) };
     ok("open", i64::from(fd))
@@ -1343,7 +1337,7 @@ fn wakes_the_programs_fifo_writer(_: &u64) -> Result<(), String> {
 
 /// The same FIFO, relative to a directory descriptor, through `openat`.
 fn reads_the_fifo_through_a_directory_descriptor(_: &u64) -> Result<(), String> {
-    let dir = std::ffi::CString::new(scenario_dir().to_str().unwrap()).unwrap();
+    let dir = support::scenario_path("");
     // SAFETY: NUL-terminated paths; reading into a local buffer.
     unsafe {
         let d = libc::open(dir.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
@@ -1386,7 +1380,7 @@ fn terminal_with_input() -> (i32, String) {
 }
 
 fn make_fifo(name: &str) -> std::ffi::CString {
-    let path = std::ffi::CString::new(scenario_dir().join(name).to_str().unwrap()).unwrap();
+    let path = support::scenario_path(name);
     // SAFETY: a NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
     path

@@ -423,7 +423,7 @@ fn lists_and_opens_relative_to_a_directory(_: &u64) -> Result<(), String> {
         &format!("listed {names:?}"),
         names.iter().any(|n| n == "keep.txt"),
     )?;
-    let dir = std::ffi::CString::new(scenario_dir().to_str().unwrap()).unwrap();
+    let dir = support::scenario_path("");
     // SAFETY: NUL-terminated paths; reading into a local buffer.
     unsafe {
         let d = libc::open(dir.as_ptr(), libc::O_PATH | libc::O_DIRECTORY);
@@ -438,7 +438,7 @@ fn lists_and_opens_relative_to_a_directory(_: &u64) -> Result<(), String> {
 }
 
 fn gets_close_on_exec_only_when_asked(_: &u64) -> Result<(), String> {
-    let path = std::ffi::CString::new(scenario_dir().join("keep.txt").to_str().unwrap()).unwrap();
+    let path = support::scenario_path("keep.txt");
     // SAFETY: a NUL-terminated path; F_GETFD reads descriptor flags.
     unsafe {
         let plain = libc::open(path.as_ptr(), libc::O_RDONLY);
@@ -457,16 +457,15 @@ fn gets_close_on_exec_only_when_asked(_: &u64) -> Result<(), String> {
 
 /// Failures are the kernel's own: a missing file, a link not followed, a file not a directory.
 fn gets_the_kernels_errors(_: &u64) -> Result<(), String> {
-    let dir = scenario_dir();
-    let errno = |path: std::path::PathBuf, flags: i32| {
-        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    let errno = |name: &str, flags: i32| {
+        let c = support::scenario_path(name);
         // SAFETY: a NUL-terminated path.
         let fd = unsafe { libc::open(c.as_ptr(), flags) };
         (fd, std::io::Error::last_os_error().raw_os_error())
     };
-    let missing = errno(dir.join("missing"), libc::O_RDONLY);
-    let not_dir = errno(dir.join("keep.txt"), libc::O_RDONLY | libc::O_DIRECTORY);
-    let link = errno(dir.join("link"), libc::O_RDONLY | libc::O_NOFOLLOW);
+    let missing = errno("missing", libc::O_RDONLY);
+    let not_dir = errno("keep.txt", libc::O_RDONLY | libc::O_DIRECTORY);
+    let link = errno("link", libc::O_RDONLY | libc::O_NOFOLLOW);
     check(
         &format!("missing {missing:?}, not a directory {not_dir:?}, link {link:?}"),
         missing == (-1, Some(libc::ENOENT))

@@ -116,56 +116,76 @@ const REQUESTS_PER_TURN: usize = 64;
 pub fn serve(sock: BorrowedFd<'_>) {
     for _ in 0..REQUESTS_PER_TURN {
         let mut flags = [0u8; 4];
-        let mut space = [MaybeUninit::<u8>::uninit(); rustix::cmsg_space!(ScmRights(1))];
-        let mut control = RecvAncillaryBuffer::new(&mut space);
-        let received = rustix::net::recvmsg(
+        let received = receive(
             sock,
-            &mut [IoSliceMut::new(&mut flags)],
-            &mut control,
+            &mut flags,
             RecvFlags::DONTWAIT | RecvFlags::CMSG_CLOEXEC,
         );
-        let Ok(received) = received else {
+        let Ok((bytes, named)) = received else {
             return; // Nothing waiting (or the test is gone).
         };
-        let mut named = None;
-        for message in control.drain() {
-            if let RecvAncillaryMessage::ScmRights(mut fds) = message {
-                // Any further descriptors are closed as the iterator drops.
-                named = named.or_else(|| fds.next());
-            }
-        }
-        if received.bytes == 0 && named.is_none() {
+        if bytes == 0 && named.is_none() {
             return; // The test closed its end.
         }
         let answer = match named {
-            Some(fd) if received.bytes == 4 => decide(&fd, u32::from_le_bytes(flags)),
+            Some(fd) if bytes == 4 => decide(&fd, u32::from_le_bytes(flags)),
             _ => Err(Denied::Errno(libc::EINVAL)),
         };
-        reply(sock, answer);
+        let code = match &answer {
+            Ok(_) => 0,
+            Err(Denied::Refused(r)) => r.code(),
+            Err(Denied::Errno(e)) => -e,
+        };
+        // A test that stops reading its replies only stalls itself: the send never blocks.
+        let _ = send(
+            sock,
+            &code.to_le_bytes(),
+            answer.as_ref().ok().map(|fd| fd.as_fd()),
+            SendFlags::DONTWAIT | SendFlags::NOSIGNAL,
+        );
     }
 }
 
-fn reply(sock: BorrowedFd<'_>, answer: Result<OwnedFd, Denied>) {
-    let code = match &answer {
-        Ok(_) => 0,
-        Err(Denied::Refused(r)) => r.code(),
-        Err(Denied::Errno(e)) => -e,
-    };
-    let bytes = code.to_le_bytes();
+/// Sends one 4-byte message, with a descriptor if there is one. Allocation-free.
+fn send(
+    sock: BorrowedFd<'_>,
+    bytes: &[u8; 4],
+    fd: Option<BorrowedFd<'_>>,
+    flags: SendFlags,
+) -> rustix::io::Result<usize> {
     let mut space = [MaybeUninit::<u8>::uninit(); rustix::cmsg_space!(ScmRights(1))];
     let mut control = SendAncillaryBuffer::new(&mut space);
-    let fds;
-    if let Ok(fd) = &answer {
-        fds = [fd.as_fd()];
-        control.push(SendAncillaryMessage::ScmRights(&fds));
+    let one;
+    if let Some(fd) = fd {
+        one = [fd];
+        control.push(SendAncillaryMessage::ScmRights(&one));
     }
-    // A test that stops reading its replies only stalls itself: the send never blocks.
-    let _ = rustix::net::sendmsg(
-        sock,
-        &[IoSlice::new(&bytes)],
-        &mut control,
-        SendFlags::DONTWAIT | SendFlags::NOSIGNAL,
-    );
+    rustix::net::sendmsg(sock, &[IoSlice::new(bytes)], &mut control, flags)
+}
+
+/// Receives one message of at most 4 bytes and the first descriptor sent with it (any others
+/// are closed). Allocation-free.
+fn receive(
+    sock: BorrowedFd<'_>,
+    bytes: &mut [u8; 4],
+    flags: RecvFlags,
+) -> rustix::io::Result<(usize, Option<OwnedFd>)> {
+    let mut space = [MaybeUninit::<u8>::uninit(); rustix::cmsg_space!(ScmRights(1))];
+    let mut control = RecvAncillaryBuffer::new(&mut space);
+    let received = rustix::net::recvmsg(sock, &mut [IoSliceMut::new(bytes)], &mut control, flags)?;
+    let mut first = None;
+    for message in control.drain() {
+        if let RecvAncillaryMessage::ScmRights(mut fds) = message {
+            first = first.or_else(|| fds.next());
+        }
+    }
+    Ok((received.bytes, first))
+}
+
+impl From<Errno> for Denied {
+    fn from(e: Errno) -> Denied {
+        Denied::Errno(e.raw_os_error())
+    }
 }
 
 /// Character devices that anyone may read without effect: (major, minor) of `/dev/null`,
@@ -181,8 +201,7 @@ fn kept(flags: u32) -> OFlags {
 
 /// Opens what `named` names again, read-only, if reading it reaches nothing outside the test.
 pub fn decide(named: &OwnedFd, flags: u32) -> Result<OwnedFd, Denied> {
-    let errno = |e: Errno| Denied::Errno(e.raw_os_error());
-    let stat = rustix::fs::fstat(named).map_err(errno)?;
+    let stat = rustix::fs::fstat(named)?;
     match FileType::from_raw_mode(stat.st_mode) {
         FileType::RegularFile | FileType::Directory => {}
         FileType::CharacterDevice => {
@@ -204,12 +223,11 @@ pub fn decide(named: &OwnedFd, flags: u32) -> Result<OwnedFd, Denied> {
         return Err(Denied::Refused(Refusal::Consuming));
     }
     let link = format!("/proc/self/fd/{}", named.as_raw_fd());
-    rustix::fs::open(
+    Ok(rustix::fs::open(
         link.as_str(),
         OFlags::RDONLY | OFlags::CLOEXEC | kept(flags),
         Mode::empty(),
-    )
-    .map_err(errno)
+    )?)
 }
 
 /// `statfs` magic numbers of file systems whose reads consume.
@@ -278,23 +296,17 @@ pub unsafe fn open(
 }
 
 fn exchange(sock: BorrowedFd<'_>, named: OwnedFd, flags: u32) -> Result<RawFd, Denied> {
-    let errno = |e: Errno| Denied::Errno(e.raw_os_error());
-    let request = flags.to_le_bytes();
-    let mut space = [MaybeUninit::<u8>::uninit(); rustix::cmsg_space!(ScmRights(1))];
-    let mut control = SendAncillaryBuffer::new(&mut space);
-    let fds = [named.as_fd()];
-    control.push(SendAncillaryMessage::ScmRights(&fds));
     loop {
-        match rustix::net::sendmsg(
+        match send(
             sock,
-            &[IoSlice::new(&request)],
-            &mut control,
+            &flags.to_le_bytes(),
+            Some(named.as_fd()),
             SendFlags::NOSIGNAL,
         ) {
             Err(Errno::INTR) => continue,
-            Err(e) => return Err(errno(e)),
-            Ok(_) => break,
-        }
+            result => result?,
+        };
+        break;
     }
     drop(named);
     let cloexec = if flags & libc::O_CLOEXEC as u32 != 0 {
@@ -303,27 +315,13 @@ fn exchange(sock: BorrowedFd<'_>, named: OwnedFd, flags: u32) -> Result<RawFd, D
         RecvFlags::empty()
     };
     let mut code = [0u8; 4];
-    let mut space = [MaybeUninit::<u8>::uninit(); rustix::cmsg_space!(ScmRights(1))];
-    let mut control = RecvAncillaryBuffer::new(&mut space);
-    let received = loop {
-        match rustix::net::recvmsg(
-            sock,
-            &mut [IoSliceMut::new(&mut code)],
-            &mut control,
-            cloexec,
-        ) {
+    let (bytes, opened) = loop {
+        match receive(sock, &mut code, cloexec) {
             Err(Errno::INTR) => continue,
-            Err(e) => return Err(errno(e)),
-            Ok(r) => break r,
+            result => break result?,
         }
     };
-    let mut opened = None;
-    for message in control.drain() {
-        if let RecvAncillaryMessage::ScmRights(mut fds) = message {
-            opened = opened.or_else(|| fds.next());
-        }
-    }
-    let code = if received.bytes == 4 {
+    let code = if bytes == 4 {
         i32::from_le_bytes(code)
     } else {
         -libc::EIO
@@ -351,6 +349,20 @@ mod tests {
         unsafe { OwnedFd::from_raw_fd(fd) }
     }
 
+    /// A temporary directory holding `data` with `contents`.
+    fn dir_with_data(contents: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("data");
+        std::fs::write(&file, contents).unwrap();
+        (dir, file)
+    }
+
+    fn mkfifo(path: &std::path::Path) {
+        let c = CString::new(path.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    }
+
     fn read_all(fd: OwnedFd) -> String {
         let mut s = String::new();
         std::io::Read::read_to_string(&mut std::fs::File::from(fd), &mut s).unwrap();
@@ -364,9 +376,7 @@ mod tests {
 
     #[test]
     fn regular_files_directories_and_memory_devices_are_opened_again_read_only() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("data");
-        std::fs::write(&file, "contents").unwrap();
+        let (dir, file) = dir_with_data("contents");
         let opened = decide(&named(&file, 0), libc::O_RDONLY as u32).unwrap();
         assert_eq!(getfl(&opened) & libc::O_ACCMODE, libc::O_RDONLY);
         assert_eq!(getfl(&opened) & libc::O_NONBLOCK, 0);
@@ -399,9 +409,7 @@ mod tests {
 
     #[test]
     fn writing_flags_never_reach_the_reopened_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("data");
-        std::fs::write(&file, "contents").unwrap();
+        let (_dir, file) = dir_with_data("contents");
         let all = (libc::O_RDWR | libc::O_APPEND | libc::O_TRUNC | libc::O_CREAT) as u32;
         let opened = decide(&named(&file, 0), all).unwrap();
         assert_eq!(
@@ -415,9 +423,7 @@ mod tests {
     fn fifos_pipes_sockets_terminals_and_links_are_refused() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("fifo");
-        let c = CString::new(fifo.as_os_str().as_bytes()).unwrap();
-        // SAFETY: a NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        mkfifo(&fifo);
         let refused = |fd: OwnedFd| decide(&fd, 0).err();
         assert_eq!(
             refused(named(&fifo, 0)),
@@ -538,9 +544,7 @@ mod tests {
     #[test]
     fn a_test_opens_through_its_supervisor_with_the_flags_it_asked_for() {
         let _turn = EXCHANGES.lock().unwrap_or_else(|e| e.into_inner());
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("data");
-        std::fs::write(&file, "contents").unwrap();
+        let (dir, file) = dir_with_data("contents");
         let (sock, server) = supervisor();
         let plain = open_path(&sock, &file, libc::O_RDONLY).unwrap();
         // SAFETY: F_GETFD reads descriptor flags.
@@ -551,9 +555,7 @@ mod tests {
         let fd_flags = unsafe { libc::fcntl(cloexec.as_raw_fd(), libc::F_GETFD) };
         assert_eq!(fd_flags, libc::FD_CLOEXEC);
         let fifo = dir.path().join("fifo");
-        let c = CString::new(fifo.as_os_str().as_bytes()).unwrap();
-        // SAFETY: a NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        mkfifo(&fifo);
         assert_eq!(
             open_path(&sock, &fifo, libc::O_RDONLY).err(),
             Some(Denied::Refused(Refusal::Pipe))
@@ -578,9 +580,7 @@ mod tests {
     #[test]
     fn an_exchange_waits_for_another_threads_and_refuses_its_own_reentry() {
         let _turn = EXCHANGES.lock().unwrap_or_else(|e| e.into_inner());
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("data");
-        std::fs::write(&file, "x").unwrap();
+        let (_dir, file) = dir_with_data("x");
         let (sock, server) = supervisor();
         // SAFETY: gettid has no preconditions.
         let me = unsafe { libc::gettid() };
@@ -622,25 +622,12 @@ mod tests {
 
     fn replies(sock: &OwnedFd) -> Vec<(i32, bool)> {
         let mut out = Vec::new();
-        loop {
-            let mut code = [0u8; 4];
-            let mut space = [MaybeUninit::<u8>::uninit(); rustix::cmsg_space!(ScmRights(1))];
-            let mut control = RecvAncillaryBuffer::new(&mut space);
-            let Ok(r) = rustix::net::recvmsg(
-                sock,
-                &mut [IoSliceMut::new(&mut code)],
-                &mut control,
-                RecvFlags::DONTWAIT,
-            ) else {
-                return out;
-            };
-            let with_fd = control.drain().any(|m| match m {
-                RecvAncillaryMessage::ScmRights(mut f) => f.next().is_some(),
-                _ => false,
-            });
-            assert_eq!(r.bytes, 4);
-            out.push((i32::from_le_bytes(code), with_fd));
+        let mut code = [0u8; 4];
+        while let Ok((bytes, fd)) = receive(sock.as_fd(), &mut code, RecvFlags::DONTWAIT) {
+            assert_eq!(bytes, 4);
+            out.push((i32::from_le_bytes(code), fd.is_some()));
         }
+        out
     }
 
     #[test]

@@ -96,6 +96,12 @@ pub fn scenario_dir() -> PathBuf {
     PathBuf::from(std::env::var("INVITE_SCENARIO_DIR").expect("inside a scenario"))
 }
 
+/// A file of the running scenario's directory as a C path ("" for the directory itself).
+pub fn scenario_path(name: &str) -> std::ffi::CString {
+    let path = scenario_dir().join(name);
+    std::ffi::CString::new(path.into_os_string().into_encoded_bytes()).unwrap()
+}
+
 /// Runs `body` as the scenario `name` under `config` (TOML without `log`, which is added).
 /// Inside the scenario process it runs the body and exits; outside it returns the run.
 pub fn scenario(name: &str, config: &str, body: impl FnOnce()) -> Run {
