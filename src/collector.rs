@@ -262,9 +262,74 @@ struct State {
     cow_ns: u64,
     /// Adaptive rate: when ρ was last adjusted, and each site's counters then.
     last_adapt: Instant,
-    /// Per adaptive site, at the start of its window: calls, sampled calls, runs the caps
-    /// refused, and when.
-    adapt_seen: HashMap<usize, (u64, u64, u64, Instant)>,
+    /// Per adaptive site: its counters at the start of its window, and when that was.
+    adapt_seen: HashMap<usize, (Counters, Instant)>,
+}
+
+/// A site's counters at one moment, for the adaptive rate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Counters {
+    calls: u64,
+    sampled: u64,
+    /// Sampled calls the caps refused (concurrency or overhead).
+    refused: u64,
+}
+
+/// What one look at a site's window decides.
+#[derive(Debug, PartialEq)]
+enum Adapt {
+    /// The window is too short or too sparse yet: keep counting.
+    Wait,
+    /// The window closes and ρ stays.
+    Keep,
+    /// The window closes and ρ becomes this.
+    Set(f64),
+}
+
+/// The adaptive rate of a site at `rho` aiming at `target` tests a minute, `per_run` tests a
+/// run, from its counters at the start of the window and now, `secs` apart (see
+/// [`State::adapt`]).
+fn adapt_rate(
+    rho: f64,
+    target: f64,
+    per_run: usize,
+    start: Counters,
+    now: Counters,
+    secs: f64,
+) -> Adapt {
+    let since = now.sampled - start.sampled;
+    if rho <= 0.0 || secs < 0.5 || (since < 5 && secs < 1.0) {
+        return Adapt::Wait;
+    }
+    let per_run = per_run.max(1) as f64;
+    let wanted_tests_per_sec = target / 60.0;
+    let wanted = if since >= 5 {
+        let calls_per_sec = (now.calls - start.calls) as f64 / secs;
+        wanted_tests_per_sec / (calls_per_sec * per_run)
+    } else if now.refused > start.refused {
+        return Adapt::Keep;
+    } else {
+        let seen_tests_per_sec = (since.max(1) as f64 * per_run) / secs;
+        if seen_tests_per_sec >= wanted_tests_per_sec {
+            return Adapt::Keep;
+        }
+        rho * (wanted_tests_per_sec / seen_tests_per_sec).min(16.0)
+    };
+    let wanted = wanted.clamp(1e-9, 1.0);
+    if (wanted / rho - 1.0).abs() > 0.1 {
+        Adapt::Set(wanted)
+    } else {
+        Adapt::Keep
+    }
+}
+
+/// `part` as a share of `whole` (0 when `whole` is).
+fn share(part: u64, whole: u64) -> f64 {
+    if whole > 0 {
+        part as f64 / whole as f64
+    } else {
+        0.0
+    }
 }
 
 impl State {
@@ -371,38 +436,25 @@ impl State {
             let Some(target) = s.target_tests_per_min() else {
                 continue;
             };
-            let (calls, sampled) = (s.calls.load(Relaxed), s.sampled.load(Relaxed));
             let skips = s.skips();
-            let refused = skips.concurrency + skips.overhead;
-            let rho = s.rho();
-            let entry =
-                self.adapt_seen
-                    .entry(key(s))
-                    .or_insert((calls, sampled, refused, Instant::now()));
-            let since = sampled - entry.1;
-            let refused_in_window = refused > entry.2;
-            let (counted, window) = (calls - entry.0, entry.3.elapsed().as_secs_f64());
-            if rho <= 0.0 || window < 0.5 || (since < 5 && window < 1.0) {
-                continue;
-            }
-            *entry = (calls, sampled, refused, Instant::now());
-            let per_run = s.meta.tests.len().max(1) as f64;
-            let wanted_tests_per_sec = target / 60.0;
-            let wanted = if since >= 5 {
-                let calls_per_sec = counted as f64 / window;
-                wanted_tests_per_sec / (calls_per_sec * per_run)
-            } else if refused_in_window {
-                continue;
-            } else {
-                let seen_tests_per_sec = (since.max(1) as f64 * per_run) / window;
-                if seen_tests_per_sec >= wanted_tests_per_sec {
-                    continue;
-                }
-                rho * (wanted_tests_per_sec / seen_tests_per_sec).min(16.0)
+            let now = Counters {
+                calls: s.calls.load(Relaxed),
+                sampled: s.sampled.load(Relaxed),
+                refused: skips.refused_by_caps(),
             };
-            let wanted = wanted.clamp(1e-9, 1.0);
-            if (wanted / rho - 1.0).abs() > 0.1 {
-                s.set_rho(wanted);
+            let entry = self
+                .adapt_seen
+                .entry(key(s))
+                .or_insert((now, Instant::now()));
+            let secs = entry.1.elapsed().as_secs_f64();
+            match adapt_rate(s.rho(), target, s.meta.tests.len(), entry.0, now, secs) {
+                Adapt::Wait => {}
+                decision => {
+                    *entry = (now, Instant::now());
+                    if let Adapt::Set(rho) = decision {
+                        s.set_rho(rho);
+                    }
+                }
             }
         }
     }
@@ -638,11 +690,7 @@ impl State {
                     },
                     tests_per_sec: tests as f64 / elapsed,
                     overhead_share: parent_ns as f64 / 1e9 / elapsed,
-                    run_share: if all_runs > 0 {
-                        runs as f64 / all_runs as f64
-                    } else {
-                        0.0
-                    },
+                    run_share: share(runs, all_runs),
                 }
             })
             .collect();
@@ -749,6 +797,94 @@ fn test_record(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn counters(calls: u64, sampled: u64, refused: u64) -> Counters {
+        Counters {
+            calls,
+            sampled,
+            refused,
+        }
+    }
+
+    #[test]
+    fn a_window_waits_until_it_is_long_and_full_enough() {
+        let start = counters(1000, 100, 7);
+        let rich = counters(2000, 110, 7);
+        let sparse = counters(2000, 102, 7);
+        assert_eq!(adapt_rate(0.1, 60.0, 1, start, rich, 0.49), Adapt::Wait);
+        assert_ne!(adapt_rate(0.1, 60.0, 1, start, rich, 0.5), Adapt::Wait);
+        assert_eq!(adapt_rate(0.1, 60.0, 1, start, sparse, 0.9), Adapt::Wait);
+        let five = counters(2000, 105, 7);
+        assert_ne!(adapt_rate(0.1, 60.0, 1, start, five, 0.9), Adapt::Wait);
+        assert_ne!(adapt_rate(0.1, 60.0, 1, start, sparse, 1.0), Adapt::Wait);
+        assert_eq!(adapt_rate(0.0, 60.0, 1, start, rich, 5.0), Adapt::Wait);
+    }
+
+    #[test]
+    fn a_well_sampled_window_sets_rho_from_the_call_rate() {
+        // 1000 calls in the window over a second, 10 sampled: to get 1 test a second at one
+        // test a run, ρ = 1 / 1000; at two tests a run, half that.
+        let start = counters(5000, 100, 7);
+        let now = counters(6000, 110, 9);
+        assert_eq!(adapt_rate(0.1, 60.0, 1, start, now, 1.0), Adapt::Set(0.001));
+        assert_eq!(
+            adapt_rate(0.1, 60.0, 2, start, now, 1.0),
+            Adapt::Set(0.0005)
+        );
+        assert_eq!(adapt_rate(0.1, 60.0, 0, start, now, 1.0), Adapt::Set(0.001));
+        assert_eq!(
+            adapt_rate(0.00105, 60.0, 1, start, now, 1.0),
+            Adapt::Keep,
+            "within 10%"
+        );
+        assert_eq!(
+            adapt_rate(0.0012, 60.0, 1, start, now, 1.0),
+            Adapt::Set(0.001)
+        );
+        // The same calls over two seconds are half the rate: twice the ρ.
+        assert_eq!(adapt_rate(0.1, 60.0, 1, start, now, 2.0), Adapt::Set(0.002));
+        assert_eq!(
+            adapt_rate(0.5, 600_000.0, 1, start, now, 1.0),
+            Adapt::Set(1.0),
+            "never above 1"
+        );
+    }
+
+    #[test]
+    fn an_under_sampled_window_raises_rho_unless_the_caps_refused_runs() {
+        // 2 sampled calls in 2 s at one test a run: 1 test a second seen, 10 wanted.
+        let start = counters(100, 50, 7);
+        assert_eq!(
+            adapt_rate(0.01, 600.0, 1, start, counters(150, 52, 7), 2.0),
+            Adapt::Set(0.1)
+        );
+        assert_eq!(
+            adapt_rate(0.01, 600.0, 1, start, counters(150, 52, 8), 2.0),
+            Adapt::Keep,
+            "refusals made the window sparse"
+        );
+        // At two tests a run, 2 tests a second seen: five times the ρ.
+        assert_eq!(
+            adapt_rate(0.01, 600.0, 2, start, counters(150, 52, 7), 2.0),
+            Adapt::Set(0.05)
+        );
+        // At most 16 times at once; and a rate already met stays.
+        assert_eq!(
+            adapt_rate(0.01, 6000.0, 1, start, counters(150, 52, 7), 2.0),
+            Adapt::Set(0.16)
+        );
+        assert_eq!(
+            adapt_rate(0.01, 30.0, 1, start, counters(150, 52, 7), 2.0),
+            Adapt::Keep
+        );
+    }
+
+    #[test]
+    fn a_share_of_nothing_is_zero() {
+        assert_eq!(share(0, 0), 0.0);
+        assert_eq!(share(1, 4), 0.25);
+        assert_eq!(share(4, 4), 1.0);
+    }
 
     /// In a process of its own (the signal disposition is process-wide): a caller whose
     /// message arrives after the collector finished must neither die of SIGPIPE nor block.

@@ -185,6 +185,10 @@ mod tests {
         assert_eq!(p, b"bbbb\ncccc\n");
         assert_eq!(trim_to(&mut p, 4), 2);
         assert!(p.is_empty());
+        // A last line without its newline counts as one line too.
+        let mut torn = b"aaaa\nbb".to_vec();
+        assert_eq!(trim_to(&mut torn, 0), 2);
+        assert!(torn.is_empty());
     }
 
     fn read_only(path: &std::path::Path) -> LogSink {

@@ -202,3 +202,21 @@ impl<T: Clone> CloneReceiver for T {}
 pub fn clone_receiver<T: CloneReceiver>(receiver: &T) -> T {
     receiver.clone()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_comparison_with_nan_on_either_side_says_how_to_guard_it() {
+        let hint = "NaN equals nothing";
+        let detail = |l: &str, r: &str| comparison_detail(l.into(), Op::Eq, r.into(), 1e-6);
+        assert!(detail("NaN", "1.0").contains(hint));
+        assert!(detail("1.0", "NaN").contains(hint));
+        assert!(detail("[1.0, NaN]", "[1.0, NaN]").contains(hint));
+        assert_eq!(
+            detail("1.0", "2.0"),
+            "left: 1.0, right: 2.0 (== with tolerance 1e-6)"
+        );
+    }
+}

@@ -222,6 +222,13 @@ pub struct SkipCounts {
     pub dedup: u64,
 }
 
+impl SkipCounts {
+    /// Sampled calls the caps refused: for want of a slot or of overhead budget.
+    pub fn refused_by_caps(&self) -> u64 {
+        self.concurrency + self.overhead
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SiteStats {
     pub site: String,
@@ -304,6 +311,18 @@ pub fn now() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refusals_by_the_caps_are_concurrency_and_overhead_only() {
+        let skips = SkipCounts {
+            concurrency: 3,
+            overhead: 5,
+            disabled: 100,
+            fork_failed: 1000,
+            dedup: 10000,
+        };
+        assert_eq!(skips.refused_by_caps(), 8);
+    }
 
     fn test_record() -> Record {
         let mut inputs = BTreeMap::new();
