@@ -25,8 +25,9 @@ use crate::site::{self, Site};
 type FailureHook = Arc<dyn Fn(&record::Test) + Send + Sync>;
 static FAILURE_HOOK: RwLock<Option<FailureHook>> = RwLock::new(None);
 
-/// Sets the function called (on the collector thread) for every failing test when
-/// `on_failure = "notify"`. It replaces any earlier hook.
+/// Sets the function called (on the collector thread) for every failing test (`fail`, `error`,
+/// `timeout`, `blocked`), whatever `on_failure` says. It replaces any earlier hook. A panic in
+/// the hook is caught; the hook should return quickly, as results wait while it runs.
 pub fn on_failure(hook: impl Fn(&record::Test) + Send + Sync + 'static) {
     if let Ok(mut slot) = FAILURE_HOOK.write() {
         *slot = Some(Arc::new(hook));
@@ -611,6 +612,7 @@ impl State {
         tally.outcomes.add(t.outcome);
         tally.test_us += t.duration_us;
         let failing = t.outcome.is_failure();
+        crate::outcomes::add(&t);
         self.push(&Record::Test(t.clone()));
         if failing {
             self.on_failure(&t);
@@ -628,15 +630,15 @@ impl State {
                 .map(|d| format!(" ({d})"))
                 .unwrap_or_default()
         );
+        // The hook runs in every mode (before an abort, so that it can record the failure its
+        // own way); a panicking hook is contained here.
+        let hook = FAILURE_HOOK.read().ok().and_then(|h| h.clone());
+        if let Some(hook) = hook {
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| hook(t)));
+        }
         match self.config.on_failure {
             OnFailure::Log => {}
-            OnFailure::Notify => {
-                eprintln!("{line}");
-                let hook = FAILURE_HOOK.read().ok().and_then(|h| h.clone());
-                if let Some(hook) = hook {
-                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| hook(t)));
-                }
-            }
+            OnFailure::Notify => eprintln!("{line}"),
             OnFailure::Abort => {
                 self.flush();
                 eprintln!("{line}; on_failure = \"abort\": aborting the program");

@@ -17,10 +17,10 @@ use serde::{Deserialize, Deserializer, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OnFailure {
-    /// Write the record to the log, nothing else.
+    /// Write the record to the log (and call the hook set by [`crate::on_failure`], as every
+    /// mode does).
     Log,
-    /// Also print one stderr line naming site and test, and call the hook set by
-    /// [`crate::on_failure`].
+    /// Also print one stderr line naming site and test.
     Notify,
     /// Write and flush the log, then abort the process.
     Abort,

@@ -82,6 +82,7 @@ pub mod dedup;
 mod handover;
 mod log_sink;
 pub mod mr;
+pub mod outcomes;
 pub mod record;
 pub mod report;
 pub mod rng;
@@ -92,6 +93,7 @@ mod turns;
 
 pub use collector::on_failure;
 pub use invite_macros::{in_vivo, metamorphic};
+pub use outcomes::outcomes;
 pub use rng::rng;
 pub use runtime::{shutdown, wait_idle};
 

@@ -201,6 +201,13 @@ impl OutcomeCounts {
         }
     }
 
+    /// Adds `other`'s counts to these.
+    pub fn merge(&mut self, other: &OutcomeCounts) {
+        for o in Outcome::ALL {
+            *self.get_mut(o) += other.get(o);
+        }
+    }
+
     pub fn total(&self) -> u64 {
         Outcome::ALL.iter().map(|&o| self.get(o)).sum()
     }

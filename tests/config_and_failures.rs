@@ -169,10 +169,32 @@ fn notify_prints_one_line_and_calls_the_hook() {
 }
 
 #[test]
+fn the_hook_runs_in_log_mode_without_a_stderr_line() {
+    let config = "default_rho = 1.0\nmax_concurrent = 4\nmax_overhead = 1.0\nchild_cpu_charge = 0.0";
+    let run = scenario(here!(), config, || {
+        invite::on_failure(|t| {
+            assert_eq!(t.test, "off_by_one(x) == x");
+            NOTIFIED.fetch_add(1, Ordering::SeqCst);
+        });
+        for i in 0..2 {
+            off_by_one(i);
+            halve(i);
+        }
+        assert!(invite::wait_idle(Duration::from_secs(20)));
+        println!("{}", NOTIFIED.load(Ordering::SeqCst));
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "2\n");
+    assert!(!run.stderr.contains("invite: fail"), "{}", run.stderr);
+}
+
+#[test]
 fn abort_logs_the_failure_then_ends_the_program() {
     let config =
         "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\non_failure = \"abort\"";
     let run = scenario(here!(), config, || {
+        // The hook runs before the abort.
+        invite::on_failure(|t| println!("hook: {}", t.test));
         off_by_one(1);
         std::thread::sleep(Duration::from_secs(30));
         println!("still running");
@@ -185,6 +207,7 @@ fn abort_logs_the_failure_then_ends_the_program() {
         run.describe()
     );
     assert!(!run.stdout.contains("still running"));
+    assert_eq!(run.stdout, "hook: off_by_one(x) == x\n", "{}", run.describe());
     assert_eq!(run.outcomes_of("off_by_one(x) == x"), vec![Outcome::Fail]);
     assert!(
         run.stderr.contains("aborting the program"),

@@ -122,6 +122,74 @@ fn a_violated_relation_fails_with_the_compared_values_and_inputs() {
     assert!(t.site.ends_with("relations::buggy_mean"), "{}", t.site);
 }
 
+/// The program reads its own outcomes without the log: each site's and test's counts, and the
+/// failing records, agree with what the log holds.
+#[test]
+fn the_program_reads_the_same_outcomes_in_process_as_the_log_holds() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        let _ = buggy_mean(&[1.0, 2.0, 30.0]);
+        let _ = buggy_mean(&[1.0, 2.0]);
+        let _ = std_dev(&[1.0, 5.0]);
+        assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+        let o = invite::outcomes();
+        for site in &o.sites {
+            for t in &site.tests {
+                let c = &t.counts;
+                println!(
+                    "count\t{}\t{}\t{}\t{}\t{}",
+                    site.site, t.test, c.pass, c.fail, c.skipped
+                );
+            }
+        }
+        for f in &o.failures {
+            println!("failure\t{}\t{}\t{}", f.site, f.test, f.inputs["xs"]);
+        }
+    });
+    run.assert_success();
+    let mut from_log = std::collections::BTreeMap::<(String, String), [u64; 3]>::new();
+    let mut failures_in_log = Vec::new();
+    for t in run.tests() {
+        let c = from_log.entry((t.site.clone(), t.test.clone())).or_default();
+        match t.outcome {
+            Pass => c[0] += 1,
+            Fail => c[1] += 1,
+            Skipped => c[2] += 1,
+            other => panic!("unexpected {other}: {}", run.describe()),
+        }
+        if t.outcome == Fail {
+            failures_in_log.push(format!("failure\t{}\t{}\t{}", t.site, t.test, t.inputs["xs"]));
+        }
+    }
+    let mut from_view = std::collections::BTreeMap::new();
+    let mut failures_in_view = Vec::new();
+    for line in run.stdout.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        match fields[0] {
+            "count" => {
+                let n = |i: usize| fields[i].parse::<u64>().unwrap();
+                from_view.insert((fields[1].to_string(), fields[2].to_string()), [n(3), n(4), n(5)]);
+            }
+            "failure" => failures_in_view.push(line.to_string()),
+            _ => {}
+        }
+    }
+    // Two calls of the wrong mean, two relations each, and ten relations of one std_dev call.
+    assert_eq!(from_log.values().map(|c| c.iter().sum::<u64>()).sum::<u64>(), 14);
+    assert_eq!(from_view, from_log, "{}", run.describe());
+    // The odd-length call breaks the shift relation (and the permutation one, unless the
+    // permutation kept the last element last).
+    assert!(
+        failures_in_view
+            .iter()
+            .any(|f| f.contains("buggy_mean(&add(xs, 1.0)) == result + 1.0\t[1.0, 2.0, 30.0]")),
+        "{}",
+        run.describe()
+    );
+    failures_in_view.sort();
+    failures_in_log.sort();
+    assert_eq!(failures_in_view, failures_in_log);
+}
+
 #[invite::metamorphic(
     near(x) == result + 1e-9,
     tolerance = 1e-12,
