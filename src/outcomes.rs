@@ -204,10 +204,17 @@ mod tests {
         let b = o.site("b").expect("site b");
         assert_eq!((b.counts().timeout, b.counts().skipped), (1, 1));
         assert!(o.site("c").is_none());
-        let failures: Vec<_> = o.failures.iter().map(|t| (t.site.as_str(), t.outcome)).collect();
+        let failures: Vec<_> = o
+            .failures
+            .iter()
+            .map(|t| (t.site.as_str(), t.outcome))
+            .collect();
         assert_eq!(failures, [("b", Outcome::Timeout), ("a", Outcome::Fail)]);
         let total = o.total();
-        assert_eq!((total.pass, total.fail, total.timeout, total.skipped), (2, 1, 1, 1));
+        assert_eq!(
+            (total.pass, total.fail, total.timeout, total.skipped),
+            (2, 1, 1, 1)
+        );
         assert_eq!(o.failure_count(), 2);
     }
 
@@ -220,7 +227,12 @@ mod tests {
         let kept: Vec<_> = view.snapshot().failures.iter().map(|t| t.outcome).collect();
         assert_eq!(
             kept,
-            [Outcome::Fail, Outcome::Error, Outcome::Timeout, Outcome::Blocked]
+            [
+                Outcome::Fail,
+                Outcome::Error,
+                Outcome::Timeout,
+                Outcome::Blocked
+            ]
         );
     }
 

@@ -170,7 +170,8 @@ fn notify_prints_one_line_and_calls_the_hook() {
 
 #[test]
 fn the_hook_runs_in_log_mode_without_a_stderr_line() {
-    let config = "default_rho = 1.0\nmax_concurrent = 4\nmax_overhead = 1.0\nchild_cpu_charge = 0.0";
+    let config =
+        "default_rho = 1.0\nmax_concurrent = 4\nmax_overhead = 1.0\nchild_cpu_charge = 0.0";
     let run = scenario(here!(), config, || {
         invite::on_failure(|t| {
             assert_eq!(t.test, "off_by_one(x) == x");
@@ -207,7 +208,12 @@ fn abort_logs_the_failure_then_ends_the_program() {
         run.describe()
     );
     assert!(!run.stdout.contains("still running"));
-    assert_eq!(run.stdout, "hook: off_by_one(x) == x\n", "{}", run.describe());
+    assert_eq!(
+        run.stdout,
+        "hook: off_by_one(x) == x\n",
+        "{}",
+        run.describe()
+    );
     assert_eq!(run.outcomes_of("off_by_one(x) == x"), vec![Outcome::Fail]);
     assert!(
         run.stderr.contains("aborting the program"),

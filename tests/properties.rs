@@ -97,6 +97,19 @@ proptest! {
     }
 
     #[test]
+    fn records_with_any_time_text_are_read_and_rendered(time in "\\PC{0,40}") {
+        let mut r = record(Outcome::Fail, "d");
+        if let Record::Test(t) = &mut r {
+            t.time = time;
+        }
+        let mut agg = Aggregator::new(3);
+        prop_assert!(agg.add_line(r.to_line().as_bytes()).is_ok());
+        let summary = agg.finish();
+        let _ = invite::report::text::render(&summary, invite::report::text::Paint(false));
+        let _ = invite::report::html::render(&summary);
+    }
+
+    #[test]
     fn truncated_records_are_bad_lines_not_records(cut in 1usize..400, detail in "\\PC{0,60}") {
         let line = record(Outcome::Fail, &detail).to_line();
         let cut = cut.min(line.len() - 1);

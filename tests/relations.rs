@@ -149,7 +149,9 @@ fn the_program_reads_the_same_outcomes_in_process_as_the_log_holds() {
     let mut from_log = std::collections::BTreeMap::<(String, String), [u64; 3]>::new();
     let mut failures_in_log = Vec::new();
     for t in run.tests() {
-        let c = from_log.entry((t.site.clone(), t.test.clone())).or_default();
+        let c = from_log
+            .entry((t.site.clone(), t.test.clone()))
+            .or_default();
         match t.outcome {
             Pass => c[0] += 1,
             Fail => c[1] += 1,
@@ -157,7 +159,10 @@ fn the_program_reads_the_same_outcomes_in_process_as_the_log_holds() {
             other => panic!("unexpected {other}: {}", run.describe()),
         }
         if t.outcome == Fail {
-            failures_in_log.push(format!("failure\t{}\t{}\t{}", t.site, t.test, t.inputs["xs"]));
+            failures_in_log.push(format!(
+                "failure\t{}\t{}\t{}",
+                t.site, t.test, t.inputs["xs"]
+            ));
         }
     }
     let mut from_view = std::collections::BTreeMap::new();
@@ -167,14 +172,23 @@ fn the_program_reads_the_same_outcomes_in_process_as_the_log_holds() {
         match fields[0] {
             "count" => {
                 let n = |i: usize| fields[i].parse::<u64>().unwrap();
-                from_view.insert((fields[1].to_string(), fields[2].to_string()), [n(3), n(4), n(5)]);
+                from_view.insert(
+                    (fields[1].to_string(), fields[2].to_string()),
+                    [n(3), n(4), n(5)],
+                );
             }
             "failure" => failures_in_view.push(line.to_string()),
             _ => {}
         }
     }
     // Two calls of the wrong mean, two relations each, and ten relations of one std_dev call.
-    assert_eq!(from_log.values().map(|c| c.iter().sum::<u64>()).sum::<u64>(), 14);
+    assert_eq!(
+        from_log
+            .values()
+            .map(|c| c.iter().sum::<u64>())
+            .sum::<u64>(),
+        14
+    );
     assert_eq!(from_view, from_log, "{}", run.describe());
     // The odd-length call breaks the shift relation (and the permutation one, unless the
     // permutation kept the last element last).

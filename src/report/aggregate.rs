@@ -268,8 +268,8 @@ impl Aggregator {
             }
         }
         if let Some(time) = lite.time.as_deref() {
-            if time.len() >= 16 {
-                let minute = &time[..16];
+            // `YYYY-MM-DDTHH:MM`; a damaged time with a multi-byte character there is skipped.
+            if let Some(minute) = time.get(..16) {
                 match self.timeline.get_mut(minute) {
                     Some(c) => c.add(outcome),
                     None => self

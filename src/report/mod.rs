@@ -97,6 +97,7 @@ pub fn summarise(opts: &Options, problems: &mut Problems) -> Result<Summary, Str
     let mut agg = aggregate::Aggregator::new(opts.failures);
     agg.input.files = inputs.len() as u64;
     let mut empty = Vec::new();
+    let mut long_lines = Vec::new();
     read::for_each_line(
         &inputs,
         |line, loc| match agg.add_line(line) {
@@ -115,8 +116,25 @@ pub fn summarise(opts: &Options, problems: &mut Problems) -> Result<Summary, Str
                 Ok(())
             }
         },
+        |loc, bytes| {
+            let why = format!(
+                "a line of {bytes} bytes, over the {} MiB a log line may have",
+                read::MAX_LINE >> 20
+            );
+            if opts.strict {
+                return Err(format!(
+                    "{}:{}: {why} (--strict stops at the first bad line)",
+                    loc.file, loc.line
+                ));
+            }
+            long_lines.push((loc.file.to_string(), loc.line, why));
+            Ok(())
+        },
         |name| empty.push(name.to_string()),
     )?;
+    for (file, line, why) in long_lines {
+        problems.add(&file, line, &LineError::Bad(why));
+    }
     problems.empty = empty;
     agg.input.bad_lines = problems.bad;
     agg.input.unknown_kinds = problems.unknown;

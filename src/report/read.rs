@@ -2,12 +2,17 @@
 //!
 //! Logs come from processes that crash, are killed mid-line or run a newer version, so a bad
 //! line is normal: it is skipped, counted and listed (file and line) in a short warning summary.
-//! Nothing is loaded whole: lines are read one at a time through a large buffer.
+//! Nothing is loaded whole: lines are read one at a time through a large buffer, and a line
+//! longer than [`MAX_LINE`] is skipped (and counted) without being held.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// The longest line kept, in bytes. invite writes lines far shorter (inputs are truncated to
+/// 512 characters each); a longer line is damage, and holding it could exhaust memory.
+pub const MAX_LINE: usize = 16 << 20;
 
 /// One input: a file, or standard input (`-`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,7 +55,18 @@ pub fn resolve(paths: &[String]) -> Result<Vec<Input>, String> {
             }
             found.sort();
             inputs.extend(found.into_iter().map(Input::File));
+        } else if meta.is_file() {
+            inputs.push(Input::File(path.to_path_buf()));
         } else {
+            use std::os::unix::fs::FileTypeExt;
+            // A device or socket never ends (`/dev/zero`) or is not a log; a FIFO is a stream
+            // that a program may be writing a log into, as standard input may be.
+            if !meta.file_type().is_fifo() {
+                return Err(format!(
+                    "{p}: not a log file or directory (a device or socket); pass a regular file, \
+                     a directory of *.jsonl logs, or - for standard input"
+                ));
+            }
             inputs.push(Input::File(path.to_path_buf()));
         }
     }
@@ -64,12 +80,14 @@ pub struct Location<'a> {
     pub line: u64,
 }
 
-/// Calls `each` with every non-empty line (without its newline) of every input, in order.
-/// `each` returning `Err` stops the reading with that error. Shows a progress bar on a terminal
+/// Calls `each` with every non-empty line (without its newline) of every input, in order, and
+/// `too_long` with the place and length of every line over [`MAX_LINE`] bytes instead.
+/// Either returning `Err` stops the reading with that error. Shows a progress bar on a terminal
 /// once reading has taken more than a second.
 pub fn for_each_line(
     inputs: &[Input],
     mut each: impl FnMut(&[u8], &Location) -> Result<(), String>,
+    mut too_long: impl FnMut(&Location, u64) -> Result<(), String>,
     mut empty_file: impl FnMut(&str),
 ) -> Result<(), String> {
     let total: u64 = inputs
@@ -94,8 +112,7 @@ pub fn for_each_line(
         let mut bytes_in_file = 0u64;
         loop {
             buf.clear();
-            let n = reader
-                .read_until(b'\n', &mut buf)
+            let (n, cut) = read_line_bounded(&mut reader, &mut buf, MAX_LINE)
                 .map_err(|e| format!("{name}: {e}"))?;
             if n == 0 {
                 break;
@@ -103,6 +120,10 @@ pub fn for_each_line(
             line += 1;
             bytes_in_file += n as u64;
             progress.advance(n as u64);
+            if cut {
+                too_long(&Location { file: &name, line }, n as u64)?;
+                continue;
+            }
             let mut text = &buf[..];
             while let [rest @ .., b'\n' | b'\r'] = text {
                 text = rest;
@@ -118,6 +139,45 @@ pub fn for_each_line(
     }
     progress.finish();
     Ok(())
+}
+
+/// Reads one line, newline included, into `buf`, keeping at most `max` bytes of it. Returns the
+/// bytes consumed (0 at the end of the input) and whether the line was longer than `max`, in
+/// which case `buf` is left empty and the rest of the line is read past, not kept.
+fn read_line_bounded(
+    reader: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<(usize, bool)> {
+    let mut consumed = 0;
+    let mut cut = false;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok((consumed, cut));
+        }
+        let (take, ends) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if !cut {
+            if buf.len() + take > max {
+                cut = true;
+                *buf = Vec::new();
+            } else {
+                buf.extend_from_slice(&chunk[..take]);
+            }
+        }
+        reader.consume(take);
+        consumed += take;
+        if ends {
+            return Ok((consumed, cut));
+        }
+    }
 }
 
 /// A progress bar on stderr, only on a terminal, only after the first second.
@@ -215,6 +275,7 @@ mod tests {
                 seen.push((String::from_utf8_lossy(l).into_owned(), loc.line));
                 Ok(())
             },
+            |loc, n| panic!("line {} of {n} bytes called too long", loc.line),
             |name| empties.push(name.to_string()),
         )
         .unwrap();
@@ -227,5 +288,71 @@ mod tests {
             ]
         );
         assert_eq!(empties.len(), 1);
+    }
+
+    #[test]
+    fn a_line_over_the_bound_is_skipped_whole_and_reported_with_its_length() {
+        let text = b"short\n0123456789abc\n0123456789\nlast-without-newline";
+        // A reader with a tiny buffer, so that lines span several fills.
+        let mut reader = BufReader::with_capacity(4, &text[..]);
+        let mut buf = Vec::new();
+        let mut got = Vec::new();
+        loop {
+            buf.clear();
+            let (n, cut) = read_line_bounded(&mut reader, &mut buf, 11).unwrap();
+            if n == 0 {
+                break;
+            }
+            got.push((String::from_utf8_lossy(&buf).into_owned(), n, cut));
+        }
+        assert_eq!(
+            got,
+            vec![
+                ("short\n".to_string(), 6, false),
+                (String::new(), 14, true),
+                ("0123456789\n".to_string(), 11, false),
+                (String::new(), 20, true),
+            ]
+        );
+    }
+
+    #[test]
+    fn for_each_line_hands_over_long_lines_to_their_own_callback() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("x.jsonl");
+        let long = "x".repeat(MAX_LINE + 1);
+        std::fs::write(&f, format!("a\n{long}\nb\n")).unwrap();
+        let mut seen = Vec::new();
+        let mut long_lines = Vec::new();
+        for_each_line(
+            &[Input::File(f)],
+            |l, loc| {
+                seen.push((l.to_vec(), loc.line));
+                Ok(())
+            },
+            |loc, n| {
+                long_lines.push((loc.line, n));
+                Ok(())
+            },
+            |_| {},
+        )
+        .unwrap();
+        assert_eq!(seen, vec![(b"a".to_vec(), 1), (b"b".to_vec(), 3)]);
+        assert_eq!(long_lines, vec![(2, MAX_LINE as u64 + 2)]);
+    }
+
+    #[test]
+    fn devices_are_refused_by_name_and_fifos_taken() {
+        let err = resolve(&["/dev/zero".into()]).unwrap_err();
+        assert!(err.starts_with("/dev/zero: not a log file"), "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("live.jsonl");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo reads a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert_eq!(
+            resolve(&[fifo.display().to_string()]).unwrap(),
+            vec![Input::File(fifo)]
+        );
     }
 }
