@@ -301,6 +301,92 @@ fn no_valid_record_or_a_missing_path_is_a_clear_error() {
 }
 
 #[test]
+fn fail_on_gates_ci_after_writing_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(dir.path(), "a.jsonl", instance_log(7).as_bytes());
+    let log = log.to_str().unwrap();
+    // The log holds one fail, one error and one timeout, all at app::f.
+    let out = invite(&["report", log, "--fail-on", "fail,error"], None);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("app::f"),
+        "the report is still written"
+    );
+    assert!(
+        text(&out.stderr).contains("1 fail, 1 error at 1 site(s) (--fail-on fail,error)"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = invite(&["report", log, "--fail-on", "blocked,inconclusive"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = invite(&["report", log, "--fail-on", "timeout"], None);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(text(&out.stderr).contains("1 timeout at 1 site(s)"));
+    let out = invite(&["report", log], None);
+    assert_eq!(out.status.code(), Some(0));
+    let out = invite(&["report", log, "--fail-on", "failed"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("`failed` is not an outcome; use pass, fail, error"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+fn invite_in(dir: &Path, config: Option<&Path>, args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_invite"));
+    cmd.args(args).current_dir(dir).env("NO_COLOR", "1");
+    match config {
+        Some(c) => cmd.env("INVITE_CONFIG", c),
+        None => cmd.env_remove("INVITE_CONFIG"),
+    };
+    cmd.output().unwrap()
+}
+
+#[test]
+fn without_paths_the_report_reads_the_log_the_configuration_names() {
+    let dir = tempfile::tempdir().unwrap();
+    // No configuration: the default log file.
+    let out = invite_in(dir.path(), None, &["report"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("invite-log.jsonl: no such file or directory"),
+        "{}",
+        text(&out.stderr)
+    );
+    write(dir.path(), "invite-log.jsonl", instance_log(3).as_bytes());
+    let out = invite_in(dir.path(), None, &["report", "--format", "json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["sites"][0]["tests"], 6);
+    // ./invite.toml names another log.
+    write(dir.path(), "invite.toml", b"log = \"app.jsonl\"\n");
+    write(
+        dir.path(),
+        "app.jsonl",
+        (instance_log(4) + &instance_log(5)).as_bytes(),
+    );
+    let out = invite_in(dir.path(), None, &["report", "--format", "json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["sites"][0]["tests"], 12);
+    // $INVITE_CONFIG wins over ./invite.toml.
+    let other = write(dir.path(), "other.toml", b"log = \"invite-log.jsonl\"\n");
+    let out = invite_in(dir.path(), Some(&other), &["report", "--format", "json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["sites"][0]["tests"], 6);
+    // A configuration that logs to stderr names no file; a broken one is reported.
+    let stderr_log = write(dir.path(), "stderr.toml", b"log = \"-\"\n");
+    let out = invite_in(dir.path(), Some(&stderr_log), &["report"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("writes to stderr; name the log file"));
+    let broken = write(dir.path(), "broken.toml", b"lgo = 1\n");
+    let out = invite_in(dir.path(), Some(&broken), &["report"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("lgo"), "{}", text(&out.stderr));
+}
+
+#[test]
 fn standard_input_is_read_with_a_dash() {
     let out = invite(
         &["report", "--format", "json", "-"],

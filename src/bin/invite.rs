@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use invite::config::Config;
-use invite::record::Record;
+use invite::record::{Outcome, Record};
 use invite::report::{self, Format, Options};
 
 #[derive(Parser)]
@@ -32,8 +32,8 @@ enum FormatArg {
 enum Command {
     /// Summarise logs: outcomes, failures with what replays them, costs, and tuned ρ.
     Report {
-        /// Log files, directories (every *.jsonl inside) or `-` for stdin.
-        #[arg(required = true)]
+        /// Log files, directories (every *.jsonl inside) or `-` for stdin; default: the `log`
+        /// that $INVITE_CONFIG or ./invite.toml names, else invite-log.jsonl.
         paths: Vec<String>,
         #[arg(long, value_enum, default_value = "text")]
         format: FormatArg,
@@ -53,6 +53,10 @@ enum Command {
         /// Colour in text output: auto (on a terminal without NO_COLOR), always, never.
         #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
         color: String,
+        /// Exit with status 3 after the report if any test ended in one of these outcomes,
+        /// comma-separated (for CI): fail, error, timeout, blocked, inconclusive, skipped, pass.
+        #[arg(long, value_delimiter = ',', value_parser = outcome)]
+        fail_on: Vec<Outcome>,
     },
     /// Validate an invite.toml with the runtime's own messages.
     CheckConfig {
@@ -75,6 +79,37 @@ fn share(s: &str) -> Result<f64, String> {
     }
 }
 
+fn outcome(s: &str) -> Result<Outcome, String> {
+    Outcome::ALL
+        .into_iter()
+        .find(|o| o.as_str() == s)
+        .ok_or_else(|| {
+            let names: Vec<&str> = Outcome::ALL.iter().map(|o| o.as_str()).collect();
+            format!("`{s}` is not an outcome; use {}", names.join(", "))
+        })
+}
+
+/// The log the configuration names, for `report` without paths: `$INVITE_CONFIG`, else
+/// `./invite.toml`, else the default log file.
+fn configured_log() -> Result<String, String> {
+    let path = std::env::var_os("INVITE_CONFIG")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("invite.toml"));
+    let log = if path.exists() {
+        let config = Config::from_file(&path).map_err(|e| e.to_string())?;
+        config.log
+    } else {
+        Config::default().log
+    };
+    if log == "-" {
+        return Err(format!(
+            "{}: log = \"-\" writes to stderr; name the log file to report on",
+            path.display()
+        ));
+    }
+    Ok(log)
+}
+
 fn positive(s: &str) -> Result<f64, String> {
     let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
     if v > 0.0 && v.is_finite() {
@@ -95,7 +130,19 @@ fn main() -> ExitCode {
             target_tests_per_min,
             failures,
             color,
+            fail_on,
         } => {
+            let paths = if paths.is_empty() {
+                match configured_log() {
+                    Ok(log) => vec![log],
+                    Err(e) => {
+                        eprintln!("invite report: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            } else {
+                paths
+            };
             let opts = Options {
                 paths,
                 format: match format {
@@ -112,6 +159,7 @@ fn main() -> ExitCode {
                     "never" => Some(false),
                     _ => None,
                 },
+                fail_on,
             };
             report::run(
                 &opts,

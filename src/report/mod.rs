@@ -15,6 +15,8 @@ use std::io::{IsTerminal, Write};
 
 pub use aggregate::{LineError, Summary};
 
+use crate::record::Outcome;
+
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -34,7 +36,12 @@ pub struct Options {
     pub failures: usize,
     /// Colour in text output; `None`: when stdout is a terminal and `NO_COLOR` is unset.
     pub colour: Option<bool>,
+    /// Outcomes that make the command fail (exit 3) once the report is written: a CI gate.
+    pub fail_on: Vec<Outcome>,
 }
+
+/// The exit code when tests ended in an outcome named by [`Options::fail_on`].
+pub const EXIT_FAILED_TESTS: i32 = 3;
 
 /// The bad lines met, for the warning summary.
 #[derive(Default)]
@@ -179,11 +186,45 @@ pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         Format::Html => html::render(&summary),
     };
     match out.write_all(rendered.as_bytes()) {
-        Ok(()) => 0,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Err(e) => {
             let _ = writeln!(err, "invite report: cannot write the report: {e}");
-            2
+            return 2;
         }
     }
+    match failed_tests(&summary, &opts.fail_on) {
+        Some(line) => {
+            let _ = writeln!(err, "invite report: {line}");
+            EXIT_FAILED_TESTS
+        }
+        None => 0,
+    }
+}
+
+/// The line that explains a failed gate: how many tests ended in each outcome of `fail_on`,
+/// and at how many sites; `None` when there were none.
+fn failed_tests(summary: &Summary, fail_on: &[Outcome]) -> Option<String> {
+    let mut counts = Vec::new();
+    let mut sites = 0;
+    for site in &summary.sites {
+        if fail_on.iter().any(|&o| site.outcomes.get(o) > 0) {
+            sites += 1;
+        }
+    }
+    for &o in fail_on {
+        let n: u64 = summary.sites.iter().map(|s| s.outcomes.get(o)).sum();
+        if n > 0 {
+            counts.push(format!("{n} {o}"));
+        }
+    }
+    if counts.is_empty() {
+        return None;
+    }
+    let named: Vec<&str> = fail_on.iter().map(|o| o.as_str()).collect();
+    Some(format!(
+        "{} at {sites} site(s) (--fail-on {})",
+        counts.join(", "),
+        named.join(",")
+    ))
 }
