@@ -68,6 +68,9 @@ fn parent_memory_statics_and_output_are_untouched_by_hundreds_of_tests() {
     test = exits,
     test = passes,
     test = overflows_its_stack,
+    test = panics_while_unwinding,
+    test = catches_the_signal_of_a_host_handler,
+    test = panics_again_and_again,
     timeout_ms = 300,
 )]
 fn hostile(x: u32) -> u32 {
@@ -77,6 +80,37 @@ fn hostile(x: u32) -> u32 {
 fn panics(x: &u32) -> bool {
     panic!("test panicked on {x}");
 }
+
+/// A drop that panics while the first panic unwinds: the process aborts before any verdict,
+/// and the first panic's message must still reach the record.
+fn panics_while_unwinding(x: &u32) -> bool {
+    struct PanicsOnDrop;
+    impl Drop for PanicsOnDrop {
+        fn drop(&mut self) {
+            panic!("second panic while unwinding");
+        }
+    }
+    let _guard = PanicsOnDrop;
+    panic!("first panic on {x}");
+}
+
+/// The program has a SIGTERM handler; in the test process the signal must have its default
+/// action again (the host's handler is not the test's to run), so this test dies of it.
+fn catches_the_signal_of_a_host_handler(_: &u32) -> bool {
+    // SAFETY: raising a signal in this process.
+    unsafe { libc::raise(libc::SIGTERM) };
+    true
+}
+
+/// Many caught panics, then an abort: the record keeps the first messages, within a bound.
+fn panics_again_and_again(_: &u32) -> bool {
+    for i in 0..2000 {
+        let _ = std::panic::catch_unwind(|| panic!("panic number {i}"));
+    }
+    std::process::abort();
+}
+
+extern "C" fn counts_sigterm(_: libc::c_int) {}
 
 fn aborts(_: &u32) -> bool {
     std::process::abort();
@@ -115,6 +149,8 @@ fn crashing_and_hanging_tests_are_recorded_and_the_parent_carries_on() {
         here!(),
         "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
         || {
+            // SAFETY: installing a handler that does nothing.
+            unsafe { libc::signal(libc::SIGTERM, counts_sigterm as libc::sighandler_t) };
             assert_eq!(hostile(1), 2);
             assert!(invite::wait_idle(WAIT));
             assert_eq!(hostile(2), 3);
@@ -145,12 +181,31 @@ fn crashing_and_hanging_tests_are_recorded_and_the_parent_carries_on() {
     let (o, d) = detail("exits");
     assert_eq!(o, Error);
     assert!(d.contains("status 3"), "{d}");
+    assert!(d.contains("(did the test call process::exit?)"), "{d}");
+    let (o, d) = detail("panics_while_unwinding");
+    assert_eq!(o, Error);
+    assert!(d.contains("first panic on 1"), "{d}");
+    assert!(d.contains("SIGABRT"), "{d}");
+    let (o, d) = detail("panics_again_and_again");
+    assert_eq!(o, Error);
+    assert!(
+        d.starts_with("panicked at") && d.contains("panic number 0;"),
+        "{d}"
+    );
+    assert!(
+        d.len() < 4096 && !d.contains("panic number 1999"),
+        "{} bytes",
+        d.len()
+    );
+    let (o, d) = detail("catches_the_signal_of_a_host_handler");
+    assert_eq!(o, Error);
+    assert!(d.contains("SIGTERM"), "{d}");
     let (o, d) = detail("overflows_its_stack");
     assert_eq!(o, Error);
     assert!(d.contains("SIGSEGV"), "{d}");
     // A test that calls the instrumented function itself does not fork again.
     assert!(run.outcomes_of("passes").iter().all(|o| *o == Pass));
-    assert_eq!(run.tests().len(), 14, "{}", run.describe());
+    assert_eq!(run.tests().len(), 20, "{}", run.describe());
 }
 
 static LOCK: Mutex<u64> = Mutex::new(0);

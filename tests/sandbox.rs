@@ -247,9 +247,15 @@ fn sandbox_fork_per_site_allows_side_effects() {
     );
 }
 
-#[invite::in_vivo(test = allocates_a_lot)]
+#[invite::in_vivo(test = allocates_a_lot, test = allocates_a_little)]
 fn grow(x: u64) -> u64 {
     x
+}
+
+/// Well within the limit: the limit is what the test process has plus `memory_mb`.
+fn allocates_a_little(_: &u64) -> bool {
+    let v = vec![1u8; 16 << 20];
+    v.iter().step_by(4096).count() == 4096
 }
 
 fn allocates_a_lot(_: &u64) -> bool {
@@ -271,6 +277,12 @@ fn a_memory_limit_stops_a_greedy_test_only() {
     );
     run.assert_success();
     assert_eq!(run.stdout, "program allocated 256 MiB\n");
+    assert_eq!(
+        run.outcomes_of("allocates_a_little"),
+        vec![Pass],
+        "{}",
+        run.describe()
+    );
     let t = &run.tests_of("allocates_a_lot")[0];
     assert_eq!(t.outcome, Error, "{t:?}");
     assert!(

@@ -30,6 +30,9 @@ static PANIC_PIPE: AtomicI32 = AtomicI32::new(-1);
 /// The last panic message in this process (leaked on purpose: the process is short-lived).
 static LAST_PANIC: AtomicPtr<String> = AtomicPtr::new(std::ptr::null_mut());
 
+/// Beyond this many bytes of panic messages from one test, later ones are dropped.
+const PANIC_TEXT_MAX: usize = 2048;
+
 /// The hint attached to every timeout.
 const TIMEOUT_HINT: &str = "if the test waits on a lock, another thread may have held that lock \
     when the process forked; a lock held across fork is never released in the child";
@@ -173,7 +176,7 @@ impl ChildRun {
         let pidfd = pidfd_open(pid);
         let deadline = started + self.timeout;
         let mut reader = FrameReader::default();
-        let (mut verdict, mut panic) = (None, None);
+        let (mut verdict, mut panic): (_, Option<String>) = (None, None);
         let mut eof = false;
         let rd = raw(&read_end);
         let exit = loop {
@@ -190,7 +193,18 @@ impl ChildRun {
                         detail,
                         duration_us,
                     } => verdict = Some((outcome, detail, duration_us)),
-                    Frame::Panic { message } => panic = Some(message),
+                    // A panic during the unwinding of another aborts the process; the first
+                    // message names the test's own failure, so the messages are kept in order
+                    // (up to a bound: a test may catch and repeat panics without end).
+                    Frame::Panic { message } => {
+                        panic = Some(match panic.take() {
+                            Some(first) if first.len() < PANIC_TEXT_MAX => {
+                                format!("{first}; then {message}")
+                            }
+                            Some(first) => first,
+                            None => message,
+                        })
+                    }
                     Frame::Blocked { detail } => {
                         verdict = Some((Outcome::Blocked, Some(detail), 0))
                     }
