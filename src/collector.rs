@@ -16,7 +16,7 @@ use crate::budget::Budget;
 use crate::config::{Config, OnFailure};
 use crate::handover::{self, RunStart, MESSAGE};
 use crate::log_sink::LogSink;
-use crate::record::{self, Instance, Outcome, OutcomeCounts, Record, Seeds, SiteStats};
+use crate::record::{self, Instance, Outcome, OutcomeCounts, Record, Seeds, SiteStats, SkipCounts};
 use crate::rng::Snapshot;
 use crate::sandbox::wire::{Frame, FrameReader};
 use crate::sandbox::{self, Exit};
@@ -287,6 +287,30 @@ enum Adapt {
     Set(f64),
 }
 
+/// The line printed at exit when the caps refused most sampled calls: how many, why, and which
+/// key to raise. `None` when they refused half or fewer, or too few calls were sampled to say.
+fn refusal_notice(sampled: u64, skips: &SkipCounts, config: &Config) -> Option<String> {
+    let refused = skips.refused_by_caps();
+    if sampled < 10 || refused * 2 <= sampled {
+        return None;
+    }
+    let key = if skips.concurrency >= skips.overhead {
+        format!("max_concurrent (now {})", config.max_concurrent)
+    } else {
+        format!("max_overhead (now {})", config.max_overhead)
+    };
+    Some(format!(
+        "invite: the caps refused {refused} of {sampled} sampled calls ({}%): {} because \
+         max_concurrent = {} runs were alive, {} because another run would have passed \
+         max_overhead = {}; to test more, raise {key} in invite.toml",
+        refused * 100 / sampled,
+        skips.concurrency,
+        config.max_concurrent,
+        skips.overhead,
+        config.max_overhead,
+    ))
+}
+
 /// The adaptive rate of a site at `rho` aiming at `target` tests a minute, `per_run` tests a
 /// run, from its counters at the start of the window and now, `secs` apart (see
 /// [`State::adapt`]).
@@ -493,6 +517,13 @@ impl State {
         }
         if finished {
             self.write_stats(true);
+            let (sampled, skips) = site::all().fold((0, SkipCounts::default()), |(n, mut k), s| {
+                k.merge(&s.skips());
+                (n + s.sampled.load(Relaxed), k)
+            });
+            if let Some(line) = refusal_notice(sampled, &skips, &self.config) {
+                eprintln!("{line}");
+            }
             let stop = Record::Stop(record::Stop {
                 v: record::VERSION,
                 time: record::now(),
@@ -879,6 +910,38 @@ mod tests {
             adapt_rate(0.01, 30.0, 1, start, counters(150, 52, 7), 2.0),
             Adapt::Keep
         );
+    }
+
+    #[test]
+    fn the_refusal_notice_names_the_cap_that_refused_most_and_only_when_most_were_refused() {
+        let config = Config {
+            max_concurrent: 1,
+            max_overhead: 0.05,
+            ..Config::default()
+        };
+        let skips = |concurrency, overhead| SkipCounts {
+            concurrency,
+            overhead,
+            dedup: 1000,
+            ..SkipCounts::default()
+        };
+        let line = refusal_notice(100, &skips(60, 11), &config).unwrap();
+        assert_eq!(
+            line,
+            "invite: the caps refused 71 of 100 sampled calls (71%): 60 because \
+             max_concurrent = 1 runs were alive, 11 because another run would have passed \
+             max_overhead = 0.05; to test more, raise max_concurrent (now 1) in invite.toml"
+        );
+        let line = refusal_notice(100, &skips(11, 60), &config).unwrap();
+        assert!(
+            line.ends_with("raise max_overhead (now 0.05) in invite.toml"),
+            "{line}"
+        );
+        // Half refused, or too few sampled: nothing to say.
+        assert_eq!(refusal_notice(100, &skips(25, 25), &config), None);
+        assert!(refusal_notice(100, &skips(25, 26), &config).is_some());
+        assert_eq!(refusal_notice(9, &skips(9, 0), &config), None);
+        assert!(refusal_notice(10, &skips(10, 0), &config).is_some());
     }
 
     #[test]

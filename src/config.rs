@@ -311,6 +311,63 @@ impl Config {
     pub fn site(&self, name: &str) -> SiteConfig {
         self.functions.get(name).cloned().unwrap_or_default()
     }
+
+    /// The `[functions."…"]` entries that name none of `sites`, each with the site it most
+    /// likely meant: the one with the same last segment (a method named without its type, or
+    /// with another module), else the nearest name within a few edits.
+    pub fn unmatched_entries<'a>(
+        &self,
+        sites: impl IntoIterator<Item = &'a str>,
+    ) -> Vec<(String, Option<String>)> {
+        let sites: Vec<&str> = sites.into_iter().collect();
+        self.functions
+            .keys()
+            .filter(|k| !sites.contains(&k.as_str()))
+            .map(|k| (k.clone(), nearest_site(k, &sites).map(str::to_string)))
+            .collect()
+    }
+}
+
+/// The site an unmatched entry most likely meant (see [`Config::unmatched_entries`]).
+fn nearest_site<'a>(entry: &str, sites: &[&'a str]) -> Option<&'a str> {
+    let last = |n: &str| n.rsplit("::").next().unwrap_or("").to_string();
+    let mut same_last: Vec<&str> = sites
+        .iter()
+        .copied()
+        .filter(|s| last(s) == last(entry))
+        .collect();
+    same_last.sort_by_key(|s| edit_distance(s, entry));
+    if let Some(s) = same_last.first() {
+        return Some(s);
+    }
+    let limit = (entry.chars().count() / 4).max(2);
+    sites
+        .iter()
+        .copied()
+        .map(|s| (edit_distance(s, entry), s))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, s)| s)
+}
+
+/// Levenshtein distance in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                diagonal
+            } else {
+                1 + diagonal.min(above).min(row[j])
+            };
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -449,6 +506,74 @@ fn non_empty<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn edit_distance_counts_insertions_deletions_and_substitutions() {
+        assert_eq!(edit_distance("", ""), 0);
+        assert_eq!(edit_distance("abc", ""), 3);
+        assert_eq!(edit_distance("", "ab"), 2);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("app::mean", "app::mean"), 0);
+        assert_eq!(edit_distance("app::maen", "app::mean"), 2);
+        assert_eq!(edit_distance("ab", "ba"), 2);
+        assert_eq!(edit_distance("flaw", "lawn"), 2);
+    }
+
+    #[test]
+    fn entries_that_name_no_site_are_listed_with_the_site_they_likely_meant() {
+        let text = "[functions.\"app::push\"]\nrho = 0.1\n\
+                    [functions.\"app::stats::mean\"]\nrho = 0.1\n\
+                    [functions.\"app::stats::meen\"]\nrho = 0.1\n\
+                    [functions.\"app::elsewhere::nothing_like_it\"]\nrho = 0.1\n";
+        let c = Config::from_toml(text, Path::new("invite.toml")).unwrap();
+        let sites = [
+            "app::RunningStats::push",
+            "app::Queue::push_back",
+            "app::stats::mean",
+            "app::stats::median",
+        ];
+        let mut got = c.unmatched_entries(sites);
+        got.sort();
+        assert_eq!(
+            got,
+            vec![
+                ("app::elsewhere::nothing_like_it".to_string(), None),
+                (
+                    "app::push".to_string(),
+                    Some("app::RunningStats::push".to_string())
+                ),
+                (
+                    "app::stats::meen".to_string(),
+                    Some("app::stats::mean".to_string())
+                ),
+            ]
+        );
+        assert!(c
+            .unmatched_entries([
+                "app::push",
+                "app::stats::mean",
+                "app::stats::meen",
+                "app::elsewhere::nothing_like_it"
+            ])
+            .is_empty());
+    }
+
+    #[test]
+    fn of_several_sites_with_the_same_last_segment_the_closest_is_suggested() {
+        let sites = ["zzz::other::push", "app::Stack::push", "app::Queue::push"];
+        assert_eq!(
+            nearest_site("app::Stak::push", &sites),
+            Some("app::Stack::push")
+        );
+        assert_eq!(nearest_site("app::pop", &sites), None);
+        // Within a quarter of the name's length (at least two edits), and no further.
+        assert_eq!(
+            nearest_site("app::Stack::puss", &["app::Stack::push"]),
+            Some("app::Stack::push")
+        );
+        assert_eq!(nearest_site("ab::cd", &["ab::xy"]), Some("ab::xy"));
+        assert_eq!(nearest_site("ab::cd", &["ab::xyz"]), None);
+    }
+
     use super::*;
 
     fn parse(text: &str) -> Result<Config, ConfigError> {

@@ -234,6 +234,15 @@ impl SkipCounts {
     pub fn refused_by_caps(&self) -> u64 {
         self.concurrency + self.overhead
     }
+
+    /// Adds `other`'s counts to these.
+    pub fn merge(&mut self, other: &SkipCounts) {
+        self.concurrency += other.concurrency;
+        self.overhead += other.overhead;
+        self.disabled += other.disabled;
+        self.fork_failed += other.fork_failed;
+        self.dedup += other.dedup;
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

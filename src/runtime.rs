@@ -172,6 +172,13 @@ fn start() -> Option<Runtime> {
         }
     };
     let sites = configure_sites(&config, filter.is_some());
+    for (entry, meant) in config.unmatched_entries(sites.iter().map(|s| s.name.as_str())) {
+        let hint = meant.map_or(String::new(), |m| format!("; did you mean \"{m}\"?"));
+        eprintln!(
+            "invite: {config_file}: [functions.\"{entry}\"] names no instrumented function in \
+             this program, so its settings apply to nothing{hint}"
+        );
+    }
     let instance = Instance {
         host: hostname(),
         pid: std::process::id(),

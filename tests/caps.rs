@@ -76,6 +76,24 @@ fn live_children_never_exceed_max_concurrent() {
         site.sampled,
         site.runs + site.skipped.concurrency + site.skipped.overhead
     );
+    // At exit, one line says so when the caps refused most sampled calls (this is the only
+    // site, so its counts are the program's).
+    let refused = site.skipped.concurrency + site.skipped.overhead;
+    let notice = format!(
+        "invite: the caps refused {refused} of {} sampled calls",
+        site.sampled
+    );
+    if refused * 2 > site.sampled {
+        assert!(run.stderr.contains(&notice), "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("raise max_concurrent (now 2) in invite.toml"),
+            "{}",
+            run.stderr
+        );
+    } else {
+        assert!(!run.stderr.contains("the caps refused"), "{}", run.stderr);
+    }
 }
 
 #[invite::in_vivo(test = cheap_check)]

@@ -135,6 +135,41 @@ fn every_log_line_reads_back_as_a_record() {
     assert_eq!(run.outcomes_of("halve(x * 2) == x"), vec![Outcome::Pass; 5]);
 }
 
+#[test]
+fn entries_that_match_no_site_are_reported_at_start_with_a_suggestion() {
+    let config = "default_rho = 0.0\n\
+                  [functions.\"config_and_failures::of_by_one\"]\nrho = 1.0\n\
+                  [functions.\"somewhere::else_entirely\"]\nrho = 1.0\n\
+                  [functions.\"config_and_failures::halve\"]\nrho = 1.0\n";
+    let run = scenario(here!(), config, || {
+        off_by_one(1);
+        halve(1);
+    });
+    run.assert_success();
+    let lines: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("invite:"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{}", run.stderr);
+    assert!(
+        lines.iter().any(|l| l.contains(
+            "[functions.\"config_and_failures::of_by_one\"] names no instrumented function"
+        ) && l.ends_with("did you mean \"config_and_failures::off_by_one\"?")),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("somewhere::else_entirely")
+            && l.ends_with("so its settings apply to nothing")),
+        "{}",
+        run.stderr
+    );
+    // The matching entry works: halve was tested, off_by_one was not.
+    assert_eq!(run.outcomes_of("halve(x * 2) == x"), vec![Outcome::Pass]);
+    assert!(run.outcomes_of("off_by_one(x) == x").is_empty());
+}
+
 static NOTIFIED: AtomicUsize = AtomicUsize::new(0);
 
 #[test]

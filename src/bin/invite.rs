@@ -214,13 +214,9 @@ fn check_config(path: Option<PathBuf>, log: Option<PathBuf>) -> i32 {
         );
         return 1;
     }
-    let mut unknown = 0;
-    for name in config.functions.keys().filter(|k| !sites.contains(*k)) {
-        unknown += 1;
-        let close = sites
-            .iter()
-            .find(|s| s.ends_with(&format!("::{}", last_segment(name))));
-        match close {
+    let unmatched = config.unmatched_entries(sites.iter().map(String::as_str));
+    for (name, meant) in &unmatched {
+        match meant {
             Some(c) => eprintln!(
                 "warning: {}: [functions.{name:?}] matches no site in {}; did you mean {c:?}?",
                 path.display(),
@@ -233,12 +229,9 @@ fn check_config(path: Option<PathBuf>, log: Option<PathBuf>) -> i32 {
             ),
         }
     }
+    let unknown = unmatched.len();
     if unknown == 0 {
         println!("every [functions] entry names a site in {}", log.display());
     }
     0
-}
-
-fn last_segment(name: &str) -> &str {
-    name.rsplit("::").next().unwrap_or(name)
 }

@@ -359,11 +359,7 @@ impl Aggregator {
                     };
                     *calls.get_or_insert(0) += ss.calls;
                     *sampled.get_or_insert(0) += ss.sampled;
-                    skipped.concurrency += ss.skipped.concurrency;
-                    skipped.overhead += ss.skipped.overhead;
-                    skipped.disabled += ss.skipped.disabled;
-                    skipped.fork_failed += ss.skipped.fork_failed;
-                    skipped.dedup += ss.skipped.dedup;
+                    skipped.merge(&ss.skipped);
                     stats_elapsed += st.elapsed_s;
                 }
                 let per_test = s
