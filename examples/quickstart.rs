@@ -182,6 +182,7 @@ fn summarise_log() {
         target_tests_per_min: None,
         failures: 1,
         colour: None,
+        fail_on: Vec::new(),
     };
     invite::report::run(&options, &mut std::io::stdout(), &mut std::io::stderr());
     let _ = std::fs::remove_dir_all(&dir);

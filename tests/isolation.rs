@@ -150,7 +150,12 @@ fn crashing_and_hanging_tests_are_recorded_and_the_parent_carries_on() {
         "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
         || {
             // SAFETY: installing a handler that does nothing.
-            unsafe { libc::signal(libc::SIGTERM, counts_sigterm as libc::sighandler_t) };
+            unsafe {
+                libc::signal(
+                    libc::SIGTERM,
+                    counts_sigterm as *const () as libc::sighandler_t,
+                )
+            };
             assert_eq!(hostile(1), 2);
             assert!(invite::wait_idle(WAIT));
             assert_eq!(hostile(2), 3);

@@ -1,4 +1,4 @@
-//! Attribute macros of [invite](https://docs.rs/invite): `#[invite::metamorphic(...)]` and
+//! Attribute macros of [invite](https://docs.rs/invite-mt) (the `invite-mt` package): `#[invite::metamorphic(...)]` and
 //! `#[invite::in_vivo(...)]`. Use them through the `invite` crate, whose documentation
 //! describes what they accept.
 //!
