@@ -46,6 +46,21 @@ fn rejected_config(name: &str, config_path: &str, message: &str) {
 }
 
 #[test]
+fn a_passing_scenario_leaves_no_files_behind() {
+    let dir = {
+        let run = scenario(here!(), CONFIG, || {
+            body();
+            std::fs::write(scenario_dir().join("left-behind"), b"x").unwrap();
+        });
+        run.assert_success();
+        assert!(run.dir.join("left-behind").exists());
+        assert!(!run.log.is_empty());
+        run.dir.clone()
+    };
+    assert!(!dir.exists(), "{} is still there", dir.display());
+}
+
+#[test]
 fn a_fifo_as_configuration_is_refused_without_blocking() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("invite.toml");

@@ -29,6 +29,18 @@ pub struct Run {
     pub log: Vec<String>,
 }
 
+/// A scenario's directory (its configuration, log and any files its tests made) is removed
+/// with its `Run`, unless the test is failing: then it is kept, and named, for inspection.
+impl Drop for Run {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("scenario files kept for inspection: {}", self.dir.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
 impl Run {
     pub fn records(&self) -> Vec<Record> {
         self.log
