@@ -125,9 +125,11 @@ fn caller_time_spent_starting_tests_stays_within_max_overhead() {
         .unwrap();
     assert!(site.runs > 0, "{site:?}");
     assert!(site.skipped.overhead > 0, "{site:?}");
-    // The cap allows 1% of wall time plus a 20 ms burst at 1% (0.2 ms) and one run's cost: the
-    // share is computed from the caller's measured fork costs, so this holds on any machine.
-    let allowed = 0.01 + (0.0002 + site.mean_parent_us / 1e6) / stats.elapsed_s;
+    // The cap allows 1% of wall time plus a 20 ms burst at 1% (0.2 ms), and a run is admitted
+    // on the estimate of its cost: on a loaded machine a caller preempted mid-fork pays more
+    // than estimated, up to the overrun of the admitted runs, which the mean run cost bounds
+    // for the last two. The share is the caller's measured fork cost, so this holds anywhere.
+    let allowed = 0.01 + (0.0002 + 2.0 * site.mean_parent_us / 1e6) / stats.elapsed_s;
     assert!(
         site.overhead_share <= allowed * 1.05,
         "overhead share {} over the allowed {allowed}: {site:?}",
@@ -158,9 +160,13 @@ fn identical_sites_share_one_slot_evenly() {
         here!(),
         "max_concurrent = 1\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
         || {
+            // Until enough tests ran to judge the shares, however busy the machine is (a
+            // fixed duration gives too few runs on a loaded one), within a generous bound.
             let started = std::time::Instant::now();
             let mut i = 0u64;
-            while started.elapsed() < std::time::Duration::from_millis(2000) {
+            while invite::outcomes().total().total() < 150
+                && started.elapsed() < std::time::Duration::from_secs(60)
+            {
                 for f in [fair_a, fair_b, fair_c, fair_d, fair_e] {
                     f(i);
                     // Calls that take a little time, without taking a CPU from the other
@@ -182,7 +188,7 @@ fn identical_sites_share_one_slot_evenly() {
         .collect();
     assert_eq!(runs.len(), 5, "{runs:?}");
     let total: u64 = runs.iter().map(|r| r.1).sum();
-    assert!(total >= 50, "too few runs to judge sharing: {runs:?}");
+    assert!(total >= 150, "too few runs to judge sharing: {runs:?}");
     eprintln!("shares: {runs:?}");
     let mean = total as f64 / 5.0;
     for (site, n, share) in &runs {

@@ -41,7 +41,7 @@ fn broken(name: &str, config: &str) -> String {
         "{}",
         run.stderr
     );
-    run.stderr
+    run.stderr.clone()
 }
 
 // The scenario's config file starts with its `log = ...` line, so the text given here starts
