@@ -469,7 +469,7 @@ impl State {
             };
             let entry = self
                 .adapt_seen
-                .entry(key(s))
+                .entry(s.key())
                 .or_insert((now, Instant::now()));
             let secs = entry.1.elapsed().as_secs_f64();
             match adapt_rate(s.rho(), target, s.meta.tests.len(), entry.0, now, secs) {
@@ -638,7 +638,7 @@ impl State {
     }
 
     fn emit(&mut self, site: &'static Site, t: record::Test) {
-        let tally = self.tallies.entry(key(site)).or_default();
+        let tally = self.tallies.entry(site.key()).or_default();
         tally.tests += 1;
         tally.outcomes.add(t.outcome);
         tally.test_us += t.duration_us;
@@ -651,16 +651,6 @@ impl State {
     }
 
     fn on_failure(&mut self, t: &record::Test) {
-        let line = format!(
-            "invite: {} in {}: {}{}",
-            t.outcome,
-            t.site,
-            t.test,
-            t.detail
-                .as_deref()
-                .map(|d| format!(" ({d})"))
-                .unwrap_or_default()
-        );
         // The hook runs in every mode (before an abort, so that it can record the failure its
         // own way); a panicking hook is contained here.
         let hook = FAILURE_HOOK.read().ok().and_then(|h| h.clone());
@@ -669,10 +659,13 @@ impl State {
         }
         match self.config.on_failure {
             OnFailure::Log => {}
-            OnFailure::Notify => eprintln!("{line}"),
+            OnFailure::Notify => eprintln!("{}", failure_line(t)),
             OnFailure::Abort => {
                 self.flush();
-                eprintln!("{line}; on_failure = \"abort\": aborting the program");
+                eprintln!(
+                    "{}; on_failure = \"abort\": aborting the program",
+                    failure_line(t)
+                );
                 std::process::abort();
             }
         }
@@ -694,7 +687,7 @@ impl State {
         let sites = site::all()
             .filter(|s| s.rho() > 0.0 || s.runs.load(Relaxed) > 0)
             .map(|s| {
-                let tally = self.tallies.get(&key(s));
+                let tally = self.tallies.get(&s.key());
                 let runs = s.runs.load(Relaxed);
                 let parent_ns = s.parent_ns.load(Relaxed);
                 let (tests, outcomes, test_us) = tally
@@ -798,8 +791,14 @@ impl State {
     }
 }
 
-fn key(site: &Site) -> usize {
-    site as *const Site as usize
+/// The stderr line naming a failing test (`notify` and `abort`).
+fn failure_line(t: &record::Test) -> String {
+    let detail = t
+        .detail
+        .as_deref()
+        .map(|d| format!(" ({d})"))
+        .unwrap_or_default();
+    format!("invite: {} in {}: {}{detail}", t.outcome, t.site, t.test)
 }
 
 fn test_record(

@@ -330,7 +330,9 @@ impl Config {
 
 /// The site an unmatched entry most likely meant (see [`Config::unmatched_entries`]).
 fn nearest_site<'a>(entry: &str, sites: &[&'a str]) -> Option<&'a str> {
-    let last = |n: &str| n.rsplit("::").next().unwrap_or("").to_string();
+    fn last(name: &str) -> &str {
+        name.rsplit("::").next().unwrap_or("")
+    }
     let mut same_last: Vec<&str> = sites
         .iter()
         .copied()

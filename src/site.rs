@@ -170,7 +170,7 @@ impl Sampled {
         let Sampled { site, rt, local } = self;
         let now = rt.budget.now_ns();
         let window = turn_window(site.note_sampled(now));
-        match rt.budget.try_acquire(site as *const Site as usize, window) {
+        match rt.budget.try_acquire(site.key(), window) {
             Ok(provisional_ns) => {
                 local.with(|l| l.backoff.set(0));
                 Some(Permit {
@@ -352,6 +352,12 @@ impl Site {
         };
         self.sample_gap_ns.store(mean, Relaxed);
         mean
+    }
+
+    /// The site's identity for per-site tables (turns, tallies): its address, fixed for the
+    /// life of the program.
+    pub(crate) fn key(&self) -> usize {
+        self as *const Site as usize
     }
 
     pub(crate) fn count_skip(&self, reason: SkipReason) {

@@ -122,6 +122,33 @@ fn a_violated_relation_fails_with_the_compared_values_and_inputs() {
     assert!(t.site.ends_with("relations::buggy_mean"), "{}", t.site);
 }
 
+#[invite::in_vivo(test = sees_no_outcomes)]
+fn observed(x: u64) -> u64 {
+    x
+}
+
+/// Inside a test child the view is empty, although the program's own view holds outcomes.
+fn sees_no_outcomes(_: &u64) -> bool {
+    invite::outcomes() == invite::outcomes::Outcomes::default()
+}
+
+#[test]
+fn a_test_child_sees_an_empty_outcomes_view() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        let _ = buggy_mean(&[1.0, 2.0, 30.0]);
+        assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+        assert!(invite::outcomes().total().total() > 0);
+        observed(1);
+    });
+    run.assert_success();
+    assert_eq!(
+        run.outcomes_of("sees_no_outcomes"),
+        vec![Pass],
+        "{}",
+        run.describe()
+    );
+}
+
 /// The program reads its own outcomes without the log: each site's and test's counts, and the
 /// failing records, agree with what the log holds.
 #[test]

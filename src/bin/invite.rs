@@ -89,12 +89,17 @@ fn outcome(s: &str) -> Result<Outcome, String> {
         })
 }
 
+/// The configuration file the runtime reads: `$INVITE_CONFIG`, else `./invite.toml`.
+fn config_path() -> PathBuf {
+    std::env::var_os("INVITE_CONFIG")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("invite.toml"))
+}
+
 /// The log the configuration names, for `report` without paths: `$INVITE_CONFIG`, else
 /// `./invite.toml`, else the default log file.
 fn configured_log() -> Result<String, String> {
-    let path = std::env::var_os("INVITE_CONFIG")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("invite.toml"));
+    let path = config_path();
     let log = if path.exists() {
         let config = Config::from_file(&path).map_err(|e| e.to_string())?;
         config.log
@@ -173,9 +178,7 @@ fn main() -> ExitCode {
 }
 
 fn check_config(path: Option<PathBuf>, log: Option<PathBuf>) -> i32 {
-    let path = path
-        .or_else(|| std::env::var_os("INVITE_CONFIG").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("invite.toml"));
+    let path = path.unwrap_or_else(config_path);
     let config = match Config::from_file(&path) {
         Ok(c) => c,
         Err(e) => {
