@@ -573,6 +573,11 @@ mod tests {
             Some("app::Stack::push")
         );
         assert_eq!(nearest_site("ab::cd", &["ab::xy"]), Some("ab::xy"));
+        // Three edits in a name of 18 characters: within a quarter of it.
+        assert_eq!(
+            nearest_site("ap::stat::varianse", &["app::stats::variance"]),
+            Some("app::stats::variance")
+        );
         assert_eq!(nearest_site("ab::cd", &["ab::xyz"]), None);
     }
 
