@@ -201,6 +201,9 @@ pub fn quadratic_mean(xs: &[f64]) -> f64 {
     result.is_none_or(|m| xs.iter().all(|x| {
         xs.iter().filter(|&y| y == x).count() <= xs.iter().filter(|&&y| y == m).count()
     })),
+    // Which of several equally common values is returned depends on the order of a `HashMap`
+    // made afresh on each call, so two runs of a tie need not agree: no self-check here.
+    self_check = false,
 )]
 pub fn mode(xs: &[i64]) -> Option<i64> {
     statistical::mode(xs)
@@ -477,6 +480,7 @@ fn relations_hold_on_live_calls() {
         vec![7],
         vec![-2, -2, 4, 4, 4, 0],
         vec![1, 2, 2, 9, 9, 9, 9, 3],
+        vec![4, 1, 9, -6],
     ] {
         call(|| {
             mode(&xs);
