@@ -82,7 +82,7 @@ impl Budget {
     /// Takes a concurrency slot for `site` if both caps and the turns allow a run now, and
     /// charges the provisional cost, which it returns (to be settled by [`Budget::settle`]).
     /// A site refused for want of a slot waits for its turn: the next freed slot is held for
-    /// the longest-waiting site for `window_ns` (see [`crate::turns`]).
+    /// the longest-waiting site for `window_ns` (see `turns.rs`).
     pub fn try_acquire(&self, site: SiteKey, window_ns: u64) -> Result<u64, SkipReason> {
         if self.closed.load(Acquire) {
             return Err(SkipReason::Disabled);
@@ -115,6 +115,17 @@ impl Budget {
         let provisional = self.estimate_ns.load(Relaxed);
         self.advance(provisional as f64);
         Ok(provisional)
+    }
+
+    /// Takes a slot for a run that [`crate::check`] asked for, beyond both caps (a test that
+    /// checks relations wants every call tested); its measured cost is still charged. Refused
+    /// only after shutdown began.
+    pub fn acquire_for_check(&self) -> Result<(), SkipReason> {
+        if self.closed.load(Acquire) {
+            return Err(SkipReason::Disabled);
+        }
+        self.live.fetch_add(1, AcqRel);
+        Ok(())
     }
 
     /// Replaces a run's provisional charge by its measured cost.

@@ -175,12 +175,15 @@ impl Collector {
 
     /// Hands a run over after its fork (see [`crate::handover`]).
     #[inline(always)]
-    pub fn submit(&self, start: &RunStart) {
+    /// Hands a run over; returns whether the collector will follow it.
+    pub fn submit(&self, start: &RunStart) -> bool {
         if !self.send(start) {
             // Not delivered, so the message's descriptors are still ours alone. Nobody will
             // reap the child: end it now rather than leave a zombie.
             start.abandon();
+            return false;
         }
+        true
     }
 
     pub fn shutdown(&self, done: mpsc::Sender<()>) {
@@ -635,6 +638,7 @@ impl State {
             }
         }
         self.budget.release();
+        crate::check::ended(run.h.run);
     }
 
     fn emit(&mut self, site: &'static Site, t: record::Test) {
@@ -644,6 +648,7 @@ impl State {
         tally.test_us += t.duration_us;
         let failing = t.outcome.is_failure();
         crate::outcomes::add(&t);
+        crate::check::deliver(&t);
         self.push(&Record::Test(t.clone()));
         if failing {
             self.on_failure(&t);

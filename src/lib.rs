@@ -76,6 +76,7 @@
 #[path = "macro_support.rs"]
 pub mod __private;
 pub mod budget;
+mod check;
 mod collector;
 pub mod config;
 pub mod dedup;
@@ -91,11 +92,14 @@ pub mod sandbox;
 pub mod site;
 mod turns;
 
+pub use check::{check, Checked};
+#[cfg(feature = "proptest")]
+pub use check::{check_strategy, check_strategy_with};
 pub use collector::on_failure;
 pub use invite_macros::{in_vivo, metamorphic};
 pub use outcomes::outcomes;
 pub use rng::rng;
-pub use runtime::{shutdown, wait_idle};
+pub use runtime::{init_with, shutdown, wait_idle};
 
 /// Starts invite now rather than at the first instrumented call: reads the configuration,
 /// opens the log and starts the collector. Returns whether invite is on.

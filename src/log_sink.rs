@@ -18,6 +18,8 @@ pub const KEEP_LIMIT: usize = 4 << 20;
 enum Target {
     File(File),
     Stderr,
+    /// No log: a check started without a configuration file (results go to the caller).
+    Discard,
 }
 
 /// The log's destination, with its error accounting.
@@ -33,6 +35,17 @@ pub(crate) struct LogSink {
 }
 
 impl LogSink {
+    /// A sink that keeps nothing.
+    pub fn discard() -> LogSink {
+        LogSink {
+            target: Target::Discard,
+            name: "(none)".to_string(),
+            errors: 0,
+            lost: 0,
+            reported: Vec::new(),
+        }
+    }
+
     /// Opens `target` for appending: `-` is standard error, anything else must be (or become)
     /// a regular file.
     pub fn open(target: &str) -> std::io::Result<LogSink> {
@@ -74,6 +87,7 @@ impl LogSink {
         let result = match &mut self.target {
             Target::File(f) => write_whole(f, pending),
             Target::Stderr => std::io::stderr().lock().write_all(pending),
+            Target::Discard => Ok(()),
         };
         match result {
             Ok(()) => pending.clear(),

@@ -23,6 +23,9 @@ use crate::site;
 pub const DEFAULT_TOLERANCE: f64 = 1e-6;
 
 static RUNTIME: OnceLock<Option<Runtime>> = OnceLock::new();
+/// The runtime of [`crate::check`] when the configuration left invite off: started on the
+/// first check, it samples nothing by itself and writes no log.
+static FOR_CHECKS: OnceLock<Option<Runtime>> = OnceLock::new();
 /// True in a test child and its test processes: all instrumentation is off there.
 static IN_CHILD: AtomicBool = AtomicBool::new(false);
 static SHUT_DOWN: AtomicBool = AtomicBool::new(false);
@@ -58,14 +61,83 @@ impl std::fmt::Debug for Runtime {
     }
 }
 
-/// The runtime, starting it on first use; `None` when invite is off.
+/// The runtime, starting it on first use; `None` when invite is off (and no check started it).
 pub fn get() -> Option<&'static Runtime> {
-    RUNTIME.get_or_init(start).as_ref()
+    RUNTIME
+        .get_or_init(start)
+        .as_ref()
+        .or_else(|| FOR_CHECKS.get().and_then(Option::as_ref))
 }
 
 /// The runtime if it has started, without starting it.
 pub fn peek() -> Option<&'static Runtime> {
-    RUNTIME.get().and_then(Option::as_ref)
+    RUNTIME
+        .get()
+        .and_then(Option::as_ref)
+        .or_else(|| FOR_CHECKS.get().and_then(Option::as_ref))
+}
+
+/// The runtime for [`crate::check`]: the configured one, or else one that tests only what
+/// checks ask for. `None` in a process forked from the instrumented one, or when even that
+/// runtime could not start (it said why).
+pub(crate) fn for_checks() -> Option<&'static Runtime> {
+    let rt = get().or_else(|| {
+        FOR_CHECKS
+            .get_or_init(|| {
+                let config = Config {
+                    default_rho: 0.0,
+                    ..Config::default()
+                };
+                start_with(config, "invite::check".to_string(), || {
+                    Ok(crate::log_sink::LogSink::discard())
+                })
+            })
+            .as_ref()
+    })?;
+    rt.owns_this_process().then_some(rt)
+}
+
+/// Starts invite with a configuration made in code rather than read from a file, before
+/// anything else starts it. Returns an error naming the problem when the configuration holds a
+/// value the file could not (the same checks apply), or when invite had already started (or
+/// been found off): the configuration is then not applied.
+///
+/// ```no_run
+/// let config = invite::config::Config {
+///     default_rho: 0.05,
+///     log: "/var/log/app/invite.jsonl".into(),
+///     ..Default::default()
+/// };
+/// if let Err(e) = invite::init_with(config) {
+///     eprintln!("{e}");
+/// }
+/// ```
+pub fn init_with(config: Config) -> Result<(), String> {
+    let text = toml::to_string(&config)
+        .map_err(|e| format!("invite::init_with: the configuration cannot be written out: {e}"))?;
+    let config = Config::from_toml(&text, std::path::Path::new("invite::init_with"))
+        .map_err(|e| e.to_string())?;
+    let mut applied = false;
+    RUNTIME.get_or_init(|| {
+        applied = true;
+        if !config.enabled || in_child() {
+            return disarm_all();
+        }
+        let log = config.log.clone();
+        start_with(config, "invite::init_with".to_string(), || {
+            crate::log_sink::LogSink::open(&log)
+        })
+    });
+    if applied {
+        Ok(())
+    } else {
+        Err(
+            "invite::init_with: invite had already started (or been found off) from the \
+             configuration file or an earlier call; call init_with before the first \
+             instrumented call"
+                .to_string(),
+        )
+    }
 }
 
 pub fn in_child() -> bool {
@@ -130,6 +202,17 @@ fn start() -> Option<Runtime> {
     if !config.enabled {
         return disarm_all();
     }
+    let log = config.log.clone();
+    start_with(config, config_file, || crate::log_sink::LogSink::open(&log))
+}
+
+/// Starts the runtime with `config` (from `config_file`, named in messages) and the log `sink`
+/// opens.
+fn start_with(
+    config: Config,
+    config_file: String,
+    sink: impl FnOnce() -> std::io::Result<crate::log_sink::LogSink>,
+) -> Option<Runtime> {
     let dev_null = match open_dev_null() {
         Ok(fd) => fd,
         Err(e) => {
@@ -137,7 +220,7 @@ fn start() -> Option<Runtime> {
             return disarm_all();
         }
     };
-    let sink = match crate::log_sink::LogSink::open(&config.log) {
+    let sink = match sink() {
         Ok(s) => s,
         Err(e) => {
             eprintln!(

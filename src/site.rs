@@ -152,13 +152,16 @@ pub struct Sampled {
     site: &'static Site,
     rt: &'static Runtime,
     local: &'static LocalKey<SiteLocal>,
+    /// Called inside [`crate::check`]: tested whatever the caps say, and awaited.
+    checked: bool,
 }
 
 impl Sampled {
     /// Drops the call if its state was tested before (`dedup = true`); `hash` runs only when
     /// the site deduplicates.
     pub fn unseen(self, hash: impl FnOnce() -> u64) -> Option<Sampled> {
-        if self.site.seen_before(hash) {
+        // A check tests every call it makes, seen or not (and does not mark it seen).
+        if !self.checked && self.site.seen_before(hash) {
             self.site.count_skip(SkipReason::Seen);
             return None;
         }
@@ -167,7 +170,26 @@ impl Sampled {
 
     /// Asks the caps for a run.
     pub fn admit(self) -> Option<Permit> {
-        let Sampled { site, rt, local } = self;
+        let Sampled {
+            site,
+            rt,
+            local,
+            checked,
+        } = self;
+        if checked {
+            return match rt.budget.acquire_for_check() {
+                Ok(()) => Some(Permit {
+                    site,
+                    rt,
+                    provisional_ns: 0,
+                    checked: true,
+                }),
+                Err(_) => {
+                    crate::check::untested(site.meta.name, "invite has shut down");
+                    None
+                }
+            };
+        }
         let now = rt.budget.now_ns();
         let window = turn_window(site.note_sampled(now));
         match rt.budget.try_acquire(site.key(), window) {
@@ -177,6 +199,7 @@ impl Sampled {
                     site,
                     rt,
                     provisional_ns,
+                    checked: false,
                 })
             }
             Err(reason) => {
@@ -228,6 +251,8 @@ pub struct Permit {
     pub rt: &'static Runtime,
     /// The overhead budget's provisional charge for this run.
     pub provisional_ns: u64,
+    /// The run is awaited by [`crate::check`].
+    pub checked: bool,
 }
 
 impl Site {
@@ -301,6 +326,24 @@ impl Site {
             });
             return None;
         }
+        if crate::check::active() {
+            // Every call inside a check is tested. The thread's countdown is left due, and
+            // its generation unset so that the first call after the check draws afresh
+            // rather than counting as sampled.
+            local.with(|l| {
+                l.countdown.set(1);
+                l.interval.set(0);
+                l.generation.set(0);
+            });
+            self.calls.fetch_add(1, Relaxed);
+            self.sampled.fetch_add(1, Relaxed);
+            return Some(Sampled {
+                site: self,
+                rt,
+                local,
+                checked: true,
+            });
+        }
         let generation = self.armed.load(Relaxed);
         if generation == 0 {
             return None;
@@ -335,6 +378,7 @@ impl Site {
             site: self,
             rt,
             local,
+            checked: false,
         })
     }
 
@@ -441,6 +485,15 @@ impl Site {
     /// Deadline of each of this site's tests.
     pub fn timeout_ms(&self) -> u64 {
         self.timeout_ms.load(Relaxed)
+    }
+
+    /// Makes every thread draw its countdown again at its next call, even at ρ = 0 (where the
+    /// draw never samples): [`crate::check`] needs the checking thread's next call to reach
+    /// the sampled path. Nothing changes after shutdown, or before start-up.
+    pub(crate) fn rearm(&self) {
+        let _ = self.armed.fetch_update(Relaxed, Relaxed, |g| {
+            ((g != 0 && g != UNINIT) || (g == 0 && self.rho() == 0.0)).then(next_generation)
+        });
     }
 
     /// Stops all further sampling at this site (shutdown).

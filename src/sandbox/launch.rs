@@ -23,7 +23,7 @@
 //!
 //! The run continues on the launcher's stack with everything else a copy of the program at that
 //! instant, the caller's frames included, which is all the tests read. Its exit status goes to
-//! whoever adopted it; the collector follows it through the pidfd (see [`super::try_reap`]).
+//! whoever adopted it; the collector follows it through the pidfd (see `sandbox::try_reap`).
 //!
 //! When the program itself adopts orphans (it is PID 1 of its namespace or a child subreaper),
 //! the run comes back to it as an ordinary child and is visible again; invite then reaps it

@@ -1,7 +1,7 @@
 //! The fork, and everything that touches processes.
 //!
 //! A sampled call forks once ("a run"). The parent sends the collector what it needs to follow
-//! the run (see [`crate::handover`]) and returns at once to call the original function. The
+//! the run (see `handover.rs`) and returns at once to call the original function. The
 //! child ([`child`]) cuts itself off from the parent's terminal, signals and locks, then runs each
 //! test of the call in a process of its own, forked from it, so that every test starts from the
 //! state the call saw and a crash or hang of one test costs only that test.
@@ -37,7 +37,7 @@ pub use child::{ChildRun, TestCtx};
 /// After the fork every page the parent writes costs a copy-on-write fault (several
 /// microseconds each on a virtual machine) and everything it touches is cold, so all the
 /// collector needs is prepared before the fork, on this stack frame, and afterwards the caller
-/// writes one message (see [`crate::handover`]); the counters and the overhead budget are
+/// writes one message (see `handover.rs`); the counters and the overhead budget are
 /// taken care of on the collector thread.
 pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
     let started = Instant::now();
@@ -45,8 +45,12 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
         site,
         rt,
         provisional_ns,
+        checked,
     } = permit;
     let fail = |reason| {
+        if checked {
+            crate::check::untested(site.meta.name, "its run could not be started (fork failed)");
+        }
         site.count_skip(reason);
         rt.budget.settle(provisional_ns, 0);
         rt.budget.release();
@@ -113,14 +117,40 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
         // never take the run. A read of the flag costs no copy-on-write fault.
         start.abandon();
         rt.budget.release();
+        if checked {
+            crate::check::untested(site.meta.name, "invite shut down while its run started");
+        }
         return;
     }
     if rt.budget.needs_estimate() {
         // Once per process: a write after the fork, so that the next admissions are charged.
         rt.budget.seed_estimate(start.parent_ns);
     }
-    rt.collector.submit(&start);
+    if !checked {
+        rt.collector.submit(&start);
+        return;
+    }
+    // A check waits for its run: announced before the collector can end it, and picked up
+    // at once rather than on the collector's next tick.
+    crate::check::expect(run);
+    if !rt.collector.submit(&start) {
+        crate::check::forget(run);
+        crate::check::untested(
+            site.meta.name,
+            "its run could not be handed to the collector",
+        );
+        return;
+    }
+    rt.collector.wake();
+    let limit = run_deadline(
+        Duration::from_millis(site.timeout_ms()),
+        site.meta.tests.len() as u32,
+    ) + CHECK_SLACK;
+    crate::check::wait_for(run, site.meta.name, limit);
 }
+
+/// How long a check waits beyond a run's own deadline for the collector to end it.
+const CHECK_SLACK: Duration = Duration::from_secs(10);
 
 /// A run made by glibc's `fork`, where pidfds are missing (kernels before 5.3): the program's
 /// SIGCHLD handler and `waitpid(-1)` see it. The collector follows it by pid.

@@ -131,24 +131,46 @@ pub fn scenario_with(name: &str, config: &str, env: &[(&str, &str)], body: impl 
     spawn(name, config, env)
 }
 
+/// Runs `body` as the scenario `name` with no configuration at all: no `$INVITE_CONFIG`, and
+/// the scenario's empty directory as the working directory (so no `./invite.toml` either).
+pub fn scenario_unconfigured(name: &str, body: impl FnOnce()) -> Run {
+    if std::env::var("INVITE_SCENARIO").as_deref() == Ok(name) {
+        print!("{BEGIN}");
+        body();
+        std::process::exit(0);
+    }
+    spawn_in(name, None, &[])
+}
+
 fn spawn(name: &str, config: &str, env: &[(&str, &str)]) -> Run {
+    spawn_in(name, Some(config), env)
+}
+
+fn spawn_in(name: &str, config: Option<&str>, env: &[(&str, &str)]) -> Run {
     let dir = tempfile::Builder::new()
         .prefix("invite-scenario-")
         .tempdir()
         .expect("temp dir");
     let dir = dir.keep();
     let log = dir.join("log.jsonl");
-    let config_path = dir.join("invite.toml");
-    std::fs::write(
-        &config_path,
-        format!("log = {:?}\n{config}\n", log.display().to_string()),
-    )
-    .expect("write config");
     let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
+    match config {
+        Some(config) => {
+            let config_path = dir.join("invite.toml");
+            std::fs::write(
+                &config_path,
+                format!("log = {:?}\n{config}\n", log.display().to_string()),
+            )
+            .expect("write config");
+            cmd.env("INVITE_CONFIG", &config_path);
+        }
+        None => {
+            cmd.env_remove("INVITE_CONFIG").current_dir(&dir);
+        }
+    }
     cmd.args([name, "--exact", "--nocapture", "--test-threads=1"])
         .env("INVITE_SCENARIO", name)
         .env("INVITE_SCENARIO_DIR", &dir)
-        .env("INVITE_CONFIG", &config_path)
         .env_remove("INVITE")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

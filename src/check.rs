@@ -1,0 +1,432 @@
+//! Relations in `cargo test`: the same relations and In Vivo tests that run in production,
+//! driven synchronously from a test over inputs it chooses.
+//!
+//! Inside [`check`], every call of an instrumented function on the calling thread is tested,
+//! whatever its ρ and the caps say: the call forks its run as in production (same sandbox,
+//! same replayed random stream), then waits for the run's results before it goes on. Calls on
+//! other threads are sampled as usual. With no `invite.toml`, invite starts for the check alone,
+//! writing no log and sampling nothing else.
+//!
+//! ```
+//! use invite::mr::multiply;
+//!
+//! #[invite::metamorphic(mean(&multiply(xs, 2.0)) == result * 2.0)]
+//! fn mean(xs: &[f64]) -> f64 {
+//!     xs.iter().sum::<f64>() / xs.len().max(1) as f64
+//! }
+//!
+//! let checked = invite::check(|| {
+//!     mean(&[1.0, 2.0, 4.0]);
+//!     mean(&[-3.5]);
+//! });
+//! checked.assert_passed();
+//! assert_eq!(checked.tests.len(), 2);
+//! ```
+//!
+//! With the `proptest` feature, `check_strategy` draws the inputs from a proptest strategy
+//! and shrinks a failing one to a minimal input.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use crate::record::{self, Outcome};
+use crate::runtime;
+use crate::site;
+
+thread_local! {
+    /// Nesting depth of `check` on this thread: above 0, every call is tested.
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
+    /// What the calls inside this thread's checks found so far.
+    static FOUND: RefCell<Checked> = RefCell::new(Checked::default());
+}
+
+/// Runs awaited by a checking thread, by run number: the records the collector delivered, and
+/// whether the run has ended.
+static AWAITED: Mutex<Option<HashMap<u64, Awaited>>> = Mutex::new(None);
+static RUN_ENDED: Condvar = Condvar::new();
+/// Serialises the start of checks (the re-arming of sites).
+static ENTRY: Mutex<()> = Mutex::new(());
+
+#[derive(Default)]
+struct Awaited {
+    tests: Vec<record::Test>,
+    ended: bool,
+}
+
+/// What the tests of the calls inside a [`check`] found.
+#[derive(Clone, Debug, Default)]
+pub struct Checked {
+    /// Every test record, in the order the calls were made (within a call, as they arrived).
+    pub tests: Vec<record::Test>,
+    /// Calls that could not be tested, with the site and the reason.
+    pub untested: Vec<(String, String)>,
+}
+
+impl Checked {
+    /// Records that did not pass: failures (`fail`, `error`, `timeout`, `blocked`) and
+    /// `inconclusive` ones (whose relations were never evaluated). Guards that skipped a
+    /// relation are not among them.
+    pub fn problems(&self) -> impl Iterator<Item = &record::Test> {
+        self.tests
+            .iter()
+            .filter(|t| t.outcome.is_failure() || t.outcome == Outcome::Inconclusive)
+    }
+
+    /// Whether at least one test ran, every call was tested, and no test failed or was
+    /// inconclusive.
+    pub fn passed(&self) -> bool {
+        !self.tests.is_empty() && self.untested.is_empty() && self.problems().next().is_none()
+    }
+
+    /// Panics, naming each failing relation with its inputs, detail and seeds, unless
+    /// [`Checked::passed`]. A check in which no instrumented function was called fails too:
+    /// it would test nothing.
+    #[track_caller]
+    pub fn assert_passed(&self) {
+        if !self.passed() {
+            panic!("{}", self.describe());
+        }
+    }
+
+    /// A readable account of the problems (empty when the check passed).
+    pub fn describe(&self) -> String {
+        let mut out = String::new();
+        if self.tests.is_empty() && self.untested.is_empty() {
+            out.push_str(
+                "invite::check: no instrumented function was called inside the check, so \
+                 nothing was tested; call the function (not its helpers) inside the closure\n",
+            );
+        }
+        let problems: Vec<&record::Test> = self.problems().collect();
+        if !problems.is_empty() {
+            let _ = writeln!(
+                out,
+                "invite::check: {} of {} tests did not pass",
+                problems.len(),
+                self.tests.len()
+            );
+        }
+        for t in problems {
+            let _ = writeln!(out, "  {} `{}`: {}", t.site, t.test, t.outcome);
+            let inputs: Vec<String> = t.inputs.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            let _ = writeln!(out, "    inputs: {}", inputs.join(", "));
+            if let Some(d) = &t.detail {
+                let _ = writeln!(out, "    detail: {d}");
+            }
+            let s = &t.seeds;
+            let _ = writeln!(
+                out,
+                "    seeds: rng_seed {}, stream {}, word {}, test_seed {}",
+                s.rng_seed, s.rng_stream, s.rng_word_pos, s.test_seed
+            );
+        }
+        for (site, why) in &self.untested {
+            let _ = writeln!(out, "  a call of {site} was not tested: {why}");
+        }
+        out
+    }
+}
+
+/// Runs `calls`, testing every call of an instrumented function that it makes on this thread,
+/// and returns what the tests found. Each call waits for its own tests before it goes on.
+///
+/// Nothing is printed or asserted: see [`Checked::assert_passed`]. Inside a test child (where
+/// instrumentation is off) or with invite compiled out, the closure simply runs and the result
+/// holds no tests.
+pub fn check(calls: impl FnOnce()) -> Checked {
+    if runtime::in_child() || !begin() {
+        calls();
+        return Checked::default();
+    }
+    let outer = FOUND.with(RefCell::take);
+    // Caught so that the thread leaves the check (and an enclosing one gets its findings back)
+    // before the panic goes on.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(calls));
+    let nested = DEPTH.with(|d| {
+        d.set(d.get().saturating_sub(1));
+        d.get() > 0
+    });
+    let inner = FOUND.with(|f| {
+        let inner = f.take();
+        if nested {
+            // The enclosing check also sees what this one found.
+            let mut outer = outer;
+            outer.tests.extend(inner.tests.iter().cloned());
+            outer.untested.extend(inner.untested.iter().cloned());
+            *f.borrow_mut() = outer;
+        }
+        inner
+    });
+    if let Err(panic) = result {
+        std::panic::resume_unwind(panic);
+    }
+    inner
+}
+
+/// Enters a check on this thread; false when invite cannot run here.
+fn begin() -> bool {
+    if runtime::for_checks().is_none() {
+        return false;
+    }
+    {
+        let _entry = ENTRY.lock().unwrap_or_else(|e| e.into_inner());
+        // A new generation on every site: each thread draws its countdown again, so this
+        // thread's next call of any site reaches the sampled path, ρ = 0 sites included.
+        for s in site::all() {
+            s.rearm();
+        }
+    }
+    DEPTH.with(|d| d.set(d.get() + 1));
+    true
+}
+
+/// Whether calls on this thread are to be tested whatever the sampler says.
+pub(crate) fn active() -> bool {
+    DEPTH.with(|d| d.get() > 0)
+}
+
+fn awaited() -> MutexGuard<'static, Option<HashMap<u64, Awaited>>> {
+    AWAITED.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Announces that this thread will wait for `run` (before the collector can see it).
+pub(crate) fn expect(run: u64) {
+    awaited()
+        .get_or_insert_with(HashMap::new)
+        .insert(run, Awaited::default());
+}
+
+/// A call inside a check that could not be tested.
+pub(crate) fn untested(site: &str, why: impl Into<String>) {
+    FOUND.with(|f| f.borrow_mut().untested.push((site.to_string(), why.into())));
+}
+
+/// Waits until the collector has ended `run` (it kills runs past their deadline, so this ends
+/// too), and keeps its records for the enclosing check.
+pub(crate) fn wait_for(run: u64, site: &str, limit: Duration) {
+    let started = Instant::now();
+    let mut map = awaited();
+    loop {
+        let ended = map
+            .as_ref()
+            .and_then(|m| m.get(&run))
+            .is_none_or(|a| a.ended);
+        let left = limit.saturating_sub(started.elapsed());
+        if ended || left.is_zero() {
+            break;
+        }
+        map = match RUN_ENDED.wait_timeout(map, left) {
+            Ok((guard, _)) => guard,
+            Err(e) => e.into_inner().0,
+        };
+    }
+    let Some(found) = map.as_mut().and_then(|m| m.remove(&run)) else {
+        return;
+    };
+    drop(map);
+    if !found.ended {
+        untested(
+            site,
+            format!(
+                "its run had not ended after {} ms; results that came later are in the log only",
+                limit.as_millis()
+            ),
+        );
+    }
+    FOUND.with(|f| f.borrow_mut().tests.extend(found.tests));
+}
+
+/// Gives up on a run that will never be followed (it was not handed to the collector).
+pub(crate) fn forget(run: u64) {
+    if let Some(m) = awaited().as_mut() {
+        m.remove(&run);
+    }
+}
+
+/// The collector's side: a record of a run, kept if a checking thread awaits it.
+pub(crate) fn deliver(t: &record::Test) {
+    let mut map = awaited();
+    if let Some(a) = map.as_mut().and_then(|m| m.get_mut(&t.run)) {
+        a.tests.push(t.clone());
+    }
+}
+
+/// The collector's side: `run` has ended and every record of it was delivered.
+pub(crate) fn ended(run: u64) {
+    let mut map = awaited();
+    if let Some(a) = map.as_mut().and_then(|m| m.get_mut(&run)) {
+        a.ended = true;
+        drop(map);
+        RUN_ENDED.notify_all();
+    }
+}
+
+/// Checks `call` on inputs drawn from a proptest strategy, and panics with a minimal failing
+/// input (proptest shrinks it) and the relations that failed on it.
+///
+/// ```
+/// use invite::mr::add;
+/// use proptest::prelude::*;
+///
+/// #[invite::metamorphic(max(&add(xs, 1.0)) == result + 1.0)]
+/// fn max(xs: &[f64]) -> f64 {
+///     xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+/// }
+///
+/// invite::check_strategy(prop::collection::vec(-1e6..1e6f64, 1..20), |xs| {
+///     max(&xs);
+/// });
+/// ```
+#[cfg(feature = "proptest")]
+#[track_caller]
+pub fn check_strategy<S>(strategy: S, call: impl Fn(S::Value))
+where
+    S: proptest::strategy::Strategy,
+    S::Value: std::fmt::Debug,
+{
+    check_strategy_with(proptest::test_runner::Config::default(), strategy, call);
+}
+
+/// [`check_strategy`] with proptest's configuration (number of cases, shrinking limits).
+/// Failures are not persisted to files: the panic message names the minimal input.
+#[cfg(feature = "proptest")]
+#[track_caller]
+pub fn check_strategy_with<S>(
+    mut config: proptest::test_runner::Config,
+    strategy: S,
+    call: impl Fn(S::Value),
+) where
+    S: proptest::strategy::Strategy,
+    S::Value: std::fmt::Debug,
+{
+    use proptest::test_runner::{TestCaseError, TestError, TestRunner};
+    config.failure_persistence = None;
+    let mut runner = TestRunner::new(config);
+    let result = runner.run(&strategy, |value| {
+        let checked = check(|| call(value));
+        if checked.passed() {
+            Ok(())
+        } else {
+            Err(TestCaseError::fail(checked.describe()))
+        }
+    });
+    match result {
+        Ok(()) => {}
+        Err(TestError::Fail(why, input)) => {
+            panic!("invite::check_strategy: minimal failing input: {input:?}\n{why}")
+        }
+        Err(TestError::Abort(why)) => panic!("invite::check_strategy: proptest gave up: {why}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{Seeds, Test, VERSION};
+
+    fn test(outcome: Outcome) -> Test {
+        Test {
+            v: VERSION,
+            time: String::new(),
+            host: String::new(),
+            pid: 1,
+            site: "app::f".into(),
+            test: "f(x) == result".into(),
+            run: 1,
+            outcome,
+            parent_us: 0,
+            duration_us: 0,
+            inputs: [("x".to_string(), "3".to_string())].into(),
+            detail: Some("left 1, right 2".into()),
+            seeds: Seeds {
+                rng_seed: "ab".into(),
+                rng_stream: 2,
+                rng_word_pos: 3,
+                test_seed: 4,
+            },
+        }
+    }
+
+    #[test]
+    fn a_check_passes_only_with_tests_and_no_problem() {
+        let mut c = Checked::default();
+        assert!(!c.passed(), "no test: nothing was checked");
+        assert!(c.describe().contains("no instrumented function was called"));
+        c.tests.push(test(Outcome::Pass));
+        c.tests.push(test(Outcome::Skipped));
+        assert!(c.passed(), "{}", c.describe());
+        assert_eq!(c.describe(), "");
+        for bad in [
+            Outcome::Fail,
+            Outcome::Error,
+            Outcome::Timeout,
+            Outcome::Blocked,
+            Outcome::Inconclusive,
+        ] {
+            let mut c = c.clone();
+            c.tests.push(test(bad));
+            assert!(!c.passed(), "{bad}");
+            assert_eq!(c.problems().count(), 1);
+        }
+        let mut c2 = c.clone();
+        c2.untested.push(("app::f".into(), "fork failed".into()));
+        assert!(!c2.passed());
+        assert!(c2
+            .describe()
+            .contains("a call of app::f was not tested: fork failed"));
+    }
+
+    #[test]
+    fn the_account_names_the_relation_its_inputs_detail_and_seeds() {
+        let c = Checked {
+            tests: vec![test(Outcome::Pass), test(Outcome::Fail)],
+            untested: Vec::new(),
+        };
+        let text = c.describe();
+        assert!(text.contains("1 of 2 tests did not pass"), "{text}");
+        assert!(text.contains("app::f `f(x) == result`: fail"), "{text}");
+        assert!(text.contains("inputs: x = 3"), "{text}");
+        assert!(text.contains("detail: left 1, right 2"), "{text}");
+        assert!(
+            text.contains("rng_seed ab, stream 2, word 3, test_seed 4"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "did not pass")]
+    fn assert_passed_panics_on_a_failure() {
+        Checked {
+            tests: vec![test(Outcome::Fail)],
+            untested: Vec::new(),
+        }
+        .assert_passed();
+    }
+
+    #[test]
+    fn records_of_awaited_runs_are_kept_and_others_dropped() {
+        expect(9001);
+        let mut t = test(Outcome::Fail);
+        t.run = 9001;
+        deliver(&t);
+        t.run = 9002;
+        deliver(&t);
+        ended(9001);
+        let before = FOUND.with(|f| f.borrow().tests.len());
+        wait_for(9001, "app::f", Duration::from_secs(5));
+        let after: Vec<u64> = FOUND.with(|f| f.borrow().tests.iter().map(|t| t.run).collect());
+        assert_eq!(after.len(), before + 1);
+        assert_eq!(after.last(), Some(&9001));
+        assert!(awaited().as_ref().unwrap().get(&9001).is_none());
+        // A run that never ends is given up after the limit, and said so.
+        expect(9003);
+        wait_for(9003, "app::g", Duration::from_millis(20));
+        let untested = FOUND.with(|f| f.borrow().untested.clone());
+        assert!(untested
+            .iter()
+            .any(|(s, why)| s == "app::g" && why.contains("had not ended")));
+    }
+}

@@ -1,0 +1,340 @@
+//! Relations in `cargo test`: `invite::check` tests every call made inside it, synchronously,
+//! with or without a configuration file, and fails on the relations a defect breaks.
+
+mod support;
+
+use std::time::Duration;
+
+use invite::mr::{add, multiply};
+use invite::record::Outcome::*;
+use support::{scenario, scenario_dir, scenario_unconfigured};
+
+#[invite::metamorphic(
+    mean(&multiply(xs, 2.0)) == result * 2.0,
+    mean(&add(xs, 1.5)) == result + 1.5,
+)]
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len().max(1) as f64
+}
+
+/// A planted defect: the last element is left out of the sum (but not of the count).
+#[invite::metamorphic(
+    faulty_mean(&multiply(xs, 2.0)) == result * 2.0,
+    faulty_mean(&add(xs, 1.5)) == result + 1.5,
+)]
+fn faulty_mean(xs: &[f64]) -> f64 {
+    xs[..xs.len().saturating_sub(1)].iter().sum::<f64>() / xs.len().max(1) as f64
+}
+
+fn files_in(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn without_a_configuration_a_check_tests_every_call_it_makes_and_nothing_else() {
+    let run = scenario_unconfigured(here!(), || {
+        let checked = invite::check(|| {
+            for xs in [vec![1.0, 2.0, 4.0], vec![-3.5], vec![0.25, 8.0]] {
+                mean(&xs);
+            }
+        });
+        checked.assert_passed();
+        // Two relations for each of the three calls, on their live arguments.
+        assert_eq!(checked.tests.len(), 6, "{checked:?}");
+        assert!(checked.tests.iter().all(|t| t.outcome == Pass));
+        let inputs: Vec<&str> = checked
+            .tests
+            .iter()
+            .map(|t| t.inputs["xs"].as_str())
+            .collect();
+        assert_eq!(inputs[0], "[1.0, 2.0, 4.0]");
+        assert_eq!(inputs[2], "[-3.5]");
+        // Outside the check nothing is sampled: invite started for checks alone.
+        for i in 0..500 {
+            mean(&[f64::from(i)]);
+        }
+        assert!(invite::wait_idle(Duration::from_secs(20)));
+        assert_eq!(invite::outcomes().total().total(), 6);
+        // And it wrote no log anywhere.
+        assert_eq!(files_in(&scenario_dir()), Vec::<String>::new());
+        println!("ok");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "ok\n", "{}", run.describe());
+}
+
+#[test]
+fn a_check_fails_on_a_planted_defect_and_names_the_relation_inputs_and_seeds() {
+    let run = scenario_unconfigured(here!(), || {
+        let checked = invite::check(|| {
+            faulty_mean(&[1.0, 2.0, 4.0]);
+        });
+        assert!(!checked.passed());
+        let failed: Vec<&str> = checked.problems().map(|t| t.test.as_str()).collect();
+        // Scaling survives the defect (every kept term scales); a shift does not.
+        assert_eq!(failed, ["faulty_mean(&add(xs, 1.5)) == result + 1.5"]);
+        let text = checked.describe();
+        assert!(text.contains("1 of 2 tests did not pass"), "{text}");
+        assert!(text.contains("xs = [1.0, 2.0, 4.0]"), "{text}");
+        assert!(text.contains("seeds: rng_seed "), "{text}");
+        let panic = std::panic::catch_unwind(|| checked.assert_passed()).unwrap_err();
+        let message = panic.downcast_ref::<String>().unwrap();
+        assert!(message.contains("faulty_mean(&add(xs, 1.5))"), "{message}");
+        // One element is a single left-out term: 0 / 1 both times, a shift still breaks it.
+        let single = invite::check(|| {
+            faulty_mean(&[5.0]);
+        });
+        assert_eq!(single.problems().count(), 1, "{single:?}");
+        println!("ok");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "ok\n", "{}", run.describe());
+}
+
+#[test]
+fn a_check_ignores_rho_and_both_caps_and_its_results_reach_the_log() {
+    let run = scenario(
+        here!(),
+        "default_rho = 0.0\nmax_concurrent = 1\nmax_overhead = 0.000001",
+        || {
+            let checked = invite::check(|| {
+                for i in 0..20 {
+                    mean(&[f64::from(i), 1.0]);
+                }
+            });
+            checked.assert_passed();
+            assert_eq!(checked.tests.len(), 40);
+            println!("ok");
+        },
+    );
+    run.assert_success();
+    assert_eq!(run.stdout, "ok\n", "{}", run.describe());
+    assert_eq!(run.tests().len(), 40, "{}", run.describe());
+}
+
+#[test]
+fn calls_on_other_threads_during_a_check_are_sampled_as_usual() {
+    let run = scenario_unconfigured(here!(), || {
+        let checked = invite::check(|| {
+            std::thread::spawn(|| {
+                for i in 0..200 {
+                    mean(&[f64::from(i)]);
+                }
+            })
+            .join()
+            .unwrap();
+            mean(&[1.0]);
+        });
+        assert!(invite::wait_idle(Duration::from_secs(20)));
+        assert_eq!(checked.tests.len(), 2, "{checked:?}");
+        assert_eq!(invite::outcomes().total().total(), 2);
+        println!("ok");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "ok\n", "{}", run.describe());
+}
+
+#[test]
+fn a_check_without_an_instrumented_call_fails_and_says_why() {
+    let run = scenario_unconfigured(here!(), || {
+        let checked = invite::check(|| {
+            let _ = mean_unchecked(&[1.0]);
+        });
+        assert!(!checked.passed());
+        assert!(
+            checked
+                .describe()
+                .contains("no instrumented function was called"),
+            "{}",
+            checked.describe()
+        );
+        println!("ok");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "ok\n", "{}", run.describe());
+}
+
+fn mean_unchecked(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len().max(1) as f64
+}
+
+#[test]
+fn nested_checks_and_a_panic_inside_one_leave_the_thread_as_it_was() {
+    let run = scenario_unconfigured(here!(), || {
+        let outer = invite::check(|| {
+            mean(&[1.0]);
+            let inner = invite::check(|| {
+                faulty_mean(&[1.0, 2.0]);
+            });
+            assert_eq!(inner.tests.len(), 2);
+        });
+        // The outer check saw its own call and the inner one's.
+        assert_eq!(outer.tests.len(), 4, "{outer:?}");
+        assert_eq!(outer.problems().count(), 1);
+        let panicked = std::panic::catch_unwind(|| {
+            invite::check(|| {
+                mean(&[2.0]);
+                panic!("the program's own panic");
+            })
+        });
+        assert!(panicked.is_err());
+        // After the panic the thread is no longer checking: these calls are not tested.
+        for i in 0..100 {
+            mean(&[f64::from(i)]);
+        }
+        assert!(invite::wait_idle(Duration::from_secs(20)));
+        assert_eq!(invite::outcomes().total().total(), 6);
+        // And a later check starts empty.
+        let later = invite::check(|| {
+            mean(&[3.0]);
+        });
+        assert_eq!(later.tests.len(), 2, "{later:?}");
+        println!("ok");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "ok\n", "{}", run.describe());
+}
+
+#[derive(Default)]
+struct Tally {
+    count: u64,
+}
+
+impl Tally {
+    #[invite::in_vivo(test = Self::add_adds)]
+    fn add(&mut self, by: u64) {
+        // A planted defect: adding 7 adds nothing.
+        if by != 7 {
+            self.count += by;
+        }
+    }
+
+    fn add_adds(&mut self, by: &u64) -> bool {
+        let before = self.count;
+        self.add(*by);
+        self.count == before + by
+    }
+}
+
+#[test]
+fn an_in_vivo_test_that_returns_false_fails_the_check_on_that_call_only() {
+    let run = scenario_unconfigured(here!(), || {
+        let mut tally = Tally::default();
+        let checked = invite::check(|| {
+            for by in [1, 7, 3] {
+                tally.add(by);
+            }
+        });
+        let outcomes: Vec<_> = checked.tests.iter().map(|t| t.outcome).collect();
+        assert_eq!(outcomes, [Pass, Fail, Pass]);
+        assert_eq!(checked.tests[1].inputs["by"], "7");
+        // The program's own state is the program's: 1 + 3 (the defect), untouched by tests.
+        assert_eq!(tally.count, 4);
+        println!("ok");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "ok\n", "{}", run.describe());
+}
+
+#[cfg(feature = "proptest")]
+mod strategies {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A planted defect: wrong for magnitudes above 1000.
+    #[invite::metamorphic(magnitude(-x) == result, magnitude(x.signum()) <= 1)]
+    fn magnitude(x: i64) -> i64 {
+        if x > 1000 {
+            -x
+        } else {
+            x.abs()
+        }
+    }
+
+    #[test]
+    fn a_strategy_check_shrinks_a_failure_to_the_smallest_input_that_breaks_a_relation() {
+        let run = scenario_unconfigured(here!(), || {
+            let panic = std::panic::catch_unwind(|| {
+                invite::check_strategy(-1_000_000i64..1_000_000, |x| {
+                    magnitude(x);
+                });
+            })
+            .unwrap_err();
+            let message = panic.downcast_ref::<String>().unwrap();
+            println!("{}", message.lines().next().unwrap());
+            assert!(message.contains("magnitude(-x) == result"), "{message}");
+        });
+        run.assert_success();
+        let first = run.stdout.lines().next().unwrap_or_default().to_string();
+        assert!(
+            first == "invite::check_strategy: minimal failing input: 1001"
+                || first == "invite::check_strategy: minimal failing input: -1001",
+            "{}",
+            run.describe()
+        );
+    }
+
+    #[test]
+    fn a_strategy_check_of_a_correct_function_passes() {
+        let run = scenario_unconfigured(here!(), || {
+            invite::check_strategy_with(
+                proptest::test_runner::Config::with_cases(64),
+                prop::collection::vec(-1e6..1e6f64, 1..10),
+                |xs| {
+                    mean(&xs);
+                },
+            );
+            assert!(invite::wait_idle(Duration::from_secs(20)));
+            assert_eq!(invite::outcomes().total().pass, 128);
+            println!("ok");
+        });
+        run.assert_success();
+        assert_eq!(run.stdout, "ok\n", "{}", run.describe());
+    }
+}
+
+#[test]
+fn a_configuration_made_in_code_is_checked_like_a_file_and_applied_once() {
+    let run = scenario_unconfigured(here!(), || {
+        let log = scenario_dir().join("from-code.jsonl");
+        let wrong = invite::init_with(invite::config::Config {
+            max_overhead: 2.0,
+            ..Default::default()
+        })
+        .unwrap_err();
+        println!("{wrong}");
+        let config = invite::config::Config {
+            default_rho: 1.0,
+            max_overhead: 1.0,
+            log: log.display().to_string(),
+            ..Default::default()
+        };
+        invite::init_with(config.clone()).unwrap();
+        let again = invite::init_with(config).unwrap_err();
+        println!("{again}");
+        for i in 0..5 {
+            mean(&[f64::from(i)]);
+            assert!(invite::wait_idle(Duration::from_secs(20)));
+        }
+        invite::shutdown();
+        let tests = std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains("\"kind\":\"test\""))
+            .count();
+        println!("{tests} tests logged");
+    });
+    run.assert_success();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", run.describe());
+    assert!(
+        lines[0].contains("max_overhead") && lines[0].contains("invite::init_with"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].contains("already started"), "{}", lines[1]);
+    assert_eq!(lines[2], "10 tests logged", "{}", run.describe());
+}
