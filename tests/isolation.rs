@@ -190,6 +190,7 @@ fn crashing_and_hanging_tests_are_recorded_and_the_parent_carries_on() {
     let (o, d) = detail("panics_while_unwinding");
     assert_eq!(o, Error);
     assert!(d.contains("first panic on 1"), "{d}");
+    assert!(d.contains("; then ") && d.contains("second panic while unwinding"), "{d}");
     assert!(d.contains("SIGABRT"), "{d}");
     let (o, d) = detail("panics_again_and_again");
     assert_eq!(o, Error);
@@ -197,6 +198,8 @@ fn crashing_and_hanging_tests_are_recorded_and_the_parent_carries_on() {
         d.starts_with("panicked at") && d.contains("panic number 0;"),
         "{d}"
     );
+    // Later messages follow the first, in order, until the bound.
+    assert!(d.contains("; then ") && d.contains("panic number 1"), "{d}");
     assert!(
         d.len() < 4096 && !d.contains("panic number 199"),
         "{} bytes",
