@@ -39,6 +39,8 @@ use crate::site;
 thread_local! {
     /// Nesting depth of `check` on this thread: above 0, every call is tested.
     static DEPTH: Cell<u32> = const { Cell::new(0) };
+    /// The transformations' seed of the runs of a replaying check (else each run draws one).
+    static TEST_SEED: Cell<Option<u64>> = const { Cell::new(None) };
     /// What the calls inside this thread's checks found so far.
     static FOUND: RefCell<Checked> = RefCell::new(Checked::default());
 }
@@ -164,6 +166,36 @@ pub fn check(calls: impl FnOnce()) -> Checked {
         std::panic::resume_unwind(panic);
     }
     inner
+}
+
+/// [`check`], with the random streams a logged test had: the calling thread's
+/// [`rng()`](crate::rng()) is put where the logged call found it, and the runs' transformations
+/// (`permute`) draw from the logged `test_seed`. So the logged inputs, called inside, meet the
+/// same numbers as in the field. `invite report --emit-tests` writes tests that call this.
+///
+/// Malformed seeds (an `rng_seed` that is not 64 hex digits) test nothing and say so.
+pub fn check_replaying(seeds: &record::Seeds, calls: impl FnOnce()) -> Checked {
+    if !crate::rng::replay(seeds) {
+        return Checked {
+            tests: Vec::new(),
+            untested: vec![(
+                "invite::check_replaying".to_string(),
+                format!(
+                    "the seeds are malformed: rng_seed must be 64 hex digits, not {:?}",
+                    seeds.rng_seed
+                ),
+            )],
+        };
+    }
+    let outer = TEST_SEED.with(|s| s.replace(Some(seeds.test_seed)));
+    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(calls)));
+    TEST_SEED.with(|s| s.set(outer));
+    checked.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// The transformations' seed a replaying check imposes on this thread's runs.
+pub(crate) fn replayed_test_seed() -> Option<u64> {
+    TEST_SEED.with(Cell::get)
 }
 
 /// Enters a check on this thread; false when invite cannot run here.

@@ -92,7 +92,7 @@ pub mod sandbox;
 pub mod site;
 mod turns;
 
-pub use check::{check, Checked};
+pub use check::{check, check_replaying, Checked};
 #[cfg(feature = "proptest")]
 pub use check::{check_strategy, check_strategy_with};
 pub use collector::on_failure;

@@ -39,6 +39,8 @@ pub struct SiteMeta {
     pub file: &'static str,
     pub line: u32,
     pub tests: &'static [(&'static str, TestKind)],
+    /// Each parameter's name and type as written (the receiver is not among them).
+    pub params: &'static [(&'static str, &'static str)],
     /// Attribute options; `invite.toml` overrides each.
     pub rho: Option<f64>,
     pub tolerance: Option<f64>,

@@ -338,3 +338,45 @@ fn a_configuration_made_in_code_is_checked_like_a_file_and_applied_once() {
     assert!(lines[1].contains("already started"), "{}", lines[1]);
     assert_eq!(lines[2], "10 tests logged", "{}", run.describe());
 }
+
+#[test]
+fn a_replaying_check_runs_with_the_logged_streams_and_refuses_malformed_seeds() {
+    let run = scenario_unconfigured(here!(), || {
+        let first = invite::check(|| {
+            mean(&[1.0, 2.0]);
+        });
+        let logged = first.tests[0].seeds.clone();
+        // Later calls of this thread have moved on: a fresh check would start elsewhere.
+        use rand::Rng as _;
+        let _: u64 = invite::rng().random();
+        let replayed = invite::check_replaying(&logged, || {
+            mean(&[1.0, 2.0]);
+        });
+        assert_eq!(replayed.tests.len(), 2);
+        for t in &replayed.tests {
+            assert_eq!(t.seeds, logged, "the run met the logged streams");
+        }
+        let fresh = invite::check(|| {
+            mean(&[1.0, 2.0]);
+        });
+        assert_ne!(fresh.tests[0].seeds, logged);
+        let bad = invite::check_replaying(
+            &invite::record::Seeds {
+                rng_seed: "zz".into(),
+                ..logged
+            },
+            || {
+                mean(&[1.0, 2.0]);
+            },
+        );
+        assert!(!bad.passed());
+        assert!(
+            bad.describe().contains("rng_seed must be 64 hex digits"),
+            "{}",
+            bad.describe()
+        );
+        println!("ok");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "ok\n", "{}", run.describe());
+}

@@ -190,7 +190,10 @@ fn crashing_and_hanging_tests_are_recorded_and_the_parent_carries_on() {
     let (o, d) = detail("panics_while_unwinding");
     assert_eq!(o, Error);
     assert!(d.contains("first panic on 1"), "{d}");
-    assert!(d.contains("; then ") && d.contains("second panic while unwinding"), "{d}");
+    assert!(
+        d.contains("; then ") && d.contains("second panic while unwinding"),
+        "{d}"
+    );
     assert!(d.contains("SIGABRT"), "{d}");
     let (o, d) = detail("panics_again_and_again");
     assert_eq!(o, Error);

@@ -35,6 +35,8 @@ enum Passing {
 struct Param {
     ident: Ident,
     passing: Passing,
+    /// The type as written, for the log (regression tests are written from it).
+    ty: String,
 }
 
 /// What expansion needs to know about the function.
@@ -176,7 +178,8 @@ fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
                     Type::Reference(_) => Passing::Shared,
                     _ => Passing::Value,
                 };
-                params.push(Param { ident, passing });
+                let ty = crate::text::source_text(&t.ty.to_token_stream());
+                params.push(Param { ident, passing, ty });
             }
         }
     }
@@ -456,6 +459,11 @@ fn site_static(shape: &Shape, args: &Args) -> TokenStream {
     };
     let self_check = args.self_check.unwrap_or(true);
     let dedup = args.dedup.unwrap_or(false);
+    let params = shape.params.iter().map(|p| {
+        let name = p.ident.to_string();
+        let ty = &p.ty;
+        quote!((#name, #ty))
+    });
     let line = quote_spanned!(shape.name.span()=> ::core::line!());
     quote! {
         static __INVITE_SITE: ::invite::__private::Site =
@@ -464,6 +472,7 @@ fn site_static(shape: &Shape, args: &Args) -> TokenStream {
                 file: ::core::file!(),
                 line: #line,
                 tests: &[#(#tests),*],
+                params: &[#(#params),*],
                 rho: #rho,
                 tolerance: #tolerance,
                 timeout_ms: #timeout,

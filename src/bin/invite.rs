@@ -57,6 +57,10 @@ enum Command {
         /// comma-separated (for CI): fail, error, timeout, blocked, inconclusive, skipped, pass.
         #[arg(long, value_delimiter = ',', value_parser = outcome)]
         fail_on: Vec<Outcome>,
+        /// Also write one regression test per distinct failure to this file (a module for the
+        /// crate that holds the functions; `-` for stdout, which then holds only the tests).
+        #[arg(long, value_name = "FILE")]
+        emit_tests: Option<PathBuf>,
     },
     /// Validate an invite.toml with the runtime's own messages.
     CheckConfig {
@@ -136,6 +140,7 @@ fn main() -> ExitCode {
             failures,
             color,
             fail_on,
+            emit_tests,
         } => {
             let paths = if paths.is_empty() {
                 match configured_log() {
@@ -148,6 +153,12 @@ fn main() -> ExitCode {
             } else {
                 paths
             };
+            if let Some(file) = &emit_tests {
+                let code = emit(&paths, file);
+                if code != 0 || file.as_os_str() == "-" {
+                    return ExitCode::from(code as u8);
+                }
+            }
             let opts = Options {
                 paths,
                 format: match format {
@@ -175,6 +186,35 @@ fn main() -> ExitCode {
         Command::CheckConfig { path, log } => check_config(path, log),
     };
     ExitCode::from(code as u8)
+}
+
+/// Writes the regression tests of the logs' failures to `file` (`-`: stdout).
+fn emit(paths: &[String], file: &std::path::Path) -> i32 {
+    let emitted = match report::emit::from_logs(paths) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("invite report: {e}");
+            return 2;
+        }
+    };
+    let written = if file.as_os_str() == "-" {
+        std::io::Write::write_all(&mut std::io::stdout().lock(), emitted.source.as_bytes())
+    } else {
+        std::fs::write(file, &emitted.source)
+    };
+    if let Err(e) = written {
+        eprintln!("invite report: cannot write {}: {e}", file.display());
+        return 2;
+    }
+    eprintln!(
+        "invite report: wrote {} regression test(s) to {}",
+        emitted.tests,
+        file.display()
+    );
+    for s in &emitted.skipped {
+        eprintln!("  not emitted: {s}");
+    }
+    0
 }
 
 fn check_config(path: Option<PathBuf>, log: Option<PathBuf>) -> i32 {

@@ -5,6 +5,7 @@
 //! [`html`] render it.
 
 pub mod aggregate;
+pub mod emit;
 pub mod histogram;
 pub mod html;
 pub mod read;

@@ -65,7 +65,10 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
         started,
         time: std::time::SystemTime::now(),
         snapshot: Snapshot::take(),
-        test_seed: rt.test_seed(run),
+        test_seed: checked
+            .then(crate::check::replayed_test_seed)
+            .flatten()
+            .unwrap_or_else(|| rt.test_seed(run)),
         provisional_ns,
         pipe: raw(&read_end),
         child_end: raw(&write_end),

@@ -1,0 +1,130 @@
+//! Back from the field: a failure logged by a program becomes, through `invite report
+//! --emit-tests`, a regression test that fails on the defective code and passes on the fixed
+//! code. Done for real: a scratch crate with a planted defect is run under invite, the command
+//! writes the tests from its log, and `cargo test` runs them before and after the fix.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const DEFECTIVE: &str = r#"
+/// The mean, with a planted defect: the last value is left out of the sum.
+#[invite::metamorphic(mean(&invite::mr::add(xs, 1.5)) == result + 1.5)]
+pub fn mean(xs: &[f64]) -> f64 {
+    xs[..xs.len().saturating_sub(1)].iter().sum::<f64>() / xs.len().max(1) as f64
+}
+
+#[cfg(test)]
+mod invite_regressions;
+"#;
+
+const FIXED: &str = r#"
+#[invite::metamorphic(mean(&invite::mr::add(xs, 1.5)) == result + 1.5)]
+pub fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len().max(1) as f64
+}
+
+#[cfg(test)]
+mod invite_regressions;
+"#;
+
+const MAIN: &str = r#"
+fn main() {
+    for xs in [vec![1.0, 2.0, 4.0], vec![0.5, -7.25], vec![1.0, 2.0, 4.0]] {
+        println!("{}", field::mean(&xs));
+    }
+}
+"#;
+
+fn cargo(dir: &Path, target: &Path, args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO"))
+        .args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        .env("INVITE_CONFIG", dir.join("invite.toml"))
+        .env_remove("INVITE")
+        .env_remove("RUSTFLAGS")
+        .output()
+        .expect("run cargo");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+#[test]
+fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fixed() {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let scratch = tempfile::Builder::new()
+        .prefix("invite-emit-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
+    // Kept between runs of the suite: the scratch crate's dependencies compile once.
+    let target = repo.join("target").join("emit-scratch");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"field\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\ninvite = {{ package = \"invite-mt\", path = {:?} }}\n\n\
+             [workspace]\n",
+            repo.display().to_string()
+        ),
+    )
+    .unwrap();
+    // The same versions as the workspace, so that nothing new is fetched.
+    std::fs::copy(repo.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), DEFECTIVE).unwrap();
+    std::fs::write(dir.join("src/invite_regressions.rs"), "").unwrap();
+    std::fs::write(dir.join("src/main.rs"), MAIN).unwrap();
+    let log = dir.join("field.jsonl");
+    std::fs::write(
+        dir.join("invite.toml"),
+        format!(
+            "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\nlog = {:?}\n",
+            log.display().to_string()
+        ),
+    )
+    .unwrap();
+
+    // The program runs in the field and logs its failures.
+    let (ok, out) = cargo(dir, &target, &["run", "--quiet", "--offline"]);
+    assert!(ok, "{out}");
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        logged.matches("\"outcome\":\"fail\"").count(),
+        3,
+        "{logged}"
+    );
+
+    // Back from the field: one test per distinct failure (the repeated input counts once).
+    let emitted = invite::report::emit::from_logs(&[log.display().to_string()]).unwrap();
+    assert_eq!(emitted.tests, 2, "{}", emitted.source);
+    assert!(emitted.skipped.is_empty(), "{:?}", emitted.skipped);
+    assert!(
+        emitted.source.contains("crate::mean(&[1.0, 2.0, 4.0])"),
+        "{}",
+        emitted.source
+    );
+    std::fs::write(dir.join("src/invite_regressions.rs"), &emitted.source).unwrap();
+
+    // On the defective code the emitted tests fail, naming the relation.
+    let (ok, out) = cargo(dir, &target, &["test", "--quiet", "--offline", "--lib"]);
+    assert!(
+        !ok,
+        "the emitted tests passed on the defective code:\n{out}"
+    );
+    assert!(out.contains("2 failed"), "{out}");
+    assert!(
+        out.contains("mean(&invite::mr::add(xs, 1.5)) == result + 1.5`: fail"),
+        "{out}"
+    );
+
+    // Fixed, they pass.
+    std::fs::write(dir.join("src/lib.rs"), FIXED).unwrap();
+    let (ok, out) = cargo(dir, &target, &["test", "--quiet", "--offline", "--lib"]);
+    assert!(ok, "the emitted tests fail on the fixed code:\n{out}");
+    assert!(out.contains("2 passed"), "{out}");
+}
