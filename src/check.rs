@@ -27,7 +27,7 @@
 //! and shrinks a failing one to a minimal input.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -47,7 +47,7 @@ thread_local! {
 
 /// Runs awaited by a checking thread, by run number: the records the collector delivered, and
 /// whether the run has ended.
-static AWAITED: Mutex<Option<HashMap<u64, Awaited>>> = Mutex::new(None);
+static AWAITED: Mutex<BTreeMap<u64, Awaited>> = Mutex::new(BTreeMap::new());
 static RUN_ENDED: Condvar = Condvar::new();
 /// Serialises the start of checks (the re-arming of sites).
 static ENTRY: Mutex<()> = Mutex::new(());
@@ -220,15 +220,13 @@ pub(crate) fn active() -> bool {
     DEPTH.with(|d| d.get() > 0)
 }
 
-fn awaited() -> MutexGuard<'static, Option<HashMap<u64, Awaited>>> {
+fn awaited() -> MutexGuard<'static, BTreeMap<u64, Awaited>> {
     AWAITED.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Announces that this thread will wait for `run` (before the collector can see it).
 pub(crate) fn expect(run: u64) {
-    awaited()
-        .get_or_insert_with(HashMap::new)
-        .insert(run, Awaited::default());
+    awaited().insert(run, Awaited::default());
 }
 
 /// A call inside a check that could not be tested.
@@ -242,10 +240,7 @@ pub(crate) fn wait_for(run: u64, site: &str, limit: Duration) {
     let started = Instant::now();
     let mut map = awaited();
     loop {
-        let ended = map
-            .as_ref()
-            .and_then(|m| m.get(&run))
-            .is_none_or(|a| a.ended);
+        let ended = map.get(&run).is_none_or(|a| a.ended);
         let left = limit.saturating_sub(started.elapsed());
         if ended || left.is_zero() {
             break;
@@ -255,7 +250,7 @@ pub(crate) fn wait_for(run: u64, site: &str, limit: Duration) {
             Err(e) => e.into_inner().0,
         };
     }
-    let Some(found) = map.as_mut().and_then(|m| m.remove(&run)) else {
+    let Some(found) = map.remove(&run) else {
         return;
     };
     drop(map);
@@ -273,15 +268,13 @@ pub(crate) fn wait_for(run: u64, site: &str, limit: Duration) {
 
 /// Gives up on a run that will never be followed (it was not handed to the collector).
 pub(crate) fn forget(run: u64) {
-    if let Some(m) = awaited().as_mut() {
-        m.remove(&run);
-    }
+    awaited().remove(&run);
 }
 
 /// The collector's side: a record of a run, kept if a checking thread awaits it.
 pub(crate) fn deliver(t: &record::Test) {
     let mut map = awaited();
-    if let Some(a) = map.as_mut().and_then(|m| m.get_mut(&t.run)) {
+    if let Some(a) = map.get_mut(&t.run) {
         a.tests.push(t.clone());
     }
 }
@@ -289,7 +282,7 @@ pub(crate) fn deliver(t: &record::Test) {
 /// The collector's side: `run` has ended and every record of it was delivered.
 pub(crate) fn ended(run: u64) {
     let mut map = awaited();
-    if let Some(a) = map.as_mut().and_then(|m| m.get_mut(&run)) {
+    if let Some(a) = map.get_mut(&run) {
         a.ended = true;
         drop(map);
         RUN_ENDED.notify_all();
@@ -452,7 +445,7 @@ mod tests {
         let after: Vec<u64> = FOUND.with(|f| f.borrow().tests.iter().map(|t| t.run).collect());
         assert_eq!(after.len(), before + 1);
         assert_eq!(after.last(), Some(&9001));
-        assert!(awaited().as_ref().unwrap().get(&9001).is_none());
+        assert!(!awaited().contains_key(&9001));
         // A run that never ends is given up after the limit, and said so.
         expect(9003);
         wait_for(9003, "app::g", Duration::from_millis(20));
