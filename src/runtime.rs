@@ -88,9 +88,7 @@ pub(crate) fn for_checks() -> Option<&'static Runtime> {
                     default_rho: 0.0,
                     ..Config::default()
                 };
-                start_with(config, "invite::check".to_string(), || {
-                    Ok(crate::log_sink::LogSink::discard())
-                })
+                start_with(config, "invite::check".to_string(), false)
             })
             .as_ref()
     })?;
@@ -123,10 +121,7 @@ pub fn init_with(config: Config) -> Result<(), String> {
         if !config.enabled || in_child() {
             return disarm_all();
         }
-        let log = config.log.clone();
-        start_with(config, "invite::init_with".to_string(), || {
-            crate::log_sink::LogSink::open(&log)
-        })
+        start_with(config, "invite::init_with".to_string(), true)
     });
     if applied {
         Ok(())
@@ -202,17 +197,12 @@ fn start() -> Option<Runtime> {
     if !config.enabled {
         return disarm_all();
     }
-    let log = config.log.clone();
-    start_with(config, config_file, || crate::log_sink::LogSink::open(&log))
+    start_with(config, config_file, true)
 }
 
-/// Starts the runtime with `config` (from `config_file`, named in messages) and the log `sink`
-/// opens.
-fn start_with(
-    config: Config,
-    config_file: String,
-    sink: impl FnOnce() -> std::io::Result<crate::log_sink::LogSink>,
-) -> Option<Runtime> {
+/// Starts the runtime with `config` (from `config_file`, named in messages), writing the log
+/// it names, or none at all unless `writes_log`.
+fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<Runtime> {
     let dev_null = match open_dev_null() {
         Ok(fd) => fd,
         Err(e) => {
@@ -220,7 +210,12 @@ fn start_with(
             return disarm_all();
         }
     };
-    let sink = match sink() {
+    let sink = if writes_log {
+        crate::log_sink::LogSink::open(&config.log)
+    } else {
+        Ok(crate::log_sink::LogSink::discard())
+    };
+    let sink = match sink {
         Ok(s) => s,
         Err(e) => {
             eprintln!(

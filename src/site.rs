@@ -491,7 +491,8 @@ impl Site {
 
     /// Makes every thread draw its countdown again at its next call, even at ρ = 0 (where the
     /// draw never samples): [`crate::check`] needs the checking thread's next call to reach
-    /// the sampled path. Nothing changes after shutdown, or before start-up.
+    /// the sampled path. Nothing changes before start-up, nor for a site with ρ > 0 disarmed at
+    /// shutdown (a ρ = 0 site is re-armed, and its run then refused by the closed budget).
     pub(crate) fn rearm(&self) {
         let _ = self.armed.fetch_update(Relaxed, Relaxed, |g| {
             ((g != 0 && g != UNINIT) || (g == 0 && self.rho() == 0.0)).then(next_generation)
