@@ -53,9 +53,10 @@ pub struct SiteInfo {
     pub rho: f64,
     /// Each test's text: a relation's source, or a test function's path.
     pub tests: Vec<String>,
-    /// Each parameter's name and type as written (absent in logs of older versions).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub params: Vec<(String, String)>,
+    /// Each parameter's name and type as written; `None` in logs of older versions (a function
+    /// without parameters has an empty list).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<Vec<(String, String)>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -354,12 +354,13 @@ fn configure_sites(config: &Config, seccomp: bool) -> Vec<SiteInfo> {
                 line: s.meta.line,
                 rho,
                 tests: s.meta.tests.iter().map(|(t, _)| t.to_string()).collect(),
-                params: s
-                    .meta
-                    .params
-                    .iter()
-                    .map(|(n, t)| (n.to_string(), t.to_string()))
-                    .collect(),
+                params: Some(
+                    s.meta
+                        .params
+                        .iter()
+                        .map(|(n, t)| (n.to_string(), t.to_string()))
+                        .collect(),
+                ),
             }
         })
         .collect();

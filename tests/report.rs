@@ -51,7 +51,7 @@ fn start(pid: u32, sites: &[(&str, &[&str])]) -> String {
                 line: 10,
                 rho: 0.5,
                 tests: tests.iter().map(|t| t.to_string()).collect(),
-                params: Vec::new(),
+                params: None,
             })
             .collect(),
     })

@@ -47,8 +47,8 @@ pub fn from_logs(paths: &[String]) -> Result<Emitted, String> {
             match Record::from_line(line) {
                 Ok(Record::Start(s)) => {
                     for site in s.sites {
-                        if !site.params.is_empty() {
-                            params.insert(site.name, site.params);
+                        if let Some(p) = site.params {
+                            params.insert(site.name, p);
                         }
                     }
                 }
@@ -394,12 +394,14 @@ mod tests {
                 "app::push".to_string(),
                 vec![("by".to_string(), "u64".to_string())],
             ),
+            ("app::reset".to_string(), Vec::new()),
         ]);
         let emitted = emit(
             &[
                 failure("app::stats::mean", &[("xs", "[1.0, NaN]")], 4),
                 failure("app::stats::mean", &[("xs", "[2.0]")], 4),
                 failure("app::push", &[("self", "Tally { n: 3 }"), ("by", "7")], 9),
+                failure("app::reset", &[("self", "Tally { n: 3 }")], 10),
                 failure("app::stats::mean", &[("xs", "[1.0… (truncated)")], 5),
                 failure("custom name", &[("xs", "[1.0]")], 6),
                 failure("app::gone", &[("x", "1")], 8),
@@ -407,7 +409,7 @@ mod tests {
             &params,
         );
         let src = &emitted.source;
-        assert_eq!(emitted.tests, 3, "{src}");
+        assert_eq!(emitted.tests, 4, "{src}");
         assert!(src.contains("fn stats_mean_4() {"), "{src}");
         assert!(src.contains("fn stats_mean_4_2() {"), "{src}");
         assert!(
@@ -424,6 +426,8 @@ mod tests {
         assert!(src.contains("use crate::*;"), "{src}");
         assert!(src.contains("let mut receiver = Tally { n: 3 };"), "{src}");
         assert!(src.contains("let _ = receiver.push(7);"), "{src}");
+        // A method without parameters is a function like any other, not an older log's site.
+        assert!(src.contains("let _ = receiver.reset();"), "{src}");
         assert_eq!(emitted.skipped.len(), 3, "{:?}", emitted.skipped);
         assert!(emitted.skipped[0].contains("truncated"));
         assert!(emitted.skipped[1].contains("not a path"));
