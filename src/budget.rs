@@ -349,6 +349,17 @@ mod tests {
     }
 
     #[test]
+    fn a_check_takes_a_slot_beyond_the_cap_until_shutdown() {
+        let b = Budget::new(1, 0.01);
+        b.settle(b.try_acquire(1, 1_000_000).unwrap(), 1_000_000);
+        assert_eq!(b.acquire_for_check(), Ok(()), "past both caps");
+        assert_eq!(b.live(), 2, "and counted, so that its release balances");
+        b.close();
+        assert_eq!(b.acquire_for_check(), Err(SkipReason::Disabled));
+        assert_eq!(b.live(), 2);
+    }
+
+    #[test]
     fn closed_budget_refuses_as_disabled() {
         let b = Budget::new(1, 1.0);
         b.close();

@@ -147,25 +147,31 @@ pub fn check(calls: impl FnOnce()) -> Checked {
     // Caught so that the thread leaves the check (and an enclosing one gets its findings back)
     // before the panic goes on.
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(calls));
+    let inner = leave(outer);
+    if let Err(panic) = result {
+        std::panic::resume_unwind(panic);
+    }
+    inner
+}
+
+/// Leaves a check on this thread and returns what it found. An enclosing check (`outer`, what
+/// it had found before this one began) gets this one's findings as well; the outermost leaves
+/// nothing behind.
+fn leave(outer: Checked) -> Checked {
     let nested = DEPTH.with(|d| {
         d.set(d.get().saturating_sub(1));
         d.get() > 0
     });
-    let inner = FOUND.with(|f| {
+    FOUND.with(|f| {
         let inner = f.take();
         if nested {
-            // The enclosing check also sees what this one found.
             let mut outer = outer;
             outer.tests.extend(inner.tests.iter().cloned());
             outer.untested.extend(inner.untested.iter().cloned());
             *f.borrow_mut() = outer;
         }
         inner
-    });
-    if let Err(panic) = result {
-        std::panic::resume_unwind(panic);
-    }
-    inner
+    })
 }
 
 /// [`check`], with the random streams a logged test had: the calling thread's
@@ -429,6 +435,25 @@ mod tests {
             untested: Vec::new(),
         }
         .assert_passed();
+    }
+
+    #[test]
+    fn leaving_a_nested_check_hands_its_findings_on_and_the_outermost_keeps_none() {
+        let found = |n: usize| Checked {
+            tests: vec![test(Outcome::Pass); n],
+            untested: vec![("app::f".into(), "why".into()); n],
+        };
+        DEPTH.with(|d| d.set(2));
+        FOUND.with(|f| *f.borrow_mut() = found(1));
+        let inner = leave(found(2));
+        assert_eq!(inner.tests.len(), 1, "the inner check's own findings");
+        let handed_on = FOUND.with(|f| f.borrow().clone());
+        assert_eq!((handed_on.tests.len(), handed_on.untested.len()), (3, 3));
+        let outermost = leave(Checked::default());
+        assert_eq!(outermost.tests.len(), 3);
+        assert_eq!(DEPTH.with(Cell::get), 0);
+        let left = FOUND.with(|f| f.borrow().tests.len() + f.borrow().untested.len());
+        assert_eq!(left, 0, "nothing stays behind to grow from check to check");
     }
 
     #[test]
