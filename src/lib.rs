@@ -85,7 +85,6 @@ mod log_sink;
 pub mod mr;
 pub mod outcomes;
 pub mod record;
-pub mod report;
 pub mod rng;
 mod runtime;
 pub mod sandbox;

@@ -11,7 +11,7 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
-use syn::{BinOp, Expr, FnArg, Ident, ItemFn, Pat, Type};
+use syn::{BinOp, Expr, FnArg, Ident, ItemFn, Pat, ReceiverKind, Type};
 
 use crate::parse::{Args, Kind, Relation, Test};
 
@@ -153,7 +153,7 @@ fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
     for (i, input) in sig.inputs.iter().enumerate() {
         match input {
             FnArg::Receiver(r) => {
-                if r.colon_token.is_some() {
+                if matches!(r.kind, ReceiverKind::Typed(..)) {
                     return Err(syn::Error::new(
                         r.span(),
                         "typed receivers such as `self: Box<Self>` are not supported; take \
@@ -161,10 +161,10 @@ fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
                     ));
                 }
                 receiver_span = r.self_token.span;
-                receiver = match (&r.reference, &r.mutability) {
-                    (Some(_), Some(_)) => Receiver::RefMut,
-                    (Some(_), None) => Receiver::Ref,
-                    (None, _) => Receiver::Value,
+                receiver = match &r.kind {
+                    ReceiverKind::Reference(_, _, Some(_)) => Receiver::RefMut,
+                    ReceiverKind::Reference(_, _, None) => Receiver::Ref,
+                    _ => Receiver::Value,
                 };
             }
             FnArg::Typed(t) => {
@@ -223,7 +223,7 @@ fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
         params,
         assoc,
         turbofish,
-        is_unsafe: sig.unsafety.is_some(),
+        is_unsafe: matches!(sig.safety, syn::Safety::Unsafe(_)),
     })
 }
 
@@ -342,6 +342,7 @@ fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
         vis,
         sig,
         block,
+        ..
     } = func;
     let original = &shape.original;
     let mut original_sig = sig.clone();
@@ -365,9 +366,8 @@ fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
     for input in wrapper_sig.inputs.iter_mut() {
         match input {
             FnArg::Receiver(r) => {
-                if r.reference.is_none() {
-                    r.mutability = None;
-                }
+                // `mut self` binds mutably in the original only.
+                r.mutability = None;
             }
             FnArg::Typed(t) => {
                 let ident = params

@@ -55,7 +55,11 @@ fn cargo(dir: &Path, target: &Path, args: &[&str]) -> (bool, String) {
 
 #[test]
 fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fixed() {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    // The workspace root: the runtime crate the scratch crate depends on, and the lock file.
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the command's crate is in the workspace")
+        .to_path_buf();
     let scratch = tempfile::Builder::new()
         .prefix("invite-emit-")
         .tempdir()
@@ -100,7 +104,7 @@ fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fix
     );
 
     // Back from the field: one test per distinct failure (the repeated input counts once).
-    let emitted = invite::report::emit::from_logs(&[log.display().to_string()]).unwrap();
+    let emitted = invite_cli::report::emit::from_logs(&[log.display().to_string()]).unwrap();
     assert_eq!(emitted.tests, 2, "{}", emitted.source);
     assert!(emitted.skipped.is_empty(), "{:?}", emitted.skipped);
     assert!(

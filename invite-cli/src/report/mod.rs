@@ -16,7 +16,7 @@ use std::io::{IsTerminal, Write};
 
 pub use aggregate::{LineError, Summary};
 
-use crate::record::Outcome;
+use invite::record::Outcome;
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::aggregate::{Failure, SiteSummary, Summary};
 use super::tuning::format_rho;
-use crate::record::{Outcome, OutcomeCounts};
+use invite::record::{Outcome, OutcomeCounts};
 
 const WIDTH: usize = 80;
 

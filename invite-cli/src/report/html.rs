@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use super::aggregate::Summary;
 use super::tuning::format_rho;
-use crate::record::{Outcome, OutcomeCounts};
+use invite::record::{Outcome, OutcomeCounts};
 
 /// HTML-escapes text for element content and quoted attribute values.
 pub fn esc(s: &str) -> String {

@@ -2,7 +2,7 @@
 //!
 //! Every distinct failing test in the logs (site, test and inputs) becomes one `#[test]` that
 //! calls the instrumented function on the logged inputs inside
-//! [`check_replaying`](crate::check_replaying), with the logged random streams, and asserts that
+//! [`check_replaying`](invite::check_replaying), with the logged random streams, and asserts that
 //! every relation of the call passes: it fails while the defect is there and passes once it is
 //! fixed. The inputs are rebuilt from their `Debug` text, guided by each parameter's type as
 //! written (from the log's `start` record): `[..]` becomes `vec![..]` for a `Vec`, a string
@@ -18,7 +18,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use crate::record::{self, Record};
+use invite::record::{self, Record};
 
 use super::read;
 
@@ -319,7 +319,7 @@ fn with_float_constants(text: &str, float: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{Outcome, Seeds, Test, VERSION};
+    use invite::record::{Outcome, Seeds, Test, VERSION};
 
     #[test]
     fn debug_text_becomes_an_expression_of_the_parameter_type() {

@@ -174,9 +174,9 @@ fn summarise_log() {
     println!(
         "\n$ invite report --target-overhead 0.01 --failures 1  (this run's records from {path})\n"
     );
-    let options = invite::report::Options {
+    let options = invite_cli::report::Options {
         paths: vec![this_run.display().to_string()],
-        format: invite::report::Format::Text,
+        format: invite_cli::report::Format::Text,
         strict: false,
         target_overhead: Some(0.01),
         target_tests_per_min: None,
@@ -184,7 +184,7 @@ fn summarise_log() {
         colour: None,
         fail_on: Vec::new(),
     };
-    invite::report::run(&options, &mut std::io::stdout(), &mut std::io::stderr());
+    invite_cli::report::run(&options, &mut std::io::stdout(), &mut std::io::stderr());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

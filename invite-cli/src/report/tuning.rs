@@ -120,8 +120,8 @@ pub fn tune(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{OutcomeCounts, SkipCounts};
     use crate::report::aggregate::Durations;
+    use invite::record::{OutcomeCounts, SkipCounts};
 
     fn site(name: &str, calls_per_sec: Option<f64>, cost_us: Option<f64>) -> SiteSummary {
         SiteSummary {

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use invite::config::Config;
 use invite::record::{Outcome, Record};
-use invite::report::{self, Format, Options};
+use invite_cli::report::{self, Format, Options};
 
 #[derive(Parser)]
 #[command(

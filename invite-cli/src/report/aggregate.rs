@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::histogram::Histogram;
 use super::tuning::Tuning;
-use crate::record::{Outcome, OutcomeCounts, Record, Seeds, SkipCounts, Stats};
+use invite::record::{Outcome, OutcomeCounts, Record, Seeds, SkipCounts, Stats};
 
 /// The version of the JSON report schema.
 pub const SCHEMA: &str = "invite-report/1";

@@ -1,0 +1,7 @@
+//! The `invite` command's library: reading invite's JSON Lines logs and turning them into
+//! findings, tuned sampling rates and regression tests.
+//!
+//! The command itself (`invite report`, `invite check-config`) is this package's binary; the
+//! runtime that writes the logs is the `invite-mt` crate (imported as `invite`).
+
+pub mod report;
