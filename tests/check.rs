@@ -380,3 +380,76 @@ fn a_replaying_check_runs_with_the_logged_streams_and_refuses_malformed_seeds() 
     run.assert_success();
     assert_eq!(run.stdout, "ok\n", "{}", run.describe());
 }
+
+/// Two types with a method of the same name in one module, and an associated function that
+/// mentions neither `self` nor `Self`.
+pub struct Meters(pub f64);
+pub struct Feet(pub f64);
+
+impl Meters {
+    #[invite::in_vivo(test = Self::not_negative)]
+    pub fn double(&self) -> f64 {
+        self.0 * 2.0
+    }
+
+    fn not_negative(&self) -> bool {
+        self.0 >= 0.0
+    }
+}
+
+impl Feet {
+    #[invite::in_vivo(test = Self::not_negative)]
+    pub fn double(&self) -> f64 {
+        self.0 * 2.0
+    }
+
+    fn not_negative(&self) -> bool {
+        self.0 >= 0.0
+    }
+
+    #[invite::in_vivo(test = finite)]
+    pub fn from_meters(m: f64) -> f64 {
+        m / 0.3048
+    }
+}
+
+fn finite(m: &f64) -> bool {
+    m.is_finite()
+}
+
+#[test]
+fn methods_are_named_with_their_type_and_configured_by_that_name() {
+    // The configuration turns one of the two `double`s off by its full name.
+    let config = "default_rho = 1.0\n[functions.\"check::Feet::double\"]\nenabled = false\n";
+    let run = scenario(here!(), config, || {
+        let checked = invite::check(|| {
+            Meters(1.0).double();
+            Feet(1.0).double();
+            Feet::from_meters(3.0);
+        });
+        let sites: Vec<&str> = checked.tests.iter().map(|t| t.site.as_str()).collect();
+        assert_eq!(
+            sites,
+            [
+                "check::Meters::double",
+                "check::Feet::double",
+                "check::Feet::from_meters"
+            ]
+        );
+        // Outside a check the configuration rules: the disabled site is never sampled.
+        for _ in 0..200 {
+            Feet(2.0).double();
+        }
+        assert!(invite::wait_idle(Duration::from_secs(20)));
+        let counts = invite::outcomes();
+        println!(
+            "{}",
+            counts
+                .site("check::Feet::double")
+                .map_or(0, |s| s.counts().total())
+                - 1
+        );
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "0\n", "{}", run.describe());
+}

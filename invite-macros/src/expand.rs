@@ -48,6 +48,8 @@ struct Shape {
     params: Vec<Param>,
     /// An associated function: the original is reached through `Self::`.
     assoc: bool,
+    /// The name of the type whose `impl` block holds the function, when the source says.
+    impl_type: Option<String>,
     /// `::<T, U>` for calls of the original, empty when `impl Trait` arguments forbid it.
     turbofish: TokenStream,
     is_unsafe: bool,
@@ -199,7 +201,15 @@ fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
         }
         _ => false,
     });
-    let assoc = receiver != Receiver::None || sig_mentions_self || relations_call_self;
+    let enclosing = crate::enclosing::of(&name);
+    let impl_type = match &enclosing {
+        Some(crate::enclosing::Enclosing::Impl(ty)) => Some(ty.clone()),
+        _ => None,
+    };
+    let assoc = receiver != Receiver::None
+        || sig_mentions_self
+        || relations_call_self
+        || impl_type.is_some();
     let generic_args: Vec<TokenStream> = sig
         .generics
         .params
@@ -222,6 +232,7 @@ fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
         receiver_span,
         params,
         assoc,
+        impl_type,
         turbofish,
         is_unsafe: matches!(sig.safety, syn::Safety::Unsafe(_)),
     })
@@ -433,7 +444,11 @@ fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
 }
 
 fn site_static(shape: &Shape, args: &Args) -> TokenStream {
-    let fn_name = shape.name.to_string();
+    // `module::Type::method` in an impl block, `module::function` elsewhere.
+    let fn_name = match &shape.impl_type {
+        Some(ty) => format!("{ty}::{}", shape.name),
+        None => shape.name.to_string(),
+    };
     let name = match &args.name {
         Some(lit) => quote!(#lit),
         None => quote!(::core::concat!(::core::module_path!(), "::", #fn_name)),

@@ -6,6 +6,8 @@
 //! function into tokens, `text` recovers each relation's source text for the log.
 
 #[cfg(feature = "enabled")]
+mod enclosing;
+#[cfg(feature = "enabled")]
 mod expand;
 #[cfg(feature = "enabled")]
 mod parse;
