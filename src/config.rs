@@ -173,6 +173,8 @@ pub struct ConfigError {
     /// Dotted path of the offending key, empty for syntax errors outside any key.
     pub key: String,
     pub message: String,
+    /// The file's further errors, in file order: every bad key is reported at once.
+    pub more: Vec<ConfigError>,
 }
 
 impl fmt::Display for ConfigError {
@@ -184,7 +186,11 @@ impl fmt::Display for ConfigError {
         if !self.key.is_empty() {
             write!(f, ": key `{}`", self.key)?;
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": {}", self.message)?;
+        for e in &self.more {
+            write!(f, "\n  {e}")?;
+        }
+        Ok(())
     }
 }
 
@@ -247,6 +253,7 @@ impl Config {
             column: 0,
             key: String::new(),
             message,
+            more: Vec::new(),
         };
         let file = std::fs::OpenOptions::new()
             .read(true)
@@ -282,8 +289,43 @@ impl Config {
         Config::from_toml(&text, path)
     }
 
-    /// Parses and validates TOML text; `path` only names the file in errors.
+    /// Parses and validates TOML text; `path` only names the file in errors. All the file's
+    /// errors are reported together (the first, with the rest in [`ConfigError::more`]), except
+    /// after a syntax error, which stops the reading.
     pub fn from_toml(text: &str, path: &Path) -> Result<Config, ConfigError> {
+        // Each bad key's line is blanked (offsets kept) and the text read again, so that the
+        // next error is found too.
+        let mut text_now = text.to_string();
+        let mut errors: Vec<ConfigError> = Vec::new();
+        while errors.len() < MAX_ERRORS {
+            let syntax_ok = text_now.parse::<toml::Table>().is_ok();
+            if !syntax_ok && !errors.is_empty() {
+                // Blanking a line of a value written over several lines broke the syntax:
+                // what follows would be noise.
+                break;
+            }
+            let error = match Config::from_toml_once(&text_now, path) {
+                Ok(config) if errors.is_empty() => return Ok(config),
+                Ok(_) => break,
+                Err(e) => e,
+            };
+            let header = text_now
+                .lines()
+                .nth(error.line.wrapping_sub(1))
+                .is_some_and(|l| l.trim_start().starts_with('['));
+            let go_on = syntax_ok && error.line > 0 && !header;
+            let line = error.line;
+            errors.push(error);
+            if !go_on || !blank_line(&mut text_now, line) {
+                break;
+            }
+        }
+        let mut first = errors.remove(0);
+        first.more = errors;
+        Err(first)
+    }
+
+    fn from_toml_once(text: &str, path: &Path) -> Result<Config, ConfigError> {
         let de = toml::Deserializer::new(text);
         serde_path_to_error::deserialize::<_, Config>(de).map_err(|err| {
             let key = err.path().to_string();
@@ -295,6 +337,7 @@ impl Config {
                 column,
                 key: if key == "." { String::new() } else { key },
                 message: inner.message().trim().to_string(),
+                more: Vec::new(),
             }
         })
     }
@@ -370,6 +413,28 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+/// The most errors one file reports.
+const MAX_ERRORS: usize = 32;
+
+/// Replaces the 1-based `line` of `text` with spaces; false if it has nothing to blank.
+fn blank_line(text: &mut String, line: usize) -> bool {
+    if line == 0 {
+        return false;
+    }
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line - 1)
+        .map(str::len)
+        .sum();
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    if text[start..end].trim().is_empty() {
+        return false;
+    }
+    let spaces = " ".repeat(end - start);
+    text.replace_range(start..end, &spaces);
+    true
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -664,5 +729,70 @@ mod tests {
         assert_eq!(e.line, 1);
         assert!(e.column > 1);
         assert!(e.to_string().starts_with("invite.toml:1:"), "{e}");
+    }
+
+    #[test]
+    fn every_bad_key_is_reported_at_once_in_file_order() {
+        let e = parse(
+            "default_rho = 1.5\nmax_concurent = 2\nenabled = true\n\
+             [functions.\"a::b\"]\nrho = \"high\"\ntimeout_ms = 5\n",
+        )
+        .unwrap_err();
+        let found: Vec<(usize, &str)> = std::iter::once(&e)
+            .chain(&e.more)
+            .map(|e| (e.line, e.key.as_str()))
+            .collect();
+        assert_eq!(found[0], (1, "default_rho"));
+        assert_eq!(found[1].0, 2);
+        assert_eq!(found[2], (5, "functions.a::b.rho"));
+        assert_eq!(found.len(), 3, "{e}");
+        assert!(e.more.iter().all(|m| m.more.is_empty()));
+        let text = e.to_string();
+        assert_eq!(text.lines().count(), 3, "{text}");
+        assert!(
+            text.lines().nth(1).unwrap().starts_with("  invite.toml:2:"),
+            "{text}"
+        );
+        assert!(text.contains("unknown field `max_concurent`"), "{text}");
+    }
+
+    #[test]
+    fn a_syntax_error_is_reported_alone() {
+        let e = parse("default_rho = 1.5\nenabled = \n").unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
+        assert!(e.more.is_empty(), "{e}");
+    }
+
+    #[test]
+    fn a_value_over_several_lines_ends_the_list_without_noise() {
+        // Blanking the first line of the array would leave a broken file: the reading stops.
+        let e = parse("max_concurrent = [\n1,\n2]\ndefault_rho = 7.0\n").unwrap_err();
+        assert_eq!(e.key, "max_concurrent", "{e}");
+        assert!(e.more.is_empty(), "{e}");
+    }
+
+    #[test]
+    fn an_error_on_a_table_header_ends_the_list() {
+        // Its keys would otherwise land in the table before it.
+        let e = parse("functions = 3\ndefault_rho = 7.0\n").unwrap_err();
+        assert_eq!(e.key, "functions", "{e}");
+        let e = parse("[functions]\n\"a::b\" = 3\n").unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
+        let e =
+            parse("[functions.\"a::b\"]\nrho = 2.0\n[functions.\"c\"]\nrho = 3.0\n").unwrap_err();
+        assert_eq!(e.more.len(), 1, "{e}");
+    }
+
+    #[test]
+    fn blanking_keeps_every_offset_and_refuses_empty_lines() {
+        let mut text = "a = 1\nbé = 2\n\nc = 3".to_string();
+        assert!(blank_line(&mut text, 2));
+        assert_eq!(text, "a = 1\n       \n\nc = 3");
+        assert!(!blank_line(&mut text, 2));
+        assert!(!blank_line(&mut text, 3));
+        assert!(!blank_line(&mut text, 0));
+        assert!(!blank_line(&mut text, 9));
+        assert!(blank_line(&mut text, 4));
+        assert_eq!(text.len(), "a = 1\nbé = 2\n\nc = 3".len());
     }
 }

@@ -81,6 +81,22 @@ fn an_unknown_key_is_refused() {
 }
 
 #[test]
+fn every_bad_key_of_the_file_is_reported_in_one_message() {
+    let err = broken(
+        here!(),
+        "default_rho = 1.5\nmax_concurent = 2\n[functions.\"a::b\"]\ntimeout_ms = -1",
+    );
+    for place in [
+        "invite.toml:2:15: key `default_rho`",
+        "invite.toml:3:1",
+        "invite.toml:5:14",
+    ] {
+        assert!(err.contains(place), "{place} missing: {err}");
+    }
+    assert!(err.contains("unknown field `max_concurent`"), "{err}");
+}
+
+#[test]
 fn a_missing_config_file_is_reported() {
     let run = support::scenario_with(
         here!(),
