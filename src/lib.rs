@@ -69,7 +69,8 @@
 //! ```
 //!
 //! `INVITE=off` in the environment, or `enabled = false`, turns everything off. Without the
-//! default cargo feature `enabled`, the macros emit the plain function. Results go to a JSON
+//! default cargo feature `enabled`, the macros emit the plain function (the relations are still
+//! type-checked, in a hidden function that is never called). Results go to a JSON
 //! Lines log ([`record::Record`]).
 
 #[doc(hidden)]

@@ -1,10 +1,25 @@
 //! Built with `--no-default-features`, the attributes emit the plain function: no site is
 //! registered, so nothing can ever be sampled or forked. Built normally, the same function is a
-//! registered site. `.ci/run` runs this file both ways.
+//! registered site. Either way the tests' code is compiled, so that helpers used only by
+//! relations and In Vivo tests are not dead code (denied below). `.ci/run` runs this file both
+//! ways, and `tests/compile_fail.rs` without the feature too (relations are type-checked).
 
-#[invite::metamorphic(double(x) / 2 == x)]
+#![deny(dead_code)]
+
+#[invite::metamorphic(double(x) / 2 == x, double(twice(x)) == twice(result))]
+#[invite::in_vivo(test = even_after)]
 fn double(x: u64) -> u64 {
     x * 2
+}
+
+/// Used only by a relation.
+fn twice(x: u64) -> u64 {
+    x.wrapping_mul(2)
+}
+
+/// Used only as an In Vivo test.
+fn even_after(x: &u64) -> bool {
+    x.wrapping_mul(2).is_multiple_of(2)
 }
 
 #[test]

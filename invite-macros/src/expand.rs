@@ -91,9 +91,68 @@ fn try_expand(kind: Kind, attr: TokenStream, item: TokenStream) -> syn::Result<T
         }
     }
     func.attrs = kept;
-    let shape = shape_of(&func, &args)?;
+    let mut shape = shape_of(&func, &args)?;
     check_names(&shape, &args)?;
-    Ok(generate(&func, &shape, &args))
+    if cfg!(feature = "enabled") {
+        Ok(generate(&func, &shape, &args))
+    } else {
+        // The function stays as written; its relations still refer to it by its own name.
+        shape.original = shape.name.clone();
+        Ok(generate_type_check(&func, &shape, &args))
+    }
+}
+
+/// Without the `enabled` feature: the plain function, and beside it a hidden function that is
+/// never called but holds the tests' code, so that relations are type-checked as with the
+/// feature and the helpers they use count as used (an `allow(dead_code)` item is a root of
+/// rustc's liveness analysis). The optimiser drops it; no site is registered.
+fn generate_type_check(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
+    let mut checker = plain_signature(&func.sig, shape);
+    checker.ident = format_ident!("__invite_tests_of_{}", shape.name);
+    checker.output = syn::ReturnType::Default;
+    checker.constness = None;
+    let child = child_branch(shape, args);
+    let state = &args.state;
+    quote! {
+        #func
+
+        #[doc(hidden)]
+        #[allow(dead_code, unused_variables, unused_mut, clippy::all)]
+        #checker {
+            #( let _ = &#state; )*
+            ::invite::__private::type_check_only(|__invite_run| { #child });
+        }
+    }
+}
+
+/// The signature with each parameter bound to the plain name `shape_of` chose and no `mut`
+/// binding: the generated functions only pass arguments on. Types stay exactly as written.
+fn plain_signature(sig: &syn::Signature, shape: &Shape) -> syn::Signature {
+    let mut plain = sig.clone();
+    let mut params = shape.params.iter();
+    for input in plain.inputs.iter_mut() {
+        match input {
+            FnArg::Receiver(r) => {
+                // `mut self` binds mutably in the original only.
+                r.mutability = None;
+            }
+            FnArg::Typed(t) => {
+                let ident = params
+                    .next()
+                    .expect("one param per typed input")
+                    .ident
+                    .clone();
+                *t.pat = Pat::Ident(syn::PatIdent {
+                    attrs: Vec::new(),
+                    by_ref: None,
+                    mutability: None,
+                    ident,
+                    subpat: None,
+                });
+            }
+        }
+    }
+    plain
 }
 
 fn check_signature(kind: Kind, f: &ItemFn) -> syn::Result<()> {
@@ -370,32 +429,7 @@ fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
             || p.is_ident("test"))
     });
 
-    // The wrapper only passes arguments on: no `mut` bindings, and patterns become the plain
-    // names `shape_of` chose. The signature's types stay exactly as written.
-    let mut wrapper_sig = sig.clone();
-    let mut params = shape.params.iter();
-    for input in wrapper_sig.inputs.iter_mut() {
-        match input {
-            FnArg::Receiver(r) => {
-                // `mut self` binds mutably in the original only.
-                r.mutability = None;
-            }
-            FnArg::Typed(t) => {
-                let ident = params
-                    .next()
-                    .expect("one param per typed input")
-                    .ident
-                    .clone();
-                *t.pat = Pat::Ident(syn::PatIdent {
-                    attrs: Vec::new(),
-                    by_ref: None,
-                    mutability: None,
-                    ident,
-                    subpat: None,
-                });
-            }
-        }
-    }
+    let wrapper_sig = plain_signature(sig, shape);
 
     let arg_idents: Vec<&Ident> = shape.params.iter().map(|p| &p.ident).collect();
     let turbofish = &shape.turbofish;

@@ -5,13 +5,9 @@
 //! `parse` reads the attributes' arguments into plain data, `expand` turns that data and the
 //! function into tokens, `text` recovers each relation's source text for the log.
 
-#[cfg(feature = "enabled")]
 mod enclosing;
-#[cfg(feature = "enabled")]
 mod expand;
-#[cfg(feature = "enabled")]
 mod parse;
-#[cfg(feature = "enabled")]
 mod text;
 
 use proc_macro::TokenStream;
@@ -33,15 +29,7 @@ use proc_macro::TokenStream;
 /// `name = "..."`, `tolerance = 1e-9`, `timeout_ms = 500`, `rho = 0.01`, `self_check = false`.
 #[proc_macro_attribute]
 pub fn metamorphic(attr: TokenStream, item: TokenStream) -> TokenStream {
-    #[cfg(feature = "enabled")]
-    {
-        expand::expand(parse::Kind::Metamorphic, attr.into(), item.into()).into()
-    }
-    #[cfg(not(feature = "enabled"))]
-    {
-        let _ = attr;
-        item
-    }
+    expand::expand(parse::Kind::Metamorphic, attr.into(), item.into()).into()
 }
 
 /// Runs In Vivo tests on sampled calls of the function, in a forked child, on the live state
@@ -57,13 +45,5 @@ pub fn metamorphic(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Options: `name`, `timeout_ms`, `rho`.
 #[proc_macro_attribute]
 pub fn in_vivo(attr: TokenStream, item: TokenStream) -> TokenStream {
-    #[cfg(feature = "enabled")]
-    {
-        expand::expand(parse::Kind::InVivo, attr.into(), item.into()).into()
-    }
-    #[cfg(not(feature = "enabled"))]
-    {
-        let _ = attr;
-        item
-    }
+    expand::expand(parse::Kind::InVivo, attr.into(), item.into()).into()
 }
