@@ -76,6 +76,7 @@
 #[doc(hidden)]
 #[path = "macro_support.rs"]
 pub mod __private;
+pub mod bounds;
 pub mod budget;
 mod check;
 mod collector;

@@ -6,3 +6,19 @@ fn misuse_is_a_compile_error_that_says_what_to_do() {
     let cases = trybuild::TestCases::new();
     cases.compile_fail("tests/ui/*.rs");
 }
+
+/// Errors speak of the user's code and of documented items, never of the macros' internals.
+#[test]
+fn no_expected_error_names_an_internal_item() {
+    let mut seen = 0;
+    for entry in std::fs::read_dir("tests/ui").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "stderr") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(!text.contains("__private"), "{}:\n{text}", path.display());
+            assert!(!text.contains("__invite"), "{}:\n{text}", path.display());
+            seen += 1;
+        }
+    }
+    assert!(seen >= 10, "only {seen} expected errors found");
+}

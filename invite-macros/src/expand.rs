@@ -682,7 +682,7 @@ fn source_run(shape: &Shape) -> SourceRun {
 /// A fresh clone of the receiver for one execution. Spanned on `self`, so that a receiver
 /// type without `Clone` gets one error there, saying to derive `Clone` or use `in_vivo`.
 fn clone_receiver(shape: &Shape, of: TokenStream) -> TokenStream {
-    quote_spanned!(shape.receiver_span=> ::invite::__private::clone_receiver::<Self>(#of))
+    quote_spanned!(shape.receiver_span=> <Self as ::invite::bounds::CloneReceiver>::clone_for_execution(#of))
 }
 
 /// Runs the source, then (unless turned off) runs it again on the same stream and gives up as
@@ -725,9 +725,10 @@ fn relation_arm(shape: &Shape, r: &Relation) -> TokenStream {
     let src = source_run(shape);
     let source = source_and_self_check(&src);
     let guard_check = r.guard.as_ref().map(|g| {
+        let span = g.span();
         let mut g = g.clone();
         FollowUps { shape }.visit_expr_mut(&mut g);
-        let holds = quote_spanned!(g.span()=> ::invite::__private::relation_holds(#g));
+        let holds = quote_spanned!(span=> ::invite::bounds::Relation::holds(#g));
         quote! {
             if !#holds {
                 __invite_t.set(
@@ -747,7 +748,9 @@ fn relation_arm(shape: &Shape, r: &Relation) -> TokenStream {
     } else {
         (guard_check, None)
     };
-    let verdict = verdict(&body);
+    // The relation as written, for the place of its compile errors (the rewritten calls carry
+    // their own place, so the whole expression spans the relation).
+    let verdict = verdict(&body, r.body.span());
     quote! {{
         #guard_before
         #source
@@ -772,7 +775,7 @@ fn mentions_ident(e: &Expr, name: &str) -> bool {
 
 /// The relation's verdict: tolerant comparisons at the top level, tolerant `in_range` and
 /// `one_of`, anything else as a plain `bool`.
-fn verdict(body: &Expr) -> TokenStream {
+fn verdict(body: &Expr, span: Span) -> TokenStream {
     let set = quote! {
         __invite_t.set(
             if __invite_holds {
@@ -865,7 +868,7 @@ fn verdict(body: &Expr) -> TokenStream {
             _ => {}
         }
     }
-    let holds = quote_spanned!(body.span()=> ::invite::__private::relation_holds(#body));
+    let holds = quote_spanned!(span=> ::invite::bounds::Relation::holds(#body));
     quote! {
         let __invite_holds = #holds;
         let __invite_detail = ::core::option::Option::None;
@@ -879,7 +882,7 @@ fn metamorphic_test_arm(shape: &Shape, path: &Expr) -> TokenStream {
     let receiver = src.check_receiver.iter();
     let check_args = &src.check_args;
     let call = quote_spanned!(path.span()=>
-        ::invite::__private::test_verdict(#path(#(#receiver,)* #(#check_args,)* &result))
+        ::invite::bounds::TestOutput::verdict(#path(#(#receiver,)* #(#check_args,)* &result))
     );
     quote! {{
         #source
@@ -905,7 +908,7 @@ fn in_vivo_arm(shape: &Shape, path: &Expr) -> TokenStream {
         }
     });
     let call = quote_spanned!(path.span()=>
-        ::invite::__private::test_verdict(#path(#(#receiver,)* #(#args),*))
+        ::invite::bounds::TestOutput::verdict(#path(#(#receiver,)* #(#args),*))
     );
     quote! {{
         __invite_t.replay();
@@ -916,13 +919,21 @@ fn in_vivo_arm(shape: &Shape, path: &Expr) -> TokenStream {
 
 /// A follow-up execution: arguments first (into `binds`, keeping their temporaries alive for the
 /// call), then the stream rewound, then the call.
-fn replayed(shape: &Shape, args: &[TokenStream], binds: &[Ident], call: TokenStream) -> Expr {
+/// The follow-up execution replacing a call at `span`, which it keeps: a relation's compile
+/// errors then point at the relation, not at the whole attribute.
+fn replayed(
+    shape: &Shape,
+    span: Span,
+    args: &[TokenStream],
+    binds: &[Ident],
+    call: TokenStream,
+) -> Expr {
     let call = if shape.is_unsafe {
         quote!(unsafe { #call })
     } else {
         call
     };
-    syn::parse_quote! {
+    syn::parse_quote_spanned! {span=>
         match (#(#args,)*) {
             (#(#binds,)*) => {
                 __invite_t.replay();
@@ -942,6 +953,7 @@ struct FollowUps<'a> {
 impl VisitMut for FollowUps<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         syn::visit_mut::visit_expr_mut(self, e);
+        let span = e.span();
         let shape = self.shape;
         let original = &shape.original;
         match e {
@@ -979,7 +991,7 @@ impl VisitMut for FollowUps<'_> {
                         _ => {}
                     }
                 }
-                *e = replayed(shape, &args, &binds, quote!(#callee(#(#call_args),*)));
+                *e = replayed(shape, span, &args, &binds, quote!(#callee(#(#call_args),*)));
             }
             Expr::MethodCall(m) if m.method == shape.name && shape.receiver != Receiver::None => {
                 let recv = &m.receiver;
@@ -998,7 +1010,7 @@ impl VisitMut for FollowUps<'_> {
                     }),
                 };
                 let args: Vec<TokenStream> = args.iter().map(|a| quote!(#a)).collect();
-                *e = replayed(shape, &args, &binds, call);
+                *e = replayed(shape, span, &args, &binds, call);
             }
             _ => {}
         }
