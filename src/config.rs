@@ -45,20 +45,24 @@ pub struct SiteConfig {
         deserialize_with = "probability_opt",
         skip_serializing_if = "Option::is_none"
     )]
+    /// Probability that a call is tested (overrides `default_rho` and the attribute's `rho`).
     pub rho: Option<f64>,
     #[serde(
         default,
         deserialize_with = "tolerance_opt",
         skip_serializing_if = "Option::is_none"
     )]
+    /// Tolerance of the site's comparisons (overrides the attribute's `tolerance`).
     pub tolerance: Option<f64>,
     #[serde(
         default,
         deserialize_with = "millis_opt",
         skip_serializing_if = "Option::is_none"
     )]
+    /// Deadline of each test, in milliseconds.
     pub timeout_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// `false` turns the site off.
     pub enabled: Option<bool>,
     /// `false` turns off unseen-state testing of a site compiled with `dedup = true`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -71,6 +75,7 @@ pub struct SiteConfig {
     )]
     pub dedup_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// How the site's tests are isolated.
     pub sandbox: Option<Sandbox>,
     /// Address space a test may add, in MiB.
     #[serde(
@@ -106,6 +111,7 @@ pub struct Config {
     /// Deadline of each test, in milliseconds.
     #[serde(deserialize_with = "millis")]
     pub timeout_ms: u64,
+    /// What to do when a test fails.
     pub on_failure: OnFailure,
     /// Path of the JSON Lines log, appended to; `"-"` for stderr.
     #[serde(deserialize_with = "non_empty")]
@@ -135,6 +141,7 @@ pub struct Config {
     /// Runs are made so that the program's SIGCHLD handler and `waitpid(-1)` never see them;
     /// `false`: plain forks, cheaper for the caller but seen by both.
     pub hide_runs: bool,
+    /// Per-site settings by site name (`[functions."module::Type::method"]`).
     pub functions: BTreeMap<String, SiteConfig>,
 }
 
@@ -166,12 +173,15 @@ impl Default for Config {
 /// A configuration file that could not be used, with where and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {
+    /// The file read.
     pub file: PathBuf,
     /// 1-based; 0 when the error is not tied to a place in the file.
     pub line: usize,
+    /// 1-based, in characters; 0 with `line`.
     pub column: usize,
     /// Dotted path of the offending key, empty for syntax errors outside any key.
     pub key: String,
+    /// What is wrong and what to write instead.
     pub message: String,
     /// The file's further errors, in file order: every bad key is reported at once.
     pub more: Vec<ConfigError>,
@@ -203,6 +213,7 @@ pub enum Source {
     Disabled,
     /// No `$INVITE_CONFIG` and no `./invite.toml`.
     Absent,
+    /// The file `$INVITE_CONFIG` or `./invite.toml` names.
     File(PathBuf),
 }
 
@@ -351,6 +362,7 @@ impl Config {
         })
     }
 
+    /// The settings of the site named `name`, empty when the file has none.
     pub fn site(&self, name: &str) -> SiteConfig {
         self.functions.get(name).cloned().unwrap_or_default()
     }

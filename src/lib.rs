@@ -73,14 +73,18 @@
 //! type-checked, in a hidden function that is never called). Results go to a JSON
 //! Lines log ([`record::Record`]).
 
+#![warn(missing_docs)]
+
 #[doc(hidden)]
 #[path = "macro_support.rs"]
 pub mod __private;
 pub mod bounds;
+#[doc(hidden)]
 pub mod budget;
 mod check;
 mod collector;
 pub mod config;
+#[doc(hidden)]
 pub mod dedup;
 mod handover;
 mod log_sink;
@@ -89,7 +93,9 @@ pub mod outcomes;
 pub mod record;
 pub mod rng;
 mod runtime;
+#[doc(hidden)]
 pub mod sandbox;
+#[doc(hidden)]
 pub mod site;
 mod turns;
 

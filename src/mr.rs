@@ -21,8 +21,11 @@ use crate::rng::with_transform;
 
 /// Values a transformation can map element by element: slices, vectors, arrays and numbers.
 pub trait Elementwise {
+    /// The element type.
     type Elem: Copy;
+    /// What mapping every element gives.
     type Output;
+    /// Maps every element with `f`.
     fn map_each(self, f: impl FnMut(Self::Elem) -> Self::Elem) -> Self::Output;
 }
 
@@ -143,6 +146,7 @@ pub trait Approx<Rhs: ?Sized = Self> {
     /// `Equal` when the two are within tolerance, otherwise their order (`None` if unordered).
     fn approx_cmp(&self, other: &Rhs, tol: f64) -> Option<Ordering>;
 
+    /// Whether `self` equals `other` within the relative tolerance `tol`.
     fn approx_eq(&self, other: &Rhs, tol: f64) -> bool {
         self.approx_cmp(other, tol) == Some(Ordering::Equal)
     }
@@ -326,15 +330,22 @@ tuple_approx! {
 /// The comparison operators a relation's top level may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
+    /// `==`
     Eq,
+    /// `!=`
     Ne,
+    /// `<`
     Lt,
+    /// `<=`
     Le,
+    /// `>`
     Gt,
+    /// `>=`
     Ge,
 }
 
 impl Op {
+    /// The operator as written.
     pub fn symbol(self) -> &'static str {
         match self {
             Op::Eq => "==",

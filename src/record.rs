@@ -16,9 +16,13 @@ pub const VERSION: u32 = 1;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Record {
+    /// A process started invite: its configuration and its sites.
     Start(Start),
+    /// One test of one sampled call.
     Test(Test),
+    /// Periodic counters of every site.
     Stats(Stats),
+    /// The process stopped invite (it drained its runs first).
     Stop(Stop),
 }
 
@@ -37,17 +41,23 @@ impl Record {
 /// Which process wrote a record.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Instance {
+    /// The host name.
     pub host: String,
+    /// The process id.
     pub pid: u32,
     #[serde(default)]
+    /// The executable's path, empty in logs of older versions.
     pub exe: String,
 }
 
 /// An instrumented function as registered at start-up.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SiteInfo {
+    /// The site's name: `module::function` or `module::Type::method`, or the attribute's `name`.
     pub name: String,
+    /// The source file of the function.
     pub file: String,
+    /// The line of the function's name.
     pub line: u32,
     /// Effective ρ after the configuration was applied.
     pub rho: f64,
@@ -59,17 +69,21 @@ pub struct SiteInfo {
     pub params: Option<Vec<(String, String)>>,
 }
 
+/// The first record of a process: what it instruments and how.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Start {
+    /// Record format version.
     pub v: u32,
     /// RFC 3339, UTC, microseconds.
     pub time: String,
+    /// The process that started.
     pub instance: Instance,
     /// Where the configuration came from.
     pub config_file: String,
     /// The effective configuration (as `invite.toml` keys), kept as JSON so that readers
     /// accept configurations of newer versions.
     pub config: serde_json::Value,
+    /// The functions linked into the program, sorted by name.
     pub sites: Vec<SiteInfo>,
 }
 
@@ -94,6 +108,7 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Every outcome, in the order reports list them.
     pub const ALL: [Outcome; 7] = [
         Outcome::Pass,
         Outcome::Fail,
@@ -104,6 +119,7 @@ impl Outcome {
         Outcome::Skipped,
     ];
 
+    /// The outcome's name in the log.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Pass => "pass",
@@ -138,49 +154,69 @@ pub struct Seeds {
     pub rng_seed: String,
     /// The ChaCha stream and word position the call started from.
     pub rng_stream: u64,
+    /// The word position within that stream.
     pub rng_word_pos: u64,
     /// Seed of the transformations' own randomness (`permute`), per run.
     pub test_seed: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One test of one sampled call, as the child reported it.
 pub struct Test {
+    /// Record format version.
     pub v: u32,
+    /// RFC 3339, UTC, microseconds.
     pub time: String,
+    /// The host name.
     pub host: String,
+    /// The process id.
     pub pid: u32,
+    /// The site's name (see [`SiteInfo::name`]).
     pub site: String,
     /// The relation's source text or the test function's path.
     pub test: String,
     /// Number of the run (one forked child) in this process, from 1.
     pub run: u64,
+    /// How the test ended.
     pub outcome: Outcome,
     /// Time the caller spent starting this test's run, shared among the run's tests.
     pub parent_us: u64,
+    /// How long the test took in the child, in microseconds.
     pub duration_us: u64,
     /// Each argument's `Debug` text (truncated), or a note that the type has none.
     pub inputs: BTreeMap<String, String>,
+    /// Why it failed (the compared values, the panic message), if it did.
     pub detail: Option<String>,
+    /// What replays the call's random streams.
     pub seeds: Seeds,
 }
 
 /// Counts of each outcome, named by outcome.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutcomeCounts {
+    /// Tests that passed.
     pub pass: u64,
+    /// Tests that failed.
     pub fail: u64,
+    /// Tests that ended in an error.
     pub error: u64,
+    /// Tests killed at their deadline.
     pub timeout: u64,
+    /// Tests whose source run was not deterministic.
     pub inconclusive: u64,
+    /// Tests stopped by the sandbox.
     pub blocked: u64,
+    /// Relations whose guard was false.
     pub skipped: u64,
 }
 
 impl OutcomeCounts {
+    /// Counts one test ending in `o`.
     pub fn add(&mut self, o: Outcome) {
         *self.get_mut(o) += 1;
     }
 
+    /// The count of `o`.
     pub fn get(&self, o: Outcome) -> u64 {
         match o {
             Outcome::Pass => self.pass,
@@ -212,6 +248,7 @@ impl OutcomeCounts {
         }
     }
 
+    /// All tests counted.
     pub fn total(&self) -> u64 {
         Outcome::ALL.iter().map(|&o| self.get(o)).sum()
     }
@@ -250,7 +287,9 @@ impl SkipCounts {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// One site's counters since the process started.
 pub struct SiteStats {
+    /// The site's name.
     pub site: String,
     /// ρ in force (it changes under the adaptive rate).
     #[serde(default)]
@@ -259,14 +298,19 @@ pub struct SiteStats {
     pub calls: u64,
     /// Calls the sampler chose.
     pub sampled: u64,
+    /// Sampled calls that were not tested, by reason.
     pub skipped: SkipCounts,
     /// Forked children.
     pub runs: u64,
+    /// Tests that reported.
     pub tests: u64,
+    /// Their outcomes.
     pub outcomes: OutcomeCounts,
+    /// Mean time a test took in the child, in microseconds.
     pub mean_test_us: f64,
     /// Mean time a caller lost per run.
     pub mean_parent_us: f64,
+    /// Tests per second of wall time.
     pub tests_per_sec: f64,
     /// Caller time spent starting runs, as a share of wall time.
     pub overhead_share: f64,
@@ -276,22 +320,29 @@ pub struct SiteStats {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Periodic counters of a process.
 pub struct Stats {
+    /// Record format version.
     pub v: u32,
+    /// RFC 3339, UTC, microseconds.
     pub time: String,
+    /// The host name.
     pub host: String,
+    /// The process id.
     pub pid: u32,
     /// Seconds since start-up.
     pub elapsed_s: f64,
     /// True for the record written at exit.
     #[serde(rename = "final")]
     pub is_final: bool,
+    /// Every site's counters.
     pub sites: Vec<SiteStats>,
     /// Minor faults of the process while test children were alive (copy-on-write, mostly),
     /// and the share of wall time they cost at the measured per-fault price. Both are charged
     /// to the overhead budget besides each site's fork time.
     #[serde(default)]
     pub cow_faults: u64,
+    /// The share of wall time those faults cost (see `cow_faults`).
     #[serde(default)]
     pub cow_share: f64,
     /// Test children's CPU time charged to the budget (at `child_cpu_charge`), as a share of
@@ -312,10 +363,15 @@ pub struct Stats {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// The last record of a process.
 pub struct Stop {
+    /// Record format version.
     pub v: u32,
+    /// RFC 3339, UTC, microseconds.
     pub time: String,
+    /// The host name.
     pub host: String,
+    /// The process id.
     pub pid: u32,
     /// Runs that finished during the drain at exit.
     pub drained: u64,

@@ -135,6 +135,7 @@ pub fn init_with(config: Config) -> Result<(), String> {
     }
 }
 
+/// Whether this process is a test's child (instrumentation is off inside it).
 pub fn in_child() -> bool {
     IN_CHILD.load(Ordering::Relaxed)
 }
