@@ -14,12 +14,12 @@ use crate::record::Outcome;
     label = "this relation is not a `bool`",
     note = "write a comparison such as `f(&multiply(xs, 2.0)) == result * 2.0`, or a call that returns `bool`"
 )]
-pub trait Relation {
+pub trait Holds {
     /// Whether the relation held.
     fn holds(self) -> bool;
 }
 
-impl Relation for bool {
+impl Holds for bool {
     fn holds(self) -> bool {
         self
     }

@@ -133,7 +133,7 @@ pub fn comparison_detail(left: String, op: Op, right: String, tol: f64) -> Strin
     )
 }
 
-pub use crate::bounds::{CloneReceiver, Relation, TestOutput};
+pub use crate::bounds::{CloneReceiver, Holds, TestOutput};
 
 #[cfg(test)]
 mod tests {

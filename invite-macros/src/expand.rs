@@ -728,7 +728,7 @@ fn relation_arm(shape: &Shape, r: &Relation) -> TokenStream {
         let span = g.span();
         let mut g = g.clone();
         FollowUps { shape }.visit_expr_mut(&mut g);
-        let holds = quote_spanned!(span=> ::invite::bounds::Relation::holds(#g));
+        let holds = quote_spanned!(span=> ::invite::bounds::Holds::holds(#g));
         quote! {
             if !#holds {
                 __invite_t.set(
@@ -868,7 +868,7 @@ fn verdict(body: &Expr, span: Span) -> TokenStream {
             _ => {}
         }
     }
-    let holds = quote_spanned!(span=> ::invite::bounds::Relation::holds(#body));
+    let holds = quote_spanned!(span=> ::invite::bounds::Holds::holds(#body));
     quote! {
         let __invite_holds = #holds;
         let __invite_detail = ::core::option::Option::None;
