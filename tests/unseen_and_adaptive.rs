@@ -151,11 +151,12 @@ fn the_adaptive_rate_lowers_rho_for_hot_sites_and_raises_it_for_rare_ones() {
         "rare site only at rho {}: {rare:?}",
         rare.rho
     );
-    // At the final ρ, the hot site's observed call rate gives about the 120 tests a minute asked
-    // for (calls are counted at sampling points, so allow for the last interval).
+    // At the final ρ, the hot site's observed call rate gives the 120 tests a minute asked for
+    // within a factor of 8: the call rate the controller measured drifts on a busy machine, and
+    // calls are counted at sampling points. Unadapted, ρ = 0.5 would project about 10^8.
     let projected = hot.rho * hot.calls as f64 / stats.elapsed_s * 60.0;
     assert!(
-        (30.0..480.0).contains(&projected),
+        (15.0..960.0).contains(&projected),
         "{projected} tests/min projected: {hot:?}"
     );
 }
