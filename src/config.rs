@@ -807,4 +807,12 @@ mod tests {
         assert!(blank_line(&mut text, 4));
         assert_eq!(text.len(), "a = 1\nbé = 2\n\nc = 3".len());
     }
+
+    #[test]
+    fn a_file_full_of_errors_reports_the_first_thirty_two() {
+        let text: String = (0..40).map(|i| format!("unknown_{i} = 1\n")).collect();
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.more.len() + 1, MAX_ERRORS, "{e}");
+        assert_eq!(e.more.last().unwrap().line, MAX_ERRORS);
+    }
 }
