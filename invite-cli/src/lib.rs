@@ -3,5 +3,6 @@
 //!
 //! The command itself (`invite report`, `invite check-config`) is this package's binary; the
 //! runtime that writes the logs is the `invite-mt` crate (imported as `invite`).
+#![warn(missing_docs)]
 
 pub mod report;

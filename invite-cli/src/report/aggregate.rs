@@ -51,21 +51,32 @@ struct Lite<'a> {
 /// A failure kept for display, with what is needed to reproduce it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Failure {
+    /// When the test ran (RFC 3339).
     pub time: String,
+    /// The host it ran on.
     pub host: String,
+    /// The process id.
     pub pid: u32,
+    /// The run (sampled call) within the process.
     pub run: u64,
+    /// How it ended.
     pub outcome: Outcome,
+    /// Each input's `Debug` text, by parameter name.
     pub inputs: BTreeMap<String, String>,
+    /// Why it failed.
     pub detail: Option<String>,
+    /// What replays the call's random streams.
     pub seeds: Seeds,
 }
 
 /// Mean, median and 95th percentile, in microseconds.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Durations {
+    /// Mean.
     pub mean: f64,
+    /// Median (from a log-scale histogram).
     pub median: u64,
+    /// 95th percentile (from a log-scale histogram).
     pub p95: u64,
 }
 
@@ -79,22 +90,31 @@ impl Durations {
     }
 }
 
+/// One test of one site: a relation's text or a test function's path.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TestSummary {
+    /// The test's text.
     pub test: String,
     /// Records of this test, one per run that included it.
     pub runs: u64,
+    /// How its runs ended.
     pub outcomes: OutcomeCounts,
+    /// How long it took in the child.
     pub duration_us: Durations,
     /// Failing records (fail, error, timeout, blocked), of which the first few are listed.
     pub failures_total: u64,
+    /// The first failures kept, with what reproduces them.
     pub failures: Vec<Failure>,
 }
 
+/// Everything known about one site, over all instances.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SiteSummary {
+    /// The site's name.
     pub site: String,
+    /// Its source file, from `start` records.
     pub file: Option<String>,
+    /// The line of its name, from `start` records.
     pub line: Option<u32>,
     /// ρ in force when the log was written (from the last `start` record naming the site).
     pub rho: Option<f64>,
@@ -102,57 +122,85 @@ pub struct SiteSummary {
     pub runs: u64,
     /// Test records, all outcomes.
     pub tests: u64,
+    /// How its tests ended.
     pub outcomes: OutcomeCounts,
     /// From `stats` records: calls counted, calls sampled and sampled calls skipped by reason.
     pub calls: Option<u64>,
+    /// Sampled calls (from `stats` records).
     pub sampled: Option<u64>,
+    /// Sampled calls not tested, by reason (from `stats` records).
     pub skipped: SkipCounts,
+    /// How long its tests took in the child.
     pub duration_us: Durations,
     /// Mean time a caller lost per run.
     pub parent_us_per_run: Option<f64>,
     /// Calls per second per process, over the instances that reported statistics.
     pub calls_per_sec: Option<f64>,
+    /// Tests per second per process.
     pub tests_per_sec: Option<f64>,
     /// Caller time spent starting runs, as a share of wall time.
     pub overhead_share: Option<f64>,
+    /// Each of its tests.
     pub per_test: Vec<TestSummary>,
 }
 
+/// One process that wrote to the logs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InstanceSummary {
+    /// The host name.
     pub host: String,
+    /// The process id.
     pub pid: u32,
+    /// The executable's path.
     pub exe: String,
+    /// Its first record's time.
     pub first: String,
+    /// Its last record's time.
     pub last: String,
+    /// Seconds between the two.
     pub elapsed_s: f64,
     /// Whether the log holds the instance's `stop` record (a clean exit).
     pub stopped: bool,
 }
 
+/// What was read.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct InputSummary {
+    /// Files read.
     pub files: u64,
+    /// Valid records.
     pub records: u64,
+    /// Lines that were not valid records.
     pub bad_lines: u64,
+    /// Records of a kind this version does not know (skipped).
     pub unknown_kinds: u64,
+    /// Files without a line.
     pub empty_files: u64,
 }
 
+/// The outcomes of one minute.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TimeBucket {
     /// `YYYY-MM-DDTHH:MM`, UTC.
     pub minute: String,
+    /// The outcomes of the tests that ended in it.
     pub outcomes: OutcomeCounts,
 }
 
+/// The report: everything `invite report` prints, and its JSON output.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
+    /// The JSON schema's name and version.
     pub schema: String,
+    /// What was read.
     pub input: InputSummary,
+    /// Each process, by host and pid.
     pub instances: Vec<InstanceSummary>,
+    /// Each site, by name.
     pub sites: Vec<SiteSummary>,
+    /// Outcomes per minute, in order.
     pub timeline: Vec<TimeBucket>,
+    /// Recommended sampling rates, when a target was given.
     pub tuning: Option<Tuning>,
 }
 
@@ -193,10 +241,12 @@ pub struct Aggregator {
     sites: HashMap<String, SiteAgg>,
     instances: HashMap<(String, u32), InstanceAgg>,
     timeline: BTreeMap<String, OutcomeCounts>,
+    /// What has been read so far.
     pub input: InputSummary,
 }
 
 impl Aggregator {
+    /// An aggregator keeping the first `keep_failures` failures of each test.
     pub fn new(keep_failures: usize) -> Aggregator {
         Aggregator {
             keep_failures,

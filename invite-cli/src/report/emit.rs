@@ -27,6 +27,7 @@ use super::read;
 pub struct Emitted {
     /// The Rust source of the module.
     pub source: String,
+    /// How many tests the module holds.
     pub tests: usize,
     /// Failures not emitted, each with the reason.
     pub skipped: Vec<String>,

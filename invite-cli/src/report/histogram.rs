@@ -5,6 +5,7 @@
 const SUB: u64 = 32;
 const SUB_BITS: u32 = 5;
 
+/// Counts of durations in log-linear buckets: bounded memory, quantiles within about 3%.
 #[derive(Clone, Debug, Default)]
 pub struct Histogram {
     counts: Vec<u64>,
@@ -36,6 +37,7 @@ fn bucket_top(b: usize) -> u64 {
 }
 
 impl Histogram {
+    /// Counts one value.
     pub fn add(&mut self, v: u64) {
         let b = bucket_of(v);
         if self.counts.len() <= b {
@@ -47,6 +49,7 @@ impl Histogram {
         self.max = self.max.max(v);
     }
 
+    /// Adds another histogram's counts.
     pub fn merge(&mut self, other: &Histogram) {
         if self.counts.len() < other.counts.len() {
             self.counts.resize(other.counts.len(), 0);
@@ -59,10 +62,12 @@ impl Histogram {
         self.max = self.max.max(other.max);
     }
 
+    /// Values counted.
     pub fn count(&self) -> u64 {
         self.total
     }
 
+    /// Mean of the values counted (exact).
     pub fn mean(&self) -> f64 {
         if self.total == 0 {
             0.0

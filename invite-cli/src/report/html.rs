@@ -37,6 +37,7 @@ fn colour(o: Outcome) -> &'static str {
     }
 }
 
+/// The report as a self-contained HTML page.
 pub fn render(s: &Summary) -> String {
     let mut h = String::new();
     let _ = write!(

@@ -21,17 +21,26 @@ use invite::record::Outcome;
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
+    /// Text for a terminal, 80 columns.
     Text,
+    /// The [`Summary`] as JSON.
     Json,
+    /// A self-contained HTML page.
     Html,
 }
 
+/// What `invite report` was asked for.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// Log files, directories or `-` for stdin.
     pub paths: Vec<String>,
+    /// The output format.
     pub format: Format,
+    /// Stop at the first bad line.
     pub strict: bool,
+    /// Tune ρ for this share of wall time.
     pub target_overhead: Option<f64>,
+    /// Tune ρ for this many tests per minute per process.
     pub target_tests_per_min: Option<f64>,
     /// Failures listed per test.
     pub failures: usize,
@@ -47,9 +56,13 @@ pub const EXIT_FAILED_TESTS: i32 = 3;
 /// The bad lines met, for the warning summary.
 #[derive(Default)]
 pub struct Problems {
+    /// The bad lines listed (the first few).
     pub listed: Vec<String>,
+    /// Bad lines in all.
     pub bad: u64,
+    /// Records of an unknown kind.
     pub unknown: u64,
+    /// Files without a line.
     pub empty: Vec<String>,
 }
 

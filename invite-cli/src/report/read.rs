@@ -17,11 +17,14 @@ pub const MAX_LINE: usize = 16 << 20;
 /// One input: a file, or standard input (`-`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
+    /// A log file.
     File(PathBuf),
+    /// Standard input.
     Stdin,
 }
 
 impl Input {
+    /// How messages name it.
     pub fn name(&self) -> String {
         match self {
             Input::File(p) => p.display().to_string(),
@@ -76,7 +79,9 @@ pub fn resolve(paths: &[String]) -> Result<Vec<Input>, String> {
 /// Where a line came from.
 #[derive(Clone, Debug)]
 pub struct Location<'a> {
+    /// The file's name.
     pub file: &'a str,
+    /// The 1-based line number.
     pub line: u64,
 }
 

@@ -88,6 +88,7 @@ fn outcome_cells(o: &OutcomeCounts, paint: Paint) -> String {
     s
 }
 
+/// The report as text, 80 columns wide.
 pub fn render(summary: &Summary, paint: Paint) -> String {
     let mut out = String::new();
     header(&mut out, summary, paint);

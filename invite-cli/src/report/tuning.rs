@@ -15,21 +15,31 @@ use serde::{Deserialize, Serialize};
 
 use super::aggregate::SiteSummary;
 
+/// The recommended ρ of one site.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SiteTuning {
+    /// The site's name.
     pub site: String,
+    /// Its ρ in the logs.
     pub current_rho: Option<f64>,
     /// The recommended ρ; `None` when the log does not say enough (see `note`).
     pub rho: Option<f64>,
+    /// Tests per minute per process at the recommended ρ.
     pub projected_tests_per_min: Option<f64>,
+    /// Share of wall time starting runs would cost at the recommended ρ.
     pub projected_overhead: Option<f64>,
+    /// Why no ρ is recommended, or what to watch.
     pub note: Option<String>,
 }
 
+/// Recommended sampling rates for a target.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Tuning {
+    /// The overhead asked for.
     pub target_overhead: Option<f64>,
+    /// The test rate asked for.
     pub target_tests_per_min: Option<f64>,
+    /// Each site's recommendation.
     pub sites: Vec<SiteTuning>,
 }
 
@@ -60,6 +70,7 @@ pub fn format_rho(x: f64) -> String {
     }
 }
 
+/// Recommends ρ per site for the target overhead or test rate, from a summary's measurements.
 pub fn tune(
     sites: &[SiteSummary],
     target_overhead: Option<f64>,
