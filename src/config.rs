@@ -324,7 +324,9 @@ impl Config {
                 .lines()
                 .nth(error.line.wrapping_sub(1))
                 .is_some_and(|l| l.trim_start().starts_with('['));
-            let go_on = syntax_ok && error.line > 0 && !header;
+            // A syntax error, a table header or an error without a line (which `blank_line`
+            // refuses) ends the list.
+            let go_on = syntax_ok && !header;
             let line = error.line;
             errors.push(error);
             if !go_on || !blank_line(&mut text_now, line) {

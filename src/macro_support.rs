@@ -133,8 +133,6 @@ pub fn comparison_detail(left: String, op: Op, right: String, tol: f64) -> Strin
     )
 }
 
-pub use crate::bounds::{CloneReceiver, Holds, TestOutput};
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,18 +12,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-/// What the lookup found about the block enclosing a function.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Enclosing {
-    /// An `impl` block for a type whose last path segment is this (`Stats` for `Stats<T>`).
-    Impl(String),
-    /// Not directly inside an `impl` block.
-    Other,
-}
-
-/// The block enclosing the function whose name is `ident`, or `None` when the source cannot
-/// be read (outside the compiler, or a file that is not on disk).
-pub(crate) fn of(ident: &proc_macro2::Ident) -> Option<Enclosing> {
+/// The name of the type whose `impl` block directly holds the function named by `ident`;
+/// `None` when it is not in one, or when the source cannot be read (outside the compiler, or a
+/// file that is not on disk).
+pub(crate) fn impl_type_of(ident: &proc_macro2::Ident) -> Option<String> {
     if !proc_macro::is_available() {
         return None;
     }
@@ -40,19 +32,15 @@ pub(crate) fn of(ident: &proc_macro2::Ident) -> Option<Enclosing> {
         let text = files
             .entry(file.clone())
             .or_insert_with(|| std::fs::read_to_string(&file).ok());
-        text.as_deref().map(|t| at(t, line, column))
+        text.as_deref().and_then(|t| impl_type_at(t, line, column))
     })
 }
 
-/// The block enclosing the position `line`:`column` (1-based line, 0-based column in
-/// characters) of `source`.
-pub(crate) fn at(source: &str, line: usize, column: usize) -> Enclosing {
+/// The self type's name of the `impl` block directly enclosing the position `line`:`column`
+/// (1-based line, 0-based column in characters) of `source`.
+pub(crate) fn impl_type_at(source: &str, line: usize, column: usize) -> Option<String> {
     let offset = offset_of(source, line, column);
-    let header = innermost_open_header(&source[..offset]);
-    match header.and_then(impl_type) {
-        Some(ty) => Enclosing::Impl(ty),
-        None => Enclosing::Other,
-    }
+    innermost_open_header(&source[..offset]).and_then(impl_type)
 }
 
 /// The byte offset of a line and character column, clamped to the text.
@@ -221,8 +209,8 @@ fn impl_type(header: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    /// The enclosing block of the first `fn NAME` in `source`.
-    fn of_fn(source: &str, name: &str) -> Enclosing {
+    /// The impl type around the first `fn NAME` in `source`.
+    fn of_fn(source: &str, name: &str) -> Option<String> {
         let at_name = source
             .match_indices(&format!("fn {name}"))
             .map(|(i, _)| i + 3)
@@ -235,11 +223,11 @@ mod tests {
             .unwrap()
             .chars()
             .count();
-        at(source, line, column)
+        impl_type_at(source, line, column)
     }
 
-    fn imp(name: &str) -> Enclosing {
-        Enclosing::Impl(name.to_string())
+    fn imp(name: &str) -> Option<String> {
+        Some(name.to_string())
     }
 
     #[test]
@@ -261,9 +249,9 @@ mod tests {
     #[test]
     fn free_functions_and_functions_nested_in_methods_are_not_in_an_impl() {
         let src = "mod m {\n    fn free() {}\n}\nimpl S {\n    fn outer(&self) {\n        fn inner() {}\n    }\n}\nfn top() {}\n";
-        assert_eq!(of_fn(src, "free"), Enclosing::Other);
-        assert_eq!(of_fn(src, "inner"), Enclosing::Other);
-        assert_eq!(of_fn(src, "top"), Enclosing::Other);
+        assert_eq!(of_fn(src, "free"), None);
+        assert_eq!(of_fn(src, "inner"), None);
+        assert_eq!(of_fn(src, "top"), None);
         assert_eq!(of_fn(src, "outer"), imp("S"));
     }
 
@@ -271,7 +259,7 @@ mod tests {
     fn earlier_blocks_are_closed_and_later_ones_do_not_count() {
         let src = "impl A {\n    fn a() {}\n}\nfn between() { let x = S { f: 1 }; }\nimpl B {\n    fn b() { if x { } }\n    fn c() {}\n}\n";
         assert_eq!(of_fn(src, "a"), imp("A"));
-        assert_eq!(of_fn(src, "between"), Enclosing::Other);
+        assert_eq!(of_fn(src, "between"), None);
         assert_eq!(of_fn(src, "b"), imp("B"));
         assert_eq!(of_fn(src, "c"), imp("B"));
     }
@@ -281,7 +269,7 @@ mod tests {
         let src = "// {\n/* { /* nested { */ */\nconst S: &str = \"{ \\\" {\";\nconst R: &str = r##\"{ \"# {\"##;\nconst B: &[u8] = br\"{\";\nconst C: char = '{';\nconst E: char = '\\'';\nfn g<'a>(x: &'a str) -> &'a str { x }\nconst U: char = 'é';\nimpl<'a> Outer<'a> {\n    fn method(&self) { let _ = '}'; }\n    fn next() {}\n}\n";
         assert_eq!(of_fn(src, "method"), imp("Outer"));
         assert_eq!(of_fn(src, "next"), imp("Outer"));
-        assert_eq!(of_fn(src, "g"), Enclosing::Other);
+        assert_eq!(of_fn(src, "g"), None);
     }
 
     #[test]
@@ -295,14 +283,14 @@ mod tests {
     fn types_that_are_not_paths_and_unreadable_headers_give_no_type() {
         let src =
             "impl Tr for [f64] {\n    fn s() {}\n}\nimpl <T as Tr>::Out {\n    fn q() {}\n}\n";
-        assert_eq!(of_fn(src, "s"), Enclosing::Other);
-        assert_eq!(of_fn(src, "q"), Enclosing::Other);
+        assert_eq!(of_fn(src, "s"), None);
+        assert_eq!(of_fn(src, "q"), None);
     }
 
     #[test]
     fn positions_past_the_end_are_clamped() {
-        assert_eq!(at("impl A {\n", 40, 3), imp("A"));
-        assert_eq!(at("impl A { fn f() {}", 1, 400), imp("A"));
+        assert_eq!(impl_type_at("impl A {\n", 40, 3), imp("A"));
+        assert_eq!(impl_type_at("impl A { fn f() {}", 1, 400), imp("A"));
         assert_eq!(offset_of("ab\ncd", 2, 1), 4);
         assert_eq!(offset_of("ab\ncd", 1, 0), 0);
     }

@@ -260,11 +260,7 @@ fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
         }
         _ => false,
     });
-    let enclosing = crate::enclosing::of(&name);
-    let impl_type = match &enclosing {
-        Some(crate::enclosing::Enclosing::Impl(ty)) => Some(ty.clone()),
-        _ => None,
-    };
+    let impl_type = crate::enclosing::impl_type_of(&name);
     let assoc = receiver != Receiver::None
         || sig_mentions_self
         || relations_call_self
@@ -918,9 +914,8 @@ fn in_vivo_arm(shape: &Shape, path: &Expr) -> TokenStream {
 }
 
 /// A follow-up execution: arguments first (into `binds`, keeping their temporaries alive for the
-/// call), then the stream rewound, then the call.
-/// The follow-up execution replacing a call at `span`, which it keeps: a relation's compile
-/// errors then point at the relation, not at the whole attribute.
+/// call), then the stream rewound, then the call. It keeps the `span` of the call it replaces,
+/// so that a relation's compile errors point at the relation, not at the whole attribute.
 fn replayed(
     shape: &Shape,
     span: Span,
