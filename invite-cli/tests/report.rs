@@ -694,3 +694,66 @@ fn check_config_uses_the_runtime_messages_and_compares_with_a_log() {
     );
     assert!(!err.contains("\"app::f\"] matches"), "{err}");
 }
+
+/// A log whose site records its parameters, as the runtime writes them, with one failure.
+fn emittable_log(dir: &Path) -> PathBuf {
+    let mut start: Value = serde_json::from_str(&start(9, &[("app::f", &[A])])).unwrap();
+    start["sites"][0]["params"] = serde_json::json!([["xs", "&[f64]"]]);
+    let lines = [
+        start.to_string(),
+        test(9, "app::f", A, 1, Outcome::Pass, 10),
+        test(9, "app::f", A, 2, Outcome::Fail, 30),
+    ];
+    write(dir, "field.jsonl", (lines.join("\n") + "\n").as_bytes())
+}
+
+#[test]
+fn emit_tests_writes_the_regression_tests_beside_the_report_or_alone_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = emittable_log(dir.path());
+    let log = log.to_str().unwrap();
+    let file = dir.path().join("invite_regressions.rs");
+
+    // To a file: the tests go there, and the report is printed as usual.
+    let out = invite(
+        &["report", log, "--emit-tests", file.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let source = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(source.matches("#[test]").count(), 1, "{source}");
+    assert!(source.contains("invite::check_replaying"), "{source}");
+    assert!(
+        text(&out.stdout).contains("app::f"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(
+        text(&out.stderr).contains("wrote 1 regression test(s)"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // To stdout: the tests alone, no report around them.
+    let out = invite(&["report", log, "--emit-tests", "-"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), source);
+
+    // A file that cannot be written is an error, and no report follows it.
+    let out = invite(
+        &[
+            "report",
+            log,
+            "--emit-tests",
+            "/nonexistent-dir/regressions.rs",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("cannot write"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+}
