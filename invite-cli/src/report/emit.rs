@@ -434,4 +434,50 @@ mod tests {
         assert!(emitted.skipped[1].contains("not a path"));
         assert!(emitted.skipped[2].contains("does not name the function's parameters"));
     }
+
+    #[test]
+    fn literals_are_copied_whole_and_only_free_standing_special_values_convert() {
+        // A string with escaped quotes and a final backslash, then a value outside it.
+        assert_eq!(
+            expression("(&str, f64)", r#"("a \"q\" \\", inf)"#).unwrap(),
+            r#"("a \"q\" \\", f64::INFINITY)"#
+        );
+        assert_eq!(
+            expression("(char, f64)", r"('\'', NaN)").unwrap(),
+            r"('\'', f64::NAN)"
+        );
+        // An unterminated string ending in a backslash is copied, not read past its end.
+        assert_eq!(expression("&str", "\"ab\\").unwrap(), "\"ab\\");
+        // Words glued to a number or a dot, or longer words, are not the special values.
+        assert_eq!(
+            expression("T", "T { a: 1.inf, b: x_NaN, c: -inf, d: NaN }").unwrap(),
+            "T { a: 1.inf, b: x_NaN, c: -f64::INFINITY, d: f64::NAN }"
+        );
+        assert_eq!(expression("f64", "inf").unwrap(), "f64::INFINITY");
+    }
+
+    #[test]
+    fn identifiers_are_letters_or_underscore_then_word_characters() {
+        for yes in ["mean", "_x", "mean_v2", "Stats"] {
+            assert!(is_ident(yes), "{yes}");
+        }
+        for no in ["", "1f", "f-g", "my app", "a::b"] {
+            assert!(!is_ident(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn a_site_that_is_not_a_module_path_to_a_function_gets_no_test() {
+        let params = BTreeMap::from([
+            ("mean".to_string(), Vec::new()),
+            ("my app::mean".to_string(), Vec::new()),
+        ]);
+        let emitted = emit(
+            &[failure("mean", &[], 1), failure("my app::mean", &[], 2)],
+            &params,
+        );
+        assert_eq!(emitted.tests, 0, "{}", emitted.source);
+        assert_eq!(emitted.skipped.len(), 2, "{:?}", emitted.skipped);
+        assert!(emitted.skipped.iter().all(|s| s.contains("not a path")));
+    }
 }
