@@ -221,6 +221,8 @@ fn instances_in_several_files_are_merged() {
     assert_eq!(site["runs"], 6);
     assert_eq!(site["outcomes"]["pass"], 6);
     assert_eq!(site["calls"], 200);
+    assert_eq!(site["sampled"], 20);
+    assert_eq!(site["skipped"]["concurrency"], 8);
     // 200 calls over 20 s of instance time: still 10 calls a second per process.
     assert_eq!(site["calls_per_sec"], 10.0);
 }
@@ -756,4 +758,66 @@ fn emit_tests_writes_the_regression_tests_beside_the_report_or_alone_to_stdout()
         text(&out.stderr)
     );
     assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+}
+
+#[test]
+fn the_gate_counts_only_the_sites_whose_tests_ended_in_a_gated_outcome() {
+    let dir = tempfile::tempdir().unwrap();
+    let quiet = test(7, "app::g", A, 1, Outcome::Pass, 10);
+    let log = write(
+        dir.path(),
+        "a.jsonl",
+        (instance_log(7) + &quiet + "\n").as_bytes(),
+    );
+    let out = invite(
+        &["report", log.to_str().unwrap(), "--fail-on", "fail"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("1 fail at 1 site(s)"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// Runs the command with its stdout on `stdout`.
+fn invite_to(args: &[&str], stdout: Stdio) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_invite"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_reader_that_went_away_is_not_an_error_but_a_full_disk_is() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(dir.path(), "a.jsonl", instance_log(7).as_bytes());
+    let log = log.to_str().unwrap();
+    // A pipe whose reading end is closed before the command writes: `invite report | head`.
+    let mut fds = [0; 2];
+    // SAFETY: pipe writes two fresh descriptors into the array.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors were just created and are owned here alone.
+    let (read, write_end) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(read);
+    let out = invite_to(&["report", log], Stdio::from(write_end));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    // /dev/full: every write fails with ENOSPC.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = invite_to(&["report", log], Stdio::from(full));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("cannot write the report"),
+        "{}",
+        text(&out.stderr)
+    );
 }
