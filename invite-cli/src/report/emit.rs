@@ -296,10 +296,10 @@ fn with_float_constants(text: &str, float: &str) -> String {
                 i += 1;
             }
             let word: String = chars[start..i].iter().collect();
-            let preceded_by_ident = start > 0
-                && (chars[start - 1].is_alphanumeric()
-                    || chars[start - 1] == '_'
-                    || chars[start - 1] == '.');
+            // Glued to a number or a field access (a letter or `_` before it would have made
+            // it part of a longer word).
+            let preceded_by_ident =
+                start > 0 && (chars[start - 1].is_alphanumeric() || chars[start - 1] == '.');
             match word.as_str() {
                 "inf" if !preceded_by_ident => {
                     let _ = write!(out, "{float}::INFINITY");
@@ -424,7 +424,7 @@ mod tests {
         assert!(src.contains("checked.assert_passed();"));
         assert!(src.contains("/// left: 1.0 right: 2.0"), "{src}");
         // A method: its receiver rebuilt from Debug, its module imported for the type.
-        assert!(src.contains("use crate::*;"), "{src}");
+        assert!(src.contains("use crate::*;\n\n"), "{src}");
         assert!(src.contains("let mut receiver = Tally { n: 3 };"), "{src}");
         assert!(src.contains("let _ = receiver.push(7);"), "{src}");
         // A method without parameters is a function like any other, not an older log's site.
@@ -446,13 +446,24 @@ mod tests {
             expression("(char, f64)", r"('\'', NaN)").unwrap(),
             r"('\'', f64::NAN)"
         );
-        // An unterminated string ending in a backslash is copied, not read past its end.
-        assert_eq!(expression("&str", "\"ab\\").unwrap(), "\"ab\\");
+        // Inside a literal nothing converts; an unterminated one ending in a backslash is
+        // copied, not read past its end.
+        assert_eq!(
+            expression("T", r#"("x inf NaN", 'n')"#).unwrap(),
+            r#"("x inf NaN", 'n')"#
+        );
+        assert_eq!(expression("T", "\"ab\\").unwrap(), "\"ab\\");
         // Words glued to a number or a dot, or longer words, are not the special values.
         assert_eq!(
-            expression("T", "T { a: 1.inf, b: x_NaN, c: -inf, d: NaN }").unwrap(),
-            "T { a: 1.inf, b: x_NaN, c: -f64::INFINITY, d: f64::NAN }"
+            expression(
+                "T",
+                "T { a: 1.inf, b: x_NaN, c: -inf, d: NaN, e: 2.NaN, f: 3inf }"
+            )
+            .unwrap(),
+            "T { a: 1.inf, b: x_NaN, c: -f64::INFINITY, d: f64::NAN, e: 2.NaN, f: 3inf }"
         );
+        // Text that starts like a missing Debug but is not one is a value.
+        assert_eq!(expression("T", "<empty>").unwrap(), "<empty>");
         assert_eq!(expression("f64", "inf").unwrap(), "f64::INFINITY");
     }
 
