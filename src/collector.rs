@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use crate::budget::Budget;
 use crate::config::{Config, OnFailure};
+use crate::diag::{self, Level};
 use crate::handover::{self, RunStart, MESSAGE};
 use crate::log_sink::LogSink;
 use crate::record::{self, Instance, Outcome, OutcomeCounts, Record, Seeds, SiteStats, SkipCounts};
@@ -303,7 +304,7 @@ fn refusal_notice(sampled: u64, skips: &SkipCounts, config: &Config) -> Option<S
         format!("max_overhead (now {})", config.max_overhead)
     };
     Some(format!(
-        "invite: the caps refused {refused} of {sampled} sampled calls ({}%): {} because \
+        "the caps refused {refused} of {sampled} sampled calls ({}%): {} because \
          max_concurrent = {} runs were alive, {} because another run would have passed \
          max_overhead = {}; to test more, raise {key} in invite.toml",
         refused * 100 / sampled,
@@ -368,7 +369,9 @@ impl State {
             match step {
                 Ok(true) => return,
                 Ok(false) => {}
-                Err(_) => eprintln!("invite: internal error in the collector; continuing"),
+                Err(_) => diag::say(Level::Error, "collector", || {
+                    "internal error in the collector; continuing".into()
+                }),
             }
             self.wait(nudge);
         }
@@ -525,8 +528,9 @@ impl State {
                 (n + s.sampled.load(Relaxed), k)
             });
             if let Some(line) = refusal_notice(sampled, &skips, &self.config) {
-                eprintln!("{line}");
+                diag::say(Level::Info, "refusals", || line);
             }
+            diag::report_held_back();
             let stop = Record::Stop(record::Stop {
                 v: record::VERSION,
                 time: record::now(),
@@ -650,6 +654,12 @@ impl State {
         crate::outcomes::add(&t);
         crate::check::deliver(&t);
         self.push(&Record::Test(t.clone()));
+        #[cfg(feature = "tracing")]
+        if self.config.tracing {
+            // The program's subscriber runs here, on the collector thread; it must not take the
+            // thread with it.
+            let _ = std::panic::catch_unwind(|| trace_record(&t));
+        }
         if failing {
             self.on_failure(&t);
         }
@@ -664,13 +674,15 @@ impl State {
         }
         match self.config.on_failure {
             OnFailure::Log => {}
-            OnFailure::Notify => eprintln!("{}", failure_line(t)),
+            OnFailure::Notify => diag::say(Level::Error, "failure", || failure_line(t)),
             OnFailure::Abort => {
                 self.flush();
-                eprintln!(
-                    "{}; on_failure = \"abort\": aborting the program",
-                    failure_line(t)
-                );
+                diag::say(Level::Error, "abort", || {
+                    format!(
+                        "{}; on_failure = \"abort\": aborting the program",
+                        failure_line(t)
+                    )
+                });
                 std::process::abort();
             }
         }
@@ -797,13 +809,45 @@ impl State {
 }
 
 /// The stderr line naming a failing test (`notify` and `abort`).
+/// One test record as a `tracing` event, for programs whose telemetry runs through `tracing`.
+#[cfg(feature = "tracing")]
+fn trace_record(t: &record::Test) {
+    let detail = t.detail.as_deref().unwrap_or("");
+    let inputs = serde_json::to_string(&t.inputs).unwrap_or_default();
+    macro_rules! event {
+        ($level:expr) => {
+            tracing::event!(
+                target: "invite::record",
+                $level,
+                site = %t.site,
+                test = %t.test,
+                outcome = %t.outcome,
+                run = t.run,
+                duration_us = t.duration_us,
+                detail,
+                inputs = %inputs,
+                test_seed = t.seeds.test_seed,
+                "{} in {}: {}",
+                t.outcome,
+                t.site,
+                t.test
+            )
+        };
+    }
+    if t.outcome.is_failure() {
+        event!(tracing::Level::WARN);
+    } else {
+        event!(tracing::Level::DEBUG);
+    }
+}
+
 fn failure_line(t: &record::Test) -> String {
     let detail = t
         .detail
         .as_deref()
         .map(|d| format!(" ({d})"))
         .unwrap_or_default();
-    format!("invite: {} in {}: {}{detail}", t.outcome, t.site, t.test)
+    format!("{} in {}: {}{detail}", t.outcome, t.site, t.test)
 }
 
 fn test_record(
@@ -932,7 +976,7 @@ mod tests {
         let line = refusal_notice(100, &skips(60, 11), &config).unwrap();
         assert_eq!(
             line,
-            "invite: the caps refused 71 of 100 sampled calls (71%): 60 because \
+            "the caps refused 71 of 100 sampled calls (71%): 60 because \
              max_concurrent = 1 runs were alive, 11 because another run would have passed \
              max_overhead = 0.05; to test more, raise max_concurrent (now 1) in invite.toml"
         );

@@ -141,6 +141,11 @@ pub struct Config {
     /// Runs are made so that the program's SIGCHLD handler and `waitpid(-1)` never see them;
     /// `false`: plain forks, cheaper for the caller but seen by both.
     pub hide_runs: bool,
+    /// Every test record also becomes a `tracing` event (target `invite::record`; failures at
+    /// `WARN`, the rest at `DEBUG`), for the program's own subscriber. Needs the `tracing`
+    /// feature.
+    #[serde(deserialize_with = "tracing_records")]
+    pub tracing: bool,
     /// Per-site settings by site name (`[functions."module::Type::method"]`).
     pub functions: BTreeMap<String, SiteConfig>,
 }
@@ -165,6 +170,7 @@ impl Default for Config {
             memory_mb: None,
             child_cpu_charge: None,
             hide_runs: true,
+            tracing: false,
             functions: BTreeMap::new(),
         }
     }
@@ -575,6 +581,19 @@ fn rate_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     }
 }
 
+fn tracing_records<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    let v = bool::deserialize(d)?;
+    if v && !cfg!(feature = "tracing") {
+        return Err(serde::de::Error::custom(TRACING_OFF));
+    }
+    Ok(v)
+}
+
+/// Why `tracing = true` is refused in a build without the feature, and the fix.
+const TRACING_OFF: &str = "records become tracing events only when invite is built \
+     with its `tracing` feature: add features = [\"tracing\"] to the invite-mt dependency in \
+     Cargo.toml, or remove this key";
+
 fn non_empty<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let v = String::deserialize(d)?;
     if v.trim().is_empty() {
@@ -664,6 +683,21 @@ mod tests {
 
     fn parse(text: &str) -> Result<Config, ConfigError> {
         Config::from_toml(text, Path::new("invite.toml"))
+    }
+
+    #[test]
+    fn tracing_records_need_the_feature_and_say_how_to_turn_it_on() {
+        let path = Path::new("invite.toml");
+        assert!(!Config::default().tracing);
+        assert!(!Config::from_toml("tracing = false", path).unwrap().tracing);
+        let on = Config::from_toml("tracing = true", path);
+        if cfg!(feature = "tracing") {
+            assert!(on.unwrap().tracing);
+        } else {
+            let e = on.unwrap_err();
+            assert_eq!((e.line, e.key.as_str()), (1, "tracing"));
+            assert!(e.message.contains("features = [\"tracing\"]"), "{e}");
+        }
     }
 
     #[test]

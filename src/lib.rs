@@ -86,6 +86,7 @@ mod collector;
 pub mod config;
 #[doc(hidden)]
 pub mod dedup;
+mod diag;
 mod handover;
 mod log_sink;
 pub mod mr;

@@ -95,12 +95,14 @@ impl LogSink {
                 self.errors += 1;
                 if !self.reported.contains(&e.kind()) {
                     self.reported.push(e.kind());
-                    eprintln!(
-                        "invite: cannot write the log `{}`: {e}; records are kept (up to {} MiB) \
-                         and written once it works again; `log_errors` in stats counts this",
-                        self.name,
-                        KEEP_LIMIT >> 20
-                    );
+                    let name = &self.name;
+                    crate::diag::say(crate::diag::Level::Warn, "log write", || {
+                        format!(
+                            "cannot write the log `{name}`: {e}; records are kept (up to {} MiB) \
+                             and written once it works again; `log_errors` in stats counts this",
+                            KEEP_LIMIT >> 20
+                        )
+                    });
                 }
                 self.lost += trim_to(pending, KEEP_LIMIT);
             }

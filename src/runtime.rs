@@ -15,6 +15,7 @@ use rand::rngs::SmallRng;
 use crate::budget::Budget;
 use crate::collector::Collector;
 use crate::config::{Config, Sandbox, Source};
+use crate::diag::Level;
 use crate::record::{self, Instance, SiteInfo, Start};
 use crate::sandbox::seccomp;
 use crate::site;
@@ -190,7 +191,7 @@ fn start() -> Option<Runtime> {
         Source::File(path) => match Config::from_file(&path) {
             Ok(c) => (c, path.display().to_string()),
             Err(e) => {
-                eprintln!("invite: {e}. Invite is off for this run; the program is unaffected.");
+                crate::diag::say(Level::Error, "config", || format!("{e}. Invite is off for this run; the program is unaffected."));
                 return disarm_all();
             }
         },
@@ -207,7 +208,7 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
     let dev_null = match open_dev_null() {
         Ok(fd) => fd,
         Err(e) => {
-            eprintln!("invite: cannot open /dev/null for test children ({e}); invite is off.");
+            crate::diag::say(Level::Error, "start", || format!("cannot open /dev/null for test children ({e}); invite is off."));
             return disarm_all();
         }
     };
@@ -219,11 +220,13 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
     let sink = match sink {
         Ok(s) => s,
         Err(e) => {
-            eprintln!(
-                "invite: cannot open the log `{}` named by {config_file} ({e}); fix `log` or \
-                 the directory's permissions. Invite is off for this run.",
-                config.log
-            );
+            crate::diag::say(Level::Error, "start", || {
+                format!(
+                    "cannot open the log `{}` named by {config_file} ({e}); fix `log` or the \
+                     directory's permissions. Invite is off for this run.",
+                    config.log
+                )
+            });
             return disarm_all();
         }
     };
@@ -236,16 +239,20 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
     let filter = if !wants_seccomp {
         None
     } else if !seccomp::available() {
-        eprintln!(
-            "invite: this kernel has no seccomp filters; tests run with memory isolation only \
-             (set sandbox = \"fork\" in {config_file} to silence this)"
-        );
+        crate::diag::say(Level::Warn, "seccomp", || {
+            format!(
+                "this kernel has no seccomp filters; tests run with memory isolation only (set \
+                 sandbox = \"fork\" in {config_file} to silence this)"
+            )
+        });
         None
     } else {
         match seccomp::Filter::build() {
             Ok(f) => Some(f),
             Err(e) => {
-                eprintln!("invite: cannot build the seccomp filter ({e}); tests run with memory isolation only");
+                crate::diag::say(Level::Warn, "seccomp", || {
+                    format!("cannot build the seccomp filter ({e}); tests run with memory isolation only")
+                });
                 None
             }
         }
@@ -253,10 +260,12 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
     let sites = configure_sites(&config, filter.is_some());
     for (entry, meant) in config.unmatched_entries(sites.iter().map(|s| s.name.as_str())) {
         let hint = meant.map_or(String::new(), |m| format!("; did you mean \"{m}\"?"));
-        eprintln!(
-            "invite: {config_file}: [functions.\"{entry}\"] names no instrumented function in \
-             this program, so its settings apply to nothing{hint}"
-        );
+        crate::diag::say(Level::Warn, "unmatched", || {
+            format!(
+                "{config_file}: [functions.\"{entry}\"] names no instrumented function in this \
+                 program, so its settings apply to nothing{hint}"
+            )
+        });
     }
     let instance = Instance {
         host: hostname(),
@@ -285,7 +294,7 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
     ) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("invite: cannot start the collector thread ({e}); invite is off.");
+            crate::diag::say(Level::Error, "start", || format!("cannot start the collector thread ({e}); invite is off."));
             return disarm_all();
         }
     };
