@@ -191,7 +191,9 @@ fn start() -> Option<Runtime> {
         Source::File(path) => match Config::from_file(&path) {
             Ok(c) => (c, path.display().to_string()),
             Err(e) => {
-                crate::diag::say(Level::Error, "config", || format!("{e}. Invite is off for this run; the program is unaffected."));
+                crate::diag::say(Level::Error, "config", || {
+                    format!("{e}. Invite is off for this run; the program is unaffected.")
+                });
                 return disarm_all();
             }
         },
@@ -208,7 +210,9 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
     let dev_null = match open_dev_null() {
         Ok(fd) => fd,
         Err(e) => {
-            crate::diag::say(Level::Error, "start", || format!("cannot open /dev/null for test children ({e}); invite is off."));
+            crate::diag::say(Level::Error, "start", || {
+                format!("cannot open /dev/null for test children ({e}); invite is off.")
+            });
             return disarm_all();
         }
     };
@@ -294,7 +298,9 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
     ) {
         Ok(c) => c,
         Err(e) => {
-            crate::diag::say(Level::Error, "start", || format!("cannot start the collector thread ({e}); invite is off."));
+            crate::diag::say(Level::Error, "start", || {
+                format!("cannot start the collector thread ({e}); invite is off.")
+            });
             return disarm_all();
         }
     };

@@ -76,7 +76,10 @@ fn calls() {
 }
 
 fn invite_lines(stderr: &str) -> Vec<&str> {
-    stderr.lines().filter(|l| l.starts_with("invite:")).collect()
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("invite:"))
+        .collect()
 }
 
 #[test]
@@ -103,7 +106,9 @@ fn a_tracing_subscriber_gets_the_messages_and_every_record() {
     // Each failure in notify mode, as an error.
     let notified = events
         .iter()
-        .filter(|e| e.starts_with("EVENT ERROR invite ") && e.contains("fail in telemetry::off_by_one"))
+        .filter(|e| {
+            e.starts_with("EVENT ERROR invite ") && e.contains("fail in telemetry::off_by_one")
+        })
         .count();
     assert_eq!(notified, 3, "{events:#?}");
     // Every record, with its fields: failures at WARN, passes at DEBUG.
@@ -118,10 +123,21 @@ fn a_tracing_subscriber_gets_the_messages_and_every_record() {
             })
             .count()
     };
-    assert_eq!(records("WARN", "fail", "telemetry::off_by_one"), 3, "{events:#?}");
-    assert_eq!(records("DEBUG", "pass", "telemetry::halve"), 3, "{events:#?}");
     assert_eq!(
-        events.iter().filter(|e| e.contains("invite::record")).count(),
+        records("WARN", "fail", "telemetry::off_by_one"),
+        3,
+        "{events:#?}"
+    );
+    assert_eq!(
+        records("DEBUG", "pass", "telemetry::halve"),
+        3,
+        "{events:#?}"
+    );
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| e.contains("invite::record"))
+            .count(),
         run.tests().len(),
         "every logged record and nothing else is an event"
     );
@@ -148,11 +164,16 @@ fn a_logger_gets_the_messages_when_no_subscriber_is_set() {
     });
     run.assert_success();
     assert!(invite_lines(&run.stderr).is_empty(), "{}", run.describe());
-    let lines: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("LOG")).collect();
+    let lines: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("LOG"))
+        .collect();
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("LOG WARN invite ") && l.contains("names no instrumented function")),
+            .any(|l| l.starts_with("LOG WARN invite ")
+                && l.contains("names no instrumented function")),
         "{lines:#?}"
     );
     assert_eq!(
@@ -185,7 +206,14 @@ fn a_storm_of_failures_is_held_back_and_its_size_said_at_exit() {
     );
     // What was held back is counted: in the next message that passed, or at exit.
     let number_before = |l: &str, marker: &str| -> usize {
-        l.split(marker).next().unwrap().rsplit(['(', ' ']).next().unwrap().parse().unwrap()
+        l.split(marker)
+            .next()
+            .unwrap()
+            .rsplit(['(', ' '])
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
     };
     let held_in_passing: usize = shown
         .iter()
@@ -198,5 +226,9 @@ fn a_storm_of_failures_is_held_back_and_its_size_said_at_exit() {
         .collect();
     assert_eq!(at_exit.len(), 1, "{lines:#?}");
     let held_at_exit = number_before(at_exit[0], " more `failure`");
-    assert_eq!(shown.len() + held_in_passing + held_at_exit, CALLS, "{lines:#?}");
+    assert_eq!(
+        shown.len() + held_in_passing + held_at_exit,
+        CALLS,
+        "{lines:#?}"
+    );
 }

@@ -597,6 +597,74 @@ fn html_escapes_every_logged_string() {
     }
 }
 
+/// The page holds what the text report holds: gaps on a real time axis, the skipped calls, the
+/// tuning projections and the count of failures left out.
+#[test]
+fn html_shows_the_time_axis_the_skips_the_projections_and_what_was_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    // Failures at 10:01, 10:02 and 10:05 (nothing at 10:03 and 10:04).
+    let log = [
+        start(1, &[("app::f", &[A])]),
+        test(1, "app::f", A, 1, Outcome::Fail, 10),
+        test(1, "app::f", A, 2, Outcome::Fail, 10),
+        test(1, "app::f", A, 5, Outcome::Fail, 10),
+        stats(1, "app::f", 100, 10.0),
+    ]
+    .join("\n");
+    let log = write(dir.path(), "a.jsonl", log.as_bytes());
+    let args = [
+        "report",
+        "--format",
+        "html",
+        "--failures",
+        "1",
+        "--target-overhead",
+        "0.01",
+        log.to_str().unwrap(),
+    ];
+    let out = invite(&args, None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let html = text(&out.stdout);
+    let timeline = &html[html.find("<svg id=\"timeline\"").unwrap()..];
+    let timeline = &timeline[..timeline.find("</svg>").unwrap()];
+    assert_eq!(
+        timeline.matches("<rect").count(),
+        3,
+        "one bar per minute with tests"
+    );
+    assert!(timeline.contains("tests per 1 min"), "{timeline}");
+    // Five minutes, 10:01 to 10:05: the bar of 10:05 stands four slots right of 10:01's.
+    let xs: Vec<f64> = timeline
+        .match_indices("<rect x=\"")
+        .map(|(i, m)| {
+            let rest = &timeline[i + m.len()..];
+            rest[..rest.find('"').unwrap()].parse().unwrap()
+        })
+        .collect();
+    let slot = xs[1] - xs[0];
+    assert!((xs[2] - xs[0] - 4.0 * slot).abs() < 0.5, "{xs:?}");
+    assert!(timeline.contains("2026-11-22 10:01"), "{timeline}");
+    // The skipped calls of the site, each reason in its column.
+    let skips = &html[html.find("<table id=\"skips\"").unwrap()..];
+    let skips = &skips[..skips.find("</table>").unwrap()];
+    let row = &skips[skips.find("<th>app::f</th>").unwrap()..];
+    let cells: Vec<&str> = row
+        .split("<td class=\"n\">")
+        .skip(1)
+        .map(|c| &c[..c.find('<').unwrap()])
+        .collect();
+    assert_eq!(cells, ["100", "10", "3", "4", "3", "0", "0", "2"], "{row}");
+    // The projections of the tuning.
+    let projections = &html[html.find("<table id=\"projections\"").unwrap()..];
+    let projections = &projections[..projections.find("</table>").unwrap()];
+    assert!(projections.contains("<th>app::f</th>"), "{projections}");
+    assert!(projections.contains("projected tests/min"), "{projections}");
+    assert!(html.contains("Tuning for overhead 1%"), "{html}");
+    // One failure shown, two counted.
+    assert_eq!(html.matches("<pre>fail at").count(), 1);
+    assert!(html.contains("… and 2 more"), "{html}");
+}
+
 /// Renders the hostile report in headless Chromium and reads back the live DOM: the charts are
 /// there, the page title is untouched and the hostile strings are text, not elements.
 #[test]

@@ -1,5 +1,6 @@
 //! The HTML report: one self-contained file (inline CSS and SVG, no script, nothing fetched)
-//! with three charts: outcomes per site, tests over time, and projected overhead against ρ.
+//! with three charts (outcomes per site, tests over time on a real time axis, projected overhead
+//! against ρ on axes fitted to the sites) and the tables of the text report.
 //! Every piece of logged text passes through [`esc`]: relation texts, inputs and panic messages
 //! come from the program under test and may contain anything.
 
@@ -133,30 +134,91 @@ fn outcomes_chart(h: &mut String, s: &Summary) {
     h.push_str("</svg>");
 }
 
+/// The tests of the timeline, in bins of equal length on a real time axis.
+#[derive(Debug, PartialEq)]
+pub struct Binned {
+    /// Minutes since the Unix epoch at which the first bin starts.
+    pub start: i64,
+    /// Minutes per bin: 1 for logs of up to [`MAX_BINS`] minutes, else a round length.
+    pub width: i64,
+    /// Outcomes per bin, every bin from the first test to the last, empty ones too.
+    pub bins: Vec<OutcomeCounts>,
+    /// Tests in minutes whose time could not be read (left off the chart).
+    pub unplaced: u64,
+}
+
+/// Most bins the timeline draws; longer logs get longer bins.
+pub const MAX_BINS: i64 = 120;
+
+/// Bin lengths, in minutes, that read well on an axis.
+const ROUND_WIDTHS: [i64; 12] = [1, 2, 5, 10, 15, 30, 60, 120, 240, 360, 720, 1440];
+
+/// Minutes since the Unix epoch of a `YYYY-MM-DDTHH:MM` minute; `None` when it is not one.
+pub fn minute_number(minute: &str) -> Option<i64> {
+    let t = humantime::parse_rfc3339(&format!("{minute}:00Z")).ok()?;
+    let secs = t.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs();
+    i64::try_from(secs / 60).ok()
+}
+
+/// `YYYY-MM-DD HH:MM` of a minute number.
+fn minute_text(minute: i64) -> String {
+    let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(minute.max(0) as u64 * 60);
+    let text = humantime::format_rfc3339_seconds(t).to_string();
+    text.get(..16).unwrap_or(&text).replacen('T', " ", 1)
+}
+
+/// Places the per-minute buckets on a time axis: gaps stay gaps, and a long log is binned.
+pub fn bin_timeline(buckets: &[super::aggregate::TimeBucket]) -> Option<Binned> {
+    let mut placed = Vec::with_capacity(buckets.len());
+    let mut unplaced = 0;
+    for b in buckets {
+        match minute_number(&b.minute) {
+            Some(m) => placed.push((m, &b.outcomes)),
+            None => unplaced += b.outcomes.total(),
+        }
+    }
+    let first = placed.iter().map(|(m, _)| *m).min()?;
+    let last = placed.iter().map(|(m, _)| *m).max()?;
+    let span = last - first + 1;
+    let needed = (span + MAX_BINS - 1) / MAX_BINS;
+    let width = ROUND_WIDTHS
+        .into_iter()
+        .find(|w| *w >= needed)
+        .unwrap_or_else(|| (needed + 1439) / 1440 * 1440);
+    // Bins start on a multiple of their length, so that their edges are round times.
+    let start = first.div_euclid(width) * width;
+    let count = (last - start) / width + 1;
+    let mut bins = vec![OutcomeCounts::default(); count as usize];
+    for (m, outcomes) in placed {
+        bins[((m - start) / width) as usize].merge(outcomes);
+    }
+    Some(Binned {
+        start,
+        width,
+        bins,
+        unplaced,
+    })
+}
+
 fn timeline_chart(h: &mut String, s: &Summary) {
     let (w, ht, left, bottom) = (760.0, 200.0, 40.0, 30.0);
     let _ = write!(
         h,
         "<svg id=\"timeline\" width=\"{w}\" height=\"{ht}\" role=\"img\">"
     );
-    let buckets = &s.timeline;
-    if buckets.is_empty() {
+    let Some(t) = bin_timeline(&s.timeline) else {
         h.push_str("<text x=\"10\" y=\"20\">no test records</text></svg>");
         return;
-    }
-    let most = buckets
-        .iter()
-        .map(|b| b.outcomes.total())
-        .max()
-        .unwrap_or(1)
-        .max(1) as f64;
-    let slot = (w - left) / buckets.len() as f64;
+    };
+    let most = t.bins.iter().map(|b| b.total()).max().unwrap_or(1).max(1) as f64;
+    let slot = (w - left - 10.0) / t.bins.len() as f64;
     let plot_h = ht - bottom - 10.0;
-    for (i, b) in buckets.iter().enumerate() {
+    for (i, b) in t.bins.iter().enumerate() {
         let x = left + i as f64 * slot;
         let mut y = ht - bottom;
+        let from = minute_text(t.start + i as i64 * t.width);
         for o in Outcome::ALL {
-            let n = b.outcomes.get(o);
+            let n = b.get(o);
             if n == 0 {
                 continue;
             }
@@ -165,52 +227,140 @@ fn timeline_chart(h: &mut String, s: &Summary) {
             let _ = write!(
                 h,
                 "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{bh:.1}\" fill=\"{}\">\
-                 <title>{} UTC: {n} {o}</title></rect>",
+                 <title>{from} UTC, {} min: {n} {o}</title></rect>",
                 (slot * 0.9).max(1.0),
                 colour(o),
-                esc(&b.minute)
+                t.width
             );
         }
     }
+    // About six labelled ticks, on bin edges.
+    let ticks = t.bins.len().div_ceil(6).max(1);
+    for i in (0..=t.bins.len()).step_by(ticks) {
+        let x = left + i as f64 * slot;
+        let _ = write!(
+            h,
+            "<line class=\"tick\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{}\" y2=\"{}\" stroke=\"#999\"/>\
+             <text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            ht - bottom,
+            ht - bottom + 4.0,
+            ht - 12.0,
+            minute_text(t.start + i as i64 * t.width)
+        );
+    }
     let _ = write!(
         h,
-        "<text x=\"0\" y=\"12\">{most}</text><text x=\"{left}\" y=\"{}\">{}</text>\
-         <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{} (tests per minute, UTC)</text></svg>",
-        ht - 8.0,
-        esc(&buckets[0].minute),
+        "<text x=\"0\" y=\"12\">{most}</text><text x=\"{}\" y=\"{}\" text-anchor=\"end\">\
+         tests per {} min, UTC</text></svg>",
         w,
-        ht - 8.0,
-        esc(&buckets[buckets.len() - 1].minute)
+        ht - 1.0,
+        t.width
     );
+    if t.unplaced > 0 {
+        let _ = write!(
+            h,
+            "<p>{} test(s) at times that could not be read are left off this chart.</p>",
+            t.unplaced
+        );
+    }
+}
+
+/// The decades an overhead chart spans: powers of ten from `lo` to `hi` (exponents).
+#[derive(Debug, PartialEq)]
+pub struct Axes {
+    /// ρ from 10^x.0 to 10^x.1.
+    pub x: (i32, i32),
+    /// Overhead share from 10^y.0 to 10^y.1.
+    pub y: (i32, i32),
+}
+
+/// Most decades an axis spans: beyond, the smallest values are cut off.
+const MAX_DECADES: i32 = 8;
+
+/// Axes fitted to the lines (`slope` per unit ρ) and the ρ values worth seeing (current and
+/// recommended): the smallest ρ shown is a decade below the smallest of interest, and the
+/// overhead axis covers every line over that range and the target.
+pub fn fit_axes(slopes: &[f64], rhos: &[f64], target: Option<f64>) -> Axes {
+    let floor10 = |v: f64| v.log10().floor() as i32;
+    let ceil10 = |v: f64| v.log10().ceil() as i32;
+    let smallest_rho = rhos
+        .iter()
+        .copied()
+        .filter(|r| *r > 0.0 && r.is_finite())
+        .fold(1.0f64, f64::min);
+    let x_lo = (floor10(smallest_rho) - 1).clamp(-MAX_DECADES, -1);
+    let x = (x_lo, 0);
+    let lo_rho = 10f64.powi(x_lo);
+    let mut values: Vec<f64> = slopes
+        .iter()
+        .copied()
+        .filter(|s| *s > 0.0 && s.is_finite())
+        .flat_map(|s| [s * lo_rho, s])
+        .collect();
+    values.extend(target.filter(|t| *t > 0.0 && t.is_finite()));
+    let (min, max) = values
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(*v), b.max(*v)));
+    if values.is_empty() {
+        return Axes { x, y: (-5, 0) };
+    }
+    let hi = ceil10(max).max(floor10(max) + 1);
+    let lo = floor10(min).clamp(hi - MAX_DECADES, hi - 1);
+    Axes { x, y: (lo, hi) }
 }
 
 fn overhead_chart(h: &mut String, s: &Summary) {
     let Some(t) = &s.tuning else { return };
     let (w, ht, left, bottom) = (760.0, 260.0, 60.0, 30.0);
-    // Log-log axes: ρ from 1e-4 to 1, overhead share from 1e-5 to 1.
-    let x_of = |rho: f64| left + (rho.log10() + 4.0) / 4.0 * (w - left - 10.0);
-    let y_of = |o: f64| 10.0 + (-o.max(1e-5).log10()) / 5.0 * (ht - bottom - 10.0);
+    let lines: Vec<(usize, f64, Option<f64>, Option<f64>)> = s
+        .sites
+        .iter()
+        .zip(&t.sites)
+        .enumerate()
+        .filter_map(|(i, (site, tuned))| {
+            let slope = site.calls_per_sec? * site.parent_us_per_run? / 1e6;
+            (slope > 0.0 && slope.is_finite()).then_some((
+                i,
+                slope,
+                tuned.rho.filter(|r| *r > 0.0),
+                tuned.current_rho.or(site.rho).filter(|r| *r > 0.0),
+            ))
+        })
+        .collect();
+    let slopes: Vec<f64> = lines.iter().map(|l| l.1).collect();
+    let rhos: Vec<f64> = lines.iter().flat_map(|l| [l.2, l.3]).flatten().collect();
+    let axes = fit_axes(&slopes, &rhos, t.target_overhead);
+    let (x_lo, x_hi) = (f64::from(axes.x.0), f64::from(axes.x.1));
+    let (y_lo, y_hi) = (f64::from(axes.y.0), f64::from(axes.y.1));
+    let plot_w = w - left - 10.0;
+    let plot_h = ht - bottom - 10.0;
+    let x_of = |rho: f64| left + (rho.log10().clamp(x_lo, x_hi) - x_lo) / (x_hi - x_lo) * plot_w;
+    let y_of = |o: f64| {
+        let e = if o > 0.0 { o.log10() } else { y_lo };
+        10.0 + (y_hi - e.clamp(y_lo, y_hi)) / (y_hi - y_lo) * plot_h
+    };
     let _ = write!(
         h,
         "<svg id=\"overhead\" width=\"{w}\" height=\"{ht}\" role=\"img\">"
     );
-    for e in 0..=4 {
-        let rho = 10f64.powi(-e);
+    for e in axes.x.0..=axes.x.1 {
+        let rho = 10f64.powi(e);
         let _ = write!(
             h,
-            "<text x=\"{:.1}\" y=\"{}\">{}</text>",
-            x_of(rho) - 10.0,
+            "<text class=\"xtick\" x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            x_of(rho),
             ht - 8.0,
             format_rho(rho)
         );
     }
-    for e in 0..=5 {
-        let o = 10f64.powi(-e);
+    let step = ((axes.y.1 - axes.y.0) as usize).div_ceil(6).max(1);
+    for e in (axes.y.0..=axes.y.1).step_by(step) {
+        let o = 10f64.powi(e);
         let _ = write!(
             h,
-            "<text x=\"0\" y=\"{:.1}\">{}%</text>",
+            "<text class=\"ytick\" x=\"0\" y=\"{:.1}\">{}</text>",
             y_of(o) + 4.0,
-            o * 100.0
+            percent_label(o)
         );
     }
     if let Some(target) = t.target_overhead {
@@ -224,31 +374,41 @@ fn overhead_chart(h: &mut String, s: &Summary) {
         "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#5d4037",
     ];
     let mut key = String::from("<p class=\"legend\">");
-    for (i, (site, tuned)) in s.sites.iter().zip(&t.sites).enumerate() {
-        let (Some(rate), Some(cost)) = (site.calls_per_sec, site.parent_us_per_run) else {
-            continue;
-        };
-        let slope = rate * cost / 1e6;
+    for &(i, slope, recommended, current) in &lines {
+        let site = &s.sites[i].site;
         let c = palette[i % palette.len()];
         let _ = write!(
             key,
             "<span><i class=\"sw\" style=\"background:{c}\"></i>{}</span>",
-            esc(&site.site)
+            esc(site)
         );
-        let (x1, y1, x2, y2) = (x_of(1e-4), y_of(slope * 1e-4), x_of(1.0), y_of(slope));
+        let lo = 10f64.powi(axes.x.0);
+        let (x1, y1, x2, y2) = (x_of(lo), y_of(slope * lo), x_of(1.0), y_of(slope));
         let _ = write!(
             h,
             "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"{c}\">\
              <title>{}</title></line>",
-            esc(&site.site)
+            esc(site)
         );
-        if let Some(rho) = tuned.rho.filter(|r| *r > 0.0) {
+        if let Some(rho) = current {
             let _ = write!(
                 h,
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"{c}\"><title>{}: rho = {}</title></circle>",
-                x_of(rho.max(1e-4)),
+                "<circle class=\"now\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"none\" stroke=\"{c}\">\
+                 <title>{}: now rho = {}</title></circle>",
+                x_of(rho),
                 y_of(slope * rho),
-                esc(&site.site),
+                esc(site),
+                format_rho(rho)
+            );
+        }
+        if let Some(rho) = recommended {
+            let _ = write!(
+                h,
+                "<circle class=\"recommended\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"{c}\">\
+                 <title>{}: recommended rho = {}</title></circle>",
+                x_of(rho),
+                y_of(slope * rho),
+                esc(site),
                 format_rho(rho)
             );
         }
@@ -256,8 +416,19 @@ fn overhead_chart(h: &mut String, s: &Summary) {
     h.push_str("</svg>");
     h.push_str(&key);
     h.push_str(
-        "</p><p>Lines: overhead share against ρ; dots: the recommended ρ; dashed: the target.</p>",
+        "</p><p>Lines: overhead share against ρ; rings: the ρ now; dots: the recommended ρ; \
+         dashed: the target.</p>",
     );
+}
+
+/// An overhead share as a percentage label for a power-of-ten tick.
+fn percent_label(share: f64) -> String {
+    let p = share * 100.0;
+    if p >= 1.0 {
+        format!("{p:.0}%")
+    } else {
+        format!("{}%", format_rho(p))
+    }
 }
 
 /// One table cell per outcome, in `Outcome::ALL` order.
@@ -304,7 +475,9 @@ fn tables(h: &mut String, s: &Summary) {
             );
         }
     }
-    h.push_str("</table><h2>Failures</h2>");
+    h.push_str("</table>");
+    skips_table(h, s);
+    h.push_str("<h2>Failures</h2>");
     let mut any = false;
     for site in &s.sites {
         for t in site.per_test.iter().filter(|t| t.failures_total > 0) {
@@ -339,13 +512,22 @@ fn tables(h: &mut String, s: &Summary) {
                     esc(&f.seeds.rng_seed)
                 );
             }
+            let kept = t.failures.len() as u64;
+            if t.failures_total > kept {
+                let _ = write!(
+                    h,
+                    "<p class=\"more\">… and {} more</p>",
+                    t.failures_total - kept
+                );
+            }
         }
     }
     if !any {
         h.push_str("<p>No failures.</p>");
     }
     if let Some(t) = &s.tuning {
-        h.push_str("<h2>Tuning</h2><pre id=\"tuning\">");
+        tuning_table(h, t);
+        h.push_str("<pre id=\"tuning\">");
         for site in &t.sites {
             let _ = writeln!(h, "[functions.{}]", esc(&format!("{:?}", site.site)));
             match site.rho {
@@ -365,9 +547,207 @@ fn tables(h: &mut String, s: &Summary) {
     }
 }
 
+/// Why sampled calls started no run, per site: what the caps refused and what was saved.
+fn skips_table(h: &mut String, s: &Summary) {
+    h.push_str(
+        "<h2>Sampled calls</h2><table id=\"skips\"><tr><th>site</th><th>calls</th>\
+         <th>sampled</th><th>runs</th><th>refused: concurrency</th><th>refused: overhead</th>\
+         <th>off</th><th>fork failed</th><th>seen state</th></tr>",
+    );
+    let opt = |v: Option<u64>| v.map_or("-".to_string(), |n| n.to_string());
+    for site in &s.sites {
+        let k = &site.skipped;
+        let _ = write!(
+            h,
+            "<tr><th>{}</th><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+             <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+             <td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            esc(&site.site),
+            opt(site.calls),
+            opt(site.sampled),
+            site.runs,
+            k.concurrency,
+            k.overhead,
+            k.disabled,
+            k.fork_failed,
+            k.dedup
+        );
+    }
+    h.push_str("</table>");
+}
+
+/// The recommended ρ per site with what it is projected to give.
+fn tuning_table(h: &mut String, t: &super::tuning::Tuning) {
+    let mut target = Vec::new();
+    if let Some(o) = t.target_overhead {
+        target.push(format!("overhead {}", percent_label(o)));
+    }
+    if let Some(n) = t.target_tests_per_min {
+        target.push(format!("{n} tests/min per site"));
+    }
+    let _ = write!(
+        h,
+        "<h2>Tuning for {}</h2><table id=\"projections\"><tr><th>site</th><th>ρ now</th>\
+         <th>recommended ρ</th><th>projected tests/min</th><th>projected overhead</th>\
+         <th>note</th></tr>",
+        esc(&target.join(" and "))
+    );
+    let rho = |r: Option<f64>| r.map_or("-".to_string(), format_rho);
+    for site in &t.sites {
+        let _ = write!(
+            h,
+            "<tr><th>{}</th><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+             <td class=\"n\">{}</td><td>{}</td></tr>",
+            esc(&site.site),
+            rho(site.current_rho),
+            rho(site.rho),
+            site.projected_tests_per_min
+                .map_or("-".to_string(), |n| format!("{n:.0}")),
+            site.projected_overhead
+                .map_or("-".to_string(), |o| format!("{:.3}%", o * 100.0)),
+            esc(site.note.as_deref().unwrap_or(""))
+        );
+    }
+    h.push_str("</table><p>To paste into invite.toml:</p>");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::report::aggregate::TimeBucket;
+
+    fn bucket(minute: &str, pass: u64, fail: u64) -> TimeBucket {
+        TimeBucket {
+            minute: minute.to_string(),
+            outcomes: OutcomeCounts {
+                pass,
+                fail,
+                ..Default::default()
+            },
+        }
+    }
+
+    #[test]
+    fn minutes_are_numbered_on_the_clock_and_back() {
+        assert_eq!(minute_number("1970-01-01T00:00"), Some(0));
+        assert_eq!(minute_number("1970-01-02T01:05"), Some(24 * 60 + 65));
+        let m = minute_number("2026-11-22T10:31").unwrap();
+        assert_eq!(minute_text(m), "2026-11-22 10:31");
+        assert_eq!(minute_number("2026-11-22T10:3é"), None);
+        assert_eq!(minute_number("not a time"), None);
+        assert_eq!(minute_number(""), None);
+    }
+
+    #[test]
+    fn gaps_stay_on_the_time_axis() {
+        let t = bin_timeline(&[
+            bucket("2026-11-22T10:00", 3, 0),
+            bucket("2026-11-22T10:04", 1, 2),
+        ])
+        .unwrap();
+        assert_eq!(t.width, 1);
+        assert_eq!(t.start, minute_number("2026-11-22T10:00").unwrap());
+        assert_eq!(
+            t.bins.len(),
+            5,
+            "10:00 to 10:04, the three empty minutes too"
+        );
+        assert_eq!(t.bins[0].pass, 3);
+        assert!(t.bins[1..4].iter().all(|b| b.total() == 0));
+        assert_eq!((t.bins[4].pass, t.bins[4].fail), (1, 2));
+        assert_eq!(t.unplaced, 0);
+    }
+
+    #[test]
+    fn a_long_log_is_binned_on_round_times_and_nothing_is_lost() {
+        // A day and a half with tests at both ends and an unreadable minute.
+        let t = bin_timeline(&[
+            bucket("2026-11-22T00:07", 1, 0),
+            bucket("2026-11-22T00:14", 2, 0),
+            bucket("2026-11-23T12:00", 0, 4),
+            bucket("garbage", 5, 0),
+        ])
+        .unwrap();
+        // 36 hours in at most 120 bins: 18 minutes each at least, so 30.
+        assert_eq!(t.width, 30);
+        assert_eq!(t.start % 30, 0);
+        assert!(t.bins.len() as i64 <= MAX_BINS, "{}", t.bins.len());
+        assert_eq!(t.bins[0].pass, 3, "00:07 and 00:14 share the 00:00 bin");
+        assert_eq!(t.bins.last().unwrap().fail, 4);
+        let drawn: u64 = t.bins.iter().map(|b| b.total()).sum();
+        assert_eq!((drawn, t.unplaced), (7, 5));
+        // Past the largest round length, whole days.
+        let long = bin_timeline(&[
+            bucket("2026-01-01T00:00", 1, 0),
+            bucket("2026-12-31T00:00", 1, 0),
+        ])
+        .unwrap();
+        assert_eq!(long.width % 1440, 0);
+        assert!(long.bins.len() as i64 <= MAX_BINS);
+        assert!(bin_timeline(&[bucket("garbage", 1, 0)]).is_none());
+        assert!(bin_timeline(&[]).is_none());
+    }
+
+    #[test]
+    fn exactly_max_bins_minutes_keep_one_minute_bins() {
+        let first = minute_number("2026-11-22T00:00").unwrap();
+        let last = first + MAX_BINS - 1;
+        let t = bin_timeline(&[
+            bucket("2026-11-22T00:00", 1, 0),
+            bucket(&minute_text(last).replacen(' ', "T", 1), 1, 0),
+        ])
+        .unwrap();
+        assert_eq!((t.width, t.bins.len() as i64), (1, MAX_BINS));
+        let t = bin_timeline(&[
+            bucket("2026-11-22T00:00", 1, 0),
+            bucket(&minute_text(last + 1).replacen(' ', "T", 1), 1, 0),
+        ])
+        .unwrap();
+        assert_eq!(t.width, 2);
+    }
+
+    #[test]
+    fn axes_fit_the_sites_and_the_target() {
+        // A site at ρ 1e-6 costing 2% at ρ = 1: ρ from 1e-7, overhead down to 2e-9.
+        let a = fit_axes(&[0.02], &[1e-6], Some(0.01));
+        assert_eq!(a.x, (-7, 0));
+        assert_eq!(a.y, (-9, -1));
+        // Nothing of interest: the default decades.
+        assert_eq!(
+            fit_axes(&[], &[], None),
+            Axes {
+                x: (-1, 0),
+                y: (-5, 0)
+            }
+        );
+        // A costly site: the overhead axis reaches above 100%.
+        let a = fit_axes(&[30.0], &[0.5], None);
+        assert_eq!(a.x, (-2, 0));
+        assert_eq!(a.y, (-1, 2));
+        // Very small values are cut at MAX_DECADES below the top.
+        let a = fit_axes(&[1.0], &[1e-30], None);
+        assert_eq!(a.x.0, -MAX_DECADES);
+        assert_eq!(a.y, (1 - MAX_DECADES, 1));
+        // A value that is exactly a power of ten still gets a decade above it.
+        assert_eq!(fit_axes(&[0.1], &[0.1], None).y, (-3, 0));
+        // Zero, negative and non-finite inputs are ignored.
+        assert_eq!(
+            fit_axes(&[0.0, -1.0, f64::NAN], &[0.0, f64::INFINITY], Some(-1.0)),
+            Axes {
+                x: (-1, 0),
+                y: (-5, 0)
+            }
+        );
+    }
+
+    #[test]
+    fn percent_labels_read_as_percentages() {
+        assert_eq!(percent_label(1.0), "100%");
+        assert_eq!(percent_label(0.01), "1%");
+        assert_eq!(percent_label(0.001), "0.1%");
+        assert_eq!(percent_label(1e-5), "0.001%");
+    }
 
     #[test]
     fn escaping_neutralises_markup() {
