@@ -306,7 +306,8 @@ fn refusal_notice(sampled: u64, skips: &SkipCounts, config: &Config) -> Option<S
     Some(format!(
         "the caps refused {refused} of {sampled} sampled calls ({}%): {} because \
          max_concurrent = {} runs were alive, {} because another run would have passed \
-         max_overhead = {}; to test more, raise {key} in invite.toml",
+         max_overhead = {}; to test more, raise {key} in invite.toml, or set \
+         when_busy = \"wait\" to test every sampled call",
         refused * 100 / sampled,
         skips.concurrency,
         config.max_concurrent,
@@ -978,11 +979,12 @@ mod tests {
             line,
             "the caps refused 71 of 100 sampled calls (71%): 60 because \
              max_concurrent = 1 runs were alive, 11 because another run would have passed \
-             max_overhead = 0.05; to test more, raise max_concurrent (now 1) in invite.toml"
+             max_overhead = 0.05; to test more, raise max_concurrent (now 1) in invite.toml, \
+             or set when_busy = \"wait\" to test every sampled call"
         );
         let line = refusal_notice(100, &skips(11, 60), &config).unwrap();
         assert!(
-            line.ends_with("raise max_overhead (now 0.05) in invite.toml"),
+            line.contains("raise max_overhead (now 0.05) in invite.toml,"),
             "{line}"
         );
         // Half refused, or too few sampled: nothing to say.

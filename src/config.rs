@@ -26,6 +26,18 @@ pub enum OnFailure {
     Abort,
 }
 
+/// What a sampled call does when a cap refuses its run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WhenBusy {
+    /// The call goes on untested (counted in `skipped`): the caps bound what the program pays.
+    Skip,
+    /// The call waits until the caps admit its run (at most one run's deadline), then goes on:
+    /// every sampled call is tested, and the program slows down instead. For development and
+    /// CI runs.
+    Wait,
+}
+
 /// How a test is kept from changing anything outside its process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -111,6 +123,8 @@ pub struct Config {
     /// Deadline of each test, in milliseconds.
     #[serde(deserialize_with = "millis")]
     pub timeout_ms: u64,
+    /// What a sampled call does when a cap refuses its run.
+    pub when_busy: WhenBusy,
     /// What to do when a test fails.
     pub on_failure: OnFailure,
     /// Path of the JSON Lines log, appended to; `"-"` for stderr.
@@ -159,6 +173,7 @@ impl Default for Config {
             max_concurrent: cpus.saturating_sub(1).clamp(1, MAX_CONCURRENT),
             max_overhead: 0.05,
             timeout_ms: 2000,
+            when_busy: WhenBusy::Skip,
             on_failure: OnFailure::Log,
             log: "invite-log.jsonl".to_string(),
             seed: None,

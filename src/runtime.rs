@@ -52,6 +52,9 @@ pub struct Runtime {
     pub(crate) hidden_runs: bool,
     next_run: AtomicU64,
     test_seed_base: u64,
+    /// With `when_busy = "wait"`, the longest a sampled call waits for the caps: the longest
+    /// deadline of any site's run, after which its slot is free again for sure.
+    pub(crate) busy_wait_limit: Duration,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -315,6 +318,15 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
         libc::pthread_atfork(None, None, Some(mark_forked));
     }
     let hidden_runs = config.hide_runs && crate::sandbox::launch::available();
+    let busy_wait_limit = site::all()
+        .map(|s| {
+            crate::sandbox::run_deadline(
+                Duration::from_millis(s.timeout_ms()),
+                s.meta.tests.len() as u32,
+            )
+        })
+        .max()
+        .unwrap_or_default();
     Some(Runtime {
         config,
         budget,
@@ -325,6 +337,7 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
         hidden_runs,
         next_run: AtomicU64::new(0),
         test_seed_base,
+        busy_wait_limit,
     })
 }
 

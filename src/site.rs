@@ -18,6 +18,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::budget::SkipReason;
+use crate::config::WhenBusy;
 use crate::record::SkipCounts;
 use crate::runtime::{self, Runtime};
 
@@ -194,7 +195,11 @@ impl Sampled {
         }
         let now = rt.budget.now_ns();
         let window = turn_window(site.note_sampled(now));
-        match rt.budget.try_acquire(site.key(), window) {
+        let mut admitted = rt.budget.try_acquire(site.key(), window);
+        if rt.config.when_busy == WhenBusy::Wait {
+            admitted = wait_for_caps(rt, site, window, admitted);
+        }
+        match admitted {
             Ok(provisional_ns) => {
                 local.with(|l| l.backoff.set(0));
                 Some(Permit {
@@ -225,6 +230,28 @@ impl Sampled {
             }
         }
     }
+}
+
+/// With `when_busy = "wait"`: asks the caps again, pausing a little longer each time, while
+/// they refuse for want of a slot or of overhead budget, for at most the runtime's
+/// `busy_wait_limit` (by then every run alive has passed its deadline and been killed).
+fn wait_for_caps(
+    rt: &Runtime,
+    site: &Site,
+    window: u64,
+    first: Result<u64, SkipReason>,
+) -> Result<u64, SkipReason> {
+    let started = std::time::Instant::now();
+    let mut pause = std::time::Duration::from_micros(20);
+    let mut result = first;
+    while matches!(result, Err(SkipReason::Concurrency | SkipReason::Overhead))
+        && started.elapsed() < rt.busy_wait_limit
+    {
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(std::time::Duration::from_millis(2));
+        result = rt.budget.try_acquire(site.key(), window);
+    }
+    result
 }
 
 /// A refusal closer than this to the thread's last one halves its sampling rate once more;

@@ -203,3 +203,40 @@ fn identical_sites_share_one_slot_evenly() {
         );
     }
 }
+
+#[test]
+fn when_busy_wait_tests_every_sampled_call_within_max_concurrent() {
+    // Four threads call as fast as they can, each run takes 20 ms and one may be alive: with
+    // "skip" nearly every call would go untested; with "wait" every one is, one at a time.
+    let config = "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\nwhen_busy = \"wait\"";
+    const CALLS: u64 = 10;
+    let run = scenario(here!(), config, || {
+        let callers: Vec<_> = (0..4)
+            .map(|t| {
+                std::thread::spawn(move || {
+                    for i in 0..CALLS {
+                        work(t * 100 + i);
+                    }
+                })
+            })
+            .collect();
+        for c in callers {
+            c.join().unwrap();
+        }
+        assert!(invite::wait_idle(Duration::from_secs(20)));
+    });
+    run.assert_success();
+    let tests: Vec<_> = run
+        .tests()
+        .into_iter()
+        .filter(|t| t.site == "caps::work")
+        .collect();
+    assert_eq!(tests.len() as u64, 4 * CALLS, "{}", run.describe());
+    assert!(tests
+        .iter()
+        .all(|t| t.outcome == invite::record::Outcome::Pass));
+    let stats = run.final_stats();
+    let site = stats.sites.iter().find(|s| s.site == "caps::work").unwrap();
+    assert_eq!((site.sampled, site.runs), (4 * CALLS, 4 * CALLS));
+    assert_eq!(site.skipped, invite::record::SkipCounts::default());
+}
