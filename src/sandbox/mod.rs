@@ -16,6 +16,7 @@ pub mod broker;
 pub mod child;
 pub mod detach;
 pub mod launch;
+pub mod orphans;
 pub mod policy;
 pub mod seccomp;
 pub mod wire;
@@ -55,6 +56,12 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
         rt.budget.settle(provisional_ns, 0);
         rt.budget.release();
     };
+    // Until the adopter of hidden runs is known to reap them, only so many are made (a check's
+    // runs, one at a time per thread, always are); the others wait like runs over a cap.
+    let hide = rt.hidden_runs && !orphans::withdrawn();
+    if hide && !checked && !orphans::may_hide() {
+        return fail(SkipReason::Concurrency);
+    }
     let Ok((read_end, write_end)) = handover::SPARE_PIPES.take() else {
         return fail(SkipReason::ForkFailed);
     };
@@ -96,7 +103,7 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
             tests(run);
         }
     };
-    let launched = if rt.hidden_runs {
+    let launched = if hide {
         launch::hidden(rt.instance.pid as libc::pid_t, caller_cpu, &mut in_run)
             .map(|l| (l.pid, Some(l.pidfd)))
     } else {

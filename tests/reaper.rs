@@ -1,0 +1,113 @@
+//! Hidden runs rely on whoever adopts them to reap them. Under an adopter that never does, the
+//! zombies stop piling up once invite sees it: later runs are plain forks it reaps itself.
+//!
+//! The test process makes itself the child subreaper of the scenario and reaps nothing while it
+//! runs, as a PID 1 that never waits would; the scenario counts the zombies it leaves with that
+//! adopter, from the adopter's side of /proc. One test per binary: being a subreaper is a
+//! property of the whole test process.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use support::scenario;
+
+#[invite::metamorphic(twice(x) == x * 2)]
+fn twice(x: u64) -> u64 {
+    x * 2
+}
+
+/// Zombies whose parent is `adopter`.
+fn zombies_of(adopter: i32) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                return false;
+            };
+            let Some(after) = stat.rfind(')') else {
+                return false;
+            };
+            let mut fields = stat[after + 1..].split_whitespace();
+            fields.next() == Some("Z") && fields.next() == Some(adopter.to_string().as_str())
+        })
+        .count()
+}
+
+fn calls_for(span: Duration, from: u64) -> u64 {
+    let started = Instant::now();
+    let mut i = from;
+    while started.elapsed() < span {
+        twice(i);
+        i += 1;
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    i - from
+}
+
+#[test]
+fn under_an_adopter_that_never_reaps_runs_stop_leaving_zombies() {
+    if std::env::var_os("INVITE_SCENARIO").is_none() {
+        // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only sets a flag of this process.
+        assert_eq!(
+            unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) },
+            0
+        );
+    }
+    let config = "default_rho = 1.0\nmax_concurrent = 2\nmax_overhead = 1.0\nwhen_busy = \"wait\"";
+    let run = scenario(here!(), config, || {
+        // SAFETY: getppid has no preconditions.
+        let adopter = unsafe { libc::getppid() };
+        // Runs until invite has had time to see that nobody reaps, and its verdict.
+        let grace = invite::sandbox::orphans::GRACE;
+        let first = calls_for(grace + Duration::from_millis(1500), 0);
+        let before = zombies_of(adopter);
+        let second = calls_for(Duration::from_secs(1), first);
+        assert!(invite::wait_idle(Duration::from_secs(20)));
+        let after = zombies_of(adopter);
+        println!("{first} {before} {second} {after}");
+    });
+    // Whatever happened, the zombies adopted here are reaped now.
+    // SAFETY: waitpid on any child, without blocking.
+    while unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) } > 0 {}
+    run.assert_success();
+    let figures: Vec<u64> = run
+        .stdout
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let [first, before, second, after] = figures[..] else {
+        panic!("{}", run.describe())
+    };
+    assert!(
+        before > 0,
+        "the setup left no zombie: the adopter reaped ({})",
+        run.describe()
+    );
+    assert!(
+        before <= invite::sandbox::orphans::UNCONFIRMED,
+        "{before} zombies: more runs were hidden than may be before the adopter is known"
+    );
+    assert!(first > 0 && second > 0);
+    assert_eq!(
+        after,
+        before,
+        "runs after the verdict left zombies ({})",
+        run.describe()
+    );
+    let tests = run.tests_of("twice(x) == x * 2").len() as u64;
+    assert_eq!(
+        tests,
+        first + second,
+        "every call is tested, before and after"
+    );
+    eprintln!("{first} calls left {before} zombies; {second} calls after the verdict, none");
+    assert_eq!(
+        run.stderr.matches("were still unreaped zombies").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+}
