@@ -265,6 +265,84 @@ fn seal(m: SharedMapping) {
 mod tests {
     use super::*;
 
+    /// What `descriptors` made of each kind, checked in a forked child (it rewrites the whole
+    /// descriptor table): the exit code names the first check that failed, 0 if none.
+    #[test]
+    fn each_kind_of_descriptor_is_reopened_or_made_dead_at_its_number() {
+        let dir = std::env::temp_dir().join(format!("invite-detach-{}", std::process::id()));
+        std::fs::write(&dir, b"0123456789").unwrap();
+        let path = std::ffi::CString::new(dir.to_str().unwrap()).unwrap();
+        // SAFETY: the child makes system calls only and leaves through _exit.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            let code = unsafe { detach_in_child(&path) };
+            // SAFETY: _exit is async-signal-safe.
+            unsafe { libc::_exit(code) };
+        }
+        let mut status = 0;
+        // SAFETY: `pid` is our child.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        let _ = std::fs::remove_file(&dir);
+        assert!(libc::WIFEXITED(status), "status {status}");
+        assert_eq!(libc::WEXITSTATUS(status), 0, "check number that failed");
+    }
+
+    /// # Safety
+    /// Only in a forked child of the test.
+    unsafe fn detach_in_child(path: &std::ffi::CStr) -> i32 {
+        let mut byte = [0u8; 1];
+        let read_one = |fd: RawFd, buf: &mut [u8; 1]| libc::read(fd, buf.as_mut_ptr().cast(), 1);
+        let file = libc::open(path.as_ptr(), libc::O_RDWR);
+        libc::lseek(file, 4, libc::SEEK_SET);
+        let memfd = libc::memfd_create(c"detach".as_ptr(), 0);
+        libc::write(memfd, b"secret".as_ptr().cast(), 6);
+        libc::lseek(memfd, 0, libc::SEEK_SET);
+        let mut pipe = [0; 2];
+        libc::pipe(pipe.as_mut_ptr());
+        libc::write(pipe[1], b"x".as_ptr().cast(), 1);
+        if file < 3 || memfd < 3 || pipe[0] < 3 {
+            return 1;
+        }
+        let open_before = std::fs::read_dir("/proc/self/fd").map_or(0, |d| d.count());
+        let reopened = descriptors(&[]);
+        // The file: a new read-only description at the same number and offset.
+        if reopened
+            != [Reopened {
+                fd: file,
+                offset: 4,
+            }]
+        {
+            return 2;
+        }
+        if libc::fcntl(file, libc::F_GETFL) & libc::O_ACCMODE != libc::O_RDONLY {
+            return 3;
+        }
+        if read_one(file, &mut byte) != 1 || byte != *b"4" {
+            return 4;
+        }
+        // The writable memfd and the pipe: still open at their numbers, but dead.
+        for fd in [memfd, pipe[0], pipe[1]] {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            if flags < 0 || flags & libc::O_PATH == 0 {
+                return 5;
+            }
+            if read_one(fd, &mut byte) != -1 || *libc::__errno_location() != libc::EBADF {
+                return 6;
+            }
+        }
+        // The template of the dead descriptors is not left behind.
+        if std::fs::read_dir("/proc/self/fd").map_or(0, |d| d.count()) != open_before {
+            return 7;
+        }
+        0
+    }
+
+    #[test]
+    fn the_fallback_scan_covers_at_least_the_lowest_numbers() {
+        assert!(open_max() >= 64);
+        assert!(open_max() <= 65_536);
+    }
+
     #[test]
     fn shared_mappings_are_read_from_maps_with_their_protection() {
         let maps = "\
