@@ -297,10 +297,13 @@ mod tests {
         let memfd = libc::memfd_create(c"detach".as_ptr(), 0);
         libc::write(memfd, b"secret".as_ptr().cast(), 6);
         libc::lseek(memfd, 0, libc::SEEK_SET);
+        // The same memory opened read-only: not writable, so reopened like a file.
+        let own_path = std::ffi::CString::new(format!("/proc/self/fd/{memfd}")).unwrap();
+        let memfd_read = libc::open(own_path.as_ptr(), libc::O_RDONLY);
         let mut pipe = [0; 2];
         libc::pipe(pipe.as_mut_ptr());
         libc::write(pipe[1], b"x".as_ptr().cast(), 1);
-        if file < 3 || memfd < 3 || pipe[0] < 3 {
+        if file < 3 || memfd < 3 || memfd_read < 3 || pipe[0] < 3 {
             return 1;
         }
         let open_before = std::fs::read_dir("/proc/self/fd").map_or(0, |d| d.count());
@@ -312,6 +315,7 @@ mod tests {
             offset: 4,
         };
         if !reopened.contains(&own)
+            || !reopened.iter().any(|r| r.fd == memfd_read)
             || reopened
                 .iter()
                 .any(|r| [memfd, pipe[0], pipe[1]].contains(&r.fd))
