@@ -195,11 +195,7 @@ impl Sampled {
         }
         let now = rt.budget.now_ns();
         let window = turn_window(site.note_sampled(now));
-        let mut admitted = if rt.hidden_runs && crate::sandbox::orphans::held() {
-            Err(SkipReason::Concurrency)
-        } else {
-            rt.budget.try_acquire(site.key(), window)
-        };
+        let mut admitted = ask_caps(rt, site, window);
         if rt.config.when_busy == WhenBusy::Wait {
             admitted = wait_for_caps(rt, site, window, admitted);
         }
@@ -236,6 +232,15 @@ impl Sampled {
     }
 }
 
+/// Asks the caps for a run of `site`. Until the adopter of hidden runs is known to reap them,
+/// runs beyond the first few are refused like runs over a cap (see `sandbox::orphans`).
+fn ask_caps(rt: &Runtime, site: &Site, window: u64) -> Result<u64, SkipReason> {
+    if rt.hidden_runs && crate::sandbox::orphans::held() {
+        return Err(SkipReason::Concurrency);
+    }
+    rt.budget.try_acquire(site.key(), window)
+}
+
 /// With `when_busy = "wait"`: asks the caps again, pausing a little longer each time, while
 /// they refuse for want of a slot or of overhead budget, for at most the runtime's
 /// `busy_wait_limit` (by then every run alive has passed its deadline and been killed).
@@ -253,9 +258,7 @@ fn wait_for_caps(
     {
         std::thread::sleep(pause);
         pause = (pause * 2).min(std::time::Duration::from_millis(2));
-        if !(rt.hidden_runs && crate::sandbox::orphans::held()) {
-            result = rt.budget.try_acquire(site.key(), window);
-        }
+        result = ask_caps(rt, site, window);
     }
     result
 }

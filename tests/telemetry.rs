@@ -87,10 +87,18 @@ fn a_tracing_subscriber_gets_the_messages_and_every_record() {
     let config = format!("tracing = true\n{CONFIG}");
     let run = scenario(here!(), &config, || {
         tracing::subscriber::set_global_default(Printer).unwrap();
+        // With both facades set, tracing is tried first.
+        log::set_logger(&LogPrinter).unwrap();
+        log::set_max_level(log::LevelFilter::Info);
         calls();
     });
     run.assert_success();
     assert!(invite_lines(&run.stderr).is_empty(), "{}", run.describe());
+    assert!(
+        !run.stdout.contains("LOG "),
+        "the logger got messages: {}",
+        run.stdout
+    );
     let events: Vec<&str> = run
         .stdout
         .lines()

@@ -578,19 +578,12 @@ fn skips_table(h: &mut String, s: &Summary) {
 
 /// The recommended ρ per site with what it is projected to give.
 fn tuning_table(h: &mut String, t: &super::tuning::Tuning) {
-    let mut target = Vec::new();
-    if let Some(o) = t.target_overhead {
-        target.push(format!("overhead {}", percent_label(o)));
-    }
-    if let Some(n) = t.target_tests_per_min {
-        target.push(format!("{n} tests/min per site"));
-    }
     let _ = write!(
         h,
         "<h2>Tuning for {}</h2><table id=\"projections\"><tr><th>site</th><th>ρ now</th>\
          <th>recommended ρ</th><th>projected tests/min</th><th>projected overhead</th>\
          <th>note</th></tr>",
-        esc(&target.join(" and "))
+        esc(&t.target_text(percent_label))
     );
     let rho = |r: Option<f64>| r.map_or("-".to_string(), format_rho);
     for site in &t.sites {

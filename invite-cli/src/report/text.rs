@@ -308,17 +308,10 @@ fn failure(out: &mut String, f: &Failure) {
 
 fn tuning(out: &mut String, s: &Summary, paint: Paint) {
     let Some(t) = &s.tuning else { return };
-    let mut target = Vec::new();
-    if let Some(o) = t.target_overhead {
-        target.push(format!("overhead {}", percent(o)));
-    }
-    if let Some(n) = t.target_tests_per_min {
-        target.push(format!("{n} tests/min per site"));
-    }
     let _ = writeln!(
         out,
         "\n{}",
-        paint.bold(&format!("Tuning for {}", target.join(" and ")))
+        paint.bold(&format!("Tuning for {}", t.target_text(percent)))
     );
     let _ = writeln!(out, "# Paste into invite.toml:");
     for site in &t.sites {

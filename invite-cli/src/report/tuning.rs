@@ -43,6 +43,24 @@ pub struct Tuning {
     pub sites: Vec<SiteTuning>,
 }
 
+impl Tuning {
+    /// What the tuning aims at, for a heading ("overhead 1% and 60 tests/min per site"), with
+    /// the overhead written by `percent`.
+    pub fn target_text(&self, percent: impl Fn(f64) -> String) -> String {
+        let overhead = self
+            .target_overhead
+            .map(|o| format!("overhead {}", percent(o)));
+        let rate = self
+            .target_tests_per_min
+            .map(|n| format!("{n} tests/min per site"));
+        [overhead, rate]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" and ")
+    }
+}
+
 /// Rounds down to three significant digits (staying within the target).
 pub fn round_rho(x: f64) -> f64 {
     if x <= 0.0 || !x.is_finite() {
