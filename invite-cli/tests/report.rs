@@ -663,6 +663,107 @@ fn html_shows_the_time_axis_the_skips_the_projections_and_what_was_cut() {
     // One failure shown, two counted.
     assert_eq!(html.matches("<pre>fail at").count(), 1);
     assert!(html.contains("… and 2 more"), "{html}");
+    assert!(
+        !html.contains("could not be read"),
+        "no test at an unreadable time"
+    );
+    chart_geometry_holds(&html);
+    // A test at a time that cannot be read is counted under the chart, not drawn.
+    let odd =
+        test(1, "app::f", A, 1, Outcome::Pass, 10).replace("2026-11-22T10:01", "20x6-11-22T10:01");
+    let log = [
+        start(1, &[("app::f", &[A])]),
+        test(1, "app::f", A, 2, Outcome::Pass, 10),
+        odd,
+    ]
+    .join("\n");
+    let log = write(dir.path(), "b.jsonl", log.as_bytes());
+    let out = invite(&["report", "--format", "html", log.to_str().unwrap()], None);
+    let html = text(&out.stdout);
+    assert!(
+        html.contains("<p>1 test(s) at times that could not be read"),
+        "{html}"
+    );
+}
+
+/// The number in attribute `name` of an SVG element's text.
+fn attr(element: &str, name: &str) -> f64 {
+    let key = format!(" {name}=\"");
+    let rest = &element[element
+        .find(&key)
+        .unwrap_or_else(|| panic!("{name} in {element}"))
+        + key.len()..];
+    rest[..rest.find('"').unwrap()].parse().unwrap()
+}
+
+/// The elements `<tag ...` inside the chart `id`.
+fn elements<'a>(html: &'a str, id: &str, tag: &str) -> Vec<&'a str> {
+    let chart = &html[html.find(&format!("<svg id=\"{id}\"")).unwrap()..];
+    let chart = &chart[..chart.find("</svg>").unwrap()];
+    chart
+        .match_indices(&format!("<{tag} "))
+        .map(|(i, _)| &chart[i..i + chart[i..].find('>').unwrap()])
+        .collect()
+}
+
+/// Bars stay inside the timeline's plot and the tallest fills it; ticks stand on its baseline;
+/// every ρ dot of the overhead chart lies on its site's line, inside the plot.
+fn chart_geometry_holds(html: &str) {
+    let (left, right, top, base) = (40.0, 750.0, 10.0, 170.0);
+    let bars = elements(html, "timeline", "rect");
+    for bar in &bars {
+        let (x, y, w, h) = (
+            attr(bar, "x"),
+            attr(bar, "y"),
+            attr(bar, "width"),
+            attr(bar, "height"),
+        );
+        assert!(x >= left && x + w <= right + 0.1, "{bar}");
+        assert!(y >= top - 0.1 && (y + h - base).abs() < 0.2, "{bar}");
+    }
+    let tallest = bars.iter().map(|b| attr(b, "height")).fold(0.0, f64::max);
+    assert!(
+        (tallest - (base - top)).abs() < 0.2,
+        "the busiest bin fills the plot: {tallest}"
+    );
+    let ticks = elements(html, "timeline", "line");
+    assert!(ticks.len() >= 2);
+    for tick in &ticks {
+        assert!((attr(tick, "y1") - base).abs() < 0.1, "{tick}");
+        assert!((left..=right + 0.1).contains(&attr(tick, "x1")), "{tick}");
+    }
+    let (left, right, top, base) = (60.0, 750.0, 10.0, 230.0);
+    let lines: Vec<&str> = elements(html, "overhead", "line")
+        .into_iter()
+        .filter(|l| !l.contains("stroke-dasharray"))
+        .collect();
+    let dots = elements(html, "overhead", "circle");
+    assert!(!lines.is_empty() && !dots.is_empty(), "{html}");
+    let inside = |x: f64, y: f64| (left..=right).contains(&x) && (top..=base).contains(&y);
+    for line in &lines {
+        let (x1, y1, x2, y2) = (
+            attr(line, "x1"),
+            attr(line, "y1"),
+            attr(line, "x2"),
+            attr(line, "y2"),
+        );
+        assert!(inside(x1, y1) && inside(x2, y2), "{line}");
+        assert!(
+            (x1 - left).abs() < 0.1 && (x2 - right).abs() < 0.1,
+            "lines span the axis: {line}"
+        );
+        for dot in &dots {
+            let (cx, cy) = (attr(dot, "cx"), attr(dot, "cy"));
+            assert!(inside(cx, cy), "{dot}");
+            let on_line = y1 + (cx - x1) / (x2 - x1) * (y2 - y1);
+            assert!((cy - on_line).abs() < 0.5, "{dot} is off {line}");
+        }
+    }
+    let target = elements(html, "overhead", "line")
+        .into_iter()
+        .find(|l| l.contains("stroke-dasharray"))
+        .expect("the target line");
+    assert!((top..=base).contains(&attr(target, "y1")), "{target}");
 }
 
 /// Renders the hostile report in headless Chromium and reads back the live DOM: the charts are

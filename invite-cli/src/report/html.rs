@@ -274,6 +274,35 @@ pub struct Axes {
     pub y: (i32, i32),
 }
 
+/// A logarithmic axis: the decades `10^lo ..= 10^hi` onto the pixels `from ..= to`.
+#[derive(Debug, Clone, Copy)]
+pub struct LogAxis {
+    lo: f64,
+    hi: f64,
+    from: f64,
+    to: f64,
+}
+
+impl LogAxis {
+    /// The axis of the decade exponents `decades` over the pixels `pixels` (which may run
+    /// downwards).
+    pub fn new(decades: (i32, i32), pixels: (f64, f64)) -> LogAxis {
+        LogAxis {
+            lo: f64::from(decades.0),
+            hi: f64::from(decades.1),
+            from: pixels.0,
+            to: pixels.1,
+        }
+    }
+
+    /// The pixel of `v`; values outside the axis, zero and negative ones sit at its ends.
+    pub fn at(&self, v: f64) -> f64 {
+        let e = if v > 0.0 { v.log10() } else { self.lo };
+        let share = (e.clamp(self.lo, self.hi) - self.lo) / (self.hi - self.lo);
+        self.from + share * (self.to - self.from)
+    }
+}
+
 /// Most decades an axis spans: beyond, the smallest values are cut off.
 const MAX_DECADES: i32 = 8;
 
@@ -330,15 +359,11 @@ fn overhead_chart(h: &mut String, s: &Summary) {
     let slopes: Vec<f64> = lines.iter().map(|l| l.1).collect();
     let rhos: Vec<f64> = lines.iter().flat_map(|l| [l.2, l.3]).flatten().collect();
     let axes = fit_axes(&slopes, &rhos, t.target_overhead);
-    let (x_lo, x_hi) = (f64::from(axes.x.0), f64::from(axes.x.1));
-    let (y_lo, y_hi) = (f64::from(axes.y.0), f64::from(axes.y.1));
-    let plot_w = w - left - 10.0;
-    let plot_h = ht - bottom - 10.0;
-    let x_of = |rho: f64| left + (rho.log10().clamp(x_lo, x_hi) - x_lo) / (x_hi - x_lo) * plot_w;
-    let y_of = |o: f64| {
-        let e = if o > 0.0 { o.log10() } else { y_lo };
-        10.0 + (y_hi - e.clamp(y_lo, y_hi)) / (y_hi - y_lo) * plot_h
-    };
+    let x_axis = LogAxis::new(axes.x, (left, w - 10.0));
+    // Pixels grow downwards: the axis runs from the bottom of the plot to its top.
+    let y_axis = LogAxis::new(axes.y, (ht - bottom, 10.0));
+    let x_of = |rho: f64| x_axis.at(rho);
+    let y_of = |o: f64| y_axis.at(o);
     let _ = write!(
         h,
         "<svg id=\"overhead\" width=\"{w}\" height=\"{ht}\" role=\"img\">"
@@ -732,6 +757,25 @@ mod tests {
                 y: (-5, 0)
             }
         );
+    }
+
+    #[test]
+    fn a_log_axis_puts_decades_evenly_between_its_pixels() {
+        let x = LogAxis::new((-4, 0), (60.0, 260.0));
+        assert_eq!(x.at(1e-4), 60.0);
+        assert_eq!(x.at(1.0), 260.0);
+        assert!((x.at(1e-2) - 160.0).abs() < 1e-9);
+        assert!((x.at(1e-3) - 110.0).abs() < 1e-9);
+        // Outside, zero and negative: at the ends.
+        assert_eq!(x.at(10.0), 260.0);
+        assert_eq!(x.at(1e-9), 60.0);
+        assert_eq!(x.at(0.0), 60.0);
+        assert_eq!(x.at(-1.0), 60.0);
+        // Downwards: the smallest value at the bottom pixel.
+        let y = LogAxis::new((-3, -1), (230.0, 10.0));
+        assert_eq!(y.at(1e-3), 230.0);
+        assert_eq!(y.at(0.1), 10.0);
+        assert!((y.at(1e-2) - 120.0).abs() < 1e-9);
     }
 
     #[test]
