@@ -643,7 +643,24 @@ fn html_shows_the_time_axis_the_skips_the_projections_and_what_was_cut() {
         .collect();
     let slot = xs[1] - xs[0];
     assert!((xs[2] - xs[0] - 4.0 * slot).abs() < 0.5, "{xs:?}");
+    // Five slots fill the plot, 40 to 750 px, and a tick stands on each bin edge.
+    assert!((slot - 710.0 / 5.0).abs() < 0.5, "{xs:?}");
+    let ticks: Vec<f64> = elements(&html, "timeline", "line")
+        .iter()
+        .map(|t| attr(t, "x1"))
+        .collect();
+    let edges: Vec<f64> = (0..=5).map(|i| 40.0 + i as f64 * 142.0).collect();
+    assert_eq!(ticks.len(), edges.len(), "{ticks:?}");
+    assert!(
+        ticks.iter().zip(&edges).all(|(t, e)| (t - e).abs() < 0.5),
+        "{ticks:?}"
+    );
     assert!(timeline.contains("2026-11-22 10:01"), "{timeline}");
+    // Each bar is titled with its own bin's time.
+    assert!(
+        timeline.contains("<title>2026-11-22 10:05 UTC, 1 min: 1 fail</title>"),
+        "{timeline}"
+    );
     // The skipped calls of the site, each reason in its column.
     let skips = &html[html.find("<table id=\"skips\"").unwrap()..];
     let skips = &skips[..skips.find("</table>").unwrap()];
