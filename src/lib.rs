@@ -87,6 +87,7 @@ pub mod config;
 #[doc(hidden)]
 pub mod dedup;
 mod diag;
+pub mod discover;
 mod handover;
 mod log_sink;
 pub mod mr;

@@ -131,6 +131,45 @@ pub fn concatenate<T: Clone>(a: &[T], b: &[T]) -> Vec<T> {
     v
 }
 
+/// The elements in ascending order (NaN last), for relations such as "the output is a
+/// permutation of the original output": `sorted(&f(&permute(xs))) == sorted(&result)`.
+pub fn sorted<T: Clone + PartialOrd>(xs: &[T]) -> Vec<T> {
+    let mut v = xs.to_vec();
+    // A NaN is unordered; it goes after everything, so that two sorts of one multiset agree.
+    #[allow(clippy::eq_op)]
+    let unordered = |x: &T| x.partial_cmp(x).is_none();
+    v.sort_by(|a, b| match (unordered(a), unordered(b)) {
+        (false, false) => a.partial_cmp(b).unwrap_or(Ordering::Equal),
+        (ua, ub) => ua.cmp(&ub),
+    });
+    v
+}
+
+/// The arithmetic mean of the elements (NaN for none).
+pub fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+/// The largest element (`None` for none; NaN is passed over).
+pub fn largest<T: Copy + PartialOrd>(xs: &[T]) -> T {
+    let mut it = xs.iter().copied();
+    let first = it.next().expect(
+        "invite::mr::largest of an empty slice; guard the relation with `if !xs.is_empty() =>`",
+    );
+    it.fold(first, |m, x| {
+        if x > m || m.partial_cmp(&m).is_none() {
+            x
+        } else {
+            m
+        }
+    })
+}
+
+/// Whether every element of `a` is also an element of `b` (exactly).
+pub fn is_subset<T: PartialEq>(a: &[T], b: &[T]) -> bool {
+    a.iter().all(|x| b.contains(x))
+}
+
 /// Whether `lo <= x <= hi`. In a relation's top level it is tolerant, like the comparisons.
 pub fn in_range<T: PartialOrd>(x: T, lo: T, hi: T) -> bool {
     lo <= x && x <= hi
@@ -424,6 +463,21 @@ pub fn truncated_debug<T: Debug + ?Sized>(x: &T, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn helpers_for_discovered_relations() {
+        assert_eq!(sorted(&[3.0, f64::NAN, -1.0, 2.0])[..3], [-1.0, 2.0, 3.0]);
+        assert!(sorted(&[f64::NAN, 1.0])[1].is_nan());
+        assert_eq!(sorted(&[2, 1, 2]), [1, 2, 2]);
+        assert_eq!(mean(&[1.0, 2.0, 6.0]), 3.0);
+        assert!(mean(&[]).is_nan());
+        assert_eq!(largest(&[1.0, 5.0, -2.0]), 5.0);
+        assert_eq!(largest(&[f64::NAN, 1.0]), 1.0);
+        assert_eq!(largest(&[3, 9, 4]), 9);
+        assert!(is_subset(&[1, 2], &[2, 3, 1]));
+        assert!(!is_subset(&[1, 4], &[2, 3, 1]));
+        assert!(is_subset::<u8>(&[], &[]));
+    }
 
     #[test]
     fn transformations_map_slices_vectors_arrays_and_scalars() {

@@ -1,0 +1,513 @@
+//! Relation discovery on textbook functions: speed (thread CPU per function), recall (the
+//! share of each function's representative relations proposed), and precision (proposals that
+//! fail on further fresh inputs, over at least 10,000 checks).
+//!
+//! `cargo bench --bench discovery`
+
+use invite::discover::{Args, Discovery, Function};
+use rand::{Rng, SeedableRng};
+
+/// CPU time of this thread, in seconds.
+fn cpu() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec it is given.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+struct Tally {
+    rows: Vec<String>,
+    expected: usize,
+    found: usize,
+    checks: usize,
+    false_relations: Vec<String>,
+    cpu: Vec<f64>,
+}
+
+impl Tally {
+    fn case<A: Args + Clone, F: Function<A>>(
+        &mut self,
+        sig: &str,
+        f: F,
+        inputs: Vec<A>,
+        fresh: Vec<A>,
+        expect: &[&str],
+    ) {
+        let d = Discovery::new(sig, f).expect("signature").inputs(inputs);
+        let t0 = cpu();
+        let found = d.run();
+        let took = cpu() - t0;
+        let missing: Vec<&str> = expect
+            .iter()
+            .copied()
+            .filter(|e| !found.relations().any(|r| r == *e))
+            .collect();
+        let failing = d.failing(&found, fresh.clone());
+        self.checks += found.0.len() * fresh.len();
+        self.expected += expect.len();
+        self.found += expect.len() - missing.len();
+        self.false_relations.extend(failing.iter().cloned());
+        self.cpu.push(took);
+        let name = sig
+            .split('(')
+            .next()
+            .unwrap_or(sig)
+            .trim_start_matches("fn ");
+        self.rows.push(format!(
+            "| {name} | {:.0} ms | {} | {}/{} | {} |",
+            took * 1e3,
+            found.0.len(),
+            expect.len() - missing.len(),
+            expect.len(),
+            failing.len()
+        ));
+        for m in missing {
+            eprintln!("{name}: not proposed: {m}");
+        }
+        for f in failing {
+            eprintln!("{name}: fails on fresh inputs: {f}");
+        }
+        if std::env::var_os("SHOW").is_some() {
+            eprintln!("{found}");
+        }
+    }
+}
+
+fn scalars(rng: &mut impl Rng, n: usize, lo: f64, hi: f64) -> Vec<(f64,)> {
+    (0..n).map(|_| (rng.random_range(lo..hi),)).collect()
+}
+
+fn pairs(rng: &mut impl Rng, n: usize) -> Vec<(f64, f64)> {
+    (0..n)
+        .map(|_| (rng.random_range(-10.0..10.0), rng.random_range(-10.0..10.0)))
+        .collect()
+}
+
+fn seqs(rng: &mut impl Rng, n: usize) -> Vec<(Vec<f64>,)> {
+    (0..n)
+        .map(|_| {
+            let len = rng.random_range(0..9);
+            ((0..len)
+                .map(|_| (rng.random_range(-50.0..50.0f64) * 8.0).round() / 8.0)
+                .collect(),)
+        })
+        .collect()
+}
+
+fn int_seqs(rng: &mut impl Rng, n: usize) -> Vec<(Vec<i64>,)> {
+    (0..n)
+        .map(|_| {
+            let len = rng.random_range(0..9);
+            ((0..len).map(|_| rng.random_range(-6..6)).collect(),)
+        })
+        .collect()
+}
+
+fn mean(xs: Vec<f64>) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+fn variance(xs: Vec<f64>) -> f64 {
+    let m = mean(xs.clone());
+    xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / xs.len() as f64
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n == 0 {
+        f64::NAN
+    } else if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+fn main() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let r = &mut rng;
+    let mut t = Tally {
+        rows: Vec::new(),
+        expected: 0,
+        found: 0,
+        checks: 0,
+        false_relations: Vec::new(),
+        cpu: Vec::new(),
+    };
+    const N: usize = 100;
+    const FRESH: usize = 400;
+    let k = "std::f64::consts";
+
+    let s = |r: &mut rand::rngs::StdRng, lo, hi| {
+        (scalars(r, N, lo, hi), scalars(r, FRESH, lo * 2.0, hi * 2.0))
+    };
+    let (i, f) = s(r, -10.0, 10.0);
+    t.case(
+        "fn sin(x: f64) -> f64",
+        f64::sin,
+        i,
+        f,
+        &[
+            "sin(-x) == -result",
+            &format!("sin(x + {k}::PI) == -result"),
+        ],
+    );
+    let (i, f) = s(r, -10.0, 10.0);
+    t.case(
+        "fn cos(x: f64) -> f64",
+        f64::cos,
+        i,
+        f,
+        &["cos(-x) == result", &format!("cos(x + {k}::PI) == -result")],
+    );
+    let (i, f) = s(r, -1.5, 1.5);
+    t.case(
+        "fn tan(x: f64) -> f64",
+        f64::tan,
+        i,
+        f,
+        &["tan(-x) == -result", &format!("tan(x + {k}::PI) == result")],
+    );
+    let (i, f) = s(r, -20.0, 20.0);
+    t.case(
+        "fn exp(x: f64) -> f64",
+        f64::exp,
+        i,
+        f,
+        &[
+            &format!("exp(x + 1.0) == {k}::E * result"),
+            "exp(2.0 * x) == result.powi(2)",
+        ],
+    );
+    let (i, f) = s(r, -10.0, 100.0);
+    t.case(
+        "fn ln(x: f64) -> f64",
+        f64::ln,
+        i,
+        f,
+        &[&format!("if x >= 0.0 => ln(2.0 * x) == result + {k}::LN_2")],
+    );
+    let (i, f) = s(r, -10.0, 100.0);
+    t.case(
+        "fn sqrt(x: f64) -> f64",
+        f64::sqrt,
+        i,
+        f,
+        &["if x >= 0.0 => sqrt(4.0 * x) == 2.0 * result"],
+    );
+    let (i, f) = s(r, -100.0, 100.0);
+    t.case(
+        "fn cbrt(x: f64) -> f64",
+        f64::cbrt,
+        i,
+        f,
+        &["cbrt(-x) == -result", "cbrt(8.0 * x) == 2.0 * result"],
+    );
+    let (i, f) = s(r, -10.0, 10.0);
+    t.case(
+        "fn sinh(x: f64) -> f64",
+        f64::sinh,
+        i,
+        f,
+        &["sinh(-x) == -result"],
+    );
+    let (i, f) = s(r, -10.0, 10.0);
+    t.case(
+        "fn cosh(x: f64) -> f64",
+        f64::cosh,
+        i,
+        f,
+        &["cosh(-x) == result"],
+    );
+    let (i, f) = s(r, -5.0, 5.0);
+    t.case(
+        "fn tanh(x: f64) -> f64",
+        f64::tanh,
+        i,
+        f,
+        &["tanh(-x) == -result"],
+    );
+    let (i, f) = s(r, -10.0, 10.0);
+    t.case(
+        "fn atan(x: f64) -> f64",
+        f64::atan,
+        i,
+        f,
+        &["atan(-x) == -result"],
+    );
+    let (i, f) = s(r, -10.0, 10.0);
+    t.case(
+        "fn abs(x: f64) -> f64",
+        f64::abs,
+        i,
+        f,
+        &["abs(-x) == result", "abs(2.0 * x) == 2.0 * result"],
+    );
+    let (i, f) = s(r, -20.0, 20.0);
+    t.case(
+        "fn exp2(x: f64) -> f64",
+        f64::exp2,
+        i,
+        f,
+        &["exp2(x + 1.0) == 2.0 * result"],
+    );
+    let (i, f) = s(r, -10.0, 100.0);
+    t.case(
+        "fn log2(x: f64) -> f64",
+        f64::log2,
+        i,
+        f,
+        &["if x >= 0.0 => log2(2.0 * x) == result + 1.0"],
+    );
+    let (i, f) = s(r, -10.0, 10.0);
+    t.case(
+        "fn recip(x: f64) -> f64",
+        f64::recip,
+        i,
+        f,
+        &["recip(-x) == -result", "recip(2.0 * x) == 0.5 * result"],
+    );
+    let (i, f) = s(r, -10.0, 10.0);
+    t.case(
+        "fn square(x: f64) -> f64",
+        |x: f64| x * x,
+        i,
+        f,
+        &["square(-x) == result", "square(2.0 * x) == 4.0 * result"],
+    );
+    let (i, f) = s(r, -10.0, 10.0);
+    t.case(
+        "fn parabola(x: f64) -> f64",
+        |x: f64| (x - 1.5) * (x - 1.5) - 2.0,
+        i,
+        f,
+        &["parabola(3.0 - x) == result"],
+    );
+    let (i, f) = (pairs(r, N), pairs(r, FRESH));
+    t.case(
+        "fn hypot(x: f64, y: f64) -> f64",
+        f64::hypot,
+        i,
+        f,
+        &[
+            "hypot(y, x) == result",
+            "hypot(-x, y) == result",
+            "hypot(2.0 * x, 2.0 * y) == 2.0 * result",
+        ],
+    );
+    let (i, f) = (pairs(r, N), pairs(r, FRESH));
+    t.case(
+        "fn atan2(y: f64, x: f64) -> f64",
+        f64::atan2,
+        i,
+        f,
+        &[
+            "atan2(2.0 * y, 2.0 * x) == result",
+            "atan2(0.5 * y, 0.5 * x) == result",
+        ],
+    );
+    let (i, f) = (pairs(r, N), pairs(r, FRESH));
+    t.case(
+        "fn max(x: f64, y: f64) -> f64",
+        f64::max,
+        i,
+        f,
+        &[
+            "max(y, x) == result",
+            "max(2.0 * x, 2.0 * y) == 2.0 * result",
+        ],
+    );
+    let ints = |r: &mut rand::rngs::StdRng, n| -> Vec<(f64, i32)> {
+        (0..n)
+            .map(|_| (r.random_range(-3.0..3.0), r.random_range(-4..5)))
+            .collect()
+    };
+    let (i, f) = (ints(r, N), ints(r, FRESH));
+    t.case(
+        "fn powi(x: f64, n: i32) -> f64",
+        f64::powi,
+        i,
+        f,
+        &["powi(x, 2 * n) == result.powi(2)"],
+    );
+    let evens = |r: &mut rand::rngs::StdRng, n| -> Vec<(i64,)> {
+        (0..n).map(|_| (r.random_range(-1000..1000),)).collect()
+    };
+    let (i, f) = (evens(r, N), evens(r, FRESH));
+    t.case(
+        "fn is_even(n: i64) -> bool",
+        |n: i64| n % 2 == 0,
+        i,
+        f,
+        &["is_even(n + 1) == !result", "is_even(-n) == result"],
+    );
+
+    let sq = |r: &mut rand::rngs::StdRng| (seqs(r, N), seqs(r, FRESH));
+    let ne = "if !xs.is_empty() => ";
+    let (i, f) = sq(r);
+    t.case(
+        "fn mean(xs: &[f64]) -> f64",
+        mean,
+        i,
+        f,
+        &[
+            &format!("{ne}mean(&invite::mr::permute(xs)) == result"),
+            &format!("{ne}mean(&invite::mr::add(xs, 1.0)) == result + 1.0"),
+            &format!("{ne}mean(&invite::mr::multiply(xs, 2.0)) == 2.0 * result"),
+        ],
+    );
+    let (i, f) = sq(r);
+    t.case(
+        "fn variance(xs: &[f64]) -> f64",
+        variance,
+        i,
+        f,
+        &[
+            &format!("{ne}variance(&invite::mr::add(xs, 1.0)) == result"),
+            &format!("{ne}variance(&invite::mr::multiply(xs, 2.0)) == 4.0 * result"),
+        ],
+    );
+    let (i, f) = sq(r);
+    t.case(
+        "fn std_dev(xs: &[f64]) -> f64",
+        |xs: Vec<f64>| variance(xs).sqrt(),
+        i,
+        f,
+        &[
+            &format!("{ne}std_dev(&invite::mr::add(xs, 1.0)) == result"),
+            &format!("{ne}std_dev(&invite::mr::multiply(xs, 2.0)) == 2.0 * result"),
+        ],
+    );
+    let (i, f) = sq(r);
+    t.case(
+        "fn median(xs: &[f64]) -> f64",
+        median,
+        i,
+        f,
+        &[
+            &format!("{ne}median(&invite::mr::permute(xs)) == result"),
+            &format!("{ne}median(&invite::mr::negate(xs)) == -result"),
+        ],
+    );
+    let (i, f) = sq(r);
+    let largest = |xs: Vec<f64>| xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    t.case(
+        "fn largest(xs: &[f64]) -> f64",
+        largest,
+        i,
+        f,
+        &[
+            "largest(&invite::mr::permute(xs)) == result",
+            "largest(&invite::mr::add(xs, 1.0)) == result + 1.0",
+            &format!("{ne}largest(&invite::mr::include(xs, xs[0])) == result"),
+        ],
+    );
+    let (i, f) = sq(r);
+    let smallest = |xs: Vec<f64>| xs.iter().copied().fold(f64::INFINITY, f64::min);
+    t.case(
+        "fn smallest(xs: &[f64]) -> f64",
+        smallest,
+        i,
+        f,
+        &["smallest(&invite::mr::permute(xs)) == result"],
+    );
+    let (i, f) = sq(r);
+    t.case(
+        "fn sum(xs: &[f64]) -> f64",
+        |xs: Vec<f64>| xs.iter().sum::<f64>(),
+        i,
+        f,
+        &[
+            "sum(&invite::mr::permute(xs)) == result",
+            "sum(&invite::mr::concatenate(xs, xs)) == 2.0 * result",
+            "sum(&invite::mr::multiply(xs, 2.0)) == 2.0 * result",
+        ],
+    );
+    let (i, f) = sq(r);
+    t.case(
+        "fn norm(xs: &[f64]) -> f64",
+        |xs: Vec<f64>| xs.iter().map(|x| x * x).sum::<f64>().sqrt(),
+        i,
+        f,
+        &[
+            "norm(&invite::mr::multiply(xs, 2.0)) == 2.0 * result",
+            "norm(&invite::mr::negate(xs)) == result",
+        ],
+    );
+    let (i, f) = sq(r);
+    let sort = |mut xs: Vec<f64>| {
+        xs.sort_by(f64::total_cmp);
+        xs
+    };
+    t.case(
+        "fn sort(xs: &[f64]) -> Vec<f64>",
+        sort,
+        i,
+        f,
+        &[
+            "sort(&invite::mr::permute(xs)) == result",
+            "sort(&invite::mr::add(xs, 1.0)) == invite::mr::add(&result, 1.0)",
+        ],
+    );
+    let (i, f) = (int_seqs(r, N), int_seqs(r, FRESH));
+    let dedup = |mut xs: Vec<i64>| {
+        xs.sort();
+        xs.dedup();
+        xs
+    };
+    t.case(
+        "fn dedup(xs: &[i64]) -> Vec<i64>",
+        dedup,
+        i,
+        f,
+        &[
+            "dedup(&invite::mr::permute(xs)) == result",
+            "dedup(&invite::mr::concatenate(xs, xs)) == result",
+        ],
+    );
+    let (i, f) = (int_seqs(r, N), int_seqs(r, FRESH));
+    t.case(
+        "fn count_positive(xs: &[i64]) -> usize",
+        |xs: Vec<i64>| xs.iter().filter(|&&x| x > 0).count(),
+        i,
+        f,
+        &[
+            "count_positive(&invite::mr::permute(xs)) == result",
+            "count_positive(&invite::mr::concatenate(xs, xs)) == 2 * result",
+        ],
+    );
+
+    println!(
+        "Relation discovery, offline, {N} inputs per function (`cargo bench --bench discovery`)\n"
+    );
+    println!(
+        "| function | CPU | proposed | representative found | failed on {FRESH} fresh inputs |"
+    );
+    println!("|---|---|---|---|---|");
+    for row in &t.rows {
+        println!("{row}");
+    }
+    let worst = t.cpu.iter().copied().fold(0.0, f64::max);
+    let total: f64 = t.cpu.iter().sum();
+    println!("\nfunctions: {}", t.rows.len());
+    println!(
+        "CPU per function: mean {:.0} ms, worst {:.0} ms",
+        total / t.cpu.len() as f64 * 1e3,
+        worst * 1e3
+    );
+    println!(
+        "recall: {}/{} representative relations ({:.0}%)",
+        t.found,
+        t.expected,
+        100.0 * t.found as f64 / t.expected as f64
+    );
+    println!(
+        "precision: {} proposals failed, over {} checks on fresh inputs",
+        t.false_relations.len(),
+        t.checks
+    );
+}

@@ -1,0 +1,587 @@
+//! Output relations: how the follow-up result must relate to the original one, judged with a
+//! tolerance taken from the function's own noise, and fitted in closed form where the relation
+//! has coefficients.
+
+use super::lsq;
+use super::transform::{Const, SNAP};
+use super::value::Value;
+
+/// Tolerance in units of the observed noise: a relation holds on a pair when the two sides
+/// differ by at most this many times what a one-ulp change of the inputs moves them by, plus
+/// this many rounding errors of the terms.
+pub const NOISE_UNITS: f64 = 32.0;
+const EPS: f64 = f64::EPSILON;
+
+/// How a follow-up result `y'` relates to the original result `y`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Form {
+    /// `y' = α·y + β` (for booleans: `y' = y` or `y' = !y`).
+    Affine { alpha: Const, beta: Const },
+    /// `y' = a·y² + b·y + c`.
+    Quadratic { a: Const, b: Const, c: Const },
+    /// `y'² = a·y² + b·y + c`.
+    Square { a: Const, b: Const, c: Const },
+    /// `y' >= y`.
+    AtLeast,
+    /// `y' <= y`.
+    AtMost,
+    /// Element by element, `y'ₖ = α·yₖ + β` (equality when α = 1 and β = 0).
+    SeqAffine { alpha: Const, beta: Const },
+    /// `y'` is `y` reversed.
+    SeqReversed,
+    /// `y'` is a permutation of `y`.
+    SeqPermutation,
+    /// Every element of `y'` is an element of `y`.
+    Subset,
+    /// Every element of `y` is an element of `y'`.
+    Superset,
+    /// `len(y') = len(y) + k`.
+    LenDelta(i64),
+    /// `len(y') = 2·len(y)`.
+    LenDouble,
+}
+
+/// One original result and its follow-up, with their noise and probes.
+#[derive(Clone, Copy, Debug)]
+pub struct Pair<'a> {
+    /// The original result.
+    pub y: &'a Value,
+    /// The follow-up result.
+    pub y2: &'a Value,
+    /// The original result's noise.
+    pub n: f64,
+    /// The follow-up result's noise.
+    pub n2: f64,
+}
+
+/// Whether two numbers agree within `tol`: equal ones always (infinities included), NaN never.
+fn close(t: f64, m: f64, tol: f64) -> bool {
+    t == m || (t.is_finite() && m.is_finite() && (t - m).abs() <= tol)
+}
+
+impl Form {
+    /// How many of its coefficients are no simple constant (a solved `0.36787944117144233`
+    /// reads worse than `std::f64::consts::E` in the relation it is the inverse of).
+    pub fn raw_constants(&self) -> usize {
+        let raw = |c: &Const| c.name.is_none() && snap(c.value, false).is_none();
+        match self {
+            Form::Affine { alpha, beta } | Form::SeqAffine { alpha, beta } => {
+                [alpha, beta].into_iter().filter(|c| raw(c)).count()
+            }
+            Form::Quadratic { a, b, c } | Form::Square { a, b, c } => {
+                [a, b, c].into_iter().filter(|k| raw(k)).count()
+            }
+            _ => 0,
+        }
+    }
+
+    /// Whether the form holds on a pair.
+    pub fn holds(&self, p: &Pair<'_>) -> bool {
+        let k = NOISE_UNITS;
+        let (n, n2) = (p.n, p.n2);
+        match self {
+            Form::Affine { alpha, beta } => match (p.y.number(), p.y2.number()) {
+                (Some(y), Some(t)) => {
+                    let (a, b) = (alpha.value, beta.value);
+                    let m = a * y + b;
+                    let tol = k * (n2 + a.abs() * n + EPS * (t.abs() + (a * y).abs() + b.abs()));
+                    close(t, m, tol)
+                }
+                _ => false,
+            },
+            Form::Quadratic { a, b, c } | Form::Square { a, b, c } => {
+                let (Some(y), Some(y2)) = (p.y.number(), p.y2.number()) else {
+                    return false;
+                };
+                let (a, b, c) = (a.value, b.value, c.value);
+                let m = a * y * y + b * y + c;
+                let slope = (2.0 * a * y + b).abs();
+                let terms = (a * y * y).abs() + (b * y).abs() + c.abs();
+                let (t, tn) = if matches!(self, Form::Square { .. }) {
+                    (y2 * y2, 2.0 * y2.abs() * n2)
+                } else {
+                    (y2, n2)
+                };
+                close(t, m, k * (tn + slope * n + EPS * (t.abs() + terms)))
+            }
+            Form::AtLeast | Form::AtMost => match (p.y.number(), p.y2.number()) {
+                (Some(y), Some(y2)) => {
+                    let slack = k * (n + n2 + EPS * (y.abs() + y2.abs()));
+                    if matches!(self, Form::AtLeast) {
+                        y2 >= y - slack
+                    } else {
+                        y2 <= y + slack
+                    }
+                }
+                _ => false,
+            },
+            Form::SeqAffine { alpha, beta } => elementwise(p, |e, e2| {
+                let (a, b) = (alpha.value, beta.value);
+                e.len() == e2.len()
+                    && e.iter().zip(e2).all(|(&y, &t)| {
+                        let tol =
+                            k * (n2 + a.abs() * n + EPS * (t.abs() + (a * y).abs() + b.abs()));
+                        close(t, a * y + b, tol)
+                    })
+            }),
+            Form::SeqReversed => elementwise(p, |e, e2| {
+                e.len() == e2.len()
+                    && e.iter()
+                        .rev()
+                        .zip(e2)
+                        .all(|(&y, &t)| close(t, y, k * (n + n2 + EPS * (y.abs() + t.abs()))))
+            }),
+            Form::SeqPermutation => elementwise(p, |e, e2| {
+                let (mut s, mut s2) = (e.to_vec(), e2.to_vec());
+                s.sort_by(f64::total_cmp);
+                s2.sort_by(f64::total_cmp);
+                s.len() == s2.len()
+                    && s.iter()
+                        .zip(&s2)
+                        .all(|(&y, &t)| close(t, y, k * (n + n2 + EPS * (y.abs() + t.abs()))))
+            }),
+            // Exact, like `invite::mr::is_subset`, which a proposal is written with.
+            Form::Subset => elementwise(p, |e, e2| e2.iter().all(|x| e.contains(x))),
+            Form::Superset => elementwise(p, |e, e2| e.iter().all(|x| e2.contains(x))),
+            Form::LenDelta(d) => elementwise(p, |e, e2| e2.len() as i64 == e.len() as i64 + d),
+            Form::LenDouble => elementwise(p, |e, e2| e2.len() == 2 * e.len()),
+        }
+    }
+
+    /// The relative tolerance invite's comparison needs for this form on a pair:
+    /// `|t - m| / max(1, |t|, |m|)` of the compared sides (0 for exact forms).
+    pub fn needed_tolerance(&self, p: &Pair<'_>) -> f64 {
+        let rel = |t: f64, m: f64| {
+            if t == m || !t.is_finite() || !m.is_finite() {
+                0.0
+            } else {
+                (t - m).abs() / 1f64.max(t.abs()).max(m.abs())
+            }
+        };
+        let (y, y2) = (p.y.number(), p.y2.number());
+        match (self, y, y2) {
+            (Form::Affine { alpha, beta }, Some(y), Some(t)) => {
+                rel(t, alpha.value * y + beta.value)
+            }
+            (Form::Quadratic { a, b, c }, Some(y), Some(t)) => {
+                rel(t, a.value * y * y + b.value * y + c.value)
+            }
+            (Form::Square { a, b, c }, Some(y), Some(t)) => {
+                rel(t * t, a.value * y * y + b.value * y + c.value)
+            }
+            (Form::SeqAffine { alpha, beta }, _, _) => match (p.y.elements(), p.y2.elements()) {
+                (Some(e), Some(e2)) => e
+                    .iter()
+                    .zip(&e2)
+                    .map(|(&y, &t)| rel(t, alpha.value * y + beta.value))
+                    .fold(0.0, f64::max),
+                _ => 0.0,
+            },
+            (Form::SeqReversed, _, _) => match (p.y.elements(), p.y2.elements()) {
+                (Some(e), Some(e2)) => e
+                    .iter()
+                    .rev()
+                    .zip(&e2)
+                    .map(|(&y, &t)| rel(t, y))
+                    .fold(0.0, f64::max),
+                _ => 0.0,
+            },
+            _ => 0.0,
+        }
+    }
+}
+
+fn elementwise(p: &Pair<'_>, f: impl Fn(&[f64], &[f64]) -> bool) -> bool {
+    match (p.y.elements(), p.y2.elements()) {
+        (Some(e), Some(e2)) => f(&e, &e2),
+        _ => false,
+    }
+}
+
+/// The equality forms with coefficients, fitted on `fit` and kept when they hold on every pair
+/// of `check`; the first that holds, in order of simplicity.
+pub fn fit_numeric(fit: &[Pair<'_>], check: &[Pair<'_>], integral: bool) -> Option<Form> {
+    let data: Vec<(f64, f64)> = fit
+        .iter()
+        .filter_map(|p| Some((p.y.number()?, p.y2.number()?)))
+        .filter(|(y, t)| y.is_finite() && t.is_finite())
+        .collect();
+    let floor = weight_floor(data.iter().map(|&(y, t)| y.abs() + t.abs()));
+    let weight = |y: f64, t: f64| 1.0 / (y.abs() + t.abs()).max(floor);
+    let holds = |f: &Form| check.iter().all(|p| f.holds(p));
+    // y' = α y + β
+    let rows: Vec<Vec<f64>> = data.iter().map(|&(y, _)| vec![y, 1.0]).collect();
+    let t: Vec<f64> = data.iter().map(|&(_, t)| t).collect();
+    let w: Vec<f64> = data.iter().map(|&(y, t)| weight(y, t)).collect();
+    if data.len() >= 3 {
+        if let Some(x) = lsq::solve(&rows, &t, &w) {
+            if let Some(f) = snapped(
+                &x,
+                integral,
+                |c| {
+                    (c[0].value != 0.0).then_some(Form::Affine {
+                        alpha: c[0],
+                        beta: c[1],
+                    })
+                },
+                &holds,
+            ) {
+                return Some(f);
+            }
+        }
+    }
+    if data.len() < 5 {
+        return None;
+    }
+    let rows: Vec<Vec<f64>> = data.iter().map(|&(y, _)| vec![y * y, y, 1.0]).collect();
+    // A zero square term is the affine form, which did not hold.
+    let build_q = |c: &[Const]| {
+        (c[0].value != 0.0).then_some(Form::Quadratic {
+            a: c[0],
+            b: c[1],
+            c: c[2],
+        })
+    };
+    if let Some(x) = lsq::solve(&rows, &t, &w) {
+        if let Some(f) = snapped(&x, integral, build_q, &holds) {
+            return Some(f);
+        }
+    }
+    let t2: Vec<f64> = t.iter().map(|t| t * t).collect();
+    let floor2 = weight_floor(data.iter().map(|&(y, t)| y * y + t * t));
+    let w2: Vec<f64> = data
+        .iter()
+        .map(|&(y, t)| 1.0 / (y * y + t * t).max(floor2))
+        .collect();
+    let build_s = |c: &[Const]| {
+        (c[0].value != 0.0 || c[1].value != 0.0).then_some(Form::Square {
+            a: c[0],
+            b: c[1],
+            c: c[2],
+        })
+    };
+    lsq::solve(&rows, &t2, &w2).and_then(|x| snapped(&x, integral, build_s, &holds))
+}
+
+/// The smallest magnitude a residual is weighed relative to: a millionth of the median, so
+/// that results of zero neither dominate the fit nor overflow it.
+fn weight_floor(mags: impl Iterator<Item = f64>) -> f64 {
+    let mut m: Vec<f64> = mags.filter(|x| x.is_finite()).collect();
+    m.sort_by(f64::total_cmp);
+    m.get(m.len() / 2)
+        .map_or(1.0, |&x| if x > 0.0 { x * 1e-6 } else { 1.0 })
+}
+
+/// Element-by-element `y'ₖ = α·yₖ + β`, fitted on the pooled elements of `fit`.
+pub fn fit_elementwise(fit: &[Pair<'_>], check: &[Pair<'_>], integral: bool) -> Option<Form> {
+    let mut rows = Vec::new();
+    let mut t = Vec::new();
+    let mut w = Vec::new();
+    for p in fit {
+        let (Some(e), Some(e2)) = (p.y.elements(), p.y2.elements()) else {
+            continue;
+        };
+        if e.len() != e2.len() {
+            return None;
+        }
+        for (&y, &y2) in e.iter().zip(&e2) {
+            if y.is_finite() && y2.is_finite() {
+                rows.push(vec![y, 1.0]);
+                t.push(y2);
+                w.push(y.abs() + y2.abs());
+            }
+        }
+    }
+    let floor = weight_floor(w.iter().copied());
+    w.iter_mut().for_each(|m| *m = 1.0 / m.max(floor));
+    let holds = |f: &Form| check.iter().all(|p| f.holds(p));
+    let equal = Form::SeqAffine {
+        alpha: Const::lit(1.0),
+        beta: Const::lit(0.0),
+    };
+    if holds(&equal) {
+        return Some(equal);
+    }
+    if rows.len() < 3 {
+        return None;
+    }
+    let x = lsq::solve(&rows, &t, &w)?;
+    snapped(
+        &x,
+        integral,
+        |c| {
+            (c[0].value != 0.0).then_some(Form::SeqAffine {
+                alpha: c[0],
+                beta: c[1],
+            })
+        },
+        &holds,
+    )
+}
+
+/// The coefficients, each snapped to the simple constant it is within rounding of, when the
+/// form then holds; otherwise the raw solution, when that holds. `build` refuses coefficients
+/// that leave no relation between the results.
+fn snapped(
+    raw: &[f64],
+    integral: bool,
+    build: impl Fn(&[Const]) -> Option<Form>,
+    holds: &impl Fn(&Form) -> bool,
+) -> Option<Form> {
+    if integral {
+        let whole: Vec<Const> = raw.iter().map(|&x| snap(x, true)).collect::<Option<_>>()?;
+        return build(&whole).filter(holds);
+    }
+    // A raw coefficient a hair from a simple constant, where the constant itself does not hold,
+    // was fitted to noise: `-0.9999999962 * result + 3.6e-8` is no relation.
+    let near_simple = |x: f64| {
+        (x.abs() < 1e-6 * raw.iter().map(|r| r.abs()).fold(0.0, f64::max).max(1e-300))
+            || SNAP
+                .iter()
+                .any(|c| ((x.abs() - c.value) / c.value).abs() < 1e-5)
+    };
+    if raw
+        .iter()
+        .any(|&x| snap(x, false).is_none() && near_simple(x))
+    {
+        return None;
+    }
+    let simple: Vec<Const> = raw
+        .iter()
+        .map(|&x| snap(x, false).unwrap_or(Const::lit(x)))
+        .collect();
+    if let Some(f) = build(&simple).filter(holds) {
+        return Some(f);
+    }
+    let literal: Vec<Const> = raw.iter().map(|&x| Const::lit(x)).collect();
+    build(&literal).filter(holds)
+}
+
+/// The simple constant `x` is, when it is within rounding of one: zero, an integer up to 16,
+/// or ± one of [`SNAP`]. For integer results only whole numbers qualify.
+pub fn snap(x: f64, integral: bool) -> Option<Const> {
+    let near = |c: f64| (x - c).abs() <= 1e-9 * c.abs().max(1.0);
+    if near(0.0) {
+        return Some(Const::lit(0.0));
+    }
+    let whole = x.round();
+    if whole.abs() <= 16.0 && near(whole) {
+        return Some(Const::lit(whole));
+    }
+    if integral {
+        return None;
+    }
+    SNAP.iter()
+        .flat_map(|c| {
+            [
+                *c,
+                Const {
+                    value: -c.value,
+                    name: c.name,
+                },
+            ]
+        })
+        .find(|c| near(c.value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(ys: &[(f64, f64)]) -> Vec<(Value, Value)> {
+        ys.iter()
+            .map(|&(y, t)| (Value::Float(y), Value::Float(t)))
+            .collect()
+    }
+
+    fn view(v: &[(Value, Value)]) -> Vec<Pair<'_>> {
+        v.iter()
+            .map(|(y, y2)| Pair {
+                y,
+                y2,
+                n: 0.0,
+                n2: 0.0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_scaled_result_is_fitted_and_snapped_to_its_constant() {
+        let v = pairs(
+            &(1..20)
+                .map(|i| (i as f64, i as f64 * std::f64::consts::E))
+                .collect::<Vec<_>>(),
+        );
+        let f = fit_numeric(&view(&v), &view(&v), false).unwrap();
+        assert_eq!(
+            f,
+            Form::Affine {
+                alpha: Const {
+                    value: std::f64::consts::E,
+                    name: Some("E")
+                },
+                beta: Const::lit(0.0)
+            }
+        );
+        let cosine = pairs(
+            &(0..20)
+                .map(|i| {
+                    let x = i as f64 * 0.3;
+                    (x.cos(), (2.0 * x).cos())
+                })
+                .collect::<Vec<_>>(),
+        );
+        let with_noise: Vec<Pair<'_>> = view(&cosine)
+            .into_iter()
+            .map(|p| Pair {
+                n: 1e-16,
+                n2: 1e-16,
+                ..p
+            })
+            .collect();
+        let f = fit_numeric(&with_noise, &with_noise, false).unwrap();
+        assert_eq!(
+            f,
+            Form::Quadratic {
+                a: Const::lit(2.0),
+                b: Const::lit(0.0),
+                c: Const::lit(-1.0)
+            }
+        );
+    }
+
+    #[test]
+    fn an_unsnappable_coefficient_is_kept_raw_and_no_relation_is_none() {
+        let r = 2f64.cbrt();
+        let v = pairs(
+            &(1..20)
+                .map(|i| (i as f64, i as f64 * r))
+                .collect::<Vec<_>>(),
+        );
+        let Form::Affine { alpha, beta } = fit_numeric(&view(&v), &view(&v), false).unwrap() else {
+            panic!()
+        };
+        assert!((alpha.value - r).abs() < 1e-15 && alpha.name.is_none() && beta.value == 0.0);
+        let noise = pairs(
+            &(1..20)
+                .map(|i| (i as f64, ((i * 7919) % 13) as f64))
+                .collect::<Vec<_>>(),
+        );
+        assert_eq!(fit_numeric(&view(&noise), &view(&noise), false), None);
+        // A relation fitted on some pairs fails where the others disagree.
+        let mut bent = v.clone();
+        bent.push((Value::Float(30.0), Value::Float(30.0 * r + 1e-6)));
+        assert_eq!(fit_numeric(&view(&v), &view(&bent), false), None);
+    }
+
+    #[test]
+    fn tolerance_follows_the_noise() {
+        let (y, t) = (Value::Float(1.0), Value::Float(1.0 + 1e-12));
+        let f = Form::Affine {
+            alpha: Const::lit(1.0),
+            beta: Const::lit(0.0),
+        };
+        assert!(!f.holds(&Pair {
+            y: &y,
+            y2: &t,
+            n: 0.0,
+            n2: 0.0
+        }));
+        assert!(f.holds(&Pair {
+            y: &y,
+            y2: &t,
+            n: 0.0,
+            n2: 1e-13
+        }));
+        assert!(!f.holds(&Pair {
+            y: &y,
+            y2: &t,
+            n: 0.0,
+            n2: 1e-15
+        }));
+        let nan = Value::Float(f64::NAN);
+        assert!(!f.holds(&Pair {
+            y: &nan,
+            y2: &nan,
+            n: 0.0,
+            n2: 0.0
+        }));
+        let inf = Value::Float(f64::INFINITY);
+        assert!(f.holds(&Pair {
+            y: &inf,
+            y2: &inf,
+            n: 0.0,
+            n2: 0.0
+        }));
+        assert!(!f.holds(&Pair {
+            y: &y,
+            y2: &inf,
+            n: 1.0,
+            n2: 1.0
+        }));
+        assert!(
+            (f.needed_tolerance(&Pair {
+                y: &y,
+                y2: &t,
+                n: 0.0,
+                n2: 0.0
+            }) - 1e-12)
+                .abs()
+                < 1e-15
+        );
+    }
+
+    #[test]
+    fn sequence_forms_judge_order_membership_and_length() {
+        let a = Value::FloatSeq(vec![1.0, 2.0, 3.0]);
+        let rev = Value::FloatSeq(vec![3.0, 2.0, 1.0]);
+        let sub = Value::FloatSeq(vec![3.0, 1.0]);
+        let p = |y2| Pair {
+            y: &a,
+            y2,
+            n: 0.0,
+            n2: 0.0,
+        };
+        assert!(Form::SeqReversed.holds(&p(&rev)) && !Form::SeqReversed.holds(&p(&a)));
+        assert!(Form::SeqPermutation.holds(&p(&rev)) && !Form::SeqPermutation.holds(&p(&sub)));
+        assert!(Form::Subset.holds(&p(&sub)) && !Form::Superset.holds(&p(&sub)));
+        assert!(Form::LenDelta(-1).holds(&p(&sub)) && !Form::LenDelta(1).holds(&p(&sub)));
+        assert!(!Form::LenDouble.holds(&p(&sub)));
+        let doubled = Value::FloatSeq(vec![2.0, 4.0, 6.0]);
+        let ps = [Pair {
+            y: &a,
+            y2: &doubled,
+            n: 0.0,
+            n2: 0.0,
+        }; 3];
+        assert_eq!(
+            fit_elementwise(&ps, &ps, false),
+            Some(Form::SeqAffine {
+                alpha: Const::lit(2.0),
+                beta: Const::lit(0.0)
+            })
+        );
+        assert!(Form::AtLeast.holds(&Pair {
+            y: &Value::Float(1.0),
+            y2: &Value::Float(2.0),
+            n: 0.0,
+            n2: 0.0
+        }));
+        assert!(!Form::AtMost.holds(&Pair {
+            y: &Value::Float(1.0),
+            y2: &Value::Float(2.0),
+            n: 0.0,
+            n2: 0.0
+        }));
+    }
+
+    #[test]
+    fn constants_snap_only_when_within_rounding() {
+        assert_eq!(snap(3.0000000000000004, true), Some(Const::lit(3.0)));
+        assert_eq!(snap(-std::f64::consts::PI, false).unwrap().name, Some("PI"));
+        assert_eq!(snap(3.15, false), None);
+        assert_eq!(snap(0.5, true), None);
+        assert_eq!(snap(1e-17, false), Some(Const::lit(0.0)));
+        assert_eq!(snap(17.0, false), None);
+    }
+}

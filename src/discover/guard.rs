@@ -1,0 +1,165 @@
+//! Guards: categories of the input (the sign of a number, the length, order and spread of a
+//! sequence) under which a relation that fails elsewhere holds.
+
+use super::signature::Signature;
+use super::transform::NumTy;
+use super::value::Value;
+
+/// A condition on one parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Guard {
+    /// `x > 0`.
+    Positive(usize),
+    /// `x >= 0`.
+    NonNegative(usize),
+    /// `x < 0`.
+    Negative(usize),
+    /// `x <= 0`.
+    NonPositive(usize),
+    /// `x != 0`.
+    NonZero(usize),
+    /// `!xs.is_empty()`.
+    NonEmpty(usize),
+    /// `xs.len() > 1`.
+    Several(usize),
+    /// `xs.is_sorted()`.
+    Sorted(usize),
+    /// Not all elements equal.
+    Varied(usize),
+    /// Every element `>= 0`.
+    AllNonNegative(usize),
+}
+
+impl Guard {
+    /// Every guard for a signature's parameters.
+    pub fn all(sig: &Signature) -> Vec<Guard> {
+        let mut out = Vec::new();
+        for (p, param) in sig.params.iter().enumerate() {
+            if param.kind.is_number() {
+                // The wider of two guards first: on a tie in what was observed, it is kept.
+                out.extend([
+                    Guard::NonNegative(p),
+                    Guard::Positive(p),
+                    Guard::NonPositive(p),
+                    Guard::Negative(p),
+                    Guard::NonZero(p),
+                ]);
+            } else if param.kind.is_seq() {
+                out.extend([
+                    Guard::NonEmpty(p),
+                    Guard::Several(p),
+                    Guard::Sorted(p),
+                    Guard::Varied(p),
+                    Guard::AllNonNegative(p),
+                ]);
+            }
+        }
+        out
+    }
+
+    /// Whether the input falls under the guard.
+    pub fn holds(&self, input: &[Value]) -> bool {
+        let num = |p: usize| input[p].number().unwrap_or(f64::NAN);
+        let seq = |p: usize| input[p].elements().unwrap_or_default();
+        match *self {
+            Guard::Positive(p) => num(p) > 0.0,
+            Guard::NonNegative(p) => num(p) >= 0.0,
+            Guard::Negative(p) => num(p) < 0.0,
+            Guard::NonPositive(p) => num(p) <= 0.0,
+            Guard::NonZero(p) => num(p) != 0.0,
+            Guard::NonEmpty(p) => !seq(p).is_empty(),
+            Guard::Several(p) => seq(p).len() > 1,
+            Guard::Sorted(p) => seq(p).windows(2).all(|w| w[0] <= w[1]),
+            Guard::Varied(p) => seq(p).windows(2).any(|w| w[0] != w[1]),
+            Guard::AllNonNegative(p) => seq(p).iter().all(|&v| v >= 0.0),
+        }
+    }
+
+    /// The guard as Rust source.
+    pub fn text(&self, sig: &Signature) -> String {
+        let param = |p: usize| &sig.params[p];
+        let zero = |p: usize| {
+            if param(p).num_ty() == NumTy::Int {
+                "0"
+            } else {
+                "0.0"
+            }
+        };
+        let cmp = |p: usize, op: &str| format!("{} {op} {}", param(p).value_text(), zero(p));
+        match *self {
+            Guard::Positive(p) => cmp(p, ">"),
+            Guard::NonNegative(p) => cmp(p, ">="),
+            Guard::Negative(p) => cmp(p, "<"),
+            Guard::NonPositive(p) => cmp(p, "<="),
+            Guard::NonZero(p) => cmp(p, "!="),
+            Guard::NonEmpty(p) => format!("!{}.is_empty()", param(p).name),
+            Guard::Several(p) => format!("{}.len() > 1", param(p).name),
+            Guard::Sorted(p) => format!("{}.is_sorted()", param(p).name),
+            Guard::Varied(p) => format!("{}.windows(2).any(|w| w[0] != w[1])", param(p).name),
+            Guard::AllNonNegative(p) => {
+                format!("{}.iter().all(|&v| v >= {})", param(p).name, zero(p))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discover::value::Kind;
+
+    #[test]
+    fn guards_classify_and_read_as_rust() {
+        let sig = Signature::parse(
+            "f(x: f64, n: &i32, xs: &[f64])",
+            &[Kind::Float, Kind::Int, Kind::FloatSeq],
+            Kind::Float,
+        )
+        .unwrap();
+        let input = [
+            Value::Float(-0.0),
+            Value::Int(3),
+            Value::FloatSeq(vec![2.0, 2.0]),
+        ];
+        let held: Vec<String> = Guard::all(&sig)
+            .iter()
+            .filter(|g| g.holds(&input))
+            .map(|g| g.text(&sig))
+            .collect();
+        assert_eq!(
+            held,
+            [
+                "x >= 0.0",
+                "x <= 0.0",
+                "*n >= 0",
+                "*n > 0",
+                "*n != 0",
+                "!xs.is_empty()",
+                "xs.len() > 1",
+                "xs.is_sorted()",
+                "xs.iter().all(|&v| v >= 0.0)",
+            ]
+        );
+        let other = [
+            Value::Float(f64::NAN),
+            Value::Int(-1),
+            Value::FloatSeq(vec![3.0, -1.0]),
+        ];
+        let held: Vec<Guard> = Guard::all(&sig)
+            .into_iter()
+            .filter(|g| g.holds(&other))
+            .collect();
+        assert_eq!(
+            held,
+            [
+                Guard::NonZero(0),
+                Guard::NonPositive(1),
+                Guard::Negative(1),
+                Guard::NonZero(1),
+                Guard::NonEmpty(2),
+                Guard::Several(2),
+                Guard::Varied(2),
+            ]
+        );
+    }
+}

@@ -1,0 +1,575 @@
+//! Relation discovery: invite proposes metamorphic relations from a function's own calls.
+//!
+//! For every input it sees, discovery runs the function on follow-up inputs made by a fixed set
+//! of transformations (for numbers `x' = a·x + b` on a grid, and `c - x` with the symmetry point
+//! `c` solved; for sequences permuting, reversing, sorting, including and excluding elements,
+//! scaling and translating; for several parameters swapping and scaling them all) and records
+//! the results ([`Observation`]). The search then looks, per transformation, for an output
+//! relation that held on every input:
+//!
+//! - equalities linear or quadratic in the two results, their coefficients solved in closed
+//!   form by least squares on half of the observations, snapped to simple constants (integers,
+//!   halves, π, e, ln 2, √2) only where that still fits, and checked on all of them;
+//! - inequalities, and for sequences reversal, permutation, inclusion and length relations;
+//! - where a relation holds on one category of inputs only (the sign of a number, a non-empty,
+//!   sorted or varied sequence), the relation under that guard.
+//!
+//! The tolerance of each check is taken from the function's own noise: how far its result moves
+//! when the input moves by one unit in the last place. A relation is proposed only when it
+//! held on at least `min_inputs` distinct inputs and catches some wrong version of the output
+//! (constant, scaled, shifted, negated, shortened, ...; see [`Proposal::detects`]); relations
+//! that follow from two others (`sin(x + 2π)` from `sin(x + π)` twice) are folded away unless
+//! they catch more.
+//!
+//! Discovery runs in production through `#[invite::discover]` (the child records observations,
+//! `invite discover LOG` proposes), or offline on inputs you give:
+//!
+//! ```
+//! let found = invite::discover::Discovery::new("fn sin(x: f64) -> f64", |x: f64| x.sin())
+//!     .unwrap()
+//!     .inputs((0..60).map(|i| (i as f64 * 0.37 - 11.0,)))
+//!     .run();
+//! assert!(found.relations().any(|r| r == "sin(-x) == -result"));
+//! println!("{found}");
+//! ```
+
+mod form;
+mod guard;
+mod lsq;
+mod observe;
+mod perturb;
+mod render;
+mod search;
+mod signature;
+mod transform;
+mod value;
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use rand::{Rng, SeedableRng};
+use serde::Serialize;
+
+pub use observe::{observe, Call, Follow, Observation};
+pub use signature::{Param, Signature};
+pub use transform::Transform;
+pub use value::{Discoverable, Kind, Value};
+
+use form::Form;
+use guard::Guard;
+use search::Found;
+
+/// Distinct inputs a relation must hold on before it is proposed, unless told otherwise.
+pub const DEFAULT_MIN_INPUTS: usize = 30;
+
+/// The tolerance a pasted relation is checked with when its attribute sets none.
+const SITE_TOLERANCE: f64 = crate::runtime::DEFAULT_TOLERANCE;
+
+/// A proposed relation, with its evidence.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Proposal {
+    /// The site, as named in the log (the function's name offline).
+    pub site: String,
+    /// The relation exactly as written inside the function's `#[invite::metamorphic(...)]`.
+    pub relation: String,
+    /// Distinct inputs it held on.
+    pub inputs: usize,
+    /// Observations it held on; it was violated on none.
+    pub held: usize,
+    /// Wrong versions of the output it catches.
+    pub detects: usize,
+    /// Wrong versions tried.
+    pub perturbations: usize,
+    /// The relative tolerance it needs, when more than the default of a site.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+    /// The relation as the search found it, to check it on further observations.
+    #[serde(skip)]
+    check: Option<Found>,
+}
+
+/// The proposals for one or more sites, best first within each.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Proposals(pub Vec<Proposal>);
+
+impl Proposals {
+    /// The relation texts.
+    pub fn relations(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|p| p.relation.as_str())
+    }
+
+    /// A JSON array of the proposals.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&self.0).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// The ready attributes, one per site.
+    pub fn to_rust(&self) -> String {
+        let mut out = String::new();
+        for (site, group) in self.by_site() {
+            out += &format!("// {site}\n#[invite::metamorphic(\n");
+            for p in &group {
+                out += &format!("    {},\n", p.relation);
+            }
+            if let Some(t) = group.iter().filter_map(|p| p.tolerance).reduce(f64::max) {
+                out += &format!(
+                    "    tolerance = {},\n",
+                    transform::float_literal(round_up(t))
+                );
+            }
+            out += ")]\n";
+        }
+        out
+    }
+
+    fn by_site(&self) -> Vec<(&str, Vec<&Proposal>)> {
+        let mut out: Vec<(&str, Vec<&Proposal>)> = Vec::new();
+        for p in &self.0 {
+            match out.iter_mut().find(|(s, _)| *s == p.site) {
+                Some((_, g)) => g.push(p),
+                None => out.push((&p.site, vec![p])),
+            }
+        }
+        out
+    }
+}
+
+/// A tolerance rounded up to one significant digit, with room: `3.2e-6` becomes `1e-5`.
+fn round_up(t: f64) -> f64 {
+    let decade = 10f64.powf((t * 2.0).log10().ceil());
+    format!("{decade:e}").parse().unwrap_or(decade)
+}
+
+impl fmt::Display for Proposals {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return writeln!(
+                f,
+                "no relation held on enough distinct inputs and caught a wrong output"
+            );
+        }
+        for (site, group) in self.by_site() {
+            writeln!(f, "{site}: {} relation(s)", group.len())?;
+            for p in group {
+                writeln!(f, "    {},", p.relation)?;
+                write!(
+                    f,
+                    "        // held {}/{} on {} distinct inputs; catches {} of {} wrong outputs",
+                    p.held, p.held, p.inputs, p.detects, p.perturbations
+                )?;
+                match p.tolerance {
+                    Some(t) => writeln!(f, "; needs tolerance {t:.1e}")?,
+                    None => writeln!(f)?,
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The proposals from observations of one site.
+pub fn propose(site: &str, sig: &Signature, obs: &[Observation], min_inputs: usize) -> Proposals {
+    let transforms = Transform::all(sig);
+    let mut found = search::search(sig, &transforms, obs, min_inputs);
+    // Simplest first, so that what others follow from is kept and they are folded into it.
+    let text = |f: &Found| render::relation(sig, &transforms, f);
+    found.sort_by_cached_key(|f| {
+        (
+            f.form.raw_constants(),
+            text(f).len(),
+            std::cmp::Reverse(f.detects),
+        )
+    });
+    let found = cleanse(&transforms, found);
+    let mut out: Vec<Proposal> = found
+        .iter()
+        .map(|f| Proposal {
+            site: site.to_string(),
+            relation: text(f),
+            inputs: f.inputs,
+            held: f.held,
+            detects: f.detects,
+            perturbations: f.perturbations,
+            tolerance: (f.tolerance > SITE_TOLERANCE).then_some(f.tolerance),
+            check: Some(f.clone()),
+        })
+        .collect();
+    out.dedup_by(|a, b| a.relation == b.relation);
+    out.sort_by(|a, b| {
+        b.detects
+            .cmp(&a.detects)
+            .then(a.relation.len().cmp(&b.relation.len()))
+    });
+    Proposals(out)
+}
+
+/// A number transformation with a polynomial output relation: `f(a·x + b) = P(f(x))`, or
+/// `f(a·x + b)² = P(f(x))` when `squared`, with `P` of degree two at most.
+#[derive(Clone, Copy, Debug)]
+struct Map {
+    param: usize,
+    /// Relations compose only under the same guard (loosely: the intermediate input need not
+    /// fall under it, so a relation may be folded that does not strictly follow; folding only
+    /// hides, it never proposes).
+    guard: Option<Guard>,
+    a: f64,
+    b: f64,
+    squared: bool,
+    /// `P`'s coefficients, constant first.
+    poly: [f64; 3],
+    detects: usize,
+}
+
+impl Map {
+    fn of(transforms: &[Transform], f: &Found) -> Option<Map> {
+        let Transform::Affine { param, a, b } = &transforms[f.transform] else {
+            return None;
+        };
+        let (squared, poly) = match &f.form {
+            Form::Affine { alpha, beta } => (false, [beta.value, alpha.value, 0.0]),
+            Form::Quadratic { a, b, c } => (false, [c.value, b.value, a.value]),
+            Form::Square { a, b, c } => (true, [c.value, b.value, a.value]),
+            _ => return None,
+        };
+        Some(Map {
+            param: *param,
+            guard: f.guard,
+            a: *a,
+            b: b.value,
+            squared,
+            poly,
+            detects: f.detects,
+        })
+    }
+
+    /// The relation read backwards, when it can be (an affine `P`).
+    fn inverse(&self) -> Option<Map> {
+        let [b0, b1, b2] = self.poly;
+        (!self.squared && b2 == 0.0 && b1 != 0.0).then_some(Map {
+            a: 1.0 / self.a,
+            b: -self.b / self.a,
+            poly: [-b0 / b1, 1.0 / b1, 0.0],
+            ..*self
+        })
+    }
+
+    /// First `self`, then `next`, when the result is still of this family.
+    fn then(&self, next: &Map) -> Option<Map> {
+        if self.param != next.param || self.guard != next.guard {
+            return None;
+        }
+        let [n0, n1, n2] = next.poly;
+        let (squared, poly) = match (self.squared, next.squared) {
+            (false, squared) => (squared, compose(next.poly, self.poly)?),
+            // f(x'')² = n1²·f(x')² when the second relation is f(x'') = n1·f(x').
+            (true, false) if n0 == 0.0 && n2 == 0.0 => (true, self.poly.map(|c| c * n1 * n1)),
+            // f(x'')² = n2·f(x')² + n0 when the second is a relation of squares alone.
+            (true, true) if n1 == 0.0 => {
+                let p = self.poly.map(|c| c * n2);
+                (true, [p[0] + n0, p[1], p[2]])
+            }
+            _ => return None,
+        };
+        Some(Map {
+            param: self.param,
+            guard: self.guard,
+            a: next.a * self.a,
+            b: next.a * self.b + next.b,
+            squared,
+            poly,
+            detects: self.detects.max(next.detects),
+        })
+    }
+
+    fn same(&self, o: &Map) -> bool {
+        let eq = |x: f64, y: f64| (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0);
+        self.param == o.param
+            && self.guard == o.guard
+            && self.squared == o.squared
+            && eq(self.a, o.a)
+            && eq(self.b, o.b)
+            && self.poly.iter().zip(&o.poly).all(|(x, y)| eq(*x, *y))
+    }
+}
+
+/// `p(q(y))` for polynomials of degree two at most, when it is one too.
+fn compose(p: [f64; 3], q: [f64; 3]) -> Option<[f64; 3]> {
+    let [p0, p1, p2] = p;
+    let [q0, q1, q2] = q;
+    if p2 != 0.0 && q2 != 0.0 {
+        return None;
+    }
+    // p2·(q1·y + q0)² + p1·(q0 + q1·y + q2·y²) + p0
+    Some([
+        p2 * q0 * q0 + p1 * q0 + p0,
+        2.0 * p2 * q0 * q1 + p1 * q1,
+        p2 * q1 * q1 + p1 * q2,
+    ])
+}
+
+/// Folds away relations that follow from others (AutoMR's cleansing, for the polynomial
+/// family): the inverse of one, or one applied after another, of those seen so far. A
+/// composite is kept when it catches more wrong outputs than the relations it follows from.
+fn cleanse(transforms: &[Transform], found: Vec<Found>) -> Vec<Found> {
+    let mut kept: Vec<Found> = Vec::new();
+    let mut known: Vec<Map> = Vec::new();
+    for f in found {
+        if let Some(m) = Map::of(transforms, &f) {
+            let implied = known.iter().any(|k| k.same(&m))
+                || known.iter().any(|k| {
+                    known.iter().any(|j| {
+                        k.then(j)
+                            .is_some_and(|c| c.same(&m) && c.detects >= m.detects)
+                    })
+                });
+            // What follows from known relations is known too, and composes further.
+            known.push(m);
+            known.extend(m.inverse());
+            if implied {
+                continue;
+            }
+        }
+        kept.push(f);
+    }
+    kept
+}
+
+/// A tuple of arguments discovery can take apart.
+pub trait Args: Sized {
+    /// The kinds of its elements.
+    fn kinds() -> Vec<Kind>;
+    /// Its elements as values.
+    fn to_values(&self) -> Option<Vec<Value>>;
+}
+
+/// A function of [`Args`] whose result discovery can compare.
+pub trait Function<A: Args> {
+    /// The kind of its result.
+    fn output_kind() -> Kind;
+    /// Calls it on values (`None`: they do not convert, or it panicked).
+    fn call_values(&self, v: &[Value]) -> Option<Value>;
+}
+
+macro_rules! tuples {
+    ($(($($t:ident $i:tt),+)),*) => {$(
+        impl<$($t: Discoverable),+> Args for ($($t,)+) {
+            fn kinds() -> Vec<Kind> {
+                vec![$($t::KIND),+]
+            }
+            fn to_values(&self) -> Option<Vec<Value>> {
+                Some(vec![$(self.$i.to_value()?),+])
+            }
+        }
+        impl<F, R: Discoverable, $($t: Discoverable),+> Function<($($t,)+)> for F
+        where
+            F: Fn($($t),+) -> R,
+        {
+            fn output_kind() -> Kind {
+                R::KIND
+            }
+            fn call_values(&self, v: &[Value]) -> Option<Value> {
+                let args = ($($t::from_value(v.get($i)?)?,)+);
+                quietly(|| self($(args.$i),+))?.to_value()
+            }
+        }
+    )*};
+}
+tuples!((A 0), (A 0, B 1), (A 0, B 1, C 2), (A 0, B 1, C 2, D 3));
+
+thread_local! {
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f`, turning a panic into `None` without printing it: a follow-up input outside the
+/// function's domain is an answer ("the relation does not apply here"), not an error.
+fn quietly<R>(f: impl FnOnce() -> R) -> Option<R> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(|q| q.get()) {
+                previous(info);
+            }
+        }));
+    });
+    QUIET.with(|q| q.set(true));
+    let out = catch_unwind(AssertUnwindSafe(f)).ok();
+    QUIET.with(|q| q.set(false));
+    out
+}
+
+/// An error in setting up an offline discovery.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error(String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The function, called on values.
+type Eval<'f> = Box<dyn Fn(&[Value]) -> Option<Value> + 'f>;
+
+/// Discovery on inputs you give, in a test or an example.
+pub struct Discovery<'f, A: Args> {
+    sig: Signature,
+    call: Eval<'f>,
+    inputs: Vec<Vec<Value>>,
+    unrepresentable: usize,
+    min_inputs: usize,
+    seed: u64,
+    _args: PhantomData<A>,
+}
+
+impl<'f, A: Args> Discovery<'f, A> {
+    /// Discovery for `f`, declared as `signature` (`fn mean(xs: &[f64]) -> f64`: the names and
+    /// types the relations are written with). `f` takes owned arguments: a `&[f64]` parameter
+    /// is a `Vec<f64>` here.
+    pub fn new<F: Function<A> + 'f>(signature: &str, f: F) -> Result<Self, Error> {
+        let sig = Signature::parse(signature, &A::kinds(), F::output_kind()).map_err(Error)?;
+        Ok(Discovery {
+            sig,
+            call: Box::new(move |v: &[Value]| f.call_values(v)),
+            inputs: Vec::new(),
+            unrepresentable: 0,
+            min_inputs: DEFAULT_MIN_INPUTS,
+            seed: 0x1A2B_3C4D,
+            _args: PhantomData,
+        })
+    }
+
+    /// Adds inputs, as tuples of arguments (`(x,)` for one).
+    pub fn inputs(mut self, inputs: impl IntoIterator<Item = A>) -> Self {
+        for a in inputs {
+            match a.to_values() {
+                Some(v) => self.inputs.push(v),
+                None => self.unrepresentable += 1,
+            }
+        }
+        self
+    }
+
+    /// Distinct inputs a relation must hold on (default 30).
+    pub fn min_inputs(mut self, n: usize) -> Self {
+        self.min_inputs = n;
+        self
+    }
+
+    /// The seed of the permutations and of the fresh inputs proposals are re-verified on.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    fn observe_all(
+        &self,
+        transforms: &[Transform],
+        inputs: &[Vec<Value>],
+        seed: u64,
+    ) -> Vec<Observation> {
+        let mut call = |v: &[Value]| (self.call)(v);
+        inputs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| {
+                observe(
+                    &self.sig,
+                    transforms,
+                    v.clone(),
+                    &mut call,
+                    seed.wrapping_add(i as u64),
+                )
+            })
+            .collect()
+    }
+
+    /// Observes every input, proposes, and keeps the proposals that also hold on as many fresh
+    /// inputs, drawn near the given ones and within their categories.
+    pub fn run(&self) -> Proposals {
+        let transforms = Transform::all(&self.sig);
+        let obs = self.observe_all(&transforms, &self.inputs, self.seed);
+        let proposals = propose(&self.sig.name, &self.sig, &obs, self.min_inputs);
+        let mut rng = rand::rngs::StdRng::seed_from_u64(self.seed);
+        let fresh: Vec<Vec<Value>> = (0..self.inputs.len().max(DEFAULT_MIN_INPUTS))
+            .filter_map(|i| {
+                let base = self.inputs.get(i % self.inputs.len().max(1))?;
+                Some(base.iter().map(|v| jitter(v, &mut rng)).collect())
+            })
+            .collect();
+        self.keep_holding(proposals, &transforms, &fresh)
+    }
+
+    /// The proposals that also hold on every observation of `fresh` inputs under their guard.
+    fn keep_holding(
+        &self,
+        proposals: Proposals,
+        transforms: &[Transform],
+        fresh: &[Vec<Value>],
+    ) -> Proposals {
+        let obs = self.observe_all(transforms, fresh, self.seed ^ 0xF4E5);
+        Proposals(
+            proposals
+                .0
+                .into_iter()
+                .filter(|p| {
+                    p.check
+                        .as_ref()
+                        .is_none_or(|f| search::holds_on(&self.sig, transforms, f, &obs))
+                })
+                .collect(),
+        )
+    }
+
+    /// The proposals that fail on some of further `inputs` (in their guard's category).
+    pub fn failing(
+        &self,
+        proposals: &Proposals,
+        inputs: impl IntoIterator<Item = A>,
+    ) -> Vec<String> {
+        let fresh: Vec<Vec<Value>> = inputs.into_iter().filter_map(|a| a.to_values()).collect();
+        let transforms = Transform::all(&self.sig);
+        let held = self.keep_holding(proposals.clone(), &transforms, &fresh);
+        proposals
+            .relations()
+            .filter(|r| !held.relations().any(|h| h == *r))
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+/// A fresh value near `v` and in its categories: the same sign, a sequence of the same length,
+/// order, spread and duplicates.
+fn jitter(v: &Value, rng: &mut impl Rng) -> Value {
+    match v {
+        // Up to twice or half as far from zero: a relation that holds only on the range
+        // given (such as `sqrt(8.0 - x)` on small `x`) is caught here.
+        // Down to a sixty-fourth: one that holds only away from zero (`abs(8.0 * x - 1.0)`
+        // for `x >= 0.125`) too.
+        Value::Float(x) => Value::Float(x * 2f64.powf(rng.random_range(-6.0..1.0))),
+        Value::Int(i) => {
+            let j = i + rng.random_range(-3..=3);
+            Value::Int(if j.signum() == i.signum() { j } else { *i })
+        }
+        Value::Bool(b) => Value::Bool(*b),
+        Value::FloatSeq(xs) => {
+            let (s, t) = (rng.random_range(0.5..2.0), rng.random_range(0.0..3.0));
+            let mapped: Vec<f64> = xs
+                .iter()
+                .map(|x| x * s + if xs.iter().all(|v| *v >= 0.0) { t } else { 0.0 })
+                .collect();
+            Value::FloatSeq(mapped)
+        }
+        Value::IntSeq(xs) => {
+            let (s, t) = (rng.random_range(1..=3i64), rng.random_range(0..=3i64));
+            Value::IntSeq(
+                xs.iter()
+                    .map(|x| x.saturating_mul(s).saturating_add(t))
+                    .collect(),
+            )
+        }
+    }
+}

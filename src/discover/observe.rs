@@ -1,0 +1,317 @@
+//! One observation: the function run on an input and on every follow-up input made from it,
+//! with how much its result moves when the input moves by one unit in the last place. This is
+//! all a relation is later judged on, so a test child can record it and the fit can run
+//! anywhere.
+
+use serde::{Deserialize, Serialize};
+
+use super::signature::Signature;
+use super::transform::Transform;
+use super::value::{lossless, Kind, Value};
+
+/// The function as discovery calls it: `None` when the arguments do not convert, the function
+/// panics, or its result cannot be represented.
+pub type Call<'a> = dyn FnMut(&[Value]) -> Option<Value> + 'a;
+
+/// What one input showed.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Observation {
+    /// The input.
+    pub input: Vec<Value>,
+    /// The result on it.
+    pub output: Value,
+    /// How far the result moved when the input's floats moved by one unit in the last place.
+    #[serde(with = "lossless")]
+    pub noise: f64,
+    /// One number summarising the input, for perturbations that depend on it.
+    #[serde(with = "lossless")]
+    pub probe: f64,
+    /// The input's sequences' total length.
+    #[serde(default)]
+    pub size: usize,
+    /// The follow-up runs, one per transformation, in the order of [`Transform::all`].
+    pub follow: Vec<Follow>,
+}
+
+/// A follow-up run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Follow {
+    /// The transformation's id ([`Transform::id`]).
+    pub transform: String,
+    /// The result on the follow-up input (`None`: the transformation did not apply there, or the
+    /// function failed on it).
+    pub output: Option<Value>,
+    /// The follow-up result's noise, as for [`Observation::noise`].
+    #[serde(with = "lossless")]
+    pub noise: f64,
+    /// The follow-up input's probe.
+    #[serde(with = "lossless")]
+    pub probe: f64,
+    /// The follow-up input's sequences' total length.
+    #[serde(default)]
+    pub size: usize,
+    /// A reflection's solved point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub center: Option<f64>,
+}
+
+/// Longest sequence observed: longer inputs or results are not recorded.
+pub const MAX_LEN: usize = 4096;
+
+/// Runs `call` on `input` and on every follow-up input; `None` when the function fails on the
+/// input itself or a value is too long to record.
+pub fn observe(
+    sig: &Signature,
+    transforms: &[Transform],
+    input: Vec<Value>,
+    call: &mut Call<'_>,
+    seed: u64,
+) -> Option<Observation> {
+    if input.iter().any(too_long) {
+        return None;
+    }
+    let output = call(&input)?;
+    if too_long(&output) || output.kind() != sig.output {
+        return None;
+    }
+    let noise = noise_at(&input, &output, call);
+    let probe = probe(&input);
+    let size = size(&input);
+    let follow = transforms
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let center = match t {
+                Transform::Reflect { param } if sig.output == Kind::Float => {
+                    symmetry_point(&input, *param, call)
+                }
+                _ => None,
+            };
+            let seed = seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let next = t.apply(&input, center, seed);
+            let out = next.as_ref().and_then(|n| call(n)).filter(|o| !too_long(o));
+            let (noise, probe, size) = match (&next, &out) {
+                (Some(n), Some(o)) => (noise_at(n, o, call), self::probe(n), self::size(n)),
+                _ => (0.0, 0.0, 0),
+            };
+            Follow {
+                transform: t.id(sig),
+                output: out,
+                noise,
+                probe,
+                size,
+                center,
+            }
+        })
+        .collect();
+    Some(Observation {
+        input,
+        output,
+        noise,
+        probe,
+        size,
+        follow,
+    })
+}
+
+fn too_long(v: &Value) -> bool {
+    match v {
+        Value::FloatSeq(xs) => xs.len() > MAX_LEN,
+        Value::IntSeq(xs) => xs.len() > MAX_LEN,
+        _ => false,
+    }
+}
+
+/// The numbers and each sequence's first element, the `k`-th parameter weighed `k` times, so
+/// that swapping two parameters changes it.
+pub fn probe(input: &[Value]) -> f64 {
+    input
+        .iter()
+        .enumerate()
+        .map(|(k, v)| {
+            let x = match v {
+                Value::FloatSeq(xs) => xs.first().copied().unwrap_or(0.0),
+                Value::IntSeq(xs) => xs.first().map_or(0.0, |&i| i as f64),
+                other => other.number().unwrap_or(0.0),
+            };
+            (k + 1) as f64 * x
+        })
+        .sum()
+}
+
+/// The total length of the input's sequences.
+pub fn size(input: &[Value]) -> usize {
+    input
+        .iter()
+        .filter_map(|v| v.elements())
+        .map(|e| e.len())
+        .sum()
+}
+
+/// The largest change of the result when every float of the input moves one unit in the last
+/// place: all up, all down, and alternately (which moves a spread but not a mean).
+fn noise_at(input: &[Value], output: &Value, call: &mut Call<'_>) -> f64 {
+    if !matches!(output, Value::Float(_) | Value::FloatSeq(_)) {
+        return 0.0;
+    }
+    let mut noise: f64 = 0.0;
+    for way in [Nudge::Up, Nudge::Down, Nudge::Alternate] {
+        let Some(moved) = nudge(input, way) else {
+            return 0.0;
+        };
+        if let Some(o) = call(&moved) {
+            noise = noise.max(distance(output, &o));
+        }
+    }
+    noise
+}
+
+#[derive(Clone, Copy)]
+enum Nudge {
+    Up,
+    Down,
+    Alternate,
+}
+
+/// The input with its floats moved; `None` when it has none.
+fn nudge(input: &[Value], way: Nudge) -> Option<Vec<Value>> {
+    let mut k = 0usize;
+    let mut step = |x: f64| {
+        k += 1;
+        match way {
+            Nudge::Up => x.next_up(),
+            Nudge::Down => x.next_down(),
+            Nudge::Alternate if k.is_multiple_of(2) => x.next_down(),
+            Nudge::Alternate => x.next_up(),
+        }
+    };
+    let out: Vec<Value> = input
+        .iter()
+        .map(|v| match v {
+            Value::Float(x) => Value::Float(step(*x)),
+            Value::FloatSeq(xs) => Value::FloatSeq(xs.iter().map(|&x| step(x)).collect()),
+            other => other.clone(),
+        })
+        .collect();
+    (k > 0).then_some(out)
+}
+
+/// How far apart two results are (finite parts only; sequences of unequal length: 0).
+fn distance(a: &Value, b: &Value) -> f64 {
+    let gap = |x: f64, y: f64| {
+        if x.is_finite() && y.is_finite() {
+            (x - y).abs()
+        } else {
+            0.0
+        }
+    };
+    match (a, b) {
+        (Value::Float(x), Value::Float(y)) => gap(*x, *y),
+        (Value::FloatSeq(xs), Value::FloatSeq(ys)) if xs.len() == ys.len() => xs
+            .iter()
+            .zip(ys)
+            .map(|(x, y)| gap(*x, *y))
+            .fold(0.0, f64::max),
+        _ => 0.0,
+    }
+}
+
+/// The point `c` about which the function looks symmetric, `f(c - x) = f(x)`: twice the
+/// vertex of a parabola through three nearby values, refined three times. A quadratic gives its
+/// exact vertex at once; the relation is judged later on whether one `c` serves every call.
+fn symmetry_point(input: &[Value], param: usize, call: &mut Call<'_>) -> Option<f64> {
+    let mut v = input[param].number()?;
+    let mut at = |x: f64| {
+        let mut moved = input.to_vec();
+        moved[param] = Value::Float(x);
+        call(&moved)
+            .and_then(|o| o.number())
+            .filter(|y| y.is_finite())
+    };
+    for _ in 0..3 {
+        let h = v.abs().max(1.0) * 2f64.powi(-10);
+        let (f1, f0, f2) = (at(v - h)?, at(v)?, at(v + h)?);
+        let curvature = f2 - 2.0 * f0 + f1;
+        if curvature == 0.0 || !curvature.is_finite() {
+            return None;
+        }
+        v -= h * (f2 - f1) / (2.0 * curvature);
+        if !v.is_finite() {
+            return None;
+        }
+    }
+    // Twelve significant digits: a rounding difference between calls is not a different point.
+    format!("{:.11e}", 2.0 * v).parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sig(kind: Kind, output: Kind) -> Signature {
+        let ty = if kind == Kind::Float { "f64" } else { "&[f64]" };
+        Signature::parse(&format!("f(x: {ty})"), &[kind], output).unwrap()
+    }
+
+    #[test]
+    fn a_parabola_s_symmetry_point_is_found_exactly() {
+        let s = sig(Kind::Float, Kind::Float);
+        let mut f = |v: &[Value]| Some(Value::Float((v[0].number()? - 3.0).powi(2) + 1.0));
+        assert_eq!(symmetry_point(&[Value::Float(10.0)], 0, &mut f), Some(6.0));
+        let t = [Transform::Reflect { param: 0 }];
+        let o = observe(&s, &t, vec![Value::Float(-7.5)], &mut f, 1).unwrap();
+        assert_eq!(o.follow[0].center, Some(6.0));
+        assert_eq!(o.follow[0].output, Some(o.output.clone()));
+        let mut line = |v: &[Value]| Some(Value::Float(2.0 * v[0].number()?));
+        assert_eq!(symmetry_point(&[Value::Float(1.0)], 0, &mut line), None);
+    }
+
+    #[test]
+    fn noise_is_the_result_s_movement_under_a_one_ulp_nudge() {
+        let s = sig(Kind::Float, Kind::Float);
+        let mut f = |v: &[Value]| Some(Value::Float(v[0].number()? * 1e6));
+        let o = observe(&s, &[], vec![Value::Float(1.0)], &mut f, 1).unwrap();
+        let expect = 1e6 * (1.0f64.next_up() - 1.0);
+        // The product rounds to a multiple of ulp(1e6), a twentieth of the step here.
+        assert!(
+            o.noise >= expect * 0.9 && o.noise <= expect * 1.1,
+            "{}",
+            o.noise
+        );
+        let mut flat = |_: &[Value]| Some(Value::Float(2.0));
+        assert_eq!(
+            observe(&s, &[], vec![Value::Float(1.0)], &mut flat, 1)
+                .unwrap()
+                .noise,
+            0.0
+        );
+        // A mean does not move when its elements move alternately; a spread does.
+        let seq = sig(Kind::FloatSeq, Kind::Float);
+        let mut spread = |v: &[Value]| {
+            let xs = v[0].elements()?;
+            Some(Value::Float(xs[0] - xs[1]))
+        };
+        let input = vec![Value::FloatSeq(vec![1.0, 1.0])];
+        assert!(observe(&seq, &[], input, &mut spread, 1).unwrap().noise > 0.0);
+    }
+
+    #[test]
+    fn a_failing_input_or_one_too_long_is_not_observed() {
+        let s = sig(Kind::FloatSeq, Kind::Float);
+        let mut f = |v: &[Value]| Some(Value::Float(v[0].elements()?.len() as f64));
+        let long = vec![Value::FloatSeq(vec![0.0; MAX_LEN + 1])];
+        assert!(observe(&s, &[], long, &mut f, 1).is_none());
+        let mut fails = |_: &[Value]| None;
+        assert!(observe(&s, &[], vec![Value::FloatSeq(vec![])], &mut fails, 1).is_none());
+        let mut wrong_kind = |_: &[Value]| Some(Value::Bool(true));
+        assert!(observe(&s, &[], vec![Value::FloatSeq(vec![])], &mut wrong_kind, 1).is_none());
+        assert_eq!(
+            probe(&[
+                Value::FloatSeq(vec![]),
+                Value::Int(3),
+                Value::IntSeq(vec![2])
+            ]),
+            12.0
+        );
+    }
+}

@@ -1,0 +1,180 @@
+//! Wrong versions of a function's output: a relation that still holds when the results are
+//! nudged, scaled, made constant or cut short would not catch such a defect, and is worth
+//! little (`mean(&permute(xs)) == result` alone is satisfied by `0.0`).
+
+use super::value::{Kind, Value};
+
+/// Relative size of a nudge: far above any tolerance taken from noise, far below a value.
+const NUDGE: f64 = 1e-3;
+
+/// One wrong version of the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Perturbation {
+    /// Always the first result observed.
+    Constant,
+    /// Scaled by `1 + ε` (integers: doubled; booleans: always true).
+    Scaled,
+    /// Shifted by ε (integers: by one; booleans: always false).
+    Shifted,
+    /// Shifted by ε times a number from the input.
+    InputShifted,
+    /// Shifted by ε times the square of that number.
+    InputSquared,
+    /// Shifted by ε times the input's length (functions of sequences).
+    SizeShifted,
+    /// Negated.
+    Negated,
+    /// A sequence's last element changed.
+    OneChanged,
+    /// A sequence one element longer.
+    Longer,
+    /// A sequence one element shorter.
+    Shorter,
+    /// A sequence reversed.
+    Reversed,
+}
+
+impl Perturbation {
+    /// The perturbations that make sense for results of a kind, from inputs with sequences
+    /// (`sized`) or without.
+    pub fn for_kind(kind: Kind, sized: bool) -> Vec<Perturbation> {
+        use Perturbation::*;
+        let mut out = match kind {
+            Kind::Float | Kind::Int => vec![
+                Constant,
+                Scaled,
+                Shifted,
+                InputShifted,
+                InputSquared,
+                Negated,
+            ],
+            Kind::Bool => vec![Constant, Scaled, Shifted, InputShifted, Negated],
+            Kind::FloatSeq | Kind::IntSeq => {
+                vec![
+                    Constant,
+                    Scaled,
+                    Shifted,
+                    InputShifted,
+                    OneChanged,
+                    Longer,
+                    Shorter,
+                    Reversed,
+                ]
+            }
+        };
+        if sized && kind != Kind::Bool {
+            out.push(SizeShifted);
+        }
+        out
+    }
+
+    /// The perturbed result. `first` is the first result observed, `scale` a typical magnitude
+    /// of the results, `probe` the number taken from the input.
+    pub fn apply(self, y: &Value, first: &Value, scale: f64, probe: f64, size: usize) -> Value {
+        use Perturbation::*;
+        let eps = NUDGE * scale;
+        let (self_, probe) = if self == SizeShifted {
+            (InputShifted, size as f64)
+        } else {
+            (self, probe)
+        };
+        match (self_, y) {
+            (Constant, _) => first.clone(),
+            (Scaled, Value::Float(x)) => Value::Float(x * (1.0 + NUDGE)),
+            (Shifted, Value::Float(x)) => Value::Float(x + eps),
+            (InputShifted, Value::Float(x)) => Value::Float(x + eps * probe),
+            (InputSquared, Value::Float(x)) => Value::Float(x + eps * probe * probe),
+            (Negated, Value::Float(x)) => Value::Float(-x),
+            (Scaled, Value::Int(i)) => Value::Int(i.wrapping_mul(2)),
+            (Shifted, Value::Int(i)) => Value::Int(i.wrapping_add(1)),
+            (InputShifted, Value::Int(i)) => Value::Int(i.wrapping_add(probe as i64)),
+            (InputSquared, Value::Int(i)) => Value::Int(i.wrapping_add((probe * probe) as i64)),
+            (Negated, Value::Int(i)) => Value::Int(i.wrapping_neg()),
+            (Scaled, Value::Bool(_)) => Value::Bool(true),
+            (Shifted, Value::Bool(_)) => Value::Bool(false),
+            (InputShifted, Value::Bool(b)) => Value::Bool(*b != (probe > 0.0)),
+            (Negated, Value::Bool(b)) => Value::Bool(!b),
+            (_, Value::FloatSeq(xs)) => {
+                Value::FloatSeq(seq(self_, xs.clone(), eps, probe, |x, d| x + d))
+            }
+            (_, Value::IntSeq(xs)) => {
+                let v: Vec<f64> = xs.iter().map(|&i| i as f64).collect();
+                let out = seq(self_, v, 1.0, probe.round(), |x, d| x + d.max(1.0));
+                Value::IntSeq(out.into_iter().map(|x| x as i64).collect())
+            }
+            (_, other) => other.clone(),
+        }
+    }
+}
+
+fn seq(
+    p: Perturbation,
+    mut xs: Vec<f64>,
+    eps: f64,
+    probe: f64,
+    add: impl Fn(f64, f64) -> f64,
+) -> Vec<f64> {
+    use Perturbation::*;
+    match p {
+        Scaled => xs.iter_mut().for_each(|x| *x = add(*x, *x * NUDGE)),
+        Shifted => xs.iter_mut().for_each(|x| *x = add(*x, eps)),
+        InputShifted => xs.iter_mut().for_each(|x| *x += eps * probe),
+        OneChanged => {
+            if let Some(last) = xs.last_mut() {
+                *last = add(*last, eps);
+            }
+        }
+        Longer => xs.push(xs.last().copied().unwrap_or(0.0)),
+        Shorter => {
+            xs.pop();
+        }
+        Reversed => xs.reverse(),
+        Constant | InputSquared | SizeShifted | Negated => {}
+    }
+    xs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_perturbation_changes_what_it_names() {
+        let y = Value::Float(2.0);
+        let first = Value::Float(7.0);
+        let at = |p: Perturbation| p.apply(&y, &first, 10.0, 3.0, 4).number().unwrap();
+        assert_eq!(at(Perturbation::Constant), 7.0);
+        assert_eq!(at(Perturbation::Scaled), 2.0 * 1.001);
+        assert_eq!(at(Perturbation::Shifted), 2.01);
+        assert!((at(Perturbation::InputShifted) - 2.03).abs() < 1e-12);
+        assert!((at(Perturbation::InputSquared) - 2.09).abs() < 1e-12);
+        assert_eq!(at(Perturbation::Negated), -2.0);
+        let xs = Value::FloatSeq(vec![1.0, 2.0]);
+        let s = |p: Perturbation| p.apply(&xs, &xs, 1.0, 0.0, 0).elements().unwrap();
+        assert_eq!(s(Perturbation::Longer), [1.0, 2.0, 2.0]);
+        assert_eq!(s(Perturbation::Shorter), [1.0]);
+        assert_eq!(s(Perturbation::Reversed), [2.0, 1.0]);
+        assert_eq!(s(Perturbation::OneChanged), [1.0, 2.001]);
+        let ints = Value::IntSeq(vec![4, 5]);
+        assert_eq!(
+            Perturbation::Scaled.apply(&ints, &ints, 1.0, 0.0, 0),
+            Value::IntSeq(vec![5, 6])
+        );
+        assert_eq!(
+            Perturbation::OneChanged.apply(&ints, &ints, 1.0, 0.0, 0),
+            Value::IntSeq(vec![4, 6])
+        );
+        assert_eq!(
+            Perturbation::Shifted.apply(&Value::Int(4), &first, 1.0, 0.0, 0),
+            Value::Int(5)
+        );
+        assert_eq!(
+            Perturbation::InputShifted.apply(&Value::Bool(true), &first, 1.0, 1.0, 0),
+            Value::Bool(false)
+        );
+        assert!((at(Perturbation::SizeShifted) - 2.04).abs() < 1e-12);
+        assert_eq!(Perturbation::for_kind(Kind::Bool, true).len(), 5);
+        assert_eq!(Perturbation::for_kind(Kind::Float, false).len(), 6);
+        assert_eq!(Perturbation::for_kind(Kind::Float, true).len(), 7);
+    }
+}

@@ -1,0 +1,156 @@
+//! A found relation as the text a user pastes into `#[invite::metamorphic(...)]`.
+
+use super::form::Form;
+use super::search::Found;
+use super::signature::Signature;
+use super::transform::{Const, NumTy, Transform};
+use super::value::Kind;
+
+/// The relation as Rust source, with its guard.
+pub fn relation(sig: &Signature, transforms: &[Transform], f: &Found) -> String {
+    let call = sig.call(&transforms[f.transform].arguments(sig, f.center));
+    let ty = sig.output_num_ty();
+    let body = match &f.form {
+        Form::Affine { alpha, beta } if sig.output == Kind::Bool => {
+            if alpha.value < 0.0 {
+                format!("{call} == !result")
+            } else {
+                let _ = beta;
+                format!("{call} == result")
+            }
+        }
+        Form::Affine { alpha, beta } => {
+            format!("{call} == {}", linear("result", *alpha, *beta, ty))
+        }
+        Form::Quadratic { a, b, c } => format!("{call} == {}", quadratic(*a, *b, *c, ty)),
+        Form::Square { a, b, c } => {
+            format!("{} == {}", square(&call, ty), quadratic(*a, *b, *c, ty))
+        }
+        Form::AtLeast => format!("{call} >= result"),
+        Form::AtMost => format!("{call} <= result"),
+        Form::SeqAffine { alpha, beta } => {
+            let scaled = match alpha.value {
+                1.0 => "result".to_string(),
+                -1.0 => "invite::mr::negate(&result)".to_string(),
+                _ => format!("invite::mr::multiply(&result, {})", alpha.text(ty)),
+            };
+            let whole = if beta.value == 0.0 {
+                scaled
+            } else if scaled == "result" {
+                format!("invite::mr::add(&result, {})", beta.text(ty))
+            } else {
+                format!("invite::mr::add(&{scaled}, {})", beta.text(ty))
+            };
+            format!("{call} == {whole}")
+        }
+        Form::SeqReversed => format!("{call} == invite::mr::reverse(&result)"),
+        Form::SeqPermutation => {
+            format!("invite::mr::sorted(&{call}) == invite::mr::sorted(&result)")
+        }
+        Form::Subset => format!("invite::mr::is_subset(&{call}, &result)"),
+        Form::Superset => format!("invite::mr::is_subset(&result, &{call})"),
+        Form::LenDelta(d) if *d < 0 => format!("{call}.len() == result.len() - {}", -d),
+        Form::LenDelta(d) => format!("{call}.len() == result.len() + {d}"),
+        Form::LenDouble => format!("{call}.len() == 2 * result.len()"),
+    };
+    match f.guard {
+        Some(g) => format!("if {} => {body}", g.text(sig)),
+        None => body,
+    }
+}
+
+fn square(x: &str, ty: NumTy) -> String {
+    if ty == NumTy::Int {
+        format!("{x} * {x}")
+    } else {
+        format!("{x}.powi(2)")
+    }
+}
+
+/// `α·x + β` with ones, zeros and signs written away.
+pub fn linear(x: &str, alpha: Const, beta: Const, ty: NumTy) -> String {
+    sum(vec![(alpha, x.to_string()), (beta, String::new())], ty)
+}
+
+fn quadratic(a: Const, b: Const, c: Const, ty: NumTy) -> String {
+    sum(
+        vec![
+            (a, square("result", ty)),
+            (b, "result".into()),
+            (c, String::new()),
+        ],
+        ty,
+    )
+}
+
+/// A sum of `coefficient · term` (an empty term is the constant), skipping zero terms.
+fn sum(terms: Vec<(Const, String)>, ty: NumTy) -> String {
+    let mut out = String::new();
+    for (k, term) in terms {
+        if k.value == 0.0 {
+            continue;
+        }
+        let negative = k.value < 0.0;
+        let mag = k.abs();
+        let piece = if term.is_empty() {
+            mag.text(ty)
+        } else if mag.value == 1.0 && mag.name.is_none() {
+            term
+        } else {
+            format!("{} * {term}", mag.text(ty))
+        };
+        match (out.is_empty(), negative) {
+            (true, false) => out = piece,
+            (true, true) => out = format!("-{piece}"),
+            (false, false) => out += &format!(" + {piece}"),
+            (false, true) => out += &format!(" - {piece}"),
+        }
+    }
+    if out.is_empty() {
+        Const::lit(0.0).text(ty)
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f64::consts::{E, PI};
+
+    #[test]
+    fn sums_read_like_hand_written_rust() {
+        let k = Const::lit;
+        let e = Const {
+            value: E,
+            name: Some("E"),
+        };
+        assert_eq!(linear("result", k(1.0), k(0.0), NumTy::F64), "result");
+        assert_eq!(linear("result", k(-1.0), k(0.0), NumTy::F64), "-result");
+        assert_eq!(
+            linear("result", e, k(0.0), NumTy::F64),
+            "std::f64::consts::E * result"
+        );
+        assert_eq!(
+            linear("result", k(2.0), k(-1.0), NumTy::Int),
+            "2 * result - 1"
+        );
+        let pi = Const {
+            value: -PI,
+            name: Some("PI"),
+        };
+        assert_eq!(
+            linear("result", k(-0.5), pi, NumTy::F32),
+            "-0.5 * result - std::f32::consts::PI"
+        );
+        assert_eq!(
+            quadratic(k(2.0), k(0.0), k(-1.0), NumTy::F64),
+            "2.0 * result.powi(2) - 1.0"
+        );
+        assert_eq!(
+            quadratic(k(-1.0), k(0.0), k(1.0), NumTy::Int),
+            "-result * result + 1"
+        );
+        assert_eq!(sum(vec![(k(0.0), "x".into())], NumTy::F64), "0.0");
+    }
+}

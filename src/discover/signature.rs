@@ -1,0 +1,267 @@
+//! The function discovery works on: its name, whether it is a method, and its parameters as
+//! they are written, which decide how a relation passes a transformed argument.
+
+use super::transform::NumTy;
+use super::value::Kind;
+
+/// A parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    /// Its name in the function.
+    pub name: String,
+    /// Its type as written, without spaces (`&[f64]`, `u32`).
+    pub ty: String,
+    /// The shape of its values.
+    pub kind: Kind,
+}
+
+impl Param {
+    /// Whether it is passed by reference.
+    pub fn by_ref(&self) -> bool {
+        self.ty.starts_with('&')
+    }
+
+    /// The numeric type its numbers are written in.
+    pub fn num_ty(&self) -> NumTy {
+        if matches!(self.kind, Kind::Int | Kind::IntSeq) {
+            NumTy::Int
+        } else if self.ty.contains("f32") {
+            NumTy::F32
+        } else {
+            NumTy::F64
+        }
+    }
+
+    /// The parameter's number as an expression (`x`, or `*x` for `&f64`).
+    pub fn value_text(&self) -> String {
+        if self.by_ref() {
+            format!("*{}", self.name)
+        } else {
+            self.name.clone()
+        }
+    }
+
+    /// The parameter's elements as a slice expression (`xs`, or `&xs` for a `Vec`).
+    pub fn slice_text(&self) -> String {
+        if self.by_ref() {
+            self.name.clone()
+        } else {
+            format!("&{}", self.name)
+        }
+    }
+
+    /// The argument for a new number `expr`.
+    pub fn pass(&self, expr: &str) -> String {
+        if self.by_ref() {
+            format!("&({expr})")
+        } else {
+            expr.to_string()
+        }
+    }
+
+    /// The argument for a new owned sequence `expr`.
+    pub fn pass_owned(&self, expr: &str) -> String {
+        if self.by_ref() {
+            format!("&{expr}")
+        } else {
+            expr.to_string()
+        }
+    }
+
+    /// The argument passing the parameter on unchanged.
+    pub fn pass_unchanged(&self) -> String {
+        if self.kind.is_seq() && !self.by_ref() {
+            format!("{}.clone()", self.name)
+        } else {
+            self.name.clone()
+        }
+    }
+}
+
+/// A function's signature.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Signature {
+    /// Its name, as a relation calls it.
+    pub name: String,
+    /// Whether it is a method (`self.name(...)` in relations).
+    pub method: bool,
+    /// Its parameters after the receiver.
+    pub params: Vec<Param>,
+    /// The shape of its result.
+    pub output: Kind,
+    /// Its result type as written (`f64` when not given).
+    pub output_ty: String,
+}
+
+impl Signature {
+    /// The call with `args` as Rust source.
+    pub fn call(&self, args: &[String]) -> String {
+        let args = args.join(", ");
+        if self.method {
+            format!("self.{}({args})", self.name)
+        } else {
+            format!("{}({args})", self.name)
+        }
+    }
+
+    /// The numeric type the result is written in.
+    pub fn output_num_ty(&self) -> NumTy {
+        if matches!(self.output, Kind::Int | Kind::IntSeq) {
+            NumTy::Int
+        } else if self.output_ty.contains("f32") {
+            NumTy::F32
+        } else {
+            NumTy::F64
+        }
+    }
+
+    /// Parses `fn name(a: f64, xs: &[f64]) -> f64` (`pub`, `fn`, a receiver and the result are
+    /// optional), checking it against the kinds of the callable's parameters and result.
+    pub fn parse(text: &str, kinds: &[Kind], output: Kind) -> Result<Signature, String> {
+        let fix = "write it as `fn name(x: f64, xs: &[f64]) -> f64`, as the function is declared";
+        let mut rest = text.trim();
+        for word in ["pub ", "fn "] {
+            rest = rest.strip_prefix(word).unwrap_or(rest).trim_start();
+        }
+        let open = rest
+            .find('(')
+            .ok_or_else(|| format!("signature `{text}` has no parameter list; {fix}"))?;
+        let close = rest
+            .rfind(')')
+            .filter(|&c| c > open)
+            .ok_or_else(|| format!("signature `{text}` has no closing `)`; {fix}"))?;
+        let name = rest[..open].trim();
+        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return Err(format!(
+                "signature `{text}` does not start with a function name; {fix}"
+            ));
+        }
+        let output_ty = match rest[close + 1..].trim() {
+            "" => "f64".to_string(),
+            r => r
+                .strip_prefix("->")
+                .ok_or_else(|| {
+                    format!("signature `{text}`: expected `->` after the parameters; {fix}")
+                })?
+                .trim()
+                .replace(' ', ""),
+        };
+        let mut method = false;
+        let mut params = Vec::new();
+        for part in split_top_level(&rest[open + 1..close]) {
+            let part = part.trim();
+            if part.is_empty() {
+                continue;
+            }
+            if part
+                .trim_start_matches('&')
+                .trim_start_matches("mut ")
+                .trim()
+                == "self"
+            {
+                method = true;
+                continue;
+            }
+            let (pat, ty) = part.split_once(':').ok_or_else(|| {
+                format!("signature `{text}`: parameter `{part}` has no type; {fix}")
+            })?;
+            let pat = pat.trim().trim_start_matches("mut ").trim();
+            params.push((pat.to_string(), ty.replace(' ', "")));
+        }
+        if params.len() != kinds.len() {
+            return Err(format!(
+                "signature `{text}` has {} parameter(s) but the function given takes {}; \
+                 make them agree",
+                params.len(),
+                kinds.len()
+            ));
+        }
+        Ok(Signature {
+            name: name.to_string(),
+            method,
+            params: params
+                .into_iter()
+                .zip(kinds)
+                .map(|((name, ty), &kind)| Param { name, ty, kind })
+                .collect(),
+            output,
+            output_ty,
+        })
+    }
+}
+
+/// Splits on commas outside brackets (`HashMap<K, V>` stays one piece).
+fn split_top_level(s: &str) -> Vec<&str> {
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut out = Vec::new();
+    for (i, c) in s.char_indices() {
+        match c {
+            '<' | '[' | '(' => depth += 1,
+            '>' | ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_declaration_parses_with_its_receiver_references_and_result() {
+        let s = Signature::parse(
+            "pub fn fit(&mut self, xs: &[f64], m: HashMap<u8, u8>, n: usize) -> Vec<f32>",
+            &[Kind::FloatSeq, Kind::IntSeq, Kind::Int],
+            Kind::FloatSeq,
+        )
+        .unwrap();
+        assert!(s.method);
+        assert_eq!(s.name, "fit");
+        assert_eq!(s.params[0].ty, "&[f64]");
+        assert_eq!(s.params[1].ty, "HashMap<u8,u8>");
+        assert_eq!(s.params[2].name, "n");
+        assert_eq!(s.output_ty, "Vec<f32>");
+        assert_eq!(s.output_num_ty(), NumTy::F32);
+        assert_eq!(s.call(&["a".into()]), "self.fit(a)");
+        assert!(s.params[0].by_ref() && !s.params[2].by_ref());
+        let plain = Signature::parse("sin(x: f64)", &[Kind::Float], Kind::Float).unwrap();
+        assert!(!plain.method);
+        assert_eq!(plain.output_ty, "f64");
+        assert_eq!(plain.call(&["-x".into()]), "sin(-x)");
+    }
+
+    #[test]
+    fn a_bad_signature_is_refused_with_what_is_wrong() {
+        let err = |t: &str, k: &[Kind]| Signature::parse(t, k, Kind::Float).unwrap_err();
+        assert!(err("sin", &[]).contains("no parameter list"));
+        assert!(err("sin(x: f64, y: f64)", &[Kind::Float]).contains("2 parameter(s)"));
+        assert!(err("sin(x)", &[Kind::Float]).contains("parameter `x` has no type"));
+        assert!(err("(x: f64)", &[Kind::Float]).contains("function name"));
+        assert!(err("sin(x: f64) f64", &[Kind::Float]).contains("expected `->`"));
+        assert!(err("sin(x: f64", &[Kind::Float]).contains("closing"));
+    }
+
+    #[test]
+    fn arguments_are_passed_as_the_parameter_is_declared() {
+        let p = |ty: &str, kind| Param {
+            name: "v".into(),
+            ty: ty.into(),
+            kind,
+        };
+        assert_eq!(p("&f64", Kind::Float).value_text(), "*v");
+        assert_eq!(p("&f64", Kind::Float).pass("2.0 * *v"), "&(2.0 * *v)");
+        assert_eq!(p("f64", Kind::Float).pass("-v"), "-v");
+        assert_eq!(p("Vec<f64>", Kind::FloatSeq).pass_unchanged(), "v.clone()");
+        assert_eq!(p("&[f64]", Kind::FloatSeq).pass_unchanged(), "v");
+        assert_eq!(p("Vec<f64>", Kind::FloatSeq).slice_text(), "&v");
+        assert_eq!(p("&[f64]", Kind::FloatSeq).pass_owned("w"), "&w");
+        assert_eq!(p("Vec<i32>", Kind::IntSeq).num_ty(), NumTy::Int);
+    }
+}

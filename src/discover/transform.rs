@@ -1,0 +1,414 @@
+//! Input transformations: the follow-up inputs a candidate relation runs the function on, and
+//! how each is written inside a relation.
+
+use std::f64::consts::{E, FRAC_1_SQRT_2, FRAC_PI_2, LN_2, PI, SQRT_2, TAU};
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+
+use super::signature::Signature;
+use super::value::{Kind, Value};
+
+/// A number a relation is written with: a literal, or a signed constant of `std::f64::consts`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Const {
+    /// Its value.
+    pub value: f64,
+    /// The name in `std::{f32,f64}::consts`, when it is one of them (the sign is `value`'s).
+    pub name: Option<&'static str>,
+}
+
+impl Const {
+    /// A literal.
+    pub const fn lit(value: f64) -> Const {
+        Const { value, name: None }
+    }
+
+    const fn named(value: f64, name: &'static str) -> Const {
+        Const {
+            value,
+            name: Some(name),
+        }
+    }
+
+    /// The constant as Rust source: `2.0`, `-0.5`, `std::f64::consts::PI` (for `int`, an
+    /// integer literal; for `f32`, the `f32` constants).
+    pub fn text(&self, ty: NumTy) -> String {
+        match (self.name, ty) {
+            (Some(name), NumTy::F32) => sign(self.value) + "std::f32::consts::" + name,
+            (Some(name), _) => sign(self.value) + "std::f64::consts::" + name,
+            (None, NumTy::Int) => format!("{}", self.value as i64),
+            (None, _) => float_literal(self.value),
+        }
+    }
+
+    /// The magnitude as Rust source (for writing `x - PI` rather than `x + -PI`).
+    pub fn abs(&self) -> Const {
+        Const {
+            value: self.value.abs(),
+            name: self.name,
+        }
+    }
+}
+
+fn sign(x: f64) -> String {
+    if x < 0.0 {
+        "-".into()
+    } else {
+        String::new()
+    }
+}
+
+/// A float as a Rust literal that reads back to the same value: `2.0`, `0.5`, `1e-7`.
+pub fn float_literal(x: f64) -> String {
+    let s = format!("{x:?}");
+    if s.contains(['.', 'e', 'N', 'i']) {
+        s
+    } else {
+        s + ".0"
+    }
+}
+
+/// The numeric type a constant is written for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumTy {
+    /// `f64` (and what is not `f32`).
+    F64,
+    /// `f32`.
+    F32,
+    /// A primitive integer.
+    Int,
+}
+
+/// The simple constants a solved coefficient snaps to (with both signs).
+pub const SNAP: [Const; 14] = [
+    Const::lit(1.0),
+    Const::lit(2.0),
+    Const::lit(3.0),
+    Const::lit(4.0),
+    Const::lit(0.5),
+    Const::lit(0.25),
+    Const::named(PI, "PI"),
+    Const::named(FRAC_PI_2, "FRAC_PI_2"),
+    Const::named(TAU, "TAU"),
+    Const::named(E, "E"),
+    Const::named(LN_2, "LN_2"),
+    Const::named(std::f64::consts::LN_10, "LN_10"),
+    Const::named(SQRT_2, "SQRT_2"),
+    Const::named(FRAC_1_SQRT_2, "FRAC_1_SQRT_2"),
+];
+
+/// Factors `a` of the float grid `x' = a·x + b`.
+const FLOAT_A: [f64; 10] = [1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, 4.0, 0.25, 8.0];
+/// Offsets `b` of the float grid.
+const FLOAT_B: [Const; 9] = [
+    Const::lit(0.0),
+    Const::lit(1.0),
+    Const::lit(-1.0),
+    Const::named(FRAC_PI_2, "FRAC_PI_2"),
+    Const::named(-FRAC_PI_2, "FRAC_PI_2"),
+    Const::named(PI, "PI"),
+    Const::named(-PI, "PI"),
+    Const::named(TAU, "TAU"),
+    Const::named(-TAU, "TAU"),
+];
+const INT_A: [f64; 5] = [1.0, -1.0, 2.0, -2.0, 3.0];
+const INT_B: [Const; 5] = [
+    Const::lit(0.0),
+    Const::lit(1.0),
+    Const::lit(-1.0),
+    Const::lit(2.0),
+    Const::lit(-2.0),
+];
+
+/// What a sequence transformation does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SeqOp {
+    /// A random order.
+    Permute,
+    /// The reverse order.
+    Reverse,
+    /// Ascending order.
+    Sort,
+    /// The first element appended again.
+    IncludeFirst,
+    /// The mean appended (floats only).
+    IncludeMean,
+    /// The largest element appended.
+    IncludeMax,
+    /// Without the first element.
+    ExcludeFirst,
+    /// The sequence twice over.
+    Duplicate,
+    /// Every element times a factor.
+    Scale(f64),
+    /// Every element plus an offset.
+    Translate(f64),
+    /// Every element negated.
+    Negate,
+}
+
+const SEQ_OPS: [SeqOp; 13] = [
+    SeqOp::Permute,
+    SeqOp::Reverse,
+    SeqOp::Sort,
+    SeqOp::IncludeFirst,
+    SeqOp::IncludeMean,
+    SeqOp::IncludeMax,
+    SeqOp::ExcludeFirst,
+    SeqOp::Duplicate,
+    SeqOp::Scale(2.0),
+    SeqOp::Scale(0.5),
+    SeqOp::Translate(1.0),
+    SeqOp::Translate(-3.0),
+    SeqOp::Negate,
+];
+
+/// A follow-up input made from the original one.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Transform {
+    /// One number parameter becomes `a·x + b`.
+    Affine {
+        /// The parameter's index.
+        param: usize,
+        /// The factor.
+        a: f64,
+        /// The offset.
+        b: Const,
+    },
+    /// Every number parameter becomes `a·x` (functions of two or more numbers).
+    ScaleAll {
+        /// The factor.
+        a: f64,
+    },
+    /// One float parameter becomes `c - x`, with the symmetry point `c` solved at each call.
+    Reflect {
+        /// The parameter's index.
+        param: usize,
+    },
+    /// Two parameters of the same type trade places.
+    Swap {
+        /// The first parameter's index.
+        i: usize,
+        /// The second parameter's index.
+        j: usize,
+    },
+    /// A sequence parameter is transformed.
+    Seq {
+        /// The parameter's index.
+        param: usize,
+        /// What is done to it.
+        op: SeqOp,
+    },
+}
+
+impl Transform {
+    /// Every transformation discovery tries for a signature, in a fixed order.
+    pub fn all(sig: &Signature) -> Vec<Transform> {
+        let mut out = Vec::new();
+        let numbers: Vec<usize> = (0..sig.params.len())
+            .filter(|&p| sig.params[p].kind.is_number())
+            .collect();
+        for (p, param) in sig.params.iter().enumerate() {
+            match param.kind {
+                Kind::Float | Kind::Int => {
+                    let (grid_a, grid_b): (&[f64], &[Const]) = if param.kind == Kind::Float {
+                        (&FLOAT_A, &FLOAT_B)
+                    } else {
+                        (&INT_A, &INT_B)
+                    };
+                    for &a in grid_a {
+                        for &b in grid_b {
+                            if a != 1.0 || b.value != 0.0 {
+                                out.push(Transform::Affine { param: p, a, b });
+                            }
+                        }
+                    }
+                    if param.kind == Kind::Float {
+                        out.push(Transform::Reflect { param: p });
+                    }
+                }
+                Kind::FloatSeq | Kind::IntSeq => {
+                    for op in SEQ_OPS {
+                        let float_only = matches!(op, SeqOp::IncludeMean | SeqOp::Scale(0.5));
+                        if param.kind == Kind::FloatSeq || !float_only {
+                            out.push(Transform::Seq { param: p, op });
+                        }
+                    }
+                }
+                Kind::Bool => {}
+            }
+        }
+        if numbers.len() > 1 {
+            for a in [-1.0, 2.0, 0.5] {
+                if a != 0.5 || numbers.iter().all(|&p| sig.params[p].kind == Kind::Float) {
+                    out.push(Transform::ScaleAll { a });
+                }
+            }
+        }
+        for i in 0..sig.params.len() {
+            for j in i + 1..sig.params.len() {
+                if sig.params[i].kind == sig.params[j].kind && sig.params[i].ty == sig.params[j].ty
+                {
+                    out.push(Transform::Swap { i, j });
+                }
+            }
+        }
+        out
+    }
+
+    /// A stable name for the transformation: the follow-up's arguments as written in a
+    /// relation (`reflect(x)` for a reflection, whose point is solved per call).
+    pub fn id(&self, sig: &Signature) -> String {
+        match self {
+            Transform::Reflect { param } => format!("reflect({})", sig.params[*param].name),
+            _ => self.arguments(sig, None).join(", "),
+        }
+    }
+
+    /// Applies the transformation; `None` where it does not apply (an empty sequence, an
+    /// integer that would overflow or is not whole). `seed` draws the permutation.
+    pub fn apply(&self, input: &[Value], center: Option<f64>, seed: u64) -> Option<Vec<Value>> {
+        let mut out = input.to_vec();
+        match *self {
+            Transform::Affine { param, a, b } => {
+                let x = input[param].number()?;
+                out[param] = input[param].number_like(a * x + b.value)?;
+            }
+            Transform::ScaleAll { a } => {
+                for v in out.iter_mut() {
+                    if let Some(x) = v.number().filter(|_| v.kind().is_number()) {
+                        *v = v.number_like(a * x)?;
+                    }
+                }
+            }
+            Transform::Reflect { param } => {
+                let x = input[param].number()?;
+                out[param] = Value::Float(center? - x);
+            }
+            Transform::Swap { i, j } => out.swap(i, j),
+            Transform::Seq { param, op } => {
+                let v = &input[param];
+                let xs = v.elements()?;
+                let ys = seq_op(op, xs, seed)?;
+                out[param] = v.seq_like(ys)?;
+            }
+        }
+        Some(out)
+    }
+
+    /// The follow-up call's arguments as Rust source, one per parameter. `center` is the solved
+    /// point of a reflection.
+    pub fn arguments(&self, sig: &Signature, center: Option<f64>) -> Vec<String> {
+        let plain: Vec<String> = sig.params.iter().map(|p| p.pass_unchanged()).collect();
+        let mut out = plain.clone();
+        match *self {
+            Transform::Affine { param, a, b } => {
+                let p = &sig.params[param];
+                out[param] = p.pass(&affine_text(&p.value_text(), a, b, p.num_ty()));
+            }
+            Transform::ScaleAll { a } => {
+                for (i, p) in sig.params.iter().enumerate() {
+                    if p.kind.is_number() {
+                        out[i] = p.pass(&affine_text(
+                            &p.value_text(),
+                            a,
+                            Const::lit(0.0),
+                            p.num_ty(),
+                        ));
+                    }
+                }
+            }
+            Transform::Reflect { param } => {
+                let p = &sig.params[param];
+                let c = center.map(snap_text).unwrap_or_else(|| "c".into());
+                out[param] = p.pass(&format!("{c} - {}", p.value_text()));
+            }
+            Transform::Swap { i, j } => out.swap(i, j),
+            Transform::Seq { param, op } => {
+                let p = &sig.params[param];
+                out[param] = match op {
+                    // A sub-slice needs no new vector when the parameter is a slice.
+                    SeqOp::ExcludeFirst if p.by_ref() => format!("&{}[1..]", p.name),
+                    _ => p.pass_owned(&seq_text(op, &p.slice_text(), &p.name, p.num_ty())),
+                };
+            }
+        }
+        out
+    }
+}
+
+/// `a·x + b` as Rust source, with the ones, zeros and signs written away.
+pub fn affine_text(x: &str, a: f64, b: Const, ty: NumTy) -> String {
+    let scaled = if a == 1.0 {
+        x.to_string()
+    } else if a == -1.0 {
+        format!("-{x}")
+    } else {
+        format!("{} * {x}", Const::lit(a).text(ty))
+    };
+    if b.value == 0.0 {
+        scaled
+    } else if b.value < 0.0 {
+        format!("{scaled} - {}", b.abs().text(ty))
+    } else {
+        format!("{scaled} + {}", b.text(ty))
+    }
+}
+
+/// A solved value as source: the simple constant it equals, or the literal.
+fn snap_text(x: f64) -> String {
+    for c in SNAP {
+        for s in [1.0, -1.0] {
+            if (s * c.value - x).abs() <= 1e-12 * x.abs().max(1.0) {
+                return Const {
+                    value: s * c.value,
+                    name: c.name,
+                }
+                .text(NumTy::F64);
+            }
+        }
+    }
+    float_literal(x)
+}
+
+fn seq_text(op: SeqOp, s: &str, name: &str, ty: NumTy) -> String {
+    let lit = |x: f64| Const::lit(x).text(ty);
+    match op {
+        SeqOp::Permute => format!("invite::mr::permute({s})"),
+        SeqOp::Reverse => format!("invite::mr::reverse({s})"),
+        SeqOp::Sort => format!("invite::mr::sorted({s})"),
+        SeqOp::IncludeFirst => format!("invite::mr::include({s}, {name}[0])"),
+        SeqOp::IncludeMean => format!("invite::mr::include({s}, invite::mr::mean({s}))"),
+        SeqOp::IncludeMax => format!("invite::mr::include({s}, invite::mr::largest({s}))"),
+        SeqOp::ExcludeFirst => format!("{name}[1..].to_vec()"),
+        SeqOp::Duplicate => format!("invite::mr::concatenate({s}, {s})"),
+        SeqOp::Scale(c) => format!("invite::mr::multiply({s}, {})", lit(c)),
+        SeqOp::Translate(c) => format!("invite::mr::add({s}, {})", lit(c)),
+        SeqOp::Negate => format!("invite::mr::negate({s})"),
+    }
+}
+
+/// The transformed elements; `None` when the operation needs an element and there is none.
+fn seq_op(op: SeqOp, mut xs: Vec<f64>, seed: u64) -> Option<Vec<f64>> {
+    match op {
+        SeqOp::Permute => xs.shuffle(&mut rand::rngs::SmallRng::seed_from_u64(seed)),
+        SeqOp::Reverse => xs.reverse(),
+        SeqOp::Sort => xs.sort_by(|a, b| a.total_cmp(b)),
+        SeqOp::IncludeFirst => xs.push(*xs.first()?),
+        SeqOp::IncludeMean => {
+            xs.first()?;
+            xs.push(xs.iter().sum::<f64>() / xs.len() as f64);
+        }
+        SeqOp::IncludeMax => xs.push(xs.iter().copied().reduce(f64::max)?),
+        SeqOp::ExcludeFirst => {
+            xs.first()?;
+            xs.remove(0);
+        }
+        SeqOp::Duplicate => xs.extend(xs.clone()),
+        SeqOp::Scale(c) => xs.iter_mut().for_each(|x| *x *= c),
+        SeqOp::Translate(c) => xs.iter_mut().for_each(|x| *x += c),
+        SeqOp::Negate => xs.iter_mut().for_each(|x| *x = -*x),
+    }
+    Some(xs)
+}

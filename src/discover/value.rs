@@ -1,0 +1,304 @@
+//! What discovery reasons about: the arguments and results of a function as numbers, booleans
+//! and sequences of numbers, with the conversions from and to the Rust types they come from.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The shape of an argument or a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// `f32` or `f64`.
+    Float,
+    /// A primitive integer.
+    Int,
+    /// `bool`.
+    Bool,
+    /// A vector or slice of floats.
+    FloatSeq,
+    /// A vector or slice of integers.
+    IntSeq,
+}
+
+impl Kind {
+    /// Whether values of this kind are sequences.
+    pub fn is_seq(self) -> bool {
+        matches!(self, Kind::FloatSeq | Kind::IntSeq)
+    }
+
+    /// Whether values of this kind are single numbers.
+    pub fn is_number(self) -> bool {
+        matches!(self, Kind::Float | Kind::Int)
+    }
+}
+
+/// One argument or result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Value {
+    /// A float (`NaN` and infinities are kept, written as strings in JSON).
+    Float(#[serde(with = "lossless")] f64),
+    /// An integer.
+    Int(i64),
+    /// A boolean.
+    Bool(bool),
+    /// A sequence of floats.
+    FloatSeq(#[serde(with = "lossless_seq")] Vec<f64>),
+    /// A sequence of integers.
+    IntSeq(Vec<i64>),
+}
+
+impl Value {
+    /// The value as one number (floats, integers, and booleans as 0 or 1).
+    pub fn number(&self) -> Option<f64> {
+        match self {
+            Value::Float(x) => Some(*x),
+            Value::Int(i) => Some(*i as f64),
+            Value::Bool(b) => Some(f64::from(u8::from(*b))),
+            _ => None,
+        }
+    }
+
+    /// The elements of a sequence, as floats.
+    pub fn elements(&self) -> Option<Vec<f64>> {
+        match self {
+            Value::FloatSeq(v) => Some(v.clone()),
+            Value::IntSeq(v) => Some(v.iter().map(|&i| i as f64).collect()),
+            _ => None,
+        }
+    }
+
+    /// The kind of this value.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Value::Float(_) => Kind::Float,
+            Value::Int(_) => Kind::Int,
+            Value::Bool(_) => Kind::Bool,
+            Value::FloatSeq(_) => Kind::FloatSeq,
+            Value::IntSeq(_) => Kind::IntSeq,
+        }
+    }
+
+    /// A sequence of this value's kind holding `elements` (integers rounded; `None` when one is
+    /// not a whole number in range).
+    pub fn seq_like(&self, elements: Vec<f64>) -> Option<Value> {
+        match self {
+            Value::FloatSeq(_) => Some(Value::FloatSeq(elements)),
+            Value::IntSeq(_) => elements
+                .into_iter()
+                .map(whole)
+                .collect::<Option<Vec<i64>>>()
+                .map(Value::IntSeq),
+            _ => None,
+        }
+    }
+
+    /// A number of this value's kind (`None` for an integer that is not whole or out of range).
+    pub fn number_like(&self, x: f64) -> Option<Value> {
+        match self {
+            Value::Float(_) => Some(Value::Float(x)),
+            Value::Int(_) => whole(x).map(Value::Int),
+            _ => None,
+        }
+    }
+}
+
+/// `x` as an integer when it is a whole number that an `i64` holds exactly.
+pub fn whole(x: f64) -> Option<i64> {
+    // 2^53: beyond it not every integer is a float, so arithmetic on them is not exact.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    (x.fract() == 0.0 && x.abs() <= EXACT).then_some(x as i64)
+}
+
+/// A type whose values discovery can transform and compare. Implemented for floats, integers,
+/// `bool`, and vectors of floats or integers (a `&[T]` or `&Vec<T>` parameter is discovered
+/// through `Vec<T>`).
+#[diagnostic::on_unimplemented(
+    message = "relation discovery cannot reason about `{Self}`",
+    note = "discovery handles floats, integers, `bool`, and vectors or slices of floats or \
+            integers; leave this function out of discovery, or discover a wrapper whose \
+            parameters and result are such types"
+)]
+pub trait Discoverable: Sized {
+    /// The shape of its values.
+    const KIND: Kind;
+    /// This value as discovery sees it (`None` when it cannot be represented, such as a
+    /// `u64` above `i64::MAX`).
+    fn to_value(&self) -> Option<Value>;
+    /// The Rust value for a transformed one (`None` when it does not fit, such as `-1` for a
+    /// `usize`).
+    fn from_value(v: &Value) -> Option<Self>;
+}
+
+macro_rules! float_discoverable {
+    ($($t:ty),*) => {$(
+        impl Discoverable for $t {
+            const KIND: Kind = Kind::Float;
+            fn to_value(&self) -> Option<Value> {
+                Some(Value::Float(f64::from(*self)))
+            }
+            fn from_value(v: &Value) -> Option<Self> {
+                match v {
+                    Value::Float(x) => Some(*x as $t),
+                    _ => None,
+                }
+            }
+        }
+        impl Discoverable for Vec<$t> {
+            const KIND: Kind = Kind::FloatSeq;
+            fn to_value(&self) -> Option<Value> {
+                Some(Value::FloatSeq(self.iter().map(|&x| f64::from(x)).collect()))
+            }
+            fn from_value(v: &Value) -> Option<Self> {
+                match v {
+                    Value::FloatSeq(xs) => Some(xs.iter().map(|&x| x as $t).collect()),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+float_discoverable!(f32, f64);
+
+macro_rules! int_discoverable {
+    ($($t:ty),*) => {$(
+        impl Discoverable for $t {
+            const KIND: Kind = Kind::Int;
+            fn to_value(&self) -> Option<Value> {
+                i64::try_from(*self).ok().map(Value::Int)
+            }
+            fn from_value(v: &Value) -> Option<Self> {
+                match v {
+                    Value::Int(i) => <$t>::try_from(*i).ok(),
+                    _ => None,
+                }
+            }
+        }
+        impl Discoverable for Vec<$t> {
+            const KIND: Kind = Kind::IntSeq;
+            fn to_value(&self) -> Option<Value> {
+                self.iter()
+                    .map(|&x| i64::try_from(x).ok())
+                    .collect::<Option<Vec<i64>>>()
+                    .map(Value::IntSeq)
+            }
+            fn from_value(v: &Value) -> Option<Self> {
+                match v {
+                    Value::IntSeq(xs) => xs.iter().map(|&x| <$t>::try_from(x).ok()).collect(),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+int_discoverable!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl Discoverable for bool {
+    const KIND: Kind = Kind::Bool;
+    fn to_value(&self) -> Option<Value> {
+        Some(Value::Bool(*self))
+    }
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+}
+
+/// Floats in JSON: finite ones as numbers, the others as `"NaN"`, `"inf"`, `"-inf"` (JSON has
+/// no literal for them, and serde_json would write `null` and lose which one it was).
+pub(crate) mod lossless {
+    use super::*;
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    pub(super) enum Repr {
+        Number(f64),
+        Text(String),
+    }
+
+    pub(super) fn to_repr(x: f64) -> Repr {
+        if x.is_finite() {
+            Repr::Number(x)
+        } else if x.is_nan() {
+            Repr::Text("NaN".into())
+        } else if x > 0.0 {
+            Repr::Text("inf".into())
+        } else {
+            Repr::Text("-inf".into())
+        }
+    }
+
+    pub(super) fn from_repr<E: serde::de::Error>(r: Repr) -> Result<f64, E> {
+        match r {
+            Repr::Number(x) => Ok(x),
+            Repr::Text(t) => match t.as_str() {
+                "NaN" => Ok(f64::NAN),
+                "inf" => Ok(f64::INFINITY),
+                "-inf" => Ok(f64::NEG_INFINITY),
+                other => Err(E::custom(format!(
+                    "expected a number, \"NaN\", \"inf\" or \"-inf\", got {other:?}"
+                ))),
+            },
+        }
+    }
+
+    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        to_repr(*x).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        from_repr(Repr::deserialize(d)?)
+    }
+}
+
+pub(crate) mod lossless_seq {
+    use super::lossless::{from_repr, to_repr, Repr};
+    use super::*;
+
+    pub fn serialize<S: Serializer>(xs: &[f64], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(xs.iter().map(|&x| to_repr(x)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
+        Vec::<Repr>::deserialize(d)?
+            .into_iter()
+            .map(from_repr)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn special_floats_survive_json() {
+        let v = Value::FloatSeq(vec![1.5, f64::NAN, f64::INFINITY, f64::NEG_INFINITY]);
+        let back: Value = serde_json::from_str(&serde_json::to_string(&v).unwrap()).unwrap();
+        let Value::FloatSeq(xs) = back else {
+            panic!("{back:?}")
+        };
+        assert_eq!(xs[0], 1.5);
+        assert!(xs[1].is_nan());
+        assert_eq!(xs[2], f64::INFINITY);
+        assert_eq!(xs[3], f64::NEG_INFINITY);
+        let one: Value = serde_json::from_str(r#"{"float":"-inf"}"#).unwrap();
+        assert_eq!(one, Value::Float(f64::NEG_INFINITY));
+        assert!(serde_json::from_str::<Value>(r#"{"float":"many"}"#).is_err());
+    }
+
+    #[test]
+    fn integers_that_do_not_fit_are_refused_not_wrapped() {
+        assert_eq!(u64::MAX.to_value(), None);
+        assert_eq!(usize::from_value(&Value::Int(-1)), None);
+        assert_eq!(u8::from_value(&Value::Int(255)), Some(255));
+        assert_eq!(Vec::<u8>::from_value(&Value::IntSeq(vec![1, 256])), None);
+        assert_eq!(whole(2.5), None);
+        assert_eq!(whole(-3.0), Some(-3));
+        assert_eq!(whole(1e300), None);
+        assert_eq!(Value::Int(3).number_like(1.5), None);
+        assert_eq!(Value::Int(3).number_like(-4.0), Some(Value::Int(-4)));
+        assert_eq!(Value::Float(3.0).number_like(1.5), Some(Value::Float(1.5)));
+    }
+}
