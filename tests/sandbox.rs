@@ -42,18 +42,19 @@ fn set_up() {
         .unwrap();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
-    // SAFETY: a fresh shared anonymous mapping of one page, checked for failure.
+    // SAFETY: a fresh shared anonymous mapping of two pages, checked for failure. The value
+    // lives on the second page, so a copy of the first page alone would lose it.
     let shared = unsafe {
         let p = libc::mmap(
             std::ptr::null_mut(),
-            4096,
+            8192,
             libc::PROT_READ | libc::PROT_WRITE,
             libc::MAP_SHARED | libc::MAP_ANONYMOUS,
             -1,
             0,
         );
         assert_ne!(p, libc::MAP_FAILED);
-        let p = p.cast::<u64>();
+        let p = p.cast::<u64>().add(4096 / 8);
         *p = 7;
         p
     };
@@ -113,8 +114,12 @@ fn signals_the_program(_: &u64) -> bool {
 
 fn stores_into_shared_memory(_: &u64) -> bool {
     // SAFETY: the mapping is valid; the store is the side effect under test.
-    unsafe { std::ptr::write_volatile(fixture().shared, 99) };
-    true
+    unsafe {
+        // The private copy holds what the program's mapping held, and takes the store.
+        let seen = std::ptr::read_volatile(fixture().shared);
+        std::ptr::write_volatile(fixture().shared, 99);
+        seen == 7 && std::ptr::read_volatile(fixture().shared) == 99
+    }
 }
 
 fn runs_a_program(_: &u64) -> bool {
@@ -202,8 +207,8 @@ fn every_side_effect_is_blocked_and_leaves_the_program_unchanged() {
     let (o, d) = detail(&run, "signals_the_program");
     assert_eq!(o, Blocked);
     assert!(d.contains("kill(pid "), "{d}");
-    // The mapping became private to the test: the store lands there, and the program's value
-    // is checked above.
+    // The mapping became private to the test, with the program's contents: the test read 7 and
+    // its store landed in its copy; the program's value is checked above.
     let (o, d) = detail(&run, "stores_into_shared_memory");
     assert_eq!(o, Pass, "{d}");
     let (o, d) = detail(&run, "runs_a_program");
