@@ -265,6 +265,51 @@ fn seal(m: SharedMapping) {
 mod tests {
     use super::*;
 
+    /// A shared mapping too large to copy becomes inaccessible in the child, and the
+    /// program's contents stay as they were.
+    #[test]
+    fn a_shared_mapping_beyond_the_copy_limit_is_sealed() {
+        let len = COPY_LIMIT + 4096;
+        // SAFETY: a fresh shared anonymous mapping (untouched pages cost nothing), checked.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert_ne!(p, libc::MAP_FAILED);
+        let first = p.cast::<u64>();
+        // SAFETY: the first word of the mapping made above.
+        unsafe { *first = 7 };
+        // SAFETY: the child reads its own maps and leaves through _exit.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            privatize_shared_mappings();
+            let maps = std::fs::read_to_string("/proc/self/maps").unwrap_or_default();
+            let start = format!("{:x}-", p as usize);
+            let code = match maps.lines().find(|l| l.starts_with(&start)) {
+                Some(line) if line.split_whitespace().nth(1) == Some("---p") => 0,
+                Some(_) => 1,
+                None => 2,
+            };
+            // SAFETY: _exit is async-signal-safe.
+            unsafe { libc::_exit(code) };
+        }
+        let mut status = 0;
+        // SAFETY: waiting for the child forked above.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        assert!(libc::WIFEXITED(status), "{status:#x}");
+        assert_eq!(libc::WEXITSTATUS(status), 0, "1: not sealed, 2: not found");
+        // SAFETY: the program's mapping is still its own.
+        assert_eq!(unsafe { *first }, 7);
+        // SAFETY: releasing the mapping made above.
+        unsafe { libc::munmap(p, len) };
+    }
+
     /// What `descriptors` made of each kind, checked in a forked child (it rewrites the whole
     /// descriptor table): the exit code names the first check that failed, 0 if none.
     #[test]
