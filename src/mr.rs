@@ -150,7 +150,8 @@ pub fn mean(xs: &[f64]) -> f64 {
     xs.iter().sum::<f64>() / xs.len() as f64
 }
 
-/// The largest element (`None` for none; NaN is passed over).
+/// The largest element, NaN passed over. Panics on an empty slice: guard the relation with
+/// `if !xs.is_empty() =>`.
 pub fn largest<T: Copy + PartialOrd>(xs: &[T]) -> T {
     let mut it = xs.iter().copied();
     let first = it.next().expect(

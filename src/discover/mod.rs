@@ -21,8 +21,9 @@
 //! that follow from two others (`sin(x + 2π)` from `sin(x + π)` twice) are folded away unless
 //! they catch more.
 //!
-//! Discovery runs in production through `#[invite::discover]` (the child records observations,
-//! `invite discover LOG` proposes), or offline on inputs you give:
+//! Observing and searching are separate: an [`Observation`] is serializable, so observations
+//! made anywhere can be searched with [`propose`]. The [`Discovery`] builder does both, offline,
+//! on inputs you give:
 //!
 //! ```
 //! let found = invite::discover::Discovery::new("fn sin(x: f64) -> f64", |x: f64| x.sin())
@@ -419,7 +420,6 @@ pub struct Discovery<'f, A: Args> {
     sig: Signature,
     call: Eval<'f>,
     inputs: Vec<Vec<Value>>,
-    unrepresentable: usize,
     min_inputs: usize,
     seed: u64,
     _args: PhantomData<A>,
@@ -435,7 +435,6 @@ impl<'f, A: Args> Discovery<'f, A> {
             sig,
             call: Box::new(move |v: &[Value]| f.call_values(v)),
             inputs: Vec::new(),
-            unrepresentable: 0,
             min_inputs: DEFAULT_MIN_INPUTS,
             seed: 0x1A2B_3C4D,
             _args: PhantomData,
@@ -444,12 +443,10 @@ impl<'f, A: Args> Discovery<'f, A> {
 
     /// Adds inputs, as tuples of arguments (`(x,)` for one).
     pub fn inputs(mut self, inputs: impl IntoIterator<Item = A>) -> Self {
-        for a in inputs {
-            match a.to_values() {
-                Some(v) => self.inputs.push(v),
-                None => self.unrepresentable += 1,
-            }
-        }
+        // An argument discovery cannot represent (a `u64` above `i64::MAX`) leaves that input
+        // out; the others still count.
+        self.inputs
+            .extend(inputs.into_iter().filter_map(|a| a.to_values()));
         self
     }
 
@@ -571,5 +568,41 @@ fn jitter(v: &Value, rng: &mut impl Rng) -> Value {
                     .collect(),
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_needed_tolerance_is_rounded_up_with_room_and_printed_with_the_attribute() {
+        assert_eq!(round_up(3.2e-6), 1e-5);
+        assert_eq!(round_up(6e-6), 1e-4);
+        let p = |relation: &str, tolerance| Proposal {
+            site: "s".into(),
+            relation: relation.into(),
+            inputs: 30,
+            held: 30,
+            detects: 1,
+            perturbations: 6,
+            tolerance,
+            check: None,
+        };
+        let found = Proposals(vec![
+            p("f(-x) == result", Some(3.2e-6)),
+            p("f(2.0 * x) == result", None),
+        ]);
+        assert_eq!(
+            found.to_rust(),
+            "// s\n#[invite::metamorphic(\n    f(-x) == result,\n    f(2.0 * x) == result,\n    \
+             tolerance = 1e-5,\n)]\n"
+        );
+        let text = found.to_string();
+        assert!(
+            text.starts_with("s: 2 relation(s)\n    f(-x) == result,\n"),
+            "{text}"
+        );
+        assert!(text.contains("held 30/30 on 30 distinct inputs; catches 1 of 6 wrong outputs; needs tolerance 3.2e-6\n"), "{text}");
     }
 }

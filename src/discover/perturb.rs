@@ -73,12 +73,12 @@ impl Perturbation {
     pub fn apply(self, y: &Value, first: &Value, scale: f64, probe: f64, size: usize) -> Value {
         use Perturbation::*;
         let eps = NUDGE * scale;
-        let (self_, probe) = if self == SizeShifted {
+        let (shape, probe) = if self == SizeShifted {
             (InputShifted, size as f64)
         } else {
             (self, probe)
         };
-        match (self_, y) {
+        match (shape, y) {
             (Constant, _) => first.clone(),
             (Scaled, Value::Float(x)) => Value::Float(x * (1.0 + NUDGE)),
             (Shifted, Value::Float(x)) => Value::Float(x + eps),
@@ -95,11 +95,11 @@ impl Perturbation {
             (InputShifted, Value::Bool(b)) => Value::Bool(*b != (probe > 0.0)),
             (Negated, Value::Bool(b)) => Value::Bool(!b),
             (_, Value::FloatSeq(xs)) => {
-                Value::FloatSeq(seq(self_, xs.clone(), eps, probe, |x, d| x + d))
+                Value::FloatSeq(seq(shape, xs.clone(), eps, probe, |x, d| x + d))
             }
             (_, Value::IntSeq(xs)) => {
                 let v: Vec<f64> = xs.iter().map(|&i| i as f64).collect();
-                let out = seq(self_, v, 1.0, probe.round(), |x, d| x + d.max(1.0));
+                let out = seq(shape, v, 1.0, probe.round(), |x, d| x + d.max(1.0));
                 Value::IntSeq(out.into_iter().map(|x| x as i64).collect())
             }
             (_, other) => other.clone(),

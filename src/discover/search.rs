@@ -9,7 +9,7 @@ use super::guard::Guard;
 use super::observe::Observation;
 use super::perturb::Perturbation;
 use super::signature::Signature;
-use super::transform::Transform;
+use super::transform::{Const, Transform};
 use super::value::{Kind, Value};
 
 /// A relation that held.
@@ -210,12 +210,12 @@ fn forms_on(
         }
         Kind::Bool => {
             let same = Form::Affine {
-                alpha: c(1.0),
-                beta: c(0.0),
+                alpha: Const::lit(1.0),
+                beta: Const::lit(0.0),
             };
             let negated = Form::Affine {
-                alpha: c(-1.0),
-                beta: c(1.0),
+                alpha: Const::lit(-1.0),
+                beta: Const::lit(1.0),
             };
             if let Some(f) = [same, negated].into_iter().find(holds) {
                 out.push(f);
@@ -243,10 +243,6 @@ fn forms_on(
         }
     }
     out
-}
-
-fn c(v: f64) -> super::transform::Const {
-    super::transform::Const::lit(v)
 }
 
 /// How many of the perturbations of the output the relation catches on the observations `on`.
