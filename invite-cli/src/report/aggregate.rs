@@ -484,3 +484,29 @@ impl InstanceAgg {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_instance_without_stats_spans_its_earliest_to_its_latest_record() {
+        let mut i = InstanceAgg::default();
+        for t in [
+            "2026-01-01T00:00:05Z",
+            "2026-01-01T00:00:01Z",
+            "2026-01-01T00:00:09Z",
+            "2026-01-01T00:00:03Z",
+        ] {
+            i.seen(t);
+        }
+        assert_eq!(
+            (i.first.as_str(), i.last.as_str()),
+            ("2026-01-01T00:00:01Z", "2026-01-01T00:00:09Z")
+        );
+        assert_eq!(i.elapsed_s(), 8.0);
+        let mut unreadable = InstanceAgg::default();
+        unreadable.seen("yesterday");
+        assert_eq!(unreadable.elapsed_s(), 0.0);
+    }
+}

@@ -99,6 +99,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_value_lies_in_its_bucket_and_the_bucket_is_narrow() {
+        for v in (0..2000u64).chain([1 << 20, (1 << 40) + 12_345, u64::MAX / 3]) {
+            let top = bucket_top(bucket_of(v));
+            // Thirty-two sub-buckets per power of two: a bucket spans at most 1/32 of its values.
+            assert!(
+                top >= v && top - v <= v / SUB,
+                "{v} in a bucket topped at {top}"
+            );
+        }
+    }
+
+    #[test]
     fn buckets_cover_values_in_order() {
         let mut last = 0;
         for v in [

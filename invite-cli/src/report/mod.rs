@@ -242,3 +242,33 @@ fn failed_tests(summary: &Summary, fail_on: &[Outcome]) -> Option<String> {
         named.join(",")
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_lists_the_first_bad_lines_and_counts_the_rest() {
+        let mut p = Problems::default();
+        for line in 1..=LISTED as u64 {
+            p.add("a.jsonl", line, &LineError::Bad("not JSON".into()));
+        }
+        let s = p.summary();
+        assert!(
+            s.starts_with("invite report: skipped 10 line(s): 10 bad, 0 of unknown kinds\n"),
+            "{s}"
+        );
+        assert_eq!(s.matches("  a.jsonl:").count(), LISTED, "{s}");
+        assert!(!s.contains("more"), "{s}");
+        p.add("a.jsonl", 11, &LineError::UnknownKind("future".into()));
+        p.add("a.jsonl", 12, &LineError::Bad("not JSON".into()));
+        let s = p.summary();
+        assert!(
+            s.contains("skipped 12 line(s): 11 bad, 1 of unknown kinds"),
+            "{s}"
+        );
+        assert_eq!(s.matches("  a.jsonl:").count(), LISTED, "{s}");
+        assert!(s.contains("  … and 2 more\n"), "{s}");
+        assert!(Problems::default().summary().is_empty());
+    }
+}
