@@ -436,6 +436,16 @@ fn tuning_prints_ready_to_paste_lines() {
             "{err}"
         );
     }
+    for bad in ["0", "-1", "inf"] {
+        let arg = format!("--target-tests-per-min={bad}");
+        let out = invite(&["report", log.to_str().unwrap(), &arg], None);
+        assert_eq!(out.status.code(), Some(2), "{arg}");
+        assert!(
+            text(&out.stderr).contains("above 0"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
     let out = invite(
         &["report", log.to_str().unwrap(), "--target-overhead", "1"],
         None,
@@ -1009,6 +1019,80 @@ fn a_reader_that_went_away_is_not_an_error_but_a_full_disk_is() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("cannot write the report"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn colour_is_on_only_when_asked_or_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(dir.path(), "a.jsonl", instance_log(1).as_bytes());
+    let report = |choice: &str| {
+        let arg = format!("--color={choice}");
+        let out = invite(&["report", log.to_str().unwrap(), &arg], None);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    assert!(report("always").contains("\x1b["));
+    assert!(!report("never").contains("\x1b["));
+    // Standard output is a pipe here, and NO_COLOR is set.
+    assert!(!report("auto").contains("\x1b["));
+}
+
+#[test]
+fn check_config_says_when_every_entry_names_a_site_of_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(dir.path(), "a.jsonl", instance_log(1).as_bytes());
+    let log = log.to_str().unwrap();
+    let good = write(
+        dir.path(),
+        "good.toml",
+        b"[functions.\"app::f\"]\nrho = 0.1\n",
+    );
+    let out = invite(
+        &["check-config", good.to_str().unwrap(), "--log", log],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("every [functions] entry names a site"),
+        "{}",
+        text(&out.stdout)
+    );
+    let typo = write(
+        dir.path(),
+        "typo.toml",
+        b"[functions.\"app::g\"]\nrho = 0.1\n",
+    );
+    let out = invite(
+        &["check-config", typo.to_str().unwrap(), "--log", log],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("matches no site"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        !text(&out.stdout).contains("every [functions] entry"),
+        "{}",
+        text(&out.stdout)
+    );
+    let no_start = write(dir.path(), "b.jsonl", b"{}\n");
+    let out = invite(
+        &[
+            "check-config",
+            good.to_str().unwrap(),
+            "--log",
+            no_start.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("no start record"),
         "{}",
         text(&out.stderr)
     );
