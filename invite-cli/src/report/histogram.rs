@@ -160,4 +160,24 @@ mod tests {
         assert_eq!(a.quantile(0.5), 3);
         assert_eq!(a.quantile(0.95), 7);
     }
+
+    #[test]
+    fn a_merge_is_the_histogram_of_both_value_sets_either_way_round() {
+        let (small, large) = ([3u64, 3, 5], [7u64, 900, 5000, 5001]);
+        let mut all = Histogram::default();
+        small.iter().chain(&large).for_each(|&v| all.add(v));
+        let of = |vs: &[u64]| {
+            let mut h = Histogram::default();
+            vs.iter().for_each(|&v| h.add(v));
+            h
+        };
+        for (mut into, from) in [(of(&small), of(&large)), (of(&large), of(&small))] {
+            into.merge(&from);
+            assert_eq!(into.count(), all.count());
+            assert_eq!(into.mean(), all.mean());
+            for q in [0.1, 0.3, 0.5, 0.6, 0.8, 0.9, 1.0] {
+                assert_eq!(into.quantile(q), all.quantile(q), "q = {q}");
+            }
+        }
+    }
 }
