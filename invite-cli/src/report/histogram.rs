@@ -107,6 +107,9 @@ mod tests {
                 top >= v && top - v <= v / SUB,
                 "{v} in a bucket topped at {top}"
             );
+            if v < 2 * SUB {
+                assert_eq!(top, v, "values below {} have buckets of their own", 2 * SUB);
+            }
         }
     }
 
