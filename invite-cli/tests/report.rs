@@ -701,6 +701,7 @@ fn html_shows_the_time_axis_the_skips_the_projections_and_what_was_cut() {
         "no test at an unreadable time"
     );
     chart_geometry_holds(&html);
+    outcomes_chart_holds(&html);
     // A test at a time that cannot be read is counted under the chart, not drawn.
     let odd =
         test(1, "app::f", A, 1, Outcome::Pass, 10).replace("2026-11-22T10:01", "20x6-11-22T10:01");
@@ -737,6 +738,76 @@ fn elements<'a>(html: &'a str, id: &str, tag: &str) -> Vec<&'a str> {
         .match_indices(&format!("<{tag} "))
         .map(|(i, _)| &chart[i..i + chart[i..].find('>').unwrap()])
         .collect()
+}
+
+/// The outcomes chart: one row per site, each row's segments side by side from the label
+/// column, the busiest site's row spanning the whole bar width, and each segment filled with
+/// its outcome's colour, which the legend shows by the outcome's name and no other outcome
+/// shares.
+fn outcomes_chart_holds(html: &str) {
+    let (label_w, bar_w, row) = (260.0, 480.0, 22.0);
+    let svg = elements(html, "outcomes", "svg")[0];
+    let chart = &html[html.find("<svg id=\"outcomes\"").unwrap()..];
+    let chart = &chart[..chart.find("</svg>").unwrap()];
+    let mut rows: Vec<(f64, f64)> = Vec::new(); // (y, where the next segment starts)
+    let mut fills: std::collections::BTreeMap<String, String> = Default::default();
+    for piece in chart.split("<rect ").skip(1) {
+        let rect = &format!(" {}", &piece[..piece.find("</rect>").unwrap()]);
+        let (x, y, w) = (attr(rect, "x"), attr(rect, "y"), attr(rect, "width"));
+        match rows.last_mut() {
+            Some((ry, next)) if *ry == y => {
+                assert!((x - *next).abs() < 0.2, "segments side by side: {rect}");
+                *next = x + w;
+            }
+            _ => {
+                assert!(
+                    (x - label_w).abs() < 0.01,
+                    "a row starts after the labels: {rect}"
+                );
+                assert!((y - (5.0 + rows.len() as f64 * row)).abs() < 0.01, "{rect}");
+                rows.push((y, x + w));
+            }
+        }
+        let fill = rect[rect.find("fill=\"").unwrap() + 6..]
+            .split('"')
+            .next()
+            .unwrap();
+        let outcome = rect
+            .rsplit(' ')
+            .next()
+            .unwrap()
+            .trim_end_matches("</title>");
+        assert!(fill.len() == 7 && fill.starts_with('#'), "{rect}");
+        let known = fills
+            .entry(outcome.to_string())
+            .or_insert_with(|| fill.to_string());
+        assert_eq!(known, fill, "one colour per outcome");
+        let legend = format!("style=\"background:{fill}\"></i>{outcome}</span>");
+        assert!(
+            html.contains(&legend),
+            "the legend names {outcome} in {fill}"
+        );
+    }
+    // The legend shows every outcome, each in a colour of its own.
+    let legend = &html[html.find("<p class=\"legend\">").expect("a legend")..];
+    let legend: Vec<&str> = legend[..legend.find("</p>").unwrap()]
+        .split("style=\"background:")
+        .skip(1)
+        .map(|p| &p[..7])
+        .collect();
+    assert_eq!(legend.len(), 7, "{legend:?}");
+    let distinct: std::collections::BTreeSet<&&str> = legend.iter().collect();
+    assert_eq!(distinct.len(), 7, "{legend:?}");
+    assert!(legend.iter().all(|c| c.starts_with('#')), "{legend:?}");
+    assert!(
+        (attr(svg, "height") - (row * rows.len() as f64 + 10.0)).abs() < 0.01,
+        "{svg}"
+    );
+    let widest = rows.iter().map(|r| r.1 - label_w).fold(0.0, f64::max);
+    assert!(
+        (widest - bar_w).abs() < 0.3,
+        "the busiest site spans the bar: {widest}"
+    );
 }
 
 /// Bars stay inside the timeline's plot and the tallest fills it; ticks stand on its baseline;
@@ -1096,4 +1167,16 @@ fn check_config_says_when_every_entry_names_a_site_of_the_log() {
         "{}",
         text(&out.stderr)
     );
+}
+
+#[test]
+fn the_outcomes_chart_stacks_each_site_s_outcomes_in_their_colours() {
+    let dir = tempfile::tempdir().unwrap();
+    // One site with passes, a failure, an error and a timeout.
+    let log = write(dir.path(), "a.jsonl", instance_log(1).as_bytes());
+    let out = invite(&["report", "--format", "html", log.to_str().unwrap()], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let html = text(&out.stdout);
+    assert!(html.matches("<rect ").count() >= 4, "{html}");
+    outcomes_chart_holds(&html);
 }
