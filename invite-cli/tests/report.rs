@@ -1179,4 +1179,10 @@ fn the_outcomes_chart_stacks_each_site_s_outcomes_in_their_colours() {
     let html = text(&out.stdout);
     assert!(html.matches("<rect ").count() >= 4, "{html}");
     outcomes_chart_holds(&html);
+    // The site's table row: runs, a count per outcome, then the four cost columns.
+    let row = &html[html.find("<tr><th>app::f</th>").expect("the site's row")..];
+    let row = &row[..row.find("</tr>").unwrap()];
+    assert_eq!(row.matches("<td").count(), 1 + 7 + 4, "{row}");
+    // It has failures, so the page does not say it has none.
+    assert!(!html.contains("No failures."), "{html}");
 }
