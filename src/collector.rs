@@ -21,7 +21,7 @@ use crate::record::{self, Instance, Outcome, OutcomeCounts, Record, Seeds, SiteS
 use crate::rng::Snapshot;
 use crate::sandbox::wire::{Frame, FrameReader};
 use crate::sandbox::{self, Exit};
-use crate::site::{self, Site};
+use crate::site::{self, Site, TestKind, DISCOVER_PREFIX};
 
 type FailureHook = Arc<dyn Fn(&record::Test) + Send + Sync>;
 static FAILURE_HOOK: RwLock<Option<FailureHook>> = RwLock::new(None);
@@ -608,9 +608,28 @@ impl State {
                 } if index < self.runs[i].reported.len() && !self.runs[i].reported[index] => {
                     self.runs[i].reported[index] = true;
                     let run = &self.runs[i];
-                    let record =
-                        test_record(run, &self.instance, index, outcome, duration_us, detail);
-                    self.emit(run.h.site, record);
+                    let site = run.h.site;
+                    match observation_record(
+                        run,
+                        &self.instance,
+                        index,
+                        outcome,
+                        duration_us,
+                        &detail,
+                    ) {
+                        Some(o) => self.emit_observation(site, o),
+                        None => {
+                            let record = test_record(
+                                run,
+                                &self.instance,
+                                index,
+                                outcome,
+                                duration_us,
+                                detail,
+                            );
+                            self.emit(site, record)
+                        }
+                    }
                 }
                 _ => {}
             }
@@ -684,6 +703,16 @@ impl State {
         if failing {
             self.on_failure(&t);
         }
+    }
+
+    /// An observation counts as a passed test of its site (it is one run of the site's entry)
+    /// but is logged as what it is.
+    fn emit_observation(&mut self, site: &'static Site, o: record::Observation) {
+        let tally = self.tallies.entry(site.key()).or_default();
+        tally.tests += 1;
+        tally.outcomes.add(Outcome::Pass);
+        tally.test_us += o.duration_us;
+        self.push(&Record::Observation(o));
     }
 
     fn on_failure(&mut self, t: &record::Test) {
@@ -873,6 +902,38 @@ fn failure_line(t: &record::Test) -> String {
         .map(|d| format!(" ({d})"))
         .unwrap_or_default();
     format!("{} in {}: {}{detail}", t.outcome, t.site, t.test)
+}
+
+/// The record of a discovery entry that observed its call; `None` for any other test, and for a
+/// discovery that did not observe (blocked, timed out, failed), which is logged as a test.
+fn observation_record(
+    run: &LiveRun,
+    instance: &Instance,
+    index: usize,
+    outcome: Outcome,
+    duration_us: u64,
+    detail: &Option<String>,
+) -> Option<record::Observation> {
+    let (text, kind) = run.h.site.meta.tests.get(index)?;
+    if *kind != TestKind::Discover || outcome != Outcome::Pass {
+        return None;
+    }
+    let observation = serde_json::from_str(detail.as_deref()?).ok()?;
+    Some(record::Observation {
+        v: record::VERSION,
+        time: run.time.clone(),
+        host: instance.host.clone(),
+        pid: instance.pid,
+        site: run.h.site.meta.name.to_string(),
+        signature: text
+            .strip_prefix(DISCOVER_PREFIX)
+            .unwrap_or(text)
+            .to_string(),
+        run: run.h.run,
+        duration_us,
+        seeds: run.seeds.clone(),
+        observation,
+    })
 }
 
 fn test_record(

@@ -105,7 +105,7 @@ pub use check::{check, check_replaying, Checked};
 #[cfg(feature = "proptest")]
 pub use check::{check_strategy, check_strategy_with};
 pub use collector::on_failure;
-pub use invite_macros::{in_vivo, metamorphic};
+pub use invite_macros::{discover, in_vivo, metamorphic};
 pub use outcomes::outcomes;
 pub use rng::rng;
 pub use runtime::{init_with, shutdown, wait_idle};

@@ -17,6 +17,10 @@ pub use crate::sandbox::{fork_run, ChildRun, TestCtx};
 pub use crate::site::{Permit, Sampled, Site, SiteLocal, SiteMeta, SiteRef, TestKind};
 pub use inventory;
 
+/// Largest observation a discovery entry records, in bytes of JSON: a run's frames are capped
+/// at 4 MiB, and one record should stay readable line by line.
+const OBSERVATION_MAX: usize = 1 << 20;
+
 /// Longest `Debug` text kept for one value.
 const DEBUG_CHARS: usize = 512;
 
@@ -131,6 +135,71 @@ pub fn comparison_detail(left: String, op: Op, right: String, tol: f64) -> Strin
         "left: {left}, right: {right} ({} with tolerance {tol:e}){nan}",
         op.symbol()
     )
+}
+
+pub use crate::discover::{quietly as discover_quietly, Discoverable, Kind, Value};
+
+/// A discovery entry's child: observes the function on the live input (`None` where an
+/// argument cannot be represented) and on its follow-ups, and hands the observation, as JSON,
+/// to the collector as the verdict's detail.
+pub fn discover_observe(
+    t: &TestCtx,
+    signature: &str,
+    kinds: &[Kind],
+    output: Kind,
+    input: Vec<Option<Value>>,
+    call: &mut crate::discover::Call<'_>,
+) {
+    let (outcome, detail) = observation_verdict(signature, kinds, output, input, call);
+    t.set(outcome, Some(detail));
+}
+
+fn observation_verdict(
+    signature: &str,
+    kinds: &[Kind],
+    output: Kind,
+    input: Vec<Option<Value>>,
+    call: &mut crate::discover::Call<'_>,
+) -> (Outcome, String) {
+    use crate::discover::{observe, Signature, Transform};
+    let sig = match Signature::parse(signature, kinds, output) {
+        Ok(sig) => sig,
+        Err(e) => {
+            return (
+                Outcome::Error,
+                format!("discovery cannot read the signature: {e}"),
+            )
+        }
+    };
+    let Some(input) = input.into_iter().collect::<Option<Vec<Value>>>() else {
+        return (
+            Outcome::Inconclusive,
+            "an argument cannot be represented exactly (an integer beyond the range of i64):              this call is not observed"
+                .into(),
+        );
+    };
+    let transforms = Transform::all(&sig);
+    let seed = crate::rng::with_transform(rand::Rng::random::<u64>);
+    let Some(obs) = observe(&sig, &transforms, input, call, seed) else {
+        return (
+            Outcome::Inconclusive,
+            format!(
+                "not observed: the function panicked on the live input, its result is not of                  the declared kind, or a sequence is longer than {} elements",
+                crate::discover::MAX_LEN
+            ),
+        );
+    };
+    match serde_json::to_string(&obs) {
+        Ok(json) if json.len() <= OBSERVATION_MAX => (Outcome::Pass, json),
+        Ok(json) => (
+            Outcome::Inconclusive,
+            format!(
+                "not recorded: the observation takes {} bytes, more than the {OBSERVATION_MAX}                  a record may hold",
+                json.len()
+            ),
+        ),
+        Err(e) => (Outcome::Error, format!("the observation cannot be written: {e}")),
+    }
 }
 
 #[cfg(test)]

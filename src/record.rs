@@ -20,6 +20,8 @@ pub enum Record {
     Start(Start),
     /// One test of one sampled call.
     Test(Test),
+    /// What one sampled call of a discovered function showed (`#[invite::discover]`).
+    Observation(Observation),
     /// Periodic counters of every site.
     Stats(Stats),
     /// The process stopped invite (it drained its runs first).
@@ -189,6 +191,33 @@ pub struct Test {
     pub detail: Option<String>,
     /// What replays the call's random streams.
     pub seeds: Seeds,
+}
+
+/// One sampled call of a function under discovery: its results on the live input and on
+/// every follow-up input, which `invite discover` judges candidate relations on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    /// Record format version.
+    pub v: u32,
+    /// RFC 3339, UTC, microseconds.
+    pub time: String,
+    /// The host name.
+    pub host: String,
+    /// The process id.
+    pub pid: u32,
+    /// The site's name (see [`SiteInfo::name`]).
+    pub site: String,
+    /// The function's signature as written (`fn std_dev(xs: &[f64]) -> f64`): the names and
+    /// types proposals are written with.
+    pub signature: String,
+    /// Number of the run (one forked child) in this process, from 1.
+    pub run: u64,
+    /// How long the observation took in the child, in microseconds.
+    pub duration_us: u64,
+    /// What replays the call's random streams.
+    pub seeds: Seeds,
+    /// The input, the results and their noise.
+    pub observation: crate::discover::Observation,
 }
 
 /// Counts of each outcome, named by outcome.

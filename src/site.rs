@@ -31,7 +31,13 @@ pub enum TestKind {
     Metamorphic,
     /// An In Vivo test (`test = path` in `#[in_vivo]`).
     InVivo,
+    /// Relation discovery (`#[invite::discover]`): the entry's text is `discover ` and the
+    /// function's signature, and the child records an observation instead of a verdict.
+    Discover,
 }
+
+/// How a discovery entry's text starts; the function's signature follows.
+pub const DISCOVER_PREFIX: &str = "discover ";
 
 /// What the attribute macro knows about a site at compile time.
 #[derive(Debug)]

@@ -236,3 +236,125 @@ fn a_relation_true_only_on_the_inputs_given_is_caught_on_fresh_ones() {
     let failing = d.failing(&found, (0..50).map(|i| (i as f64 * 0.3,)));
     assert!(failing.is_empty(), "{failing:?}");
 }
+
+// Live discovery: the attribute, the child that observes, the log record, and the proposals
+// made from the log.
+
+mod support;
+
+use invite::record::{Outcome, Record};
+
+const EVERY_CALL: &str =
+    "default_rho = 1.0\nmax_concurrent = 64\nmax_overhead = 1.0\nchild_cpu_charge = 0.0";
+
+#[invite::discover]
+fn sine(x: f64) -> f64 {
+    x.sin()
+}
+
+#[invite::metamorphic(variance(&invite::mr::permute(xs)) == result, discover = true)]
+fn variance(xs: &[f64]) -> f64 {
+    let m = xs.iter().sum::<f64>() / xs.len().max(1) as f64;
+    xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / xs.len().max(1) as f64
+}
+
+struct Scale {
+    k: f64,
+}
+
+impl Scale {
+    #[invite::discover(name = "scale")]
+    fn apply(&self, x: f64) -> f64 {
+        self.k * x
+    }
+}
+
+/// Writes a file on any input but the program's own: in the observing child, on a follow-up
+/// input. The sandbox blocks it, so the call is not observed and the log says why.
+#[invite::discover]
+fn leaky(x: f64) -> f64 {
+    if x != 1.5 {
+        let _ = std::fs::write(support::scenario_dir().join("leaked"), b"x");
+    }
+    x
+}
+
+/// The observations each site recorded, by site, with the signature they name.
+fn observed(run: &support::Run) -> Vec<(String, String, Vec<invite::discover::Observation>)> {
+    let mut out: Vec<(String, String, Vec<invite::discover::Observation>)> = Vec::new();
+    for r in run.records() {
+        if let Record::Observation(o) = r {
+            match out.iter_mut().find(|(s, _, _)| *s == o.site) {
+                Some((_, _, obs)) => obs.push(o.observation),
+                None => out.push((o.site, o.signature, vec![o.observation])),
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn sampled_calls_are_observed_in_the_child_and_propose_relations_from_the_log() {
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        let scale = Scale { k: 3.0 };
+        for i in 0..60 {
+            let x = (i as f64 * 0.618_033_988_7) % 1.0 * 18.0 - 9.0;
+            let xs: Vec<f64> = (0..5).map(|j| x * j as f64 + (j * j) as f64).collect();
+            // The host sees its own results, unchanged by the observing child.
+            assert_eq!(sine(x), x.sin());
+            assert_eq!(scale.apply(x), 3.0 * x);
+            variance(&xs);
+            invite::wait_idle(std::time::Duration::from_secs(10));
+        }
+        assert_eq!(leaky(1.5), 1.5);
+        invite::wait_idle(std::time::Duration::from_secs(10));
+    });
+    run.assert_success();
+    let observed = observed(&run);
+    let of = |site: &str| {
+        observed
+            .iter()
+            .find(|(s, _, _)| s.ends_with(site))
+            .unwrap_or_else(|| panic!("no observation of {site}\n{}", run.describe()))
+    };
+    let (site, signature, obs) = of("::sine");
+    assert_eq!(signature, "fn sine(x: f64) -> f64");
+    assert!(obs.len() >= 30, "{} observations of sine", obs.len());
+    let found = invite::discover::propose_observed(site, signature, obs, 30).unwrap();
+    let relations: Vec<&str> = found.proposals.relations().collect();
+    assert!(relations.contains(&"sine(-x) == -result"), "{relations:?}");
+    assert!(
+        relations.contains(&"sine(x + std::f64::consts::PI) == -result"),
+        "{relations:?}"
+    );
+
+    let (site, signature, obs) = of("scale");
+    assert_eq!(site, "scale");
+    assert_eq!(signature, "fn apply(&self, x: f64) -> f64");
+    let found = invite::discover::propose_observed(site, signature, obs, 30).unwrap();
+    let relations: Vec<&str> = found.proposals.relations().collect();
+    assert!(
+        relations.contains(&"self.apply(2.0 * x) == 2.0 * result"),
+        "{relations:?}"
+    );
+
+    let (site, signature, obs) = of("::variance");
+    assert_eq!(signature, "fn variance(xs: &[f64]) -> f64");
+    let found = invite::discover::propose_observed(site, signature, obs, 30).unwrap();
+    let relations: Vec<&str> = found.proposals.relations().collect();
+    assert!(
+        relations.contains(&"variance(&invite::mr::multiply(xs, 2.0)) == 4.0 * result"),
+        "{relations:?}"
+    );
+    // The written relation runs beside discovery, as a test of its own.
+    assert!(run
+        .outcomes_of("variance(&invite::mr::permute(xs)) == result")
+        .iter()
+        .all(|o| *o == Outcome::Pass));
+
+    // The write was blocked: no file, no observation, and a record saying so.
+    assert!(!run.dir.join("leaked").exists());
+    assert!(!observed.iter().any(|(s, _, _)| s.ends_with("::leaky")));
+    let blocked = run.outcomes_of("discover fn leaky(x: f64) -> f64");
+    assert_eq!(blocked, vec![Outcome::Blocked], "{}", run.describe());
+}

@@ -22,14 +22,22 @@ fn even_after(x: &u64) -> bool {
     x.wrapping_mul(2).is_multiple_of(2)
 }
 
+/// Under discovery: its conversions are type-checked both ways too.
+#[invite::discover]
+fn halve(x: f64, xs: &[f64]) -> f64 {
+    x / 2.0 + xs.len() as f64
+}
+
 #[test]
 fn sites_exist_only_with_the_enabled_feature() {
     // This process is not a scenario: keep invite off whatever ./invite.toml says.
     std::env::set_var("INVITE", "off");
     assert_eq!(double(21), 42);
-    let names: Vec<&str> = invite::site::all().map(|s| s.meta.name).collect();
+    assert_eq!(halve(3.0, &[1.0]), 2.5);
+    let mut names: Vec<&str> = invite::site::all().map(|s| s.meta.name).collect();
+    names.sort();
     if cfg!(feature = "enabled") {
-        assert_eq!(names, ["feature_off::double"]);
+        assert_eq!(names, ["feature_off::double", "feature_off::halve"]);
     } else {
         assert!(names.is_empty(), "{names:?}");
     }

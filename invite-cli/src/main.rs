@@ -1,5 +1,6 @@
 //! The `invite` command: `report` turns logs into findings and tuned sampling rates;
-//! `check-config` validates an `invite.toml`.
+//! `discover` proposes relations from recorded observations; `check-config` validates an
+//! `invite.toml`.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -8,13 +9,14 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use invite::config::Config;
 use invite::record::{Outcome, Record};
+use invite_cli::discover;
 use invite_cli::report::{self, Format, Options};
 
 #[derive(Parser)]
 #[command(
     name = "invite",
     version,
-    about = "Reports on invite logs and checks invite.toml"
+    about = "Reports on invite logs, proposes relations from them, and checks invite.toml"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -26,6 +28,13 @@ enum FormatArg {
     Text,
     Json,
     Html,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DiscoverFormat {
+    Text,
+    Json,
+    Rust,
 }
 
 #[derive(Subcommand)]
@@ -61,6 +70,19 @@ enum Command {
         /// crate that holds the functions; `-` for stdout, which then holds only the tests).
         #[arg(long, value_name = "FILE")]
         emit_tests: Option<PathBuf>,
+    },
+    /// Propose metamorphic relations from the observations #[invite::discover] recorded.
+    Discover {
+        /// Log files, directories (every *.jsonl inside) or `-` for stdin; default: the `log`
+        /// that $INVITE_CONFIG or ./invite.toml names, else invite-log.jsonl.
+        paths: Vec<String>,
+        /// Distinct inputs a relation must hold on, with no violation, to be proposed.
+        #[arg(long, default_value_t = invite::discover::DEFAULT_MIN_INPUTS, value_parser = at_least_one)]
+        min_inputs: usize,
+        /// text: each relation with its evidence; json: an array of objects; rust: the
+        /// attributes, ready to paste.
+        #[arg(long, value_enum, default_value = "text")]
+        format: DiscoverFormat,
     },
     /// Validate an invite.toml with the runtime's own messages.
     CheckConfig {
@@ -117,6 +139,13 @@ fn configured_log() -> Result<String, String> {
         ));
     }
     Ok(log)
+}
+
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("expected a whole number of 1 or more, got `{s}`")),
+    }
 }
 
 fn positive(s: &str) -> Result<f64, String> {
@@ -178,6 +207,37 @@ fn main() -> ExitCode {
                 fail_on,
             };
             report::run(
+                &opts,
+                &mut std::io::stdout().lock(),
+                &mut std::io::stderr().lock(),
+            )
+        }
+        Command::Discover {
+            paths,
+            min_inputs,
+            format,
+        } => {
+            let paths = if paths.is_empty() {
+                match configured_log() {
+                    Ok(log) => vec![log],
+                    Err(e) => {
+                        eprintln!("invite discover: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            } else {
+                paths
+            };
+            let opts = discover::Options {
+                paths,
+                min_inputs,
+                format: match format {
+                    DiscoverFormat::Text => discover::Format::Text,
+                    DiscoverFormat::Json => discover::Format::Json,
+                    DiscoverFormat::Rust => discover::Format::Rust,
+                },
+            };
+            discover::run(
                 &opts,
                 &mut std::io::stdout().lock(),
                 &mut std::io::stderr().lock(),

@@ -37,6 +37,8 @@ struct Param {
     passing: Passing,
     /// The type as written, for the log (regression tests are written from it).
     ty: String,
+    /// The type, for the conversions of relation discovery.
+    ty_tokens: Type,
 }
 
 /// What expansion needs to know about the function.
@@ -53,6 +55,8 @@ struct Shape {
     /// `::<T, U>` for calls of the original, empty when `impl Trait` arguments forbid it.
     turbofish: TokenStream,
     is_unsafe: bool,
+    /// The result type, when the function has one.
+    output: Option<Type>,
 }
 
 pub fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -93,6 +97,10 @@ fn try_expand(kind: Kind, attr: TokenStream, item: TokenStream) -> syn::Result<T
     func.attrs = kept;
     let mut shape = shape_of(&func, &args)?;
     check_names(&shape, &args)?;
+    if args.tests.iter().any(|t| matches!(t, Test::Discover(_))) {
+        check_discoverable(&func, &shape)?;
+        args.name_discovery(&signature_text(&shape));
+    }
     if cfg!(feature = "enabled") {
         Ok(generate(&func, &shape, &args))
     } else {
@@ -201,6 +209,7 @@ fn invite_attr_kind(a: &syn::Attribute) -> Option<Kind> {
     match last {
         "metamorphic" => Some(Kind::Metamorphic),
         "in_vivo" => Some(Kind::InVivo),
+        "discover" => Some(Kind::Discover),
         _ => None,
     }
 }
@@ -240,7 +249,12 @@ fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
                     _ => Passing::Value,
                 };
                 let ty = crate::text::source_text(&t.ty.to_token_stream());
-                params.push(Param { ident, passing, ty });
+                params.push(Param {
+                    ident,
+                    passing,
+                    ty,
+                    ty_tokens: (*t.ty).clone(),
+                });
             }
         }
     }
@@ -290,6 +304,10 @@ fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
         impl_type,
         turbofish,
         is_unsafe: matches!(sig.safety, syn::Safety::Unsafe(_)),
+        output: match &sig.output {
+            syn::ReturnType::Type(_, ty) => Some((**ty).clone()),
+            syn::ReturnType::Default => None,
+        },
     })
 }
 
@@ -489,6 +507,7 @@ fn site_static(shape: &Shape, args: &Args) -> TokenStream {
             Test::Relation(_) => quote!(Relation),
             Test::Metamorphic(_) => quote!(Metamorphic),
             Test::InVivo(_) => quote!(InVivo),
+            Test::Discover(_) => quote!(Discover),
         };
         quote!((#text, ::invite::__private::TestKind::#kind))
     });
@@ -580,6 +599,7 @@ fn child_branch(shape: &Shape, args: &Args) -> TokenStream {
             Test::Relation(r) => relation_arm(shape, r),
             Test::Metamorphic(tf) => metamorphic_test_arm(shape, &tf.path),
             Test::InVivo(tf) => in_vivo_arm(shape, &tf.path),
+            Test::Discover(_) => discover_arm(shape),
         };
         quote!(#i => #body)
     });
@@ -601,6 +621,163 @@ fn child_branch(shape: &Shape, args: &Args) -> TokenStream {
             },
         )
     }
+}
+
+/// Refuses, at compile time, what discovery cannot call again on transformed copies.
+fn check_discoverable(func: &ItemFn, shape: &Shape) -> syn::Result<()> {
+    for (p, input) in shape.params.iter().zip(
+        func.sig
+            .inputs
+            .iter()
+            .filter(|i| matches!(i, FnArg::Typed(_))),
+    ) {
+        if p.passing == Passing::Mut {
+            return Err(syn::Error::new(
+                input.span(),
+                "relation discovery calls the function again on transformed copies of its \
+                 arguments and compares the results; a `&mut` parameter is an output it cannot \
+                 compare: discover a function that takes it by value or by `&` reference",
+            ));
+        }
+    }
+    if shape.output.is_none() {
+        return Err(syn::Error::new(
+            func.sig.ident.span(),
+            "relation discovery compares the function's results, and this function returns \
+             none: discover a function that returns a number, a `bool` or a vector of numbers",
+        ));
+    }
+    Ok(())
+}
+
+/// The signature as discovery reads it: `fn name(&self, x: f64, xs: &[f64]) -> f64`.
+fn signature_text(shape: &Shape) -> String {
+    let receiver = match shape.receiver {
+        Receiver::None => None,
+        Receiver::Ref => Some("&self".to_string()),
+        Receiver::RefMut => Some("&mut self".to_string()),
+        Receiver::Value => Some("self".to_string()),
+    };
+    let params: Vec<String> = receiver
+        .into_iter()
+        .chain(
+            shape
+                .params
+                .iter()
+                .map(|p| format!("{}: {}", p.ident, p.ty)),
+        )
+        .collect();
+    let output = shape
+        .output
+        .as_ref()
+        .map(|t| crate::text::source_text(&t.to_token_stream()))
+        .unwrap_or_else(|| "()".into());
+    format!("fn {}({}) -> {output}", shape.name, params.join(", "))
+}
+
+/// The type discovery converts a value of `ty` through: `<U as ToOwned>::Owned` for a `&U`
+/// (a `&[f64]` is discovered as a `Vec<f64>`), `ty` itself otherwise.
+fn owned_type(ty: &Type) -> TokenStream {
+    match ty {
+        Type::Reference(r) => {
+            let elem = &r.elem;
+            quote!(<#elem as ::std::borrow::ToOwned>::Owned)
+        }
+        other => quote!(#other),
+    }
+}
+
+/// A discovery entry: the function run on the live arguments and on follow-ups made from them,
+/// each call on fresh copies and on the replayed random stream.
+fn discover_arm(shape: &Shape) -> TokenStream {
+    let owned: Vec<TokenStream> = shape
+        .params
+        .iter()
+        .map(|p| owned_type(&p.ty_tokens))
+        .collect();
+    let d = quote!(::invite::__private::Discoverable);
+    let kinds = owned.iter().map(|o| quote!(<#o as #d>::KIND));
+    let values = shape.params.iter().zip(&owned).map(|(p, o)| {
+        let id = &p.ident;
+        match p.passing {
+            Passing::Shared => quote!(<#o as #d>::to_value(&::std::borrow::ToOwned::to_owned(#id))),
+            _ => quote!(<#o as #d>::to_value(&#id)),
+        }
+    });
+    let locals: Vec<Ident> = (0..shape.params.len())
+        .map(|i| format_ident!("__invite_d{}", i))
+        .collect();
+    let converts = locals
+        .iter()
+        .zip(&owned)
+        .enumerate()
+        .map(|(i, (l, o))| quote!(let #l = <#o as #d>::from_value(__invite_v.get(#i)?)?;));
+    let mut setup = TokenStream::new();
+    let mut call_args = Vec::new();
+    match shape.receiver {
+        Receiver::None => {}
+        Receiver::Ref => call_args.push(quote!(self)),
+        Receiver::RefMut => {
+            let copy = clone_receiver(shape, quote!(&*self));
+            setup.extend(quote!(let mut __invite_d_self = #copy;));
+            call_args.push(quote!(&mut __invite_d_self));
+        }
+        Receiver::Value => call_args.push(clone_receiver(shape, quote!(&self))),
+    }
+    for (p, l) in shape.params.iter().zip(&locals) {
+        call_args.push(match p.passing {
+            Passing::Shared => quote!(&#l),
+            _ => quote!(#l),
+        });
+    }
+    let original = &shape.original;
+    let turbofish = &shape.turbofish;
+    let callee = if shape.assoc {
+        quote!(Self::#original)
+    } else {
+        quote!(#original)
+    };
+    let call = quote!(#callee #turbofish(#(#call_args),*));
+    let call = if shape.is_unsafe {
+        quote!(unsafe { #call })
+    } else {
+        call
+    };
+    let output = shape
+        .output
+        .as_ref()
+        .expect("checked by check_discoverable");
+    let (out_owned, out_value) = match output {
+        Type::Reference(_) => {
+            let o = owned_type(output);
+            let v = quote!(<#o as #d>::to_value(&::std::borrow::ToOwned::to_owned(__invite_r)));
+            (o, v)
+        }
+        other => (
+            quote!(#other),
+            quote!(<#other as #d>::to_value(&__invite_r)),
+        ),
+    };
+    let signature = signature_text(shape);
+    quote!({
+        let mut __invite_call = |__invite_v: &[::invite::__private::Value]|
+            -> ::core::option::Option<::invite::__private::Value>
+        {
+            #(#converts)*
+            #setup
+            __invite_t.replay();
+            let __invite_r = ::invite::__private::discover_quietly(|| #call)?;
+            #out_value
+        };
+        ::invite::__private::discover_observe(
+            __invite_t,
+            #signature,
+            &[#(#kinds),*],
+            <#out_owned as #d>::KIND,
+            ::std::vec![#(#values),*],
+            &mut __invite_call,
+        );
+    })
 }
 
 /// The source run: statements that prepare fresh copies of mutable inputs, the call, and the

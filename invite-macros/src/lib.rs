@@ -47,3 +47,22 @@ pub fn metamorphic(attr: TokenStream, item: TokenStream) -> TokenStream {
 pub fn in_vivo(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::expand(parse::Kind::InVivo, attr.into(), item.into()).into()
 }
+
+/// Proposes metamorphic relations from sampled calls of the function: in a forked child, the
+/// function is run on the live arguments and on follow-ups made from them (scaled, shifted,
+/// reflected, permuted, ...), and the results are logged as an `observation` record.
+/// `invite discover LOG` then proposes the relations that held, ready to paste into
+/// `#[invite::metamorphic(...)]`.
+///
+/// ```ignore
+/// #[invite::discover]
+/// pub fn std_dev(xs: &[f64]) -> f64 { /* ... */ }
+/// ```
+///
+/// Parameters and result must be numbers, `bool`, or vectors or slices of numbers; the
+/// parameters are taken by value or by `&` reference. Options: `name`, `rho`, `timeout_ms`.
+/// `discover = true` in `#[invite::metamorphic]` does the same beside its tests.
+#[proc_macro_attribute]
+pub fn discover(attr: TokenStream, item: TokenStream) -> TokenStream {
+    expand::expand(parse::Kind::Discover, attr.into(), item.into()).into()
+}

@@ -12,6 +12,7 @@ use crate::text::source_text;
 pub enum Kind {
     Metamorphic,
     InVivo,
+    Discover,
 }
 
 impl Kind {
@@ -19,6 +20,7 @@ impl Kind {
         match self {
             Kind::Metamorphic => "#[invite::metamorphic]",
             Kind::InVivo => "#[invite::in_vivo]",
+            Kind::Discover => "#[invite::discover]",
         }
     }
 
@@ -33,8 +35,10 @@ impl Kind {
                 "self_check",
                 "dedup",
                 "state",
+                "discover",
             ],
             Kind::InVivo => &["test", "name", "timeout_ms", "rho", "dedup", "state"],
+            Kind::Discover => &["name", "timeout_ms", "rho"],
         }
     }
 }
@@ -57,6 +61,8 @@ pub enum Test {
     Relation(Relation),
     Metamorphic(TestFn),
     InVivo(TestFn),
+    /// Relation discovery; the text (`discover fn ...`) is set once the signature is known.
+    Discover(String),
 }
 
 impl Test {
@@ -64,6 +70,7 @@ impl Test {
         match self {
             Test::Relation(r) => &r.text,
             Test::Metamorphic(t) | Test::InVivo(t) => &t.text,
+            Test::Discover(text) => text,
         }
     }
 }
@@ -86,13 +93,16 @@ impl Args {
     /// Parses one attribute's arguments and adds them to what earlier attributes said.
     pub fn add(&mut self, kind: Kind, tokens: TokenStream) -> syn::Result<()> {
         let items = split_top_level(tokens);
-        if items.is_empty() {
+        if kind == Kind::Discover {
+            self.discover(Span::call_site())?;
+        } else if items.is_empty() {
             let msg = match kind {
                 Kind::Metamorphic => {
                     "#[invite::metamorphic] needs at least one relation, such as \
                      `f(&multiply(xs, 2.0)) == result * 2.0`, or `test = path::to::check`"
                 }
                 Kind::InVivo => "#[invite::in_vivo] needs `test = path::to::test`",
+                Kind::Discover => unreachable!("discovery needs no items"),
             };
             return Err(syn::Error::new(Span::call_site(), msg));
         }
@@ -124,8 +134,8 @@ impl Args {
                 }
                 let t = TestFn { path: value, text };
                 self.tests.push(match kind {
-                    Kind::Metamorphic => Test::Metamorphic(t),
                     Kind::InVivo => Test::InVivo(t),
+                    _ => Test::Metamorphic(t),
                 });
             }
             "name" => {
@@ -223,6 +233,21 @@ impl Args {
                     }
                 }
             }
+            "discover" => match value {
+                Expr::Lit(ExprLit {
+                    lit: Lit::Bool(b), ..
+                }) => {
+                    if b.value {
+                        self.discover(name.span())?;
+                    }
+                }
+                other => {
+                    return Err(syn::Error::new(
+                        other.span(),
+                        "`discover` takes `true` or `false`",
+                    ))
+                }
+            },
             "self_check" => {
                 if self.self_check.is_some() {
                     return Err(dup());
@@ -245,15 +270,45 @@ impl Args {
     }
 }
 
+impl Args {
+    /// Adds the discovery entry, once.
+    fn discover(&mut self, span: Span) -> syn::Result<()> {
+        if self.tests.iter().any(|t| matches!(t, Test::Discover(_))) {
+            return Err(syn::Error::new(
+                span,
+                "discovery is asked for twice: keep either #[invite::discover] or `discover = true`",
+            ));
+        }
+        self.tests.push(Test::Discover(String::new()));
+        Ok(())
+    }
+
+    /// Names the discovery entry after the function's signature.
+    pub fn name_discovery(&mut self, signature: &str) {
+        for t in &mut self.tests {
+            if let Test::Discover(text) = t {
+                *text = format!("discover {signature}");
+            }
+        }
+    }
+}
+
 enum Item {
     Relation(Option<Expr>, Expr),
     Option(syn::Ident, Expr),
 }
 
+const DISCOVER_TAKES: &str = "#[invite::discover] proposes relations and takes only the options \
+    `name`, `rho` and `timeout_ms`; relations you have written belong in #[invite::metamorphic]";
+
 fn parse_item(kind: Kind, input: ParseStream) -> syn::Result<Item> {
     if input.peek(Token![if]) {
-        if kind == Kind::InVivo {
-            return Err(input.error("#[invite::in_vivo] takes `test = path`, not relations"));
+        match kind {
+            Kind::InVivo => {
+                return Err(input.error("#[invite::in_vivo] takes `test = path`, not relations"))
+            }
+            Kind::Discover => return Err(input.error(DISCOVER_TAKES)),
+            Kind::Metamorphic => {}
         }
         input.parse::<Token![if]>()?;
         let guard = Expr::parse_without_eager_brace(input)?;
@@ -287,11 +342,13 @@ fn parse_item(kind: Kind, input: ParseStream) -> syn::Result<Item> {
             }
         }
     }
-    if kind == Kind::InVivo {
-        return Err(syn::Error::new(
+    match kind {
+        Kind::InVivo => return Err(syn::Error::new(
             expr.span(),
             "#[invite::in_vivo] takes `test = path`; relations belong in #[invite::metamorphic]",
-        ));
+        )),
+        Kind::Discover => return Err(syn::Error::new(expr.span(), DISCOVER_TAKES)),
+        Kind::Metamorphic => {}
     }
     check_boolean_shape(&expr)?;
     Ok(Item::Relation(None, expr))

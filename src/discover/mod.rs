@@ -52,7 +52,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
-pub use observe::{observe, Call, Follow, Observation};
+pub use observe::{observe, Call, Follow, Observation, MAX_LEN};
 pub use signature::{Param, Signature};
 pub use transform::Transform;
 pub use value::{Discoverable, Kind, Value};
@@ -203,6 +203,56 @@ pub fn propose(site: &str, sig: &Signature, obs: &[Observation], min_inputs: usi
             .then(a.relation.len().cmp(&b.relation.len()))
     });
     Proposals(out)
+}
+
+/// What observations recorded by a running program (`#[invite::discover]`) propose.
+#[derive(Clone, Debug, Default)]
+pub struct Observed {
+    /// The proposals.
+    pub proposals: Proposals,
+    /// Observations used.
+    pub observations: usize,
+    /// Distinct inputs among them.
+    pub distinct_inputs: usize,
+    /// Observations left out: made by another version of the function or of invite (other
+    /// kinds of arguments, other transformations).
+    pub mismatched: usize,
+}
+
+/// The proposals from the observations one site recorded, for the function whose signature
+/// the records name. The kinds of its arguments are read from the first observation.
+pub fn propose_observed(
+    site: &str,
+    signature: &str,
+    obs: &[Observation],
+    min_inputs: usize,
+) -> Result<Observed, String> {
+    let Some(first) = obs.first() else {
+        return Ok(Observed::default());
+    };
+    let kinds: Vec<Kind> = first.input.iter().map(Value::kind).collect();
+    let sig = Signature::parse(signature, &kinds, first.output.kind())
+        .map_err(|e| format!("site {site}: {e}"))?;
+    let transforms = Transform::all(&sig);
+    let ids: Vec<String> = transforms.iter().map(|t| t.id(&sig)).collect();
+    let fits = |o: &&Observation| {
+        o.input.iter().map(Value::kind).eq(kinds.iter().copied())
+            && o.output.kind() == sig.output
+            && o.follow.iter().map(|f| &f.transform).eq(ids.iter())
+    };
+    let used: Vec<Observation> = obs.iter().filter(fits).cloned().collect();
+    // Keyed as the search keys them: NaN inputs are distinct by their text, not by `==`.
+    let distinct_inputs = used
+        .iter()
+        .map(|o| format!("{:?}", o.input))
+        .collect::<std::collections::HashSet<_>>()
+        .len();
+    Ok(Observed {
+        proposals: propose(site, &sig, &used, min_inputs),
+        observations: used.len(),
+        distinct_inputs,
+        mismatched: obs.len() - used.len(),
+    })
 }
 
 /// A number transformation with a polynomial output relation: `f(a·x + b) = P(f(x))`, or
@@ -384,7 +434,8 @@ thread_local! {
 
 /// Runs `f`, turning a panic into `None` without printing it: a follow-up input outside the
 /// function's domain is an answer ("the relation does not apply here"), not an error.
-fn quietly<R>(f: impl FnOnce() -> R) -> Option<R> {
+#[doc(hidden)]
+pub fn quietly<R>(f: impl FnOnce() -> R) -> Option<R> {
     static HOOK: std::sync::Once = std::sync::Once::new();
     HOOK.call_once(|| {
         let previous = std::panic::take_hook();

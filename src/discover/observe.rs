@@ -14,7 +14,7 @@ use super::value::{lossless, Kind, Value};
 pub type Call<'a> = dyn FnMut(&[Value]) -> Option<Value> + 'a;
 
 /// What one input showed.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Observation {
     /// The input.
     pub input: Vec<Value>,
@@ -34,7 +34,7 @@ pub struct Observation {
 }
 
 /// A follow-up run.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Follow {
     /// The transformation's id ([`Transform::id`]).
     pub transform: String,

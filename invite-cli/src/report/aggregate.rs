@@ -26,7 +26,7 @@ pub enum LineError {
     UnknownKind(String),
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 struct Lite<'a> {
     #[serde(borrow)]
     kind: Cow<'a, str>,
@@ -46,6 +46,9 @@ struct Lite<'a> {
     host: Option<Cow<'a, str>>,
     #[serde(default)]
     pid: Option<u32>,
+    /// An observation's function signature.
+    #[serde(borrow, default)]
+    signature: Option<Cow<'a, str>>,
 }
 
 /// A failure kept for display, with what is needed to reproduce it.
@@ -271,6 +274,17 @@ impl Aggregator {
         })?;
         match lite.kind.as_ref() {
             "test" => self.add_test(&lite, text),
+            // An observation is a passed run of its site's discovery entry.
+            "observation" => {
+                let signature = lite.signature.as_deref().unwrap_or("?");
+                let test = format!("{}{signature}", invite::site::DISCOVER_PREFIX);
+                let observed = Lite {
+                    test: Some(Cow::Owned(test)),
+                    outcome: Some(Outcome::Pass),
+                    ..lite.clone()
+                };
+                self.add_test(&observed, text)
+            }
             "start" | "stats" | "stop" => {
                 let record = Record::from_line(text)
                     .map_err(|e| LineError::Bad(format!("malformed {} record ({e})", lite.kind)))?;
@@ -370,7 +384,7 @@ impl Aggregator {
                 i.seen(&stop.time);
                 i.stopped = true;
             }
-            Record::Test(_) => {}
+            Record::Test(_) | Record::Observation(_) => {}
         }
     }
 

@@ -1,0 +1,164 @@
+//! `invite discover`: the relations that held on the observations a program recorded with
+//! `#[invite::discover]`, per site, ready to paste into `#[invite::metamorphic(...)]`.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use invite::discover::{propose_observed, Observation, Proposals};
+use invite::record::Record;
+
+use crate::report::read::{self, Location};
+
+/// How the proposals are printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Per site, each relation with its evidence.
+    Text,
+    /// An array of objects: `site`, `relation`, `inputs`, `held`, `detects`, `perturbations`,
+    /// and `tolerance` where a relation needs more than a site's default.
+    Json,
+    /// The ready attributes, one per site.
+    Rust,
+}
+
+/// What `invite discover` is asked.
+pub struct Options {
+    /// Log files, directories of `*.jsonl` logs, or `-`.
+    pub paths: Vec<String>,
+    /// Distinct inputs a relation must hold on before it is proposed.
+    pub min_inputs: usize,
+    /// How to print.
+    pub format: Format,
+}
+
+/// One site's observations, under the signature they were recorded with.
+#[derive(Default)]
+struct Site {
+    observations: Vec<Observation>,
+}
+
+/// Reads the logs, proposes, prints. Returns the exit status: 0 when it printed proposals (or
+/// found observations that propose nothing yet), 1 when the logs hold no observation, 2 when
+/// a log cannot be read.
+pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let inputs = match read::resolve(&opts.paths) {
+        Ok(i) => i,
+        Err(e) => {
+            let _ = writeln!(err, "invite discover: {e}");
+            return 2;
+        }
+    };
+    let mut sites: BTreeMap<(String, String), Site> = BTreeMap::new();
+    let mut bad = 0u64;
+    let mut first_bad: Option<String> = None;
+    let read = read::for_each_line(
+        &inputs,
+        |line, at: &Location| {
+            // Only observation records are parsed in full; the rest of the log is skipped.
+            if !contains(line, br#""kind":"observation""#) {
+                return Ok(());
+            }
+            match std::str::from_utf8(line)
+                .map_err(|e| e.to_string())
+                .and_then(|l| Record::from_line(l).map_err(|e| e.to_string()))
+            {
+                Ok(Record::Observation(o)) => sites
+                    .entry((o.site, o.signature))
+                    .or_default()
+                    .observations
+                    .push(o.observation),
+                Ok(_) => {}
+                Err(e) => {
+                    bad += 1;
+                    first_bad.get_or_insert_with(|| format!("{}:{}: {e}", at.file, at.line));
+                }
+            }
+            Ok(())
+        },
+        |_, _| Ok(()),
+        |_| {},
+    );
+    if let Err(e) = read {
+        let _ = writeln!(err, "invite discover: {e}");
+        return 2;
+    }
+    if let Some(first) = first_bad {
+        let _ = writeln!(
+            err,
+            "invite discover: skipped {bad} malformed observation record(s); the first: {first}"
+        );
+    }
+    if sites.is_empty() {
+        let _ = writeln!(
+            err,
+            "invite discover: no observation records in {}: put #[invite::discover] (or \
+             `discover = true` in #[invite::metamorphic]) on a function, run the program, and \
+             read its log",
+            opts.paths.join(", ")
+        );
+        return 1;
+    }
+    let mut all = Proposals::default();
+    let mut notes = Vec::new();
+    for ((site, signature), s) in &sites {
+        match propose_observed(site, signature, &s.observations, opts.min_inputs) {
+            Ok(found) => {
+                if found.mismatched > 0 {
+                    notes.push(format!(
+                        "{site}: left out {} observation(s) recorded by another version of the \
+                         function or of invite",
+                        found.mismatched
+                    ));
+                }
+                if found.proposals.0.is_empty() {
+                    notes.push(if found.distinct_inputs < opts.min_inputs {
+                        format!(
+                            "{site}: {} observation(s) of {} distinct input(s), fewer than \
+                             --min-inputs {}: nothing proposed yet; run longer, raise ρ, or \
+                             lower --min-inputs",
+                            found.observations, found.distinct_inputs, opts.min_inputs
+                        )
+                    } else {
+                        format!(
+                            "{site}: {} observation(s) of {} distinct input(s); no candidate \
+                             relation held on all of them and caught a wrong output",
+                            found.observations, found.distinct_inputs
+                        )
+                    });
+                }
+                all.0.extend(found.proposals.0);
+            }
+            Err(e) => notes.push(e),
+        }
+    }
+    let printed = match opts.format {
+        Format::Text => {
+            let text = if all.0.is_empty() {
+                String::new()
+            } else {
+                all.to_string()
+            };
+            let notes: String = notes.iter().map(|n| format!("note: {n}\n")).collect();
+            write!(out, "{text}{notes}")
+        }
+        Format::Json => writeln!(out, "{}", all.to_json()),
+        Format::Rust => write!(out, "{}", all.to_rust()),
+    };
+    if opts.format != Format::Text {
+        for n in &notes {
+            let _ = writeln!(err, "invite discover: {n}");
+        }
+    }
+    match printed {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            let _ = writeln!(err, "invite discover: cannot write the proposals: {e}");
+            2
+        }
+    }
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}

@@ -1,0 +1,264 @@
+//! `invite discover`, run as the real binary on logs of observation records made by the
+//! library's own observer, as a program's child makes them.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use invite::discover::{observe, Kind, Observation, Signature, Transform, Value};
+use invite::record::{self, Record, Seeds};
+use serde_json::Value as Json;
+
+fn invite(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_invite"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+const SIGNATURE: &str = "fn sin(x: f64) -> f64";
+
+/// Observations of `sin` on `n` distinct inputs.
+fn sine_observations(n: usize) -> Vec<Observation> {
+    observations_as(SIGNATURE, n)
+}
+
+/// Observations of `sin` declared as `signature`.
+fn observations_as(signature: &str, n: usize) -> Vec<Observation> {
+    let sig = Signature::parse(signature, &[Kind::Float], Kind::Float).unwrap();
+    let transforms = Transform::all(&sig);
+    let mut call = |v: &[Value]| Some(Value::Float(v[0].number()?.sin()));
+    (0..n)
+        .map(|i| {
+            let x = (i as f64 * 0.618_033_988_7) % 1.0 * 18.0 - 9.0;
+            observe(
+                &sig,
+                &transforms,
+                vec![Value::Float(x)],
+                &mut call,
+                i as u64,
+            )
+            .unwrap()
+        })
+        .collect()
+}
+
+fn line(site: &str, signature: &str, run: u64, observation: Observation) -> String {
+    Record::Observation(record::Observation {
+        v: record::VERSION,
+        time: "2026-11-22T10:00:00.000000Z".into(),
+        host: "h".into(),
+        pid: 7,
+        site: site.into(),
+        signature: signature.into(),
+        run,
+        duration_us: 900,
+        seeds: Seeds {
+            rng_seed: "00".repeat(32),
+            rng_stream: 0,
+            rng_word_pos: 0,
+            test_seed: run,
+        },
+        observation,
+    })
+    .to_line()
+}
+
+fn log_of(lines: &[String]) -> tempfile::NamedTempFile {
+    let mut f = tempfile::Builder::new()
+        .suffix(".jsonl")
+        .tempfile()
+        .unwrap();
+    for l in lines {
+        writeln!(f, "{l}").unwrap();
+    }
+    f
+}
+
+fn sine_log(n: usize) -> tempfile::NamedTempFile {
+    let lines: Vec<String> = sine_observations(n)
+        .into_iter()
+        .enumerate()
+        .map(|(i, o)| line("app::sin", SIGNATURE, i as u64 + 1, o))
+        .collect();
+    log_of(&lines)
+}
+
+fn path(f: &tempfile::NamedTempFile) -> &str {
+    f.path().to_str().unwrap()
+}
+
+#[test]
+fn json_names_site_relation_inputs_and_detects() {
+    let log = sine_log(40);
+    let out = invite(&["discover", path(&log), "--format", "json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let found: Vec<Json> = serde_json::from_slice(&out.stdout).unwrap();
+    let odd = found
+        .iter()
+        .find(|p| p["relation"] == "sin(-x) == -result")
+        .unwrap_or_else(|| panic!("{}", text(&out.stdout)));
+    assert_eq!(odd["site"], "app::sin");
+    assert_eq!(odd["inputs"], 40);
+    assert_eq!(odd["held"], 40);
+    assert!(odd["detects"].as_u64().unwrap() > 0, "{odd}");
+    assert!(found.iter().all(|p| p["detects"].as_u64().unwrap() > 0));
+    // Best first: ranked by what they catch.
+    let detects: Vec<u64> = found
+        .iter()
+        .map(|p| p["detects"].as_u64().unwrap())
+        .collect();
+    assert!(detects.windows(2).all(|w| w[0] >= w[1]), "{detects:?}");
+}
+
+#[test]
+fn rust_prints_the_attribute_ready_to_paste_and_text_the_evidence() {
+    let log = sine_log(40);
+    let out = invite(&["discover", path(&log), "--format", "rust"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rust = text(&out.stdout);
+    assert!(
+        rust.starts_with("// app::sin\n#[invite::metamorphic(\n"),
+        "{rust}"
+    );
+    assert!(rust.contains("\n    sin(-x) == -result,\n"), "{rust}");
+    assert!(rust.ends_with(")]\n"), "{rust}");
+
+    let out = invite(&["discover", path(&log)]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let plain = text(&out.stdout);
+    assert!(plain.starts_with("app::sin: "), "{plain}");
+    assert!(
+        plain.contains("    sin(-x) == -result,\n        // held 40/40 on 40 distinct inputs"),
+        "{plain}"
+    );
+}
+
+#[test]
+fn too_few_distinct_inputs_propose_nothing_and_say_what_to_do() {
+    let log = sine_log(40);
+    let out = invite(&["discover", path(&log), "--min-inputs", "50"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let plain = text(&out.stdout);
+    assert!(
+        plain.contains(
+            "note: app::sin: 40 observation(s) of 40 distinct input(s), fewer than --min-inputs 50"
+        ),
+        "{plain}"
+    );
+    assert!(!plain.contains("sin(-x)"), "{plain}");
+    // Repeated inputs count once.
+    let one = sine_observations(1).remove(0);
+    let lines: Vec<String> = (0..40)
+        .map(|i| line("app::sin", SIGNATURE, i, one.clone()))
+        .collect();
+    let log = log_of(&lines);
+    let out = invite(&["discover", path(&log), "--format", "json"]);
+    assert_eq!(text(&out.stdout).trim(), "[]");
+    assert!(
+        text(&out.stderr).contains("40 observation(s) of 1 distinct input(s)"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_log_without_observations_or_a_missing_one_is_an_error_that_says_why() {
+    let log = log_of(&[r#"{"kind":"stop","v":1,"time":"t","host":"h","pid":1}"#.to_string()]);
+    let out = invite(&["discover", path(&log)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("no observation records in"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stderr).contains("#[invite::discover]"));
+
+    let out = invite(&["discover", "/nonexistent/log.jsonl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("/nonexistent/log.jsonl: no such file or directory"));
+
+    let out = invite(&["discover", path(&log), "--min-inputs", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("expected a whole number of 1 or more, got `0`"));
+}
+
+#[test]
+fn malformed_and_foreign_observations_are_left_out_with_a_note() {
+    let mut lines: Vec<String> = sine_observations(40)
+        .into_iter()
+        .enumerate()
+        .map(|(i, o)| line("app::sin", SIGNATURE, i as u64, o))
+        .collect();
+    lines.insert(3, r#"{"kind":"observation","site":"app::sin"}"#.to_string());
+    // Made by another version: its follow-ups are of other transformations.
+    let mut foreign = sine_observations(1).remove(0);
+    foreign.follow.truncate(2);
+    lines.push(line("app::sin", SIGNATURE, 99, foreign));
+    let log = log_of(&lines);
+    let out = invite(&["discover", path(&log), "--format", "json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "skipped 1 malformed observation record(s); the first: {}:4:",
+            path(&log)
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("app::sin: left out 1 observation(s) recorded by another version"),
+        "{err}"
+    );
+    let found: Vec<Json> = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(found
+        .iter()
+        .any(|p| p["relation"] == "sin(-x) == -result" && p["inputs"] == 40));
+}
+
+#[test]
+fn sites_are_kept_apart_and_report_counts_observations_as_passed_runs() {
+    let mut lines: Vec<String> = sine_observations(40)
+        .into_iter()
+        .enumerate()
+        .map(|(i, o)| line("app::sin", SIGNATURE, i as u64, o))
+        .collect();
+    // The same function under another site and name: proposed there in its own words.
+    lines.extend(
+        observations_as("fn wave(t: f64) -> f64", 40)
+            .into_iter()
+            .enumerate()
+            .map(|(i, o)| line("app::wave", "fn wave(t: f64) -> f64", i as u64, o)),
+    );
+    let log = log_of(&lines);
+    let out = invite(&["discover", path(&log), "--format", "json"]);
+    let found: Vec<Json> = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(found
+        .iter()
+        .any(|p| p["site"] == "app::wave" && p["relation"] == "wave(-t) == -result"));
+    assert!(found
+        .iter()
+        .any(|p| p["site"] == "app::sin" && p["relation"] == "sin(-x) == -result"));
+
+    let out = invite(&["report", path(&log), "--format", "json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: Json = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["input"]["unknown_kinds"], 0, "{report}");
+    assert_eq!(report["input"]["records"], 80, "{report}");
+    let wave = report["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["site"] == "app::wave")
+        .unwrap();
+    assert_eq!(
+        wave["per_test"][0]["test"],
+        "discover fn wave(t: f64) -> f64"
+    );
+    assert_eq!(wave["per_test"][0]["outcomes"]["pass"], 40, "{wave}");
+}

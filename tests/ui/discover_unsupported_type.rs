@@ -1,0 +1,6 @@
+#[invite::discover]
+fn shout(s: String) -> usize {
+    s.len()
+}
+
+fn main() {}
