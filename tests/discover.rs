@@ -358,3 +358,51 @@ fn sampled_calls_are_observed_in_the_child_and_propose_relations_from_the_log() 
     let blocked = run.outcomes_of("discover fn leaky(x: f64) -> f64");
     assert_eq!(blocked, vec![Outcome::Blocked], "{}", run.describe());
 }
+
+#[cfg(feature = "proptest")]
+#[test]
+fn inputs_drawn_from_a_proptest_strategy_propose_as_given_ones_do() {
+    use proptest::prelude::*;
+    let strategy = proptest::collection::vec(-100.0..100.0f64, 2..12).prop_map(|xs| (xs,));
+    let discovery = |seed| {
+        Discovery::new("fn variance(xs: &[f64]) -> f64", |xs: Vec<f64>| {
+            let m = xs.iter().sum::<f64>() / xs.len() as f64;
+            xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / xs.len() as f64
+        })
+        .unwrap()
+        .seed(seed)
+        .strategy(strategy.clone(), 60)
+        .run()
+    };
+    let found = discovery(7);
+    let rel: Vec<&str> = found.relations().collect();
+    assert!(
+        rel.contains(&"variance(&invite::mr::multiply(xs, 2.0)) == 4.0 * result"),
+        "{found}"
+    );
+    assert!(
+        rel.contains(&"variance(&invite::mr::permute(xs)) == result"),
+        "{found}"
+    );
+    // The same seed draws the same inputs, so proposes the same relations.
+    assert_eq!(discovery(7), found);
+    // Fewer cases than a relation needs propose nothing.
+    let few = Discovery::new("fn len(xs: &[f64]) -> usize", |xs: Vec<f64>| xs.len())
+        .unwrap()
+        .strategy(strategy, 5)
+        .run();
+    assert!(few.0.is_empty(), "{few}");
+}
+
+#[test]
+fn a_symmetry_point_the_grid_already_reflects_about_is_not_proposed_again() {
+    // Even about 0: `energy(-v) == result` comes from the grid; the solved point is 0 plus
+    // rounding and must not come back as `energy(5.4e-20 - v) == result`.
+    let found = Discovery::new("fn energy(v: f64) -> f64", |v: f64| 0.5 * 2.0 * v * v)
+        .unwrap()
+        .inputs(spread(80, 0.5, 30.0))
+        .run();
+    let rel: Vec<&str> = found.relations().collect();
+    assert!(rel.contains(&"energy(-v) == result"), "{found}");
+    assert!(!rel.iter().any(|r| r.contains(" - v)")), "{found}");
+}

@@ -501,6 +501,36 @@ impl<'f, A: Args> Discovery<'f, A> {
         self
     }
 
+    /// Adds `cases` inputs drawn from a proptest strategy of argument tuples (`(x,)` for one),
+    /// the same ones for the same [`seed`](Self::seed).
+    ///
+    /// ```
+    /// # #[cfg(feature = "proptest")] {
+    /// use proptest::prelude::*;
+    /// let found = invite::discover::Discovery::new("fn cube(x: f64) -> f64", |x: f64| x * x * x)
+    ///     .unwrap()
+    ///     .strategy((-50.0..50.0f64,).prop_map(|(x,)| (x,)), 60)
+    ///     .run();
+    /// assert!(found.relations().any(|r| r == "cube(2.0 * x) == 8.0 * result"));
+    /// # }
+    /// ```
+    #[cfg(feature = "proptest")]
+    pub fn strategy<S>(self, strategy: S, cases: usize) -> Self
+    where
+        S: proptest::strategy::Strategy<Value = A>,
+    {
+        use proptest::strategy::ValueTree;
+        use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
+        let mut seed = [0u8; 32];
+        seed[..8].copy_from_slice(&self.seed.to_le_bytes());
+        let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
+        let mut runner = TestRunner::new_with_rng(proptest::test_runner::Config::default(), rng);
+        let drawn: Vec<A> = (0..cases)
+            .filter_map(|_| strategy.new_tree(&mut runner).ok().map(|t| t.current()))
+            .collect();
+        self.inputs(drawn)
+    }
+
     /// Distinct inputs a relation must hold on (default 30).
     pub fn min_inputs(mut self, n: usize) -> Self {
         self.min_inputs = n;

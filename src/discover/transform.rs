@@ -101,7 +101,7 @@ pub const SNAP: [Const; 14] = [
 /// Factors `a` of the float grid `x' = a·x + b`.
 const FLOAT_A: [f64; 10] = [1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, 4.0, 0.25, 8.0];
 /// Offsets `b` of the float grid.
-const FLOAT_B: [Const; 9] = [
+pub(super) const FLOAT_B: [Const; 9] = [
     Const::lit(0.0),
     Const::lit(1.0),
     Const::lit(-1.0),
