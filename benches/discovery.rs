@@ -4,7 +4,7 @@
 //!
 //! `cargo bench --bench discovery`
 
-use invite::discover::{Args, Discovery, Function};
+use invite::discover::{Args, Discovery, Function, Proposals};
 use rand::{Rng, SeedableRng};
 
 /// CPU time of this thread, in seconds.
@@ -25,6 +25,12 @@ struct Tally {
     checks: usize,
     false_relations: Vec<String>,
     cpu: Vec<f64>,
+    power_rows: Vec<String>,
+    mutants: usize,
+    killed: usize,
+    killed_by_hand: usize,
+    equivalent: Vec<String>,
+    survivors: Vec<String>,
 }
 
 impl Tally {
@@ -35,7 +41,11 @@ impl Tally {
         inputs: Vec<A>,
         fresh: Vec<A>,
         expect: &[&str],
-    ) {
+    ) -> Case<A> {
+        let outputs = fresh
+            .iter()
+            .map(|a| format!("{:?}", a.to_values().and_then(|v| f.call_values(&v))))
+            .collect();
         let d = Discovery::new(sig, f).expect("signature").inputs(inputs);
         let t0 = cpu();
         let found = d.run();
@@ -73,7 +83,64 @@ impl Tally {
         if std::env::var_os("SHOW").is_some() {
             eprintln!("{found}");
         }
+        let hand = Proposals(
+            found
+                .0
+                .iter()
+                .filter(|p| expect.contains(&p.relation.as_str()))
+                .cloned()
+                .collect(),
+        );
+        Case {
+            name: name.to_string(),
+            sig: sig.to_string(),
+            found,
+            hand,
+            fresh,
+            outputs,
+        }
     }
+
+    /// Runs the proposals, and the representative (hand-written) relations alone, against
+    /// each mutant of the case's function, as pasted relations would run on it.
+    fn power<A: Args + Clone, M: Function<A>>(&mut self, c: Case<A>, mutants: Vec<(&str, M)>) {
+        let (mut killed, mut by_hand, mut live) = (0, 0, 0);
+        for (label, m) in mutants {
+            let outputs: Vec<String> = c
+                .fresh
+                .iter()
+                .map(|a| format!("{:?}", a.to_values().and_then(|v| m.call_values(&v))))
+                .collect();
+            if outputs == c.outputs {
+                self.equivalent.push(format!("{}: {label}", c.name));
+                continue;
+            }
+            live += 1;
+            let d = Discovery::new(&c.sig, m).expect("signature");
+            let caught = !d.failing(&c.found, c.fresh.clone()).is_empty();
+            let caught_by_hand = !d.failing(&c.hand, c.fresh.clone()).is_empty();
+            killed += usize::from(caught);
+            by_hand += usize::from(caught_by_hand);
+            if !caught {
+                self.survivors.push(format!("{}: {label}", c.name));
+            }
+        }
+        self.mutants += live;
+        self.killed += killed;
+        self.killed_by_hand += by_hand;
+        self.power_rows
+            .push(format!("| {} | {live} | {killed} | {by_hand} |", c.name));
+    }
+}
+
+/// One function's discovery, kept to run its proposals against mutants.
+struct Case<A> {
+    name: String,
+    sig: String,
+    found: Proposals,
+    hand: Proposals,
+    fresh: Vec<A>,
+    outputs: Vec<String>,
 }
 
 fn scalars(rng: &mut impl Rng, n: usize, lo: f64, hi: f64) -> Vec<(f64,)> {
@@ -137,6 +204,12 @@ fn main() {
         checks: 0,
         false_relations: Vec::new(),
         cpu: Vec::new(),
+        power_rows: Vec::new(),
+        mutants: 0,
+        killed: 0,
+        killed_by_hand: 0,
+        equivalent: Vec::new(),
+        survivors: Vec::new(),
     };
     const N: usize = 100;
     const FRESH: usize = 400;
@@ -146,7 +219,7 @@ fn main() {
         (scalars(r, N, lo, hi), scalars(r, FRESH, lo * 2.0, hi * 2.0))
     };
     let (i, f) = s(r, -10.0, 10.0);
-    t.case(
+    let c = t.case(
         "fn sin(x: f64) -> f64",
         f64::sin,
         i,
@@ -156,24 +229,48 @@ fn main() {
             &format!("sin(x + {k}::PI) == -result"),
         ],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = s(r, -10.0, 10.0);
-    t.case(
+    let c = t.case(
         "fn cos(x: f64) -> f64",
         f64::cos,
         i,
         f,
         &["cos(-x) == result", &format!("cos(x + {k}::PI) == -result")],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = s(r, -1.5, 1.5);
-    t.case(
+    let c = t.case(
         "fn tan(x: f64) -> f64",
         f64::tan,
         i,
         f,
         &["tan(-x) == -result", &format!("tan(x + {k}::PI) == result")],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = s(r, -20.0, 20.0);
-    t.case(
+    let c = t.case(
         "fn exp(x: f64) -> f64",
         f64::exp,
         i,
@@ -183,112 +280,231 @@ fn main() {
             "exp(2.0 * x) == result.powi(2)",
         ],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = s(r, -10.0, 100.0);
-    t.case(
+    let c = t.case(
         "fn ln(x: f64) -> f64",
         f64::ln,
         i,
         f,
         &[&format!("if x >= 0.0 => ln(2.0 * x) == result + {k}::LN_2")],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = s(r, -10.0, 100.0);
-    t.case(
+    let c = t.case(
         "fn sqrt(x: f64) -> f64",
         f64::sqrt,
         i,
         f,
         &["if x >= 0.0 => sqrt(4.0 * x) == 2.0 * result"],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = s(r, -100.0, 100.0);
-    t.case(
+    let c = t.case(
         "fn cbrt(x: f64) -> f64",
         f64::cbrt,
         i,
         f,
         &["cbrt(-x) == -result", "cbrt(8.0 * x) == 2.0 * result"],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = s(r, -10.0, 10.0);
-    t.case(
+    let c = t.case(
         "fn sinh(x: f64) -> f64",
         f64::sinh,
         i,
         f,
         &["sinh(-x) == -result"],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = s(r, -10.0, 10.0);
-    t.case(
+    let c = t.case(
         "fn cosh(x: f64) -> f64",
         f64::cosh,
         i,
         f,
         &["cosh(-x) == result"],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = s(r, -5.0, 5.0);
-    t.case(
+    let c = t.case(
         "fn tanh(x: f64) -> f64",
         f64::tanh,
         i,
         f,
         &["tanh(-x) == -result"],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = s(r, -10.0, 10.0);
-    t.case(
+    let c = t.case(
         "fn atan(x: f64) -> f64",
         f64::atan,
         i,
         f,
         &["atan(-x) == -result"],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = s(r, -10.0, 10.0);
-    t.case(
+    let c = t.case(
         "fn abs(x: f64) -> f64",
         f64::abs,
         i,
         f,
         &["abs(-x) == result", "abs(2.0 * x) == 2.0 * result"],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = s(r, -20.0, 20.0);
-    t.case(
+    let c = t.case(
         "fn exp2(x: f64) -> f64",
         f64::exp2,
         i,
         f,
         &["exp2(x + 1.0) == 2.0 * result"],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = s(r, -10.0, 100.0);
-    t.case(
+    let c = t.case(
         "fn log2(x: f64) -> f64",
         f64::log2,
         i,
         f,
         &["if x >= 0.0 => log2(2.0 * x) == result + 1.0"],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = s(r, -10.0, 10.0);
-    t.case(
+    let c = t.case(
         "fn recip(x: f64) -> f64",
         f64::recip,
         i,
         f,
         &["recip(-x) == -result", "recip(2.0 * x) == 0.5 * result"],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = s(r, -10.0, 10.0);
-    t.case(
+    let c = t.case(
         "fn square(x: f64) -> f64",
         |x: f64| x * x,
         i,
         f,
         &["square(-x) == result", "square(2.0 * x) == 4.0 * result"],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+            ("* -> +", |x| x + x),
+            ("* -> /", |x| x / x),
+        ],
+    );
     let (i, f) = s(r, -10.0, 10.0);
-    t.case(
+    let c = t.case(
         "fn parabola(x: f64) -> f64",
         |x: f64| (x - 1.5) * (x - 1.5) - 2.0,
         i,
         f,
         &["parabola(3.0 - x) == result"],
     );
+    t.power::<_, fn(f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+            ("first - -> +", |x| (x + 1.5) * (x - 1.5) - 2.0),
+            ("second - -> +", |x| (x - 1.5) * (x + 1.5) - 2.0),
+            ("* -> +", |x| (x - 1.5) + (x - 1.5) - 2.0),
+            ("* -> /", |x| (x - 1.5) / (x - 1.5) - 2.0),
+            ("last - -> +", |x| (x - 1.5) * (x - 1.5) + 2.0),
+        ],
+    );
     let (i, f) = (pairs(r, N), pairs(r, FRESH));
-    t.case(
+    let c = t.case(
         "fn hypot(x: f64, y: f64) -> f64",
         f64::hypot,
         i,
@@ -299,8 +515,16 @@ fn main() {
             "hypot(2.0 * x, 2.0 * y) == 2.0 * result",
         ],
     );
+    t.power::<_, fn(f64, f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _| 0.0),
+            ("-> 1.0", |_, _| 1.0),
+            ("-> -1.0", |_, _| -1.0),
+        ],
+    );
     let (i, f) = (pairs(r, N), pairs(r, FRESH));
-    t.case(
+    let c = t.case(
         "fn atan2(y: f64, x: f64) -> f64",
         f64::atan2,
         i,
@@ -310,8 +534,16 @@ fn main() {
             "atan2(0.5 * y, 0.5 * x) == result",
         ],
     );
+    t.power::<_, fn(f64, f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _| 0.0),
+            ("-> 1.0", |_, _| 1.0),
+            ("-> -1.0", |_, _| -1.0),
+        ],
+    );
     let (i, f) = (pairs(r, N), pairs(r, FRESH));
-    t.case(
+    let c = t.case(
         "fn max(x: f64, y: f64) -> f64",
         f64::max,
         i,
@@ -321,35 +553,62 @@ fn main() {
             "max(2.0 * x, 2.0 * y) == 2.0 * result",
         ],
     );
+    t.power::<_, fn(f64, f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _| 0.0),
+            ("-> 1.0", |_, _| 1.0),
+            ("-> -1.0", |_, _| -1.0),
+            ("max -> min", f64::min),
+        ],
+    );
     let ints = |r: &mut rand::rngs::StdRng, n| -> Vec<(f64, i32)> {
         (0..n)
             .map(|_| (r.random_range(-3.0..3.0), r.random_range(-4..5)))
             .collect()
     };
     let (i, f) = (ints(r, N), ints(r, FRESH));
-    t.case(
+    let c = t.case(
         "fn powi(x: f64, n: i32) -> f64",
         f64::powi,
         i,
         f,
         &["powi(x, 2 * n) == result.powi(2)"],
     );
+    t.power::<_, fn(f64, i32) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _| 0.0),
+            ("-> 1.0", |_, _| 1.0),
+            ("-> -1.0", |_, _| -1.0),
+        ],
+    );
     let evens = |r: &mut rand::rngs::StdRng, n| -> Vec<(i64,)> {
         (0..n).map(|_| (r.random_range(-1000..1000),)).collect()
     };
     let (i, f) = (evens(r, N), evens(r, FRESH));
-    t.case(
+    let c = t.case(
         "fn is_even(n: i64) -> bool",
         |n: i64| n % 2 == 0,
         i,
         f,
         &["is_even(n + 1) == !result", "is_even(-n) == result"],
     );
+    t.power::<_, fn(i64) -> bool>(
+        c,
+        vec![
+            ("-> true", |_| true),
+            ("-> false", |_| false),
+            ("% -> /", |n| n / 2 == 0),
+            ("% -> +", |n| n + 2 == 0),
+            ("== -> !=", |n| n % 2 != 0),
+        ],
+    );
 
     let sq = |r: &mut rand::rngs::StdRng| (seqs(r, N), seqs(r, FRESH));
     let ne = "if !xs.is_empty() => ";
     let (i, f) = sq(r);
-    t.case(
+    let c = t.case(
         "fn mean(xs: &[f64]) -> f64",
         mean,
         i,
@@ -360,8 +619,18 @@ fn main() {
             &format!("{ne}mean(&invite::mr::multiply(xs, 2.0)) == 2.0 * result"),
         ],
     );
+    t.power::<_, fn(Vec<f64>) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+            ("/ -> *", |xs| xs.iter().sum::<f64>() * xs.len() as f64),
+            ("/ -> %", |xs| xs.iter().sum::<f64>() % xs.len() as f64),
+        ],
+    );
     let (i, f) = sq(r);
-    t.case(
+    let c = t.case(
         "fn variance(xs: &[f64]) -> f64",
         variance,
         i,
@@ -371,8 +640,32 @@ fn main() {
             &format!("{ne}variance(&invite::mr::multiply(xs, 2.0)) == 4.0 * result"),
         ],
     );
+    t.power::<_, fn(Vec<f64>) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+            ("first - -> +", |xs| {
+                let m = mean(xs.clone());
+                xs.iter().map(|x| (x + m) * (x - m)).sum::<f64>() / xs.len() as f64
+            }),
+            ("* -> /", |xs| {
+                let m = mean(xs.clone());
+                xs.iter().map(|x| (x - m) / (x - m)).sum::<f64>() / xs.len() as f64
+            }),
+            ("* -> +", |xs| {
+                let m = mean(xs.clone());
+                xs.iter().map(|x| (x - m) + (x - m)).sum::<f64>() / xs.len() as f64
+            }),
+            ("/ -> *", |xs| {
+                let m = mean(xs.clone());
+                xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() * xs.len() as f64
+            }),
+        ],
+    );
     let (i, f) = sq(r);
-    t.case(
+    let c = t.case(
         "fn std_dev(xs: &[f64]) -> f64",
         |xs: Vec<f64>| variance(xs).sqrt(),
         i,
@@ -382,8 +675,16 @@ fn main() {
             &format!("{ne}std_dev(&invite::mr::multiply(xs, 2.0)) == 2.0 * result"),
         ],
     );
+    t.power::<_, fn(Vec<f64>) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+        ],
+    );
     let (i, f) = sq(r);
-    t.case(
+    let c = t.case(
         "fn median(xs: &[f64]) -> f64",
         median,
         i,
@@ -393,9 +694,60 @@ fn main() {
             &format!("{ne}median(&invite::mr::negate(xs)) == -result"),
         ],
     );
+    t.power::<_, fn(Vec<f64>) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+            ("+ -> -", |mut xs| {
+                xs.sort_by(f64::total_cmp);
+                let n = xs.len();
+                if n == 0 {
+                    f64::NAN
+                } else if n % 2 == 1 {
+                    xs[n / 2]
+                } else {
+                    (xs[n / 2 - 1] - xs[n / 2]) / 2.0
+                }
+            }),
+            ("/ 2.0 -> * 2.0", |mut xs| {
+                xs.sort_by(f64::total_cmp);
+                let n = xs.len();
+                if n == 0 {
+                    f64::NAN
+                } else if n % 2 == 1 {
+                    xs[n / 2]
+                } else {
+                    (xs[n / 2 - 1] + xs[n / 2]) * 2.0
+                }
+            }),
+            ("== 1 -> != 1", |mut xs| {
+                xs.sort_by(f64::total_cmp);
+                let n = xs.len();
+                if n == 0 {
+                    f64::NAN
+                } else if n % 2 != 1 {
+                    xs[n / 2]
+                } else {
+                    (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+                }
+            }),
+            ("no sort", |xs| {
+                let n = xs.len();
+                if n == 0 {
+                    f64::NAN
+                } else if n % 2 == 1 {
+                    xs[n / 2]
+                } else {
+                    (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+                }
+            }),
+        ],
+    );
     let (i, f) = sq(r);
     let largest = |xs: Vec<f64>| xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    t.case(
+    let c = t.case(
         "fn largest(xs: &[f64]) -> f64",
         largest,
         i,
@@ -406,17 +758,45 @@ fn main() {
             &format!("{ne}largest(&invite::mr::include(xs, xs[0])) == result"),
         ],
     );
+    t.power::<_, fn(Vec<f64>) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+            ("max -> min", |xs| {
+                xs.iter().copied().fold(f64::NEG_INFINITY, f64::min)
+            }),
+            ("first only", |xs| {
+                xs.first().copied().unwrap_or(f64::NEG_INFINITY)
+            }),
+        ],
+    );
     let (i, f) = sq(r);
     let smallest = |xs: Vec<f64>| xs.iter().copied().fold(f64::INFINITY, f64::min);
-    t.case(
+    let c = t.case(
         "fn smallest(xs: &[f64]) -> f64",
         smallest,
         i,
         f,
         &["smallest(&invite::mr::permute(xs)) == result"],
     );
+    t.power::<_, fn(Vec<f64>) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+            ("min -> max", |xs| {
+                xs.iter().copied().fold(f64::INFINITY, f64::max)
+            }),
+            ("last only", |xs| {
+                xs.last().copied().unwrap_or(f64::INFINITY)
+            }),
+        ],
+    );
     let (i, f) = sq(r);
-    t.case(
+    let c = t.case(
         "fn sum(xs: &[f64]) -> f64",
         |xs: Vec<f64>| xs.iter().sum::<f64>(),
         i,
@@ -427,8 +807,18 @@ fn main() {
             "sum(&invite::mr::multiply(xs, 2.0)) == 2.0 * result",
         ],
     );
+    t.power::<_, fn(Vec<f64>) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+            ("sum -> product", |xs| xs.iter().product::<f64>()),
+            ("skip first", |xs| xs.iter().skip(1).sum::<f64>()),
+        ],
+    );
     let (i, f) = sq(r);
-    t.case(
+    let c = t.case(
         "fn norm(xs: &[f64]) -> f64",
         |xs: Vec<f64>| xs.iter().map(|x| x * x).sum::<f64>().sqrt(),
         i,
@@ -438,12 +828,23 @@ fn main() {
             "norm(&invite::mr::negate(xs)) == result",
         ],
     );
+    t.power::<_, fn(Vec<f64>) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("-> -1.0", |_| -1.0),
+            ("* -> +", |xs| xs.iter().map(|x| x + x).sum::<f64>().sqrt()),
+            ("* -> /", |xs| xs.iter().map(|x| x / x).sum::<f64>().sqrt()),
+            ("no sqrt", |xs| xs.iter().map(|x| x * x).sum::<f64>()),
+        ],
+    );
     let (i, f) = sq(r);
     let sort = |mut xs: Vec<f64>| {
         xs.sort_by(f64::total_cmp);
         xs
     };
-    t.case(
+    let c = t.case(
         "fn sort(xs: &[f64]) -> Vec<f64>",
         sort,
         i,
@@ -453,13 +854,26 @@ fn main() {
             "sort(&invite::mr::add(xs, 1.0)) == invite::mr::add(&result, 1.0)",
         ],
     );
+    t.power::<_, fn(Vec<f64>) -> Vec<f64>>(
+        c,
+        vec![
+            ("-> vec![]", |_| vec![]),
+            ("-> vec![0.0]", |_| vec![0.0]),
+            ("-> vec![1.0]", |_| vec![1.0]),
+            ("no sort", |xs| xs),
+            ("reversed", |mut xs| {
+                xs.sort_by(|a, b| b.total_cmp(a));
+                xs
+            }),
+        ],
+    );
     let (i, f) = (int_seqs(r, N), int_seqs(r, FRESH));
     let dedup = |mut xs: Vec<i64>| {
         xs.sort();
         xs.dedup();
         xs
     };
-    t.case(
+    let c = t.case(
         "fn dedup(xs: &[i64]) -> Vec<i64>",
         dedup,
         i,
@@ -469,8 +883,24 @@ fn main() {
             "dedup(&invite::mr::concatenate(xs, xs)) == result",
         ],
     );
+    t.power::<_, fn(Vec<i64>) -> Vec<i64>>(
+        c,
+        vec![
+            ("-> vec![]", |_| vec![]),
+            ("-> vec![0]", |_| vec![0]),
+            ("-> vec![1]", |_| vec![1]),
+            ("no dedup", |mut xs| {
+                xs.sort();
+                xs
+            }),
+            ("no sort", |mut xs| {
+                xs.dedup();
+                xs
+            }),
+        ],
+    );
     let (i, f) = (int_seqs(r, N), int_seqs(r, FRESH));
-    t.case(
+    let c = t.case(
         "fn count_positive(xs: &[i64]) -> usize",
         |xs: Vec<i64>| xs.iter().filter(|&&x| x > 0).count(),
         i,
@@ -478,6 +908,16 @@ fn main() {
         &[
             "count_positive(&invite::mr::permute(xs)) == result",
             "count_positive(&invite::mr::concatenate(xs, xs)) == 2 * result",
+        ],
+    );
+    t.power::<_, fn(Vec<i64>) -> usize>(
+        c,
+        vec![
+            ("-> 0", |_| 0),
+            ("-> 1", |_| 1),
+            ("> -> >=", |xs| xs.iter().filter(|&&x| x >= 0).count()),
+            ("> -> <", |xs| xs.iter().filter(|&&x| x < 0).count()),
+            ("> -> ==", |xs| xs.iter().filter(|&&x| x == 0).count()),
         ],
     );
 
@@ -510,4 +950,28 @@ fn main() {
         t.false_relations.len(),
         t.checks
     );
+    println!("\nPower: the proposals, pasted, run against mutants of each function (the body replaced by");
+    println!("a constant, as cargo-mutants does, and its operators replaced); beside them the");
+    println!("representative relations alone, as a person would write them.\n");
+    println!("| function | non-equivalent mutants | killed by the proposals | killed by the representative relations |");
+    println!("|---|---|---|---|");
+    for row in &t.power_rows {
+        println!("{row}");
+    }
+    println!(
+        "\npower: proposals kill {}/{} ({:.0}%); representative relations alone kill {}/{} ({:.0}%); {} equivalent mutants left out",
+        t.killed,
+        t.mutants,
+        100.0 * t.killed as f64 / t.mutants.max(1) as f64,
+        t.killed_by_hand,
+        t.mutants,
+        100.0 * t.killed_by_hand as f64 / t.mutants.max(1) as f64,
+        t.equivalent.len()
+    );
+    for e in &t.equivalent {
+        println!("  equivalent: {e}");
+    }
+    for sv in &t.survivors {
+        println!("  survived the proposals: {sv}");
+    }
 }
