@@ -406,3 +406,29 @@ fn a_symmetry_point_the_grid_already_reflects_about_is_not_proposed_again() {
     assert!(rel.contains(&"energy(-v) == result"), "{found}");
     assert!(!rel.iter().any(|r| r.contains(" - v)")), "{found}");
 }
+
+#[test]
+fn strict_monotonicity_is_proposed_where_no_tolerance_can_blur_it() {
+    // `atan(-x) == -result` is met by `0.0`; `atan(x + 1.0) > result` is not.
+    let found = run("fn atan(x: f64) -> f64", f64::atan, -10.0, 10.0);
+    let rel: Vec<&str> = found.relations().collect();
+    assert!(rel.contains(&"atan(x + 1.0) > result"), "{found}");
+    assert!(!rel.iter().any(|r| r.contains(" < result")), "{found}");
+    let falling = run("fn fall(x: f64) -> f64", |x| -x.cbrt(), -50.0, 50.0);
+    assert!(
+        falling.relations().any(|r| r == "fall(x + 1.0) < result"),
+        "{falling}"
+    );
+    // Far out, tanh climbs by less than a pasted relation's default tolerance of 1e-6 can
+    // tell from equal: no strict relation.
+    let flat = run("fn tanh(x: f64) -> f64", f64::tanh, 8.0, 30.0);
+    assert!(!flat.relations().any(|r| r.contains(" > result")), "{flat}");
+    // Nor where it does not hold everywhere.
+    let wave = run("fn sin(x: f64) -> f64", f64::sin, -9.0, 9.0);
+    assert!(
+        !wave
+            .relations()
+            .any(|r| r.contains("> result") || r.contains("< result")),
+        "{wave}"
+    );
+}

@@ -25,6 +25,10 @@ pub enum Form {
     AtLeast,
     /// `y' <= y`.
     AtMost,
+    /// `y' > y`, by more than a site's default tolerance can blur (strictly increasing).
+    Above,
+    /// `y' < y`, likewise (strictly decreasing).
+    Below,
     /// Element by element, `y'ₖ = α·yₖ + β` (equality when α = 1 and β = 0).
     SeqAffine { alpha: Const, beta: Const },
     /// `y'` is `y` reversed.
@@ -40,6 +44,9 @@ pub enum Form {
     /// `len(y') = 2·len(y)`.
     LenDouble,
 }
+
+/// The relative gap a strict inequality must show on every observation.
+const STRICT_MARGIN: f64 = 1e-4;
 
 /// One original result and its follow-up, with their noise and probes.
 #[derive(Clone, Copy, Debug)]
@@ -111,6 +118,21 @@ impl Form {
                         y2 >= y - slack
                     } else {
                         y2 <= y + slack
+                    }
+                }
+                _ => false,
+            },
+            Form::Above | Form::Below => match (p.y.number(), p.y2.number()) {
+                (Some(y), Some(y2)) if y.is_finite() && y2.is_finite() => {
+                    // Pasted, the relation is checked with a relative tolerance of 1e-6 by
+                    // default (up to 1e-5 where another relation of the site needs it): a gap
+                    // that tolerance could call equal is no gap.
+                    let margin = STRICT_MARGIN * 1f64.max(y.abs()).max(y2.abs());
+                    let gap = margin.max(k * (n + n2 + EPS * (y.abs() + y2.abs())));
+                    if matches!(self, Form::Above) {
+                        y2 > y + gap
+                    } else {
+                        y2 < y - gap
                     }
                 }
                 _ => false,

@@ -28,6 +28,8 @@ pub fn relation(sig: &Signature, transforms: &[Transform], f: &Found) -> String 
         }
         Form::AtLeast => format!("{call} >= result"),
         Form::AtMost => format!("{call} <= result"),
+        Form::Above => format!("{call} > result"),
+        Form::Below => format!("{call} < result"),
         Form::SeqAffine { alpha, beta } => {
             let scaled = match alpha.value {
                 1.0 => "result".to_string(),

@@ -152,8 +152,58 @@ pub fn search(
             });
         }
     }
+    found.extend(monotone(sig, transforms, &obs, &all, &distinct));
     found.retain(|f| f.detects > 0);
     found
+}
+
+/// Strict monotonicity in one number parameter, `f(x + 1) > result` or `<`, whether or not an
+/// equality holds for that shift: unlike the equalities (which `0` satisfies whenever it is a
+/// fixed point of the output relation), it fails for every constant function.
+fn monotone(
+    sig: &Signature,
+    transforms: &[Transform],
+    obs: &[&Observation],
+    all: &[usize],
+    distinct: &dyn Fn(&[usize]) -> usize,
+) -> Vec<Found> {
+    if !sig.output.is_number() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (t, transform) in transforms.iter().enumerate() {
+        let Transform::Affine { a, b, .. } = transform else {
+            continue;
+        };
+        if *a != 1.0 || b.value != 1.0 {
+            continue;
+        }
+        let Some(pairs) = all
+            .iter()
+            .map(|&i| pair(obs, i, t))
+            .collect::<Option<Vec<Pair<'_>>>>()
+        else {
+            continue;
+        };
+        for form in [Form::Above, Form::Below] {
+            if !pairs.iter().all(|p| form.holds(p)) {
+                continue;
+            }
+            let (detects, perturbations) = detections(sig.output, obs, t, all, &form);
+            out.push(Found {
+                transform: t,
+                center: None,
+                guard: None,
+                form,
+                inputs: distinct(all),
+                held: all.len(),
+                detects,
+                perturbations,
+                tolerance: 0.0,
+            });
+        }
+    }
+    out
 }
 
 fn pair<'a>(obs: &[&'a Observation], i: usize, t: usize) -> Option<Pair<'a>> {
