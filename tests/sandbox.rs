@@ -20,6 +20,8 @@ struct Fixture {
     log: std::fs::File,
     listener: std::net::TcpListener,
     shared: *mut u64,
+    /// A shared mapping the program made read-only: a test must still read its contents.
+    read_only: *const u64,
 }
 
 // SAFETY: the raw pointer is to a process-wide shared mapping that lives until exit.
@@ -58,11 +60,27 @@ fn set_up() {
         *p = 7;
         p
     };
+    // SAFETY: a fresh shared anonymous page, filled, then made read-only; checked.
+    let read_only = unsafe {
+        let p = libc::mmap(
+            std::ptr::null_mut(),
+            4096,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        );
+        assert_ne!(p, libc::MAP_FAILED);
+        *p.cast::<u64>() = 5;
+        assert_eq!(libc::mprotect(p, 4096, libc::PROT_READ), 0);
+        p.cast::<u64>() as *const u64
+    };
     assert!(FIXTURE
         .set(Fixture {
             log,
             listener,
-            shared
+            shared,
+            read_only,
         })
         .is_ok());
 }
@@ -74,6 +92,7 @@ fn set_up() {
     test = connects_out,
     test = signals_the_program,
     test = stores_into_shared_memory,
+    test = reads_read_only_shared_memory,
     test = runs_a_program,
     test = sets_up_io_uring,
     test = takes_the_sigsys_handler,
@@ -120,6 +139,11 @@ fn stores_into_shared_memory(_: &u64) -> bool {
         std::ptr::write_volatile(fixture().shared, 99);
         seen == 7 && std::ptr::read_volatile(fixture().shared) == 99
     }
+}
+
+fn reads_read_only_shared_memory(_: &u64) -> bool {
+    // SAFETY: the mapping is valid and readable.
+    unsafe { std::ptr::read_volatile(fixture().read_only) == 5 }
 }
 
 fn runs_a_program(_: &u64) -> bool {
@@ -210,6 +234,9 @@ fn every_side_effect_is_blocked_and_leaves_the_program_unchanged() {
     // The mapping became private to the test, with the program's contents: the test read 7 and
     // its store landed in its copy; the program's value is checked above.
     let (o, d) = detail(&run, "stores_into_shared_memory");
+    assert_eq!(o, Pass, "{d}");
+    // A read-only shared mapping is copied too: its contents stay readable.
+    let (o, d) = detail(&run, "reads_read_only_shared_memory");
     assert_eq!(o, Pass, "{d}");
     let (o, d) = detail(&run, "runs_a_program");
     assert_eq!(o, Blocked);
