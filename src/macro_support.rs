@@ -174,7 +174,8 @@ fn observation_verdict(
     let Some(input) = input.into_iter().collect::<Option<Vec<Value>>>() else {
         return (
             Outcome::Inconclusive,
-            "an argument cannot be represented exactly (an integer beyond the range of i64):              this call is not observed"
+            "an argument cannot be represented exactly (an integer beyond the range of i64): \
+             this call is not observed"
                 .into(),
         );
     };
@@ -184,7 +185,8 @@ fn observation_verdict(
         return (
             Outcome::Inconclusive,
             format!(
-                "not observed: the function panicked on the live input, its result is not of                  the declared kind, or a sequence is longer than {} elements",
+                "not observed: the function panicked on the live input, its result is not of \
+                 the declared kind, or a sequence is longer than {} elements",
                 crate::discover::MAX_LEN
             ),
         );
@@ -194,7 +196,8 @@ fn observation_verdict(
         Ok(json) => (
             Outcome::Inconclusive,
             format!(
-                "not recorded: the observation takes {} bytes, more than the {OBSERVATION_MAX}                  a record may hold",
+                "not recorded: the observation takes {} bytes, more than the {OBSERVATION_MAX} \
+                 a record may hold",
                 json.len()
             ),
         ),
@@ -205,6 +208,93 @@ fn observation_verdict(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn verdict(
+        signature: &str,
+        input: Vec<Option<Value>>,
+        f: impl Fn(&[f64]) -> Option<Value>,
+    ) -> (Outcome, String) {
+        let kinds: Vec<Kind> = input.iter().flatten().map(Value::kind).collect();
+        let mut call = |v: &[Value]| f(&v[0].elements().or_else(|| Some(vec![v[0].number()?]))?);
+        observation_verdict(signature, &kinds, Kind::Float, input, &mut call)
+    }
+
+    #[test]
+    fn an_observation_is_the_verdict_of_a_discovery_entry() {
+        let sine = |x: &[f64]| Some(Value::Float(x[0].sin()));
+        let (outcome, detail) =
+            verdict("fn sin(x: f64) -> f64", vec![Some(Value::Float(0.5))], sine);
+        assert_eq!(outcome, Outcome::Pass, "{detail}");
+        let obs: crate::discover::Observation = serde_json::from_str(&detail).unwrap();
+        assert_eq!(obs.input, vec![Value::Float(0.5)]);
+        assert_eq!(obs.output, Value::Float(0.5f64.sin()));
+        let sig =
+            crate::discover::Signature::parse("fn sin(x: f64) -> f64", &[Kind::Float], Kind::Float)
+                .unwrap();
+        assert_eq!(
+            obs.follow.len(),
+            crate::discover::Transform::all(&sig).len()
+        );
+    }
+
+    #[test]
+    fn a_call_discovery_cannot_observe_says_why() {
+        let sine = |x: &[f64]| Some(Value::Float(x[0].sin()));
+        let (outcome, detail) = verdict(
+            "fn sin(x: f64, y: f64) -> f64",
+            vec![Some(Value::Float(0.5))],
+            sine,
+        );
+        assert_eq!(outcome, Outcome::Error);
+        assert!(
+            detail.starts_with("discovery cannot read the signature: "),
+            "{detail}"
+        );
+
+        let mut never = |_: &[Value]| -> Option<Value> { unreachable!("not called") };
+        let (outcome, detail) = observation_verdict(
+            "fn sin(x: u64) -> f64",
+            &[Kind::Int],
+            Kind::Float,
+            vec![None],
+            &mut never,
+        );
+        assert_eq!(outcome, Outcome::Inconclusive);
+        assert!(detail.contains("beyond the range of i64"), "{detail}");
+
+        let (outcome, detail) = verdict(
+            "fn sin(x: f64) -> f64",
+            vec![Some(Value::Float(0.5))],
+            |_| None,
+        );
+        assert_eq!(outcome, Outcome::Inconclusive);
+        assert!(detail.contains("panicked on the live input"), "{detail}");
+
+        // 4096 numbers out, for each of some twenty follow-ups of two sequences: over the 1 MiB a
+        // record holds.
+        let long = Value::FloatSeq(
+            (0..4096)
+                .map(|i| -(i as f64 + 0.1) * std::f64::consts::PI * 1e-300)
+                .collect(),
+        );
+        let sum = |x: &[f64]| Some(Value::Float(x.iter().sum::<f64>() + 0.123_456_789_012_345));
+        let (outcome, _) = verdict("fn sum(xs: &[f64]) -> f64", vec![Some(long.clone())], sum);
+        assert_eq!(outcome, Outcome::Pass);
+        let kinds = [Kind::FloatSeq, Kind::FloatSeq];
+        let mut echo = |v: &[Value]| Some(v[0].clone());
+        let (outcome, detail) = observation_verdict(
+            "fn echo(xs: &[f64], ys: &[f64]) -> Vec<f64>",
+            &kinds,
+            Kind::FloatSeq,
+            vec![Some(long.clone()), Some(long)],
+            &mut echo,
+        );
+        assert_eq!(outcome, Outcome::Inconclusive);
+        assert!(
+            detail.contains("more than the 1048576 a record may hold"),
+            "{detail}"
+        );
+    }
 
     #[test]
     fn a_comparison_with_nan_on_either_side_says_how_to_guard_it() {
