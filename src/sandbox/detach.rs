@@ -291,8 +291,10 @@ mod tests {
             privatize_shared_mappings();
             let maps = std::fs::read_to_string("/proc/self/maps").unwrap_or_default();
             let start = format!("{:x}-", p as usize);
+            // Sealed whole: one inaccessible range from the first byte to the last.
+            let whole = format!("{:x}-{:x} ---p", p as usize, p as usize + len);
             let code = match maps.lines().find(|l| l.starts_with(&start)) {
-                Some(line) if line.split_whitespace().nth(1) == Some("---p") => 0,
+                Some(line) if line.starts_with(&whole) => 0,
                 Some(_) => 1,
                 None => 2,
             };
