@@ -201,7 +201,10 @@ fn observation_verdict(
                 json.len()
             ),
         ),
-        Err(e) => (Outcome::Error, format!("the observation cannot be written: {e}")),
+        Err(e) => (
+            Outcome::Error,
+            format!("the observation cannot be written: {e}"),
+        ),
     }
 }
 
