@@ -262,3 +262,82 @@ fn sites_are_kept_apart_and_report_counts_observations_as_passed_runs() {
     );
     assert_eq!(wave["per_test"][0]["outcomes"]["pass"], 40, "{wave}");
 }
+
+#[test]
+fn only_observation_lines_are_read_and_a_clean_log_gets_no_note() {
+    let mut lines: Vec<String> = sine_observations(40)
+        .into_iter()
+        .enumerate()
+        .map(|(i, o)| line("app::sin", SIGNATURE, i as u64, o))
+        .collect();
+    // Damage in records of other kinds is the report's business, not discovery's.
+    lines.push("not json at all".into());
+    lines.push(r#"{"kind":"test","site":"app::sin""#.into());
+    let log = log_of(&lines);
+    let out = invite(&["discover", path(&log), "--format", "json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "", "a clean log gets no note");
+}
+
+#[test]
+fn exactly_enough_inputs_that_propose_nothing_say_no_relation_held() {
+    // A function with no relation: a hash of its input.
+    let sig = Signature::parse("fn hash(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+    let transforms = Transform::all(&sig);
+    let mut call = |v: &[Value]| {
+        let x = v[0].number()?;
+        Some(Value::Float(
+            ((x * 12.9898 + 78.233).sin() * 43_758.545_3).fract().abs(),
+        ))
+    };
+    let lines: Vec<String> = (0..30)
+        .map(|i| {
+            let x = i as f64 * 0.731 + 0.1;
+            let o = observe(&sig, &transforms, vec![Value::Float(x)], &mut call, i).unwrap();
+            line("app::hash", "fn hash(x: f64) -> f64", i, o)
+        })
+        .collect();
+    let log = log_of(&lines);
+    let out = invite(&["discover", path(&log), "--min-inputs", "30"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "note: app::hash: 30 observation(s) of 30 distinct input(s); no candidate relation held \
+         on all of them and caught a wrong output\n"
+    );
+}
+
+#[test]
+fn a_reader_that_goes_away_is_no_error_but_a_full_disk_is() {
+    let log = sine_log(40);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_invite"))
+        .args(["discover", path(&log)])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Nobody reads the proposals: writing them fails with a broken pipe.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "");
+
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_invite"))
+        .args(["discover", path(&log)])
+        .stdin(Stdio::null())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("invite discover: cannot write the proposals: "),
+        "{}",
+        text(&out.stderr)
+    );
+}
