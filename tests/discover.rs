@@ -320,6 +320,12 @@ fn sampled_calls_are_observed_in_the_child_and_propose_relations_from_the_log() 
     let (site, signature, obs) = of("::sine");
     assert_eq!(signature, "fn sine(x: f64) -> f64");
     assert!(obs.len() >= 30, "{} observations of sine", obs.len());
+    // Each observation counts as a passed test of the site, with the time it took.
+    let stats = run.final_stats();
+    let sine_stats = stats.sites.iter().find(|s| s.site == *site).unwrap();
+    assert_eq!(sine_stats.outcomes.pass, obs.len() as u64);
+    assert_eq!(sine_stats.tests, obs.len() as u64);
+    assert!(sine_stats.mean_test_us > 0.0, "{sine_stats:?}");
     let found = invite::discover::propose_observed(site, signature, obs, 30).unwrap();
     let relations: Vec<&str> = found.proposals.relations().collect();
     assert!(relations.contains(&"sine(-x) == -result"), "{relations:?}");

@@ -428,6 +428,33 @@ mod tests {
     }
 
     #[test]
+    fn a_strict_inequality_needs_a_gap_no_tolerance_can_blur() {
+        let num = |y: f64| Value::Float(y);
+        let holds = |form: Form, y: f64, y2: f64, n: f64| {
+            form.holds(&Pair {
+                y: &num(y),
+                y2: &num(y2),
+                n,
+                n2: n,
+            })
+        };
+        assert!(holds(Form::Above, 1.0, 1.001, 0.0));
+        assert!(!holds(Form::Above, 1.0, 1.0 + 5e-5, 0.0), "under 1e-4 of 1");
+        // The gap scales with the values: 0.05 is under 1e-4 of 1000.
+        assert!(!holds(Form::Above, 1e3, 1e3 + 0.05, 0.0));
+        assert!(holds(Form::Above, 1e3, 1e3 + 0.2, 0.0));
+        // And with the noise: 32 × (0.01 + 0.01) is more than the 0.2 climbed.
+        assert!(!holds(Form::Above, 1e3, 1e3 + 0.2, 0.01));
+        assert!(holds(Form::Above, 1e3, 1e3 + 0.7, 0.01));
+        // A gap of exactly the margin is none.
+        assert!(!holds(Form::Above, 0.0, 1e-4, 0.0));
+        assert!(!holds(Form::Below, 0.0, -1e-4, 0.0));
+        assert!(holds(Form::Below, 0.0, -2e-4, 0.0));
+        assert!(!holds(Form::Below, 0.0, 2e-4, 0.0));
+        assert!(!holds(Form::Above, f64::NAN, 1.0, 0.0));
+    }
+
+    #[test]
     fn a_scaled_result_is_fitted_and_snapped_to_its_constant() {
         let v = pairs(
             &(1..20)

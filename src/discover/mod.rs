@@ -657,6 +657,43 @@ mod tests {
     use super::*;
 
     #[test]
+    fn observations_of_another_version_are_left_out_and_counted() {
+        let text = "fn sin(x: f64) -> f64";
+        let sig = Signature::parse(text, &[Kind::Float], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let mut call = |v: &[Value]| Some(Value::Float(v[0].number()?.sin()));
+        let mut obs: Vec<Observation> = (0..40)
+            .map(|i| {
+                let x = (i as f64 * 0.618_033_988_7) % 1.0 * 18.0 - 9.0;
+                observe(&sig, &transforms, vec![Value::Float(x)], &mut call, i).unwrap()
+            })
+            .collect();
+        // The same input twice counts once.
+        obs.push(obs[0].clone());
+        // Another kind of argument; another result kind; other transformations.
+        let mut wrong_input = obs[1].clone();
+        wrong_input.input = vec![Value::Int(3)];
+        let mut wrong_output = obs[2].clone();
+        wrong_output.output = Value::Bool(true);
+        let mut wrong_follow = obs[3].clone();
+        wrong_follow.follow.truncate(2);
+        obs.extend([wrong_input, wrong_output, wrong_follow]);
+        let found = propose_observed("app::sin", text, &obs, 30).unwrap();
+        assert_eq!(found.mismatched, 3);
+        assert_eq!(found.observations, 41);
+        assert_eq!(found.distinct_inputs, 40);
+        assert!(found
+            .proposals
+            .relations()
+            .any(|r| r == "sin(-x) == -result"));
+        assert!(found.proposals.0.iter().all(|p| p.site == "app::sin"));
+        let none = propose_observed("app::sin", text, &[], 30).unwrap();
+        assert_eq!((none.observations, none.mismatched), (0, 0));
+        let bad = propose_observed("app::sin", "sin(", &obs, 30).unwrap_err();
+        assert!(bad.starts_with("site app::sin: "), "{bad}");
+    }
+
+    #[test]
     fn a_needed_tolerance_is_rounded_up_with_room_and_printed_with_the_attribute() {
         assert_eq!(round_up(3.2e-6), 1e-5);
         assert_eq!(round_up(6e-6), 1e-4);
