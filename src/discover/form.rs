@@ -123,12 +123,13 @@ impl Form {
                 _ => false,
             },
             Form::Above | Form::Below => match (p.y.number(), p.y2.number()) {
-                (Some(y), Some(y2)) if y.is_finite() && y2.is_finite() => {
+                (Some(y), Some(y2)) => {
                     // Pasted, the relation is checked with a relative tolerance of 1e-6 by
                     // default (up to 1e-5 where another relation of the site needs it): a gap
-                    // that tolerance could call equal is no gap.
+                    // that tolerance could call equal is no gap. The margin dwarfs rounding;
+                    // with an infinity it is infinite, and no gap is wide enough.
                     let margin = STRICT_MARGIN * 1f64.max(y.abs()).max(y2.abs());
-                    let gap = margin.max(k * (n + n2 + EPS * (y.abs() + y2.abs())));
+                    let gap = margin.max(k * (n + n2));
                     if matches!(self, Form::Above) {
                         y2 > y + gap
                     } else {
@@ -452,6 +453,9 @@ mod tests {
         assert!(holds(Form::Below, 0.0, -2e-4, 0.0));
         assert!(!holds(Form::Below, 0.0, 2e-4, 0.0));
         assert!(!holds(Form::Above, f64::NAN, 1.0, 0.0));
+        assert!(!holds(Form::Above, 1.0, f64::INFINITY, 0.0));
+        assert!(!holds(Form::Above, f64::NEG_INFINITY, 1.0, 0.0));
+        assert!(!holds(Form::Below, f64::INFINITY, 1.0, 0.0));
     }
 
     #[test]
