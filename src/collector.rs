@@ -685,11 +685,16 @@ impl State {
         }
     }
 
-    fn emit(&mut self, site: &'static Site, t: record::Test) {
+    /// Counts one finished test of `site` in its statistics.
+    fn tally(&mut self, site: &'static Site, outcome: Outcome, duration_us: u64) {
         let tally = self.tallies.entry(site.key()).or_default();
         tally.tests += 1;
-        tally.outcomes.add(t.outcome);
-        tally.test_us += t.duration_us;
+        tally.outcomes.add(outcome);
+        tally.test_us += duration_us;
+    }
+
+    fn emit(&mut self, site: &'static Site, t: record::Test) {
+        self.tally(site, t.outcome, t.duration_us);
         let failing = t.outcome.is_failure();
         crate::outcomes::add(&t);
         crate::check::deliver(&t);
@@ -708,10 +713,7 @@ impl State {
     /// An observation counts as a passed test of its site (it is one run of the site's entry)
     /// but is logged as what it is.
     fn emit_observation(&mut self, site: &'static Site, o: record::Observation) {
-        let tally = self.tallies.entry(site.key()).or_default();
-        tally.tests += 1;
-        tally.outcomes.add(Outcome::Pass);
-        tally.test_us += o.duration_us;
+        self.tally(site, Outcome::Pass, o.duration_us);
         self.push(&Record::Observation(o));
     }
 

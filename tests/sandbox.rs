@@ -44,37 +44,21 @@ fn set_up() {
         .unwrap();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
-    // SAFETY: a fresh shared anonymous mapping of two pages, checked for failure. The value
-    // lives on the second page, so a copy of the first page alone would lose it.
+    // Two pages, the value on the second: a copy of the first page alone would lose it.
+    let shared = shared_pages(8192);
+    // SAFETY: the mapping just made is two pages long.
     let shared = unsafe {
-        let p = libc::mmap(
-            std::ptr::null_mut(),
-            8192,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_SHARED | libc::MAP_ANONYMOUS,
-            -1,
-            0,
-        );
-        assert_ne!(p, libc::MAP_FAILED);
-        let p = p.cast::<u64>().add(4096 / 8);
+        let p = shared.cast::<u64>().add(4096 / 8);
         *p = 7;
         p
     };
-    // SAFETY: a fresh shared anonymous page, filled, then made read-only; checked.
-    let read_only = unsafe {
-        let p = libc::mmap(
-            std::ptr::null_mut(),
-            4096,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_SHARED | libc::MAP_ANONYMOUS,
-            -1,
-            0,
-        );
-        assert_ne!(p, libc::MAP_FAILED);
-        *p.cast::<u64>() = 5;
-        assert_eq!(libc::mprotect(p, 4096, libc::PROT_READ), 0);
-        p.cast::<u64>() as *const u64
-    };
+    let read_only = shared_pages(4096).cast::<u64>();
+    // SAFETY: the page just made: filled, then made read-only; checked.
+    unsafe {
+        *read_only = 5;
+        assert_eq!(libc::mprotect(read_only.cast(), 4096, libc::PROT_READ), 0);
+    }
+    let read_only = read_only as *const u64;
     assert!(FIXTURE
         .set(Fixture {
             log,
@@ -83,6 +67,23 @@ fn set_up() {
             read_only,
         })
         .is_ok());
+}
+
+/// A fresh shared anonymous mapping, readable and writable.
+fn shared_pages(len: usize) -> *mut libc::c_void {
+    // SAFETY: a new mapping at an address the kernel chooses; checked for failure.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    assert_ne!(p, libc::MAP_FAILED);
+    p
 }
 
 #[invite::in_vivo(

@@ -31,12 +31,6 @@ pub struct Options {
     pub format: Format,
 }
 
-/// One site's observations, under the signature they were recorded with.
-#[derive(Default)]
-struct Site {
-    observations: Vec<Observation>,
-}
-
 /// Reads the logs, proposes, prints. Returns the exit status: 0 when it printed proposals (or
 /// found observations that propose nothing yet), 1 when the logs hold no observation, 2 when
 /// a log cannot be read.
@@ -48,7 +42,8 @@ pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             return 2;
         }
     };
-    let mut sites: BTreeMap<(String, String), Site> = BTreeMap::new();
+    // Each site's observations, under the signature they were recorded with.
+    let mut sites: BTreeMap<(String, String), Vec<Observation>> = BTreeMap::new();
     let mut bad = 0u64;
     let mut first_bad: Option<String> = None;
     let read = read::for_each_line(
@@ -65,7 +60,6 @@ pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 Ok(Record::Observation(o)) => sites
                     .entry((o.site, o.signature))
                     .or_default()
-                    .observations
                     .push(o.observation),
                 Ok(_) => {}
                 Err(e) => {
@@ -100,8 +94,8 @@ pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     }
     let mut all = Proposals::default();
     let mut notes = Vec::new();
-    for ((site, signature), s) in &sites {
-        match propose_observed(site, signature, &s.observations, opts.min_inputs) {
+    for ((site, signature), observations) in &sites {
+        match propose_observed(site, signature, observations, opts.min_inputs) {
             Ok(found) => {
                 if found.mismatched > 0 {
                     notes.push(format!(

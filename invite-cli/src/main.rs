@@ -122,6 +122,21 @@ fn config_path() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("invite.toml"))
 }
 
+/// The paths given, or else the configured log; `None` (said on stderr, as `command`) when
+/// none is given and the configuration names no log file.
+fn paths_or_log(paths: Vec<String>, command: &str) -> Option<Vec<String>> {
+    if !paths.is_empty() {
+        return Some(paths);
+    }
+    match configured_log() {
+        Ok(log) => Some(vec![log]),
+        Err(e) => {
+            eprintln!("invite {command}: {e}");
+            None
+        }
+    }
+}
+
 /// The log the configuration names, for `report` without paths: `$INVITE_CONFIG`, else
 /// `./invite.toml`, else the default log file.
 fn configured_log() -> Result<String, String> {
@@ -171,16 +186,8 @@ fn main() -> ExitCode {
             fail_on,
             emit_tests,
         } => {
-            let paths = if paths.is_empty() {
-                match configured_log() {
-                    Ok(log) => vec![log],
-                    Err(e) => {
-                        eprintln!("invite report: {e}");
-                        return ExitCode::from(2);
-                    }
-                }
-            } else {
-                paths
+            let Some(paths) = paths_or_log(paths, "report") else {
+                return ExitCode::from(2);
             };
             if let Some(file) = &emit_tests {
                 let code = emit(&paths, file);
@@ -217,16 +224,8 @@ fn main() -> ExitCode {
             min_inputs,
             format,
         } => {
-            let paths = if paths.is_empty() {
-                match configured_log() {
-                    Ok(log) => vec![log],
-                    Err(e) => {
-                        eprintln!("invite discover: {e}");
-                        return ExitCode::from(2);
-                    }
-                }
-            } else {
-                paths
+            let Some(paths) = paths_or_log(paths, "discover") else {
+                return ExitCode::from(2);
             };
             let opts = discover::Options {
                 paths,

@@ -730,19 +730,7 @@ fn discover_arm(shape: &Shape) -> TokenStream {
             _ => quote!(#l),
         });
     }
-    let original = &shape.original;
-    let turbofish = &shape.turbofish;
-    let callee = if shape.assoc {
-        quote!(Self::#original)
-    } else {
-        quote!(#original)
-    };
-    let call = quote!(#callee #turbofish(#(#call_args),*));
-    let call = if shape.is_unsafe {
-        quote!(unsafe { #call })
-    } else {
-        call
-    };
+    let call = call_original(shape, &call_args);
     let output = shape
         .output
         .as_ref()
@@ -831,6 +819,17 @@ fn source_run(shape: &Shape) -> SourceRun {
             }
         }
     }
+    let call = call_original(shape, &call_args);
+    SourceRun {
+        setup,
+        call,
+        check_receiver,
+        check_args,
+    }
+}
+
+/// A call of the original function with `args` (the receiver first, for a method).
+fn call_original(shape: &Shape, args: &[TokenStream]) -> TokenStream {
     let original = &shape.original;
     let turbofish = &shape.turbofish;
     let callee = if shape.assoc {
@@ -838,17 +837,11 @@ fn source_run(shape: &Shape) -> SourceRun {
     } else {
         quote!(#original)
     };
-    let call = quote!(#callee #turbofish(#(#call_args),*));
-    let call = if shape.is_unsafe {
+    let call = quote!(#callee #turbofish(#(#args),*));
+    if shape.is_unsafe {
         quote!(unsafe { #call })
     } else {
         call
-    };
-    SourceRun {
-        setup,
-        call,
-        check_receiver,
-        check_args,
     }
 }
 

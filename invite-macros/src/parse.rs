@@ -287,6 +287,7 @@ impl Args {
     pub fn name_discovery(&mut self, signature: &str) {
         for t in &mut self.tests {
             if let Test::Discover(text) = t {
+                // The prefix is `invite::site::DISCOVER_PREFIX`, which the collector strips.
                 *text = format!("discover {signature}");
             }
         }
