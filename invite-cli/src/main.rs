@@ -299,17 +299,17 @@ fn check_config(path: Option<PathBuf>, log: Option<PathBuf>) -> i32 {
         }
     };
     let mut sites = BTreeSet::new();
-    let mut starts = 0;
+    let mut started = false;
     for line in text.split(|b| *b == b'\n') {
         let Ok(line) = std::str::from_utf8(line) else {
             continue;
         };
         if let Ok(Record::Start(s)) = Record::from_line(line) {
-            starts += 1;
+            started = true;
             sites.extend(s.sites.into_iter().map(|s| s.name));
         }
     }
-    if starts == 0 {
+    if !started {
         eprintln!(
             "invite: {}: no start record, so no site list to compare with",
             log.display()
