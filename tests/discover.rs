@@ -54,8 +54,16 @@ fn a_relation_that_needs_a_domain_gets_the_guard_that_separates_it() {
             .any(|r| r == "if x >= 0.0 => sqrt(4.0 * x) == 2.0 * result"),
         "{found}"
     );
+    // Every one under the guard; the sign of the result under the strict one, since
+    // `sqrt(0.0) > 0.0` is false.
     assert!(
-        found.relations().all(|r| r.starts_with("if x >= 0.0 =>")),
+        found
+            .relations()
+            .all(|r| r.starts_with("if x >= 0.0 =>") || r == "if x > 0.0 => result > 0.0"),
+        "{found}"
+    );
+    assert!(
+        found.relations().any(|r| r == "if x > 0.0 => result > 0.0"),
         "{found}"
     );
 }
@@ -105,6 +113,7 @@ fn no_relation_of_a_function_without_one_and_none_that_cannot_catch_anything() {
         |x: f64| (x.to_bits().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 11) as f64 / 2f64.powi(53);
     let found = run("fn b(x: f64) -> f64", bits, -9.0, 9.0);
     assert!(found.0.is_empty(), "{found}");
+    assert!(found.to_string().starts_with("no relation held"));
     // This one is odd, and has period π only up to its own noise: the fits of the periodic
     // relations come out a hair from -1 and 0 and the constants themselves fail, so only the
     // exact symmetry is proposed.
@@ -115,11 +124,14 @@ fn no_relation_of_a_function_without_one_and_none_that_cannot_catch_anything() {
         ["h(-x) == -result"],
         "{found}"
     );
-    // A constant satisfies every equality between results, and no relation that holds for it
-    // catches a wrong output: none is worth proposing.
+    // A constant satisfies every equality between results, and no relation between runs that
+    // holds for it catches a wrong output: only its sign is worth proposing.
     let found = run("fn k(x: f64) -> f64", |_| 2.5, -9.0, 9.0);
-    assert!(found.0.is_empty(), "{found}");
-    assert!(found.to_string().starts_with("no relation held"));
+    assert_eq!(
+        found.relations().collect::<Vec<_>>(),
+        ["result > 0.0"],
+        "{found}"
+    );
 }
 
 #[test]
@@ -437,4 +449,138 @@ fn strict_monotonicity_is_proposed_where_no_tolerance_can_blur_it() {
             .any(|r| r.contains("> result") || r.contains("< result")),
         "{wave}"
     );
+}
+
+// Properties of one result, pasted as discovery writes them: they compile, hold on the
+// function, and fail on the wrong versions that relations between runs let through (a
+// constant, an emptied or reversed result, `min` for `max`).
+
+#[invite::metamorphic(result > 0.0)]
+fn growth(x: f64) -> f64 {
+    x * x + 1.0
+}
+
+#[invite::metamorphic(result > 0.0)]
+fn growth_zero(x: f64) -> f64 {
+    let _ = x;
+    0.0
+}
+
+#[invite::metamorphic(result >= x, result >= y)]
+fn top(x: f64, y: f64) -> f64 {
+    x.max(y)
+}
+
+#[invite::metamorphic(result >= x, result >= y)]
+fn top_min(x: f64, y: f64) -> f64 {
+    x.min(y)
+}
+
+#[invite::metamorphic(
+    result.is_sorted(),
+    result.len() == xs.len(),
+    invite::mr::is_subset(&result, xs),
+    if !xs.is_empty() => !result.is_empty()
+)]
+fn ordered(xs: &[i64]) -> Vec<i64> {
+    let mut v = xs.to_vec();
+    v.sort();
+    v
+}
+
+#[invite::metamorphic(
+    result.is_sorted(),
+    result.len() == xs.len(),
+    invite::mr::is_subset(&result, xs),
+    if !xs.is_empty() => !result.is_empty()
+)]
+fn ordered_wrong(xs: &[i64]) -> Vec<i64> {
+    let mut v = xs.to_vec();
+    v.sort();
+    v.reverse();
+    v.truncate(2);
+    v.push(-1);
+    v
+}
+
+#[test]
+fn properties_are_proposed_as_they_are_pasted_and_catch_what_relations_between_runs_miss() {
+    // What discovery proposes for the right versions, offline.
+    let exp = Discovery::new("fn growth(x: f64) -> f64", |x: f64| x * x + 1.0)
+        .unwrap()
+        .inputs(spread(60, -8.0, 8.0))
+        .run();
+    assert!(exp.relations().any(|r| r == "result > 0.0"), "{exp}");
+    let max = Discovery::new("fn top(x: f64, y: f64) -> f64", f64::max)
+        .unwrap()
+        .inputs((0..60).map(|i| ((i as f64 * 0.73) % 9.0 - 4.0, (i as f64 * 0.41) % 7.0 - 3.0)))
+        .run();
+    for r in ["result >= x", "result >= y"] {
+        assert!(max.relations().any(|p| p == r), "{max}");
+    }
+    let sort = Discovery::new("fn ordered(xs: &[i64]) -> Vec<i64>", |mut xs: Vec<i64>| {
+        xs.sort();
+        xs
+    })
+    .unwrap()
+    .inputs((0..60).map(|i: i64| ((0..i % 7).map(|j| (j * 37 + i * 11) % 13 - 6).collect(),)))
+    .run();
+    for r in [
+        "result.is_sorted()",
+        "result.len() == xs.len()",
+        "invite::mr::is_subset(&result, xs)",
+    ] {
+        assert!(sort.relations().any(|p| p == r), "{r}\n{sort}");
+    }
+
+    // Pasted, they hold on the right versions and fail on the wrong ones.
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        for i in 0..8 {
+            let x = i as f64 - 3.5;
+            growth(x);
+            growth_zero(x);
+            top(x, 1.0 - x);
+            top_min(x, 1.0 - x);
+            let xs: Vec<i64> = (0..4).map(|j| (j * 5 + i) % 7).collect();
+            ordered(&xs);
+            ordered_wrong(&xs);
+            invite::wait_idle(std::time::Duration::from_secs(10));
+        }
+    });
+    run.assert_success();
+    for (text, right, wrong) in [
+        ("result > 0.0", "growth", "growth_zero"),
+        ("result >= x", "top", "top_min"),
+        ("result.is_sorted()", "ordered", "ordered_wrong"),
+        ("result.len() == xs.len()", "ordered", "ordered_wrong"),
+        (
+            "invite::mr::is_subset(&result, xs)",
+            "ordered",
+            "ordered_wrong",
+        ),
+    ] {
+        let site = |name: &str| {
+            run.records()
+                .into_iter()
+                .filter_map(|r| match r {
+                    Record::Test(t) if t.test == text && t.site.ends_with(&format!("::{name}")) => {
+                        Some(t.outcome)
+                    }
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        let (ok, bad) = (site(right), site(wrong));
+        assert!(
+            !ok.is_empty() && ok.iter().all(|o| *o == Outcome::Pass),
+            "{text} on {right}: {ok:?}"
+        );
+        // Wrong where the wrong version differs (`min` is `max` on half the inputs).
+        assert!(bad.contains(&Outcome::Fail), "{text} on {wrong}: {bad:?}");
+        assert!(
+            bad.iter()
+                .all(|o| matches!(o, Outcome::Fail | Outcome::Pass)),
+            "{bad:?}"
+        );
+    }
 }

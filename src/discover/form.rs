@@ -46,7 +46,7 @@ pub enum Form {
 }
 
 /// The relative gap a strict inequality must show on every observation.
-const STRICT_MARGIN: f64 = 1e-4;
+pub const STRICT_MARGIN: f64 = 1e-4;
 
 /// One original result and its follow-up, with their noise and probes.
 #[derive(Clone, Copy, Debug)]

@@ -28,6 +28,8 @@ pub enum Guard {
     Varied(usize),
     /// Every element `>= 0`.
     AllNonNegative(usize),
+    /// Some element `!= 0`.
+    SomeNonZero(usize),
 }
 
 impl Guard {
@@ -51,7 +53,35 @@ impl Guard {
                     Guard::Sorted(p),
                     Guard::Varied(p),
                     Guard::AllNonNegative(p),
+                    Guard::SomeNonZero(p),
                 ]);
+            }
+        }
+        out
+    }
+
+    /// Every guard, the narrower of two first (`x > 0` before `x >= 0`, some element non-zero
+    /// before non-empty): a property strict at the boundary (`tanh(x) > 0` for `x > 0`, a
+    /// norm's `result > 0.0`) must not take the wider guard only because no input sat on the
+    /// boundary.
+    pub fn narrow_first(sig: &Signature) -> Vec<Guard> {
+        let mut out = Guard::all(sig);
+        for k in 0..out.len().saturating_sub(1) {
+            if matches!(
+                (out[k], out[k + 1]),
+                (Guard::NonNegative(_), Guard::Positive(_))
+                    | (Guard::NonPositive(_), Guard::Negative(_))
+            ) {
+                out.swap(k, k + 1);
+            }
+        }
+        // Each sequence's guards start at its `NonEmpty`; the non-zero one goes before them.
+        for k in 0..out.len() {
+            if let Guard::SomeNonZero(p) = out[k] {
+                if let Some(at) = out.iter().position(|g| *g == Guard::NonEmpty(p)) {
+                    let g = out.remove(k);
+                    out.insert(at, g);
+                }
             }
         }
         out
@@ -72,6 +102,7 @@ impl Guard {
             Guard::Sorted(p) => seq(p).windows(2).all(|w| w[0] <= w[1]),
             Guard::Varied(p) => seq(p).windows(2).any(|w| w[0] != w[1]),
             Guard::AllNonNegative(p) => seq(p).iter().all(|&v| v >= 0.0),
+            Guard::SomeNonZero(p) => seq(p).iter().any(|&v| v != 0.0),
         }
     }
 
@@ -98,6 +129,9 @@ impl Guard {
             Guard::Varied(p) => format!("{}.windows(2).any(|w| w[0] != w[1])", param(p).name),
             Guard::AllNonNegative(p) => {
                 format!("{}.iter().all(|&v| v >= {})", param(p).name, zero(p))
+            }
+            Guard::SomeNonZero(p) => {
+                format!("{}.iter().any(|&v| v != {})", param(p).name, zero(p))
             }
         }
     }
@@ -138,8 +172,29 @@ mod tests {
                 "xs.len() > 1",
                 "xs.is_sorted()",
                 "xs.iter().all(|&v| v >= 0.0)",
+                "xs.iter().any(|&v| v != 0.0)",
             ]
         );
+        let none = [
+            Value::Float(1.0),
+            Value::Int(1),
+            Value::FloatSeq(vec![0.0, -0.0]),
+        ];
+        assert!(!Guard::SomeNonZero(2).holds(&none));
+        // The narrower of two first, for properties; the wider first, for relations.
+        let narrow = Guard::narrow_first(&sig);
+        assert_eq!(
+            narrow[..4],
+            [
+                Guard::Positive(0),
+                Guard::NonNegative(0),
+                Guard::Negative(0),
+                Guard::NonPositive(0)
+            ]
+        );
+        assert_eq!(narrow[5..7], [Guard::Positive(1), Guard::NonNegative(1)]);
+        assert_eq!(narrow[10..12], [Guard::SomeNonZero(2), Guard::NonEmpty(2)]);
+        assert_eq!(narrow.len(), Guard::all(&sig).len());
         let other = [
             Value::Float(f64::NAN),
             Value::Int(-1),
@@ -159,6 +214,7 @@ mod tests {
                 Guard::NonEmpty(2),
                 Guard::Several(2),
                 Guard::Varied(2),
+                Guard::SomeNonZero(2),
             ]
         );
     }

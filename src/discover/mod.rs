@@ -39,6 +39,7 @@ mod guard;
 mod lsq;
 mod observe;
 mod perturb;
+mod property;
 mod render;
 mod search;
 mod signature;
@@ -59,7 +60,7 @@ pub use value::{Discoverable, Kind, Value};
 
 use form::Form;
 use guard::Guard;
-use search::Found;
+use search::{Found, Subject};
 
 /// Distinct inputs a relation must hold on before it is proposed, unless told otherwise.
 pub const DEFAULT_MIN_INPUTS: usize = 30;
@@ -177,7 +178,7 @@ pub fn propose(site: &str, sig: &Signature, obs: &[Observation], min_inputs: usi
     let text = |f: &Found| render::relation(sig, &transforms, f);
     found.sort_by_cached_key(|f| {
         (
-            f.form.raw_constants(),
+            f.raw_constants(),
             text(f).len(),
             std::cmp::Reverse(f.detects),
         )
@@ -274,10 +275,16 @@ struct Map {
 
 impl Map {
     fn of(transforms: &[Transform], f: &Found) -> Option<Map> {
-        let Transform::Affine { param, a, b } = &transforms[f.transform] else {
+        let Subject::Follow {
+            transform, form, ..
+        } = &f.subject
+        else {
             return None;
         };
-        let (squared, poly) = match &f.form {
+        let Transform::Affine { param, a, b } = &transforms[*transform] else {
+            return None;
+        };
+        let (squared, poly) = match form {
             Form::Affine { alpha, beta } => (false, [beta.value, alpha.value, 0.0]),
             Form::Quadratic { a, b, c } => (false, [c.value, b.value, a.value]),
             Form::Square { a, b, c } => (true, [c.value, b.value, a.value]),

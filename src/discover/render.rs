@@ -1,16 +1,32 @@
 //! A found relation as the text a user pastes into `#[invite::metamorphic(...)]`.
 
 use super::form::Form;
-use super::search::Found;
+use super::search::{Found, Subject};
 use super::signature::Signature;
 use super::transform::{Const, NumTy, Transform};
 use super::value::Kind;
 
 /// The relation as Rust source, with its guard.
 pub fn relation(sig: &Signature, transforms: &[Transform], f: &Found) -> String {
-    let call = sig.call(&transforms[f.transform].arguments(sig, f.center));
+    let body = match &f.subject {
+        Subject::Follow {
+            transform,
+            center,
+            form,
+        } => follow(sig, &transforms[*transform], *center, form),
+        Subject::Property(p) => p.text(sig),
+    };
+    match f.guard {
+        Some(g) => format!("if {} => {body}", g.text(sig)),
+        None => body,
+    }
+}
+
+/// A relation between the follow-up run of `transform` and the original result.
+fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Form) -> String {
+    let call = sig.call(&transform.arguments(sig, center));
     let ty = sig.output_num_ty();
-    let body = match &f.form {
+    match form {
         Form::Affine { alpha, beta } if sig.output == Kind::Bool => {
             if alpha.value < 0.0 {
                 format!("{call} == !result")
@@ -54,10 +70,6 @@ pub fn relation(sig: &Signature, transforms: &[Transform], f: &Found) -> String 
         Form::LenDelta(d) if *d < 0 => format!("{call}.len() == result.len() - {}", -d),
         Form::LenDelta(d) => format!("{call}.len() == result.len() + {d}"),
         Form::LenDouble => format!("{call}.len() == 2 * result.len()"),
-    };
-    match f.guard {
-        Some(g) => format!("if {} => {body}", g.text(sig)),
-        None => body,
     }
 }
 

@@ -8,21 +8,34 @@ use super::form::{fit_elementwise, fit_numeric, Form, Pair};
 use super::guard::Guard;
 use super::observe::Observation;
 use super::perturb::Perturbation;
+use super::property::Property;
 use super::signature::Signature;
-use super::transform::{Const, Transform, FLOAT_B};
+use super::transform::{Const, SeqOp, Transform, FLOAT_B};
 use super::value::{Kind, Value};
+
+/// What a found relation compares.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Subject {
+    /// The follow-up run of a transformation against the original result.
+    Follow {
+        /// Index of its transformation.
+        transform: usize,
+        /// A reflection's point.
+        center: Option<f64>,
+        /// The output relation.
+        form: Form,
+    },
+    /// The original result alone.
+    Property(Property),
+}
 
 /// A relation that held.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Found {
-    /// Index of its transformation.
-    pub transform: usize,
-    /// A reflection's point.
-    pub center: Option<f64>,
+    /// What it compares.
+    pub subject: Subject,
     /// The category of inputs it holds on (`None`: all).
     pub guard: Option<Guard>,
-    /// The output relation.
-    pub form: Form,
     /// Distinct inputs it held on.
     pub inputs: usize,
     /// Observations it held on (all of those under its guard).
@@ -33,6 +46,79 @@ pub struct Found {
     pub perturbations: usize,
     /// The relative tolerance invite's comparison needs for it.
     pub tolerance: f64,
+}
+
+impl Found {
+    /// How many of its coefficients are no simple constant.
+    pub fn raw_constants(&self) -> usize {
+        match &self.subject {
+            Subject::Follow { form, .. } => form.raw_constants(),
+            Subject::Property(_) => 0,
+        }
+    }
+}
+
+/// The observations searched, and how their inputs are told apart.
+struct Scope<'a> {
+    obs: Vec<&'a Observation>,
+    keys: Vec<String>,
+    all: Vec<usize>,
+    min_inputs: usize,
+}
+
+impl Scope<'_> {
+    /// Distinct inputs among the observations `idx`.
+    fn distinct(&self, idx: &[usize]) -> usize {
+        idx.iter()
+            .map(|&i| self.keys[i].as_str())
+            .collect::<HashSet<_>>()
+            .len()
+    }
+
+    /// The relations `fit` finds on every observation, or else on the widest category of
+    /// inputs on which they hold and which they separate cleanly (they fail on most inputs
+    /// outside it), with the category and the observations in it. `fit` is told the guard;
+    /// `holds` judges one relation on one observation.
+    fn category<T>(
+        &self,
+        guards: &[Guard],
+        fit: impl Fn(&[usize], Option<Guard>) -> Vec<T>,
+        holds: impl Fn(&T, usize) -> bool,
+    ) -> Option<(Option<Guard>, Vec<T>, Vec<usize>)> {
+        let everywhere = fit(&self.all, None);
+        if !everywhere.is_empty() {
+            return Some((None, everywhere, self.all.clone()));
+        }
+        let mut best: Option<(Guard, Vec<T>, Vec<usize>)> = None;
+        for g in guards {
+            let on: Vec<usize> = self
+                .all
+                .iter()
+                .copied()
+                .filter(|&i| g.holds(&self.obs[i].input))
+                .collect();
+            if on.len() == self.all.len()
+                || self.distinct(&on) < self.min_inputs
+                || best.as_ref().is_some_and(|b| b.2.len() >= on.len())
+            {
+                continue;
+            }
+            let off: Vec<usize> = self
+                .all
+                .iter()
+                .copied()
+                .filter(|i| !on.contains(i))
+                .collect();
+            let found: Vec<T> = fit(&on, Some(*g))
+                .into_iter()
+                .filter(|f| 2 * off.iter().filter(|&&i| !holds(f, i)).count() > off.len())
+                .collect();
+            if !found.is_empty() {
+                best = Some((*g, found, on));
+            }
+        }
+        best.map(|(g, found, on)| (Some(g), found, on))
+    }
 }
 
 /// Searches `obs` (observations of `sig` under `transforms`) for relations holding on at least
@@ -51,25 +137,24 @@ pub fn search(
                 && o.follow.iter().zip(&ids).all(|(f, id)| &f.transform == id)
         })
         .collect();
-    let keys: Vec<String> = obs.iter().map(|o| format!("{:?}", o.input)).collect();
-    let distinct = |idx: &[usize]| {
-        idx.iter()
-            .map(|&i| keys[i].as_str())
-            .collect::<HashSet<_>>()
-            .len()
+    let scope = Scope {
+        keys: obs.iter().map(|o| format!("{:?}", o.input)).collect(),
+        all: (0..obs.len()).collect(),
+        obs,
+        min_inputs: min_inputs.max(1),
     };
-    let all: Vec<usize> = (0..obs.len()).collect();
-    if distinct(&all) < min_inputs.max(1) {
+    if scope.distinct(&scope.all) < scope.min_inputs {
         return Vec::new();
     }
-    if too_noisy(&obs) {
+    if too_noisy(&scope.obs) {
         return Vec::new();
     }
+    let obs = &scope.obs;
     let guards = Guard::all(sig);
     let mut found = Vec::new();
     for (t, transform) in transforms.iter().enumerate() {
         let center = match transform {
-            Transform::Reflect { .. } => match common_center(&obs, t) {
+            Transform::Reflect { .. } => match common_center(obs, t) {
                 Some(c) => Some(c),
                 None => continue,
             },
@@ -80,50 +165,18 @@ pub fn search(
         // no guard but the one that makes the transformation apply: a monotone number function
         // would otherwise give one per grid point and category.
         let weak = matches!(transform, Transform::Seq { .. }) || sig.output == Kind::Bool;
-        let forms = forms_on(sig, &obs, t, &all, weak);
-        let (guard, forms, on) = if !forms.is_empty() {
-            (None, forms, all.clone())
-        } else {
-            // The widest category on which a relation holds, and which it separates cleanly:
-            // it fails on most inputs outside.
-            let mut best: Option<(Guard, Vec<Form>, Vec<usize>)> = None;
-            for g in &guards {
-                let on: Vec<usize> = all
-                    .iter()
-                    .copied()
-                    .filter(|&i| g.holds(&obs[i].input))
-                    .collect();
-                if on.len() == all.len()
-                    || distinct(&on) < min_inputs
-                    || best.as_ref().is_some_and(|b| b.2.len() >= on.len())
-                {
-                    continue;
-                }
-                let off: Vec<usize> = all.iter().copied().filter(|i| !on.contains(i)).collect();
-                let applies = matches!(g, Guard::NonEmpty(_) | Guard::Several(_));
-                let forms: Vec<Form> = forms_on(sig, &obs, t, &on, weak && applies)
-                    .into_iter()
-                    .filter(|f| {
-                        let failing = off
-                            .iter()
-                            .filter(|&&i| !pair(&obs, i, t).is_some_and(|p| f.holds(&p)))
-                            .count();
-                        2 * failing > off.len()
-                    })
-                    .collect();
-                if !forms.is_empty() {
-                    best = Some((*g, forms, on));
-                }
-            }
-            match best {
-                Some((g, forms, on)) => (Some(g), forms, on),
-                None => continue,
-            }
+        let fit = |on: &[usize], g: Option<Guard>| {
+            let applies = g.is_none_or(|g| matches!(g, Guard::NonEmpty(_) | Guard::Several(_)));
+            forms_on(sig, obs, t, on, weak && applies)
+        };
+        let holds = |f: &Form, i: usize| pair(obs, i, t).is_some_and(|p| f.holds(&p));
+        let Some((guard, forms, on)) = scope.category(&guards, fit, holds) else {
+            continue;
         };
         let mut scored: Vec<(Form, usize, usize)> = forms
             .into_iter()
             .map(|form| {
-                let (detects, perturbations) = detections(sig.output, &obs, t, &on, &form);
+                let (detects, perturbations) = detections(sig.output, obs, t, &on, &form);
                 (form, detects, perturbations)
             })
             .collect();
@@ -136,15 +189,17 @@ pub fn search(
         for (form, detects, perturbations) in scored {
             let tolerance = on
                 .iter()
-                .filter_map(|&i| pair(&obs, i, t))
+                .filter_map(|&i| pair(obs, i, t))
                 .map(|p| form.needed_tolerance(&p))
                 .fold(0.0, f64::max);
             found.push(Found {
-                transform: t,
-                center,
+                subject: Subject::Follow {
+                    transform: t,
+                    center,
+                    form,
+                },
                 guard,
-                form,
-                inputs: distinct(&on),
+                inputs: scope.distinct(&on),
                 held: on.len(),
                 detects,
                 perturbations,
@@ -152,21 +207,121 @@ pub fn search(
             });
         }
     }
-    found.extend(monotone(sig, transforms, &obs, &all, &distinct));
+    found.extend(monotone(sig, transforms, &scope));
+    found.extend(properties(sig, transforms, &scope));
     found.retain(|f| f.detects > 0);
     found
+}
+
+/// Every result an observation holds with the input it came from: the original's, and each
+/// follow-up's whose input can be made again (a permutation's cannot: its seed is not kept).
+fn results<'a>(
+    transforms: &[Transform],
+    o: &'a Observation,
+) -> Vec<(std::borrow::Cow<'a, [Value]>, &'a Value, f64)> {
+    let mut out = vec![(std::borrow::Cow::Borrowed(&o.input[..]), &o.output, o.noise)];
+    for (t, f) in transforms.iter().zip(&o.follow) {
+        let permutes = matches!(
+            t,
+            Transform::Seq {
+                op: SeqOp::Permute,
+                ..
+            }
+        );
+        if let (Some(y), false) = (&f.output, permutes) {
+            if let Some(input) = t.apply(&o.input, f.center, 0) {
+                out.push((std::borrow::Cow::Owned(input), y, f.noise));
+            }
+        }
+    }
+    out
+}
+
+/// The properties of the result that hold on every observation or on one category of inputs;
+/// of a strict and a loose one under the same guard, the strict one. A property must hold on
+/// the follow-up runs under its guard too: they are inputs the function took, and a wider
+/// sample than the ones given (a norm is zero on `[0.0]`, which `[3.0]` translated by -3 is).
+fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Vec<Found> {
+    let obs = &scope.obs;
+    let runs: Vec<_> = obs.iter().map(|o| results(transforms, o)).collect();
+    let guards = Guard::narrow_first(sig);
+    // A property is claimed only for the kinds of input seen: when every input fell in one
+    // category (all positive, all non-empty), under that category's guard. Not a number being
+    // non-zero: that separates, but it is no domain anyone chose.
+    let cover = guards
+        .iter()
+        .filter(|g| !matches!(g, Guard::NonZero(_)))
+        .find(|g| scope.all.iter().all(|&i| g.holds(&obs[i].input)))
+        .copied();
+    let mut out: Vec<Found> = Vec::new();
+    for prop in Property::all(sig) {
+        let has = |i: usize| prop.holds(&obs[i].input, &obs[i].output, obs[i].noise);
+        // On every run of the observations `on` that falls under `guard`.
+        let everywhere = |on: &[usize], guard: Option<Guard>| {
+            on.iter().all(|&i| {
+                runs[i]
+                    .iter()
+                    .filter(|(input, ..)| guard.is_none_or(|g| g.holds(input)))
+                    .all(|(input, y, noise)| prop.holds(input, y, *noise))
+            })
+        };
+        let fit = |on: &[usize], guard: Option<Guard>| {
+            if everywhere(on, guard.or(cover)) {
+                vec![prop]
+            } else {
+                Vec::new()
+            }
+        };
+        let Some((guard, _, on)) = scope.category(&guards, fit, |_, i| has(i)) else {
+            continue;
+        };
+        // A bound by a parameter that holds on one category only is a coincidence of the
+        // values seen (`sin(x) >= x` for `x < 0`), not the function's shape.
+        if guard.is_some() && matches!(prop, Property::Bound { .. }) {
+            continue;
+        }
+        let guard = guard.or(cover);
+        let implied = prop.stronger().is_some_and(|s| {
+            out.iter().any(|f| {
+                f.subject == Subject::Property(s) && (f.guard.is_none() || f.guard == guard)
+            })
+        });
+        if implied {
+            continue;
+        }
+        let (list, first, scale) = perturbations(sig.output, obs, &on);
+        let detects = list
+            .iter()
+            .filter(|p| {
+                on.iter().any(|&i| {
+                    let o = obs[i];
+                    let y = p.apply(&o.output, first, scale, o.probe, o.size);
+                    !prop.holds(&o.input, &y, o.noise)
+                })
+            })
+            .count();
+        let tolerance = on
+            .iter()
+            .map(|&i| prop.needed_tolerance(&obs[i].input, &obs[i].output))
+            .fold(0.0, f64::max);
+        out.push(Found {
+            subject: Subject::Property(prop),
+            guard,
+            inputs: scope.distinct(&on),
+            held: on.len(),
+            detects,
+            perturbations: list.len(),
+            tolerance,
+        });
+    }
+    out
 }
 
 /// Strict monotonicity in one number parameter, `f(x + 1) > result` or `<`, whether or not an
 /// equality holds for that shift: unlike the equalities (which `0` satisfies whenever it is a
 /// fixed point of the output relation), it fails for every constant function.
-fn monotone(
-    sig: &Signature,
-    transforms: &[Transform],
-    obs: &[&Observation],
-    all: &[usize],
-    distinct: &dyn Fn(&[usize]) -> usize,
-) -> Vec<Found> {
+fn monotone(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Vec<Found> {
+    let (obs, all) = (&scope.obs, &scope.all);
     if !sig.output.is_number() {
         return Vec::new();
     }
@@ -191,11 +346,13 @@ fn monotone(
             }
             let (detects, perturbations) = detections(sig.output, obs, t, all, &form);
             out.push(Found {
-                transform: t,
-                center: None,
+                subject: Subject::Follow {
+                    transform: t,
+                    center: None,
+                    form,
+                },
                 guard: None,
-                form,
-                inputs: distinct(all),
+                inputs: scope.distinct(all),
                 held: all.len(),
                 detects,
                 perturbations,
@@ -299,17 +456,14 @@ fn forms_on(
     out
 }
 
-/// How many of the perturbations of the output the relation catches on the observations `on`.
-fn detections(
+/// The wrong outputs tried on the observations `on`, with the first result (what a constant
+/// function returns) and a typical magnitude of the results (what a nudge is scaled by).
+fn perturbations<'a>(
     kind: Kind,
-    obs: &[&Observation],
-    t: usize,
+    obs: &[&'a Observation],
     on: &[usize],
-    form: &Form,
-) -> (usize, usize) {
+) -> (Vec<Perturbation>, &'a Value, f64) {
     let sized = obs[on[0]].input.iter().any(|v| v.kind().is_seq());
-    let list = Perturbation::for_kind(kind, sized);
-    let first = &obs[on[0]].output;
     let mags: Vec<f64> = on
         .iter()
         .flat_map(|&i| match &obs[i].output {
@@ -321,6 +475,22 @@ fn detections(
         .map(f64::abs)
         .collect();
     let scale = median(mags).filter(|&m| m > 0.0).unwrap_or(1.0);
+    (
+        Perturbation::for_kind(kind, sized),
+        &obs[on[0]].output,
+        scale,
+    )
+}
+
+/// How many of the perturbations of the output the relation catches on the observations `on`.
+fn detections(
+    kind: Kind,
+    obs: &[&Observation],
+    t: usize,
+    on: &[usize],
+    form: &Form,
+) -> (usize, usize) {
+    let (list, first, scale) = perturbations(kind, obs, on);
     let caught = list
         .iter()
         .filter(|p| {
@@ -353,26 +523,33 @@ fn median(mut xs: Vec<f64>) -> Option<f64> {
 /// Whether a found relation holds on every observation under its guard (observations of
 /// another transformation list are passed over).
 pub fn holds_on(sig: &Signature, transforms: &[Transform], f: &Found, obs: &[Observation]) -> bool {
-    let id = transforms[f.transform].id(sig);
+    let ids: Vec<String> = transforms.iter().map(|t| t.id(sig)).collect();
     obs.iter()
-        .filter(|o| o.follow.get(f.transform).is_some_and(|x| x.transform == id))
+        .filter(|o| o.follow.iter().map(|x| &x.transform).eq(ids.iter()))
         .filter(|o| f.guard.is_none_or(|g| g.holds(&o.input)))
-        .all(|o| {
-            let follow = &o.follow[f.transform];
-            let same_center = match (f.center, follow.center) {
-                (Some(c), Some(d)) => (c - d).abs() <= 1e-9 * c.abs().max(1.0),
-                (None, _) => true,
-                (Some(_), None) => false,
-            };
-            same_center
-                && follow.output.as_ref().is_some_and(|y2| {
-                    f.form.holds(&Pair {
-                        y: &o.output,
-                        y2,
-                        n: o.noise,
-                        n2: follow.noise,
+        .all(|o| match &f.subject {
+            Subject::Property(p) => p.holds(&o.input, &o.output, o.noise),
+            Subject::Follow {
+                transform,
+                center,
+                form,
+            } => {
+                let follow = &o.follow[*transform];
+                let same_center = match (center, follow.center) {
+                    (Some(c), Some(d)) => (c - d).abs() <= 1e-9 * c.abs().max(1.0),
+                    (None, _) => true,
+                    (Some(_), None) => false,
+                };
+                same_center
+                    && follow.output.as_ref().is_some_and(|y2| {
+                        form.holds(&Pair {
+                            y: &o.output,
+                            y2,
+                            n: o.noise,
+                            n2: follow.noise,
+                        })
                     })
-                })
+            }
         })
 }
 

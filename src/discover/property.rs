@@ -1,0 +1,323 @@
+//! Properties of one call's result: its sign, a bound by a parameter, its length, order and
+//! elements against the input's. They need no follow-up run, and unlike the equalities between
+//! two runs (which a constant `0.0` satisfies whenever it is a fixed point of the output
+//! relation), they fail for the constants and the emptied results that defects often leave.
+
+use super::form::{NOISE_UNITS, STRICT_MARGIN};
+use super::signature::Signature;
+use super::transform::NumTy;
+use super::value::{Kind, Value};
+
+/// How a number compares with a reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cmp {
+    /// Greater, by more than a pasted relation's tolerance can blur.
+    Above,
+    /// Greater or equal.
+    AtLeast,
+    /// Less, by more than a pasted relation's tolerance can blur.
+    Below,
+    /// Less or equal.
+    AtMost,
+}
+
+impl Cmp {
+    fn symbol(self) -> &'static str {
+        match self {
+            Cmp::Above => ">",
+            Cmp::AtLeast => ">=",
+            Cmp::Below => "<",
+            Cmp::AtMost => "<=",
+        }
+    }
+
+    /// Whether `y` compares so with `r`, `noise` being `y`'s.
+    fn holds(self, y: f64, r: f64, noise: f64) -> bool {
+        if y.is_nan() || r.is_nan() {
+            return false;
+        }
+        // As invite compares them: an infinity equals only itself and lies beyond every number.
+        if y.is_infinite() || r.is_infinite() {
+            return match self {
+                Cmp::Above => y > r,
+                Cmp::AtLeast => y >= r,
+                Cmp::Below => y < r,
+                Cmp::AtMost => y <= r,
+            };
+        }
+        let slack = NOISE_UNITS * (noise + f64::EPSILON * (y.abs() + r.abs()));
+        // A strict comparison needs a gap a pasted relation's relative tolerance cannot call
+        // equal (see `Form::Above`).
+        let gap = STRICT_MARGIN * 1f64.max(y.abs()).max(r.abs());
+        match self {
+            Cmp::Above => y > r + gap.max(slack),
+            Cmp::Below => y < r - gap.max(slack),
+            Cmp::AtLeast => y >= r - slack,
+            Cmp::AtMost => y <= r + slack,
+        }
+    }
+}
+
+/// A property of the result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Property {
+    /// `result > 0`, `result >= 0`, `result < 0` or `result <= 0`.
+    Sign(Cmp),
+    /// `result >= x` or `result <= x`, for a parameter `x` of the result's type.
+    Bound { param: usize, cmp: Cmp },
+    /// `result.len() == xs.len()`.
+    SameLen(usize),
+    /// `!result.is_empty()`.
+    NonEmpty,
+    /// `result.is_sorted()`.
+    Sorted,
+    /// Every element of the result is an element of `xs`.
+    Within(usize),
+}
+
+impl Property {
+    /// The properties that make sense for a signature, the stronger of two first (a strict
+    /// sign before the loose one, which is proposed only where the strict one fails).
+    pub fn all(sig: &Signature) -> Vec<Property> {
+        let mut out = Vec::new();
+        let own_type = |ty: &str| ty.trim_start_matches('&') == sig.output_ty;
+        match sig.output {
+            Kind::Float | Kind::Int => {
+                out.extend([Cmp::Above, Cmp::AtLeast, Cmp::Below, Cmp::AtMost].map(Property::Sign));
+                for (p, param) in sig.params.iter().enumerate() {
+                    if param.kind.is_number() && own_type(&param.ty) {
+                        for cmp in [Cmp::AtLeast, Cmp::AtMost] {
+                            out.push(Property::Bound { param: p, cmp });
+                        }
+                    }
+                }
+            }
+            Kind::FloatSeq | Kind::IntSeq => {
+                out.extend([Property::NonEmpty, Property::Sorted]);
+                // The element type of `&[T]` or `Vec<T>`.
+                let elem = |ty: &str| {
+                    let t = ty.trim_start_matches('&');
+                    t.strip_prefix("Vec<")
+                        .and_then(|t| t.strip_suffix('>'))
+                        .or_else(|| t.strip_prefix('[').and_then(|t| t.strip_suffix(']')))
+                        .map(str::to_string)
+                };
+                for (p, param) in sig.params.iter().enumerate() {
+                    if param.kind.is_seq() {
+                        out.push(Property::SameLen(p));
+                        if param.kind == sig.output
+                            && elem(&param.ty).is_some()
+                            && elem(&param.ty) == elem(&sig.output_ty)
+                        {
+                            out.push(Property::Within(p));
+                        }
+                    }
+                }
+            }
+            Kind::Bool => {}
+        }
+        out
+    }
+
+    /// The property this one is a weaker form of, if any: where both hold, only the stronger
+    /// is proposed.
+    pub fn stronger(&self) -> Option<Property> {
+        match self {
+            Property::Sign(Cmp::AtLeast) => Some(Property::Sign(Cmp::Above)),
+            Property::Sign(Cmp::AtMost) => Some(Property::Sign(Cmp::Below)),
+            _ => None,
+        }
+    }
+
+    /// Whether the result `y` of `input`, with noise `noise`, has the property.
+    pub fn holds(&self, input: &[Value], y: &Value, noise: f64) -> bool {
+        match *self {
+            Property::Sign(cmp) => y.number().is_some_and(|y| cmp.holds(y, 0.0, noise)),
+            Property::Bound { param, cmp } => match (y.number(), input[param].number()) {
+                (Some(y), Some(x)) => cmp.holds(y, x, noise),
+                _ => false,
+            },
+            Property::SameLen(p) => match (y.elements(), input[p].elements()) {
+                (Some(e), Some(xs)) => e.len() == xs.len(),
+                _ => false,
+            },
+            Property::NonEmpty => y.elements().is_some_and(|e| !e.is_empty()),
+            // As `is_sorted` judges it: NaN is out of order.
+            Property::Sorted => y
+                .elements()
+                .is_some_and(|e| e.windows(2).all(|w| w[0] <= w[1])),
+            // Exact, like `invite::mr::is_subset`, which the property is written with.
+            Property::Within(p) => match (y.elements(), input[p].elements()) {
+                (Some(e), Some(xs)) => e.iter().all(|x| xs.contains(x)),
+                _ => false,
+            },
+        }
+    }
+
+    /// The relative tolerance invite's comparison needs for the property on one result.
+    pub fn needed_tolerance(&self, input: &[Value], y: &Value) -> f64 {
+        let Property::Bound { param, cmp } = *self else {
+            return 0.0;
+        };
+        let (Some(y), Some(x)) = (y.number(), input[param].number()) else {
+            return 0.0;
+        };
+        let short = match cmp {
+            Cmp::AtLeast => x - y,
+            _ => y - x,
+        };
+        if short > 0.0 && short.is_finite() {
+            short / 1f64.max(x.abs()).max(y.abs())
+        } else {
+            0.0
+        }
+    }
+
+    /// The property as Rust source.
+    pub fn text(&self, sig: &Signature) -> String {
+        let zero = match sig.output_num_ty() {
+            NumTy::Int => "0",
+            _ => "0.0",
+        };
+        match *self {
+            Property::Sign(cmp) => format!("result {} {zero}", cmp.symbol()),
+            Property::Bound { param, cmp } => {
+                format!("result {} {}", cmp.symbol(), sig.params[param].value_text())
+            }
+            Property::SameLen(p) => format!("result.len() == {}.len()", sig.params[p].name),
+            Property::NonEmpty => "!result.is_empty()".into(),
+            Property::Sorted => "result.is_sorted()".into(),
+            Property::Within(p) => {
+                format!(
+                    "invite::mr::is_subset(&result, {})",
+                    sig.params[p].slice_text()
+                )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sig(text: &str, kinds: &[Kind], output: Kind) -> Signature {
+        Signature::parse(text, kinds, output).unwrap()
+    }
+
+    #[test]
+    fn each_kind_of_result_gets_the_properties_that_read_as_rust_for_it() {
+        let s = sig(
+            "fn f(x: &f64, n: i32, y: f64) -> f64",
+            &[Kind::Float, Kind::Int, Kind::Float],
+            Kind::Float,
+        );
+        let texts: Vec<String> = Property::all(&s).iter().map(|p| p.text(&s)).collect();
+        assert_eq!(
+            texts,
+            [
+                "result > 0.0",
+                "result >= 0.0",
+                "result < 0.0",
+                "result <= 0.0",
+                "result >= *x",
+                "result <= *x",
+                "result >= y",
+                "result <= y",
+            ]
+        );
+        let s = sig(
+            "fn g(xs: Vec<i64>, ys: &[f64], zs: &[i64]) -> Vec<i64>",
+            &[Kind::IntSeq, Kind::FloatSeq, Kind::IntSeq],
+            Kind::IntSeq,
+        );
+        let texts: Vec<String> = Property::all(&s).iter().map(|p| p.text(&s)).collect();
+        assert_eq!(
+            texts,
+            [
+                "!result.is_empty()",
+                "result.is_sorted()",
+                "result.len() == xs.len()",
+                "invite::mr::is_subset(&result, &xs)",
+                "result.len() == ys.len()",
+                "result.len() == zs.len()",
+                "invite::mr::is_subset(&result, zs)",
+            ]
+        );
+        let s = sig("fn c(n: i64) -> usize", &[Kind::Int], Kind::Int);
+        assert_eq!(Property::all(&s)[0].text(&s), "result > 0");
+        assert_eq!(
+            Property::all(&s).len(),
+            4,
+            "no bound by a parameter of another type"
+        );
+        let s = sig("fn b(n: i64) -> bool", &[Kind::Int], Kind::Bool);
+        assert!(Property::all(&s).is_empty());
+        assert_eq!(
+            Property::Sign(Cmp::AtLeast).stronger(),
+            Some(Property::Sign(Cmp::Above))
+        );
+        assert_eq!(
+            Property::Sign(Cmp::AtMost).stronger(),
+            Some(Property::Sign(Cmp::Below))
+        );
+        assert_eq!(Property::Sign(Cmp::Above).stronger(), None);
+    }
+
+    #[test]
+    fn a_strict_sign_needs_a_gap_a_pasted_tolerance_cannot_blur() {
+        let f = |y: f64| Value::Float(y);
+        let at = |p: Property, y: f64, noise: f64| p.holds(&[f(3.0)], &f(y), noise);
+        let above = Property::Sign(Cmp::Above);
+        let below = Property::Sign(Cmp::Below);
+        assert!(at(above, 2e-4, 0.0) && !at(above, 1e-4, 0.0) && !at(above, 5e-5, 0.0));
+        // The gap is relative beyond 1, and widened by the noise.
+        assert!(!at(above, 500.0, 20.0) && at(above, 500.0, 0.0));
+        assert!(!Cmp::Above.holds(1e5, 1e5 - 5.0, 0.0) && Cmp::Above.holds(1e5, 1e5 - 20.0, 0.0));
+        assert!(!Cmp::Below.holds(1e5 - 5.0, 1e5, 0.0) && Cmp::Below.holds(1e5 - 20.0, 1e5, 0.0));
+        assert!(!at(above, f64::NAN, 0.0) && at(above, f64::INFINITY, 0.0));
+        assert!(!at(above, f64::NEG_INFINITY, 0.0) && at(below, f64::NEG_INFINITY, 0.0));
+        let inf = [Value::Float(f64::INFINITY)];
+        let bound = Property::Bound {
+            param: 0,
+            cmp: Cmp::AtLeast,
+        };
+        assert!(bound.holds(&inf, &f(f64::INFINITY), 0.0) && !bound.holds(&inf, &f(1e300), 0.0));
+        assert!(at(below, -2e-4, 0.0) && !at(below, -1e-4, 0.0) && !at(below, 1.0, 0.0));
+        let (least, most) = (Property::Sign(Cmp::AtLeast), Property::Sign(Cmp::AtMost));
+        assert!(at(least, 0.0, 0.0) && at(least, -1e-15, 1e-16) && !at(least, -1e-15, 0.0));
+        assert!(at(most, 0.0, 0.0) && at(most, 1e-15, 1e-16) && !at(most, 1e-15, 0.0));
+        assert!(!at(least, f64::NAN, 0.0));
+        let bound = |cmp| Property::Bound { param: 0, cmp };
+        assert!(at(bound(Cmp::AtLeast), 3.0, 0.0) && !at(bound(Cmp::AtLeast), 2.9, 0.0));
+        assert!(at(bound(Cmp::AtMost), 3.0, 0.0) && !at(bound(Cmp::AtMost), 3.1, 0.0));
+        assert!(!Property::Bound {
+            param: 0,
+            cmp: Cmp::AtLeast
+        }
+        .holds(&[Value::FloatSeq(vec![])], &f(1.0), 0.0));
+        // Short of its bound, a result needs that much relative tolerance.
+        let t = bound(Cmp::AtLeast).needed_tolerance(&[f(4.0)], &f(3.0));
+        assert!((t - 0.25).abs() < 1e-15, "{t}");
+        assert_eq!(bound(Cmp::AtMost).needed_tolerance(&[f(4.0)], &f(3.0)), 0.0);
+        assert!((bound(Cmp::AtMost).needed_tolerance(&[f(0.5)], &f(0.75)) - 0.25).abs() < 1e-15);
+        assert_eq!(above.needed_tolerance(&[f(4.0)], &f(-3.0)), 0.0);
+    }
+
+    #[test]
+    fn sequence_properties_judge_length_order_and_membership() {
+        let xs = [Value::FloatSeq(vec![3.0, 1.0, 2.0])];
+        let y = |e: Vec<f64>| Value::FloatSeq(e);
+        assert!(Property::SameLen(0).holds(&xs, &y(vec![1.0, 2.0, 3.0]), 0.0));
+        assert!(!Property::SameLen(0).holds(&xs, &y(vec![1.0, 2.0]), 0.0));
+        assert!(Property::NonEmpty.holds(&xs, &y(vec![0.0]), 0.0));
+        assert!(!Property::NonEmpty.holds(&xs, &y(vec![]), 0.0));
+        assert!(Property::Sorted.holds(&xs, &y(vec![1.0, 1.0, 2.0]), 0.0));
+        assert!(!Property::Sorted.holds(&xs, &y(vec![2.0, 1.0]), 0.0));
+        assert!(!Property::Sorted.holds(&xs, &y(vec![1.0, f64::NAN]), 0.0));
+        assert!(Property::Within(0).holds(&xs, &y(vec![2.0, 3.0, 3.0]), 0.0));
+        assert!(!Property::Within(0).holds(&xs, &y(vec![2.0, 4.0]), 0.0));
+        assert!(!Property::Within(0).holds(&xs, &Value::Float(1.0), 0.0));
+        assert!(!Property::SameLen(0).holds(&xs, &Value::Float(1.0), 0.0));
+    }
+}
