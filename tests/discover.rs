@@ -584,3 +584,159 @@ fn properties_are_proposed_as_they_are_pasted_and_catch_what_relations_between_r
         );
     }
 }
+
+// Relations between three runs, and composites, pasted as discovery writes them.
+
+#[invite::metamorphic(if x > 0.0 => logarithm(x * (x + 1.0)) == result + logarithm(x + 1.0))]
+fn logarithm(x: f64) -> f64 {
+    x.ln()
+}
+
+#[invite::metamorphic(if x > 0.0 => logarithm_wrong(x * (x + 1.0)) == result + logarithm_wrong(x + 1.0))]
+fn logarithm_wrong(x: f64) -> f64 {
+    x.ln() + 0.5
+}
+
+#[invite::metamorphic(total(&invite::mr::multiply(&invite::mr::sorted(xs), 2.0)) == 2.0 * result)]
+fn total(xs: &[f64]) -> f64 {
+    xs.iter().sum()
+}
+
+#[invite::metamorphic(total_wrong(&invite::mr::multiply(&invite::mr::sorted(xs), 2.0)) == 2.0 * result)]
+fn total_wrong(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() + 1.0
+}
+
+#[test]
+fn relations_between_three_runs_state_what_two_runs_cannot() {
+    let found = run("fn exp(x: f64) -> f64", f64::exp, -5.0, 5.0);
+    assert!(
+        found
+            .relations()
+            .any(|r| r == "exp(3.0 * x) == result * exp(2.0 * x)"),
+        "{found}"
+    );
+    // `exp(2x + 1)` is `E * exp(x)²`, a relation between two runs: the three-run one is folded.
+    assert!(
+        !found
+            .relations()
+            .any(|r| r.starts_with("exp(2.0 * x + 1.0) == result *")),
+        "{found}"
+    );
+    // Where the inputs reach below zero, under the guard that separates them.
+    let found = run("fn ln(x: f64) -> f64", f64::ln, -20.0, 50.0);
+    let rel: Vec<&str> = found.relations().collect();
+    assert!(
+        rel.contains(&"if x >= 0.0 => ln(x * (x + 1.0)) == result + ln(x + 1.0)"),
+        "{found}"
+    );
+    // `ln(3x)` is related to `ln(x)` alone: its relation with `ln(2x)` is folded away.
+    assert!(
+        rel.iter()
+            .any(|r| r.starts_with("if x >= 0.0 => ln(3.0 * x) == result + 1.09861228866")),
+        "{found}"
+    );
+    assert!(
+        !rel.iter()
+            .any(|r| r.contains("ln(3.0 * x) == 0.5 * result")),
+        "{found}"
+    );
+    // cos(x + y) + cos(x - y) = 2·cos(x)·cos(y): no pair of runs says it.
+    let found = run("fn cos(x: f64) -> f64", f64::cos, -9.0, 9.0);
+    assert!(
+        found
+            .relations()
+            .any(|r| r.starts_with("cos(2.0 * x + 1.0) == 2.0 * result * cos(x + 1.0) - 0.54")),
+        "{found}"
+    );
+    // Nothing of the kind holds for sine.
+    let found = run("fn sin(x: f64) -> f64", f64::sin, -9.0, 9.0);
+    assert!(!found.relations().any(|r| r.contains("* sin(")), "{found}");
+}
+
+#[test]
+fn a_composite_is_proposed_once_and_only_when_it_catches_more_than_its_parts() {
+    let sum = |xs: Vec<f64>| xs.iter().sum::<f64>();
+    let inputs: Vec<(Vec<f64>,)> = (0..60)
+        .map(|i| {
+            ((0..1 + i % 6)
+                .map(|j| ((i * 7 + j * 13) % 19) as f64 - 9.5)
+                .collect(),)
+        })
+        .collect();
+    let found = Discovery::new("fn total(xs: &[f64]) -> f64", sum)
+        .unwrap()
+        .inputs(inputs.clone())
+        .run();
+    let rel: Vec<&str> = found.relations().collect();
+    let composite = "total(&invite::mr::multiply(&invite::mr::sorted(xs), 2.0)) == 2.0 * result";
+    assert!(rel.contains(&composite), "{found}");
+    // Its parts, beside it.
+    assert!(
+        rel.contains(&"total(&invite::mr::sorted(xs)) == result"),
+        "{found}"
+    );
+    assert!(
+        rel.contains(&"total(&invite::mr::multiply(xs, 2.0)) == 2.0 * result"),
+        "{found}"
+    );
+    // One composite per change of the values: the same one after a permutation or a
+    // reversal says nothing more.
+    assert_eq!(
+        rel.iter()
+            .filter(|r| r.contains("invite::mr::multiply(&invite::mr::"))
+            .count(),
+        1,
+        "{found}"
+    );
+    let of = |r: &str| found.0.iter().find(|p| p.relation == r).unwrap().detects;
+    assert!(of(composite) > of("total(&invite::mr::multiply(xs, 2.0)) == 2.0 * result"));
+    // Where a part does not hold, no composite: a maximum is not scaled by -1.
+    let largest = |xs: Vec<f64>| xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let found = Discovery::new("fn top(xs: &[f64]) -> f64", largest)
+        .unwrap()
+        .inputs(inputs)
+        .run();
+    assert!(
+        !found
+            .relations()
+            .any(|r| r.contains("negate(&invite::mr::")),
+        "{found}"
+    );
+}
+
+#[test]
+fn three_run_and_composite_relations_paste_and_catch_a_wrong_version() {
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        for i in 1..9 {
+            let x = i as f64 * 0.7;
+            logarithm(x);
+            logarithm_wrong(x);
+            let xs: Vec<f64> = (0..4).map(|j| (j * 3 + i) as f64 - 5.0).collect();
+            total(&xs);
+            total_wrong(&xs);
+            invite::wait_idle(std::time::Duration::from_secs(10));
+        }
+    });
+    run.assert_success();
+    for (site, want) in [
+        ("logarithm", Outcome::Pass),
+        ("logarithm_wrong", Outcome::Fail),
+        ("total", Outcome::Pass),
+        ("total_wrong", Outcome::Fail),
+    ] {
+        let got: Vec<Outcome> = run
+            .records()
+            .into_iter()
+            .filter_map(|r| match r {
+                Record::Test(t) if t.site.ends_with(&format!("::{site}")) => Some(t.outcome),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            !got.is_empty() && got.iter().all(|o| *o == want),
+            "{site}: {got:?}\n{}",
+            run.describe()
+        );
+    }
+}

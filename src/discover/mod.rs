@@ -44,6 +44,7 @@ mod render;
 mod search;
 mod signature;
 mod transform;
+mod triple;
 mod value;
 
 use std::fmt;
@@ -55,6 +56,7 @@ use serde::Serialize;
 
 pub use observe::{observe, Call, Follow, Observation, MAX_LEN};
 pub use signature::{Param, Signature};
+use transform::SeqOp;
 pub use transform::Transform;
 pub use value::{Discoverable, Kind, Value};
 
@@ -183,7 +185,7 @@ pub fn propose(site: &str, sig: &Signature, obs: &[Observation], min_inputs: usi
             std::cmp::Reverse(f.detects),
         )
     });
-    let found = cleanse(&transforms, found);
+    let found = cleanse(&transforms, fold(&transforms, found));
     let mut out: Vec<Proposal> = found
         .iter()
         .map(|f| Proposal {
@@ -389,6 +391,64 @@ fn cleanse(transforms: &[Transform], found: Vec<Found>) -> Vec<Found> {
             }
         }
         kept.push(f);
+    }
+    kept
+}
+
+/// Folds away what the relations between two runs already say, for the families built on
+/// them:
+/// - a composite transformation's relation (`mean(&multiply(&permute(xs), 2.0)) == 2.0 *
+///   result`) is kept only where both relations it composes held, under the same guard, and it
+///   catches more wrong outputs than either (one run then does the work of two, and more); of
+///   composites ending in the same change, the first that catches most;
+/// - a relation between three runs is dropped where the combined input's run alone is related
+///   to the original (`ln(3.0 * x) == result + 1.09...` says what `ln(3.0 * x) == 0.5 *
+///   result + 0.5 * ln(2.0 * x) + 0.75...` does).
+fn fold(transforms: &[Transform], found: Vec<Found>) -> Vec<Found> {
+    let follows = |t: usize, guard: Option<Guard>| {
+        found.iter().filter(move |f| {
+            f.guard == guard
+                && matches!(&f.subject, Subject::Follow { transform, .. } if *transform == t)
+        })
+    };
+    let index = |t: &Transform| transforms.iter().position(|u| u == t);
+    let best = |t: &Transform, guard: Option<Guard>| {
+        index(t).and_then(|t| follows(t, guard).map(|f| f.detects).max())
+    };
+    let mut ends: Vec<(usize, SeqOp, Option<Guard>)> = Vec::new();
+    let mut kept = Vec::new();
+    for f in &found {
+        let keep = match &f.subject {
+            Subject::Follow { transform, .. } => match transforms[*transform] {
+                Transform::SeqThen { param, first, then } => {
+                    let parts = (
+                        best(&Transform::Seq { param, op: first }, f.guard),
+                        best(&Transform::Seq { param, op: then }, f.guard),
+                    );
+                    let better = matches!(parts, (Some(a), Some(b)) if f.detects > a.max(b));
+                    // The most a composite ending in this change catches.
+                    let most = found
+                        .iter()
+                        .filter(|g| g.guard == f.guard)
+                        .filter(|g| matches!(&g.subject, Subject::Follow { transform, .. }
+                            if matches!(transforms[*transform], Transform::SeqThen { param: p, then: t, .. } if p == param && t == then)))
+                        .map(|g| g.detects)
+                        .max();
+                    let first_of_most =
+                        most == Some(f.detects) && !ends.contains(&(param, then, f.guard));
+                    if better && first_of_most {
+                        ends.push((param, then, f.guard));
+                    }
+                    better && first_of_most
+                }
+                _ => true,
+            },
+            Subject::Joint { combined, .. } => follows(*combined, f.guard).next().is_none(),
+            Subject::Property(_) => true,
+        };
+        if keep {
+            kept.push(f.clone());
+        }
     }
     kept
 }

@@ -15,6 +15,25 @@ pub fn relation(sig: &Signature, transforms: &[Transform], f: &Found) -> String 
             form,
         } => follow(sig, &transforms[*transform], *center, form),
         Subject::Property(p) => p.text(sig),
+        Subject::Joint {
+            partner,
+            combined,
+            form,
+        } => {
+            let ty = sig.output_num_ty();
+            let second = sig.call(&transforms[*partner].arguments(sig, None));
+            let both = sig.call(&transforms[*combined].arguments(sig, None));
+            let rhs = sum(
+                vec![
+                    (form.alpha, format!("result * {second}")),
+                    (form.beta, "result".into()),
+                    (form.beta, second),
+                    (form.gamma, String::new()),
+                ],
+                ty,
+            );
+            format!("{both} == {rhs}")
+        }
     };
     match f.guard {
         Some(g) => format!("if {} => {body}", g.text(sig)),

@@ -8,9 +8,10 @@ use super::form::{fit_elementwise, fit_numeric, Form, Pair};
 use super::guard::Guard;
 use super::observe::Observation;
 use super::perturb::Perturbation;
-use super::property::Property;
+use super::property::{Cmp, Property};
 use super::signature::Signature;
-use super::transform::{Const, SeqOp, Transform, FLOAT_B};
+use super::transform::{Const, SeqOp, Transform, FLOAT_B, PARTNERS};
+use super::triple::{self, Joint, Triple};
 use super::value::{Kind, Value};
 
 /// What a found relation compares.
@@ -27,6 +28,15 @@ pub enum Subject {
     },
     /// The original result alone.
     Property(Property),
+    /// Three runs: the original, a second input's (`partner`), and the combined input's.
+    Joint {
+        /// Index of the transformation making the second input.
+        partner: usize,
+        /// Index of the transformation making the combined input.
+        combined: usize,
+        /// The output relation.
+        form: Joint,
+    },
 }
 
 /// A relation that held.
@@ -54,6 +64,10 @@ impl Found {
         match &self.subject {
             Subject::Follow { form, .. } => form.raw_constants(),
             Subject::Property(_) => 0,
+            Subject::Joint { form, .. } => [form.alpha, form.beta, form.gamma]
+                .iter()
+                .filter(|c| c.name.is_none() && super::form::snap(c.value, false).is_none())
+                .count(),
         }
     }
 }
@@ -209,8 +223,114 @@ pub fn search(
     }
     found.extend(monotone(sig, transforms, &scope));
     found.extend(properties(sig, transforms, &scope));
+    found.extend(joint(sig, transforms, &scope, &guards));
     found.retain(|f| f.detects > 0);
     found
+}
+
+/// The relations between three runs, per number parameter and second input: `f(x + y)` and
+/// `f(x·y)` against `f(x)` and `f(y)`.
+fn joint(
+    sig: &Signature,
+    transforms: &[Transform],
+    scope: &Scope<'_>,
+    guards: &[Guard],
+) -> Vec<Found> {
+    if !sig.output.is_number() {
+        return Vec::new();
+    }
+    let obs = &scope.obs;
+    let integral = sig.output == Kind::Int;
+    let at = |t: &Transform| transforms.iter().position(|u| u == t);
+    let mut out = Vec::new();
+    for (param, p) in sig.params.iter().enumerate() {
+        if !p.kind.is_number() {
+            continue;
+        }
+        for (a, b) in PARTNERS {
+            let Some(partner) = at(&Transform::Affine { param, a, b }) else {
+                continue;
+            };
+            let sum = at(&Transform::Affine {
+                param,
+                a: a + 1.0,
+                b,
+            });
+            let product = at(&Transform::Product { param, a, b });
+            for combined in [sum, product].into_iter().flatten() {
+                let triple = |i: usize| -> Option<Triple<'_>> {
+                    let o = obs[i];
+                    let (f2, f3) = (&o.follow[partner], &o.follow[combined]);
+                    Some(Triple {
+                        y: &o.output,
+                        y2: f2.output.as_ref()?,
+                        y3: f3.output.as_ref()?,
+                        n: [o.noise, f2.noise, f3.noise],
+                    })
+                };
+                let fit = |on: &[usize], _| {
+                    let Some(all) = on.iter().map(|&i| triple(i)).collect::<Option<Vec<_>>>()
+                    else {
+                        return Vec::new();
+                    };
+                    let half: Vec<Triple<'_>> = all.iter().step_by(2).copied().collect();
+                    triple::fit(&half, &all, integral).into_iter().collect()
+                };
+                let holds = |j: &Joint, i: usize| triple(i).is_some_and(|t| j.holds(&t));
+                let Some((guard, forms, on)) = scope.category(guards, fit, holds) else {
+                    continue;
+                };
+                let (list, first, scale) = perturbations(sig.output, obs, &on);
+                for form in forms {
+                    let detects = list
+                        .iter()
+                        .filter(|p| {
+                            on.iter().any(|&i| {
+                                let o = obs[i];
+                                let (f2, f3) = (&o.follow[partner], &o.follow[combined]);
+                                let (Some(y2), Some(y3)) = (&f2.output, &f3.output) else {
+                                    return false;
+                                };
+                                let wrong = |y: &Value, probe: f64, size: usize| {
+                                    p.apply(y, first, scale, probe, size)
+                                };
+                                let (y, y2, y3) = (
+                                    wrong(&o.output, o.probe, o.size),
+                                    wrong(y2, f2.probe, f2.size),
+                                    wrong(y3, f3.probe, f3.size),
+                                );
+                                !form.holds(&Triple {
+                                    y: &y,
+                                    y2: &y2,
+                                    y3: &y3,
+                                    n: [o.noise, f2.noise, f3.noise],
+                                })
+                            })
+                        })
+                        .count();
+                    let tolerance = on
+                        .iter()
+                        .filter_map(|&i| triple(i))
+                        .map(|t| form.needed_tolerance(&t))
+                        .fold(0.0, f64::max);
+                    out.push(Found {
+                        subject: Subject::Joint {
+                            partner,
+                            combined,
+                            form,
+                        },
+                        guard,
+                        inputs: scope.distinct(&on),
+                        held: on.len(),
+                        detects,
+                        perturbations: list.len(),
+                        tolerance,
+                    });
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Every result an observation holds with the input it came from: the original's, and each
@@ -244,17 +364,22 @@ fn results<'a>(
 fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Vec<Found> {
     let obs = &scope.obs;
     let runs: Vec<_> = obs.iter().map(|o| results(transforms, o)).collect();
-    let guards = Guard::narrow_first(sig);
-    // A property is claimed only for the kinds of input seen: when every input fell in one
-    // category (all positive, all non-empty), under that category's guard. Not a number being
-    // non-zero: that separates, but it is no domain anyone chose.
-    let cover = guards
-        .iter()
-        .filter(|g| !matches!(g, Guard::NonZero(_)))
-        .find(|g| scope.all.iter().all(|&i| g.holds(&obs[i].input)))
-        .copied();
+    let (wide, narrow) = (Guard::all(sig), Guard::narrow_first(sig));
     let mut out: Vec<Found> = Vec::new();
     for prop in Property::all(sig) {
+        // Only a strict sign needs the narrower guard of a tie.
+        let guards = match prop {
+            Property::Sign(Cmp::Above | Cmp::Below) => &narrow,
+            _ => &wide,
+        };
+        // A property is claimed only for the kinds of input seen: when every input fell in one
+        // category (all positive, all non-empty), under that category's guard. Not a number or
+        // a sequence being non-zero: that separates, but it is no domain anyone chose.
+        let cover = guards
+            .iter()
+            .filter(|g| !matches!(g, Guard::NonZero(_) | Guard::SomeNonZero(_)))
+            .find(|g| scope.all.iter().all(|&i| g.holds(&obs[i].input)))
+            .copied();
         let has = |i: usize| prop.holds(&obs[i].input, &obs[i].output, obs[i].noise);
         // On every run of the observations `on` that falls under `guard`.
         let everywhere = |on: &[usize], guard: Option<Guard>| {
@@ -272,7 +397,7 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
                 Vec::new()
             }
         };
-        let Some((guard, _, on)) = scope.category(&guards, fit, |_, i| has(i)) else {
+        let Some((guard, _, on)) = scope.category(guards, fit, |_, i| has(i)) else {
             continue;
         };
         // A bound by a parameter that holds on one category only is a coincidence of the
@@ -281,11 +406,10 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             continue;
         }
         let guard = guard.or(cover);
-        let implied = prop.stronger().is_some_and(|s| {
-            out.iter().any(|f| {
-                f.subject == Subject::Property(s) && (f.guard.is_none() || f.guard == guard)
-            })
-        });
+        // `x <= 0 => result <= 0` beside `x < 0 => result < 0` says little more.
+        let implied = prop
+            .stronger()
+            .is_some_and(|s| out.iter().any(|f| f.subject == Subject::Property(s)));
         if implied {
             continue;
         }
@@ -529,6 +653,22 @@ pub fn holds_on(sig: &Signature, transforms: &[Transform], f: &Found, obs: &[Obs
         .filter(|o| f.guard.is_none_or(|g| g.holds(&o.input)))
         .all(|o| match &f.subject {
             Subject::Property(p) => p.holds(&o.input, &o.output, o.noise),
+            Subject::Joint {
+                partner,
+                combined,
+                form,
+            } => {
+                let (f2, f3) = (&o.follow[*partner], &o.follow[*combined]);
+                match (&f2.output, &f3.output) {
+                    (Some(y2), Some(y3)) => form.holds(&Triple {
+                        y: &o.output,
+                        y2,
+                        y3,
+                        n: [o.noise, f2.noise, f3.noise],
+                    }),
+                    _ => false,
+                }
+            }
             Subject::Follow {
                 transform,
                 center,

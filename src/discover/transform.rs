@@ -148,6 +148,19 @@ pub enum SeqOp {
     Negate,
 }
 
+/// The second inputs of relations between three runs: `f(x)`, `f(y)` with `y = a·x + b`, and
+/// `f(x + y)` (on the grid: `(a + 1)·x + b`) or `f(x·y)`.
+pub const PARTNERS: [(f64, Const); 2] = [(1.0, Const::lit(1.0)), (2.0, Const::lit(0.0))];
+
+/// Composite sequence transformations: a reordering or a cut, then a change of the values.
+const COMPOSITE_FIRST: [SeqOp; 4] = [
+    SeqOp::Permute,
+    SeqOp::Reverse,
+    SeqOp::Sort,
+    SeqOp::ExcludeFirst,
+];
+const COMPOSITE_THEN: [SeqOp; 3] = [SeqOp::Scale(2.0), SeqOp::Translate(1.0), SeqOp::Negate];
+
 const SEQ_OPS: [SeqOp; 13] = [
     SeqOp::Permute,
     SeqOp::Reverse,
@@ -200,6 +213,25 @@ pub enum Transform {
         /// What is done to it.
         op: SeqOp,
     },
+    /// One number parameter becomes `x·(a·x + b)`: the product of the input and a second one
+    /// made from it, for relations between three runs (`f(x·y) = f(x) + f(y)`).
+    Product {
+        /// The parameter's index.
+        param: usize,
+        /// The second input's factor.
+        a: f64,
+        /// The second input's offset.
+        b: Const,
+    },
+    /// A sequence parameter is transformed twice: the input of a composite of two relations.
+    SeqThen {
+        /// The parameter's index.
+        param: usize,
+        /// The first transformation.
+        first: SeqOp,
+        /// The second.
+        then: SeqOp,
+    },
 }
 
 impl Transform {
@@ -227,12 +259,24 @@ impl Transform {
                     if param.kind == Kind::Float {
                         out.push(Transform::Reflect { param: p });
                     }
+                    for (a, b) in PARTNERS {
+                        out.push(Transform::Product { param: p, a, b });
+                    }
                 }
                 Kind::FloatSeq | Kind::IntSeq => {
                     for op in SEQ_OPS {
                         let float_only = matches!(op, SeqOp::IncludeMean | SeqOp::Scale(0.5));
                         if param.kind == Kind::FloatSeq || !float_only {
                             out.push(Transform::Seq { param: p, op });
+                        }
+                    }
+                    for first in COMPOSITE_FIRST {
+                        for then in COMPOSITE_THEN {
+                            out.push(Transform::SeqThen {
+                                param: p,
+                                first,
+                                then,
+                            });
                         }
                     }
                 }
@@ -293,6 +337,15 @@ impl Transform {
                 let ys = seq_op(op, xs, seed)?;
                 out[param] = v.seq_like(ys)?;
             }
+            Transform::Product { param, a, b } => {
+                let x = input[param].number()?;
+                out[param] = input[param].number_like(x * (a * x + b.value))?;
+            }
+            Transform::SeqThen { param, first, then } => {
+                let v = &input[param];
+                let ys = seq_op(then, seq_op(first, v.elements()?, seed)?, seed)?;
+                out[param] = v.seq_like(ys)?;
+            }
         }
         Some(out)
     }
@@ -332,6 +385,20 @@ impl Transform {
                     SeqOp::ExcludeFirst if p.by_ref() => format!("&{}[1..]", p.name),
                     _ => p.pass_owned(&seq_text(op, &p.slice_text(), &p.name, p.num_ty())),
                 };
+            }
+            Transform::Product { param, a, b } => {
+                let p = &sig.params[param];
+                let x = p.value_text();
+                let y = affine_text(&x, a, b, p.num_ty());
+                out[param] = p.pass(&format!("{x} * ({y})"));
+            }
+            Transform::SeqThen { param, first, then } => {
+                let p = &sig.params[param];
+                let inner = match first {
+                    SeqOp::ExcludeFirst if p.by_ref() => format!("&{}[1..]", p.name),
+                    _ => format!("&{}", seq_text(first, &p.slice_text(), &p.name, p.num_ty())),
+                };
+                out[param] = p.pass_owned(&seq_text(then, &inner, &p.name, p.num_ty()));
             }
         }
         out
@@ -411,4 +478,77 @@ fn seq_op(op: SeqOp, mut xs: Vec<f64>, seed: u64) -> Option<Vec<f64>> {
         SeqOp::Negate => xs.iter_mut().for_each(|x| *x = -*x),
     }
     Some(xs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn second_inputs_and_composites_are_made_and_written_as_rust() {
+        let sig = Signature::parse(
+            "fn f(x: &f64, n: i32, xs: Vec<f64>) -> f64",
+            &[Kind::Float, Kind::Int, Kind::FloatSeq],
+            Kind::Float,
+        )
+        .unwrap();
+        let all = Transform::all(&sig);
+        let product = |param, a, b: f64| Transform::Product {
+            param,
+            a,
+            b: Const::lit(b),
+        };
+        for t in [
+            product(0, 1.0, 1.0),
+            product(0, 2.0, 0.0),
+            product(1, 2.0, 0.0),
+        ] {
+            assert!(all.contains(&t), "{t:?}");
+        }
+        let composites = all
+            .iter()
+            .filter(|t| matches!(t, Transform::SeqThen { .. }))
+            .count();
+        assert_eq!(composites, 12);
+        let input = [
+            Value::Float(3.0),
+            Value::Int(4),
+            Value::FloatSeq(vec![3.0, 1.0, 2.0]),
+        ];
+        let at = |t: &Transform| t.apply(&input, None, 7).unwrap();
+        assert_eq!(at(&product(0, 1.0, 1.0))[0], Value::Float(12.0));
+        assert_eq!(at(&product(1, 2.0, 0.0))[1], Value::Int(32));
+        assert_eq!(
+            product(0, 1.0, 1.0).arguments(&sig, None)[0],
+            "&(*x * (*x + 1.0))"
+        );
+        assert_eq!(product(1, 2.0, 0.0).arguments(&sig, None)[1], "n * (2 * n)");
+        let then = |first, then| Transform::SeqThen {
+            param: 2,
+            first,
+            then,
+        };
+        let sorted_doubled = then(SeqOp::Sort, SeqOp::Scale(2.0));
+        assert_eq!(at(&sorted_doubled)[2], Value::FloatSeq(vec![2.0, 4.0, 6.0]));
+        assert_eq!(
+            sorted_doubled.arguments(&sig, None)[2],
+            "invite::mr::multiply(&invite::mr::sorted(&xs), 2.0)"
+        );
+        let cut_negated = then(SeqOp::ExcludeFirst, SeqOp::Negate);
+        assert_eq!(at(&cut_negated)[2], Value::FloatSeq(vec![-1.0, -2.0]));
+        assert_eq!(
+            cut_negated.arguments(&sig, None)[2],
+            "invite::mr::negate(&xs[1..].to_vec())"
+        );
+        // Nothing to cut: the composite does not apply.
+        let empty = [Value::Float(1.0), Value::Int(1), Value::FloatSeq(vec![])];
+        assert_eq!(cut_negated.apply(&empty, None, 0), None);
+        // An integer product out of the exact range does not apply either.
+        let big = [
+            Value::Float(1.0),
+            Value::Int(1 << 40),
+            Value::FloatSeq(vec![]),
+        ];
+        assert_eq!(product(1, 2.0, 0.0).apply(&big, None, 0), None);
+    }
 }
