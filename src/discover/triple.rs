@@ -37,7 +37,9 @@ pub struct Joint {
 
 impl Joint {
     fn predict(&self, y: f64, y2: f64) -> f64 {
-        self.alpha.value * y * y2 + self.beta.value * (y + y2) + self.gamma.value
+        // A term with a zero coefficient is absent, not `0 · ∞ = NaN`.
+        let term = |k: f64, v: f64| if k == 0.0 { 0.0 } else { k * v };
+        term(self.alpha.value, y * y2) + term(self.beta.value, y + y2) + self.gamma.value
     }
 
     /// Whether the relation holds on a triple, within the noise of the three results.
