@@ -25,12 +25,47 @@ struct Tally {
     checks: usize,
     false_relations: Vec<String>,
     cpu: Vec<f64>,
+    /// CPU per function, by the kind of its parameters.
+    cpu_by_kind: Vec<(&'static str, f64)>,
     power_rows: Vec<String>,
     mutants: usize,
     killed: usize,
     killed_by_hand: usize,
     equivalent: Vec<String>,
     survivors: Vec<String>,
+    /// Per family: proposals, and mutants its proposals alone kill.
+    families: [(usize, usize); FAMILIES.len()],
+}
+
+/// The families of relations, as their text shows them.
+const FAMILIES: [&str; 5] = [
+    "between two runs",
+    "between three runs",
+    "composite",
+    "property of the result",
+    "under a guard (any of the above)",
+];
+
+/// The families a proposed relation belongs to (the last, a guard, besides its own).
+fn families(name: &str, relation: &str) -> Vec<usize> {
+    let body = relation.split("=> ").last().unwrap_or(relation);
+    let calls =
+        body.matches(&format!("{name}(")).count() + body.matches(&format!(".{name}(")).count();
+    let composite = ["multiply", "add", "negate"].iter().any(|m| {
+        body.contains(&format!("invite::mr::{m}(&invite::mr::"))
+            || body.contains(&format!("invite::mr::{m}(&xs[1..]"))
+    });
+    let own = match calls {
+        0 => 3,
+        1 if composite => 2,
+        1 => 0,
+        _ => 1,
+    };
+    let mut out = vec![own];
+    if relation.starts_with("if ") {
+        out.push(4);
+    }
+    out
 }
 
 impl Tally {
@@ -61,6 +96,14 @@ impl Tally {
         self.found += expect.len() - missing.len();
         self.false_relations.extend(failing.iter().cloned());
         self.cpu.push(took);
+        let kind = if sig.contains('[') {
+            "sequences"
+        } else if sig.contains(',') {
+            "two numbers"
+        } else {
+            "one number"
+        };
+        self.cpu_by_kind.push((kind, took));
         let name = sig
             .split('(')
             .next()
@@ -121,11 +164,29 @@ impl Tally {
             let caught_by_hand = !d.failing(&c.hand, c.fresh.clone()).is_empty();
             killed += usize::from(caught);
             by_hand += usize::from(caught_by_hand);
+            for (k, family) in self.families.iter_mut().enumerate() {
+                let alone = Proposals(
+                    c.found
+                        .0
+                        .iter()
+                        .filter(|p| families(&c.name, &p.relation).contains(&k))
+                        .cloned()
+                        .collect(),
+                );
+                if !alone.0.is_empty() && !d.failing(&alone, c.fresh.clone()).is_empty() {
+                    family.1 += 1;
+                }
+            }
             if !caught {
                 self.survivors.push(format!("{}: {label}", c.name));
             }
         }
         self.mutants += live;
+        for p in &c.found.0 {
+            for k in families(&c.name, &p.relation) {
+                self.families[k].0 += 1;
+            }
+        }
         self.killed += killed;
         self.killed_by_hand += by_hand;
         self.power_rows
@@ -206,8 +267,10 @@ fn main() {
         checks: 0,
         false_relations: Vec::new(),
         cpu: Vec::new(),
+        cpu_by_kind: Vec::new(),
         power_rows: Vec::new(),
         mutants: 0,
+        families: [(0, 0); FAMILIES.len()],
         killed: 0,
         killed_by_hand: 0,
         equivalent: Vec::new(),
@@ -941,6 +1004,20 @@ fn main() {
         total / t.cpu.len() as f64 * 1e3,
         worst * 1e3
     );
+    for kind in ["one number", "two numbers", "sequences"] {
+        let of: Vec<f64> = t
+            .cpu_by_kind
+            .iter()
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, c)| *c)
+            .collect();
+        println!(
+            "  functions of {kind}: {}, CPU mean {:.0} ms, worst {:.0} ms",
+            of.len(),
+            of.iter().sum::<f64>() / of.len().max(1) as f64 * 1e3,
+            of.iter().copied().fold(0.0, f64::max) * 1e3
+        );
+    }
     println!(
         "recall: {}/{} representative relations ({:.0}%)",
         t.found,
@@ -975,5 +1052,18 @@ fn main() {
     }
     for sv in &t.survivors {
         println!("  survived the proposals: {sv}");
+    }
+    println!(
+        "\nPer family: how many proposals, and how many of the mutants each family's proposals"
+    );
+    println!("kill on their own.\n");
+    println!("| family | proposals | mutants killed alone |");
+    println!("|---|---|---|");
+    for (name, (proposals, killed)) in FAMILIES.iter().zip(t.families) {
+        println!(
+            "| {name} | {proposals} | {killed}/{} ({:.0}%) |",
+            t.mutants,
+            100.0 * killed as f64 / t.mutants.max(1) as f64
+        );
     }
 }

@@ -33,55 +33,61 @@ pub enum Guard {
 }
 
 impl Guard {
-    /// Every guard for a signature's parameters.
+    /// Every guard for a signature's parameters, the wider of two first: on a tie in what was
+    /// observed, a relation keeps the wider.
     pub fn all(sig: &Signature) -> Vec<Guard> {
+        Guard::ordered(sig, false)
+    }
+
+    /// Every guard, the narrower of two first (`x > 0` before `x >= 0`; a varied sequence
+    /// before one with a non-zero element, before a non-empty one): a property strict at the
+    /// boundary (`tanh(x) > 0` for `x > 0`, a variance's `result > 0.0`) must not take the wider
+    /// guard only because no input sat on the boundary.
+    pub fn narrow_first(sig: &Signature) -> Vec<Guard> {
+        Guard::ordered(sig, true)
+    }
+
+    fn ordered(sig: &Signature, narrow: bool) -> Vec<Guard> {
         let mut out = Vec::new();
         for (p, param) in sig.params.iter().enumerate() {
             if param.kind.is_number() {
-                // The wider of two guards first: on a tie in what was observed, it is kept.
-                out.extend([
-                    Guard::NonNegative(p),
-                    Guard::Positive(p),
-                    Guard::NonPositive(p),
-                    Guard::Negative(p),
-                    Guard::NonZero(p),
-                ]);
+                out.extend(if narrow {
+                    [
+                        Guard::Positive(p),
+                        Guard::NonNegative(p),
+                        Guard::Negative(p),
+                        Guard::NonPositive(p),
+                        Guard::NonZero(p),
+                    ]
+                } else {
+                    [
+                        Guard::NonNegative(p),
+                        Guard::Positive(p),
+                        Guard::NonPositive(p),
+                        Guard::Negative(p),
+                        Guard::NonZero(p),
+                    ]
+                });
             } else if param.kind.is_seq() {
-                out.extend([
-                    Guard::NonEmpty(p),
-                    Guard::Several(p),
-                    Guard::Sorted(p),
-                    Guard::Varied(p),
-                    Guard::AllNonNegative(p),
-                    Guard::SomeNonZero(p),
-                ]);
-            }
-        }
-        out
-    }
-
-    /// Every guard, the narrower of two first (`x > 0` before `x >= 0`, some element non-zero
-    /// before non-empty): a property strict at the boundary (`tanh(x) > 0` for `x > 0`, a
-    /// norm's `result > 0.0`) must not take the wider guard only because no input sat on the
-    /// boundary.
-    pub fn narrow_first(sig: &Signature) -> Vec<Guard> {
-        let mut out = Guard::all(sig);
-        for k in 0..out.len().saturating_sub(1) {
-            if matches!(
-                (out[k], out[k + 1]),
-                (Guard::NonNegative(_), Guard::Positive(_))
-                    | (Guard::NonPositive(_), Guard::Negative(_))
-            ) {
-                out.swap(k, k + 1);
-            }
-        }
-        // Each sequence's guards start at its `NonEmpty`; the non-zero one goes before them.
-        for k in 0..out.len() {
-            if let Guard::SomeNonZero(p) = out[k] {
-                if let Some(at) = out.iter().position(|g| *g == Guard::NonEmpty(p)) {
-                    let g = out.remove(k);
-                    out.insert(at, g);
-                }
+                out.extend(if narrow {
+                    [
+                        Guard::Varied(p),
+                        Guard::SomeNonZero(p),
+                        Guard::NonEmpty(p),
+                        Guard::Several(p),
+                        Guard::Sorted(p),
+                        Guard::AllNonNegative(p),
+                    ]
+                } else {
+                    [
+                        Guard::NonEmpty(p),
+                        Guard::Several(p),
+                        Guard::Sorted(p),
+                        Guard::Varied(p),
+                        Guard::AllNonNegative(p),
+                        Guard::SomeNonZero(p),
+                    ]
+                });
             }
         }
         out
@@ -193,7 +199,10 @@ mod tests {
             ]
         );
         assert_eq!(narrow[5..7], [Guard::Positive(1), Guard::NonNegative(1)]);
-        assert_eq!(narrow[10..12], [Guard::SomeNonZero(2), Guard::NonEmpty(2)]);
+        assert_eq!(
+            narrow[10..13],
+            [Guard::Varied(2), Guard::SomeNonZero(2), Guard::NonEmpty(2)]
+        );
         assert_eq!(narrow.len(), Guard::all(&sig).len());
         let other = [
             Value::Float(f64::NAN),
