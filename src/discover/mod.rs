@@ -761,6 +761,144 @@ mod tests {
     }
 
     #[test]
+    fn composites_are_kept_once_where_both_parts_held_and_they_catch_more() {
+        let sig =
+            Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let at = |t: Transform| transforms.iter().position(|u| *u == t).unwrap();
+        let seq = |op| at(Transform::Seq { param: 0, op });
+        let then = |first, then| {
+            at(Transform::SeqThen {
+                param: 0,
+                first,
+                then,
+            })
+        };
+        let found = |transform: usize, detects: usize, guard: Option<Guard>| Found {
+            subject: Subject::Follow {
+                transform,
+                center: None,
+                form: Form::AtLeast,
+            },
+            guard,
+            inputs: 30,
+            held: 30,
+            detects,
+            perturbations: 9,
+            tolerance: 0.0,
+        };
+        let sort = seq(SeqOp::Sort);
+        let double = seq(SeqOp::Scale(2.0));
+        let sorted_doubled = then(SeqOp::Sort, SeqOp::Scale(2.0));
+        let reversed_doubled = then(SeqOp::Reverse, SeqOp::Scale(2.0));
+        let sorted_negated = then(SeqOp::Sort, SeqOp::Negate);
+        let kept = |list: Vec<Found>| -> Vec<(usize, usize)> {
+            fold(&transforms, list)
+                .iter()
+                .map(|f| match f.subject {
+                    Subject::Follow { transform, .. } => (transform, f.detects),
+                    _ => (usize::MAX, f.detects),
+                })
+                .collect()
+        };
+        // Both parts held and it catches more: kept, beside them.
+        let parts = vec![found(sort, 2, None), found(double, 4, None)];
+        let with = |extra: Vec<Found>| parts.iter().cloned().chain(extra).collect::<Vec<_>>();
+        assert_eq!(
+            kept(with(vec![found(sorted_doubled, 5, None)])),
+            [(sort, 2), (double, 4), (sorted_doubled, 5)]
+        );
+        // No more than its better part: dropped.
+        assert_eq!(kept(with(vec![found(sorted_doubled, 4, None)])).len(), 2);
+        // A part missing, or held only under another guard: dropped.
+        let g = Some(Guard::NonEmpty(0));
+        assert_eq!(
+            kept(vec![found(sort, 2, None), found(sorted_doubled, 5, None)]).len(),
+            1
+        );
+        assert_eq!(
+            kept(vec![
+                found(sort, 2, None),
+                found(double, 4, g),
+                found(sorted_doubled, 5, None)
+            ])
+            .len(),
+            2
+        );
+        // Of composites ending in the same change, the first of those that catch most; one
+        // ending in another change is judged on its own.
+        let reverse = seq(SeqOp::Reverse);
+        assert_eq!(
+            kept(with(vec![
+                found(reverse, 2, None),
+                found(sorted_doubled, 5, None),
+                found(reversed_doubled, 6, None),
+                found(sorted_negated, 5, None),
+            ])),
+            [(sort, 2), (double, 4), (reverse, 2), (reversed_doubled, 6)]
+        );
+        assert_eq!(
+            kept(with(vec![
+                found(reverse, 2, None),
+                found(reversed_doubled, 5, None),
+                found(sorted_doubled, 5, None),
+            ])),
+            [(sort, 2), (double, 4), (reverse, 2), (reversed_doubled, 5)]
+        );
+    }
+
+    #[test]
+    fn a_three_run_relation_is_folded_where_the_combined_run_alone_is_related() {
+        let sig = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let at = |t: Transform| transforms.iter().position(|u| *u == t).unwrap();
+        let partner = at(Transform::Affine {
+            param: 0,
+            a: 1.0,
+            b: transform::Const::lit(1.0),
+        });
+        let combined = at(Transform::Affine {
+            param: 0,
+            a: 2.0,
+            b: transform::Const::lit(1.0),
+        });
+        let k = transform::Const::lit;
+        let joint = |guard| Found {
+            subject: Subject::Joint {
+                partner,
+                combined,
+                form: triple::Joint {
+                    alpha: k(1.0),
+                    beta: k(0.0),
+                    gamma: k(0.0),
+                },
+            },
+            guard,
+            inputs: 30,
+            held: 30,
+            detects: 6,
+            perturbations: 6,
+            tolerance: 0.0,
+        };
+        let direct = Found {
+            subject: Subject::Follow {
+                transform: combined,
+                center: None,
+                form: Form::AtLeast,
+            },
+            ..joint(None)
+        };
+        assert_eq!(fold(&transforms, vec![joint(None)]).len(), 1);
+        assert_eq!(
+            fold(&transforms, vec![direct.clone(), joint(None)]).len(),
+            1
+        );
+        // Under another guard the direct relation says nothing of it.
+        let g = Some(Guard::Positive(0));
+        assert_eq!(fold(&transforms, vec![direct, joint(g)]).len(), 2);
+    }
+
+    #[test]
     fn a_needed_tolerance_is_rounded_up_with_room_and_printed_with_the_attribute() {
         assert_eq!(round_up(3.2e-6), 1e-5);
         assert_eq!(round_up(6e-6), 1e-4);
