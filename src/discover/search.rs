@@ -333,11 +333,17 @@ fn joint(
     out
 }
 
+/// Elements of follow-up inputs made again for the properties' evidence, at most: beyond
+/// them (long sequences, many observations) only the original runs are judged.
+const REMADE_ELEMENTS: usize = 1 << 22;
+
 /// Every result an observation holds with the input it came from: the original's, and each
-/// follow-up's whose input can be made again (a permutation's cannot: its seed is not kept).
+/// follow-up's whose input can be made again (a permutation's cannot: its seed is not kept)
+/// while `budget` elements last.
 fn results<'a>(
     transforms: &[Transform],
     o: &'a Observation,
+    budget: &mut usize,
 ) -> Vec<(std::borrow::Cow<'a, [Value]>, &'a Value, f64)> {
     let mut out = vec![(std::borrow::Cow::Borrowed(&o.input[..]), &o.output, o.noise)];
     for (t, f) in transforms.iter().zip(&o.follow) {
@@ -346,10 +352,17 @@ fn results<'a>(
             Transform::Seq {
                 op: SeqOp::Permute,
                 ..
+            } | Transform::SeqThen {
+                first: SeqOp::Permute,
+                ..
             }
         );
         if let (Some(y), false) = (&f.output, permutes) {
+            if f.size > *budget {
+                break;
+            }
             if let Some(input) = t.apply(&o.input, f.center, 0) {
+                *budget -= f.size;
                 out.push((std::borrow::Cow::Owned(input), y, f.noise));
             }
         }
@@ -363,7 +376,11 @@ fn results<'a>(
 /// sample than the ones given (a norm is zero on `[0.0]`, which `[3.0]` translated by -3 is).
 fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Vec<Found> {
     let obs = &scope.obs;
-    let runs: Vec<_> = obs.iter().map(|o| results(transforms, o)).collect();
+    let mut budget = REMADE_ELEMENTS;
+    let runs: Vec<_> = obs
+        .iter()
+        .map(|o| results(transforms, o, &mut budget))
+        .collect();
     let (wide, narrow) = (Guard::all(sig), Guard::narrow_first(sig));
     let mut out: Vec<Found> = Vec::new();
     for prop in Property::all(sig) {
@@ -710,4 +727,49 @@ fn too_noisy(obs: &[&Observation]) -> bool {
         })
         .collect();
     median(rel).is_some_and(|m| m > MAX_RELATIVE_NOISE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discover::observe::observe;
+
+    #[test]
+    fn follow_up_inputs_are_made_again_but_permutations_and_beyond_the_budget() {
+        let sig =
+            Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let mut mean = |v: &[Value]| {
+            let xs = v[0].elements()?;
+            Some(Value::Float(xs.iter().sum::<f64>() / xs.len() as f64))
+        };
+        let input = vec![Value::FloatSeq(vec![1.0, 2.0, 3.0])];
+        let o = observe(&sig, &transforms, input.clone(), &mut mean, 3).unwrap();
+        let permuting = transforms
+            .iter()
+            .filter(|t| {
+                matches!(
+                    t,
+                    Transform::Seq {
+                        op: SeqOp::Permute,
+                        ..
+                    } | Transform::SeqThen {
+                        first: SeqOp::Permute,
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert_eq!(permuting, 4);
+        let mut budget = usize::MAX;
+        let runs = results(&transforms, &o, &mut budget);
+        assert_eq!(runs.len(), 1 + transforms.len() - permuting);
+        assert_eq!(&*runs[0].0, &input[..]);
+        assert_eq!(runs[1].0[0], Value::FloatSeq(vec![3.0, 2.0, 1.0]));
+        assert_eq!(runs[1].1, o.follow[1].output.as_ref().unwrap());
+        // Three elements left after the reversal's three: the sort's do not fit.
+        let mut budget = 5;
+        assert_eq!(results(&transforms, &o, &mut budget).len(), 2);
+        assert_eq!(budget, 2);
+    }
 }
