@@ -802,7 +802,7 @@ mod tests {
                 .collect()
         };
         // Both parts held and it catches more: kept, beside them.
-        let parts = vec![found(sort, 2, None), found(double, 4, None)];
+        let parts = [found(sort, 2, None), found(double, 4, None)];
         let with = |extra: Vec<Found>| parts.iter().cloned().chain(extra).collect::<Vec<_>>();
         assert_eq!(
             kept(with(vec![found(sorted_doubled, 5, None)])),
