@@ -33,10 +33,8 @@ impl Cmp {
 
     /// Whether `y` compares so with `r`, `noise` being `y`'s.
     fn holds(self, y: f64, r: f64, noise: f64) -> bool {
-        if y.is_nan() || r.is_nan() {
-            return false;
-        }
-        // As invite compares them: an infinity equals only itself and lies beyond every number.
+        // NaN compares false in every branch below. As invite compares them, an infinity
+        // equals only itself and lies beyond every number.
         if y.is_infinite() || r.is_infinite() {
             return match self {
                 Cmp::Above => y > r,
@@ -277,6 +275,11 @@ mod tests {
         assert!(!Cmp::Below.holds(1e5 - 5.0, 1e5, 0.0) && Cmp::Below.holds(1e5 - 20.0, 1e5, 0.0));
         assert!(!at(above, f64::NAN, 0.0) && at(above, f64::INFINITY, 0.0));
         assert!(!at(above, f64::NEG_INFINITY, 0.0) && at(below, f64::NEG_INFINITY, 0.0));
+        let inf = f64::INFINITY;
+        assert!(!Cmp::Above.holds(inf, inf, 0.0) && !Cmp::Below.holds(-inf, -inf, 0.0));
+        assert!(Cmp::AtLeast.holds(inf, inf, 0.0) && Cmp::AtMost.holds(-inf, -inf, 0.0));
+        assert!(!Cmp::AtLeast.holds(1.0, f64::NAN, 0.0) && !Cmp::AtMost.holds(f64::NAN, 1.0, 0.0));
+        assert!(!Cmp::AtLeast.holds(inf, f64::NAN, 0.0) && !Cmp::Below.holds(1.0, f64::NAN, 0.0));
         let inf = [Value::Float(f64::INFINITY)];
         let bound = Property::Bound {
             param: 0,
