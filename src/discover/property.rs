@@ -275,6 +275,12 @@ mod tests {
         assert!(!Cmp::Below.holds(1e5 - 5.0, 1e5, 0.0) && Cmp::Below.holds(1e5 - 20.0, 1e5, 0.0));
         assert!(!at(above, f64::NAN, 0.0) && at(above, f64::INFINITY, 0.0));
         assert!(!at(above, f64::NEG_INFINITY, 0.0) && at(below, f64::NEG_INFINITY, 0.0));
+        // Rounding of the two sides is allowed for: a few ulps short of 1e16, not a thousand.
+        let big = 1e16;
+        assert!(
+            Cmp::AtLeast.holds(big - 2.0, big, 0.0) && !Cmp::AtLeast.holds(big - 1e3, big, 0.0)
+        );
+        assert!(Cmp::AtMost.holds(big + 2.0, big, 0.0) && !Cmp::AtMost.holds(big + 1e3, big, 0.0));
         let inf = f64::INFINITY;
         assert!(!Cmp::Above.holds(inf, inf, 0.0) && !Cmp::Below.holds(-inf, -inf, 0.0));
         assert!(Cmp::AtLeast.holds(inf, inf, 0.0) && Cmp::AtMost.holds(-inf, -inf, 0.0));
