@@ -164,8 +164,8 @@ impl Property {
             Cmp::AtLeast => x - y,
             _ => y - x,
         };
-        if short > 0.0 && short.is_finite() {
-            short / 1f64.max(x.abs()).max(y.abs())
+        if short.is_finite() {
+            short.max(0.0) / 1f64.max(x.abs()).max(y.abs())
         } else {
             0.0
         }
@@ -241,6 +241,25 @@ mod tests {
                 "result.len() == zs.len()",
                 "invite::mr::is_subset(&result, zs)",
             ]
+        );
+        // The same kind of elements, but types that may differ (an `i32` and an `i64`, or an
+        // alias): no membership, which would not compile.
+        let s = sig(
+            "fn h(xs: &[i32], ys: Samples) -> Vec<i64>",
+            &[Kind::IntSeq, Kind::IntSeq],
+            Kind::IntSeq,
+        );
+        assert!(!Property::all(&s)
+            .iter()
+            .any(|p| matches!(p, Property::Within(_))));
+        let s = sig(
+            "fn h(xs: Samples) -> Counts",
+            &[Kind::FloatSeq],
+            Kind::IntSeq,
+        );
+        assert_eq!(
+            Property::all(&s),
+            [Property::NonEmpty, Property::Sorted, Property::SameLen(0)]
         );
         let s = sig("fn c(n: i64) -> usize", &[Kind::Int], Kind::Int);
         assert_eq!(Property::all(&s)[0].text(&s), "result > 0");
