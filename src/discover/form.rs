@@ -61,6 +61,11 @@ pub struct Pair<'a> {
     pub n2: f64,
 }
 
+/// Whether a coefficient is no simple constant (a solved `0.36787944117144233`).
+pub fn raw(c: &Const) -> bool {
+    c.name.is_none() && snap(c.value, false).is_none()
+}
+
 /// Whether two numbers agree within `tol`: equal ones always (infinities included), NaN never.
 fn close(t: f64, m: f64, tol: f64) -> bool {
     t == m || (t.is_finite() && m.is_finite() && (t - m).abs() <= tol)
@@ -70,7 +75,6 @@ impl Form {
     /// How many of its coefficients are no simple constant (a solved `0.36787944117144233`
     /// reads worse than `std::f64::consts::E` in the relation it is the inverse of).
     pub fn raw_constants(&self) -> usize {
-        let raw = |c: &Const| c.name.is_none() && snap(c.value, false).is_none();
         match self {
             Form::Affine { alpha, beta } | Form::SeqAffine { alpha, beta } => {
                 [alpha, beta].into_iter().filter(|c| raw(c)).count()
@@ -626,6 +630,20 @@ mod tests {
             n: 0.0,
             n2: 0.0
         }));
+    }
+
+    #[test]
+    fn a_coefficient_is_raw_when_it_is_no_simple_constant() {
+        assert!(!raw(&Const::lit(2.0)) && !raw(&Const::lit(-0.5)));
+        assert!(raw(&Const::lit(0.7)));
+        assert!(!raw(&snap(std::f64::consts::E, false).unwrap()));
+        let form = Form::Quadratic {
+            a: Const::lit(0.7),
+            b: Const::lit(3.0),
+            c: Const::lit(1.3),
+        };
+        assert_eq!(form.raw_constants(), 2);
+        assert_eq!(Form::AtLeast.raw_constants(), 0);
     }
 
     #[test]

@@ -66,7 +66,7 @@ impl Found {
             Subject::Property(_) => 0,
             Subject::Joint { form, .. } => [form.alpha, form.beta, form.gamma]
                 .iter()
-                .filter(|c| c.name.is_none() && super::form::snap(c.value, false).is_none())
+                .filter(|c| super::form::raw(c))
                 .count(),
         }
     }
