@@ -292,7 +292,7 @@ pub fn fit_numeric(fit: &[Pair<'_>], check: &[Pair<'_>], integral: bool) -> Opti
 
 /// The smallest magnitude a residual is weighed relative to: a millionth of the median, so
 /// that results of zero neither dominate the fit nor overflow it.
-fn weight_floor(mags: impl Iterator<Item = f64>) -> f64 {
+pub fn weight_floor(mags: impl Iterator<Item = f64>) -> f64 {
     let mut m: Vec<f64> = mags.filter(|x| x.is_finite()).collect();
     m.sort_by(f64::total_cmp);
     m.get(m.len() / 2)
@@ -349,12 +349,12 @@ pub fn fit_elementwise(fit: &[Pair<'_>], check: &[Pair<'_>], integral: bool) -> 
 /// The coefficients, each snapped to the simple constant it is within rounding of, when the
 /// form then holds; otherwise the raw solution, when that holds. `build` refuses coefficients
 /// that leave no relation between the results.
-fn snapped(
+pub fn snapped<T>(
     raw: &[f64],
     integral: bool,
-    build: impl Fn(&[Const]) -> Option<Form>,
-    holds: &impl Fn(&Form) -> bool,
-) -> Option<Form> {
+    build: impl Fn(&[Const]) -> Option<T>,
+    holds: &impl Fn(&T) -> bool,
+) -> Option<T> {
     if integral {
         let whole: Vec<Const> = raw.iter().map(|&x| snap(x, true)).collect::<Option<_>>()?;
         return build(&whole).filter(holds);

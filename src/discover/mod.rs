@@ -415,6 +415,14 @@ fn fold(transforms: &[Transform], found: Vec<Found>) -> Vec<Found> {
     let best = |t: &Transform, guard: Option<Guard>| {
         index(t).and_then(|t| follows(t, guard).map(|f| f.detects).max())
     };
+    // A composite's parameter and its change of the values.
+    let ending = |f: &Found| match &f.subject {
+        Subject::Follow { transform, .. } => match transforms[*transform] {
+            Transform::SeqThen { param, then, .. } => Some((param, then)),
+            _ => None,
+        },
+        _ => None,
+    };
     let mut ends: Vec<(usize, SeqOp, Option<Guard>)> = Vec::new();
     let mut kept = Vec::new();
     for f in &found {
@@ -429,9 +437,7 @@ fn fold(transforms: &[Transform], found: Vec<Found>) -> Vec<Found> {
                     // The most a composite ending in this change catches.
                     let most = found
                         .iter()
-                        .filter(|g| g.guard == f.guard)
-                        .filter(|g| matches!(&g.subject, Subject::Follow { transform, .. }
-                            if matches!(transforms[*transform], Transform::SeqThen { param: p, then: t, .. } if p == param && t == then)))
+                        .filter(|g| g.guard == f.guard && ending(g) == Some((param, then)))
                         .map(|g| g.detects)
                         .max();
                     let first_of_most =

@@ -282,32 +282,22 @@ fn joint(
                 };
                 let (list, first, scale) = perturbations(sig.output, obs, &on);
                 for form in forms {
-                    let detects = list
-                        .iter()
-                        .filter(|p| {
-                            on.iter().any(|&i| {
-                                let o = obs[i];
-                                let (f2, f3) = (&o.follow[partner], &o.follow[combined]);
-                                let (Some(y2), Some(y3)) = (&f2.output, &f3.output) else {
-                                    return false;
-                                };
-                                let wrong = |y: &Value, probe: f64, size: usize| {
-                                    p.apply(y, first, scale, probe, size)
-                                };
-                                let (y, y2, y3) = (
-                                    wrong(&o.output, o.probe, o.size),
-                                    wrong(y2, f2.probe, f2.size),
-                                    wrong(y3, f3.probe, f3.size),
-                                );
-                                !form.holds(&Triple {
-                                    y: &y,
-                                    y2: &y2,
-                                    y3: &y3,
-                                    n: [o.noise, f2.noise, f3.noise],
-                                })
-                            })
+                    let detects = caught(&list, &on, |p, i| {
+                        let o = obs[i];
+                        let (f2, f3) = (&o.follow[partner], &o.follow[combined]);
+                        let (Some(y2), Some(y3)) = (&f2.output, &f3.output) else {
+                            return false;
+                        };
+                        let wrong = |y: &Value, probe: f64, size: usize| {
+                            p.apply(y, first, scale, probe, size)
+                        };
+                        !form.holds(&Triple {
+                            y: &wrong(&o.output, o.probe, o.size),
+                            y2: &wrong(y2, f2.probe, f2.size),
+                            y3: &wrong(y3, f3.probe, f3.size),
+                            n: [o.noise, f2.noise, f3.noise],
                         })
-                        .count();
+                    });
                     let tolerance = on
                         .iter()
                         .filter_map(|&i| triple(i))
@@ -431,16 +421,11 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             continue;
         }
         let (list, first, scale) = perturbations(sig.output, obs, &on);
-        let detects = list
-            .iter()
-            .filter(|p| {
-                on.iter().any(|&i| {
-                    let o = obs[i];
-                    let y = p.apply(&o.output, first, scale, o.probe, o.size);
-                    !prop.holds(&o.input, &y, o.noise)
-                })
-            })
-            .count();
+        let detects = caught(&list, &on, |p, i| {
+            let o = obs[i];
+            let y = p.apply(&o.output, first, scale, o.probe, o.size);
+            !prop.holds(&o.input, &y, o.noise)
+        });
         let tolerance = on
             .iter()
             .map(|&i| prop.needed_tolerance(&obs[i].input, &obs[i].output))
@@ -623,6 +608,18 @@ fn perturbations<'a>(
     )
 }
 
+/// How many of the wrong outputs `list` the relation catches: `breaks(p, i)` says whether
+/// wrong output `p` breaks it on observation `i`, and one of `on` is enough.
+fn caught(
+    list: &[Perturbation],
+    on: &[usize],
+    breaks: impl Fn(Perturbation, usize) -> bool,
+) -> usize {
+    list.iter()
+        .filter(|&&p| on.iter().any(|&i| breaks(p, i)))
+        .count()
+}
+
 /// How many of the perturbations of the output the relation catches on the observations `on`.
 fn detections(
     kind: Kind,
@@ -632,25 +629,20 @@ fn detections(
     form: &Form,
 ) -> (usize, usize) {
     let (list, first, scale) = perturbations(kind, obs, on);
-    let caught = list
-        .iter()
-        .filter(|p| {
-            on.iter().any(|&i| {
-                let o = obs[i];
-                let f = &o.follow[t];
-                let Some(y2) = &f.output else { return false };
-                let y = p.apply(&o.output, first, scale, o.probe, o.size);
-                let y2 = p.apply(y2, first, scale, f.probe, f.size);
-                !form.holds(&Pair {
-                    y: &y,
-                    y2: &y2,
-                    n: o.noise,
-                    n2: f.noise,
-                })
-            })
+    let detects = caught(&list, on, |p, i| {
+        let o = obs[i];
+        let f = &o.follow[t];
+        let Some(y2) = &f.output else { return false };
+        let y = p.apply(&o.output, first, scale, o.probe, o.size);
+        let y2 = p.apply(y2, first, scale, f.probe, f.size);
+        !form.holds(&Pair {
+            y: &y,
+            y2: &y2,
+            n: o.noise,
+            n2: f.noise,
         })
-        .count();
-    (caught, list.len())
+    });
+    (detects, list.len())
 }
 
 fn median(mut xs: Vec<f64>) -> Option<f64> {

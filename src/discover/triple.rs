@@ -3,7 +3,7 @@
 //! exp(x)·exp(y)`, `ln(x·y) = ln(x) + ln(y)`, `sqrt(x·y) = sqrt(x)·sqrt(y)`, a linear
 //! `f(x + y) = f(x) + f(y) - f(0)`), and no relation between two runs states them.
 
-use super::form::NOISE_UNITS;
+use super::form::{self, NOISE_UNITS};
 use super::lsq;
 use super::transform::Const;
 use super::value::Value;
@@ -95,15 +95,9 @@ pub fn fit(fit: &[Triple<'_>], check: &[Triple<'_>], integral: bool) -> Option<J
         .iter()
         .map(|&(y, y2, y3)| y3.abs() + (y * y2).abs() + y.abs() + y2.abs())
         .collect();
-    let floor = {
-        let mut m: Vec<f64> = mags.clone();
-        m.sort_by(f64::total_cmp);
-        m.get(m.len() / 2)
-            .map_or(1.0, |&x| if x > 0.0 { x * 1e-6 } else { 1.0 })
-    };
+    let floor = form::weight_floor(mags.iter().copied());
     let w: Vec<f64> = mags.iter().map(|m| 1.0 / m.max(floor)).collect();
     let raw = lsq::solve(&rows, &target, &w)?;
-    let holds = |j: &Joint| check.iter().all(|t| j.holds(t));
     let build = |c: &[Const]| {
         // Without the product or the sum it says nothing of the two inputs.
         (c[0].value != 0.0 || c[1].value != 0.0).then_some(Joint {
@@ -112,32 +106,9 @@ pub fn fit(fit: &[Triple<'_>], check: &[Triple<'_>], integral: bool) -> Option<J
             gamma: c[2],
         })
     };
-    let snapped: Option<Vec<Const>> = raw
-        .iter()
-        .map(|&x| super::form::snap(x, integral))
-        .collect();
-    if let Some(j) = snapped.as_deref().and_then(build).filter(holds) {
-        return Some(j);
-    }
-    if integral {
-        return None;
-    }
-    // A raw coefficient is shown only where no simple one is near: one a hair from a simple
-    // constant that fails was fitted to noise.
-    let near_simple = |x: f64| {
-        super::form::snap(x, false).is_none()
-            && super::transform::SNAP
-                .iter()
-                .any(|c| ((x.abs() - c.value) / c.value).abs() < 1e-5)
-    };
-    if raw.iter().any(|&x| near_simple(x)) {
-        return None;
-    }
-    let mixed: Vec<Const> = raw
-        .iter()
-        .map(|&x| super::form::snap(x, false).unwrap_or(Const::lit(x)))
-        .collect();
-    build(&mixed).filter(holds)
+    form::snapped(&raw, integral, build, &|j: &Joint| {
+        check.iter().all(|t| j.holds(t))
+    })
 }
 
 #[cfg(test)]
