@@ -408,6 +408,17 @@ pub struct Stop {
     pub killed: u64,
 }
 
+/// This machine's host name, as records carry it.
+pub fn hostname() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: gethostname writes at most `buf.len()` bytes into `buf`.
+    if unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } != 0 {
+        return "unknown".into();
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
+}
+
 /// Now, as the log writes times.
 pub fn now() -> String {
     humantime::format_rfc3339_micros(std::time::SystemTime::now()).to_string()

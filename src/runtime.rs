@@ -275,7 +275,7 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
         });
     }
     let instance = Instance {
-        host: hostname(),
+        host: crate::record::hostname(),
         pid: std::process::id(),
         exe: std::env::current_exe()
             .map(|p| p.display().to_string())
@@ -412,16 +412,6 @@ fn open_dev_null() -> std::io::Result<OwnedFd> {
     }
     // SAFETY: `fd` was just opened and nothing else owns it.
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
-}
-
-fn hostname() -> String {
-    let mut buf = [0u8; 256];
-    // SAFETY: gethostname writes at most `buf.len()` bytes into `buf`.
-    if unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } != 0 {
-        return "unknown".into();
-    }
-    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-    String::from_utf8_lossy(&buf[..end]).into_owned()
 }
 
 extern "C" fn shutdown_at_exit() {

@@ -7,3 +7,4 @@
 
 pub mod discover;
 pub mod report;
+pub mod system;

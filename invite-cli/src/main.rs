@@ -1,6 +1,6 @@
 //! The `invite` command: `report` turns logs into findings and tuned sampling rates;
-//! `discover` proposes relations from recorded observations; `check-config` validates an
-//! `invite.toml`.
+//! `discover` proposes relations from recorded observations; `system` checks a whole
+//! program's relations from outside; `check-config` validates an `invite.toml`.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -11,6 +11,7 @@ use invite::config::Config;
 use invite::record::{Outcome, Record};
 use invite_cli::discover;
 use invite_cli::report::{self, Format, Options};
+use invite_cli::system;
 
 #[derive(Parser)]
 #[command(
@@ -83,6 +84,32 @@ enum Command {
         /// attributes, ready to paste.
         #[arg(long, value_enum, default_value = "text")]
         format: DiscoverFormat,
+    },
+    /// Run a whole program and check its metamorphic relations: the original invocation
+    /// runs untouched (output, errors, exit status), then each relation's follow-up runs on
+    /// transformed input in a sandbox, and the verdicts go to the log.
+    System {
+        /// The specification (TOML): command, input, output, format and [[relation]]s.
+        spec: PathBuf,
+        /// Arguments appended to the spec's command.
+        #[arg(last = true)]
+        args: Vec<String>,
+        /// Wait for the follow-ups and print one summary line on stderr (default: they run
+        /// on, detached, and invite exits as soon as the program does).
+        #[arg(long)]
+        wait: bool,
+        /// Seed of random transformations (`permute`): replays a recorded run.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Check only this relation.
+        #[arg(long, value_name = "NAME")]
+        relation: Option<String>,
+        /// Keep the follow-ups' work directory (named in the log and the summary).
+        #[arg(long)]
+        keep: bool,
+        /// Only validate the specification; run nothing.
+        #[arg(long)]
+        check: bool,
     },
     /// Validate an invite.toml with the runtime's own messages.
     CheckConfig {
@@ -243,6 +270,36 @@ fn main() -> ExitCode {
             )
         }
         Command::CheckConfig { path, log } => check_config(path, log),
+        Command::System {
+            spec,
+            args,
+            wait,
+            seed,
+            relation,
+            keep,
+            check,
+        } => {
+            if check {
+                return match system::spec::Spec::load(&spec) {
+                    Ok(s) => {
+                        println!("{}: {} relations, valid", spec.display(), s.relations.len());
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("invite system: {e}");
+                        ExitCode::from(2)
+                    }
+                };
+            }
+            let opts = system::Options {
+                args,
+                wait,
+                seed,
+                only: relation,
+                keep,
+            };
+            return system::main(&spec, opts);
+        }
     };
     ExitCode::from(code as u8)
 }

@@ -851,6 +851,25 @@ mod tests {
             ])),
             [(sort, 2), (double, 4), (reverse, 2), (reversed_doubled, 5)]
         );
+        // What the others catch matters only for composites with the same ending and guard:
+        // one that catches more with another ending leaves this one in place.
+        let negate = seq(SeqOp::Negate);
+        assert_eq!(
+            kept(with(vec![
+                found(negate, 3, None),
+                found(reverse, 2, None),
+                found(reversed_doubled, 6, None),
+                found(sorted_negated, 5, None),
+            ])),
+            [
+                (sort, 2),
+                (double, 4),
+                (negate, 3),
+                (reverse, 2),
+                (reversed_doubled, 6),
+                (sorted_negated, 5)
+            ]
+        );
     }
 
     #[test]

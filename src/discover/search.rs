@@ -727,6 +727,102 @@ mod tests {
     use crate::discover::observe::observe;
 
     #[test]
+    fn a_category_needs_as_many_distinct_inputs_as_a_relation_anywhere() {
+        let sig = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        let mut id = |v: &[Value]| Some(v[0].clone());
+        let obs: Vec<Observation> = [1.0, 2.0, 3.0, -1.0, -2.0, -3.0]
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| observe(&sig, &[], vec![Value::Float(x)], &mut id, i as u64).unwrap())
+            .collect();
+        let scope = |min_inputs| Scope {
+            keys: obs.iter().map(|o| format!("{:?}", o.input)).collect(),
+            all: (0..obs.len()).collect(),
+            obs: obs.iter().collect(),
+            min_inputs,
+        };
+        // A relation that holds on the positive inputs only.
+        let positive = |i: usize| i < 3;
+        let fit = |on: &[usize], _| {
+            if on.iter().all(|&i| positive(i)) {
+                vec![()]
+            } else {
+                Vec::new()
+            }
+        };
+        let holds = |_: &(), i: usize| positive(i);
+        let guards = [Guard::Positive(0)];
+        let (g, _, on) = scope(3)
+            .category(&guards, fit, holds)
+            .expect("three inputs suffice");
+        assert_eq!((g, on), (Some(Guard::Positive(0)), vec![0, 1, 2]));
+        assert!(scope(4).category(&guards, fit, holds).is_none());
+        // A category must separate: the relation fails on most inputs outside it, not half.
+        let half = |_: &(), i: usize| positive(i) || i == 3;
+        assert!(scope(3).category(&guards, fit, half).is_none());
+        let one_of_two = scope(3);
+        let two_off = Scope {
+            all: vec![0, 1, 2, 3, 4],
+            ..one_of_two
+        };
+        assert!(two_off.category(&guards, fit, half).is_none());
+        assert!(two_off.category(&guards, fit, holds).is_some());
+    }
+
+    #[test]
+    fn weak_forms_are_found_for_a_grown_sequence() {
+        let sig =
+            Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let mut max = |v: &[Value]| {
+            let xs = v[0].elements()?;
+            Some(Value::Float(xs.iter().fold(0.0, |m, &x| f64::max(m, x))))
+        };
+        let obs: Vec<Observation> = (0..40)
+            .map(|i| {
+                let xs = (0..1 + i % 7)
+                    .map(|k| ((i * 7 + k * 3) % 11) as f64 + 0.5)
+                    .collect();
+                observe(
+                    &sig,
+                    &transforms,
+                    vec![Value::FloatSeq(xs)],
+                    &mut max,
+                    i as u64,
+                )
+                .unwrap()
+            })
+            .collect();
+        let found = search(&sig, &transforms, &obs, 10);
+        assert!(found.iter().any(|f| matches!(
+            (&f.subject, f.guard),
+            (Subject::Follow { form: Form::AtLeast, transform, .. }, None)
+                if matches!(transforms[*transform], Transform::Seq { .. })
+        )));
+    }
+
+    #[test]
+    fn a_property_must_hold_on_the_follow_up_inputs_too() {
+        let sig = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        // Positive on every live input (1 to 50), negative on doubled ones above 60.
+        let mut f = |v: &[Value]| {
+            let x = v[0].number()?;
+            Some(Value::Float(if x > 60.0 { -1.0 } else { x }))
+        };
+        let obs: Vec<Observation> = (0..40)
+            .map(|i| {
+                let x = 1.0 + (i as f64 * 0.618_033_988_7) % 1.0 * 49.0;
+                observe(&sig, &transforms, vec![Value::Float(x)], &mut f, i).unwrap()
+            })
+            .collect();
+        let found = search(&sig, &transforms, &obs, 10);
+        assert!(!found
+            .iter()
+            .any(|f| matches!(f.subject, Subject::Property(Property::Sign(_)))));
+    }
+
+    #[test]
     fn follow_up_inputs_are_made_again_but_permutations_and_beyond_the_budget() {
         let sig =
             Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();

@@ -20,11 +20,18 @@ fn hi(i: u32) -> u32 {
     lo(i) + 4
 }
 
-const LD_W_ABS: u16 = 0x20;
-const JA: u16 = 0x05;
-const JEQ: u16 = 0x15;
-const JSET: u16 = 0x45;
-const RET: u16 = 0x06;
+/// `A = data[k]` (32 bits).
+pub const LD_W_ABS: u16 = 0x20;
+/// `pc += k`.
+pub const JA: u16 = 0x05;
+/// `pc += (A == k) ? jt : jf`.
+pub const JEQ: u16 = 0x15;
+/// `pc += (A >= k) ? jt : jf`.
+pub const JGE: u16 = 0x35;
+/// `pc += (A & k) ? jt : jf`.
+pub const JSET: u16 = 0x45;
+/// Returns `k`.
+pub const RET: u16 = 0x06;
 
 pub const RET_ALLOW: u32 = 0x7fff_0000;
 pub const RET_TRAP: u32 = 0x0003_0000;
@@ -40,7 +47,8 @@ const X32_BIT: u32 = 0x4000_0000;
 /// Unconditional allows per run of jumps to a shared `ret allow` (offsets are 8 bits).
 const CHUNK: usize = 200;
 
-fn stmt(code: u16, k: u32) -> libc::sock_filter {
+/// An instruction without jumps.
+pub fn stmt(code: u16, k: u32) -> libc::sock_filter {
     libc::sock_filter {
         code,
         jt: 0,
@@ -49,7 +57,8 @@ fn stmt(code: u16, k: u32) -> libc::sock_filter {
     }
 }
 
-fn jump(code: u16, k: u32, jt: u8, jf: u8) -> libc::sock_filter {
+/// A conditional jump.
+pub fn jump(code: u16, k: u32, jt: u8, jf: u8) -> libc::sock_filter {
     libc::sock_filter { code, jt, jf, k }
 }
 
@@ -187,11 +196,11 @@ pub fn evaluate(p: &[libc::sock_filter], audit: u32, nr: u32, args: [u64; 6]) ->
             LD_W_ABS => acc = data(i.k),
             RET => return i.k,
             JA => pc += i.k as usize,
-            JEQ | JSET => {
-                let taken = if i.code == JEQ {
-                    acc == i.k
-                } else {
-                    acc & i.k != 0
+            JEQ | JGE | JSET => {
+                let taken = match i.code {
+                    JEQ => acc == i.k,
+                    JGE => acc >= i.k,
+                    _ => acc & i.k != 0,
                 };
                 pc += usize::from(if taken { i.jt } else { i.jf });
             }

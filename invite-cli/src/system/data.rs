@@ -1,0 +1,334 @@
+//! Reading and writing a program's input and output in the formats a specification names.
+//!
+//! Everything but JSON is read as rows of cells: CSV and TSV rows (with an optional header left
+//! in place), one cell per line for `lines`, and one number per row for `numbers` (numbers
+//! separated by any white space). A cell is a number when it parses as one, and numeric cells
+//! compare with a tolerance while the rest compare exactly.
+
+use std::cmp::Ordering;
+
+use invite::mr::Approx;
+use serde::Deserialize;
+
+/// How a file is read and written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// Comma-separated rows, with RFC 4180 quoting.
+    Csv,
+    /// Tab-separated rows.
+    Tsv,
+    /// One row per line, the line its only cell.
+    Lines,
+    /// Numbers separated by white space, one row each.
+    Numbers,
+    /// One JSON value; row operations act on a top-level array.
+    Json,
+}
+
+impl Format {
+    /// Whether rows have more than one cell, so that `column K ...` means something.
+    pub fn has_columns(self) -> bool {
+        matches!(self, Format::Csv | Format::Tsv)
+    }
+
+    /// The file name extension of a file in this format.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Csv => "csv",
+            Format::Tsv => "tsv",
+            Format::Lines => "txt",
+            Format::Numbers => "txt",
+            Format::Json => "json",
+        }
+    }
+}
+
+/// A file's content, read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Data {
+    /// Rows of cells, with the header row kept apart.
+    Table {
+        /// The header row, when the spec says there is one.
+        header: Option<Vec<String>>,
+        /// The data rows.
+        rows: Vec<Vec<String>>,
+    },
+    /// A JSON document.
+    Json(serde_json::Value),
+}
+
+/// The number a cell holds, if it holds one.
+pub fn number(cell: &str) -> Option<f64> {
+    let t = cell.trim();
+    // Words such as "inf" or "nan" in a text column are words, not numbers.
+    if t.is_empty() || !t.starts_with(|c: char| c.is_ascii_digit() || "+-.".contains(c)) {
+        return None;
+    }
+    t.parse().ok()
+}
+
+/// A number written back as a cell: integers without a fraction, the rest in the shortest form
+/// that reads back the same.
+pub fn cell(v: f64) -> String {
+    if v == v.trunc() && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+impl Data {
+    /// Reads `bytes` in `format`.
+    pub fn parse(bytes: &[u8], format: Format, header: bool) -> Result<Data, String> {
+        let text = || std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 text ({e})"));
+        let mut rows: Vec<Vec<String>> = match format {
+            Format::Json => {
+                return serde_json::from_slice(bytes)
+                    .map(Data::Json)
+                    .map_err(|e| format!("not JSON: {e}"))
+            }
+            Format::Csv | Format::Tsv => {
+                let mut reader = csv::ReaderBuilder::new()
+                    .has_headers(false)
+                    .flexible(true)
+                    .delimiter(if format == Format::Csv { b',' } else { b'\t' })
+                    .from_reader(bytes);
+                let mut rows = Vec::new();
+                for (i, r) in reader.records().enumerate() {
+                    let r = r.map_err(|e| format!("row {}: {e}", i + 1))?;
+                    rows.push(r.iter().map(str::to_string).collect());
+                }
+                rows
+            }
+            Format::Lines => text()?.lines().map(|l| vec![l.to_string()]).collect(),
+            Format::Numbers => {
+                let mut rows = Vec::new();
+                for (i, line) in text()?.lines().enumerate() {
+                    for token in line.split_whitespace() {
+                        if number(token).is_none() {
+                            return Err(format!(
+                                "line {}: `{token}` is not a number (format = \"numbers\"; use \
+                                 \"lines\" or \"csv\" for text)",
+                                i + 1
+                            ));
+                        }
+                        rows.push(vec![token.to_string()]);
+                    }
+                }
+                rows
+            }
+        };
+        let header = (header && format.has_columns() && !rows.is_empty()).then(|| rows.remove(0));
+        Ok(Data::Table { header, rows })
+    }
+
+    /// Writes the data in `format`.
+    pub fn write(&self, format: Format) -> Vec<u8> {
+        match self {
+            Data::Json(v) => {
+                let mut out = serde_json::to_vec(v).expect("JSON values serialise");
+                out.push(b'\n');
+                out
+            }
+            Data::Table { header, rows } => match format {
+                Format::Csv | Format::Tsv => {
+                    let mut w = csv::WriterBuilder::new()
+                        .flexible(true)
+                        .delimiter(if format == Format::Csv { b',' } else { b'\t' })
+                        .from_writer(Vec::new());
+                    for r in header.iter().chain(rows) {
+                        // Writing to memory cannot fail.
+                        w.write_record(r).expect("rows are written to memory");
+                    }
+                    w.into_inner().expect("rows are written to memory")
+                }
+                _ => {
+                    let mut out = String::new();
+                    for r in header.iter().chain(rows) {
+                        out.push_str(&r.join(" "));
+                        out.push('\n');
+                    }
+                    out.into_bytes()
+                }
+            },
+        }
+    }
+
+    /// How many rows (or top-level array elements) it has.
+    pub fn len(&self) -> usize {
+        match self {
+            Data::Table { rows, .. } => rows.len(),
+            Data::Json(serde_json::Value::Array(a)) => a.len(),
+            Data::Json(_) => 1,
+        }
+    }
+
+    /// Whether it has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Two cells compared: numerically within `tol` when both are numbers, else as text.
+pub fn cell_cmp(a: &str, b: &str, tol: f64) -> Option<Ordering> {
+    match (number(a), number(b)) {
+        (Some(x), Some(y)) => x.approx_cmp(&y, tol),
+        _ => Some(a.trim().cmp(b.trim())),
+    }
+}
+
+/// Two rows compared cell by cell, then by length; unordered (NaN) counts as unequal.
+pub fn row_cmp(a: &[String], b: &[String], tol: f64) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        match cell_cmp(x, y, tol) {
+            Some(Ordering::Equal) => {}
+            Some(o) => return o,
+            None => return x.cmp(y),
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+/// Two JSON values equal, numbers within `tol`.
+pub fn json_eq(a: &serde_json::Value, b: &serde_json::Value, tol: f64) -> bool {
+    use serde_json::Value as V;
+    match (a, b) {
+        (V::Number(x), V::Number(y)) => match (x.as_f64(), y.as_f64()) {
+            (Some(x), Some(y)) => x.approx_eq(&y, tol),
+            _ => x == y,
+        },
+        (V::Array(x), V::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y, tol))
+        }
+        (V::Object(x), V::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w, tol)))
+        }
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(d: &Data) -> (&Option<Vec<String>>, &Vec<Vec<String>>) {
+        match d {
+            Data::Table { header, rows } => (header, rows),
+            Data::Json(_) => panic!("not a table"),
+        }
+    }
+
+    #[test]
+    fn csv_reads_quotes_and_keeps_the_header_apart() {
+        let d = Data::parse(b"name,x\n\"a, b\",1.5\nc,2\n", Format::Csv, true).unwrap();
+        let (h, rows) = table(&d);
+        assert_eq!(h.as_deref(), Some(&["name".to_string(), "x".into()][..]));
+        assert_eq!(
+            rows,
+            &[
+                vec!["a, b".to_string(), "1.5".into()],
+                vec!["c".into(), "2".into()]
+            ]
+        );
+        assert_eq!(d.len(), 2);
+        assert_eq!(
+            String::from_utf8(d.write(Format::Csv)).unwrap(),
+            "name,x\n\"a, b\",1.5\nc,2\n"
+        );
+        let tsv = Data::parse(b"a\t1\nb\t2\n", Format::Tsv, false).unwrap();
+        assert_eq!(table(&tsv).1[1], ["b", "2"]);
+        assert_eq!(
+            String::from_utf8(tsv.write(Format::Tsv)).unwrap(),
+            "a\t1\nb\t2\n"
+        );
+    }
+
+    #[test]
+    fn numbers_are_one_per_row_and_anything_else_is_named() {
+        let d = Data::parse(b"1 2\n 3.5\n\n-4e2\n", Format::Numbers, true).unwrap();
+        assert_eq!(table(&d).0, &None, "numbers have no header");
+        assert_eq!(d.len(), 4);
+        assert_eq!(
+            String::from_utf8(d.write(Format::Numbers)).unwrap(),
+            "1\n2\n3.5\n-4e2\n"
+        );
+        let err = Data::parse(b"1\n2 x\n", Format::Numbers, false).unwrap_err();
+        assert!(err.contains("line 2: `x` is not a number"), "{err}");
+        let lines = Data::parse(b"a b\nc\n", Format::Lines, true).unwrap();
+        assert_eq!(
+            table(&lines),
+            (&None, &vec![vec!["a b".to_string()], vec!["c".into()]])
+        );
+        assert!(Data::parse(b"\xff", Format::Lines, false)
+            .unwrap_err()
+            .contains("UTF-8"));
+        assert!(Data::parse(b"{", Format::Json, false)
+            .unwrap_err()
+            .contains("not JSON"));
+        let empty = Data::parse(b"", Format::Csv, true).unwrap();
+        assert!(empty.is_empty());
+    }
+
+    #[test]
+    fn a_cell_is_a_number_only_when_it_looks_like_one() {
+        assert_eq!(number(" 2.5 "), Some(2.5));
+        assert_eq!(number("-1e3"), Some(-1000.0));
+        assert_eq!(number(".5"), Some(0.5));
+        assert_eq!(number("+7"), Some(7.0));
+        assert_eq!(number("inf"), None);
+        assert_eq!(number("nan"), None);
+        assert_eq!(number("12 apples"), None);
+        assert_eq!(number(""), None);
+        assert_eq!(cell(15.0), "15");
+        assert_eq!(cell(-0.25), "-0.25");
+        assert_eq!(cell(1e20), "100000000000000000000");
+        assert_eq!(cell(f64::INFINITY), "inf");
+    }
+
+    #[test]
+    fn cells_and_rows_compare_numerically_within_the_tolerance() {
+        assert_eq!(cell_cmp("1.0", "1", 0.0), Some(Ordering::Equal));
+        assert_eq!(cell_cmp("1.0000001", "1", 1e-6), Some(Ordering::Equal));
+        assert_eq!(cell_cmp("1.0001", "1", 1e-6), Some(Ordering::Greater));
+        assert_eq!(cell_cmp("b", "a", 1.0), Some(Ordering::Greater));
+        assert_eq!(cell_cmp(" a", "a ", 0.0), Some(Ordering::Equal));
+        let r = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            row_cmp(&r(&["a", "2"]), &r(&["a", "2.0"]), 0.0),
+            Ordering::Equal
+        );
+        assert_eq!(
+            row_cmp(&r(&["a", "2"]), &r(&["a", "3"]), 0.0),
+            Ordering::Less
+        );
+        assert_eq!(row_cmp(&r(&["a"]), &r(&["a", "3"]), 0.0), Ordering::Less);
+        assert_eq!(row_cmp(&r(&["b"]), &r(&["a", "3"]), 0.0), Ordering::Greater);
+    }
+
+    #[test]
+    fn json_compares_numbers_within_the_tolerance_and_the_rest_exactly() {
+        let v = |s: &str| serde_json::from_str::<serde_json::Value>(s).unwrap();
+        assert!(json_eq(
+            &v(r#"{"a":[1,2.0000001]}"#),
+            &v(r#"{"a":[1.0,2]}"#),
+            1e-6
+        ));
+        assert!(!json_eq(
+            &v(r#"{"a":[1,2.1]}"#),
+            &v(r#"{"a":[1.0,2]}"#),
+            1e-6
+        ));
+        assert!(!json_eq(&v(r#"{"a":1}"#), &v(r#"{"b":1}"#), 1e-6));
+        assert!(!json_eq(&v(r#"{"a":1}"#), &v(r#"{"a":1,"b":2}"#), 1e-6));
+        assert!(!json_eq(&v("[1,2]"), &v("[1]"), 1e-6));
+        assert!(json_eq(&v(r#""x""#), &v(r#""x""#), 0.0));
+        assert!(!json_eq(&v(r#""x""#), &v(r#""y""#), 0.0));
+        let d = Data::Json(v("[1,2,3]"));
+        assert_eq!(d.len(), 3);
+        assert_eq!(Data::Json(v("{}")).len(), 1);
+        assert_eq!(d.write(Format::Json), b"[1,2,3]\n");
+    }
+}

@@ -1,0 +1,324 @@
+//! One relation's follow-up: its input made, the program run on it in the jail, and its output
+//! judged against the original's.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use invite::record::Outcome;
+use rand::SeedableRng;
+
+use super::data::Data;
+use super::expect::{Expect, FOLLOWUP, ORIGINAL};
+use super::jail::Jail;
+use super::original::describe;
+use super::spec::{substitute, Output, Relation, Spec};
+use super::step::Step;
+
+/// What a follow-up came to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Why, unless it passed.
+    pub detail: Option<String>,
+    /// Wall time of the relation's follow-up work.
+    pub duration: Duration,
+}
+
+/// What every follow-up of one invocation shares.
+pub struct Shared<'a> {
+    /// The specification.
+    pub spec: &'a Spec,
+    /// The original's input, read.
+    pub input: Option<Data>,
+    /// The original's output, read.
+    pub output: Data,
+    /// The original's output as it was written (for external comparisons).
+    pub output_bytes: &'a [u8],
+    /// The extra arguments given after `--`.
+    pub args: &'a [String],
+    /// The Landlock ABI the jails use.
+    pub abi: i32,
+}
+
+/// The seed of relation `index`'s randomness, from the invocation's.
+pub fn relation_seed(seed: u64, index: usize) -> u64 {
+    // SplitMix64's finaliser: neighbouring indices get unrelated streams.
+    let mut z = seed.wrapping_add((index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Runs relation `rel` in `dir` (its own, empty) and judges it.
+pub fn run(shared: &Shared<'_>, rel: &Relation, seed: u64, dir: &Path) -> Verdict {
+    let started = Instant::now();
+    let (outcome, detail) = match judge(shared, rel, seed, dir) {
+        Ok(()) => (Outcome::Pass, None),
+        Err((outcome, why)) => (outcome, Some(why)),
+    };
+    Verdict {
+        outcome,
+        detail,
+        duration: started.elapsed(),
+    }
+}
+
+type Judged = Result<(), (Outcome, String)>;
+
+fn error(why: impl Into<String>) -> (Outcome, String) {
+    (Outcome::Error, why.into())
+}
+
+fn judge(shared: &Shared<'_>, rel: &Relation, seed: u64, dir: &Path) -> Judged {
+    let spec = shared.spec;
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).map_err(|e| error(format!("{}: {e}", tmp.display())))?;
+    let jail = Arc::new(Jail::new(spec, dir, shared.abi).map_err(error)?);
+    let runner = Runner {
+        jail: &jail,
+        tmp: &tmp,
+        timeout: spec.timeout,
+    };
+
+    // The follow-up's input.
+    let ext = spec.format.extension();
+    let input_path = dir.join(format!("input.{ext}"));
+    if let Some(original) = &shared.input {
+        let mut data = original.clone();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        for (k, step) in rel.transform.iter().enumerate() {
+            let at = |e: String| error(format!("transform step {} ({step:?}): {e}", k + 1));
+            match step {
+                Step::Edit(edit) => edit.apply(&mut data, spec.format, &mut rng).map_err(at)?,
+                Step::Run(argv) => {
+                    let from = dir.join(format!("step{}.in", k + 1));
+                    let to = dir.join(format!("step{}.out", k + 1));
+                    write(&from, &data.write(spec.format))?;
+                    let ended = runner.run(argv, Some(&from), &to, &dir.join("step.err"))?;
+                    if !ended.success() {
+                        return Err(at(format!(
+                            "the command ended with {}{}",
+                            describe(ended),
+                            tail(&dir.join("step.err"))
+                        )));
+                    }
+                    let bytes = read(&to)?;
+                    data = Data::parse(&bytes, spec.format, spec.header).map_err(at)?;
+                }
+            }
+        }
+        write(&input_path, &data.write(spec.format))?;
+    }
+    let out_path = dir.join(format!("output.{ext}"));
+    let place = |argv: &[String]| substitute(argv, Some(&input_path), Some(&out_path));
+    let err_path = dir.join("stderr");
+
+    if let Some(setup) = &spec.setup {
+        let ended = runner.run(&place(setup), None, &dir.join("setup.out"), &err_path)?;
+        if !ended.success() {
+            return Err(error(format!(
+                "setup ended with {}{}",
+                describe(ended),
+                tail(&err_path)
+            )));
+        }
+    }
+    let mut argv = spec.command.clone();
+    argv.extend(shared.args.iter().cloned());
+    let stdin = spec.stdin.then_some(input_path.as_path());
+    let stdout_path = dir.join("stdout");
+    let ended = runner.run(&place(&argv), stdin, &stdout_path, &err_path)?;
+    if let Some(teardown) = &spec.teardown {
+        // A tear-down that fails is reported only when the follow-up itself passed.
+        let _ = runner.run(
+            &place(teardown),
+            None,
+            &dir.join("teardown.out"),
+            &dir.join("teardown.err"),
+        );
+    }
+    if !ended.success() {
+        return Err(error(format!(
+            "the follow-up ended with {} where the original succeeded{}",
+            describe(ended),
+            tail(&err_path)
+        )));
+    }
+    let got_path = match spec.output {
+        Output::Stdout => stdout_path,
+        Output::File(_) => out_path,
+    };
+    let bytes = read(&got_path)?;
+
+    if let Expect::Run(cmd) = &rel.expect {
+        let original = dir.join(format!("original.{ext}"));
+        write(&original, shared.output_bytes)?;
+        let argv: Vec<String> = cmd
+            .iter()
+            .map(|a| {
+                a.replace(ORIGINAL, &original.to_string_lossy())
+                    .replace(FOLLOWUP, &got_path.to_string_lossy())
+            })
+            .collect();
+        let verdict = dir.join("expect.out");
+        let ended = runner.run(&argv, None, &verdict, &dir.join("expect.err"))?;
+        return match ended.code() {
+            Some(0) => Ok(()),
+            Some(1) => Err((
+                Outcome::Fail,
+                format!(
+                    "`{}` said the outputs differ{}",
+                    cmd.join(" "),
+                    tail(&verdict)
+                ),
+            )),
+            _ => Err(error(format!(
+                "the comparison `{}` ended with {}{}",
+                cmd.join(" "),
+                describe(ended),
+                tail(&dir.join("expect.err"))
+            ))),
+        };
+    }
+    let got = Data::parse(&bytes, spec.format, spec.header).map_err(|e| {
+        error(format!(
+            "the follow-up's output is not {:?}: {e}",
+            spec.format
+        ))
+    })?;
+    rel.expect
+        .check(&shared.output, &got, spec.format, rel.tolerance)
+        .map_err(|why| (Outcome::Fail, why))
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), (Outcome, String)> {
+    std::fs::write(path, bytes).map_err(|e| error(format!("{}: {e}", path.display())))
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, (Outcome, String)> {
+    std::fs::read(path).map_err(|e| error(format!("{}: {e}", path.display())))
+}
+
+/// The end of a file of messages, for a detail: `: <last lines>`, or nothing.
+fn tail(path: &Path) -> String {
+    let text = std::fs::read(path).unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let t = text.trim();
+    if t.is_empty() {
+        return String::new();
+    }
+    let start = t.len().saturating_sub(400);
+    let start = (start..t.len())
+        .find(|&i| t.is_char_boundary(i))
+        .unwrap_or(0);
+    format!(": {}", &t[start..])
+}
+
+/// Runs commands in one relation's jail.
+struct Runner<'a> {
+    jail: &'a Arc<Jail>,
+    tmp: &'a Path,
+    timeout: Duration,
+}
+
+impl Runner<'_> {
+    /// Runs `argv` jailed, standard input from `stdin` (else /dev/null), output to files; a
+    /// timeout is `Err` with outcome `Timeout`.
+    fn run(
+        &self,
+        argv: &[String],
+        stdin: Option<&Path>,
+        stdout: &Path,
+        stderr: &Path,
+    ) -> Result<ExitStatus, (Outcome, String)> {
+        let open = |p: &Path| File::create(p).map_err(|e| error(format!("{}: {e}", p.display())));
+        let mut cmd = Command::new(&argv[0]);
+        cmd.args(&argv[1..])
+            .stdout(open(stdout)?)
+            .stderr(open(stderr)?)
+            .stdin(match stdin {
+                Some(p) => {
+                    Stdio::from(File::open(p).map_err(|e| error(format!("{}: {e}", p.display())))?)
+                }
+                None => Stdio::null(),
+            });
+        self.jail.confine(&mut cmd, self.tmp);
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| error(format!("`{}` could not start: {e}", argv[0])))?;
+        let deadline = Instant::now() + self.timeout;
+        let mut pause = Duration::from_millis(1);
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(20));
+                }
+                Ok(None) | Err(_) => {
+                    kill_session(child.id());
+                    let _ = child.wait();
+                    return Err((
+                        Outcome::Timeout,
+                        format!(
+                            "`{}` ran past the deadline of {} and was killed",
+                            argv.join(" "),
+                            humantime::format_duration(self.timeout)
+                        ),
+                    ));
+                }
+            }
+        };
+        // Whatever it left running in its session goes with it.
+        kill_session(child.id());
+        Ok(status)
+    }
+}
+
+/// Kills the session (and process group) a jailed command leads.
+fn kill_session(pid: u32) {
+    // SAFETY: a negative pid names the process group the jailed command created with setsid;
+    // nothing outside it is signalled.
+    unsafe {
+        libc::kill(-(pid as i32), libc::SIGKILL);
+    }
+}
+
+/// The work directory of relation `index`.
+pub fn dir_of(work: &Path, index: usize) -> PathBuf {
+    work.join(format!("relation-{}", index + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relations_get_distinct_reproducible_seeds() {
+        let a: Vec<u64> = (0..4).map(|i| relation_seed(42, i)).collect();
+        assert_eq!(a, (0..4).map(|i| relation_seed(42, i)).collect::<Vec<_>>());
+        let mut b = a.clone();
+        b.dedup();
+        assert_eq!(b.len(), 4);
+        assert_ne!(relation_seed(42, 0), relation_seed(43, 0));
+    }
+
+    #[test]
+    fn a_tail_is_the_end_of_the_file_or_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("e");
+        assert_eq!(tail(&p), "");
+        std::fs::write(&p, "  \n").unwrap();
+        assert_eq!(tail(&p), "");
+        std::fs::write(&p, format!("{}end\n", "x".repeat(1000))).unwrap();
+        let t = tail(&p);
+        assert!(
+            t.starts_with(": x") && t.ends_with("end") && t.len() == 402,
+            "{t}"
+        );
+    }
+}

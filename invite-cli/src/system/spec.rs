@@ -1,0 +1,487 @@
+//! The specification of a whole program's relations: a TOML file naming the command, its input
+//! and output, and the relations between the original invocation and its follow-ups.
+//!
+//! Every key is checked when the file is read, before the program runs, and every error names
+//! the file, the place and the fix; an unknown key is an error, so that a misspelt one is never
+//! silently ignored.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use super::data::Format;
+use super::expect::Expect;
+use super::step::Step;
+
+/// The placeholder replaced by the input file's path in `command` and `setup`/`teardown`.
+pub const INPUT: &str = "{input}";
+/// The placeholder replaced by the output file's path.
+pub const OUTPUT: &str = "{output}";
+
+/// The default tolerance of numeric comparisons (relative, as in `invite::mr`).
+pub const DEFAULT_TOLERANCE: f64 = 1e-9;
+/// The default deadline of one follow-up invocation.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+/// The largest file a follow-up may write, by default (RLIMIT_FSIZE).
+pub const DEFAULT_FILE_MB: u64 = 1024;
+
+/// How follow-up invocations are confined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SandboxMode {
+    /// Landlock (file system, signals), a seccomp filter (sockets, IPC, keys, other processes),
+    /// no capabilities and resource limits; follow-ups are not run where the kernel lacks them.
+    Landlock,
+    /// No confinement beyond a temporary directory and resource limits: only for programs the
+    /// user trusts on a kernel without Landlock.
+    None,
+}
+
+/// Where the program's result is read from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// The program's standard output.
+    Stdout,
+    /// A file the program writes: the original's at this path, a follow-up's in its sandbox.
+    File(PathBuf),
+}
+
+/// A whole-program specification, validated.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// The site name its records carry: `name`, else the file's stem.
+    pub name: String,
+    /// The command, with its placeholders.
+    pub command: Vec<String>,
+    /// The input file the relations transform, if any.
+    pub input: Option<PathBuf>,
+    /// The input is given on standard input instead of as `{input}`.
+    pub stdin: bool,
+    /// Where the result is read.
+    pub output: Output,
+    /// How input and output are read and written.
+    pub format: Format,
+    /// The first row of CSV/TSV input and output is a header, left in place.
+    pub header: bool,
+    /// Run in each follow-up's sandbox before it (build-up), with the same placeholders.
+    pub setup: Option<Vec<String>>,
+    /// Run in each follow-up's sandbox after it (tear-down).
+    pub teardown: Option<Vec<String>>,
+    /// The deadline of each follow-up (and of each setup, tear-down and extension command).
+    pub timeout: Duration,
+    /// Follow-ups run at once, at most.
+    pub parallel: usize,
+    /// Address space of each follow-up, in MiB.
+    pub memory_mb: Option<u64>,
+    /// The largest file a follow-up may write, in MiB.
+    pub file_mb: u64,
+    /// Niceness added to follow-ups.
+    pub nice: i32,
+    /// How follow-ups are confined.
+    pub sandbox: SandboxMode,
+    /// The log, overriding invite.toml's.
+    pub log: Option<String>,
+    /// What a failure does, overriding invite.toml's.
+    pub on_failure: Option<invite::config::OnFailure>,
+    /// The seed of random transformations (`permute`); random when unset.
+    pub seed: Option<u64>,
+    /// The relations.
+    pub relations: Vec<Relation>,
+}
+
+/// One relation of a specification.
+#[derive(Clone, Debug)]
+pub struct Relation {
+    /// Its name, unique within the spec: the test name in the log.
+    pub name: String,
+    /// The steps that make the follow-up's input from the original's, in order.
+    pub transform: Vec<Step>,
+    /// What the follow-up's output must be, given the original's.
+    pub expect: Expect,
+    /// Relative tolerance of numeric comparisons.
+    pub tolerance: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSpec {
+    name: Option<String>,
+    command: Vec<String>,
+    input: Option<PathBuf>,
+    #[serde(default)]
+    stdin: bool,
+    #[serde(default = "stdout")]
+    output: String,
+    format: Format,
+    #[serde(default)]
+    header: bool,
+    setup: Option<Vec<String>>,
+    teardown: Option<Vec<String>>,
+    timeout: Option<String>,
+    parallel: Option<usize>,
+    memory_mb: Option<u64>,
+    file_mb: Option<u64>,
+    nice: Option<i32>,
+    #[serde(default = "landlock")]
+    sandbox: SandboxMode,
+    log: Option<String>,
+    on_failure: Option<invite::config::OnFailure>,
+    seed: Option<u64>,
+    #[serde(default)]
+    relation: Vec<RawRelation>,
+}
+
+fn stdout() -> String {
+    "stdout".to_string()
+}
+
+fn landlock() -> SandboxMode {
+    SandboxMode::Landlock
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRelation {
+    name: String,
+    #[serde(default)]
+    transform: Vec<String>,
+    #[serde(default = "equal")]
+    expect: String,
+    tolerance: Option<f64>,
+}
+
+fn equal() -> String {
+    "equal".to_string()
+}
+
+/// The largest specification read.
+const MAX_SPEC_BYTES: u64 = 1 << 20;
+
+impl Spec {
+    /// Reads and validates a specification file.
+    pub fn load(path: &Path) -> Result<Spec, String> {
+        let shown = path.display();
+        let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
+        if !meta.is_file() || meta.len() > MAX_SPEC_BYTES {
+            return Err(format!(
+                "{shown}: not a specification (a regular TOML file of at most 1 MiB)"
+            ));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+        Spec::parse(&text, path)
+    }
+
+    /// Validates a specification's text; `path` names it in errors and resolves nothing.
+    pub fn parse(text: &str, path: &Path) -> Result<Spec, String> {
+        let shown = path.display();
+        let raw: RawSpec = toml::from_str(text).map_err(|e| {
+            let place = e
+                .span()
+                .map(|s| {
+                    let before = &text[..s.start.min(text.len())];
+                    let line = before.matches('\n').count() + 1;
+                    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+                    format!(":{line}:{column}")
+                })
+                .unwrap_or_default();
+            format!("{shown}{place}: {}", e.message())
+        })?;
+        let bad = |what: String| format!("{shown}: {what}");
+        if raw.command.is_empty() || raw.command[0].is_empty() {
+            return Err(bad(
+                "`command` is empty; name the program and its arguments, e.g. \
+                 command = [\"sort\", \"-n\", \"{input}\"]"
+                    .into(),
+            ));
+        }
+        let mentions = |p: &str| raw.command.iter().any(|a| a.contains(p));
+        if raw.stdin && raw.input.is_none() {
+            return Err(bad(
+                "`stdin = true` needs `input`, the file given on standard input".into(),
+            ));
+        }
+        if let Some(input) = &raw.input {
+            if !raw.stdin && !mentions(INPUT) {
+                return Err(bad(format!(
+                    "`command` never names {INPUT}, so follow-ups could not be given their \
+                     transformed copy of `{}`; put \"{INPUT}\" where the program takes the file, \
+                     or set `stdin = true`",
+                    input.display()
+                )));
+            }
+        } else if mentions(INPUT) {
+            return Err(bad(format!(
+                "`command` names {INPUT} but no `input` is set; add input = \"data.csv\""
+            )));
+        }
+        let output = match raw.output.as_str() {
+            "stdout" => {
+                if mentions(OUTPUT) {
+                    return Err(bad(format!(
+                        "`command` names {OUTPUT} but `output` is stdout; set output to the \
+                         file the program writes"
+                    )));
+                }
+                Output::Stdout
+            }
+            "" => {
+                return Err(bad(
+                    "`output` is empty; use \"stdout\" or a file path".into()
+                ))
+            }
+            file => {
+                if !mentions(OUTPUT) {
+                    return Err(bad(format!(
+                        "`output` is the file `{file}`, but `command` never names {OUTPUT}; \
+                         put \"{OUTPUT}\" where the program takes its output path, so that \
+                         follow-ups write in their sandbox and never over `{file}`"
+                    )));
+                }
+                Output::File(PathBuf::from(file))
+            }
+        };
+        if raw.relation.is_empty() {
+            return Err(bad(
+                "no [[relation]]; add one, e.g.\n[[relation]]\nname = \"rows permuted\"\n\
+                 transform = [\"permute\"]\nexpect = \"equal\""
+                    .into(),
+            ));
+        }
+        if raw.input.is_none() {
+            if let Some(r) = raw.relation.iter().find(|r| !r.transform.is_empty()) {
+                return Err(bad(format!(
+                    "relation `{}` transforms the input, but no `input` is set",
+                    r.name
+                )));
+            }
+        }
+        let timeout = match &raw.timeout {
+            None => DEFAULT_TIMEOUT,
+            Some(t) => humantime::parse_duration(t)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .ok_or_else(|| {
+                    bad(format!(
+                        "`timeout = \"{t}\"` is not a duration; write e.g. \"30s\" or \"2m\""
+                    ))
+                })?,
+        };
+        if raw.parallel == Some(0) {
+            return Err(bad(
+                "`parallel = 0` would run no follow-up; use 1 or more".into()
+            ));
+        }
+        if let Some(n) = raw.nice.filter(|n| !(0..=19).contains(n)) {
+            return Err(bad(format!("`nice = {n}`: use 0 to 19")));
+        }
+        if raw.memory_mb == Some(0) || raw.file_mb == Some(0) {
+            return Err(bad(
+                "`memory_mb` and `file_mb` must be at least 1 (leave them out for the defaults)"
+                    .into(),
+            ));
+        }
+        let mut relations = Vec::with_capacity(raw.relation.len());
+        for r in raw.relation {
+            let name = r.name.trim().to_string();
+            if name.is_empty() {
+                return Err(bad("a [[relation]] has an empty `name`".into()));
+            }
+            if relations.iter().any(|o: &Relation| o.name == name) {
+                return Err(bad(format!(
+                    "two relations are named `{name}`; names must be unique"
+                )));
+            }
+            let at = |what: String| bad(format!("relation `{name}`: {what}"));
+            let transform = r
+                .transform
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    Step::parse(s, raw.format)
+                        .map_err(|e| at(format!("transform step {} `{s}`: {e}", i + 1)))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let expect = Expect::parse(&r.expect, raw.format)
+                .map_err(|e| at(format!("expect `{}`: {e}", r.expect)))?;
+            let tolerance = r.tolerance.unwrap_or(DEFAULT_TOLERANCE);
+            if !(tolerance.is_finite() && tolerance >= 0.0) {
+                return Err(at(format!(
+                    "tolerance {tolerance} is not a number at least 0; 1e-9 is the default"
+                )));
+            }
+            relations.push(Relation {
+                name,
+                transform,
+                expect,
+                tolerance,
+            });
+        }
+        let name = raw
+            .name
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or_else(|| {
+                path.file_stem()
+                    .map_or("system".into(), |s| s.to_string_lossy().into_owned())
+            });
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Ok(Spec {
+            path: path.to_path_buf(),
+            name,
+            command: raw.command,
+            input: raw.input,
+            stdin: raw.stdin,
+            output,
+            format: raw.format,
+            header: raw.header,
+            setup: raw.setup.filter(|s| !s.is_empty()),
+            teardown: raw.teardown.filter(|s| !s.is_empty()),
+            timeout,
+            parallel: raw.parallel.unwrap_or(cpus.saturating_sub(1).max(1)),
+            memory_mb: raw.memory_mb,
+            file_mb: raw.file_mb.unwrap_or(DEFAULT_FILE_MB),
+            nice: raw.nice.unwrap_or(10),
+            sandbox: raw.sandbox,
+            log: raw.log,
+            on_failure: raw.on_failure,
+            seed: raw.seed,
+            relations,
+        })
+    }
+}
+
+/// `args` with every placeholder replaced.
+pub fn substitute(args: &[String], input: Option<&Path>, output: Option<&Path>) -> Vec<String> {
+    args.iter()
+        .map(|a| {
+            let mut a = a.clone();
+            if let Some(i) = input {
+                a = a.replace(INPUT, &i.to_string_lossy());
+            }
+            if let Some(o) = output {
+                a = a.replace(OUTPUT, &o.to_string_lossy());
+            }
+            a
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Spec, String> {
+        Spec::parse(text, Path::new("s.toml"))
+    }
+
+    const GOOD: &str = r#"
+command = ["sort", "-n", "{input}"]
+input = "data.txt"
+format = "numbers"
+[[relation]]
+name = "permuted"
+transform = ["permute"]
+expect = "equal"
+"#;
+
+    #[test]
+    fn a_good_spec_reads_with_its_defaults() {
+        let s = parse(GOOD).unwrap();
+        assert_eq!(s.name, "s");
+        assert_eq!(s.output, Output::Stdout);
+        assert_eq!(s.timeout, DEFAULT_TIMEOUT);
+        assert_eq!(s.file_mb, DEFAULT_FILE_MB);
+        assert_eq!(s.nice, 10);
+        assert_eq!(s.sandbox, SandboxMode::Landlock);
+        assert_eq!(s.relations.len(), 1);
+        assert_eq!(s.relations[0].tolerance, DEFAULT_TOLERANCE);
+        assert!(s.parallel >= 1);
+    }
+
+    #[test]
+    fn every_bad_key_is_named_with_its_fix() {
+        let cases: &[(&str, &str)] = &[
+            ("command = []\nformat = \"lines\"\n", "`command` is empty"),
+            (
+                "command = [\"cat\"]\ninput = \"x\"\nformat = \"lines\"\n[[relation]]\nname=\"a\"\n",
+                "never names {input}",
+            ),
+            (
+                "command = [\"cat\", \"{input}\"]\nformat = \"lines\"\n",
+                "no `input` is set",
+            ),
+            (
+                "command = [\"cat\"]\nstdin = true\nformat = \"lines\"\n",
+                "`stdin = true` needs `input`",
+            ),
+            (
+                "command = [\"cat\"]\noutput = \"o.txt\"\nformat = \"lines\"\n[[relation]]\nname=\"a\"\n",
+                "never names {output}",
+            ),
+            (
+                "command = [\"cat\", \"{output}\"]\nformat = \"lines\"\n[[relation]]\nname=\"a\"\n",
+                "`output` is stdout",
+            ),
+            ("command = [\"cat\"]\nformat = \"lines\"\n", "no [[relation]]"),
+            ("command = [\"cat\"]\nformat = \"yaml\"\n", "unknown variant"),
+            (
+                "command = [\"cat\"]\nformat = \"lines\"\nfrobnicate = 1\n",
+                "unknown field `frobnicate`",
+            ),
+            (
+                "command = [\"cat\"]\nformat = \"lines\"\ntimeout = \"soon\"\n[[relation]]\nname=\"a\"\n",
+                "not a duration",
+            ),
+            (
+                "command = [\"cat\"]\nformat = \"lines\"\nparallel = 0\n[[relation]]\nname=\"a\"\n",
+                "`parallel = 0`",
+            ),
+            (
+                "command = [\"cat\"]\nformat = \"lines\"\nnice = 20\n[[relation]]\nname=\"a\"\n",
+                "`nice = 20`",
+            ),
+            (
+                "command = [\"cat\"]\nformat = \"lines\"\n[[relation]]\nname=\"a\"\n[[relation]]\nname=\"a\"\n",
+                "two relations are named `a`",
+            ),
+            (
+                "command = [\"cat\"]\nformat = \"lines\"\n[[relation]]\nname=\"a\"\ntransform=[\"permute\"]\n",
+                "transforms the input, but no `input`",
+            ),
+            (
+                "command = [\"cat\", \"{input}\"]\ninput=\"x\"\nformat = \"lines\"\n[[relation]]\nname=\"a\"\ntransform=[\"shuffle\"]\n",
+                "relation `a`: transform step 1 `shuffle`",
+            ),
+            (
+                "command = [\"cat\", \"{input}\"]\ninput=\"x\"\nformat = \"lines\"\n[[relation]]\nname=\"a\"\nexpect=\"similar\"\n",
+                "relation `a`: expect `similar`",
+            ),
+            (
+                "command = [\"cat\", \"{input}\"]\ninput=\"x\"\nformat = \"lines\"\n[[relation]]\nname=\"a\"\ntolerance=-1.0\n",
+                "tolerance -1",
+            ),
+        ];
+        for (text, want) in cases {
+            let err = parse(text).expect_err(text);
+            assert!(err.starts_with("s.toml"), "{err}");
+            assert!(err.contains(want), "{text}\n=> {err}\nwanted {want}");
+        }
+    }
+
+    #[test]
+    fn a_syntax_error_names_line_and_column() {
+        let err =
+            parse("command = [\"cat\"]\nformat = \"lines\"\nparallel = \"two\"\n").unwrap_err();
+        assert!(err.starts_with("s.toml:3:12:"), "{err}");
+    }
+
+    #[test]
+    fn placeholders_are_replaced_everywhere_they_appear() {
+        let args = vec!["--in={input}".to_string(), "{output}".into(), "x".into()];
+        let got = substitute(&args, Some(Path::new("/a")), Some(Path::new("/b")));
+        assert_eq!(got, ["--in=/a", "/b", "x"]);
+        assert_eq!(substitute(&args, None, None), args);
+    }
+}

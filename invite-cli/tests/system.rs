@@ -1,0 +1,477 @@
+//! `invite system`, run as the real binary: what the caller sees of the original invocation,
+//! what the relations find, and, judged from outside, that no follow-up changes anything.
+//!
+//! Every attack is run twice: as a plain script, to show that it does change what the test
+//! looks at (so the check can fail), and as a follow-up under `invite system`, after which the
+//! test checks from its own side that nothing changed.
+
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use invite::record::{Outcome, Record};
+
+fn invite(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_invite"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("INVITE_CONFIG")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// The test records of a log, by relation name.
+fn verdicts(log: &Path) -> Vec<(String, Outcome, String)> {
+    let Ok(text) = std::fs::read_to_string(log) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter_map(|l| match Record::from_line(l).unwrap() {
+            Record::Test(t) => Some((t.test, t.outcome, t.detail.unwrap_or_default())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+}
+
+const SORT_SPEC: &str = r#"
+command = ["sort", "-n", "{input}"]
+input = "data.txt"
+format = "numbers"
+log = "log.jsonl"
+
+[[relation]]
+name = "permuted"
+transform = ["permute"]
+expect = "equal"
+
+[[relation]]
+name = "doubled"
+transform = ["multiply 2"]
+expect = "multiply 2"
+
+[[relation]]
+name = "reversed input"
+transform = ["reverse"]
+expect = "same rows"
+
+[[relation]]
+name = "first dropped"
+transform = ["drop 1"]
+expect = "subset"
+
+[[relation]]
+name = "negated"
+transform = ["negate"]
+expect = "negate"
+"#;
+
+#[test]
+fn relations_of_a_real_program_hold_and_a_wrong_one_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("data.txt"), "3\n1\n2\n10\n-4\n");
+    write(&dir.path().join("sort.toml"), SORT_SPEC);
+    let out = invite(
+        dir.path(),
+        &["system", "sort.toml", "--wait", "--seed", "5"],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "-4\n1\n2\n3\n10\n");
+    let got = verdicts(&dir.path().join("log.jsonl"));
+    let outcome = |name: &str| got.iter().find(|g| g.0 == name).unwrap().1;
+    for name in ["permuted", "doubled", "reversed input", "first dropped"] {
+        assert_eq!(outcome(name), Outcome::Pass, "{name}: {got:?}");
+    }
+    // Negated numbers sort in the opposite order: `negate` of the sorted output is not it.
+    let negated = got.iter().find(|g| g.0 == "negated").unwrap();
+    assert_eq!(negated.1, Outcome::Fail);
+    assert!(
+        negated.2.contains("row 1: expected `4`, got `-10`"),
+        "{}",
+        negated.2
+    );
+    assert!(negated
+        .2
+        .contains("replay: invite system sort.toml --seed 5 --relation 'negated'"));
+    let summary = text(&out.stderr);
+    assert!(summary.contains("5 relations: 4 pass, 1 fail"), "{summary}");
+    // The report reads the records.
+    let report = invite(dir.path(), &["report", "log.jsonl", "--fail-on", "fail"]);
+    assert_eq!(report.status.code(), Some(3), "{}", text(&report.stdout));
+    assert!(text(&report.stdout).contains("negated"));
+}
+
+#[test]
+fn the_original_passes_through_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "printf 'out\\n'; printf 'err\\n' >&2; printf 'more\\n'; exit 3\n";
+    write(&dir.path().join("s.sh"), script);
+    write(
+        &dir.path().join("spec.toml"),
+        "command = [\"sh\", \"{input}\"]\ninput = \"s.sh\"\nformat = \"lines\"\nlog = \"log.jsonl\"\n\
+         [[relation]]\nname = \"same\"\n",
+    );
+    let direct = Command::new("sh")
+        .arg("s.sh")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    for wait in [true, false] {
+        let args: &[&str] = if wait {
+            &["system", "spec.toml", "--wait"]
+        } else {
+            &["system", "spec.toml"]
+        };
+        let out = invite(dir.path(), args);
+        assert_eq!(out.stdout, direct.stdout);
+        assert_eq!(out.status.code(), Some(3));
+        let err = text(&out.stderr);
+        if wait {
+            assert!(
+                err.starts_with("err\ninvite system: 1 relation: 1 skipped"),
+                "{err}"
+            );
+        } else {
+            assert_eq!(err, "err\n");
+        }
+    }
+    let got = verdicts(&dir.path().join("log.jsonl"));
+    assert_eq!(got[0].1, Outcome::Skipped);
+    assert!(
+        got[0].2.contains("the original ended with exit status 3"),
+        "{}",
+        got[0].2
+    );
+
+    // Killed by a signal: invite ends by the same signal.
+    write(&dir.path().join("s.sh"), "kill -TERM $$\n");
+    let out = invite(dir.path(), &["system", "spec.toml"]);
+    assert_eq!(out.status.signal(), Some(libc::SIGTERM));
+    // Extra arguments reach the program.
+    write(&dir.path().join("s.sh"), "echo \"$@\"\n");
+    let out = invite(dir.path(), &["system", "spec.toml", "--", "a", "b c"]);
+    assert_eq!(text(&out.stdout), "a b c\n");
+}
+
+#[test]
+fn without_wait_invite_returns_before_the_follow_ups() {
+    let dir = tempfile::tempdir().unwrap();
+    let release = dir.path().join("release");
+    // The follow-up (its input has the extra line) waits until the test lets it go.
+    write(&dir.path().join("s.sh"), "echo hello\n");
+    write(
+        &dir.path().join("spec.toml"),
+        &format!(
+            "command = [\"sh\", \"{{input}}\"]\ninput = \"s.sh\"\nformat = \"lines\"\n\
+             log = \"log.jsonl\"\n[[relation]]\nname = \"waits\"\n\
+             transform = [\"append while [ ! -e {} ]; do sleep 0.02; done\"]\n",
+            release.display()
+        ),
+    );
+    let out = invite(dir.path(), &["system", "spec.toml"]);
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout), "hello\n");
+    let log = dir.path().join("log.jsonl");
+    assert!(
+        verdicts(&log).is_empty(),
+        "the follow-up cannot have ended yet"
+    );
+    write(&release, "");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while verdicts(&log).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let got = verdicts(&log);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].1, Outcome::Pass, "{:?}", got[0]);
+}
+
+#[test]
+fn a_bad_spec_is_named_with_its_fix_and_nothing_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("spec.toml"),
+        "command = [\"touch\", \"ran\"]\nformat = \"lines\"\n[[relation]]\nname = \"a\"\nexpect = \"similar\"\n",
+    );
+    let out = invite(dir.path(), &["system", "spec.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("relation `a`: expect `similar`: unknown expectation"),
+        "{err}"
+    );
+    assert!(!dir.path().join("ran").exists());
+    let check = invite(dir.path(), &["system", "spec.toml", "--check"]);
+    assert_eq!(check.status.code(), Some(2));
+    let out = invite(dir.path(), &["system", "missing.toml"]);
+    assert!(
+        text(&out.stderr).contains("missing.toml"),
+        "{}",
+        text(&out.stderr)
+    );
+    write(&dir.path().join("data.txt"), "1\n");
+    write(&dir.path().join("spec.toml"), SORT_SPEC);
+    let check = invite(dir.path(), &["system", "spec.toml", "--check"]);
+    assert!(check.status.success());
+    let out = invite(dir.path(), &["system", "spec.toml", "--relation", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("has no relation `nope`; it has: permuted, doubled"));
+}
+
+#[test]
+fn a_follow_up_that_hangs_is_killed_at_its_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("s.sh"), "echo hello\n");
+    write(
+        &dir.path().join("spec.toml"),
+        "command = [\"sh\", \"{input}\"]\ninput = \"s.sh\"\nformat = \"lines\"\ntimeout = \"300ms\"\n\
+         log = \"log.jsonl\"\n[[relation]]\nname = \"hangs\"\ntransform = [\"append sleep 987654\"]\n",
+    );
+    let out = invite(dir.path(), &["system", "spec.toml", "--wait"]);
+    assert!(out.status.success());
+    let got = verdicts(&dir.path().join("log.jsonl"));
+    assert_eq!(got[0].1, Outcome::Timeout, "{got:?}");
+    assert!(
+        no_process_with("sleep 987654"),
+        "the hung follow-up is gone"
+    );
+}
+
+/// Whether no process's command line contains `marker`.
+fn no_process_with(marker: &str) -> bool {
+    let me = std::process::id().to_string();
+    std::fs::read_dir("/proc").unwrap().flatten().all(|e| {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.chars().all(|c| c.is_ascii_digit()) || name == me {
+            return true;
+        }
+        let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+        let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+        !cmd.contains(marker)
+    })
+}
+
+/// A sleeping process the attacks aim at, killed when dropped.
+struct Victim(std::process::Child);
+
+impl Victim {
+    fn new() -> Victim {
+        Victim(Command::new("sleep").arg("1000").spawn().unwrap())
+    }
+    fn pid(&self) -> u32 {
+        self.0.id()
+    }
+    fn alive(&mut self) -> bool {
+        self.0.try_wait().unwrap().is_none()
+    }
+    fn nice(&self) -> i64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid())).unwrap();
+        let after = &stat[stat.rfind(')').unwrap() + 2..];
+        after.split(' ').nth(16).unwrap().parse().unwrap()
+    }
+}
+
+impl Drop for Victim {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// What the host looks at: files in a directory of its own, a process, two sockets.
+struct Host {
+    dir: tempfile::TempDir,
+    victim: Victim,
+    tcp: std::net::TcpListener,
+    udp: std::net::UdpSocket,
+    /// The victim's niceness at the start (the test's own).
+    nice: i64,
+}
+
+impl Host {
+    fn new() -> Host {
+        let dir = tempfile::tempdir().unwrap();
+        let tcp = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        tcp.set_nonblocking(true).unwrap();
+        let udp = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        udp.set_nonblocking(true).unwrap();
+        let victim = Victim::new();
+        let h = Host {
+            dir,
+            nice: victim.nice(),
+            victim,
+            tcp,
+            udp,
+        };
+        h.reset();
+        h
+    }
+
+    fn files(&self) -> PathBuf {
+        self.dir.path().join("files")
+    }
+
+    /// The state every check starts from.
+    fn reset(&self) {
+        let f = self.files();
+        let _ = std::fs::remove_dir_all(&f);
+        std::fs::create_dir(&f).unwrap();
+        for name in ["keep", "trunc", "mode", "time"] {
+            write(&f.join(name), "precious\n");
+        }
+        std::fs::set_permissions(f.join("mode"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+
+    /// What changed, in words; empty when nothing did.
+    fn changes(&mut self, marker: &str) -> Vec<String> {
+        let f = self.files();
+        let mut changed = Vec::new();
+        let mut names: Vec<String> = std::fs::read_dir(&f)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        if names != ["keep", "mode", "time", "trunc"] {
+            changed.push(format!("files now {names:?}"));
+        }
+        for name in ["keep", "trunc"] {
+            if std::fs::read_to_string(f.join(name)).ok().as_deref() != Some("precious\n") {
+                changed.push(format!("{name} changed"));
+            }
+        }
+        if let Ok(m) = std::fs::metadata(f.join("mode")) {
+            if m.permissions().mode() & 0o777 != 0o644 {
+                changed.push("mode changed".into());
+            }
+        }
+        if let Ok(m) = std::fs::metadata(f.join("time")) {
+            let age = m.modified().unwrap().elapsed().unwrap_or_default();
+            if age > Duration::from_secs(24 * 3600) {
+                changed.push("modification time changed".into());
+            }
+        }
+        if !self.victim.alive() {
+            changed.push("victim killed".into());
+            self.victim = Victim::new();
+        } else if self.victim.nice() != self.nice {
+            changed.push(format!("victim reniced to {}", self.victim.nice()));
+            self.victim = Victim::new();
+        }
+        if self.tcp.accept().is_ok() {
+            changed.push("TCP connection received".into());
+        }
+        let mut buf = [0u8; 64];
+        if self.udp.recv(&mut buf).is_ok() {
+            changed.push("UDP datagram received".into());
+        }
+        if !no_process_with(marker) {
+            changed.push("a process left running".into());
+            let _ = Command::new("pkill")
+                .arg("-9")
+                .arg("-f")
+                .arg(marker)
+                .status();
+        }
+        changed
+    }
+}
+
+#[test]
+fn no_follow_up_changes_anything_the_host_can_see() {
+    let mut host = Host::new();
+    let f = host.files();
+    let f = f.display();
+    let tcp = host.tcp.local_addr().unwrap().port();
+    let udp = host.udp.local_addr().unwrap().port();
+    let marker = format!("invite-leftover-{}", std::process::id());
+    let attacks = [
+        format!("echo x > {f}/new"),
+        format!("rm -f {f}/keep"),
+        format!("mv {f}/keep {f}/moved"),
+        format!("ln -s /etc/passwd {f}/link"),
+        format!("mkdir {f}/sub"),
+        format!("truncate -s 0 {f}/trunc"),
+        format!("echo more >> {f}/trunc"),
+        format!("chmod 600 {f}/mode"),
+        format!("touch -d 2000-01-01 {f}/time"),
+        "kill -9 VICTIM".to_string(),
+        "renice -n 7 -p VICTIM >/dev/null".to_string(),
+        format!("bash -c 'echo hi > /dev/tcp/127.0.0.1/{tcp}'"),
+        format!("bash -c 'echo hi > /dev/udp/127.0.0.1/{udp}'"),
+        format!("setsid sh -c 'sleep 1000; echo {marker}' > /dev/null 2>&1 &"),
+        format!("(sh -c 'sleep 1000; echo {marker}' &) ; sleep 0.01"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("s.sh"), "echo hello\n");
+    let mut escaped = Vec::new();
+    for attack in &attacks {
+        // The victim is replaced when an attack kills it.
+        let attack = &attack.replace("VICTIM", &host.victim.pid().to_string());
+        // The attack works when nothing stops it.
+        host.reset();
+        let script = dir.path().join("attack.sh");
+        write(&script, &format!("{attack}\n"));
+        Command::new("sh").arg(&script).status().unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        let plain = host.changes(&marker);
+        assert!(
+            !plain.is_empty(),
+            "`{attack}` changes nothing even unconfined"
+        );
+
+        // As a follow-up it changes nothing.
+        host.reset();
+        let spec = format!(
+            "command = [\"sh\", \"{{input}}\"]\ninput = \"s.sh\"\nformat = \"lines\"\n\
+             log = \"log.jsonl\"\n[[relation]]\nname = \"attack\"\n\
+             transform = [\"append echo ATTACKING\", \"append {}\", \"append true\"]\n",
+            attack.replace('\\', "\\\\").replace('"', "\\\"")
+        );
+        write(&dir.path().join("spec.toml"), &spec);
+        let out = invite(dir.path(), &["system", "spec.toml", "--wait"]);
+        assert_eq!(text(&out.stdout), "hello\n", "`{attack}`");
+        std::thread::sleep(Duration::from_millis(50));
+        let confined = host.changes(&marker);
+        // The follow-up did run, up to the attack: its output has the extra line.
+        let last = verdicts(&dir.path().join("log.jsonl")).pop().unwrap();
+        assert!(last.2.contains("got `ATTACKING`"), "`{attack}`: {last:?}");
+        if !confined.is_empty() {
+            escaped.push(format!("`{attack}`: {confined:?}"));
+        }
+    }
+    assert!(
+        escaped.is_empty(),
+        "follow-ups changed what the host sees:\n{}",
+        escaped.join("\n")
+    );
+}
+
+#[test]
+fn a_follow_up_writes_nothing_to_the_callers_streams() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("s.sh"), "echo hello\n");
+    write(
+        &dir.path().join("spec.toml"),
+        "command = [\"sh\", \"{input}\"]\ninput = \"s.sh\"\nformat = \"lines\"\nlog = \"log.jsonl\"\n\
+         [[relation]]\nname = \"loud\"\n\
+         transform = [\"append echo LEAK; echo LEAK >&2; echo LEAK > /dev/tty; echo LEAK > /proc/$PPID/fd/1\"]\n",
+    );
+    let out = invite(dir.path(), &["system", "spec.toml", "--wait"]);
+    assert_eq!(text(&out.stdout), "hello\n");
+    assert!(!text(&out.stderr).contains("LEAK"), "{}", text(&out.stderr));
+    let got = verdicts(&dir.path().join("log.jsonl"));
+    // Its own output differs from the original's, and it exits with an error: the relation
+    // fails, visibly, in the log.
+    assert!(got[0].1.is_failure(), "{got:?}");
+    assert!(got[0].2.contains("LEAK"), "{got:?}");
+}
