@@ -540,6 +540,18 @@ mod tests {
             cut_negated.arguments(&sig, None)[2],
             "invite::mr::negate(&xs[1..].to_vec())"
         );
+        // A borrowed sequence is cut by slicing.
+        let borrowed =
+            Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
+        let cut_negated = Transform::SeqThen {
+            param: 0,
+            first: SeqOp::ExcludeFirst,
+            then: SeqOp::Negate,
+        };
+        assert_eq!(
+            cut_negated.arguments(&borrowed, None)[0],
+            "&invite::mr::negate(&xs[1..])"
+        );
         // Nothing to cut: the composite does not apply.
         let empty = [Value::Float(1.0), Value::Int(1), Value::FloatSeq(vec![])];
         assert_eq!(cut_negated.apply(&empty, None, 0), None);

@@ -195,5 +195,71 @@ mod tests {
             n: [0.0; 3],
         };
         assert!((j.needed_tolerance(&t) - 0.6 / 6.6).abs() < 1e-15);
+        // Nothing finite to scale a tolerance by: none is needed (the comparison is exact).
+        let t = Triple {
+            y: &a,
+            y2: &b,
+            y3: &inf,
+            n: [0.0; 3],
+        };
+        assert_eq!(j.needed_tolerance(&t), 0.0);
+        let t = Triple {
+            y: &inf,
+            y2: &b,
+            y3: &v(6.0),
+            n: [0.0; 3],
+        };
+        assert_eq!(j.needed_tolerance(&t), 0.0);
+    }
+
+    #[test]
+    fn a_triples_tolerance_carries_each_results_noise_through_the_relation() {
+        let j = Joint {
+            alpha: Const::lit(2.0),
+            beta: Const::lit(3.0),
+            gamma: Const::lit(5.0),
+        };
+        let (y, y2) = (1.5, -4.0);
+        let m = 2.0 * y * y2 + 3.0 * (y + y2) + 5.0;
+        let (a, b) = (Value::Float(y), Value::Float(y2));
+        // The relation's slopes: α·y2 + β = -5 in f(x), α·y + β = 6 in f(y), 1 in the
+        // combined result; its terms' magnitudes sum to 12 + 4.5 + 12 + 5.
+        let terms = 33.5;
+        for (n, spread) in [
+            ([1e-6, 0.0, 0.0], 5e-6),
+            ([0.0, 1e-6, 0.0], 6e-6),
+            ([0.0, 0.0, 1e-6], 1e-6),
+            ([0.0; 3], 0.0),
+        ] {
+            let bound = NOISE_UNITS * (spread + EPS * (m.abs() + terms));
+            let at = |y3: f64| {
+                j.holds(&Triple {
+                    y: &a,
+                    y2: &b,
+                    y3: &Value::Float(y3),
+                    n,
+                })
+            };
+            assert!(at(m + 0.9 * bound) && at(m - 0.9 * bound), "{n:?}");
+            assert!(!at(m + 1.1 * bound) && !at(m - 1.1 * bound), "{n:?}");
+        }
+    }
+
+    #[test]
+    fn five_triples_suffice_and_non_finite_ones_are_left_out() {
+        let exp = triples(f64::exp, |x, y| x + y);
+        let one = (Const::lit(1.0), Const::lit(0.0), Const::lit(0.0));
+        let j = fit(&view(&exp[..5], 1e-15), &view(&exp, 1e-15), false).unwrap();
+        assert_eq!((j.alpha, j.beta, j.gamma), one);
+        let mut with_inf = exp.clone();
+        for bad in [
+            [f64::INFINITY, 2.0, 3.0],
+            [2.0, f64::INFINITY, 3.0],
+            [2.0, 3.0, f64::NAN],
+        ] {
+            with_inf.push(bad.map(Value::Float));
+        }
+        let j = fit(&view(&with_inf, 1e-15), &view(&exp, 1e-15), false).unwrap();
+        assert_eq!((j.alpha, j.beta, j.gamma), one);
     }
 }
