@@ -34,7 +34,11 @@ fn verdicts(log: &Path) -> Vec<(String, Outcome, String)> {
     };
     text.lines()
         .filter_map(|l| match Record::from_line(l).unwrap() {
-            Record::Test(t) => Some((t.test, t.outcome, t.detail.unwrap_or_default())),
+            Record::Test(t) => {
+                let replay = t.inputs.get("replay").cloned().unwrap_or_default();
+                let detail = t.detail.unwrap_or_default();
+                Some((t.test, t.outcome, format!("{detail} | {replay}")))
+            }
             _ => None,
         })
         .collect()
@@ -102,13 +106,17 @@ fn relations_of_a_real_program_hold_and_a_wrong_one_fails() {
     );
     assert!(negated
         .2
-        .contains("replay: invite system sort.toml --seed 5 --relation 'negated'"));
+        .contains("| invite system sort.toml --seed 5 --relation 'negated' --wait"));
     let summary = text(&out.stderr);
     assert!(summary.contains("5 relations: 4 pass, 1 fail"), "{summary}");
     // The report reads the records.
     let report = invite(dir.path(), &["report", "log.jsonl", "--fail-on", "fail"]);
     assert_eq!(report.status.code(), Some(3), "{}", text(&report.stdout));
-    assert!(text(&report.stdout).contains("negated"));
+    let report = text(&report.stdout);
+    assert!(
+        report.contains("replay  invite system sort.toml --seed 5 --relation 'negated' --wait\n"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -474,4 +482,58 @@ fn a_follow_up_writes_nothing_to_the_callers_streams() {
     // fails, visibly, in the log.
     assert!(got[0].1.is_failure(), "{got:?}");
     assert!(got[0].2.contains("LEAK"), "{got:?}");
+}
+
+/// A copy of the worked examples, to run them where their logs cannot litter the tree.
+fn examples() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/system");
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn the_worked_example_of_a_third_party_program_holds() {
+    if Command::new("datamash").arg("--version").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install Debian's datamash (.ci/run does)"
+        );
+        eprintln!("datamash is not installed: skipping its example (apt-get install datamash)");
+        return;
+    }
+    let dir = examples();
+    let out = invite(dir.path(), &["system", "datamash.toml", "--wait"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "3.9628571428571,7.8\n");
+    let got = verdicts(&dir.path().join("system-log.jsonl"));
+    assert_eq!(got.len(), 4);
+    assert!(got.iter().all(|g| g.1 == Outcome::Pass), "{got:?}");
+}
+
+#[test]
+fn the_worked_example_with_a_planted_defect_is_caught_and_its_fix_passes() {
+    let dir = examples();
+    let out = invite(dir.path(), &["system", "colmean.toml", "--wait"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = dir.path().join("system-log.jsonl");
+    let outcome = |got: &[(String, Outcome, String)], name: &str| {
+        got.iter().rev().find(|g| g.0 == name).unwrap().1
+    };
+    let got = verdicts(&log);
+    // Scaling cannot see a skipped row; reordering and duplicating the rows can.
+    assert_eq!(outcome(&got, "readings scaled"), Outcome::Pass);
+    assert_eq!(outcome(&got, "rows permuted"), Outcome::Fail, "{got:?}");
+    assert_eq!(outcome(&got, "rows duplicated"), Outcome::Fail);
+    let fixed = std::fs::read_to_string(dir.path().join("colmean"))
+        .unwrap()
+        .replace("NR > 1", "NR >= 1");
+    write(&dir.path().join("colmean"), &fixed);
+    invite(dir.path(), &["system", "colmean.toml", "--wait"]);
+    let got = verdicts(&log);
+    assert_eq!(got.len(), 6);
+    assert!(got[3..].iter().all(|g| g.1 == Outcome::Pass), "{got:?}");
 }

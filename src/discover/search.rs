@@ -822,6 +822,44 @@ mod tests {
     }
 
     #[test]
+    fn a_reflection_holds_only_about_the_same_centre() {
+        let sig = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let r = transforms
+            .iter()
+            .position(|t| matches!(t, Transform::Reflect { .. }))
+            .unwrap();
+        let mut constant = |_: &[Value]| Some(Value::Float(1.0));
+        let o = observe(&sig, &transforms, vec![Value::Float(3.0)], &mut constant, 1).unwrap();
+        let found = Found {
+            subject: Subject::Follow {
+                transform: r,
+                center: Some(1000.0),
+                form: Form::Affine {
+                    alpha: Const::lit(1.0),
+                    beta: Const::lit(0.0),
+                },
+            },
+            guard: None,
+            inputs: 1,
+            held: 1,
+            detects: 0,
+            perturbations: 0,
+            tolerance: 0.0,
+        };
+        let about = |c: f64| {
+            let mut o = o.clone();
+            o.follow[r].center = Some(c);
+            o.follow[r].output = Some(Value::Float(1.0));
+            holds_on(&sig, &transforms, &found, &[o])
+        };
+        // Centres equal within 1e-9 of their magnitude.
+        assert!(about(1000.0 + 5e-7));
+        assert!(!about(1000.0 + 2e-6));
+        assert!(!about(1001.0));
+    }
+
+    #[test]
     fn follow_up_inputs_are_made_again_but_permutations_and_beyond_the_budget() {
         let sig =
             Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();

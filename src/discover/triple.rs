@@ -217,21 +217,22 @@ mod tests {
         let j = Joint {
             alpha: Const::lit(2.0),
             beta: Const::lit(3.0),
-            gamma: Const::lit(5.0),
+            gamma: Const::lit(37.0),
         };
-        let (y, y2) = (1.5, -4.0);
-        let m = 2.0 * y * y2 + 3.0 * (y + y2) + 5.0;
+        let (y, y2) = (5.0, -4.0);
+        // 2·5·(-4) + 3·(5 - 4) + 37 = 0: the bound is all tolerance, no rounding of m.
+        let m = 0.0;
         let (a, b) = (Value::Float(y), Value::Float(y2));
-        // The relation's slopes: α·y2 + β = -5 in f(x), α·y + β = 6 in f(y), 1 in the
-        // combined result; its terms' magnitudes sum to 12 + 4.5 + 12 + 5.
-        let terms = 33.5;
+        // The relation's slopes: α·y2 + β = -5 in f(x), α·y + β = 13 in f(y), 1 in the
+        // combined result; its terms' magnitudes sum to 40 + 15 + 12 + 37.
+        let terms = 104.0;
         for (n, spread) in [
             ([1e-6, 0.0, 0.0], 5e-6),
-            ([0.0, 1e-6, 0.0], 6e-6),
+            ([0.0, 1e-6, 0.0], 13e-6),
             ([0.0, 0.0, 1e-6], 1e-6),
             ([0.0; 3], 0.0),
         ] {
-            let bound = NOISE_UNITS * (spread + EPS * (m.abs() + terms));
+            let bound = NOISE_UNITS * (spread + EPS * terms);
             let at = |y3: f64| {
                 j.holds(&Triple {
                     y: &a,
@@ -240,8 +241,8 @@ mod tests {
                     n,
                 })
             };
-            assert!(at(m + 0.9 * bound) && at(m - 0.9 * bound), "{n:?}");
-            assert!(!at(m + 1.1 * bound) && !at(m - 1.1 * bound), "{n:?}");
+            assert!(at(m + 0.97 * bound) && at(m - 0.97 * bound), "{n:?}");
+            assert!(!at(m + 1.03 * bound) && !at(m - 1.03 * bound), "{n:?}");
         }
     }
 

@@ -282,6 +282,9 @@ fn failures(out: &mut String, s: &Summary, paint: Paint) {
     }
 }
 
+/// The input under which a whole program's test records the command that replays it.
+pub const REPLAY: &str = "replay";
+
 fn failure(out: &mut String, f: &Failure) {
     let line = |out: &mut String, label: &str, text: &str| {
         let _ = writeln!(out, "    {label:<7} {}", fit(text, WIDTH - 12).trim_end());
@@ -294,10 +297,15 @@ fn failure(out: &mut String, f: &Failure) {
     if let Some(d) = &f.detail {
         line(out, "detail", d);
     }
-    for (name, value) in &f.inputs {
+    for (name, value) in f.inputs.iter().filter(|(n, _)| *n != REPLAY) {
         line(out, "input", &format!("{name} = {value}"));
     }
-    // Never cut: these replay the failure (invite::rng::replay).
+    // Never cut: these replay the failure: a whole program's command, or the seeds of
+    // invite::rng::replay.
+    if let Some(command) = f.inputs.get(REPLAY) {
+        let _ = writeln!(out, "    {:<7} {command}", "replay");
+        return;
+    }
     let _ = writeln!(
         out,
         "    {:<7} test_seed {}, rng stream {} word {}",

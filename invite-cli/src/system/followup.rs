@@ -184,7 +184,7 @@ fn judge(shared: &Shared<'_>, rel: &Relation, seed: u64, dir: &Path) -> Judged {
             ))),
         };
     }
-    let got = Data::parse(&bytes, spec.format, spec.header).map_err(|e| {
+    let got = Data::parse(&bytes, spec.format, spec.output_header).map_err(|e| {
         error(format!(
             "the follow-up's output is not {:?}: {e}",
             spec.format

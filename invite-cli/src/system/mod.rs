@@ -27,6 +27,8 @@ use std::sync::{Condvar, Mutex};
 use invite::config::{Config, OnFailure};
 use invite::record::{self, Instance, Outcome, Record, Seeds, SiteInfo, Start, Stop, Test};
 
+use crate::report::text::REPLAY;
+
 use data::Data;
 use followup::{Shared, Verdict};
 use spec::{Output, Spec};
@@ -238,7 +240,7 @@ impl Job<'_> {
             Ok(b) => b,
             Err(why) => return self.all_error(&why),
         };
-        let output = match Data::parse(&output_bytes, spec.format, spec.header) {
+        let output = match Data::parse(&output_bytes, spec.format, spec.output_header) {
             Ok(d) => d,
             Err(e) => {
                 return self.all_error(&format!(
@@ -366,11 +368,12 @@ impl Job<'_> {
         let mut failed = 0;
         for (i, v) in verdicts {
             let rel = &spec.relations[*i];
-            let mut detail = v.detail.clone();
+            let detail = v.detail.clone();
+            let mut inputs = inputs.clone();
             if v.outcome.is_failure() {
                 failed += 1;
                 let replay = format!(
-                    "replay: invite system {} --seed {} --relation '{}' --wait{}",
+                    "invite system {} --seed {} --relation '{}' --wait{}",
                     spec.path.display(),
                     self.seed,
                     rel.name,
@@ -380,16 +383,16 @@ impl Job<'_> {
                         format!(" -- {}", self.opts.args.join(" "))
                     }
                 );
-                detail = Some(detail.map_or(replay.clone(), |d| format!("{d}; {replay}")));
                 if self.settings.on_failure == OnFailure::Notify {
                     eprintln!(
-                        "invite: {} / {} {}: {}",
+                        "invite: {} / {} {}: {}; replay: {replay}",
                         spec.name,
                         rel.name,
                         v.outcome.as_str(),
                         detail.as_deref().unwrap_or("")
                     );
                 }
+                inputs.insert(REPLAY.to_string(), replay);
             }
             lines.push(Record::Test(Test {
                 v: record::VERSION,
@@ -402,7 +405,7 @@ impl Job<'_> {
                 outcome: v.outcome,
                 parent_us: 0,
                 duration_us: v.duration.as_micros() as u64,
-                inputs: inputs.clone(),
+                inputs,
                 detail,
                 seeds: Seeds {
                     test_seed: self.seed,

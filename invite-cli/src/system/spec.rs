@@ -64,8 +64,10 @@ pub struct Spec {
     pub output: Output,
     /// How input and output are read and written.
     pub format: Format,
-    /// The first row of CSV/TSV input and output is a header, left in place.
+    /// The first row of CSV/TSV input is a header, left in place.
     pub header: bool,
+    /// The first row of CSV/TSV output is a header (by default, as the input's).
+    pub output_header: bool,
     /// Run in each follow-up's sandbox before it (build-up), with the same placeholders.
     pub setup: Option<Vec<String>>,
     /// Run in each follow-up's sandbox after it (tear-down).
@@ -118,6 +120,7 @@ struct RawSpec {
     format: Format,
     #[serde(default)]
     header: bool,
+    output_header: Option<bool>,
     setup: Option<Vec<String>>,
     teardown: Option<Vec<String>>,
     timeout: Option<String>,
@@ -336,6 +339,7 @@ impl Spec {
             output,
             format: raw.format,
             header: raw.header,
+            output_header: raw.output_header.unwrap_or(raw.header),
             setup: raw.setup.filter(|s| !s.is_empty()),
             teardown: raw.teardown.filter(|s| !s.is_empty()),
             timeout,
@@ -397,6 +401,12 @@ expect = "equal"
         assert_eq!(s.sandbox, SandboxMode::Landlock);
         assert_eq!(s.relations.len(), 1);
         assert_eq!(s.relations[0].tolerance, DEFAULT_TOLERANCE);
+        assert!(!s.header && !s.output_header);
+        let both = parse(&GOOD.replace("format", "header = true\nformat")).unwrap();
+        assert!(both.header && both.output_header);
+        let input_only =
+            parse(&GOOD.replace("format", "header = true\noutput_header = false\nformat")).unwrap();
+        assert!(input_only.header && !input_only.output_header);
         assert!(s.parallel >= 1);
     }
 
