@@ -860,6 +860,30 @@ mod tests {
     }
 
     #[test]
+    fn a_property_is_credited_with_the_wrong_outputs_it_rejects() {
+        let sig = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let mut f = |v: &[Value]| Some(Value::Float(v[0].number()?.powi(2) + 1.0));
+        let obs: Vec<Observation> = (0..40)
+            .map(|i| {
+                let x = (i as f64 * 0.618_033_988_7) % 1.0 * 10.0 - 5.0;
+                observe(&sig, &transforms, vec![Value::Float(x)], &mut f, i).unwrap()
+            })
+            .collect();
+        let found = search(&sig, &transforms, &obs, 10);
+        let positive = found
+            .iter()
+            .find(|f| f.subject == Subject::Property(Property::Sign(Cmp::Above)))
+            .expect("result > 0.0 is proposed");
+        // A negated result breaks it; the first result repeated, or one nudged, does not.
+        assert!(positive.detects >= 1);
+        assert!(
+            positive.detects <= positive.perturbations - 2,
+            "{positive:?}"
+        );
+    }
+
+    #[test]
     fn follow_up_inputs_are_made_again_but_permutations_and_beyond_the_budget() {
         let sig =
             Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
