@@ -113,46 +113,8 @@ fn judge(shared: &Shared<'_>, rel: &Relation, seed: u64, dir: &Path) -> Judged {
         }
         write(&input_path, &data.write(spec.format))?;
     }
-    let out_path = dir.join(format!("output.{ext}"));
-    let place = |argv: &[String]| substitute(argv, Some(&input_path), Some(&out_path));
-    let err_path = dir.join("stderr");
-
-    if let Some(setup) = &spec.setup {
-        let ended = runner.run(&place(setup), None, &dir.join("setup.out"), &err_path)?;
-        if !ended.success() {
-            return Err(error(format!(
-                "setup ended with {}{}",
-                describe(ended),
-                tail(&err_path)
-            )));
-        }
-    }
-    let mut argv = spec.command.clone();
-    argv.extend(shared.args.iter().cloned());
-    let stdin = spec.stdin.then_some(input_path.as_path());
-    let stdout_path = dir.join("stdout");
-    let ended = runner.run(&place(&argv), stdin, &stdout_path, &err_path)?;
-    if let Some(teardown) = &spec.teardown {
-        // A tear-down that fails is reported only when the follow-up itself passed.
-        let _ = runner.run(
-            &place(teardown),
-            None,
-            &dir.join("teardown.out"),
-            &dir.join("teardown.err"),
-        );
-    }
-    if !ended.success() {
-        return Err(error(format!(
-            "the follow-up ended with {} where the original succeeded{}",
-            describe(ended),
-            tail(&err_path)
-        )));
-    }
-    let got_path = match spec.output {
-        Output::Stdout => stdout_path,
-        Output::File(_) => out_path,
-    };
-    let bytes = read(&got_path)?;
+    let input = shared.input.is_some().then_some(input_path.as_path());
+    let (bytes, got_path) = invoke(spec, shared.args, &runner, dir, input, "the follow-up")?;
 
     if let Expect::Run(cmd) = &rel.expect {
         let original = dir.join(format!("original.{ext}"));
@@ -193,6 +155,78 @@ fn judge(shared: &Shared<'_>, rel: &Relation, seed: u64, dir: &Path) -> Judged {
     rel.expect
         .check(&shared.output, &got, spec.format, rel.tolerance)
         .map_err(|why| (Outcome::Fail, why))
+}
+
+/// Runs the spec's setup, command and tear-down in `dir` with `input` as `{input}` (and on
+/// standard input when the spec says so); the output and where it was read from.
+fn invoke(
+    spec: &Spec,
+    args: &[String],
+    runner: &Runner<'_>,
+    dir: &Path,
+    input: Option<&Path>,
+    what: &str,
+) -> Result<(Vec<u8>, PathBuf), (Outcome, String)> {
+    let out_path = dir.join(format!("output.{}", spec.format.extension()));
+    let place = |argv: &[String]| substitute(argv, input, Some(&out_path));
+    let err_path = dir.join("stderr");
+    if let Some(setup) = &spec.setup {
+        let ended = runner.run(&place(setup), None, &dir.join("setup.out"), &err_path)?;
+        if !ended.success() {
+            return Err(error(format!(
+                "setup ended with {}{}",
+                describe(ended),
+                tail(&err_path)
+            )));
+        }
+    }
+    let mut argv = spec.command.clone();
+    argv.extend(args.iter().cloned());
+    let stdin = if spec.stdin { input } else { None };
+    let stdout_path = dir.join("stdout");
+    let ended = runner.run(&place(&argv), stdin, &stdout_path, &err_path)?;
+    if let Some(teardown) = &spec.teardown {
+        // A tear-down's own failure does not change the verdict.
+        let _ = runner.run(
+            &place(teardown),
+            None,
+            &dir.join("teardown.out"),
+            &dir.join("teardown.err"),
+        );
+    }
+    if !ended.success() {
+        return Err(error(format!(
+            "{what} ended with {} where the original succeeded{}",
+            describe(ended),
+            tail(&err_path)
+        )));
+    }
+    let got_path = match spec.output {
+        Output::Stdout => stdout_path,
+        Output::File(_) => out_path,
+    };
+    Ok((read(&got_path)?, got_path))
+}
+
+/// The original's standard output, made again: the original invocation is run once more, in the
+/// jail in `dir`, on the untransformed input. The original itself writes to the caller's
+/// standard output directly, so invite never stands between the program and its reader.
+pub fn source(
+    spec: &Spec,
+    args: &[String],
+    abi: i32,
+    dir: &Path,
+) -> Result<Vec<u8>, (Outcome, String)> {
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).map_err(|e| error(format!("{}: {e}", tmp.display())))?;
+    let jail = Arc::new(Jail::new(spec, dir, abi).map_err(error)?);
+    let runner = Runner {
+        jail: &jail,
+        tmp: &tmp,
+        timeout: spec.timeout,
+    };
+    let what = "the original, run again in the sandbox for its output,";
+    invoke(spec, args, &runner, dir, spec.input.as_deref(), what).map(|(bytes, _)| bytes)
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), (Outcome, String)> {

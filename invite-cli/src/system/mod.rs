@@ -90,7 +90,7 @@ pub fn main(spec_path: &Path, opts: Options) -> ExitCode {
         },
         _ => None,
     };
-    let ended = match original::run(&argv, stdin, spec.output == Output::Stdout) {
+    let ended = match original::run(&argv, stdin) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("invite system: `{}` could not start: {e}", argv[0]);
@@ -98,15 +98,11 @@ pub fn main(spec_path: &Path, opts: Options) -> ExitCode {
         }
     };
     let status = ended.status;
-
+    // A file the original wrote is read now, before anyone changes it; its standard output is
+    // made again in the sandbox (see `followup::source`).
     let output = match &spec.output {
-        Output::Stdout => ended.stdout.ok_or_else(|| {
-            format!(
-                "the original's output was not kept (over {} MiB, or standard output closed)",
-                original::MAX_KEPT >> 20
-            )
-        }),
-        Output::File(p) => std::fs::read(p).map_err(|e| format!("{}: {e}", p.display())),
+        Output::Stdout => None,
+        Output::File(p) => Some(std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))),
     };
     let seed = opts.seed.or(spec.seed).unwrap_or_else(rand::random);
     let job = Job {
@@ -131,8 +127,8 @@ pub fn main(spec_path: &Path, opts: Options) -> ExitCode {
         }
         return original::exit_like(status);
     }
-    // SAFETY: the process has one thread here (the copy of the output ran on this one), so the
-    // child may do anything; the parent only returns.
+    // SAFETY: the process has one thread here, so the child may do anything; the parent only
+    // returns.
     match unsafe { libc::fork() } {
         0 => {
             detach(settings.on_failure == OnFailure::Notify);
@@ -230,12 +226,30 @@ impl Job<'_> {
     }
 
     /// Runs every follow-up, at most `parallel` at once; each relation's verdict.
-    fn follow_ups(&self, output: Result<Vec<u8>, String>) -> Vec<(usize, Verdict)> {
+    fn follow_ups(&self, output: Option<Result<Vec<u8>, String>>) -> Vec<(usize, Verdict)> {
         let spec = self.spec;
         let abi = jail::landlock_abi();
         if let Some(why) = jail::unavailable(spec.sandbox, abi) {
             return self.all_error(&why);
         }
+        let work = match tempfile::Builder::new().prefix("invite-system-").tempdir() {
+            Ok(w) => w,
+            Err(e) => return self.all_error(&format!("no work directory: {e}")),
+        };
+        // Whatever a follow-up leaves running is re-parented here, and killed below.
+        // SAFETY: a flag on this process.
+        unsafe {
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+        }
+        let output = output.unwrap_or_else(|| {
+            let dir = work.path().join("original");
+            std::fs::create_dir(&dir)
+                .map_err(|e| format!("{}: {e}", dir.display()))
+                .and_then(|()| {
+                    followup::source(spec, &self.opts.args, abi, &dir).map_err(|(_, why)| why)
+                })
+        });
+        kill_leftovers();
         let output_bytes = match output {
             Ok(b) => b,
             Err(why) => return self.all_error(&why),
@@ -261,15 +275,6 @@ impl Job<'_> {
                 }
             },
         };
-        let work = match tempfile::Builder::new().prefix("invite-system-").tempdir() {
-            Ok(w) => w,
-            Err(e) => return self.all_error(&format!("no work directory: {e}")),
-        };
-        // Whatever a follow-up leaves running is re-parented here, and killed below.
-        // SAFETY: a flag on this process.
-        unsafe {
-            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-        }
         let shared = Shared {
             spec,
             input,
