@@ -524,9 +524,9 @@ fn the_worked_example_with_a_planted_defect_is_caught_and_its_fix_passes() {
         got.iter().rev().find(|g| g.0 == name).unwrap().1
     };
     let got = verdicts(&log);
-    // Scaling cannot see a skipped row; reordering and duplicating the rows can.
+    // Scaling cannot see a skipped row; reversing and duplicating the rows can.
     assert_eq!(outcome(&got, "readings scaled"), Outcome::Pass);
-    assert_eq!(outcome(&got, "rows permuted"), Outcome::Fail, "{got:?}");
+    assert_eq!(outcome(&got, "rows reversed"), Outcome::Fail, "{got:?}");
     assert_eq!(outcome(&got, "rows duplicated"), Outcome::Fail);
     let fixed = std::fs::read_to_string(dir.path().join("colmean"))
         .unwrap()
