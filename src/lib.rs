@@ -89,7 +89,7 @@ pub mod dedup;
 mod diag;
 pub mod discover;
 mod handover;
-mod log_sink;
+pub mod log_sink;
 pub mod mr;
 pub mod outcomes;
 pub mod record;

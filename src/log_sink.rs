@@ -110,6 +110,22 @@ impl LogSink {
     }
 }
 
+/// Appends `records` to the log `target` (a regular file, or `-` for standard error) in one
+/// write, whole or not at all, as the collector writes its batches: for writers outside a
+/// running program, such as `invite system`.
+pub fn append(target: &str, records: &[crate::record::Record]) -> std::io::Result<()> {
+    let mut batch = Vec::new();
+    for r in records {
+        batch.extend_from_slice(r.to_line().as_bytes());
+        batch.push(b'\n');
+    }
+    match &mut LogSink::open(target)?.target {
+        Target::File(f) => write_whole(f, &batch),
+        Target::Stderr => std::io::stderr().lock().write_all(&batch),
+        Target::Discard => Ok(()),
+    }
+}
+
 fn not_regular(kind: std::fs::FileType) -> std::io::Error {
     std::io::Error::other(format!(
         "it is {}, not a regular file; name a file, or \"-\" for stderr",

@@ -408,6 +408,10 @@ pub struct Stop {
     pub killed: u64,
 }
 
+/// The input under which a record of a whole program's test (`invite system`) holds the
+/// command that replays it; reports print it in place of the seeds.
+pub const REPLAY_INPUT: &str = "replay";
+
 /// This machine's host name, as records carry it.
 pub fn hostname() -> String {
     let mut buf = [0u8; 256];

@@ -104,7 +104,7 @@ enum Command {
         /// Check only this relation.
         #[arg(long, value_name = "NAME")]
         relation: Option<String>,
-        /// Keep the follow-ups' work directory (named in the log and the summary).
+        /// Keep the follow-ups' work directory (named in each relation's record).
         #[arg(long)]
         keep: bool,
         /// Only validate the specification; run nothing.

@@ -304,6 +304,20 @@ struct Host {
     udp: std::net::UdpSocket,
     /// The victim's niceness at the start (the test's own).
     nice: i64,
+    /// The System V shared memory segments at the start.
+    shm: Vec<String>,
+}
+
+/// The ids of the machine's System V shared memory segments.
+fn shm_ids() -> Vec<String> {
+    let table = std::fs::read_to_string("/proc/sysvipc/shm").unwrap_or_default();
+    let mut ids: Vec<String> = table
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().nth(1).map(str::to_string))
+        .collect();
+    ids.sort();
+    ids
 }
 
 impl Host {
@@ -318,6 +332,7 @@ impl Host {
             dir,
             nice: victim.nice(),
             victim,
+            shm: shm_ids(),
             tcp,
             udp,
         };
@@ -382,6 +397,13 @@ impl Host {
         if self.udp.recv(&mut buf).is_ok() {
             changed.push("UDP datagram received".into());
         }
+        let shm = shm_ids();
+        if shm != self.shm {
+            changed.push("a shared memory segment made".into());
+            for id in shm.iter().filter(|id| !self.shm.contains(id)) {
+                let _ = Command::new("ipcrm").args(["-m", id]).status();
+            }
+        }
         if !no_process_with(marker) {
             changed.push("a process left running".into());
             let _ = Command::new("pkill")
@@ -416,6 +438,7 @@ fn no_follow_up_changes_anything_the_host_can_see() {
         "renice -n 7 -p VICTIM >/dev/null".to_string(),
         format!("bash -c 'echo hi > /dev/tcp/127.0.0.1/{tcp}'"),
         format!("bash -c 'echo hi > /dev/udp/127.0.0.1/{udp}'"),
+        "ipcmk -M 4096 > /dev/null".to_string(),
         format!("setsid sh -c 'sleep 1000; echo {marker}' > /dev/null 2>&1 &"),
         format!("(sh -c 'sleep 1000; echo {marker}' &) ; sleep 0.01"),
     ];
@@ -536,4 +559,49 @@ fn the_worked_example_with_a_planted_defect_is_caught_and_its_fix_passes() {
     let got = verdicts(&log);
     assert_eq!(got.len(), 6);
     assert!(got[3..].iter().all(|g| g.1 == Outcome::Pass), "{got:?}");
+}
+
+#[test]
+fn a_follow_up_holds_no_capability_and_stops_at_its_file_size_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("s.sh"), "echo hello\n");
+    // The follow-up prints its permitted, effective, bounding and ambient capability sets, then
+    // tries to write 2 MiB where 1 is allowed.
+    let caps = "echo $(grep -E '^Cap(Prm|Eff|Bnd|Amb)' /proc/self/status | cut -f2)";
+    let big = "head -c 2097152 /dev/zero > $TMPDIR/big; echo wrote $(wc -c < $TMPDIR/big)";
+    write(
+        &dir.path().join("spec.toml"),
+        &format!(
+            "command = [\"sh\", \"{{input}}\"]\ninput = \"s.sh\"\nformat = \"lines\"\n\
+             log = \"log.jsonl\"\nfile_mb = 1\n[[relation]]\nname = \"caps\"\n\
+             transform = [\"drop 1\", \"append {caps}\"]\n[[relation]]\nname = \"big\"\n\
+             transform = [\"drop 1\", \"append {big}\"]\n"
+        ),
+    );
+    invite(dir.path(), &["system", "spec.toml", "--wait"]);
+    let got = verdicts(&dir.path().join("log.jsonl"));
+    let caps = &got.iter().find(|g| g.0 == "caps").unwrap().2;
+    let printed = caps
+        .split("got `")
+        .nth(1)
+        .and_then(|r| r.split('`').next())
+        .unwrap();
+    let sets: Vec<&str> = printed.split(' ').collect();
+    let zero = "0000000000000000";
+    assert_eq!(sets.len(), 4, "{caps}");
+    assert_eq!(
+        [sets[0], sets[1], sets[3]],
+        [zero; 3],
+        "permitted, effective, ambient: {caps}"
+    );
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        assert_eq!(
+            sets[2], zero,
+            "a root caller's follow-up loses the bounding set: {caps}"
+        );
+    }
+    // The write stops at 1 MiB (SIGXFSZ ends `head`; the shell carries on).
+    let big = &got.iter().find(|g| g.0 == "big").unwrap().2;
+    assert!(big.contains("got `wrote 1048576`"), "{big}");
 }

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::aggregate::{Failure, SiteSummary, Summary};
 use super::tuning::format_rho;
-use invite::record::{Outcome, OutcomeCounts};
+use invite::record::{Outcome, OutcomeCounts, REPLAY_INPUT};
 
 const WIDTH: usize = 80;
 
@@ -282,9 +282,6 @@ fn failures(out: &mut String, s: &Summary, paint: Paint) {
     }
 }
 
-/// The input under which a whole program's test records the command that replays it.
-pub const REPLAY: &str = "replay";
-
 fn failure(out: &mut String, f: &Failure) {
     let line = |out: &mut String, label: &str, text: &str| {
         let _ = writeln!(out, "    {label:<7} {}", fit(text, WIDTH - 12).trim_end());
@@ -297,12 +294,12 @@ fn failure(out: &mut String, f: &Failure) {
     if let Some(d) = &f.detail {
         line(out, "detail", d);
     }
-    for (name, value) in f.inputs.iter().filter(|(n, _)| *n != REPLAY) {
+    for (name, value) in f.inputs.iter().filter(|(n, _)| *n != REPLAY_INPUT) {
         line(out, "input", &format!("{name} = {value}"));
     }
     // Never cut: these replay the failure: a whole program's command, or the seeds of
     // invite::rng::replay.
-    if let Some(command) = f.inputs.get(REPLAY) {
+    if let Some(command) = f.inputs.get(REPLAY_INPUT) {
         let _ = writeln!(out, "    {:<7} {command}", "replay");
         return;
     }

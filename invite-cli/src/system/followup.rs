@@ -75,14 +75,7 @@ fn error(why: impl Into<String>) -> (Outcome, String) {
 
 fn judge(shared: &Shared<'_>, rel: &Relation, seed: u64, dir: &Path) -> Judged {
     let spec = shared.spec;
-    let tmp = dir.join("tmp");
-    std::fs::create_dir_all(&tmp).map_err(|e| error(format!("{}: {e}", tmp.display())))?;
-    let jail = Arc::new(Jail::new(spec, dir, shared.abi).map_err(error)?);
-    let runner = Runner {
-        jail: &jail,
-        tmp: &tmp,
-        timeout: spec.timeout,
-    };
+    let runner = Runner::new(spec, dir, shared.abi)?;
 
     // The follow-up's input.
     let ext = spec.format.extension();
@@ -162,7 +155,7 @@ fn judge(shared: &Shared<'_>, rel: &Relation, seed: u64, dir: &Path) -> Judged {
 fn invoke(
     spec: &Spec,
     args: &[String],
-    runner: &Runner<'_>,
+    runner: &Runner,
     dir: &Path,
     input: Option<&Path>,
     what: &str,
@@ -217,14 +210,7 @@ pub fn source(
     abi: i32,
     dir: &Path,
 ) -> Result<Vec<u8>, (Outcome, String)> {
-    let tmp = dir.join("tmp");
-    std::fs::create_dir_all(&tmp).map_err(|e| error(format!("{}: {e}", tmp.display())))?;
-    let jail = Arc::new(Jail::new(spec, dir, abi).map_err(error)?);
-    let runner = Runner {
-        jail: &jail,
-        tmp: &tmp,
-        timeout: spec.timeout,
-    };
+    let runner = Runner::new(spec, dir, abi)?;
     let what = "the original, run again in the sandbox for its output,";
     invoke(spec, args, &runner, dir, spec.input.as_deref(), what).map(|(bytes, _)| bytes)
 }
@@ -252,14 +238,25 @@ fn tail(path: &Path) -> String {
     format!(": {}", &t[start..])
 }
 
-/// Runs commands in one relation's jail.
-struct Runner<'a> {
-    jail: &'a Arc<Jail>,
-    tmp: &'a Path,
+/// Runs commands in one jail, whose only writable directory is `dir`.
+struct Runner {
+    jail: Arc<Jail>,
+    tmp: PathBuf,
     timeout: Duration,
 }
 
-impl Runner<'_> {
+impl Runner {
+    /// Makes `dir` (and its `tmp`, the commands' `TMPDIR`) and the jail.
+    fn new(spec: &Spec, dir: &Path, abi: i32) -> Result<Runner, (Outcome, String)> {
+        let tmp = dir.join("tmp");
+        std::fs::create_dir_all(&tmp).map_err(|e| error(format!("{}: {e}", tmp.display())))?;
+        Ok(Runner {
+            jail: Arc::new(Jail::new(spec, dir, abi).map_err(error)?),
+            tmp,
+            timeout: spec.timeout,
+        })
+    }
+
     /// Runs `argv` jailed, standard input from `stdin` (else /dev/null), output to files; a
     /// timeout is `Err` with outcome `Timeout`.
     fn run(
@@ -280,51 +277,55 @@ impl Runner<'_> {
                 }
                 None => Stdio::null(),
             });
-        self.jail.confine(&mut cmd, self.tmp);
+        self.jail.confine(&mut cmd, &self.tmp);
         let mut child = cmd
             .spawn()
             .map_err(|e| error(format!("`{}` could not start: {e}", argv[0])))?;
         let deadline = Instant::now() + self.timeout;
         let mut pause = Duration::from_millis(1);
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break status,
-                Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(20));
-                }
-                Ok(None) | Err(_) => {
-                    kill_session(child.id());
-                    let _ = child.wait();
-                    return Err((
-                        Outcome::Timeout,
-                        format!(
-                            "`{}` ran past the deadline of {} and was killed",
-                            argv.join(" "),
-                            humantime::format_duration(self.timeout)
-                        ),
-                    ));
-                }
+        let pid = child.id() as libc::pid_t;
+        while !exited(pid) {
+            if Instant::now() >= deadline {
+                kill_session(pid);
+                let _ = child.wait();
+                return Err((
+                    Outcome::Timeout,
+                    format!(
+                        "`{}` ran past the deadline of {} and was killed",
+                        argv.join(" "),
+                        humantime::format_duration(self.timeout)
+                    ),
+                ));
             }
-        };
-        // Whatever it left running in its session goes with it.
-        kill_session(child.id());
-        Ok(status)
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(20));
+        }
+        // Whatever it left running in its session goes with it; the session is killed while
+        // its leader is still unreaped, so its id cannot have been reused.
+        kill_session(pid);
+        child
+            .wait()
+            .map_err(|e| error(format!("`{}`: {e}", argv[0])))
+    }
+}
+
+/// Whether the child `pid` has ended, leaving it unreaped.
+fn exited(pid: libc::pid_t) -> bool {
+    // SAFETY: `info` is a zeroed siginfo the call fills in; WNOWAIT leaves the child reapable.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) == 0 && info.si_pid() != 0
     }
 }
 
 /// Kills the session (and process group) a jailed command leads.
-fn kill_session(pid: u32) {
+fn kill_session(pid: libc::pid_t) {
     // SAFETY: a negative pid names the process group the jailed command created with setsid;
     // nothing outside it is signalled.
     unsafe {
-        libc::kill(-(pid as i32), libc::SIGKILL);
+        libc::kill(-pid, libc::SIGKILL);
     }
-}
-
-/// The work directory of relation `index`.
-pub fn dir_of(work: &Path, index: usize) -> PathBuf {
-    work.join(format!("relation-{}", index + 1))
 }
 
 #[cfg(test)]

@@ -19,15 +19,15 @@ pub mod spec;
 pub mod step;
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
-use std::sync::{Condvar, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use invite::config::{Config, OnFailure};
-use invite::record::{self, Instance, Outcome, Record, Seeds, SiteInfo, Start, Stop, Test};
-
-use crate::report::text::REPLAY;
+use invite::record::{
+    self, Instance, Outcome, Record, Seeds, SiteInfo, Start, Stop, Test, REPLAY_INPUT,
+};
 
 use data::Data;
 use followup::{Shared, Verdict};
@@ -116,7 +116,7 @@ pub fn main(spec_path: &Path, opts: Options) -> ExitCode {
             "not run: the original ended with {}",
             original::describe(status)
         );
-        job.finish(&job.all_skipped(&why), None);
+        job.finish(&job.every(Outcome::Skipped, &why), None);
         return original::exit_like(status);
     }
     if opts.wait || settings.log == "-" {
@@ -138,7 +138,7 @@ pub fn main(spec_path: &Path, opts: Options) -> ExitCode {
         }
         -1 => {
             let why = "not run: the follow-ups' process could not be started (fork failed)";
-            job.finish(&job.all_skipped(why), None);
+            job.finish(&job.every(Outcome::Skipped, why), None);
         }
         _ => {}
     }
@@ -204,25 +204,22 @@ impl Job<'_> {
             .filter(|(_, r)| self.opts.only.as_ref().is_none_or(|o| o == &r.name))
     }
 
-    fn all_skipped(&self, why: &str) -> Vec<(usize, Verdict)> {
+    /// Every relation checked here, with one verdict.
+    fn every(&self, outcome: Outcome, why: &str) -> Vec<(usize, Verdict)> {
         self.relations()
             .map(|(i, _)| {
+                let detail = Some(why.to_string());
+                let duration = Default::default();
                 (
                     i,
                     Verdict {
-                        outcome: Outcome::Skipped,
-                        detail: Some(why.to_string()),
-                        duration: Default::default(),
+                        outcome,
+                        detail,
+                        duration,
                     },
                 )
             })
             .collect()
-    }
-
-    fn all_error(&self, why: &str) -> Vec<(usize, Verdict)> {
-        let mut v = self.all_skipped(why);
-        v.iter_mut().for_each(|(_, v)| v.outcome = Outcome::Error);
-        v
     }
 
     /// Runs every follow-up, at most `parallel` at once; each relation's verdict.
@@ -230,11 +227,11 @@ impl Job<'_> {
         let spec = self.spec;
         let abi = jail::landlock_abi();
         if let Some(why) = jail::unavailable(spec.sandbox, abi) {
-            return self.all_error(&why);
+            return self.every(Outcome::Error, &why);
         }
         let work = match tempfile::Builder::new().prefix("invite-system-").tempdir() {
             Ok(w) => w,
-            Err(e) => return self.all_error(&format!("no work directory: {e}")),
+            Err(e) => return self.every(Outcome::Error, &format!("no work directory: {e}")),
         };
         // Whatever a follow-up leaves running is re-parented here, and killed below.
         // SAFETY: a flag on this process.
@@ -243,24 +240,20 @@ impl Job<'_> {
         }
         let output = output.unwrap_or_else(|| {
             let dir = work.path().join("original");
-            std::fs::create_dir(&dir)
-                .map_err(|e| format!("{}: {e}", dir.display()))
-                .and_then(|()| {
-                    followup::source(spec, &self.opts.args, abi, &dir).map_err(|(_, why)| why)
-                })
+            followup::source(spec, &self.opts.args, abi, &dir).map_err(|(_, why)| why)
         });
         kill_leftovers();
         let output_bytes = match output {
             Ok(b) => b,
-            Err(why) => return self.all_error(&why),
+            Err(why) => return self.every(Outcome::Error, &why),
         };
         let output = match Data::parse(&output_bytes, spec.format, spec.output_header) {
             Ok(d) => d,
             Err(e) => {
-                return self.all_error(&format!(
-                    "the original's output is not {:?}: {e}",
-                    spec.format
-                ))
+                return self.every(
+                    Outcome::Error,
+                    &format!("the original's output is not {:?}: {e}", spec.format),
+                )
             }
         };
         let input = match &spec.input {
@@ -271,7 +264,7 @@ impl Job<'_> {
             {
                 Ok(d) => Some(d),
                 Err(e) => {
-                    return self.all_error(&format!("the input {}: {e}", p.display()));
+                    return self.every(Outcome::Error, &format!("the input {}: {e}", p.display()));
                 }
             },
         };
@@ -283,37 +276,28 @@ impl Job<'_> {
             args: &self.opts.args,
             abi,
         };
-        let slots = Slots::new(spec.parallel);
-        let mut verdicts: Vec<(usize, Verdict)> = std::thread::scope(|s| {
-            let handles: Vec<_> = self
-                .relations()
-                .map(|(i, rel)| {
-                    let (shared, slots, work) = (&shared, &slots, work.path());
-                    s.spawn(move || {
-                        let _slot = slots.take();
-                        let dir = followup::dir_of(work, i);
-                        let verdict = match std::fs::create_dir(&dir) {
-                            Ok(()) => followup::run(
-                                shared,
-                                rel,
-                                followup::relation_seed(self.seed, i),
-                                &dir,
-                            ),
-                            Err(e) => Verdict {
-                                outcome: Outcome::Error,
-                                detail: Some(format!("{}: {e}", dir.display())),
-                                duration: Default::default(),
-                            },
-                        };
-                        (i, verdict)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a follow-up's thread does not panic"))
-                .collect()
+        // `parallel` workers take the relations in turn.
+        let todo: Vec<(usize, &spec::Relation)> = self.relations().collect();
+        let (next, done) = (
+            AtomicUsize::new(0),
+            Mutex::new(Vec::with_capacity(todo.len())),
+        );
+        std::thread::scope(|s| {
+            for _ in 0..spec.parallel.min(todo.len()) {
+                s.spawn(|| {
+                    while let Some(&(i, rel)) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let dir = work.path().join(format!("relation-{}", i + 1));
+                        let seed = followup::relation_seed(self.seed, i);
+                        let verdict = followup::run(&shared, rel, seed, &dir);
+                        done.lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((i, verdict));
+                    }
+                });
+            }
         });
+        let mut verdicts = done.into_inner().unwrap_or_else(|e| e.into_inner());
+        verdicts.sort_by_key(|(i, _)| *i);
         kill_leftovers();
         if self.opts.keep {
             let kept = work.keep();
@@ -397,7 +381,7 @@ impl Job<'_> {
                         detail.as_deref().unwrap_or("")
                     );
                 }
-                inputs.insert(REPLAY.to_string(), replay);
+                inputs.insert(REPLAY_INPUT.to_string(), replay);
             }
             lines.push(Record::Test(Test {
                 v: record::VERSION,
@@ -426,7 +410,7 @@ impl Job<'_> {
             drained: verdicts.len() as u64,
             killed: 0,
         }));
-        let written = append(&self.settings.log, &lines);
+        let written = invite::log_sink::append(&self.settings.log, &lines);
         if self.opts.wait {
             let counts = count(verdicts);
             eprintln!(
@@ -464,27 +448,6 @@ fn count(verdicts: &[(usize, Verdict)]) -> String {
     parts.join(", ")
 }
 
-/// Appends `lines` to the log, each with one write (so that concurrent writers never
-/// interleave within a line); `-` is standard error.
-fn append(log: &str, lines: &[Record]) -> std::io::Result<()> {
-    let mut out: Box<dyn Write> = if log == "-" {
-        Box::new(std::io::stderr())
-    } else {
-        Box::new(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(PathBuf::from(log))?,
-        )
-    };
-    for r in lines {
-        let mut line = r.to_line();
-        line.push('\n');
-        out.write_all(line.as_bytes())?;
-    }
-    out.flush()
-}
-
 /// Kills and reaps whatever the follow-ups left behind: processes re-parented to this one, a
 /// child subreaper.
 fn kill_leftovers() {
@@ -519,37 +482,4 @@ fn children() -> Vec<i32> {
                 .collect::<Vec<i32>>()
         })
         .collect()
-}
-
-/// A counting semaphore: at most `n` follow-ups at once.
-struct Slots {
-    free: Mutex<usize>,
-    freed: Condvar,
-}
-
-struct Slot<'a>(&'a Slots);
-
-impl Slots {
-    fn new(n: usize) -> Slots {
-        Slots {
-            free: Mutex::new(n.max(1)),
-            freed: Condvar::new(),
-        }
-    }
-
-    fn take(&self) -> Slot<'_> {
-        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        while *free == 0 {
-            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
-        }
-        *free -= 1;
-        Slot(self)
-    }
-}
-
-impl Drop for Slot<'_> {
-    fn drop(&mut self) {
-        *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-        self.0.freed.notify_one();
-    }
 }
