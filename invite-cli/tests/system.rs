@@ -114,6 +114,10 @@ fn relations_of_a_real_program_hold_and_a_wrong_one_fails() {
     assert_eq!(report.status.code(), Some(3), "{}", text(&report.stdout));
     let report = text(&report.stdout);
     assert!(
+        !report.contains("input   replay"),
+        "the replay command is no input: {report}"
+    );
+    assert!(
         report.contains("replay  invite system sort.toml --seed 5 --relation 'negated' --wait\n"),
         "{report}"
     );
@@ -240,19 +244,21 @@ fn a_bad_spec_is_named_with_its_fix_and_nothing_runs() {
 fn a_follow_up_that_hangs_is_killed_at_its_deadline() {
     let dir = tempfile::tempdir().unwrap();
     write(&dir.path().join("s.sh"), "echo hello\n");
+    // A sleep no other test process runs.
+    let sleep = format!("sleep {}", 900_000 + std::process::id());
     write(
         &dir.path().join("spec.toml"),
-        "command = [\"sh\", \"{input}\"]\ninput = \"s.sh\"\nformat = \"lines\"\ntimeout = \"300ms\"\n\
-         log = \"log.jsonl\"\n[[relation]]\nname = \"hangs\"\ntransform = [\"append sleep 987654\"]\n",
+        &format!(
+            "command = [\"sh\", \"{{input}}\"]\ninput = \"s.sh\"\nformat = \"lines\"\n\
+             timeout = \"300ms\"\nlog = \"log.jsonl\"\n[[relation]]\nname = \"hangs\"\n\
+             transform = [\"append {sleep}\"]\n"
+        ),
     );
     let out = invite(dir.path(), &["system", "spec.toml", "--wait"]);
     assert!(out.status.success());
     let got = verdicts(&dir.path().join("log.jsonl"));
     assert_eq!(got[0].1, Outcome::Timeout, "{got:?}");
-    assert!(
-        no_process_with("sleep 987654"),
-        "the hung follow-up is gone"
-    );
+    assert!(no_process_with(&sleep), "the hung follow-up is gone");
 }
 
 /// Whether no process's command line contains `marker`.
@@ -604,4 +610,68 @@ fn a_follow_up_holds_no_capability_and_stops_at_its_file_size_limit() {
     // The write stops at 1 MiB (SIGXFSZ ends `head`; the shell carries on).
     let big = &got.iter().find(|g| g.0 == "big").unwrap().2;
     assert!(big.contains("got `wrote 1048576`"), "{big}");
+}
+
+#[test]
+fn the_users_own_steps_comparisons_and_setup_run_in_the_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    write(&p.join("data.txt"), "3\n1\n2\n");
+    write(&p.join("double.sh"), "awk '{ print $1 * 2 }'\n");
+    write(&p.join("same.sh"), "cmp -s \"$1\" \"$2\"\n");
+    write(&p.join("broken.sh"), "exit 2\n");
+    // Follow-ups (INVITE=off) need what their setup made; the original needs nothing.
+    let spec = |setup: &str| {
+        format!(
+            "command = [\"sh\", \"-c\", \"[ \\\"$INVITE\\\" != off ] || [ -e \\\"$TMPDIR/ready\\\" ] \
+             || exit 9; sort -n \\\"$1\\\"\", \"sh\", \"{{input}}\"]\n\
+             input = \"data.txt\"\nformat = \"numbers\"\nlog = \"log.jsonl\"\n\
+             setup = [\"sh\", \"-c\", \"{setup}\"]\n\
+             [[relation]]\nname = \"doubled by a script\"\ntransform = [\"run sh double.sh\"]\n\
+             expect = \"multiply 2\"\n\
+             [[relation]]\nname = \"same by cmp\"\ntransform = [\"reverse\"]\n\
+             expect = \"run sh same.sh {{original}} {{followup}}\"\n\
+             [[relation]]\nname = \"differs by cmp\"\ntransform = [\"negate\"]\n\
+             expect = \"run sh same.sh {{original}} {{followup}}\"\n\
+             [[relation]]\nname = \"broken comparison\"\n\
+             expect = \"run sh broken.sh {{original}} {{followup}}\"\n"
+        )
+    };
+    write(&p.join("spec.toml"), &spec(": > $TMPDIR/ready"));
+    let out = invite(p, &["system", "spec.toml", "--wait"]);
+    assert_eq!(text(&out.stdout), "1\n2\n3\n");
+    let got = verdicts(&p.join("log.jsonl"));
+    let outcomes: Vec<(&str, Outcome)> = got.iter().map(|g| (g.0.as_str(), g.1)).collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("doubled by a script", Outcome::Pass),
+            ("same by cmp", Outcome::Pass),
+            ("differs by cmp", Outcome::Fail),
+            ("broken comparison", Outcome::Error),
+        ],
+        "{got:?}"
+    );
+    assert!(got[2]
+        .2
+        .contains("`sh same.sh {original} {followup}` said the outputs differ"));
+    assert!(
+        got[3].2.contains("ended with exit status 2"),
+        "{}",
+        got[3].2
+    );
+
+    // A setup that fails fails every follow-up, saying so.
+    std::fs::remove_file(p.join("log.jsonl")).unwrap();
+    write(&p.join("spec.toml"), &spec("echo no >&2; exit 3"));
+    invite(p, &["system", "spec.toml", "--wait"]);
+    let got = verdicts(&p.join("log.jsonl"));
+    assert_eq!(got.len(), 4);
+    for g in &got {
+        assert_eq!(g.1, Outcome::Error, "{g:?}");
+        assert!(
+            g.2.starts_with("setup ended with exit status 3: no"),
+            "{g:?}"
+        );
+    }
 }

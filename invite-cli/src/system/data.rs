@@ -68,11 +68,11 @@ pub fn number(cell: &str) -> Option<f64> {
     t.parse().ok()
 }
 
-/// A number written back as a cell: integers without a fraction, the rest in the shortest form
-/// that reads back the same.
+/// A number written back as a cell, in the shortest form that reads back the same (integers
+/// without a fraction); a negated zero is written `0`.
 pub fn cell(v: f64) -> String {
-    if v == v.trunc() && v.abs() < 1e15 {
-        format!("{}", v as i64)
+    if v == 0.0 {
+        "0".to_string()
     } else {
         format!("{v}")
     }
@@ -194,10 +194,11 @@ pub fn row_cmp(a: &[String], b: &[String], tol: f64) -> Ordering {
 pub fn json_eq(a: &serde_json::Value, b: &serde_json::Value, tol: f64) -> bool {
     use serde_json::Value as V;
     match (a, b) {
-        (V::Number(x), V::Number(y)) => match (x.as_f64(), y.as_f64()) {
-            (Some(x), Some(y)) => x.approx_eq(&y, tol),
-            _ => x == y,
-        },
+        // Every JSON number reads as an f64 (serde_json without arbitrary precision).
+        (V::Number(x), V::Number(y)) => x
+            .as_f64()
+            .zip(y.as_f64())
+            .is_some_and(|(x, y)| x.approx_eq(&y, tol)),
         (V::Array(x), V::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y, tol))
         }
@@ -270,6 +271,20 @@ mod tests {
             .contains("not JSON"));
         let empty = Data::parse(b"", Format::Csv, true).unwrap();
         assert!(empty.is_empty());
+        assert!(!d.is_empty());
+    }
+
+    #[test]
+    fn files_are_named_by_their_format() {
+        let names = [
+            Format::Csv,
+            Format::Tsv,
+            Format::Lines,
+            Format::Numbers,
+            Format::Json,
+        ]
+        .map(Format::extension);
+        assert_eq!(names, ["csv", "tsv", "txt", "txt", "json"]);
     }
 
     #[test]
@@ -283,6 +298,9 @@ mod tests {
         assert_eq!(number("12 apples"), None);
         assert_eq!(number(""), None);
         assert_eq!(cell(15.0), "15");
+        assert_eq!(cell(-0.0), "0");
+        assert_eq!(cell(123456789012345.0), "123456789012345");
+        assert_eq!(cell(0.1 + 0.2), "0.30000000000000004");
         assert_eq!(cell(-0.25), "-0.25");
         assert_eq!(cell(1e20), "100000000000000000000");
         assert_eq!(cell(f64::INFINITY), "inf");
