@@ -99,6 +99,7 @@ mod runtime;
 pub mod sandbox;
 #[doc(hidden)]
 pub mod site;
+pub mod stats;
 mod turns;
 
 pub use check::{check, check_replaying, Checked};

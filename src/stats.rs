@@ -1,0 +1,969 @@
+//! Statistical relations: for code whose output is random, a relation may hold only in
+//! distribution. Each side of such a relation is run many times, each run on its own random
+//! stream, and the two samples are compared with a two-sample test at a stated α.
+//!
+//! The tests are Welch's t (means), Mann–Whitney U (location, by ranks), two-sample
+//! Kolmogorov–Smirnov (whole distributions) and the variance ratio (F). The distributions come
+//! from `statrs`. Rankings are compared with the metrics at the end of this module, in an
+//! ordinary relation: `invite::stats::footrule(&f(&permute(xs)), &result) <= 0.1`.
+//!
+//! A transformed sample is compared, never a transformed statistic: for `f(10·x)` against
+//! `10·f(x)` the right side's sample is each run's result times ten, so its variance is a hundred
+//! times the original's, as it must be.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::hash::Hash;
+
+use statrs::distribution::{ContinuousCDF, FisherSnedecor, StudentsT};
+use statrs::stats_tests::ks_test::{ks_twosample, KSTwoSampleAlternativeMethod};
+use statrs::stats_tests::mannwhitneyu::{mannwhitneyu, MannWhitneyUMethod};
+use statrs::stats_tests::{fishers_exact, Alternative, NaNPolicy};
+
+use crate::mr::{Approx, Op};
+use crate::record::Outcome;
+
+/// Runs per side when a relation does not say.
+pub const DEFAULT_RUNS: usize = 30;
+/// The false-alarm rate per check when a relation does not say: low enough that a program
+/// checking itself a thousand times a day raises a false alarm about once in ten days.
+pub const DEFAULT_ALPHA: f64 = 1e-4;
+/// Fewer runs than this say nothing a test could trust.
+pub const MIN_RUNS: usize = 5;
+/// More runs than this make a child run for minutes; a relation asking for more is refused.
+pub const MAX_RUNS: usize = 100_000;
+
+/// A two-sample test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Test {
+    /// Welch's t-test: the means are equal (variances may differ).
+    Welch,
+    /// Mann–Whitney U: neither side tends to be larger (ranks; robust to outliers).
+    MannWhitney,
+    /// Two-sample Kolmogorov–Smirnov: the distributions are the same.
+    KolmogorovSmirnov,
+    /// The variance ratio (F-test): the variances are equal.
+    VarianceRatio,
+}
+
+impl Test {
+    pub const ALL: [Test; 4] = [
+        Test::Welch,
+        Test::MannWhitney,
+        Test::KolmogorovSmirnov,
+        Test::VarianceRatio,
+    ];
+
+    /// The name a relation or a spec uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Test::Welch => "welch",
+            Test::MannWhitney => "mann_whitney",
+            Test::KolmogorovSmirnov => "ks",
+            Test::VarianceRatio => "variance_ratio",
+        }
+    }
+
+    /// What a report calls it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Test::Welch => "Welch's t-test",
+            Test::MannWhitney => "the Mann-Whitney U test",
+            Test::KolmogorovSmirnov => "the Kolmogorov-Smirnov test",
+            Test::VarianceRatio => "the variance-ratio F-test",
+        }
+    }
+
+    /// Parses a test's name (`-` and `_` alike, any case).
+    pub fn parse(name: &str) -> Result<Test, String> {
+        let key = name.trim().to_ascii_lowercase().replace('-', "_");
+        Test::ALL
+            .into_iter()
+            .find(|t| t.name() == key)
+            .ok_or_else(|| {
+                format!(
+                    "unknown statistical test `{name}`: use one of {}",
+                    Test::ALL.map(|t| format!("`{}`", t.name())).join(", ")
+                )
+            })
+    }
+
+    /// Whether the test can judge a one-sided relation (`<`, `<=`, `>`, `>=`).
+    pub fn one_sided(self) -> bool {
+        matches!(self, Test::Welch | Test::MannWhitney)
+    }
+}
+
+/// What the relation claims of the left sample against the right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// `==`: the same (mean, location, distribution or variance, as the test measures).
+    Same,
+    /// `<` or `<=`: the left side is not larger; it fails only when the left is shown larger.
+    NotAbove,
+    /// `>` or `>=`: the left side is not smaller.
+    NotBelow,
+}
+
+impl Claim {
+    /// The claim of a comparison operator, or `None` for `!=`, which no test can confirm.
+    pub fn of(op: Op) -> Option<Claim> {
+        match op {
+            Op::Eq => Some(Claim::Same),
+            Op::Lt | Op::Le => Some(Claim::NotAbove),
+            Op::Gt | Op::Ge => Some(Claim::NotBelow),
+            Op::Ne => None,
+        }
+    }
+
+    fn alternative(self) -> Alternative {
+        match self {
+            Claim::Same => Alternative::TwoSided,
+            Claim::NotAbove => Alternative::Greater,
+            Claim::NotBelow => Alternative::Less,
+        }
+    }
+}
+
+/// How a statistical relation is judged.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plan {
+    pub test: Test,
+    /// Runs per side.
+    pub runs: usize,
+    /// The false-alarm rate asked for, before correction.
+    pub alpha: f64,
+    /// How many statistical checks share `alpha` (Bonferroni): each is judged at `alpha / checks`.
+    pub checks: usize,
+    /// Whether the right side is first compared with an independent sample of itself.
+    pub control: bool,
+}
+
+impl Default for Plan {
+    fn default() -> Plan {
+        Plan {
+            test: Test::Welch,
+            runs: DEFAULT_RUNS,
+            alpha: DEFAULT_ALPHA,
+            checks: 1,
+            control: false,
+        }
+    }
+}
+
+impl Plan {
+    /// Refuses what no test could judge.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(MIN_RUNS..=MAX_RUNS).contains(&self.runs) {
+            return Err(format!(
+                "`runs = {}` is out of range: a statistical relation needs between {MIN_RUNS} and \
+                 {MAX_RUNS} runs per side ({DEFAULT_RUNS} when not given)",
+                self.runs
+            ));
+        }
+        if !(self.alpha > 0.0 && self.alpha < 1.0) {
+            return Err(format!(
+                "`alpha = {}` is not a probability: give the false-alarm rate per check, between \
+                 0 and 1 exclusive, such as 0.001 ({DEFAULT_ALPHA} when not given)",
+                self.alpha
+            ));
+        }
+        if self.checks == 0 {
+            return Err("a statistical relation counts among at least one check".into());
+        }
+        Ok(())
+    }
+
+    /// The level each check is judged at.
+    pub fn level(&self) -> f64 {
+        self.alpha / self.checks.max(1) as f64
+    }
+
+    /// Checks that `claim` is one this plan's test can judge.
+    pub fn supports(&self, claim: Claim) -> Result<(), String> {
+        if claim != Claim::Same && !self.test.one_sided() {
+            return Err(format!(
+                "{} compares two samples for sameness only: write the relation with `==`, or \
+                 use `welch` or `mann_whitney` for `<`, `<=`, `>` and `>=`",
+                self.test.title()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A test's statistic and p-value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Finding {
+    pub statistic: f64,
+    pub p: f64,
+}
+
+/// Runs `test` on two samples of finite numbers.
+pub fn test(test: Test, claim: Claim, left: &[f64], right: &[f64]) -> Result<Finding, String> {
+    if left.len() < 2 || right.len() < 2 {
+        return Err(format!(
+            "{} needs at least two values per side (got {} and {})",
+            test.title(),
+            left.len(),
+            right.len()
+        ));
+    }
+    match test {
+        Test::Welch => Ok(welch(claim, left, right)),
+        Test::VarianceRatio => Ok(variance_ratio(left, right)),
+        Test::MannWhitney => mannwhitneyu(
+            left,
+            right,
+            MannWhitneyUMethod::Automatic,
+            claim.alternative(),
+        )
+        .map(|(statistic, p)| Finding { statistic, p })
+        .map_err(|e| format!("the Mann-Whitney U test could not run: {e}")),
+        Test::KolmogorovSmirnov => {
+            // The exact distribution (which accounts for ties) costs time in the product of the
+            // sample sizes; past a few hundred values the asymptotic one is as good.
+            let method = if left.len() + right.len() <= 400 {
+                KSTwoSampleAlternativeMethod::TwoSidedExact
+            } else {
+                KSTwoSampleAlternativeMethod::TwoSidedAsymptotic
+            };
+            ks_twosample(left.to_vec(), right.to_vec(), method, NaNPolicy::Error)
+                .map(|(statistic, p)| Finding { statistic, p })
+                .map_err(|e| format!("the Kolmogorov-Smirnov test could not run: {e}"))
+        }
+    }
+}
+
+/// The mean and the unbiased variance.
+pub fn mean_var(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = if xs.len() < 2 {
+        0.0
+    } else {
+        xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    };
+    (mean, var)
+}
+
+fn welch(claim: Claim, left: &[f64], right: &[f64]) -> Finding {
+    let (m1, v1) = mean_var(left);
+    let (m2, v2) = mean_var(right);
+    let (a, b) = (v1 / left.len() as f64, v2 / right.len() as f64);
+    let se = (a + b).sqrt();
+    if se == 0.0 {
+        // Both sides constant: the means are what they are.
+        let shown = match claim {
+            Claim::Same => m1 != m2,
+            Claim::NotAbove => m1 > m2,
+            Claim::NotBelow => m1 < m2,
+        };
+        let statistic = if m1 == m2 {
+            0.0
+        } else {
+            (m1 - m2).signum() * f64::INFINITY
+        };
+        return Finding {
+            statistic,
+            p: if shown { 0.0 } else { 1.0 },
+        };
+    }
+    let t = (m1 - m2) / se;
+    let df = (a + b).powi(2)
+        / (a.powi(2) / (left.len() - 1) as f64 + b.powi(2) / (right.len() - 1) as f64);
+    let dist = StudentsT::new(0.0, 1.0, df).expect("df is positive and finite");
+    let p = match claim {
+        Claim::Same => 2.0 * dist.sf(t.abs()),
+        Claim::NotAbove => dist.sf(t),
+        Claim::NotBelow => dist.cdf(t),
+    };
+    Finding {
+        statistic: t,
+        p: p.min(1.0),
+    }
+}
+
+fn variance_ratio(left: &[f64], right: &[f64]) -> Finding {
+    let (_, v1) = mean_var(left);
+    let (_, v2) = mean_var(right);
+    if v1 == 0.0 || v2 == 0.0 {
+        let same = v1 == v2;
+        return Finding {
+            statistic: if same { 1.0 } else { v1 / v2 },
+            p: if same { 1.0 } else { 0.0 },
+        };
+    }
+    let f = v1 / v2;
+    let dist = FisherSnedecor::new((left.len() - 1) as f64, (right.len() - 1) as f64)
+        .expect("degrees of freedom are positive");
+    let p = 2.0 * dist.cdf(f).min(dist.sf(f));
+    Finding {
+        statistic: f,
+        p: p.min(1.0),
+    }
+}
+
+/// A sample's values that are not finite, by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Special {
+    nan: usize,
+    inf: usize,
+    neg_inf: usize,
+}
+
+impl Special {
+    fn of(xs: &[f64]) -> Special {
+        let mut s = Special::default();
+        for x in xs {
+            if x.is_nan() {
+                s.nan += 1;
+            } else if *x == f64::INFINITY {
+                s.inf += 1;
+            } else if *x == f64::NEG_INFINITY {
+                s.neg_inf += 1;
+            }
+        }
+        s
+    }
+
+    fn total(self) -> usize {
+        self.nan + self.inf + self.neg_inf
+    }
+
+    fn counts(self) -> [(usize, &'static str); 3] {
+        [
+            (self.nan, "NaN"),
+            (self.inf, "+inf"),
+            (self.neg_inf, "-inf"),
+        ]
+    }
+}
+
+/// The verdict on a statistical relation, with the detail a report shows.
+///
+/// The samples may hold NaN and infinities. Their frequencies are compared first, kind by kind,
+/// with Fisher's exact test; the finite values are then compared with the plan's test. When both
+/// steps run, each is judged at half the level. Two samples that agree value by value once
+/// sorted (within `tolerance`) are the same whatever the test says: a deterministic side must
+/// not fail on rounding.
+pub fn judge(
+    plan: &Plan,
+    claim: Claim,
+    left: &[f64],
+    right: &[f64],
+    control: Option<&[f64]>,
+    tolerance: f64,
+) -> (Outcome, String) {
+    let level = plan.level();
+    let mut detail = String::new();
+    if let Some(control) = control {
+        match compare(plan, Claim::Same, right, control, tolerance, level) {
+            Err(e) => return (Outcome::Error, e),
+            Ok(c) if c.shown => {
+                return (
+                    Outcome::Inconclusive,
+                    format!(
+                        "the control failed: two samples of the unchanged side differ ({}), so \
+                         {} cannot judge this relation; its runs are not independent or its \
+                         outputs are too irregular for the test",
+                        c.text,
+                        plan.test.title()
+                    ),
+                );
+            }
+            Ok(c) => {
+                let _ = write!(detail, "; control: {}", c.text);
+            }
+        }
+    }
+    match compare(plan, claim, left, right, tolerance, level) {
+        Err(e) => (Outcome::Error, e),
+        Ok(c) => (
+            if c.shown {
+                Outcome::Fail
+            } else {
+                Outcome::Pass
+            },
+            format!("{}{detail}", c.text),
+        ),
+    }
+}
+
+struct Comparison {
+    /// Whether the samples show the claim false at the level.
+    shown: bool,
+    text: String,
+}
+
+fn compare(
+    plan: &Plan,
+    claim: Claim,
+    left: &[f64],
+    right: &[f64],
+    tolerance: f64,
+    level: f64,
+) -> Result<Comparison, String> {
+    if same_when_sorted(left, right, tolerance) {
+        return Ok(Comparison {
+            shown: false,
+            text: format!("the {} runs of each side gave the same values", left.len()),
+        });
+    }
+    let (sl, sr) = (Special::of(left), Special::of(right));
+    let mut level = level;
+    let mut text = String::new();
+    if sl.total() + sr.total() > 0 {
+        level /= 2.0;
+        for ((a, kind), (b, _)) in sl.counts().into_iter().zip(sr.counts()) {
+            if a == b {
+                continue;
+            }
+            let table = [
+                a as u64,
+                (left.len() - a) as u64,
+                b as u64,
+                (right.len() - b) as u64,
+            ];
+            let alternative = match claim {
+                Claim::Same => Alternative::TwoSided,
+                // More +inf on the left is the left being larger; more -inf, smaller. NaN is
+                // unordered, so any difference in how often it comes counts.
+                Claim::NotAbove if kind == "+inf" => Alternative::Greater,
+                Claim::NotAbove if kind == "-inf" => Alternative::Less,
+                Claim::NotBelow if kind == "+inf" => Alternative::Less,
+                Claim::NotBelow if kind == "-inf" => Alternative::Greater,
+                _ => Alternative::TwoSided,
+            };
+            let p = fishers_exact(&table, alternative)
+                .map_err(|e| format!("Fisher's exact test could not run: {e}"))?;
+            if p < level {
+                return Ok(Comparison {
+                    shown: true,
+                    text: format!(
+                        "{kind} came in {a} of {} runs of the left side and {b} of {} of the \
+                         right (Fisher's exact test, p = {}, below α = {})",
+                        left.len(),
+                        right.len(),
+                        num(p),
+                        num(level)
+                    ),
+                });
+            }
+        }
+        let _ = write!(
+            text,
+            "; left out: {} non-finite values on the left, {} on the right",
+            sl.total(),
+            sr.total()
+        );
+    }
+    let fl: Vec<f64> = left.iter().copied().filter(|x| x.is_finite()).collect();
+    let fr: Vec<f64> = right.iter().copied().filter(|x| x.is_finite()).collect();
+    if fl.len() < 2 || fr.len() < 2 {
+        return Ok(Comparison {
+            shown: false,
+            text: format!(
+                "too few finite values to compare (left {}, right {}){text}",
+                fl.len(),
+                fr.len()
+            ),
+        });
+    }
+    let finding = test(plan.test, claim, &fl, &fr)?;
+    let shown = finding.p < level;
+    let (ml, vl) = mean_var(&fl);
+    let (mr, vr) = mean_var(&fr);
+    let verdict = if shown { "below" } else { "not below" };
+    Ok(Comparison {
+        shown,
+        text: format!(
+            "{}, {} runs per side, claim: {}; left mean {}, sd {}; right mean {}, sd {}; \
+             statistic {}, p = {}, {verdict} α = {}{}{text}",
+            plan.test.title(),
+            left.len(),
+            claim_text(plan.test, claim),
+            num(ml),
+            num(vl.sqrt()),
+            num(mr),
+            num(vr.sqrt()),
+            num(finding.statistic),
+            num(finding.p),
+            num(level),
+            if plan.checks > 1 {
+                format!(" ({} over {} checks)", num(plan.alpha), plan.checks)
+            } else {
+                String::new()
+            },
+        ),
+    })
+}
+
+fn claim_text(test: Test, claim: Claim) -> &'static str {
+    match (test, claim) {
+        (Test::KolmogorovSmirnov, _) => "the same distribution",
+        (Test::VarianceRatio, _) => "the same variance",
+        (Test::Welch, Claim::Same) => "the same mean",
+        (Test::MannWhitney, Claim::Same) => "neither side tends to be larger",
+        (Test::Welch, Claim::NotAbove) => "the left mean is not above the right",
+        (Test::Welch, Claim::NotBelow) => "the left mean is not below the right",
+        (_, Claim::NotAbove) => "the left side does not tend to be larger",
+        (_, Claim::NotBelow) => "the left side does not tend to be smaller",
+    }
+}
+
+fn same_when_sorted(left: &[f64], right: &[f64], tolerance: f64) -> bool {
+    if left.len() != right.len() {
+        return false;
+    }
+    let sort = |xs: &[f64]| {
+        let mut v = xs.to_vec();
+        v.sort_by(f64::total_cmp);
+        v
+    };
+    let (a, b) = (sort(left), sort(right));
+    a.iter()
+        .zip(&b)
+        .all(|(x, y)| (x.is_nan() && y.is_nan()) || x.approx_eq(y, tolerance))
+}
+
+/// Four significant digits, enough to read a p-value or a mean in a report.
+fn num(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let text = format!("{x:.4e}");
+    let parsed: f64 = text.parse().unwrap_or(x);
+    let magnitude = x.abs().log10();
+    if (-4.0..6.0).contains(&magnitude) {
+        format!("{parsed}")
+    } else {
+        text
+    }
+}
+
+/// A value a statistical relation's side may take: a number, or a `bool` (counted as 0 or 1,
+/// so that the tests compare how often it is true).
+#[diagnostic::on_unimplemented(
+    message = "a statistical relation compares samples of numbers, and `{Self}` is not one",
+    label = "this side gives a `{Self}`",
+    note = "make each side a number (an integer, a float or a bool): for a vector, compare a \
+            summary of it such as `invite::mr::mean(&...)`"
+)]
+pub trait Sample {
+    fn sample(&self) -> f64;
+}
+
+macro_rules! sample_as {
+    ($($t:ty),*) => {$(
+        impl Sample for $t {
+            fn sample(&self) -> f64 {
+                *self as f64
+            }
+        }
+    )*};
+}
+sample_as!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+impl Sample for bool {
+    fn sample(&self) -> f64 {
+        f64::from(u8::from(*self))
+    }
+}
+
+impl<T: Sample + ?Sized> Sample for &T {
+    fn sample(&self) -> f64 {
+        (**self).sample()
+    }
+}
+
+// Rankings: the metrics the thesis names for comparing two orderings of the same items.
+
+/// The positions of `ranking`'s items; an item given twice keeps its first position.
+fn positions<T: Eq + Hash>(ranking: &[T]) -> HashMap<&T, usize> {
+    let mut at = HashMap::with_capacity(ranking.len());
+    for (i, item) in ranking.iter().enumerate() {
+        at.entry(item).or_insert(i);
+    }
+    at
+}
+
+/// How far each item of `a` moved in `b`: an item missing from `b` counts as ranked just past
+/// its end.
+fn displacements<'r, T: Eq + Hash>(a: &'r [T], b: &'r [T]) -> impl Iterator<Item = usize> + 'r {
+    let in_b = positions(b);
+    a.iter()
+        .enumerate()
+        .map(move |(i, item)| in_b.get(item).copied().unwrap_or(b.len()).abs_diff(i))
+}
+
+/// Spearman's footrule between two rankings, normalised to 0 (the same order) … 1 (the largest
+/// displacement possible for this length, as when one ranking is the other reversed).
+///
+/// ```
+/// use invite::stats::footrule;
+/// assert_eq!(footrule(&["a", "b", "c"], &["a", "b", "c"]), 0.0);
+/// assert_eq!(footrule(&["a", "b", "c"], &["c", "b", "a"]), 1.0);
+/// ```
+pub fn footrule<T: Eq + Hash>(a: &[T], b: &[T]) -> f64 {
+    let n = a.len().max(b.len());
+    // The largest total displacement of a permutation of n items is ⌊n²/2⌋.
+    let max = n * n / 2;
+    if max == 0 {
+        return 0.0;
+    }
+    (manhattan(a, b) as f64 / max as f64).min(1.0)
+}
+
+/// The total displacement of `a`'s items in `b` (the footrule, not normalised).
+pub fn manhattan<T: Eq + Hash>(a: &[T], b: &[T]) -> usize {
+    displacements(a, b).sum()
+}
+
+/// The Euclidean distance between the two rankings' position vectors.
+pub fn euclidean<T: Eq + Hash>(a: &[T], b: &[T]) -> f64 {
+    displacements(a, b)
+        .map(|d| (d as f64).powi(2))
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// How many positions hold different items (a length difference counts once per extra item).
+pub fn ranked_differently<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+    let common = a.iter().zip(b).filter(|(x, y)| x != y).count();
+    common + a.len().abs_diff(b.len())
+}
+
+/// The share of positions holding the same item in both: 1 when equal, 0 when no item kept its
+/// place (normalised equivalence).
+pub fn same_place_share<T: PartialEq>(a: &[T], b: &[T]) -> f64 {
+    let n = a.len().max(b.len());
+    if n == 0 {
+        return 1.0;
+    }
+    1.0 - ranked_differently(a, b) as f64 / n as f64
+}
+
+/// The first `share` of a ranking (at least one item of a non-empty ranking), for metrics on
+/// the top only: `footrule(top(&f(&xs), 0.1), top(&result, 0.1))`.
+pub fn top<T>(ranking: &[T], share: f64) -> &[T] {
+    &ranking[..cut(ranking.len(), share)]
+}
+
+/// The last `share` of a ranking.
+pub fn bottom<T>(ranking: &[T], share: f64) -> &[T] {
+    &ranking[ranking.len() - cut(ranking.len(), share)..]
+}
+
+fn cut(len: usize, share: f64) -> usize {
+    if len == 0 {
+        return 0;
+    }
+    ((share.clamp(0.0, 1.0) * len as f64).ceil() as usize).clamp(1, len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(test: Test) -> Plan {
+        Plan {
+            test,
+            alpha: 0.001,
+            ..Plan::default()
+        }
+    }
+
+    /// A fixed, spread sample: quantiles of a standard normal, so no test depends on luck.
+    fn normal(n: usize, mean: f64, sd: f64) -> Vec<f64> {
+        use statrs::distribution::Normal;
+        let d = Normal::new(mean, sd).unwrap();
+        (0..n)
+            .map(|i| d.inverse_cdf((i as f64 + 0.5) / n as f64))
+            .collect()
+    }
+
+    #[test]
+    fn welch_matches_a_worked_example() {
+        // Means 19.37 and 22.51, variances 1.449 and 21.4721: t = -2.0740 on 10.21 degrees of
+        // freedom, and p = 0.06428 by numerical integration of the t density (independently of
+        // statrs).
+        let a = [19.8, 20.4, 19.6, 17.8, 18.5, 18.9, 18.3, 18.9, 19.5, 22.0];
+        let b = [28.2, 26.6, 20.1, 23.3, 25.2, 22.1, 17.7, 27.6, 20.6, 13.7];
+        let f = test(Test::Welch, Claim::Same, &a, &b).unwrap();
+        assert!((f.statistic + 2.0740).abs() < 1e-4, "{f:?}");
+        assert!((f.p - 0.06428).abs() < 1e-5, "{f:?}");
+        let below = test(Test::Welch, Claim::NotBelow, &a, &b).unwrap();
+        let above = test(Test::Welch, Claim::NotAbove, &a, &b).unwrap();
+        assert!((below.p - f.p / 2.0).abs() < 1e-9, "{below:?}");
+        assert!((above.p - (1.0 - f.p / 2.0)).abs() < 1e-9, "{above:?}");
+    }
+
+    #[test]
+    fn variance_ratio_is_two_sided() {
+        let a = normal(30, 0.0, 1.0);
+        let b = normal(30, 5.0, 3.0);
+        let f = test(Test::VarianceRatio, Claim::Same, &a, &b).unwrap();
+        assert!((f.statistic - 1.0 / 9.0).abs() < 1e-9, "{f:?}");
+        assert!(f.p < 1e-6, "{f:?}");
+        let g = test(Test::VarianceRatio, Claim::Same, &b, &a).unwrap();
+        assert!((f.p - g.p).abs() < 1e-12, "{f:?} {g:?}");
+        let same = test(Test::VarianceRatio, Claim::Same, &a, &normal(30, 7.0, 1.0)).unwrap();
+        assert!(same.p > 0.99, "{same:?}");
+    }
+
+    #[test]
+    fn every_test_tells_a_shift_from_none() {
+        let a = normal(30, 0.0, 1.0);
+        for t in [Test::Welch, Test::MannWhitney, Test::KolmogorovSmirnov] {
+            let shifted = test(t, Claim::Same, &a, &normal(30, 2.0, 1.0)).unwrap();
+            let same = test(t, Claim::Same, &a, &normal(30, 0.0, 1.0)).unwrap();
+            assert!(shifted.p < 1e-4, "{t:?} {shifted:?}");
+            assert!(same.p > 0.5, "{t:?} {same:?}");
+        }
+    }
+
+    #[test]
+    fn one_sided_claims_fail_only_the_way_they_claim() {
+        let low = normal(30, 0.0, 1.0);
+        let high = normal(30, 2.0, 1.0);
+        for t in [Test::Welch, Test::MannWhitney] {
+            let p = |c, l: &[f64], r: &[f64]| test(t, c, l, r).unwrap().p;
+            assert!(p(Claim::NotAbove, &high, &low) < 1e-4, "{t:?}");
+            assert!(p(Claim::NotAbove, &low, &high) > 0.99, "{t:?}");
+            assert!(p(Claim::NotBelow, &low, &high) < 1e-4, "{t:?}");
+            assert!(p(Claim::NotBelow, &high, &low) > 0.99, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn constant_sides_are_judged_by_their_values() {
+        let (two, three) = (vec![2.0; 10], vec![3.0; 10]);
+        for t in Test::ALL {
+            let pl = plan(t);
+            assert_eq!(
+                judge(&pl, Claim::Same, &two, &two, None, 1e-9).0,
+                Outcome::Pass
+            );
+        }
+        let w = plan(Test::Welch);
+        assert_eq!(
+            judge(&w, Claim::Same, &two, &three, None, 1e-9).0,
+            Outcome::Fail
+        );
+        assert_eq!(
+            judge(&w, Claim::NotAbove, &two, &three, None, 1e-9).0,
+            Outcome::Pass
+        );
+        assert_eq!(
+            judge(&w, Claim::NotAbove, &three, &two, None, 1e-9).0,
+            Outcome::Fail
+        );
+        assert_eq!(
+            judge(&w, Claim::NotBelow, &two, &three, None, 1e-9).0,
+            Outcome::Fail
+        );
+        assert_eq!(
+            judge(&w, Claim::NotBelow, &three, &two, None, 1e-9).0,
+            Outcome::Pass
+        );
+        // Rounding is no difference; one constant side against a varied one is.
+        let nearly: Vec<f64> = two.iter().map(|x| x * (1.0 + 1e-12)).collect();
+        assert_eq!(
+            judge(&w, Claim::Same, &nearly, &two, None, 1e-9).0,
+            Outcome::Pass
+        );
+        let v = plan(Test::VarianceRatio);
+        let spread = normal(10, 2.0, 1.0);
+        assert_eq!(
+            judge(&v, Claim::Same, &two, &three, None, 1e-9).0,
+            Outcome::Pass
+        );
+        assert_eq!(
+            judge(&v, Claim::Same, &two, &spread, None, 1e-9).0,
+            Outcome::Fail
+        );
+    }
+
+    #[test]
+    fn non_finite_values_are_counted_then_left_out() {
+        let w = plan(Test::Welch);
+        let mut with_nan = normal(30, 0.0, 1.0);
+        with_nan[3] = f64::NAN;
+        let base = normal(30, 0.0, 1.0);
+        let (o, d) = judge(&w, Claim::Same, &with_nan, &base, None, 1e-9);
+        assert_eq!(o, Outcome::Pass, "{d}");
+        assert!(
+            d.contains("left out: 1 non-finite values on the left"),
+            "{d}"
+        );
+        let all_nan = vec![f64::NAN; 30];
+        let (o, d) = judge(&w, Claim::Same, &all_nan, &base, None, 1e-9);
+        assert_eq!(o, Outcome::Fail, "{d}");
+        assert!(
+            d.contains("NaN came in 30 of 30 runs of the left side and 0 of 30"),
+            "{d}"
+        );
+        // Infinities are ordered: more +inf on the left breaks `<=`, not `>=`.
+        let inf = vec![f64::INFINITY; 30];
+        assert_eq!(
+            judge(&w, Claim::NotAbove, &inf, &base, None, 1e-9).0,
+            Outcome::Fail
+        );
+        assert_eq!(
+            judge(&w, Claim::NotBelow, &inf, &base, None, 1e-9).0,
+            Outcome::Pass
+        );
+        let neg = vec![f64::NEG_INFINITY; 30];
+        assert_eq!(
+            judge(&w, Claim::NotAbove, &neg, &base, None, 1e-9).0,
+            Outcome::Pass
+        );
+        assert_eq!(
+            judge(&w, Claim::NotBelow, &neg, &base, None, 1e-9).0,
+            Outcome::Fail
+        );
+        // NaN on both sides alike is the same result.
+        assert_eq!(
+            judge(&w, Claim::Same, &all_nan, &all_nan, None, 1e-9).0,
+            Outcome::Pass
+        );
+    }
+
+    #[test]
+    fn the_level_is_shared_among_checks() {
+        let a = normal(30, 0.0, 1.0);
+        let b = normal(30, 0.95, 1.0);
+        let p = test(Test::Welch, Claim::Same, &a, &b).unwrap().p;
+        assert!(p < 0.001 && p > 0.0001, "{p}");
+        let one = plan(Test::Welch);
+        let four = Plan { checks: 4, ..one };
+        assert_eq!(
+            judge(&one, Claim::Same, &a, &b, None, 1e-9).0,
+            Outcome::Fail
+        );
+        let (o, d) = judge(&four, Claim::Same, &a, &b, None, 1e-9);
+        assert_eq!(o, Outcome::Pass, "{d}");
+        assert!(d.contains("α = 0.00025 (0.001 over 4 checks)"), "{d}");
+    }
+
+    #[test]
+    fn a_failed_control_makes_the_verdict_inconclusive() {
+        let w = plan(Test::Welch);
+        let a = normal(30, 0.0, 1.0);
+        let far = normal(30, 3.0, 1.0);
+        let (o, d) = judge(&w, Claim::Same, &a, &a, Some(&far), 1e-9);
+        assert_eq!(o, Outcome::Inconclusive, "{d}");
+        assert!(d.starts_with("the control failed"), "{d}");
+        let (o, d) = judge(&w, Claim::Same, &far, &a, Some(&a), 1e-9);
+        assert_eq!(o, Outcome::Fail, "{d}");
+        assert!(d.contains("; control: "), "{d}");
+    }
+
+    #[test]
+    fn the_detail_names_the_test_and_both_samples() {
+        let w = plan(Test::Welch);
+        let (_, d) = judge(
+            &w,
+            Claim::Same,
+            &normal(30, 10.0, 1.0),
+            &normal(30, 0.0, 1.0),
+            None,
+            1e-9,
+        );
+        assert!(
+            d.starts_with(
+                "Welch's t-test, 30 runs per side, claim: the same mean; left mean 10, sd 0.99583; \
+                 right mean -5.9212e-17, sd 0.99583; statistic 38.892, p = 3.0191e-43"
+            ),
+            "{d}"
+        );
+        assert!(d.contains("below α = 0.001"), "{d}");
+    }
+
+    #[test]
+    fn plans_are_validated() {
+        assert!(Plan::default().validate().is_ok());
+        for bad in [
+            Plan {
+                runs: 4,
+                ..Plan::default()
+            },
+            Plan {
+                runs: MAX_RUNS + 1,
+                ..Plan::default()
+            },
+            Plan {
+                alpha: 0.0,
+                ..Plan::default()
+            },
+            Plan {
+                alpha: 1.0,
+                ..Plan::default()
+            },
+            Plan {
+                alpha: f64::NAN,
+                ..Plan::default()
+            },
+            Plan {
+                checks: 0,
+                ..Plan::default()
+            },
+        ] {
+            assert!(bad.validate().is_err(), "{bad:?}");
+        }
+        assert!(Plan {
+            runs: MIN_RUNS,
+            ..Plan::default()
+        }
+        .validate()
+        .is_ok());
+        let ks = plan(Test::KolmogorovSmirnov);
+        assert!(ks.supports(Claim::Same).is_ok());
+        assert!(ks.supports(Claim::NotAbove).is_err());
+        assert!(plan(Test::MannWhitney).supports(Claim::NotBelow).is_ok());
+        assert_eq!(Test::parse("Mann-Whitney"), Ok(Test::MannWhitney));
+        assert_eq!(Test::parse("variance_ratio"), Ok(Test::VarianceRatio));
+        let e = Test::parse("anova").unwrap_err();
+        assert!(
+            e.contains("`welch`, `mann_whitney`, `ks`, `variance_ratio`"),
+            "{e}"
+        );
+        assert_eq!(Claim::of(Op::Ne), None);
+        assert_eq!(Claim::of(Op::Lt), Some(Claim::NotAbove));
+        assert_eq!(Claim::of(Op::Ge), Some(Claim::NotBelow));
+    }
+
+    #[test]
+    fn ranking_metrics() {
+        let a = ["a", "b", "c", "d"];
+        let swapped = ["b", "a", "c", "d"];
+        let reversed = ["d", "c", "b", "a"];
+        assert_eq!(manhattan(&a, &swapped), 2);
+        assert_eq!(footrule(&a, &swapped), 0.25);
+        assert_eq!(footrule(&a, &reversed), 1.0);
+        assert_eq!(manhattan(&a, &reversed), 8);
+        assert!((euclidean(&a, &reversed) - 20f64.sqrt()).abs() < 1e-12);
+        assert_eq!(ranked_differently(&a, &swapped), 2);
+        assert_eq!(ranked_differently(&a, &a[..3]), 1);
+        assert_eq!(same_place_share(&a, &swapped), 0.5);
+        assert_eq!(same_place_share::<&str>(&[], &[]), 1.0);
+        // An item missing from the other ranking counts as just past its end.
+        assert_eq!(manhattan(&["a", "x"], &["a", "b"]), 1);
+        assert_eq!(manhattan(&["x", "a"], &["a", "b"]), 2 + 1);
+        assert_eq!(top(&a, 0.5), &["a", "b"]);
+        assert_eq!(top(&a, 0.1), &["a"]);
+        assert_eq!(bottom(&a, 0.25), &["d"]);
+        assert_eq!(top::<u8>(&[], 0.5), &[] as &[u8]);
+        assert_eq!(footrule::<u8>(&[], &[]), 0.0);
+    }
+
+    #[test]
+    fn samples_of_every_number_type() {
+        assert_eq!(3u8.sample(), 3.0);
+        assert_eq!((-2i64).sample(), -2.0);
+        assert_eq!(true.sample(), 1.0);
+        assert_eq!(false.sample(), 0.0);
+        assert_eq!((&1.5f32).sample(), 1.5);
+    }
+}
