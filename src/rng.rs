@@ -111,6 +111,16 @@ impl Snapshot {
         STREAM.with(|cell| *cell.borrow_mut() = Some(g));
     }
 
+    /// Gives the calling thread the `k`-th stream derived from this position: the same key and
+    /// word position, another ChaCha stream, so the draws are independent of this position's
+    /// and of every other `k`, and the same on every replay.
+    pub fn restore_independent(&self, k: u64) {
+        let mut g = ChaCha8Rng::from_seed(self.seed);
+        g.set_stream(mix(self.stream, k.wrapping_add(1)));
+        g.set_word_pos(self.word_pos);
+        STREAM.with(|cell| *cell.borrow_mut() = Some(g));
+    }
+
     /// The log's form of this position.
     pub fn seeds(&self, test_seed: u64) -> Seeds {
         Seeds {

@@ -47,6 +47,7 @@ pub enum Test {
 }
 
 impl Test {
+    /// Every test, in the order errors list them.
     pub const ALL: [Test; 4] = [
         Test::Welch,
         Test::MannWhitney,
@@ -128,6 +129,7 @@ impl Claim {
 /// How a statistical relation is judged.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
+    /// The test the samples go to.
     pub test: Test,
     /// Runs per side.
     pub runs: usize,
@@ -195,7 +197,9 @@ impl Plan {
 /// A test's statistic and p-value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Finding {
+    /// The test's statistic (t, U, D or F).
     pub statistic: f64,
+    /// The probability of a statistic at least this extreme were the claim true.
     pub p: f64,
 }
 
@@ -551,6 +555,7 @@ fn num(x: f64) -> String {
             summary of it such as `invite::mr::mean(&...)`"
 )]
 pub trait Sample {
+    /// The value as a number of the sample.
     fn sample(&self) -> f64;
 }
 
@@ -964,6 +969,6 @@ mod tests {
         assert_eq!((-2i64).sample(), -2.0);
         assert_eq!(true.sample(), 1.0);
         assert_eq!(false.sample(), 0.0);
-        assert_eq!((&1.5f32).sample(), 1.5);
+        assert_eq!(Sample::sample(&&1.5f32), 1.5);
     }
 }

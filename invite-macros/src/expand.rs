@@ -13,7 +13,7 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{BinOp, Expr, FnArg, Ident, ItemFn, Pat, ReceiverKind, Type};
 
-use crate::parse::{Args, Kind, Relation, Test};
+use crate::parse::{mentions_ident, Args, Kind, Relation, Test};
 
 /// How the method takes `self`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -594,8 +594,15 @@ fn child_branch(shape: &Shape, args: &Args) -> TokenStream {
         let label = ident.to_string();
         inputs.push(quote!((#label, (&&::invite::__private::DebugProbe(&#ident)).invite_debug())));
     }
+    // The statistical relations share the site's false-alarm rate (Bonferroni).
+    let checks = args
+        .tests
+        .iter()
+        .filter(|t| matches!(t, Test::Relation(r) if r.statistical.is_some()))
+        .count();
     let arms = args.tests.iter().enumerate().map(|(i, t)| {
         let body = match t {
+            Test::Relation(r) if r.statistical.is_some() => statistical_arm(shape, r, checks),
             Test::Relation(r) => relation_arm(shape, r),
             Test::Metamorphic(tf) => metamorphic_test_arm(shape, &tf.path),
             Test::InVivo(tf) => in_vivo_arm(shape, &tf.path),
@@ -925,18 +932,90 @@ fn relation_arm(shape: &Shape, r: &Relation) -> TokenStream {
     }}
 }
 
-fn mentions_ident(e: &Expr, name: &str) -> bool {
-    struct Finder<'n>(&'n str, bool);
-    impl<'a> Visit<'a> for Finder<'_> {
-        fn visit_ident(&mut self, i: &'a Ident) {
-            if i == self.0 {
-                self.1 = true;
+/// A relation that holds in distribution: the source and the relation's two sides run `runs`
+/// times, every execution on its own random stream, and the two samples go to the test.
+fn statistical_arm(shape: &Shape, r: &Relation, checks: usize) -> TokenStream {
+    let st = r.statistical.as_ref().expect("a statistical relation");
+    let mut body = r.body.clone();
+    FollowUps { shape }.visit_expr_mut(&mut body);
+    let Expr::Binary(b) = &body else {
+        unreachable!("checked by parse::check_statistical")
+    };
+    let claim = match b.op {
+        BinOp::Eq(_) => quote!(Same),
+        BinOp::Lt(_) | BinOp::Le(_) => quote!(NotAbove),
+        _ => quote!(NotBelow),
+    };
+    let (left, right) = (&b.left, &b.right);
+    let guard = r.guard.as_ref().map(|g| {
+        let span = g.span();
+        let mut g = g.clone();
+        FollowUps { shape }.visit_expr_mut(&mut g);
+        let holds = quote_spanned!(span=> ::invite::bounds::Holds::holds(#g));
+        quote! {
+            if !#holds {
+                __invite_t.set(
+                    ::invite::__private::Outcome::Skipped,
+                    ::core::option::Option::Some(::std::string::String::from("the guard was false")),
+                );
+                return;
             }
         }
-    }
-    let mut f = Finder(name, false);
-    f.visit_expr(e);
-    f.1
+    });
+    let test = st.test.as_deref().unwrap_or("welch");
+    let runs = st
+        .runs
+        .map_or(quote!(::invite::stats::DEFAULT_RUNS), |n| quote!(#n));
+    let alpha = st
+        .alpha
+        .map_or(quote!(::invite::stats::DEFAULT_ALPHA), |a| quote!(#a));
+    let control = st.control;
+    let SourceRun { setup, call, .. } = source_run(shape);
+    let (ls, rs) = (left.span(), right.span());
+    let sample =
+        |e: &Expr, span: Span| quote_spanned!(span=> ::invite::stats::Sample::sample(&(#e)));
+    let left_sample = sample(left, ls);
+    let right_sample = sample(right, rs);
+    quote! {{
+        #guard
+        let __invite_plan = ::invite::stats::Plan {
+            test: ::invite::stats::Test::parse(#test).expect("checked when the relation was parsed"),
+            runs: #runs,
+            alpha: #alpha,
+            checks: #checks,
+            control: #control,
+        };
+        __invite_t.independent_streams();
+        let mut __invite_left = ::std::vec::Vec::with_capacity(__invite_plan.runs);
+        let mut __invite_right = ::std::vec::Vec::with_capacity(__invite_plan.runs);
+        for _ in 0..__invite_plan.runs {
+            #setup
+            __invite_t.replay();
+            let result = #call;
+            let _ = &result;
+            __invite_left.push(#left_sample);
+            __invite_right.push(#right_sample);
+        }
+        let mut __invite_control = ::std::vec::Vec::new();
+        if __invite_plan.control {
+            for _ in 0..__invite_plan.runs {
+                #setup
+                __invite_t.replay();
+                let result = #call;
+                let _ = &result;
+                __invite_control.push(#right_sample);
+            }
+        }
+        let (__invite_outcome, __invite_detail) = ::invite::stats::judge(
+            &__invite_plan,
+            ::invite::stats::Claim::#claim,
+            &__invite_left,
+            &__invite_right,
+            if __invite_plan.control { ::core::option::Option::Some(&__invite_control[..]) } else { ::core::option::Option::None },
+            __invite_t.tolerance(),
+        );
+        __invite_t.set(__invite_outcome, ::core::option::Option::Some(__invite_detail));
+    }}
 }
 
 /// The relation's verdict: tolerant comparisons at the top level, tolerant `in_range` and

@@ -3,7 +3,8 @@
 use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::parse::{ParseStream, Parser};
 use syn::spanned::Spanned;
-use syn::{Expr, ExprLit, Lit, LitStr, Token};
+use syn::visit::Visit;
+use syn::{Expr, ExprLit, Ident, Lit, LitStr, Token};
 
 use crate::text::source_text;
 
@@ -43,12 +44,28 @@ impl Kind {
     }
 }
 
-/// One metamorphic relation: `[if guard =>] body`.
+/// One metamorphic relation: `[if guard =>] [statistical(...) =>] body`.
 pub struct Relation {
     pub guard: Option<Expr>,
+    pub statistical: Option<Box<Statistical>>,
     pub body: Expr,
     pub text: String,
 }
+
+/// How a relation that holds in distribution is judged: `statistical(runs = 30, test = welch,
+/// alpha = 0.001, control = true)`. Every key may be left out.
+pub struct Statistical {
+    pub runs: Option<usize>,
+    /// The test's name, as `invite::stats::Test::parse` reads it.
+    pub test: Option<String>,
+    pub alpha: Option<f64>,
+    pub control: bool,
+}
+
+/// The tests `invite::stats` knows, by the names relations give them.
+pub const STATISTICAL_TESTS: [&str; 4] = ["welch", "mann_whitney", "ks", "variance_ratio"];
+/// The bounds `invite::stats` enforces on the runs per side.
+const STATISTICAL_RUNS: std::ops::RangeInclusive<usize> = 5..=100_000;
 
 /// A test function named by `test = path`.
 pub struct TestFn {
@@ -110,9 +127,13 @@ impl Args {
             let text = source_text(&item);
             let parsed = (|input: ParseStream| parse_item(kind, input)).parse2(item)?;
             match parsed {
-                Item::Relation(guard, body) => {
-                    self.tests
-                        .push(Test::Relation(Relation { guard, body, text }))
+                Item::Relation(guard, statistical, body) => {
+                    self.tests.push(Test::Relation(Relation {
+                        guard,
+                        statistical,
+                        body,
+                        text,
+                    }))
                 }
                 Item::Option(name, value) => self.option(kind, &name, value)?,
             }
@@ -295,7 +316,7 @@ impl Args {
 }
 
 enum Item {
-    Relation(Option<Expr>, Expr),
+    Relation(Option<Expr>, Option<Box<Statistical>>, Expr),
     Option(syn::Ident, Expr),
 }
 
@@ -319,10 +340,22 @@ fn parse_item(kind: Kind, input: ParseStream) -> syn::Result<Item> {
                 "a guarded relation reads `if <condition> => <relation>`",
             )
         })?;
+        let statistical = parse_statistical(input)?;
         let body: Expr = input.parse()?;
         check_boolean_shape(&body)?;
         check_boolean_shape(&guard)?;
-        return Ok(Item::Relation(Some(guard), body));
+        if let Some(st) = &statistical {
+            check_statistical(st, &body, Some(&guard))?;
+        }
+        return Ok(Item::Relation(Some(guard), statistical, body));
+    }
+    if kind == Kind::Metamorphic {
+        if let Some(st) = parse_statistical(input)? {
+            let body: Expr = input.parse()?;
+            check_boolean_shape(&body)?;
+            check_statistical(&st, &body, None)?;
+            return Ok(Item::Relation(None, Some(st), body));
+        }
     }
     let expr: Expr = input.parse()?;
     if let Expr::Assign(assign) = &expr {
@@ -352,7 +385,175 @@ fn parse_item(kind: Kind, input: ParseStream) -> syn::Result<Item> {
         Kind::Metamorphic => {}
     }
     check_boolean_shape(&expr)?;
-    Ok(Item::Relation(None, expr))
+    Ok(Item::Relation(None, None, expr))
+}
+
+const STATISTICAL_FORM: &str =
+    "a statistical relation reads `statistical(runs = 30, test = welch, \
+    alpha = 0.0001, control = false) => <left> == <right>`, every key optional";
+
+/// Parses `statistical(key = value, ...) =>` when the input starts with it.
+fn parse_statistical(input: ParseStream) -> syn::Result<Option<Box<Statistical>>> {
+    let fork = input.fork();
+    let starts = fork.parse::<syn::Ident>().is_ok_and(|i| i == "statistical")
+        && fork.peek(syn::token::Paren);
+    if !starts {
+        return Ok(None);
+    }
+    input.parse::<syn::Ident>()?;
+    let content;
+    syn::parenthesized!(content in input);
+    let pairs =
+        syn::punctuated::Punctuated::<syn::ExprAssign, Token![,]>::parse_terminated(&content)
+            .map_err(|e| syn::Error::new(e.span(), STATISTICAL_FORM))?;
+    let mut st = Statistical {
+        runs: None,
+        test: None,
+        alpha: None,
+        control: false,
+    };
+    let mut seen = Vec::new();
+    for pair in pairs {
+        let key = match &*pair.left {
+            Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+            _ => None,
+        }
+        .ok_or_else(|| syn::Error::new(pair.left.span(), STATISTICAL_FORM))?;
+        if seen.contains(&key) {
+            return Err(syn::Error::new(
+                pair.left.span(),
+                format!("`{key}` is given twice"),
+            ));
+        }
+        seen.push(key.clone());
+        let value = &*pair.right;
+        match key.as_str() {
+            "runs" => {
+                let n = match value {
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Int(i), ..
+                    }) => i.base10_parse::<usize>().ok(),
+                    _ => None,
+                };
+                match n {
+                    Some(n) if STATISTICAL_RUNS.contains(&n) => st.runs = Some(n),
+                    _ => {
+                        return Err(syn::Error::new(
+                            value.span(),
+                            format!(
+                                "`runs` takes the number of runs per side, a whole number from \
+                                 {} to {} (30 when not given)",
+                                STATISTICAL_RUNS.start(),
+                                STATISTICAL_RUNS.end()
+                            ),
+                        ))
+                    }
+                }
+            }
+            "test" => {
+                let name = match value {
+                    Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Str(s), ..
+                    }) => Some(s.value()),
+                    _ => None,
+                }
+                .map(|n| n.trim().to_ascii_lowercase().replace('-', "_"));
+                match name {
+                    Some(n) if STATISTICAL_TESTS.contains(&n.as_str()) => st.test = Some(n),
+                    _ => {
+                        return Err(syn::Error::new(
+                            value.span(),
+                            format!(
+                                "`test` takes one of {} (welch when not given)",
+                                STATISTICAL_TESTS.join(", ")
+                            ),
+                        ))
+                    }
+                }
+            }
+            "alpha" => {
+                let v = number(value, "`alpha` takes a probability such as `0.001`")?;
+                if !(v > 0.0 && v < 1.0) {
+                    return Err(syn::Error::new(
+                        value.span(),
+                        format!(
+                            "`alpha` is the false-alarm rate per check, above 0 and below 1, \
+                             got {v}"
+                        ),
+                    ));
+                }
+                st.alpha = Some(v);
+            }
+            "control" => match value {
+                Expr::Lit(ExprLit {
+                    lit: Lit::Bool(b), ..
+                }) => st.control = b.value,
+                other => {
+                    return Err(syn::Error::new(
+                        other.span(),
+                        "`control` takes `true` or `false`",
+                    ))
+                }
+            },
+            _ => {
+                return Err(syn::Error::new(
+                    pair.left.span(),
+                    format!(
+                        "`{key}` is not a key of `statistical(...)`: use runs, test, alpha and \
+                         control"
+                    ),
+                ))
+            }
+        }
+    }
+    input.parse::<Token![=>]>().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "`statistical(...)` is followed by `=>` and the relation",
+        )
+    })?;
+    Ok(Some(Box::new(st)))
+}
+
+/// A statistical relation compares two samples: its body is one comparison the test can judge,
+/// and its guard, checked once before the runs, cannot use a result.
+fn check_statistical(st: &Statistical, body: &Expr, guard: Option<&Expr>) -> syn::Result<()> {
+    let op = match body {
+        Expr::Binary(b) => Some(&b.op),
+        _ => None,
+    };
+    let two_sided_only = matches!(st.test.as_deref(), Some("ks" | "variance_ratio"));
+    match op {
+        Some(syn::BinOp::Eq(_)) => {}
+        Some(syn::BinOp::Lt(_) | syn::BinOp::Le(_) | syn::BinOp::Gt(_) | syn::BinOp::Ge(_))
+            if !two_sided_only => {}
+        Some(syn::BinOp::Lt(_) | syn::BinOp::Le(_) | syn::BinOp::Gt(_) | syn::BinOp::Ge(_)) => {
+            return Err(syn::Error::new(
+                body.span(),
+                "this test compares two samples for sameness only: write the relation with \
+                 `==`, or use `test = welch` or `test = mann_whitney` for `<`, `<=`, `>` and `>=`",
+            ))
+        }
+        _ => {
+            return Err(syn::Error::new(
+                body.span(),
+                "a statistical relation compares a sample of its left side with a sample of its \
+                 right side: write it as `<left> == <right>` (or `<`, `<=`, `>`, `>=`), such as \
+                 `f(&multiply(xs, 2.0)) == result * 2.0`",
+            ))
+        }
+    }
+    if let Some(g) = guard {
+        if mentions_ident(g, "result") {
+            return Err(syn::Error::new(
+                g.span(),
+                "the guard of a statistical relation is checked once, before its runs, and \
+                 cannot use `result`: guard on the arguments",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Rejects expressions that can never be a `bool`, with a hint. The rest is left to the type
@@ -416,4 +617,19 @@ pub fn split_top_level(tokens: TokenStream) -> Vec<TokenStream> {
 
 fn after_path_separator(before: &[TokenTree]) -> bool {
     matches!(before, [.., TokenTree::Punct(a), TokenTree::Punct(b)] if a.as_char() == ':' && b.as_char() == ':')
+}
+
+/// Whether `e` names `name` anywhere (`result` in a guard, say).
+pub fn mentions_ident(e: &Expr, name: &str) -> bool {
+    struct Finder<'n>(&'n str, bool);
+    impl<'a> Visit<'a> for Finder<'_> {
+        fn visit_ident(&mut self, i: &'a Ident) {
+            if i == self.0 {
+                self.1 = true;
+            }
+        }
+    }
+    let mut f = Finder(name, false);
+    f.visit_expr(e);
+    f.1
 }

@@ -333,6 +333,7 @@ impl ChildRun {
             self_check: self.self_check,
             verdict: RefCell::new(None),
             taken: Cell::new(false),
+            next_stream: Cell::new(None),
         };
         if let Some(filter) = self.filter {
             let broker = broker.as_ref().map_or(-1, |b| b.as_raw_fd());
@@ -523,6 +524,8 @@ pub struct TestCtx {
     self_check: bool,
     verdict: RefCell<Option<(Outcome, Option<String>)>>,
     taken: Cell<bool>,
+    /// For a statistical relation: the next independent stream to give an execution.
+    next_stream: Cell<Option<u64>>,
 }
 
 impl TestCtx {
@@ -531,9 +534,24 @@ impl TestCtx {
         self.index
     }
 
-    /// Rewinds the replayable stream to where the call started; before every execution.
+    /// Rewinds the replayable stream to where the call started; before every execution. Once
+    /// [`independent_streams`](Self::independent_streams) is called, gives each execution a
+    /// stream of its own instead.
     pub fn replay(&self) {
-        self.snapshot.restore();
+        match self.next_stream.get() {
+            None => self.snapshot.restore(),
+            Some(k) => {
+                self.snapshot.restore_independent(k);
+                self.next_stream.set(Some(k + 1));
+            }
+        }
+    }
+
+    /// From now on, every execution draws from its own stream, independent of the others and
+    /// of the call's, and still repeatable from the logged seeds: the runs of a statistical
+    /// relation are samples, not replays.
+    pub fn independent_streams(&self) {
+        self.next_stream.set(Some(0));
     }
 
     pub fn tolerance(&self) -> f64 {
