@@ -568,6 +568,120 @@ fn the_worked_example_with_a_planted_defect_is_caught_and_its_fix_passes() {
 }
 
 #[test]
+fn the_nondeterministic_worked_example_is_caught_statistically_and_its_fix_passes() {
+    let dir = examples();
+    // A fixed invocation seed fixes every run's seed: the verdicts are the same on every run.
+    let run = || {
+        invite(
+            dir.path(),
+            &["system", "bootstrap.toml", "--seed", "7", "--wait"],
+        )
+    };
+    let out = run();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = dir.path().join("system-log.jsonl");
+    let got = verdicts(&log);
+    let outcome = |name: &str| got.iter().find(|g| g.0 == name).unwrap();
+    // Reversing moves the value the defect never draws; scaling cannot see it.
+    let reversed = outcome("data reversed");
+    assert_eq!(reversed.1, Outcome::Fail, "{got:?}");
+    assert!(
+        reversed.2.starts_with(
+            "the follow-up against the original: Welch's t-test, 30 runs per side, claim: the \
+             same mean; left mean 1"
+        ),
+        "{got:?}"
+    );
+    assert!(reversed.2.contains("(0.0001 over 3 checks)"), "{got:?}");
+    assert_eq!(outcome("data times ten").1, Outcome::Pass, "{got:?}");
+    let fixed = std::fs::read_to_string(dir.path().join("bootstrap"))
+        .unwrap()
+        .replace("int(rand() * (NR - 1))", "int(rand() * NR)");
+    write(&dir.path().join("bootstrap"), &fixed);
+    run();
+    let got = verdicts(&log);
+    assert_eq!(got.len(), 6);
+    assert!(got[3..].iter().all(|g| g.1 == Outcome::Pass), "{got:?}");
+}
+
+#[test]
+fn every_statistical_run_has_a_seed_of_its_own_and_the_invocation_seed_fixes_them_all() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("data.txt"), "1\n2\n");
+    // The program prints its seed: the original gets the invocation's, each run its own. The
+    // follow-up's seeds cannot be twice the original's, so the relation fails and its detail
+    // shows both samples.
+    write(
+        &dir.path().join("spec.toml"),
+        "command = [\"echo\", \"{seed}\"]\nformat = \"numbers\"\nlog = \"log.jsonl\"\n\
+         [[relation]]\nname = \"seeds\"\nexpect = \"multiply 2\"\n\
+         statistical = { runs = 40, alpha = 0.05 }\n",
+    );
+    let out = invite(
+        dir.path(),
+        &["system", "spec.toml", "--seed", "42", "--wait"],
+    );
+    assert_eq!(text(&out.stdout), "42\n");
+    invite(
+        dir.path(),
+        &["system", "spec.toml", "--seed", "42", "--wait"],
+    );
+    invite(
+        dir.path(),
+        &["system", "spec.toml", "--seed", "43", "--wait"],
+    );
+    let got = verdicts(&dir.path().join("log.jsonl"));
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[0].1, Outcome::Fail, "{got:?}");
+    let detail = |i: usize| got[i].2.split(" | ").next().unwrap().to_string();
+    // Seeds spread over 64 bits: no side is constant.
+    assert!(!detail(0).contains("sd 0;"), "{got:?}");
+    assert!(detail(0).contains("40 runs per side"), "{got:?}");
+    assert_eq!(detail(0), detail(1));
+    assert_ne!(detail(0), detail(2));
+}
+
+#[test]
+fn a_statistical_relation_on_rows_is_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("data.txt"), "1\n2\n");
+    let spec = |relation: &str| {
+        format!(
+            "command = [\"sort\", \"{{input}}\"]\ninput = \"data.txt\"\nformat = \"numbers\"\n\
+             [[relation]]\nname = \"r\"\ntransform = [\"reverse\"]\n{relation}\n"
+        )
+    };
+    for (relation, says) in [
+        (
+            "expect = \"same rows\"\nstatistical = {}",
+            "relation `r`: a statistical relation compares the numbers of many runs",
+        ),
+        (
+            "statistical = { test = \"anova\" }",
+            "relation `r`: statistical: unknown statistical test `anova`",
+        ),
+        (
+            "statistical = { runs = 2 }",
+            "relation `r`: statistical: `runs = 2` is out of range",
+        ),
+        (
+            "expect = \"less\"\nstatistical = { test = \"ks\" }",
+            "compares two samples for sameness only",
+        ),
+        ("statistical = { rounds = 3 }", "unknown field `rounds`"),
+    ] {
+        write(&dir.path().join("spec.toml"), &spec(relation));
+        let out = invite(dir.path(), &["system", "spec.toml", "--check"]);
+        assert_eq!(out.status.code(), Some(2), "{relation}");
+        assert!(
+            text(&out.stderr).contains(says),
+            "{relation}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
 fn a_follow_up_holds_no_capability_and_stops_at_its_file_size_limit() {
     let dir = tempfile::tempdir().unwrap();
     write(&dir.path().join("s.sh"), "echo hello\n");

@@ -155,6 +155,35 @@ impl Data {
         }
     }
 
+    /// Every number it holds, in reading order: the numeric cells of its rows (a cell a program
+    /// wrote as `nan`, `inf` or `-inf` included), or every number of a JSON document.
+    pub fn numbers(&self) -> Vec<f64> {
+        fn walk(v: &serde_json::Value, out: &mut Vec<f64>) {
+            match v {
+                serde_json::Value::Number(n) => out.extend(n.as_f64()),
+                serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+                serde_json::Value::Object(o) => o.values().for_each(|x| walk(x, out)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        match self {
+            Data::Json(v) => walk(v, &mut out),
+            Data::Table { rows, .. } => {
+                for c in rows.iter().flatten() {
+                    let special = match c.trim().to_ascii_lowercase().as_str() {
+                        "nan" | "-nan" => Some(f64::NAN),
+                        "inf" | "+inf" | "infinity" => Some(f64::INFINITY),
+                        "-inf" | "-infinity" => Some(f64::NEG_INFINITY),
+                        _ => None,
+                    };
+                    out.extend(special.or_else(|| number(c)));
+                }
+            }
+        }
+        out
+    }
+
     /// How many rows (or top-level array elements) it has.
     pub fn len(&self) -> usize {
         match self {
@@ -214,6 +243,25 @@ pub fn json_eq(a: &serde_json::Value, b: &serde_json::Value, tol: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_numbers_of_a_table_or_a_document_are_read_in_order() {
+        let t = Data::parse(b"a,1.5,x\nb,nan,-inf\n2,INF,-3\n", Format::Csv, false).unwrap();
+        let n = t.numbers();
+        assert_eq!(n.len(), 6, "{n:?}");
+        assert_eq!(n[0], 1.5);
+        assert!(n[1].is_nan());
+        assert_eq!(n[2..], [f64::NEG_INFINITY, 2.0, f64::INFINITY, -3.0]);
+        let j = Data::parse(
+            br#"{"a": [1, "x", 2.5], "b": {"c": -4}}"#,
+            Format::Json,
+            false,
+        )
+        .unwrap();
+        assert_eq!(j.numbers(), [1.0, 2.5, -4.0]);
+        let header = Data::parse(b"h1,2\n7,8\n", Format::Csv, true).unwrap();
+        assert_eq!(header.numbers(), [7.0, 8.0]);
+    }
 
     fn table(d: &Data) -> (&Option<Vec<String>>, &Vec<Vec<String>>) {
         match d {

@@ -3,6 +3,7 @@
 use std::cmp::Ordering;
 
 use invite::mr::Op;
+use invite::stats::Claim;
 
 use super::data::{cell_cmp, json_eq, number, row_cmp, Data, Format};
 use super::step::Edit;
@@ -88,20 +89,38 @@ impl Expect {
     ) -> Result<(), String> {
         match self {
             Expect::Equal => equal(original, followup, tol),
-            Expect::Changed(edit, text) => {
-                let mut expected = original.clone();
-                // Deterministic steps ignore the generator.
-                let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(0);
-                edit.apply(&mut expected, format, &mut rng)
-                    .map_err(|e| format!("the expectation cannot apply to the original: {e}"))?;
-                equal(&expected, followup, tol)
-                    .map_err(|e| format!("{e}, expected: `{text}` of the original's output"))
-            }
+            Expect::Changed(_, text) => equal(&self.expected(original, format)?, followup, tol)
+                .map_err(|e| format!("{e}, expected: `{text}` of the original's output")),
             Expect::SameRows => multiset(original, followup, tol, Containment::Same),
             Expect::Subset => multiset(original, followup, tol, Containment::Within),
             Expect::Superset => multiset(followup, original, tol, Containment::Within),
             Expect::Order(op) => order(original, followup, *op, tol),
             Expect::Run(_) => unreachable!("external comparisons are run by the caller"),
+        }
+    }
+}
+
+impl Expect {
+    /// The original's output as the follow-up's should compare to it: changed by the step of a
+    /// `Changed`, as it is otherwise.
+    pub fn expected(&self, original: &Data, format: Format) -> Result<Data, String> {
+        let mut expected = original.clone();
+        if let Expect::Changed(edit, _) = self {
+            // Deterministic steps ignore the generator.
+            let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(0);
+            edit.apply(&mut expected, format, &mut rng)
+                .map_err(|e| format!("the expectation cannot apply to the original: {e}"))?;
+        }
+        Ok(expected)
+    }
+
+    /// What a statistical relation claims of the follow-up's numbers (the left side) against
+    /// the original's, expected: `None` for an expectation about rows, which no test judges.
+    pub fn claim(&self) -> Option<Claim> {
+        match self {
+            Expect::Equal | Expect::Changed(..) => Some(Claim::Same),
+            Expect::Order(op) => Claim::of(*op),
+            Expect::SameRows | Expect::Subset | Expect::Superset | Expect::Run(_) => None,
         }
     }
 }
@@ -238,6 +257,32 @@ mod tests {
 
     fn data(s: &str) -> Data {
         Data::parse(s.as_bytes(), Format::Csv, false).unwrap()
+    }
+
+    #[test]
+    fn statistical_claims_and_expected_outputs() {
+        let p = |t: &str| Expect::parse(t, Format::Csv).unwrap();
+        assert_eq!(p("equal").claim(), Some(Claim::Same));
+        assert_eq!(p("multiply 10").claim(), Some(Claim::Same));
+        assert_eq!(p("less").claim(), Some(Claim::NotAbove));
+        assert_eq!(p("less or equal").claim(), Some(Claim::NotAbove));
+        assert_eq!(p("greater").claim(), Some(Claim::NotBelow));
+        assert_eq!(p("greater or equal").claim(), Some(Claim::NotBelow));
+        for rows in [
+            "same rows",
+            "subset",
+            "superset",
+            "run cmp {original} {followup}",
+        ] {
+            assert_eq!(p(rows).claim(), None, "{rows}");
+        }
+        let d = data("a,2\nb,-1\n");
+        assert_eq!(
+            p("multiply 10").expected(&d, Format::Csv).unwrap(),
+            data("a,20\nb,-10\n")
+        );
+        assert_eq!(p("equal").expected(&d, Format::Csv).unwrap(), d);
+        assert_eq!(p("less").expected(&d, Format::Csv).unwrap(), d);
     }
 
     fn check(expect: &str, original: &str, followup: &str) -> Result<(), String> {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use invite::record::Outcome;
+use invite::stats::{self, Plan};
 use rand::SeedableRng;
 
 use super::data::Data;
@@ -42,6 +43,8 @@ pub struct Shared<'a> {
     pub args: &'a [String],
     /// The Landlock ABI the jails use.
     pub abi: i32,
+    /// The invocation's seed: `{seed}` of the original and of deterministic follow-ups.
+    pub seed: u64,
 }
 
 /// The seed of relation `index`'s randomness, from the invocation's.
@@ -76,38 +79,20 @@ fn error(why: impl Into<String>) -> (Outcome, String) {
 fn judge(shared: &Shared<'_>, rel: &Relation, seed: u64, dir: &Path) -> Judged {
     let spec = shared.spec;
     let runner = Runner::new(spec, dir, shared.abi)?;
-
-    // The follow-up's input.
-    let ext = spec.format.extension();
-    let input_path = dir.join(format!("input.{ext}"));
-    if let Some(original) = &shared.input {
-        let mut data = original.clone();
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-        for (k, step) in rel.transform.iter().enumerate() {
-            let at = |e: String| error(format!("transform step {} ({step:?}): {e}", k + 1));
-            match step {
-                Step::Edit(edit) => edit.apply(&mut data, spec.format, &mut rng).map_err(at)?,
-                Step::Run(argv) => {
-                    let from = dir.join(format!("step{}.in", k + 1));
-                    let to = dir.join(format!("step{}.out", k + 1));
-                    write(&from, &data.write(spec.format))?;
-                    let ended = runner.run(argv, Some(&from), &to, &dir.join("step.err"))?;
-                    if !ended.success() {
-                        return Err(at(format!(
-                            "the command ended with {}{}",
-                            describe(ended),
-                            tail(&dir.join("step.err"))
-                        )));
-                    }
-                    let bytes = read(&to)?;
-                    data = Data::parse(&bytes, spec.format, spec.header).map_err(at)?;
-                }
-            }
-        }
-        write(&input_path, &data.write(spec.format))?;
+    if let Some(plan) = &rel.statistical {
+        return judge_statistical(shared, rel, plan, seed, &runner, dir);
     }
-    let input = shared.input.is_some().then_some(input_path.as_path());
-    let (bytes, got_path) = invoke(spec, shared.args, &runner, dir, input, "the follow-up")?;
+    let ext = spec.format.extension();
+    let input = follow_up_input(shared, rel, seed, &runner, dir)?;
+    let (bytes, got_path) = invoke(
+        spec,
+        shared.args,
+        &runner,
+        dir,
+        input.as_deref(),
+        "the follow-up",
+        shared.seed,
+    )?;
 
     if let Expect::Run(cmd) = &rel.expect {
         let original = dir.join(format!("original.{ext}"));
@@ -150,6 +135,166 @@ fn judge(shared: &Shared<'_>, rel: &Relation, seed: u64, dir: &Path) -> Judged {
         .map_err(|why| (Outcome::Fail, why))
 }
 
+/// A relation that holds in distribution: the follow-up (on its own transformed input) and the
+/// original each run `plan.runs` times, every run with its own `{seed}`, and each number of the
+/// output is compared across the runs by the plan's test.
+fn judge_statistical(
+    shared: &Shared<'_>,
+    rel: &Relation,
+    plan: &Plan,
+    seed: u64,
+    runner: &Runner,
+    dir: &Path,
+) -> Judged {
+    let spec = shared.spec;
+    let claim = rel.expect.claim().expect("checked when the spec was read");
+    let sides = if plan.control { 3 } else { 2 };
+    let mut samples: Vec<Vec<Vec<f64>>> = vec![Vec::with_capacity(plan.runs); sides];
+    for run in 0..plan.runs {
+        // Independent seeds for every run of every side, all from the relation's.
+        let seed_of = |side: usize| relation_seed(seed, run * sides + side);
+        let input = follow_up_input(shared, rel, seed_of(0), runner, dir)?;
+        let what = format!("run {} of the follow-up", run + 1);
+        let (bytes, _) = invoke(
+            spec,
+            shared.args,
+            runner,
+            dir,
+            input.as_deref(),
+            &what,
+            seed_of(0),
+        )?;
+        samples[0].push(numbers(&bytes, spec, &what, None)?);
+        for (side, sample) in samples.iter_mut().enumerate().skip(1) {
+            let what = format!("run {} of the original", run + 1);
+            let (bytes, _) = invoke(
+                spec,
+                shared.args,
+                runner,
+                dir,
+                spec.input.as_deref(),
+                &what,
+                seed_of(side),
+            )?;
+            sample.push(numbers(&bytes, spec, &what, Some(&rel.expect))?);
+        }
+    }
+    let cells = samples[0][0].len();
+    if cells == 0 {
+        return Err(error(
+            "the follow-up's output holds no number for a statistical relation to compare",
+        ));
+    }
+    for (side, sample) in samples.iter().enumerate() {
+        if let Some((k, run)) = sample.iter().enumerate().find(|(_, r)| r.len() != cells) {
+            let which = if side == 0 { "follow-up" } else { "original" };
+            return Err(error(format!(
+                "run {} of the {which} gave {} numbers where run 1 of the follow-up gave \
+                 {cells}: a statistical relation compares outputs of one shape",
+                k + 1,
+                run.len()
+            )));
+        }
+    }
+    // Every number compared is a check of its own, sharing the level.
+    let plan = Plan {
+        checks: plan.checks * cells,
+        ..*plan
+    };
+    let column =
+        |side: usize, c: usize| -> Vec<f64> { samples[side].iter().map(|r| r[c]).collect() };
+    let mut inconclusive = None;
+    for c in 0..cells {
+        let control = plan.control.then(|| column(2, c));
+        let (outcome, detail) = stats::judge(
+            &plan,
+            claim,
+            &column(0, c),
+            &column(1, c),
+            control.as_deref(),
+            rel.tolerance,
+        );
+        let at = if cells > 1 {
+            format!("number {} of {cells}: ", c + 1)
+        } else {
+            String::new()
+        };
+        match outcome {
+            Outcome::Pass => {}
+            Outcome::Inconclusive => {
+                inconclusive.get_or_insert((outcome, format!("{at}{detail}")));
+            }
+            _ => {
+                return Err((
+                    outcome,
+                    format!("{at}the follow-up against the original: {detail}"),
+                ))
+            }
+        }
+    }
+    inconclusive.map_or(Ok(()), Err)
+}
+
+/// The numbers of one run's output, changed as the expectation says for a run of the original.
+fn numbers(
+    bytes: &[u8],
+    spec: &Spec,
+    what: &str,
+    expect: Option<&Expect>,
+) -> Result<Vec<f64>, (Outcome, String)> {
+    let data = Data::parse(bytes, spec.format, spec.output_header).map_err(|e| {
+        error(format!(
+            "the output of {what} is not {:?}: {e}",
+            spec.format
+        ))
+    })?;
+    let data = match expect {
+        Some(e) => e.expected(&data, spec.format).map_err(error)?,
+        None => data,
+    };
+    Ok(data.numbers())
+}
+
+/// The follow-up's input: the original's, through the relation's steps (its path in `dir`).
+fn follow_up_input(
+    shared: &Shared<'_>,
+    rel: &Relation,
+    seed: u64,
+    runner: &Runner,
+    dir: &Path,
+) -> Result<Option<PathBuf>, (Outcome, String)> {
+    let spec = shared.spec;
+    let ext = spec.format.extension();
+    let input_path = dir.join(format!("input.{ext}"));
+    if let Some(original) = &shared.input {
+        let mut data = original.clone();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        for (k, step) in rel.transform.iter().enumerate() {
+            let at = |e: String| error(format!("transform step {} ({step:?}): {e}", k + 1));
+            match step {
+                Step::Edit(edit) => edit.apply(&mut data, spec.format, &mut rng).map_err(at)?,
+                Step::Run(argv) => {
+                    let from = dir.join(format!("step{}.in", k + 1));
+                    let to = dir.join(format!("step{}.out", k + 1));
+                    write(&from, &data.write(spec.format))?;
+                    let ended = runner.run(argv, Some(&from), &to, &dir.join("step.err"))?;
+                    if !ended.success() {
+                        return Err(at(format!(
+                            "the command ended with {}{}",
+                            describe(ended),
+                            tail(&dir.join("step.err"))
+                        )));
+                    }
+                    let bytes = read(&to)?;
+                    data = Data::parse(&bytes, spec.format, spec.header).map_err(at)?;
+                }
+            }
+        }
+        write(&input_path, &data.write(spec.format))?;
+    }
+    Ok(shared.input.is_some().then_some(input_path))
+}
+
 /// Runs the spec's setup, command and tear-down in `dir` with `input` as `{input}` (and on
 /// standard input when the spec says so); the output and where it was read from.
 fn invoke(
@@ -159,9 +304,12 @@ fn invoke(
     dir: &Path,
     input: Option<&Path>,
     what: &str,
+    seed: u64,
 ) -> Result<(Vec<u8>, PathBuf), (Outcome, String)> {
     let out_path = dir.join(format!("output.{}", spec.format.extension()));
-    let place = |argv: &[String]| substitute(argv, input, Some(&out_path));
+    // A run never reads what an earlier run in this directory left as its output.
+    let _ = std::fs::remove_file(&out_path);
+    let place = |argv: &[String]| substitute(argv, input, Some(&out_path), seed);
     let err_path = dir.join("stderr");
     if let Some(setup) = &spec.setup {
         let ended = runner.run(&place(setup), None, &dir.join("setup.out"), &err_path)?;
@@ -209,10 +357,11 @@ pub fn source(
     args: &[String],
     abi: i32,
     dir: &Path,
+    seed: u64,
 ) -> Result<Vec<u8>, (Outcome, String)> {
     let runner = Runner::new(spec, dir, abi)?;
     let what = "the original, run again in the sandbox for its output,";
-    invoke(spec, args, &runner, dir, spec.input.as_deref(), what).map(|(bytes, _)| bytes)
+    invoke(spec, args, &runner, dir, spec.input.as_deref(), what, seed).map(|(bytes, _)| bytes)
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), (Outcome, String)> {

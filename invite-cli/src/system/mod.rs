@@ -78,7 +78,8 @@ pub fn main(spec_path: &Path, opts: Options) -> ExitCode {
         Output::Stdout => None,
         Output::File(p) => Some(p.as_path()),
     };
-    let mut argv = spec::substitute(&spec.command, spec.input.as_deref(), output_file);
+    let seed = opts.seed.or(spec.seed).unwrap_or_else(rand::random);
+    let mut argv = spec::substitute(&spec.command, spec.input.as_deref(), output_file, seed);
     argv.extend(opts.args.iter().cloned());
     let stdin = match (&spec.input, spec.stdin) {
         (Some(input), true) => match std::fs::File::open(input) {
@@ -104,7 +105,6 @@ pub fn main(spec_path: &Path, opts: Options) -> ExitCode {
         Output::Stdout => None,
         Output::File(p) => Some(std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))),
     };
-    let seed = opts.seed.or(spec.seed).unwrap_or_else(rand::random);
     let job = Job {
         spec: &spec,
         opts: &opts,
@@ -240,7 +240,7 @@ impl Job<'_> {
         }
         let output = output.unwrap_or_else(|| {
             let dir = work.path().join("original");
-            followup::source(spec, &self.opts.args, abi, &dir).map_err(|(_, why)| why)
+            followup::source(spec, &self.opts.args, abi, &dir, self.seed).map_err(|(_, why)| why)
         });
         kill_leftovers();
         let output_bytes = match output {
@@ -275,6 +275,7 @@ impl Job<'_> {
             output_bytes: &output_bytes,
             args: &self.opts.args,
             abi,
+            seed: self.seed,
         };
         // `parallel` workers take the relations in turn.
         let todo: Vec<(usize, &spec::Relation)> = self.relations().collect();

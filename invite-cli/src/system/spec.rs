@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use invite::stats::{self, Plan, Test};
+
 use super::data::Format;
 use super::expect::Expect;
 use super::step::Step;
@@ -18,6 +20,10 @@ use super::step::Step;
 pub const INPUT: &str = "{input}";
 /// The placeholder replaced by the output file's path.
 pub const OUTPUT: &str = "{output}";
+/// The placeholder replaced by a seed for the program's own randomness: the invocation's seed
+/// for the original and the deterministic follow-ups (so they draw the same numbers), a seed of
+/// its own for every run of a statistical relation.
+pub const SEED: &str = "{seed}";
 
 /// The default tolerance of numeric comparisons (relative, as in `invite::mr`).
 pub const DEFAULT_TOLERANCE: f64 = 1e-9;
@@ -105,6 +111,8 @@ pub struct Relation {
     pub expect: Expect,
     /// Relative tolerance of numeric comparisons.
     pub tolerance: f64,
+    /// How a relation that holds in distribution is judged; `None` for one that holds run by run.
+    pub statistical: Option<Plan>,
 }
 
 #[derive(Deserialize)]
@@ -154,6 +162,18 @@ struct RawRelation {
     #[serde(default = "equal")]
     expect: String,
     tolerance: Option<f64>,
+    statistical: Option<RawStatistical>,
+}
+
+/// `statistical = { runs = 30, test = "welch", alpha = 0.0001, control = false }`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStatistical {
+    runs: Option<usize>,
+    test: Option<String>,
+    alpha: Option<f64>,
+    #[serde(default)]
+    control: bool,
 }
 
 fn equal() -> String {
@@ -286,6 +306,13 @@ impl Spec {
                     .into(),
             ));
         }
+        // The statistical relations share the spec's false-alarm rate (and, once the outputs
+        // are read, with every number compared).
+        let checks = raw
+            .relation
+            .iter()
+            .filter(|r| r.statistical.is_some())
+            .count();
         let mut relations = Vec::with_capacity(raw.relation.len());
         for r in raw.relation {
             let name = r.name.trim().to_string();
@@ -315,11 +342,16 @@ impl Spec {
                     "tolerance {tolerance} is not a number at least 0; 1e-9 is the default"
                 )));
             }
+            let statistical = match r.statistical {
+                None => None,
+                Some(st) => Some(statistical_plan(st, &expect, checks).map_err(at)?),
+            };
             relations.push(Relation {
                 name,
                 transform,
                 expect,
                 tolerance,
+                statistical,
             });
         }
         let name = raw
@@ -356,11 +388,40 @@ impl Spec {
     }
 }
 
+/// The plan of a statistical relation, refused when its expectation is not one a test can judge.
+fn statistical_plan(st: RawStatistical, expect: &Expect, checks: usize) -> Result<Plan, String> {
+    let plan = Plan {
+        test: match &st.test {
+            None => Test::Welch,
+            Some(name) => Test::parse(name).map_err(|e| format!("statistical: {e}"))?,
+        },
+        runs: st.runs.unwrap_or(stats::DEFAULT_RUNS),
+        alpha: st.alpha.unwrap_or(stats::DEFAULT_ALPHA),
+        checks,
+        control: st.control,
+    };
+    plan.validate().map_err(|e| format!("statistical: {e}"))?;
+    let claim = expect.claim().ok_or_else(|| {
+        "a statistical relation compares the numbers of many runs, so `expect` must be \
+         `equal`, a deterministic step such as `multiply 10`, or `less`, `greater`, \
+         `less or equal`, `greater or equal`"
+            .to_string()
+    })?;
+    plan.supports(claim)
+        .map_err(|e| format!("statistical: {e}"))?;
+    Ok(plan)
+}
+
 /// `args` with every placeholder replaced.
-pub fn substitute(args: &[String], input: Option<&Path>, output: Option<&Path>) -> Vec<String> {
+pub fn substitute(
+    args: &[String],
+    input: Option<&Path>,
+    output: Option<&Path>,
+    seed: u64,
+) -> Vec<String> {
     args.iter()
         .map(|a| {
-            let mut a = a.clone();
+            let mut a = a.replace(SEED, &seed.to_string());
             if let Some(i) = input {
                 a = a.replace(INPUT, &i.to_string_lossy());
             }
@@ -489,9 +550,18 @@ expect = "equal"
 
     #[test]
     fn placeholders_are_replaced_everywhere_they_appear() {
-        let args = vec!["--in={input}".to_string(), "{output}".into(), "x".into()];
-        let got = substitute(&args, Some(Path::new("/a")), Some(Path::new("/b")));
-        assert_eq!(got, ["--in=/a", "/b", "x"]);
-        assert_eq!(substitute(&args, None, None), args);
+        let args = vec![
+            "--in={input}".to_string(),
+            "{output}".into(),
+            "x".into(),
+            "--seed={seed}".into(),
+        ];
+        let got = substitute(&args, Some(Path::new("/a")), Some(Path::new("/b")), 7);
+        assert_eq!(got, ["--in=/a", "/b", "x", "--seed=7"]);
+        let kept = substitute(&args, None, None, 7);
+        assert_eq!(kept[..3], args[..3]);
+        // A path naming a placeholder is not read as one.
+        let odd = substitute(&args, Some(Path::new("/{seed}")), None, 7);
+        assert_eq!(odd[0], "--in=/{seed}");
     }
 }
