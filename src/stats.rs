@@ -430,7 +430,6 @@ fn compare(
                 (right.len() - b) as u64,
             ];
             let alternative = match claim {
-                Claim::Same => Alternative::TwoSided,
                 // More +inf on the left is the left being larger; more -inf, smaller. NaN is
                 // unordered, so any difference in how often it comes counts.
                 Claim::NotAbove if kind == "+inf" => Alternative::Greater,
@@ -531,7 +530,7 @@ fn same_when_sorted(left: &[f64], right: &[f64], tolerance: f64) -> bool {
         .all(|(x, y)| (x.is_nan() && y.is_nan()) || x.approx_eq(y, tolerance))
 }
 
-/// Four significant digits, enough to read a p-value or a mean in a report.
+/// Five significant digits, enough to read a p-value or a mean in a report.
 fn num(x: f64) -> String {
     if x == 0.0 || !x.is_finite() {
         return format!("{x}");
@@ -937,6 +936,184 @@ mod tests {
         assert_eq!(Claim::of(Op::Ne), None);
         assert_eq!(Claim::of(Op::Lt), Some(Claim::NotAbove));
         assert_eq!(Claim::of(Op::Ge), Some(Claim::NotBelow));
+    }
+
+    #[test]
+    fn a_test_needs_two_values_a_side_of_any_sizes() {
+        for t in Test::ALL {
+            assert!(test(t, Claim::Same, &[1.0], &[1.0, 2.0]).is_err(), "{t:?}");
+            assert!(test(t, Claim::Same, &[1.0, 2.0], &[1.0]).is_err(), "{t:?}");
+            assert!(
+                test(t, Claim::Same, &[1.0, 2.0], &[1.5, 3.0]).is_ok(),
+                "{t:?}"
+            );
+            // Sides of different sizes.
+            let f = test(t, Claim::Same, &normal(10, 0.0, 1.0), &normal(25, 0.0, 1.0)).unwrap();
+            assert!(f.p > 0.5, "{t:?} {f:?}");
+        }
+        assert_eq!(mean_var(&[3.0]), (3.0, 0.0));
+        assert_eq!(mean_var(&[1.0, 3.0]), (2.0, 2.0));
+    }
+
+    #[test]
+    fn constant_sides_give_certain_findings() {
+        let (two, three) = ([2.0, 2.0], [3.0, 3.0]);
+        let f = |c, l: &[f64], r: &[f64]| test(Test::Welch, c, l, r).unwrap();
+        assert_eq!(
+            f(Claim::NotAbove, &two, &two),
+            Finding {
+                statistic: 0.0,
+                p: 1.0
+            }
+        );
+        assert_eq!(
+            f(Claim::NotBelow, &two, &two),
+            Finding {
+                statistic: 0.0,
+                p: 1.0
+            }
+        );
+        assert_eq!(f(Claim::Same, &three, &two).statistic, f64::INFINITY);
+        assert_eq!(f(Claim::Same, &two, &three).statistic, f64::NEG_INFINITY);
+        let v = |l: &[f64], r: &[f64]| test(Test::VarianceRatio, Claim::Same, l, r).unwrap();
+        assert_eq!(
+            v(&[1.0, 3.0], &two),
+            Finding {
+                statistic: f64::INFINITY,
+                p: 0.0
+            }
+        );
+        assert_eq!(
+            v(&two, &[1.0, 3.0]),
+            Finding {
+                statistic: 0.0,
+                p: 0.0
+            }
+        );
+        assert_eq!(
+            v(&two, &three),
+            Finding {
+                statistic: 1.0,
+                p: 1.0
+            }
+        );
+    }
+
+    #[test]
+    fn fisher_compares_how_often_each_special_value_comes() {
+        let w = plan(Test::Welch);
+        let base = normal(30, 0.0, 1.0);
+        let with = |kind: f64, k: usize| {
+            let mut v = base.clone();
+            v[..k].fill(kind);
+            v
+        };
+        // 10 of 30 against none: two-sided p = 0.000797 (the hypergeometric sum, computed
+        // independently), judged at half of α = 0.01.
+        let (o, d) = judge(
+            &Plan { alpha: 0.01, ..w },
+            Claim::Same,
+            &with(f64::NAN, 10),
+            &base,
+            None,
+            1e-9,
+        );
+        assert_eq!(o, Outcome::Fail, "{d}");
+        assert!(d.contains("NaN came in 10 of 30 runs of the left side and 0 of 30 of the right (Fisher's exact test, p = 0.000797"), "{d}");
+        assert!(d.contains("below α = 0.005"), "{d}");
+        // Only the right side has them.
+        let (o, d) = judge(&w, Claim::Same, &base, &with(f64::NAN, 3), None, 1e-9);
+        assert_eq!(o, Outcome::Pass, "{d}");
+        assert!(
+            d.contains("left out: 0 non-finite values on the left, 3 on the right"),
+            "{d}"
+        );
+        // NaN is unordered: a difference in either direction breaks a one-sided claim.
+        let all = vec![f64::NAN; 30];
+        assert_eq!(
+            judge(&w, Claim::NotAbove, &all, &base, None, 1e-9).0,
+            Outcome::Fail
+        );
+        assert_eq!(
+            judge(&w, Claim::NotBelow, &base, &all, None, 1e-9).0,
+            Outcome::Fail
+        );
+        // An infinity breaks a one-sided claim only in its own direction, and at the one-sided
+        // p, which is smaller: a level between the two tells them apart.
+        for (kind, claim, alternative) in [
+            (f64::INFINITY, Claim::NotAbove, Alternative::Greater),
+            (f64::NEG_INFINITY, Claim::NotBelow, Alternative::Greater),
+        ] {
+            let table = [6, 24, 0, 30];
+            let one = fishers_exact(&table, alternative).unwrap();
+            let two = fishers_exact(&table, Alternative::TwoSided).unwrap();
+            assert!(one < two, "{one} {two}");
+            // Judged at α / 2 = the midpoint.
+            let between = Plan {
+                alpha: one + two,
+                ..w
+            };
+            let (o, d) = judge(&between, claim, &with(kind, 6), &base, None, 1e-9);
+            assert_eq!(o, Outcome::Fail, "{kind} {claim:?}: {d}");
+        }
+    }
+
+    #[test]
+    fn special_values_halve_the_level_of_the_test_on_the_rest() {
+        let a = normal(30, 0.0, 1.0);
+        let b = normal(30, 0.9, 1.0);
+        let p = test(Test::Welch, Claim::Same, &a, &b).unwrap().p;
+        // A level a little above p: the test alone fails, at half the level it does not.
+        let pl = Plan {
+            alpha: p * 1.5,
+            ..plan(Test::Welch)
+        };
+        assert_eq!(judge(&pl, Claim::Same, &a, &b, None, 1e-9).0, Outcome::Fail);
+        let (mut a2, mut b2) = (a.clone(), b.clone());
+        a2.push(f64::NAN);
+        b2.push(f64::NAN);
+        let (o, d) = judge(&pl, Claim::Same, &a2, &b2, None, 1e-9);
+        assert_eq!(o, Outcome::Pass, "{d}");
+    }
+
+    #[test]
+    fn too_few_finite_values_are_not_a_finding() {
+        let w = plan(Test::Welch);
+        let (o, d) = judge(
+            &w,
+            Claim::Same,
+            &[f64::NAN, f64::NAN, 1.0],
+            &[f64::NAN, f64::NAN, 9.0],
+            None,
+            1e-9,
+        );
+        assert_eq!(o, Outcome::Pass, "{d}");
+        assert!(
+            d.starts_with("too few finite values to compare (left 1, right 1)"),
+            "{d}"
+        );
+        let (o, d) = judge(
+            &w,
+            Claim::Same,
+            &[f64::NAN, 1.0, 1.1],
+            &[f64::NAN, 9.0, 9.1],
+            None,
+            1e-9,
+        );
+        assert_eq!(o, Outcome::Fail, "{d}");
+        assert!(d.starts_with("Welch's t-test, 3 runs per side"), "{d}");
+    }
+
+    #[test]
+    fn numbers_are_shown_with_five_significant_digits() {
+        assert_eq!(num(0.0), "0");
+        assert_eq!(num(f64::INFINITY), "inf");
+        assert_eq!(num(f64::NAN), "NaN");
+        assert_eq!(num(1.0 / 3.0), "0.33333");
+        assert_eq!(num(123456.0), "123460");
+        assert_eq!(num(1234567.0), "1.2346e6");
+        assert_eq!(num(0.00001234), "1.2340e-5");
+        assert_eq!(num(-2.5), "-2.5");
     }
 
     #[test]
