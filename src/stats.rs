@@ -1021,6 +1021,17 @@ mod tests {
         assert_eq!(o, Outcome::Fail, "{d}");
         assert!(d.contains("NaN came in 10 of 30 runs of the left side and 0 of 30 of the right (Fisher's exact test, p = 0.000797"), "{d}");
         assert!(d.contains("below α = 0.005"), "{d}");
+        // 12 of 30 against 2 of 30: p = 0.0047692 (computed the same way).
+        let (o, d) = judge(
+            &Plan { alpha: 0.02, ..w },
+            Claim::Same,
+            &with(f64::NAN, 12),
+            &with(f64::NAN, 2),
+            None,
+            1e-9,
+        );
+        assert_eq!(o, Outcome::Fail, "{d}");
+        assert!(d.contains("and 2 of 30 of the right (Fisher's exact test, p = 0.0047692"), "{d}");
         // Only the right side has them.
         let (o, d) = judge(&w, Claim::Same, &base, &with(f64::NAN, 3), None, 1e-9);
         assert_eq!(o, Outcome::Pass, "{d}");
