@@ -156,6 +156,12 @@ fn every_relation_holds_on_every_input() {
         command.extend(stats.split_whitespace().map(str::to_string));
         command.push("{input}".into());
         for (i, input) in INPUTS.iter().enumerate() {
+            // `describe mode` rounds to integers: on the reals of input 2 the mode is a tie
+            // (which the crate breaks by hash order, afresh on each call) and rounding does not
+            // scale, so the mode's relations are checked on the other inputs only.
+            if group == "mode" && i == 1 {
+                continue;
+            }
             let data = dir.path().join("data.txt");
             std::fs::write(&data, input.replace(' ', "\n") + "\n").unwrap();
             let log = dir.path().join(format!("log-{}-{i}.jsonl", group.replace(' ', "-")));
