@@ -1031,7 +1031,10 @@ mod tests {
             1e-9,
         );
         assert_eq!(o, Outcome::Fail, "{d}");
-        assert!(d.contains("and 2 of 30 of the right (Fisher's exact test, p = 0.0047692"), "{d}");
+        assert!(
+            d.contains("and 2 of 30 of the right (Fisher's exact test, p = 0.0047692"),
+            "{d}"
+        );
         // Only the right side has them.
         let (o, d) = judge(&w, Claim::Same, &base, &with(f64::NAN, 3), None, 1e-9);
         assert_eq!(o, Outcome::Pass, "{d}");
