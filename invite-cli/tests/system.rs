@@ -642,6 +642,43 @@ fn every_statistical_run_has_a_seed_of_its_own_and_the_invocation_seed_fixes_the
 }
 
 #[test]
+fn a_ranking_expectation_judges_the_order_of_the_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("data.txt"),
+        "apple\nbanana\ncherry\ndate\n",
+    );
+    // `sort` ranks the same items the same whatever their order; `cat` keeps the order given.
+    let spec = |program: &str| {
+        format!(
+            "command = [\"{program}\", \"{{input}}\"]\ninput = \"data.txt\"\nformat = \"lines\"\n\
+             log = \"log.jsonl\"\n\
+             [[relation]]\nname = \"reversed\"\ntransform = [\"reverse\"]\n\
+             expect = \"ranking footrule 0.1\"\n\
+             [[relation]]\nname = \"top kept\"\ntransform = [\"reverse\"]\n\
+             expect = \"ranking differently 0 top 25%\"\n"
+        )
+    };
+    write(&dir.path().join("spec.toml"), &spec("sort"));
+    invite(dir.path(), &["system", "spec.toml", "--wait"]);
+    write(&dir.path().join("spec.toml"), &spec("cat"));
+    invite(dir.path(), &["system", "spec.toml", "--wait"]);
+    let got = verdicts(&dir.path().join("log.jsonl"));
+    let outcomes: Vec<Outcome> = got.iter().map(|g| g.1).collect();
+    assert_eq!(
+        outcomes,
+        [Outcome::Pass, Outcome::Pass, Outcome::Fail, Outcome::Fail],
+        "{got:?}"
+    );
+    assert!(
+        got[2]
+            .2
+            .starts_with("the rankings differ: footrule 1 over 4 and 4 items, above the limit 0.1"),
+        "{got:?}"
+    );
+}
+
+#[test]
 fn a_statistical_relation_on_rows_is_refused_before_anything_runs() {
     let dir = tempfile::tempdir().unwrap();
     write(&dir.path().join("data.txt"), "1\n2\n");

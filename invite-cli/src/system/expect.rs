@@ -3,7 +3,7 @@
 use std::cmp::Ordering;
 
 use invite::mr::Op;
-use invite::stats::Claim;
+use invite::stats::{self, Claim};
 
 use super::data::{cell_cmp, json_eq, number, row_cmp, Data, Format};
 use super::step::Edit;
@@ -27,12 +27,43 @@ pub enum Expect {
     /// The user's command decides: `{original}` and `{followup}` are replaced by the two
     /// outputs' paths; exit status 0 passes, 1 fails, anything else is an error.
     Run(Vec<String>),
+    /// The rows are a ranking, and the follow-up's ranks them close to the original's.
+    Ranking(Ranking),
 }
+
+/// `ranking METRIC LIMIT [top|bottom P%]`: rows are the ranked items (compared as text), and
+/// the metric between the two rankings must be within the limit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ranking {
+    /// How the two rankings are compared.
+    pub metric: Metric,
+    /// The largest distance allowed (for `equivalence`, the smallest share).
+    pub limit: f64,
+    /// Only the first (or, when negative, the last) share of each ranking is compared.
+    pub share: Option<f64>,
+}
+
+/// The ranking metrics of `invite::stats`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    /// Spearman's footrule, normalised to 0..1.
+    Footrule,
+    /// The total displacement of items.
+    Manhattan,
+    /// The Euclidean distance between positions.
+    Euclidean,
+    /// How many positions hold different items.
+    Differently,
+    /// The share of positions holding the same item (at least the limit).
+    Equivalence,
+}
+
+const METRICS: &str = "footrule, manhattan, euclidean, differently or equivalence";
 
 /// What `Expect::parse` accepts, for error messages.
 const EXPECTS: &str = "equal, same rows, subset, superset, less, greater, less or equal, \
-                       greater or equal, a deterministic step such as `multiply 10`, or \
-                       run COMMAND {original} {followup}";
+                       greater or equal, a deterministic step such as `multiply 10`, \
+                       ranking METRIC LIMIT [top P%], or run COMMAND {original} {followup}";
 
 /// The placeholders of an external comparison.
 pub const ORIGINAL: &str = "{original}";
@@ -52,6 +83,7 @@ impl Expect {
             "greater" => Expect::Order(Op::Gt),
             "less or equal" => Expect::Order(Op::Le),
             "greater or equal" => Expect::Order(Op::Ge),
+            _ if words.first() == Some(&"ranking") => Expect::Ranking(Ranking::parse(&words[1..])?),
             _ if words.first() == Some(&"run") => {
                 let argv: Vec<String> = words[1..].iter().map(|w| w.to_string()).collect();
                 if !(argv.iter().any(|a| a.contains(ORIGINAL))
@@ -95,6 +127,7 @@ impl Expect {
             Expect::Subset => multiset(original, followup, tol, Containment::Within),
             Expect::Superset => multiset(followup, original, tol, Containment::Within),
             Expect::Order(op) => order(original, followup, *op, tol),
+            Expect::Ranking(r) => r.check(original, followup),
             Expect::Run(_) => unreachable!("external comparisons are run by the caller"),
         }
     }
@@ -120,7 +153,119 @@ impl Expect {
         match self {
             Expect::Equal | Expect::Changed(..) => Some(Claim::Same),
             Expect::Order(op) => Claim::of(*op),
-            Expect::SameRows | Expect::Subset | Expect::Superset | Expect::Run(_) => None,
+            Expect::SameRows
+            | Expect::Subset
+            | Expect::Superset
+            | Expect::Ranking(_)
+            | Expect::Run(_) => None,
+        }
+    }
+}
+
+impl Ranking {
+    fn parse(words: &[&str]) -> Result<Ranking, String> {
+        let usage = || {
+            format!(
+                "a ranking expectation reads `ranking METRIC LIMIT`, optionally followed by \
+                 `top P%` or `bottom P%`, with METRIC one of {METRICS}: e.g. \
+                 `ranking footrule 0.1 top 20%`"
+            )
+        };
+        let (metric, limit, rest) = match words {
+            [m, l, rest @ ..] => (m, l, rest),
+            _ => return Err(usage()),
+        };
+        let metric = match *metric {
+            "footrule" => Metric::Footrule,
+            "manhattan" => Metric::Manhattan,
+            "euclidean" => Metric::Euclidean,
+            "differently" => Metric::Differently,
+            "equivalence" => Metric::Equivalence,
+            other => return Err(format!("unknown ranking metric `{other}`: use {METRICS}")),
+        };
+        let limit: f64 = limit
+            .parse()
+            .ok()
+            .filter(|l: &f64| l.is_finite() && *l >= 0.0)
+            .ok_or_else(|| format!("`{limit}` is not a limit: give a number, 0 or more"))?;
+        if metric == Metric::Equivalence && limit > 1.0 {
+            return Err(format!(
+                "equivalence is a share of positions, from 0 to 1, not {limit}"
+            ));
+        }
+        let share = match rest {
+            [] => None,
+            [end @ ("top" | "bottom"), p] => {
+                let v: f64 = p
+                    .strip_suffix('%')
+                    .and_then(|v| v.parse().ok())
+                    .filter(|v: &f64| *v > 0.0 && *v <= 100.0)
+                    .ok_or_else(|| format!("`{p}` is not a share: write e.g. `10%`"))?;
+                Some(if *end == "top" { v / 100.0 } else { -v / 100.0 })
+            }
+            _ => return Err(usage()),
+        };
+        Ok(Ranking {
+            metric,
+            limit,
+            share,
+        })
+    }
+
+    fn check(&self, original: &Data, followup: &Data) -> Result<(), String> {
+        let items =
+            |d: &Data| -> Vec<String> { rows_of(d).into_iter().map(|r| r.join(",")).collect() };
+        let (a, b) = (items(original), items(followup));
+        let (a, b, part) = match self.share {
+            None => (&a[..], &b[..], String::new()),
+            Some(s) if s > 0.0 => (
+                stats::top(&a, s),
+                stats::top(&b, s),
+                format!(" (top {}%)", s * 100.0),
+            ),
+            Some(s) => (
+                stats::bottom(&a, -s),
+                stats::bottom(&b, -s),
+                format!(" (bottom {}%)", -s * 100.0),
+            ),
+        };
+        let (name, value, holds) = match self.metric {
+            Metric::Footrule => {
+                let v = stats::footrule(a, b);
+                ("footrule", v, v <= self.limit)
+            }
+            Metric::Manhattan => {
+                let v = stats::manhattan(a, b) as f64;
+                ("manhattan distance", v, v <= self.limit)
+            }
+            Metric::Euclidean => {
+                let v = stats::euclidean(a, b);
+                ("euclidean distance", v, v <= self.limit)
+            }
+            Metric::Differently => {
+                let v = stats::ranked_differently(a, b) as f64;
+                ("items ranked differently", v, v <= self.limit)
+            }
+            Metric::Equivalence => {
+                let v = stats::same_place_share(a, b);
+                ("share ranked the same", v, v >= self.limit)
+            }
+        };
+        if holds {
+            Ok(())
+        } else {
+            let bound = if self.metric == Metric::Equivalence {
+                "below"
+            } else {
+                "above"
+            };
+            Err(format!(
+                "the rankings differ: {name} {value} over {} and {} items{part}, {bound} the \
+                 limit {}",
+                a.len(),
+                b.len(),
+                self.limit
+            ))
         }
     }
 }
@@ -257,6 +402,51 @@ mod tests {
 
     fn data(s: &str) -> Data {
         Data::parse(s.as_bytes(), Format::Csv, false).unwrap()
+    }
+
+    #[test]
+    fn rankings_are_compared_by_the_metric_within_the_limit() {
+        let p = |t: &str| Expect::parse(t, Format::Lines);
+        let lines = |s: &str| Data::parse(s.as_bytes(), Format::Lines, false).unwrap();
+        let original = lines("a\nb\nc\nd\n");
+        let swapped = lines("b\na\nc\nd\n");
+        let check = |t: &str, got: &Data| p(t).unwrap().check(&original, got, Format::Lines, 0.0);
+        // Two items swapped: footrule 2/8, manhattan 2, euclidean √2, 2 differ, half the same.
+        assert!(check("ranking footrule 0.25", &swapped).is_ok());
+        let e = check("ranking footrule 0.2", &swapped).unwrap_err();
+        assert_eq!(
+            e,
+            "the rankings differ: footrule 0.25 over 4 and 4 items, above the limit 0.2"
+        );
+        assert!(check("ranking manhattan 2", &swapped).is_ok());
+        assert!(check("ranking manhattan 1", &swapped).is_err());
+        assert!(check("ranking euclidean 1.5", &swapped).is_ok());
+        assert!(check("ranking euclidean 1.4", &swapped).is_err());
+        assert!(check("ranking differently 2", &swapped).is_ok());
+        assert!(check("ranking differently 1", &swapped).is_err());
+        assert!(check("ranking equivalence 0.5", &swapped).is_ok());
+        let e = check("ranking equivalence 0.6", &swapped).unwrap_err();
+        assert!(
+            e.contains("share ranked the same 0.5") && e.contains("below the limit 0.6"),
+            "{e}"
+        );
+        // Only the bottom half: c and d kept their places.
+        assert!(check("ranking differently 0 bottom 50%", &swapped).is_ok());
+        let e = check("ranking differently 0 top 50%", &swapped).unwrap_err();
+        assert!(e.contains("over 2 and 2 items (top 50%)"), "{e}");
+        for bad in [
+            "ranking",
+            "ranking footrule",
+            "ranking spearman 0.1",
+            "ranking footrule -1",
+            "ranking equivalence 2",
+            "ranking footrule 0.1 top",
+            "ranking footrule 0.1 top 0%",
+            "ranking footrule 0.1 middle 10%",
+        ] {
+            assert!(p(bad).is_err(), "{bad}");
+        }
+        assert_eq!(p("ranking footrule 0.1").unwrap().claim(), None);
     }
 
     #[test]
