@@ -601,7 +601,57 @@ fn the_nondeterministic_worked_example_is_caught_statistically_and_its_fix_passe
     run();
     let got = verdicts(&log);
     assert_eq!(got.len(), 6);
-    assert!(got[3..].iter().all(|g| g.1 == Outcome::Pass), "{got:?}");
+    // A statistical relation that holds says no more than one that holds run by run.
+    assert!(
+        got[3..]
+            .iter()
+            .all(|g| g.1 == Outcome::Pass && g.2.starts_with(" | ")),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn every_number_of_the_output_is_a_check_and_a_failed_control_is_not_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    // A count of the runs in the relation's own directory: the follow-up always prints 1, the
+    // original 2 and the control 0 (the runs go in that order), so the unchanged program
+    // differs from itself.
+    let count = "echo >> \"$TMPDIR/n\"; echo $(( $(wc -l < \"$TMPDIR/n\") % 3 ))";
+    write(
+        &dir.path().join("spec.toml"),
+        &format!(
+            "command = [\"sh\", \"-c\", {count:?}]\nformat = \"numbers\"\nlog = \"log.jsonl\"\n\
+             [[relation]]\nname = \"controlled\"\n\
+             statistical = {{ runs = 10, alpha = 0.05, control = true }}\n"
+        ),
+    );
+    write(
+        &dir.path().join("pair.toml"),
+        "command = [\"sh\", \"-c\", \"echo 5 $(expr {seed} % 1000)\"]\nformat = \"numbers\"\n\
+         log = \"log.jsonl\"\n[[relation]]\nname = \"pair\"\nexpect = \"multiply 3\"\n\
+         statistical = { runs = 10, alpha = 0.05 }\n",
+    );
+    invite(
+        dir.path(),
+        &["system", "pair.toml", "--seed", "1", "--wait"],
+    );
+    invite(
+        dir.path(),
+        &["system", "spec.toml", "--seed", "1", "--wait"],
+    );
+    let got = verdicts(&dir.path().join("log.jsonl"));
+    assert_eq!(got.len(), 2, "{got:?}");
+    // Two numbers per run; the first (5 against 15) fails; each is judged at half the level.
+    assert_eq!(got[0].1, Outcome::Fail, "{got:?}");
+    assert!(
+        got[0]
+            .2
+            .starts_with("number 1 of 2: the follow-up against the original: "),
+        "{got:?}"
+    );
+    assert!(got[0].2.contains("(0.05 over 2 checks)"), "{got:?}");
+    assert_eq!(got[1].1, Outcome::Inconclusive, "{got:?}");
+    assert!(got[1].2.starts_with("the control failed"), "{got:?}");
 }
 
 #[test]

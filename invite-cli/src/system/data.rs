@@ -171,12 +171,13 @@ impl Data {
             Data::Json(v) => walk(v, &mut out),
             Data::Table { rows, .. } => {
                 for c in rows.iter().flatten() {
-                    let special = match c.trim().to_ascii_lowercase().as_str() {
-                        "nan" | "-nan" => Some(f64::NAN),
-                        "inf" | "+inf" | "infinity" => Some(f64::INFINITY),
-                        "-inf" | "-infinity" => Some(f64::NEG_INFINITY),
-                        _ => None,
-                    };
+                    // A cell that starts with a sign reads as a number, `-inf` and `+nan`
+                    // included; the unsigned words need saying.
+                    let word = matches!(
+                        c.trim().to_ascii_lowercase().as_str(),
+                        "nan" | "inf" | "infinity"
+                    );
+                    let special = word.then(|| c.trim().parse().ok()).flatten();
                     out.extend(special.or_else(|| number(c)));
                 }
             }
@@ -246,12 +247,20 @@ mod tests {
 
     #[test]
     fn the_numbers_of_a_table_or_a_document_are_read_in_order() {
-        let t = Data::parse(b"a,1.5,x\nb,nan,-inf\n2,INF,-3\n", Format::Csv, false).unwrap();
+        let t = Data::parse(
+            b"a,1.5,x\nb,nan,-inf\n2,INF,-3\n-Infinity,+nan,infinity\n",
+            Format::Csv,
+            false,
+        )
+        .unwrap();
         let n = t.numbers();
-        assert_eq!(n.len(), 6, "{n:?}");
+        assert_eq!(n.len(), 9, "{n:?}");
         assert_eq!(n[0], 1.5);
         assert!(n[1].is_nan());
-        assert_eq!(n[2..], [f64::NEG_INFINITY, 2.0, f64::INFINITY, -3.0]);
+        assert_eq!(n[2..6], [f64::NEG_INFINITY, 2.0, f64::INFINITY, -3.0]);
+        assert_eq!(n[6], f64::NEG_INFINITY);
+        assert!(n[7].is_nan());
+        assert_eq!(n[8], f64::INFINITY);
         let j = Data::parse(
             br#"{"a": [1, "x", 2.5], "b": {"c": -4}}"#,
             Format::Json,

@@ -425,6 +425,8 @@ mod tests {
         assert!(check("ranking differently 2", &swapped).is_ok());
         assert!(check("ranking differently 1", &swapped).is_err());
         assert!(check("ranking equivalence 0.5", &swapped).is_ok());
+        assert!(check("ranking equivalence 1", &original).is_ok());
+        assert!(check("ranking equivalence 1", &swapped).is_err());
         let e = check("ranking equivalence 0.6", &swapped).unwrap_err();
         assert!(
             e.contains("share ranked the same 0.5") && e.contains("below the limit 0.6"),

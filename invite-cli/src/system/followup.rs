@@ -56,6 +56,12 @@ pub fn relation_seed(seed: u64, index: usize) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The `{seed}` of run `run` of side `side` (of `sides`) of a statistical relation: distinct
+/// for every run of every side, all from the relation's seed.
+fn run_seed(seed: u64, run: usize, sides: usize, side: usize) -> u64 {
+    relation_seed(seed, run * sides + side)
+}
+
 /// Runs relation `rel` in `dir` (its own, empty) and judges it.
 pub fn run(shared: &Shared<'_>, rel: &Relation, seed: u64, dir: &Path) -> Verdict {
     let started = Instant::now();
@@ -151,8 +157,7 @@ fn judge_statistical(
     let sides = if plan.control { 3 } else { 2 };
     let mut samples: Vec<Vec<Vec<f64>>> = vec![Vec::with_capacity(plan.runs); sides];
     for run in 0..plan.runs {
-        // Independent seeds for every run of every side, all from the relation's.
-        let seed_of = |side: usize| relation_seed(seed, run * sides + side);
+        let seed_of = |side: usize| run_seed(seed, run, sides, side);
         let input = follow_up_input(shared, rel, seed_of(0), runner, dir)?;
         let what = format!("run {} of the follow-up", run + 1);
         let (bytes, _) = invoke(
@@ -489,6 +494,20 @@ mod tests {
         b.dedup();
         assert_eq!(b.len(), 4);
         assert_ne!(relation_seed(42, 0), relation_seed(43, 0));
+    }
+
+    #[test]
+    fn every_run_of_every_side_has_a_seed_of_its_own() {
+        for sides in [2, 3] {
+            let mut seen = std::collections::HashSet::new();
+            for run in 0..30 {
+                for side in 0..sides {
+                    assert!(seen.insert(run_seed(42, run, sides, side)), "{run} {side}");
+                }
+            }
+            assert!(!seen.contains(&42));
+            assert_eq!(run_seed(42, 3, sides, 1), run_seed(42, 3, sides, 1));
+        }
     }
 
     #[test]
