@@ -892,26 +892,29 @@ fn source_and_self_check(src: &SourceRun) -> TokenStream {
     }
 }
 
+/// A relation's guard: when false, the relation is recorded as skipped and nothing more runs.
+fn guard_check(shape: &Shape, g: &Expr) -> TokenStream {
+    let span = g.span();
+    let mut g = g.clone();
+    FollowUps { shape }.visit_expr_mut(&mut g);
+    let holds = quote_spanned!(span=> ::invite::bounds::Holds::holds(#g));
+    quote! {
+        if !#holds {
+            __invite_t.set(
+                ::invite::__private::Outcome::Skipped,
+                ::core::option::Option::Some(::std::string::String::from("the guard was false")),
+            );
+            return;
+        }
+    }
+}
+
 fn relation_arm(shape: &Shape, r: &Relation) -> TokenStream {
     let mut body = r.body.clone();
     FollowUps { shape }.visit_expr_mut(&mut body);
     let src = source_run(shape);
     let source = source_and_self_check(&src);
-    let guard_check = r.guard.as_ref().map(|g| {
-        let span = g.span();
-        let mut g = g.clone();
-        FollowUps { shape }.visit_expr_mut(&mut g);
-        let holds = quote_spanned!(span=> ::invite::bounds::Holds::holds(#g));
-        quote! {
-            if !#holds {
-                __invite_t.set(
-                    ::invite::__private::Outcome::Skipped,
-                    ::core::option::Option::Some(::std::string::String::from("the guard was false")),
-                );
-                return;
-            }
-        }
-    });
+    let guard_check = r.guard.as_ref().map(|g| guard_check(shape, g));
     let guard_uses_result = r
         .guard
         .as_ref()
@@ -947,21 +950,7 @@ fn statistical_arm(shape: &Shape, r: &Relation, checks: usize) -> TokenStream {
         _ => quote!(NotBelow),
     };
     let (left, right) = (&b.left, &b.right);
-    let guard = r.guard.as_ref().map(|g| {
-        let span = g.span();
-        let mut g = g.clone();
-        FollowUps { shape }.visit_expr_mut(&mut g);
-        let holds = quote_spanned!(span=> ::invite::bounds::Holds::holds(#g));
-        quote! {
-            if !#holds {
-                __invite_t.set(
-                    ::invite::__private::Outcome::Skipped,
-                    ::core::option::Option::Some(::std::string::String::from("the guard was false")),
-                );
-                return;
-            }
-        }
-    });
+    let guard = r.guard.as_ref().map(|g| guard_check(shape, g));
     let test = st.test.as_deref().unwrap_or("welch");
     let runs = st
         .runs
