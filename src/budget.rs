@@ -44,14 +44,24 @@ pub enum SkipReason {
 /// How far the virtual clock may run ahead of real time.
 const BURST_NS: u64 = 20_000_000;
 
+/// Where the budget reads real time: the monotonic clock, or in unit tests a hand-set one, so
+/// that the caps' arithmetic is tested exactly rather than against a running clock.
+#[derive(Debug)]
+enum Time {
+    Monotonic(Instant),
+    #[cfg(test)]
+    Manual(AtomicU64),
+}
+
 #[derive(Debug)]
 pub struct Budget {
     max_concurrent: u64,
     max_overhead: f64,
     live: AtomicU64,
-    /// Virtual clock, in nanoseconds since `origin`.
+    /// Virtual clock, in nanoseconds since the budget was made.
     clock_ns: AtomicU64,
-    origin: Instant,
+    /// Real time, which the virtual clock is measured against.
+    time: Time,
     /// Set at shutdown: no run may start any more.
     closed: std::sync::atomic::AtomicBool,
     /// Running mean of measured caller costs, in nanoseconds: the provisional charge.
@@ -62,12 +72,20 @@ pub struct Budget {
 
 impl Budget {
     pub fn new(max_concurrent: u64, max_overhead: f64) -> Budget {
+        Budget::with_time(
+            max_concurrent,
+            max_overhead,
+            Time::Monotonic(Instant::now()),
+        )
+    }
+
+    fn with_time(max_concurrent: u64, max_overhead: f64, time: Time) -> Budget {
         Budget {
             max_concurrent,
             max_overhead,
             live: AtomicU64::new(0),
             clock_ns: AtomicU64::new(0),
-            origin: Instant::now(),
+            time,
             closed: std::sync::atomic::AtomicBool::new(false),
             estimate_ns: AtomicU64::new(0),
             turns: Turns::default(),
@@ -76,7 +94,11 @@ impl Budget {
 
     /// Nanoseconds since the budget was made: the clock sites measure their sampling gaps by.
     pub fn now_ns(&self) -> u64 {
-        self.origin.elapsed().as_nanos() as u64
+        match &self.time {
+            Time::Monotonic(origin) => origin.elapsed().as_nanos() as u64,
+            #[cfg(test)]
+            Time::Manual(now) => now.load(Relaxed),
+        }
     }
 
     /// Takes a concurrency slot for `site` if both caps and the turns allow a run now, and
@@ -272,6 +294,36 @@ pub fn cow_fault_cost_ns() -> u64 {
 mod tests {
     use super::*;
 
+    const MS: u64 = 1_000_000;
+
+    /// A budget whose real time stands still until the test moves it.
+    fn manual(max_concurrent: u64, max_overhead: f64) -> Budget {
+        Budget::with_time(
+            max_concurrent,
+            max_overhead,
+            Time::Manual(AtomicU64::new(0)),
+        )
+    }
+
+    fn set_now(b: &Budget, ns: u64) {
+        let Time::Manual(now) = &b.time else {
+            unreachable!("a monotonic budget's time is not set by hand")
+        };
+        now.store(ns, Relaxed);
+    }
+
+    fn clock(b: &Budget) -> u64 {
+        b.clock_ns.load(Relaxed)
+    }
+
+    #[test]
+    fn the_monotonic_clock_runs() {
+        let b = Budget::new(1, 0.5);
+        let first = b.now_ns();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        assert!(b.now_ns() > first);
+    }
+
     #[test]
     fn a_copy_on_write_fault_is_measured_per_page() {
         // A fault that copies a 4 KiB page takes far more than 100 ns on any machine (a busy
@@ -281,67 +333,7 @@ mod tests {
     }
 
     #[test]
-    fn concurrency_cap_counts_live_runs() {
-        let b = Budget::new(2, 1.0);
-        // A first run measures the cost, so later admissions need not wait for one another.
-        let p = b.try_acquire(1, 1_000_000).unwrap();
-        b.settle(p, 1000);
-        b.release();
-        assert!(b.try_acquire(1, 1_000_000).is_ok());
-        assert!(b.try_acquire(1, 1_000_000).is_ok());
-        assert_eq!(b.try_acquire(1, 1_000_000), Err(SkipReason::Concurrency));
-        b.release();
-        assert!(b.try_acquire(1, 1_000_000).is_ok());
-        assert_eq!(b.live(), 2);
-    }
-
-    #[test]
-    fn overhead_cap_refuses_after_the_burst_is_spent() {
-        let b = Budget::new(100, 0.01);
-        // 1 ms of caller time at a 1% cap moves the clock 100 ms ahead: beyond the burst.
-        assert_eq!(b.try_acquire(1, 1_000_000), Ok(0));
-        b.settle(0, 1_000_000);
-        assert_eq!(b.try_acquire(1, 1_000_000), Err(SkipReason::Overhead));
-    }
-
-    #[test]
-    fn a_share_of_one_is_no_overhead_cap_and_just_below_it_is_one() {
-        let off = Budget::new(100, 1.0);
-        // Ten seconds of charges, far beyond any wall time: still admitted.
-        off.charge(10_000_000_000);
-        assert_eq!(off.try_acquire(1, 1_000_000), Ok(0));
-        let capped = Budget::new(100, 0.999);
-        capped.charge(10_000_000_000);
-        assert_eq!(capped.try_acquire(1, 1_000_000), Err(SkipReason::Overhead));
-    }
-
-    #[test]
-    fn small_costs_stay_within_the_burst() {
-        // 40 µs at 5% advances the clock 0.8 ms a run: 20 runs fit in the 20 ms burst.
-        let b = Budget::new(1000, 0.05);
-        for _ in 0..20 {
-            let provisional = b.try_acquire(1, 1_000_000).unwrap();
-            b.settle(provisional, 40_000);
-        }
-    }
-
-    #[test]
-    fn admission_charges_the_measured_mean_before_the_run_reports() {
-        let b = Budget::new(100, 0.01);
-        let p = b.try_acquire(1, 1_000_000).unwrap();
-        b.settle(p, 50_000); // 50 µs measured: 5 ms of clock at 1%.
-                             // Every admission now takes 50 µs at once, so admissions stop within the 20 ms burst
-                             // although none of them has reported its real cost.
-        let admitted = (0..100)
-            .take_while(|_| b.try_acquire(1, 1_000_000) == Ok(50_000))
-            .count();
-        assert!((3..=6).contains(&admitted), "{admitted} admitted");
-    }
-
-    #[test]
-    fn copy_on_write_faults_are_measured_and_counted() {
-        let cost = cow_fault_cost_ns();
-        assert!(cost > 0, "a fault took no time");
+    fn copy_on_write_faults_are_counted() {
         let before = usage().0;
         let v = vec![1u8; 64 * 4096];
         std::hint::black_box(&v);
@@ -349,20 +341,183 @@ mod tests {
     }
 
     #[test]
+    fn a_charge_moves_the_clock_by_its_cost_over_the_share_up_to_the_burst() {
+        let b = manual(100, 0.125);
+        b.charge(MS);
+        assert_eq!(clock(&b), 8 * MS);
+        b.charge(1_500_000);
+        assert_eq!(clock(&b), 20 * MS, "exactly the burst ahead");
+        assert_eq!(
+            b.try_acquire(1, MS),
+            Ok(0),
+            "a clock at the burst still admits"
+        );
+        b.charge(1);
+        assert_eq!(b.try_acquire(1, MS), Err(SkipReason::Overhead));
+        set_now(&b, 8);
+        assert_eq!(
+            b.try_acquire(1, MS),
+            Ok(0),
+            "real time caught up with the charge"
+        );
+        assert_eq!(b.live(), 2);
+    }
+
+    #[test]
+    fn idle_time_is_not_saved_up_as_credit() {
+        let b = manual(100, 0.01);
+        set_now(&b, 10_000 * MS);
+        // 1 ms at 1% is 100 ms of clock, counted from now, not from where the clock stood
+        // ten idle seconds ago.
+        b.charge(MS);
+        assert_eq!(clock(&b), 10_100 * MS);
+        assert_eq!(b.try_acquire(1, MS), Err(SkipReason::Overhead));
+    }
+
+    #[test]
+    fn a_share_of_one_is_no_overhead_cap_just_below_it_is_one_and_zero_admits_nothing() {
+        let off = manual(100, 1.0);
+        // Ten seconds of charges, far beyond any wall time: still admitted.
+        off.charge(10_000 * MS);
+        assert_eq!(off.try_acquire(1, MS), Ok(0));
+        let capped = manual(100, 0.999);
+        capped.charge(10_000 * MS);
+        assert_eq!(capped.try_acquire(1, MS), Err(SkipReason::Overhead));
+        let none = manual(100, 0.0);
+        assert_eq!(none.try_acquire(1, MS), Err(SkipReason::Overhead));
+        assert_eq!(none.live(), 0);
+    }
+
+    #[test]
+    fn the_first_measured_cost_is_the_estimate_and_later_ones_move_it_an_eighth() {
+        let b = manual(100, 0.5);
+        assert!(b.needs_estimate());
+        assert_eq!(
+            b.try_acquire(1, MS),
+            Ok(0),
+            "nothing to charge before a measurement"
+        );
+        b.settle(0, 8_000);
+        assert!(!b.needs_estimate());
+        assert_eq!(clock(&b), 16_000);
+        b.release();
+        assert_eq!(b.try_acquire(1, MS), Ok(8_000));
+        b.settle(8_000, 16_000);
+        assert_eq!(b.try_acquire(1, MS), Ok(9_000), "(7 x 8,000 + 16,000) / 8");
+        b.settle(9_000, 0);
+        assert_eq!(
+            b.try_acquire(1, MS),
+            Ok(9_000),
+            "a cost of zero was not measured and leaves the estimate"
+        );
+    }
+
+    #[test]
+    fn settling_gives_back_what_the_provisional_charge_overstated() {
+        let b = manual(100, 0.125);
+        b.seed_estimate(2 * MS);
+        assert_eq!(b.try_acquire(1, MS), Ok(2 * MS));
+        assert_eq!(clock(&b), 16 * MS);
+        b.settle(2 * MS, 500_000);
+        assert_eq!(clock(&b), 4 * MS);
+        b.settle(MS, 0);
+        assert_eq!(clock(&b), 0, "a refund stops at the clock's origin");
+        b.settle(0, 250_000);
+        assert_eq!(
+            clock(&b),
+            2 * MS,
+            "and an understated one is charged the rest"
+        );
+    }
+
+    #[test]
+    fn the_estimate_is_seeded_once_and_never_as_zero() {
+        let b = manual(100, 0.5);
+        b.seed_estimate(0);
+        assert!(!b.needs_estimate(), "a zero measurement still seeds");
+        b.seed_estimate(5_000);
+        assert_eq!(b.try_acquire(1, MS), Ok(1), "the first seed stands");
+    }
+
+    #[test]
+    fn admission_charges_the_measured_mean_before_the_run_reports() {
+        let b = manual(100, 0.01);
+        let p = b.try_acquire(1, MS).unwrap();
+        b.settle(p, 50_000); // 50 µs measured: 5 ms of clock at 1%.
+                             // Every admission now takes 50 µs at once, so admissions stop within the 20 ms burst
+                             // although none of them has reported its real cost: at 10, 15, 20 and 25 ms.
+        let admitted = (0..100)
+            .take_while(|_| b.try_acquire(1, MS) == Ok(50_000))
+            .count();
+        assert_eq!(admitted, 4);
+    }
+
+    #[test]
+    fn concurrency_cap_counts_live_runs() {
+        let b = manual(2, 1.0);
+        let p = b.try_acquire(1, MS).unwrap();
+        b.settle(p, 1000);
+        b.release();
+        assert!(b.try_acquire(1, MS).is_ok());
+        assert!(b.try_acquire(1, MS).is_ok());
+        assert_eq!(b.try_acquire(1, MS), Err(SkipReason::Concurrency));
+        b.release();
+        assert!(b.try_acquire(1, MS).is_ok());
+        assert_eq!(b.live(), 2);
+        b.release();
+        b.release();
+        b.release();
+        assert_eq!(b.live(), 0, "an extra release does not wrap the count");
+    }
+
+    #[test]
+    fn a_freed_slot_waits_for_the_site_refused_for_want_of_one() {
+        let b = manual(1, 1.0);
+        assert!(b.try_acquire(1, MS).is_ok());
+        assert_eq!(b.try_acquire(2, MS), Err(SkipReason::Concurrency));
+        set_now(&b, 10);
+        b.release();
+        assert_eq!(
+            b.try_acquire(1, MS),
+            Err(SkipReason::Concurrency),
+            "the slot is held for site 2"
+        );
+        assert!(b.try_acquire(2, MS).is_ok());
+        b.release();
+        assert!(b.try_acquire(1, MS).is_ok(), "nobody waits any more");
+        b.release();
+        // A hold lapses a window after the slot was freed.
+        assert_eq!(b.try_acquire(1, MS), Ok(0));
+        assert_eq!(b.try_acquire(3, MS), Err(SkipReason::Concurrency));
+        set_now(&b, 2 * MS);
+        b.release();
+        set_now(&b, 3 * MS);
+        assert_eq!(b.try_acquire(1, MS), Err(SkipReason::Concurrency));
+        set_now(&b, 3 * MS + 1);
+        assert!(
+            b.try_acquire(1, MS).is_ok(),
+            "site 3's hold lapsed unclaimed"
+        );
+    }
+
+    #[test]
     fn a_check_takes_a_slot_beyond_the_cap_until_shutdown() {
-        let b = Budget::new(1, 0.01);
-        b.settle(b.try_acquire(1, 1_000_000).unwrap(), 1_000_000);
+        let b = manual(1, 0.01);
+        b.settle(b.try_acquire(1, MS).unwrap(), MS);
         assert_eq!(b.acquire_for_check(), Ok(()), "past both caps");
         assert_eq!(b.live(), 2, "and counted, so that its release balances");
+        assert!(!b.is_closed());
         b.close();
+        assert!(b.is_closed());
         assert_eq!(b.acquire_for_check(), Err(SkipReason::Disabled));
         assert_eq!(b.live(), 2);
     }
 
     #[test]
     fn closed_budget_refuses_as_disabled() {
-        let b = Budget::new(1, 1.0);
+        let b = manual(1, 1.0);
         b.close();
-        assert_eq!(b.try_acquire(1, 1_000_000), Err(SkipReason::Disabled));
+        assert_eq!(b.try_acquire(1, MS), Err(SkipReason::Disabled));
+        assert_eq!(b.live(), 0);
     }
 }

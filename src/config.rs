@@ -376,12 +376,10 @@ impl Config {
         })
     }
 
-    /// The settings of one site, or the empty set.
     /// The share of test children's CPU time charged to the budget.
     pub fn child_cpu_charge(&self) -> f64 {
         self.child_cpu_charge.unwrap_or_else(|| {
-            let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-            1.0 / cpus.saturating_sub(1).max(1) as f64
+            default_child_cpu_charge(std::thread::available_parallelism().map_or(1, |n| n.get()))
         })
     }
 
@@ -619,6 +617,12 @@ fn non_empty<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     Ok(v)
 }
 
+/// `1 / (CPUs − 1)`: a test's CPU time counts in full while it has at most one CPU to itself,
+/// and less the more the program has to spare.
+fn default_child_cpu_charge(cpus: usize) -> f64 {
+    1.0 / cpus.saturating_sub(1).max(1) as f64
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -736,6 +740,82 @@ mod tests {
     #[test]
     fn empty_file_gives_defaults() {
         assert_eq!(parse("").unwrap(), Config::default());
+    }
+
+    /// The README's configuration table, as (key, default) pairs.
+    fn documented_defaults() -> Vec<(String, String)> {
+        let readme = include_str!("../README.md");
+        let table = readme
+            .split("| key | default | meaning |")
+            .nth(1)
+            .expect("README.md has the configuration table");
+        table
+            .lines()
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .map(|row| {
+                let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+                let unquote = |c: &str| c.trim_matches('`').to_string();
+                (unquote(cells[1]), unquote(cells[2]))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_key_has_the_default_the_readme_documents() {
+        let defaults = Config::default();
+        let documented = documented_defaults();
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let serde_json::Value::Object(fields) = serde_json::to_value(&defaults).unwrap() else {
+            panic!("a configuration serializes as a table");
+        };
+        for key in fields.keys().filter(|k| *k != "functions") {
+            assert!(
+                documented.iter().any(|(k, _)| k == key),
+                "`{key}` is missing from the README's table"
+            );
+        }
+        for (key, default) in &documented {
+            match default.as_str() {
+                "" => assert_eq!(key, "[functions.\"site\"]"),
+                "none" => assert_eq!(fields[key], serde_json::Value::Null, "{key}"),
+                "CPUs − 1, at least 1" => {
+                    assert_eq!(
+                        defaults.max_concurrent,
+                        cpus.saturating_sub(1).max(1) as u64
+                    )
+                }
+                "1/(CPUs−1)" => {
+                    assert_eq!(defaults.child_cpu_charge, None);
+                    assert_eq!(defaults.child_cpu_charge(), default_child_cpu_charge(cpus));
+                }
+                literal => {
+                    let written = parse(&format!("{key} = {literal}"))
+                        .unwrap_or_else(|e| panic!("README default of `{key}`: {e}"));
+                    assert_eq!(written, defaults, "`{key} = {literal}` is not the default");
+                    assert!(
+                        fields.contains_key(key),
+                        "README documents an unknown key `{key}`"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            documented.len(),
+            fields.len(),
+            "one row per key, and one for the per-site table"
+        );
+    }
+
+    #[test]
+    fn a_test_child_s_cpu_counts_in_full_until_the_program_has_cpus_to_spare() {
+        assert_eq!(default_child_cpu_charge(0), 1.0);
+        assert_eq!(default_child_cpu_charge(1), 1.0);
+        assert_eq!(default_child_cpu_charge(2), 1.0);
+        assert_eq!(default_child_cpu_charge(3), 0.5);
+        assert_eq!(default_child_cpu_charge(5), 0.25);
+        let set = parse("child_cpu_charge = 0.3").unwrap();
+        assert_eq!(set.child_cpu_charge(), 0.3);
     }
 
     #[test]

@@ -146,12 +146,7 @@ fn when_the_program_is_killed_its_tests_die_with_it() {
         // SAFETY: the program ends itself as a crash or an operator's kill -9 would.
         unsafe { libc::kill(me, libc::SIGKILL) };
     });
-    assert_eq!(
-        std::os::unix::process::ExitStatusExt::signal(&run.status),
-        Some(libc::SIGKILL),
-        "{}",
-        run.describe()
-    );
+    assert_eq!(run.signal(), Some(libc::SIGKILL), "{}", run.describe());
     let pids: Vec<i32> = std::fs::read_to_string(run.dir.join("pids"))
         .unwrap()
         .split_whitespace()

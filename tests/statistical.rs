@@ -41,13 +41,13 @@ fn faulty_sampler(xs: &[f64], draws: usize) -> f64 {
     bootstrap(xs, draws, xs.len() - 1)
 }
 
-/// `x` plus noise whose spread is proportional to `x`: doubling `x` doubles the whole
+/// `x` plus noise whose spread is proportional to `x`: scaling `x` scales the whole
 /// distribution. The relations' texts name each test.
 #[invite::metamorphic(
-    statistical(test = welch) => noisy(2.0 * x) == result * 2.0,
-    statistical(test = mann_whitney) => noisy(2.0 * x) == result * 2.0,
-    statistical(test = ks) => noisy(2.0 * x) == result * 2.0,
-    statistical(test = variance_ratio) => noisy(2.0 * x) == result * 2.0,
+    statistical(test = welch) => noisy(10.0 * x) == result * 10.0,
+    statistical(test = mann_whitney) => noisy(10.0 * x) == result * 10.0,
+    statistical(runs = 100, test = ks) => noisy(10.0 * x) == result * 10.0,
+    statistical(test = variance_ratio) => noisy(10.0 * x) == result * 10.0,
 )]
 fn noisy(x: f64) -> f64 {
     x + 0.1 * x * invite::rng().random_range(-1.0..1.0)
@@ -56,10 +56,10 @@ fn noisy(x: f64) -> f64 {
 /// The defect: the noise's spread stays fixed, so the mean scales but the spread does not. Only
 /// the tests that look past the mean can see it.
 #[invite::metamorphic(
-    statistical(test = welch) => fixed_noise(2.0 * x) == result * 2.0,
-    statistical(test = mann_whitney) => fixed_noise(2.0 * x) == result * 2.0,
-    statistical(test = ks) => fixed_noise(2.0 * x) == result * 2.0,
-    statistical(test = variance_ratio) => fixed_noise(2.0 * x) == result * 2.0,
+    statistical(test = welch) => fixed_noise(10.0 * x) == result * 10.0,
+    statistical(test = mann_whitney) => fixed_noise(10.0 * x) == result * 10.0,
+    statistical(runs = 100, test = ks) => fixed_noise(10.0 * x) == result * 10.0,
+    statistical(test = variance_ratio) => fixed_noise(10.0 * x) == result * 10.0,
 )]
 fn fixed_noise(x: f64) -> f64 {
     x + 0.1 * 10.0 * invite::rng().random_range(-1.0..1.0)
@@ -98,7 +98,7 @@ fn detail(checked: &invite::Checked, text: &str) -> String {
 
 #[test]
 fn a_sampler_that_never_draws_its_last_element_is_caught_and_the_correct_one_passes() {
-    let _run = scenario(here!(), SEEDED, || {
+    let run = scenario(here!(), SEEDED, || {
         let xs: Vec<f64> = (1..=20).map(f64::from).collect();
         let good = invite::check(|| {
             for _ in 0..10 {
@@ -116,9 +116,17 @@ fn a_sampler_that_never_draws_its_last_element_is_caught_and_the_correct_one_pas
         assert_eq!(outcomes(&bad, reversed), vec![Fail; 10], "{bad:?}");
         let d = detail(&bad, reversed);
         assert!(
-            d.starts_with("Welch's t-test, 30 runs per side, claim: the same mean; left mean 11"),
+            d.starts_with("Welch's t-test, 30 runs per side, claim: the same mean; left mean "),
             "{d}"
         );
+        // Reversed, the sampler draws from 20 down to 2 (mean 11) instead of 1 to 19 (mean 10).
+        let mean_after = |label: &str| -> f64 {
+            let rest =
+                &d[d.find(label).unwrap_or_else(|| panic!("{label} in {d}")) + label.len()..];
+            rest.split(',').next().unwrap().parse().unwrap()
+        };
+        assert!((mean_after("left mean ") - 11.0).abs() < 0.2, "{d}");
+        assert!((mean_after("right mean ") - 10.0).abs() < 0.2, "{d}");
         assert!(d.contains("(0.0001 over 2 checks)"), "{d}");
         // Scaling holds in distribution for the defective sampler too.
         assert_eq!(
@@ -129,11 +137,12 @@ fn a_sampler_that_never_draws_its_last_element_is_caught_and_the_correct_one_pas
             vec![Pass; 10]
         );
     });
+    run.assert_success();
 }
 
 #[test]
 fn a_spread_that_does_not_scale_is_caught_by_the_tests_that_look_past_the_mean() {
-    let _run = scenario(here!(), SEEDED, || {
+    let run = scenario(here!(), SEEDED, || {
         let good = invite::check(|| {
             noisy(50.0);
             noisy(80.0);
@@ -147,19 +156,22 @@ fn a_spread_that_does_not_scale_is_caught_by_the_tests_that_look_past_the_mean()
         let by_test = |test: &str| {
             outcomes(
                 &bad,
-                &format!("statistical(test = {test}) => fixed_noise(2.0 * x) == result * 2.0"),
+                &format!("test = {test}) => fixed_noise(10.0 * x) == result * 10.0"),
             )
         };
-        // The means agree (x scales); the spread is off by a factor of two.
+        // The means agree (x scales); the spread is off by a factor of ten. The F-test sees
+        // that in 30 runs; the Kolmogorov-Smirnov test, whose statistic stays near 0.45 for two
+        // distributions with one centre, needs about 100.
         assert_eq!(by_test("welch"), vec![Pass, Pass], "{bad:?}");
         assert_eq!(by_test("variance_ratio"), vec![Fail, Fail], "{bad:?}");
         assert_eq!(by_test("ks"), vec![Fail, Fail], "{bad:?}");
     });
+    run.assert_success();
 }
 
 #[test]
 fn one_sided_relations_fail_only_where_the_claim_is_broken() {
-    let _run = scenario(here!(), SEEDED, || {
+    let run = scenario(here!(), SEEDED, || {
         let rising_part = invite::check(|| {
             rising(2.0);
             rising(5.0);
@@ -186,6 +198,7 @@ fn one_sided_relations_fail_only_where_the_claim_is_broken() {
             "{d}"
         );
     });
+    run.assert_success();
 }
 
 static CALLS: AtomicU64 = AtomicU64::new(0);
@@ -202,7 +215,7 @@ fn drifting(x: f64) -> f64 {
 
 #[test]
 fn a_control_that_differs_from_itself_makes_the_verdict_inconclusive() {
-    let _run = scenario(here!(), SEEDED, || {
+    let run = scenario(here!(), SEEDED, || {
         let checked = invite::check(|| {
             drifting(1.0);
         });
@@ -210,12 +223,14 @@ fn a_control_that_differs_from_itself_makes_the_verdict_inconclusive() {
         assert_eq!(outcomes(&checked, controlled), vec![Inconclusive]);
         let d = detail(&checked, controlled);
         assert!(d.starts_with("the control failed"), "{d}");
-        // Without the control, the drift is called a difference.
+        // Without the control, the drift goes unseen: the two sides run in turns, so each
+        // left run is one call later than its right run, and both samples drift alike.
         assert_eq!(
             outcomes(&checked, "drifting(add(x, 0.0)) == result"),
-            vec![Fail]
+            vec![Pass]
         );
     });
+    run.assert_success();
 }
 
 /// Draws from the stream a fixed number of times: any two runs that share a stream give the
@@ -227,7 +242,7 @@ fn draw(x: f64) -> f64 {
 
 #[test]
 fn every_run_draws_from_its_own_stream_and_a_replay_draws_the_same() {
-    let _run = scenario(here!(), SEEDED, || {
+    let run = scenario(here!(), SEEDED, || {
         let first = invite::check(|| {
             draw(0.0);
         });
@@ -255,4 +270,5 @@ fn every_run_draws_from_its_own_stream_and_a_replay_draws_the_same() {
         });
         assert_eq!(detail(&again, "draw(x) == result"), d);
     });
+    run.assert_success();
 }

@@ -20,8 +20,14 @@ use invite::record::{Outcome, Record, Stats, Test};
 const BEGIN: &str = "@@INVITE-SCENARIO-BEGIN\n";
 
 /// What a scenario process did.
+///
+/// A scenario whose process failed fails its test when the `Run` is dropped, unless the test
+/// asked how it ended ([`Run::signal`]): the body's own assertions run in that process, so a
+/// test that never looked at the status could not fail.
 pub struct Run {
-    pub status: ExitStatus,
+    status: ExitStatus,
+    /// Set once the test has looked at how the process ended.
+    status_read: std::cell::Cell<bool>,
     /// The body's standard output, from its first byte to the process's exit.
     pub stdout: String,
     pub stderr: String,
@@ -35,9 +41,16 @@ impl Drop for Run {
     fn drop(&mut self) {
         if std::thread::panicking() {
             eprintln!("scenario files kept for inspection: {}", self.dir.display());
-        } else {
-            let _ = std::fs::remove_dir_all(&self.dir);
+            return;
         }
+        if !self.status.success() && !self.status_read.get() {
+            panic!(
+                "scenario failed: {}\nscenario files kept for inspection: {}",
+                self.describe(),
+                self.dir.display()
+            );
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
@@ -81,6 +94,13 @@ impl Run {
             })
             .next_back()
             .unwrap_or_else(|| panic!("no final stats record; log:\n{}", self.log.join("\n")))
+    }
+
+    /// The signal that ended the scenario's process, if one did: for tests of a program that
+    /// aborts or is killed.
+    pub fn signal(&self) -> Option<i32> {
+        self.status_read.set(true);
+        std::os::unix::process::ExitStatusExt::signal(&self.status)
     }
 
     pub fn assert_success(&self) {
@@ -190,6 +210,7 @@ fn spawn_in(name: &str, config: Option<&str>, env: &[(&str, &str)]) -> Run {
         .collect();
     Run {
         status,
+        status_read: std::cell::Cell::new(false),
         stdout,
         stderr,
         dir,
