@@ -229,12 +229,17 @@ pub fn resident_mib() -> f64 {
 }
 
 /// CPU time (user and system, nanoseconds) of this process's children that have been reaped,
-/// with their own reaped descendants: what test runs consumed.
+/// with their own reaped descendants: what plainly forked test runs consumed.
 pub fn children_cpu_ns() -> u64 {
+    cpu_ns(libc::RUSAGE_CHILDREN)
+}
+
+/// CPU time (user and system, nanoseconds) that `getrusage(who)` reports.
+pub fn cpu_ns(who: libc::c_int) -> u64 {
     // SAFETY: an all-zero rusage is a valid value for getrusage to fill.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: getrusage writes into `usage`, which lives across the call.
-    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
+    unsafe { libc::getrusage(who, &mut usage) };
     let ns = |t: libc::timeval| t.tv_sec as u64 * 1_000_000_000 + t.tv_usec as u64 * 1000;
     ns(usage.ru_utime) + ns(usage.ru_stime)
 }

@@ -41,6 +41,9 @@ pub(crate) struct RunHandle {
     pub site: &'static Site,
     pub pid: libc::pid_t,
     pub follow: sandbox::Follow,
+    /// Made by the launcher, and so not the program's child: its CPU time is charged from
+    /// what it reports, as the program's `RUSAGE_CHILDREN` never sees it.
+    pub hidden: bool,
     pub pipe: OwnedFd,
     pub started: Instant,
     pub deadline: Instant,
@@ -69,6 +72,8 @@ impl RunHandle {
             run: start.run,
             site,
             pid: start.pid,
+            // Only the launcher hands over a pidfd; a plain fork's is opened by `follow`.
+            hidden: start.pidfd >= 0,
             follow: start.follow(),
             pipe,
             started: start.started,
@@ -427,19 +432,24 @@ impl State {
         });
     }
 
-    /// Charges the copy-on-write faults of the last round, if any run was alive in it.
     /// Charges the CPU time of test children reaped since the last round (see budget.rs).
     fn charge_children(&mut self) {
         let now = crate::budget::children_cpu_ns();
         let new = now.saturating_sub(self.children_seen);
         self.children_seen = now;
         if new > 0 {
-            let cost = (new as f64 * self.child_cpu_charge) as u64;
-            self.children_ns += cost;
-            self.budget.charge(cost);
+            self.charge_cpu(new);
         }
     }
 
+    /// Charges test children's CPU time at `child_cpu_charge`.
+    fn charge_cpu(&mut self, cpu_ns: u64) {
+        let cost = (cpu_ns as f64 * self.child_cpu_charge) as u64;
+        self.children_ns += cost;
+        self.budget.charge(cost);
+    }
+
+    /// Charges the copy-on-write faults of the last round, if any run was alive in it.
     fn charge_faults(&mut self, runs_were_alive: bool) {
         let (faults, system_ns) = crate::budget::usage();
         let new = faults.saturating_sub(self.faults_seen);
@@ -631,6 +641,7 @@ impl State {
                         }
                     }
                 }
+                Frame::Done { cpu_ns } if self.runs[i].h.hidden => self.charge_cpu(cpu_ns),
                 _ => {}
             }
         }

@@ -36,8 +36,10 @@ pub enum Frame {
         duration_us: u64,
         detail: Option<String>,
     },
-    /// Every test of the run has reported.
-    Done,
+    /// Every test of the run has reported. `cpu_ns`: the CPU time the run and its test
+    /// processes used, for the overhead budget when the run is not the program's own child
+    /// (a hidden run's time never reaches the program's `RUSAGE_CHILDREN`).
+    Done { cpu_ns: u64 },
 }
 
 impl Frame {
@@ -147,7 +149,7 @@ mod tests {
                 duration_us: 9,
                 detail: Some("x".into()),
             },
-            Frame::Done,
+            Frame::Done { cpu_ns: 12 },
         ];
         let bytes: Vec<u8> = frames.iter().flat_map(|f| f.encode()).collect();
         for step in 1..bytes.len() {
@@ -168,7 +170,7 @@ mod tests {
         let mut r = FrameReader::default();
         r.feed(&[0xff, 0xff, 0xff, 0x7f, 1, 2, 3]);
         assert_eq!(r.next_frame(), None);
-        r.feed(&Frame::Done.encode());
+        r.feed(&Frame::Done { cpu_ns: 0 }.encode());
         assert_eq!(r.next_frame(), None);
     }
 }

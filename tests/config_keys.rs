@@ -1,0 +1,370 @@
+//! Each configuration key's value takes effect: for every key, a scenario whose outcome differs
+//! from what the default gives. (That every default is the README's is pinned by a unit test of
+//! the configuration module.)
+
+mod support;
+
+use std::time::Duration;
+
+use invite::record::Outcome::*;
+use invite::record::Record;
+use support::{scenario, scenario_dir, scenario_unconfigured, scenario_with};
+
+const WAIT: Duration = Duration::from_secs(60);
+const EVERY_CALL: &str =
+    "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0\nchild_cpu_charge = 0.0";
+
+#[invite::metamorphic(doubled(x + 1) == result + 2)]
+fn doubled(x: u64) -> u64 {
+    2 * x
+}
+
+#[test]
+fn enabled_false_tests_nothing_where_true_tests_every_call() {
+    let body = || {
+        for i in 0..5 {
+            doubled(i);
+        }
+        assert!(invite::wait_idle(WAIT));
+        println!("{}", invite::outcomes().total().total());
+    };
+    let on = scenario(here!(), &format!("{EVERY_CALL}\nenabled = true"), body);
+    on.assert_success();
+    assert_eq!(on.stdout, "5\n", "{}", on.describe());
+    let off = scenario(here!(), &format!("{EVERY_CALL}\nenabled = false"), body);
+    off.assert_success();
+    assert_eq!(off.stdout, "0\n", "{}", off.describe());
+    assert!(off.log.is_empty(), "{}", off.describe());
+}
+
+/// Follow-ups at 1000 and beyond hang, as a test stuck on a lock would.
+#[invite::metamorphic(sleepy(x + 1000) == result + 1000)]
+fn sleepy(x: u64) -> u64 {
+    if x >= 1000 {
+        std::thread::sleep(Duration::from_secs(60));
+    }
+    x
+}
+
+#[invite::metamorphic(sleepy_too(x + 1000) == result + 1000)]
+fn sleepy_too(x: u64) -> u64 {
+    sleepy(x)
+}
+
+#[test]
+fn timeout_ms_is_each_test_s_deadline_and_a_site_may_set_its_own() {
+    let config = format!(
+        "{EVERY_CALL}\ntimeout_ms = 300\n[functions.\"config_keys::sleepy_too\"]\ntimeout_ms = 250"
+    );
+    let run = scenario(here!(), &config, || {
+        sleepy(1);
+        sleepy_too(1);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    let global = &run.tests_of("sleepy(x + 1000) == result + 1000")[0];
+    assert_eq!(global.outcome, Timeout, "{global:?}");
+    let d = global.detail.as_deref().unwrap_or_default();
+    assert!(d.contains("deadline of 300 ms"), "{d}");
+    let own = &run.tests_of("sleepy_too(x + 1000) == result + 1000")[0];
+    assert_eq!(own.outcome, Timeout, "{own:?}");
+    let d = own.detail.as_deref().unwrap_or_default();
+    assert!(d.contains("deadline of 250 ms"), "{d}");
+}
+
+/// The stats records in the scenario's log so far, the final one excluded.
+fn periodic_stats() -> usize {
+    let log = std::fs::read_to_string(scenario_dir().join("log.jsonl")).unwrap_or_default();
+    log.lines()
+        .filter(|l| matches!(Record::from_line(l), Ok(Record::Stats(s)) if !s.is_final))
+        .count()
+}
+
+#[test]
+fn stats_interval_ms_sets_how_often_stats_are_written() {
+    // At the default of ten seconds, three records would take thirty: the wait below gives up
+    // long before. At 50 ms they come at once.
+    let run = scenario(
+        here!(),
+        &format!("{EVERY_CALL}\nstats_interval_ms = 50"),
+        || {
+            doubled(1);
+            let three = support::eventually(Duration::from_secs(15), || periodic_stats() >= 3);
+            println!("{three}");
+        },
+    );
+    run.assert_success();
+    assert_eq!(run.stdout, "true\n", "{}", run.describe());
+}
+
+#[invite::metamorphic(drawn(x + 1) >= 0)]
+fn drawn(x: u64) -> u64 {
+    use rand::Rng;
+    x + invite::rng().random_range(0..1000)
+}
+
+#[test]
+fn a_seed_makes_sampling_and_test_streams_repeat() {
+    let name = here!();
+    let body = || {
+        for i in 0..100 {
+            drawn(i);
+            assert!(invite::wait_idle(WAIT));
+        }
+    };
+    let sampled = |seed: u64| {
+        let config = format!("default_rho = 0.3\nmax_overhead = 1.0\nseed = {seed}");
+        let run = scenario(name, &config, body);
+        run.assert_success();
+        run.tests()
+            .iter()
+            .map(|t| {
+                (
+                    t.inputs["x"].clone(),
+                    t.seeds.rng_seed.clone(),
+                    t.seeds.test_seed,
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let first = sampled(7);
+    assert!(
+        (10..=60).contains(&first.len()),
+        "about 30 of 100 calls: {first:?}"
+    );
+    assert_eq!(sampled(7), first, "the same seed samples the same calls");
+    assert_ne!(sampled(8), first, "another seed samples others");
+}
+
+#[test]
+fn log_dash_writes_the_records_to_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("invite.toml");
+    std::fs::write(&config, format!("{EVERY_CALL}\nlog = \"-\"\n")).unwrap();
+    let config = config.display().to_string();
+    let run = scenario_with(here!(), "", &[("INVITE_CONFIG", &config)], || {
+        doubled(4);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    assert!(run.log.is_empty(), "no log file: {}", run.describe());
+    let tests: Vec<_> = run
+        .stderr
+        .lines()
+        .filter_map(|l| match Record::from_line(l) {
+            Ok(Record::Test(t)) => Some(t),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tests.len(), 1, "{}", run.stderr);
+    assert_eq!(tests[0].test, "doubled(x + 1) == result + 2");
+    assert_eq!(tests[0].outcome, Pass);
+}
+
+#[test]
+fn without_invite_config_the_working_directory_s_invite_toml_is_read() {
+    // No $INVITE_CONFIG, and the scenario's directory as the working directory. Invite reads
+    // its configuration at the first instrumented call, so the file written here is found.
+    let run = scenario_unconfigured(here!(), || {
+        std::fs::write(
+            "invite.toml",
+            format!("{EVERY_CALL}\nlog = \"log.jsonl\"\n"),
+        )
+        .unwrap();
+        doubled(4);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    assert_eq!(
+        run.outcomes_of("doubled(x + 1) == result + 2"),
+        vec![Pass],
+        "{}",
+        run.describe()
+    );
+}
+
+/// Off by a hundredth: a relation tolerant to 2% holds, one at the default 1e-6 does not.
+#[invite::metamorphic(rough(x * 2.0) == result * 2.0)]
+fn rough(x: f64) -> f64 {
+    if x > 10.0 {
+        x * 1.01
+    } else {
+        x
+    }
+}
+
+#[invite::metamorphic(exact_rough(x * 2.0) == result * 2.0)]
+fn exact_rough(x: f64) -> f64 {
+    rough(x)
+}
+
+#[test]
+fn a_site_s_tolerance_is_used_by_its_relations() {
+    let config = format!("{EVERY_CALL}\n[functions.\"config_keys::rough\"]\ntolerance = 0.02");
+    let run = scenario(here!(), &config, || {
+        rough(8.0);
+        exact_rough(8.0);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    let t = &run.tests_of("rough(x * 2.0) == result * 2.0")[0];
+    assert_eq!(t.outcome, Pass, "{t:?}");
+    assert!(
+        t.detail
+            .as_deref()
+            .unwrap_or_default()
+            .contains("tolerance 2e-2"),
+        "{t:?}"
+    );
+    assert_eq!(
+        run.outcomes_of("exact_rough(x * 2.0) == result * 2.0"),
+        vec![Fail]
+    );
+}
+
+#[invite::in_vivo(test = allocates)]
+fn greedy(x: u64) -> u64 {
+    x
+}
+
+#[invite::in_vivo(test = allocates)]
+fn greedy_too(x: u64) -> u64 {
+    x
+}
+
+/// 512 MiB: beyond a 256 MiB allowance, and fine without one.
+fn allocates(_: &u64) -> bool {
+    let v = vec![1u8; 512 << 20];
+    v.iter().step_by(1 << 20).count() == 512
+}
+
+#[test]
+fn a_site_s_memory_mb_limits_its_tests_only() {
+    let config = format!(
+        "{EVERY_CALL}\ntimeout_ms = 60000\n[functions.\"config_keys::greedy\"]\nmemory_mb = 256"
+    );
+    let run = scenario(here!(), &config, || {
+        greedy(1);
+        greedy_too(1);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    let outcomes: Vec<_> = run
+        .tests()
+        .iter()
+        .map(|t| (t.site.clone(), t.outcome))
+        .collect();
+    assert!(
+        outcomes.contains(&("config_keys::greedy".to_string(), Error)),
+        "{outcomes:?}"
+    );
+    assert!(
+        outcomes.contains(&("config_keys::greedy_too".to_string(), Pass)),
+        "{outcomes:?}"
+    );
+}
+
+#[invite::in_vivo(test = anything, dedup = true)]
+fn remembered(x: u64) -> u64 {
+    x
+}
+
+fn anything(_: &u64) -> bool {
+    true
+}
+
+/// Calls `remembered` with 300 distinct states and returns the calls the filter took for seen.
+fn false_seen(config: &str) -> u64 {
+    let run = scenario(
+        "a_small_filter_takes_new_states_for_seen_ones",
+        config,
+        || {
+            for i in 0..300 {
+                remembered(i);
+                assert!(invite::wait_idle(WAIT));
+            }
+        },
+    );
+    run.assert_success();
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == "config_keys::remembered")
+        .unwrap();
+    assert_eq!(site.runs + site.skipped.dedup, 300, "{site:?}");
+    site.skipped.dedup
+}
+
+#[test]
+fn a_small_filter_takes_new_states_for_seen_ones() {
+    // With the default 1 MiB, 300 states are told apart (a false seen has a chance of about
+    // 1e-28); a 64-byte filter, one block, fills up within a few hundred.
+    assert_eq!(false_seen(EVERY_CALL), 0);
+    let global = false_seen(&format!("{EVERY_CALL}\ndedup_bytes = 64"));
+    assert!(global > 100, "{global} of 300 taken for seen");
+    let site = false_seen(&format!(
+        "{EVERY_CALL}\n[functions.\"config_keys::remembered\"]\ndedup_bytes = 64"
+    ));
+    assert!(site > 100, "{site} of 300 taken for seen");
+}
+
+/// A test that spends about 100 ms of CPU.
+#[invite::in_vivo(test = burns_cpu)]
+fn busy(x: u64) -> u64 {
+    x
+}
+
+fn burns_cpu(x: &u64) -> bool {
+    let started = std::time::Instant::now();
+    let mut h = *x;
+    while started.elapsed() < Duration::from_millis(100) {
+        h = h.wrapping_mul(6364136223846793005).wrapping_add(1);
+    }
+    std::hint::black_box(h);
+    true
+}
+
+/// Twenty calls, one at a time; how many were tested.
+fn runs_with_charge(charge: &str, hide_runs: bool) -> u64 {
+    let config = format!(
+        "default_rho = 1.0\nmax_overhead = 0.2\nmax_concurrent = 8\nhide_runs = {hide_runs}\n\
+         child_cpu_charge = {charge}"
+    );
+    let name = "child_cpu_charge_counts_the_tests_cpu_time_against_max_overhead";
+    let run = scenario(name, &config, || {
+        for i in 0..20 {
+            busy(i);
+            assert!(invite::wait_idle(WAIT));
+        }
+    });
+    run.assert_success();
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == "config_keys::busy")
+        .unwrap();
+    site.runs
+}
+
+#[test]
+fn child_cpu_charge_counts_the_tests_cpu_time_against_max_overhead() {
+    // Charged in full at a 20% share, each test's 100 ms of CPU puts the budget 500 ms ahead,
+    // while the caller waits only about 100 ms for it: most later calls are refused. Charged
+    // at nothing, a run costs the caller a few milliseconds, and most calls are tested. Runs
+    // hidden from the program's child handling (the default) report their own time; plain
+    // forks' time is the program's children's.
+    for hide_runs in [true, false] {
+        let full = runs_with_charge("1.0", hide_runs);
+        let none = runs_with_charge("0.0", hide_runs);
+        assert!(
+            full <= 10,
+            "{full} of 20 tested with the charge (hide_runs = {hide_runs})"
+        );
+        assert!(
+            none > full,
+            "{none} tested without the charge, {full} with it (hide_runs = {hide_runs})"
+        );
+    }
+}
