@@ -6,6 +6,19 @@ use std::path::Path;
 
 use invite::config::Config;
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
+
+/// Failing cases are kept in `proptest-regressions/` at the package's root (the working directory
+/// of `cargo test`), to be committed: a failure once found is tried first on every later run.
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "proptest-regressions/properties.txt",
+        ))),
+        ..ProptestConfig::default()
+    }
+}
 
 const KEYS: &[&str] = &[
     "enabled",
@@ -45,7 +58,7 @@ fn value() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(config(512))]
 
     #[test]
     fn the_config_loader_never_panics_on_any_text(text in "\\PC{0,200}") {
@@ -79,10 +92,19 @@ proptest! {
     #[test]
     fn site_tables_with_extreme_values_are_checked(rho in any::<f64>(), timeout in any::<i64>()) {
         let text = format!("[functions.\"a::b\"]\nrho = {rho:?}\ntimeout_ms = {timeout}\n");
-        if let Ok(c) = Config::from_toml(&text, Path::new("invite.toml")) {
-            let site = c.site("a::b");
-            prop_assert!(site.rho.is_some_and(|r| (0.0..=1.0).contains(&r)));
-            prop_assert!(site.timeout_ms.is_some_and(|t| t >= 1));
+        // Accepted exactly when both are in range, and then read as written.
+        let valid = (0.0..=1.0).contains(&rho) && timeout >= 1;
+        match Config::from_toml(&text, Path::new("invite.toml")) {
+            Ok(c) => {
+                prop_assert!(valid, "accepted:\n{text}");
+                let site = c.site("a::b");
+                prop_assert_eq!(site.rho, Some(rho));
+                prop_assert_eq!(site.timeout_ms, Some(timeout as u64));
+            }
+            Err(e) => {
+                prop_assert!(!valid, "refused {text}: {e}");
+                prop_assert_eq!(e.line, if (0.0..=1.0).contains(&rho) { 3 } else { 2 }, "{}", e);
+            }
         }
     }
 }
@@ -143,6 +165,8 @@ fn reference(a: f64, b: f64, tol: f64) -> Option<std::cmp::Ordering> {
 }
 
 proptest! {
+    #![proptest_config(config(256))]
+
     #[test]
     fn every_operator_agrees_with_the_reference_on_every_kind_of_float(
         a in float(),

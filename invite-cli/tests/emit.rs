@@ -1,7 +1,9 @@
 //! Back from the field: a failure logged by a program becomes, through `invite report
 //! --emit-tests`, a regression test that fails on the defective code and passes on the fixed
 //! code. Done for real: a scratch crate with a planted defect is run under invite, the command
-//! writes the tests from its log, and `cargo test` runs them before and after the fix.
+//! writes the tests from its log, and `cargo test` runs them before and after the fix. One of
+//! the defects shows only for some draws of the program's random stream and some orders of a
+//! permutation: its tests reproduce it only if they replay both from the log.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -11,6 +13,17 @@ const DEFECTIVE: &str = r#"
 #[invite::metamorphic(mean(&invite::mr::add(xs, 1.5)) == result + 1.5)]
 pub fn mean(xs: &[f64]) -> f64 {
     xs[..xs.len().saturating_sub(1)].iter().sum::<f64>() / xs.len().max(1) as f64
+}
+
+/// A mean with one element counted twice: the one at a drawn position, when it is the largest.
+/// A permutation moves the largest element, so the relation fails for some draws and orders.
+#[invite::metamorphic(sampled(&invite::mr::permute(xs)) == result)]
+pub fn sampled(xs: &[f64]) -> f64 {
+    use rand::Rng;
+    let i = invite::rng().random_range(0..xs.len());
+    let max = xs.iter().copied().fold(f64::MIN, f64::max);
+    let extra = if xs[i] == max { xs[i] } else { 0.0 };
+    (xs.iter().sum::<f64>() + extra) / xs.len() as f64
 }
 
 #[cfg(test)]
@@ -23,6 +36,13 @@ pub fn mean(xs: &[f64]) -> f64 {
     xs.iter().sum::<f64>() / xs.len().max(1) as f64
 }
 
+#[invite::metamorphic(sampled(&invite::mr::permute(xs)) == result)]
+pub fn sampled(xs: &[f64]) -> f64 {
+    use rand::Rng;
+    let _position = invite::rng().random_range(0..xs.len());
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
 #[cfg(test)]
 mod invite_regressions;
 "#;
@@ -31,6 +51,11 @@ const MAIN: &str = r#"
 fn main() {
     for xs in [vec![1.0, 2.0, 4.0], vec![0.5, -7.25], vec![1.0, 2.0, 4.0]] {
         println!("{}", field::mean(&xs));
+    }
+    // Twenty inputs of five distinct values each.
+    for k in 0..20 {
+        let xs: Vec<f64> = (0..5).map(|j| f64::from((j * 7 + k) % 11)).collect();
+        println!("{}", field::sampled(&xs));
     }
 }
 "#;
@@ -72,7 +97,8 @@ fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fix
         dir.join("Cargo.toml"),
         format!(
             "[package]\nname = \"field\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
-             [dependencies]\ninvite = {{ package = \"invite-mt\", path = {:?} }}\n\n\
+             [dependencies]\ninvite = {{ package = \"invite-mt\", path = {:?} }}\n\
+             rand = {{ version = \"0.9\", default-features = false }}\n\n\
              [workspace]\n",
             repo.display().to_string()
         ),
@@ -87,7 +113,8 @@ fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fix
     std::fs::write(
         dir.join("invite.toml"),
         format!(
-            "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\nlog = {:?}\n",
+            "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n\
+             seed = 42\nlog = {:?}\n",
             log.display().to_string()
         ),
     )
@@ -97,15 +124,20 @@ fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fix
     let (ok, out) = cargo(dir, &target, &["run", "--quiet", "--offline"]);
     assert!(ok, "{out}");
     let logged = std::fs::read_to_string(&log).unwrap();
-    assert_eq!(
-        logged.matches("\"outcome\":\"fail\"").count(),
-        3,
-        "{logged}"
-    );
+    let failures = |site: &str| {
+        logged
+            .lines()
+            .filter(|l| l.contains("\"outcome\":\"fail\"") && l.contains(site))
+            .count()
+    };
+    assert_eq!(failures("field::mean"), 3, "{logged}");
+    // About a third of the calls: the seed fixes which (and the inputs are all distinct).
+    let drawn = failures("field::sampled");
+    assert!((1..20).contains(&drawn), "{logged}");
 
     // Back from the field: one test per distinct failure (the repeated input counts once).
     let emitted = invite_cli::report::emit::from_logs(&[log.display().to_string()]).unwrap();
-    assert_eq!(emitted.tests, 2, "{}", emitted.source);
+    assert_eq!(emitted.tests, 2 + drawn, "{}", emitted.source);
     assert!(emitted.skipped.is_empty(), "{:?}", emitted.skipped);
     assert!(
         emitted.source.contains("crate::mean(&[1.0, 2.0, 4.0])"),
@@ -120,7 +152,8 @@ fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fix
         !ok,
         "the emitted tests passed on the defective code:\n{out}"
     );
-    assert!(out.contains("2 failed"), "{out}");
+    // Each of them: a replay that missed the logged stream or permutation would pass some.
+    assert!(out.contains(&format!("{} failed", 2 + drawn)), "{out}");
     assert!(
         out.contains("mean(&invite::mr::add(xs, 1.5)) == result + 1.5`: fail"),
         "{out}"
@@ -130,5 +163,5 @@ fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fix
     std::fs::write(dir.join("src/lib.rs"), FIXED).unwrap();
     let (ok, out) = cargo(dir, &target, &["test", "--quiet", "--offline", "--lib"]);
     assert!(ok, "the emitted tests fail on the fixed code:\n{out}");
-    assert!(out.contains("2 passed"), "{out}");
+    assert!(out.contains(&format!("{} passed", 2 + drawn)), "{out}");
 }

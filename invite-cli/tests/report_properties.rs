@@ -4,9 +4,22 @@
 use invite::record::{Outcome, Record, Seeds, Test};
 use invite_cli::report::aggregate::{Aggregator, LineError};
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
+
+/// Failing cases are kept in `proptest-regressions/` at the package's root (the working directory
+/// of `cargo test`), to be committed: a failure once found is tried first on every later run.
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "proptest-regressions/report_properties.txt",
+        ))),
+        ..ProptestConfig::default()
+    }
+}
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(config(512))]
 
     #[test]
     fn the_record_parser_never_panics_on_any_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {

@@ -860,6 +860,42 @@ mod tests {
     }
 
     #[test]
+    fn a_property_the_remade_follow_up_runs_break_is_not_proposed() {
+        // Every element given is 2 or more, so every mean given is above 1.5; translated by -1,
+        // [2.0] is a non-empty sequence too, and its result is not positive. Sequences' follow-up
+        // inputs are made again within a budget of elements; scalars' cost nothing.
+        let sig =
+            Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let mut f = |v: &[Value]| {
+            let xs = v[0].elements()?;
+            Some(Value::Float(xs.iter().sum::<f64>() / xs.len() as f64 - 1.5))
+        };
+        let obs: Vec<Observation> = (0u32..40)
+            .map(|i| {
+                let xs = (0..=i % 3).map(|j| f64::from(2 + (i + j) % 7)).collect();
+                observe(
+                    &sig,
+                    &transforms,
+                    vec![Value::FloatSeq(xs)],
+                    &mut f,
+                    i.into(),
+                )
+                .unwrap()
+            })
+            .collect();
+        // Judged on the inputs given alone, `result > 0.0` would hold.
+        assert!(obs.iter().all(|o| o.output.number().unwrap() > 0.0));
+        let found = search(&sig, &transforms, &obs, 10);
+        assert!(
+            found
+                .iter()
+                .all(|f| !matches!(f.subject, Subject::Property(Property::Sign(_)))),
+            "{found:?}"
+        );
+    }
+
+    #[test]
     fn a_property_is_credited_with_the_wrong_outputs_it_rejects() {
         let sig = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
         let transforms = Transform::all(&sig);
