@@ -692,6 +692,64 @@ fn every_statistical_run_has_a_seed_of_its_own_and_the_invocation_seed_fixes_the
 }
 
 #[test]
+fn an_arff_file_is_transformed_below_its_header_and_compared_by_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        &dir.path().join("weather.arff"),
+        "% warm days\n@relation weather\n@attribute outlook {sunny,rainy}\n\
+         @attribute temperature numeric\n@attribute humidity numeric\n@data\n\
+         sunny,85,85\nrainy,64,65\nsunny,72,90\nrainy,75,80\n",
+    );
+    // The program keeps the header and the rows warmer than 70: an ARFF filter.
+    write(
+        &dir.path().join("spec.toml"),
+        r#"command = ["awk", "-F", ",", "/^@data/ { print; d = 1; next } !d || $2 + 0 > 70", "{input}"]
+input = "weather.arff"
+format = "arff"
+log = "log.jsonl"
+
+[[relation]]
+name = "rows permuted"
+transform = ["permute"]
+expect = "same rows"
+
+[[relation]]
+name = "humidity doubled"
+transform = ["column 3 multiply 2"]
+expect = "column 3 multiply 2"
+
+[[relation]]
+name = "reversed, expected unchanged"
+transform = ["reverse"]
+expect = "equal"
+"#,
+    );
+    let out = invite(
+        dir.path(),
+        &["system", "spec.toml", "--wait", "--seed", "3"],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).ends_with("@data\nsunny,85,85\nsunny,72,90\nrainy,75,80\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    let got = verdicts(&dir.path().join("log.jsonl"));
+    let outcome = |name: &str| got.iter().find(|g| g.0 == name).unwrap();
+    assert_eq!(outcome("rows permuted").1, Outcome::Pass, "{got:?}");
+    assert_eq!(outcome("humidity doubled").1, Outcome::Pass, "{got:?}");
+    let reversed = outcome("reversed, expected unchanged");
+    assert_eq!(reversed.1, Outcome::Fail, "{got:?}");
+    assert!(
+        reversed
+            .2
+            .contains("row 1: expected `sunny,85,85`, got `rainy,75,80`"),
+        "{}",
+        reversed.2
+    );
+}
+
+#[test]
 fn a_ranking_expectation_judges_the_order_of_the_rows() {
     let dir = tempfile::tempdir().unwrap();
     write(

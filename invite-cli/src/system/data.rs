@@ -1,9 +1,10 @@
 //! Reading and writing a program's input and output in the formats a specification names.
 //!
 //! Everything but JSON is read as rows of cells: CSV and TSV rows (with an optional header left
-//! in place), one cell per line for `lines`, and one number per row for `numbers` (numbers
-//! separated by any white space). A cell is a number when it parses as one, and numeric cells
-//! compare with a tolerance while the rest compare exactly.
+//! in place), ARFF's data rows (its header kept whole, sparse rows read as dense ones), one cell
+//! per line for `lines`, and one number per row for `numbers` (numbers separated by any white
+//! space). A cell is a number when it parses as one, and numeric cells compare with a tolerance
+//! while the rest compare exactly.
 
 use std::cmp::Ordering;
 
@@ -24,12 +25,17 @@ pub enum Format {
     Numbers,
     /// One JSON value; row operations act on a top-level array.
     Json,
+    /// Weka's attribute-relation files: the header (comments, `@relation`, the `@attribute`s,
+    /// up to `@data`) is kept as it is, as one header cell; the data rows are comma-separated,
+    /// and sparse rows (`{index value, ...}`) are read as dense ones, omitted values 0. Rows are
+    /// written dense.
+    Arff,
 }
 
 impl Format {
     /// Whether rows have more than one cell, so that `column K ...` means something.
     pub fn has_columns(self) -> bool {
-        matches!(self, Format::Csv | Format::Tsv)
+        matches!(self, Format::Csv | Format::Tsv | Format::Arff)
     }
 
     /// The file name extension of a file in this format.
@@ -40,6 +46,7 @@ impl Format {
             Format::Lines => "txt",
             Format::Numbers => "txt",
             Format::Json => "json",
+            Format::Arff => "arff",
         }
     }
 }
@@ -88,6 +95,7 @@ impl Data {
                     .map(Data::Json)
                     .map_err(|e| format!("not JSON: {e}"))
             }
+            Format::Arff => return parse_arff(text()?),
             Format::Csv | Format::Tsv => {
                 let mut reader = csv::ReaderBuilder::new()
                     .has_headers(false)
@@ -132,16 +140,15 @@ impl Data {
                 out
             }
             Data::Table { header, rows } => match format {
+                Format::Arff => {
+                    let mut out: Vec<u8> =
+                        header.iter().flatten().flat_map(|h| h.bytes()).collect();
+                    out.extend(csv_rows(rows, b','));
+                    out
+                }
                 Format::Csv | Format::Tsv => {
-                    let mut w = csv::WriterBuilder::new()
-                        .flexible(true)
-                        .delimiter(if format == Format::Csv { b',' } else { b'\t' })
-                        .from_writer(Vec::new());
-                    for r in header.iter().chain(rows) {
-                        // Writing to memory cannot fail.
-                        w.write_record(r).expect("rows are written to memory");
-                    }
-                    w.into_inner().expect("rows are written to memory")
+                    let delimiter = if format == Format::Csv { b',' } else { b'\t' };
+                    csv_rows(header.iter().chain(rows), delimiter)
                 }
                 _ => {
                     let mut out = String::new();
@@ -198,6 +205,95 @@ impl Data {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// Rows written as delimited text.
+fn csv_rows<'a>(rows: impl IntoIterator<Item = &'a Vec<String>>, delimiter: u8) -> Vec<u8> {
+    let mut w = csv::WriterBuilder::new()
+        .flexible(true)
+        .delimiter(delimiter)
+        .from_writer(Vec::new());
+    for r in rows {
+        // Writing to memory cannot fail.
+        w.write_record(r).expect("rows are written to memory");
+    }
+    w.into_inner().expect("rows are written to memory")
+}
+
+/// Reads an ARFF file: the header up to and including `@data` as one cell, then the rows.
+fn parse_arff(text: &str) -> Result<Data, String> {
+    let is = |line: &str, keyword: &str| {
+        line.trim_start()
+            .get(..keyword.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(keyword))
+    };
+    let mut lines = text.split_inclusive('\n').enumerate();
+    let mut header = String::new();
+    let mut attributes = 0;
+    loop {
+        let Some((_, line)) = lines.next() else {
+            return Err(
+                "no `@data` line: an ARFF file declares `@relation` and its \
+                        `@attribute`s, then `@data`, then the rows"
+                    .to_string(),
+            );
+        };
+        header.push_str(line);
+        if is(line, "@attribute") {
+            attributes += 1;
+        }
+        if is(line, "@data") {
+            break;
+        }
+    }
+    if !header.ends_with('\n') {
+        header.push('\n');
+    }
+    let mut rows = Vec::new();
+    for (i, line) in lines {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('%') {
+            continue;
+        }
+        let at = |what: String| format!("line {}: {what}", i + 1);
+        if let Some(inner) = line.strip_prefix('{') {
+            let inner = inner
+                .strip_suffix('}')
+                .ok_or_else(|| at("a sparse row `{index value, ...}` has no closing `}`".into()))?;
+            let mut row = vec!["0".to_string(); attributes];
+            for pair in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                let (index, value) = pair
+                    .split_once(char::is_whitespace)
+                    .ok_or_else(|| at(format!("`{pair}` is not `index value`")))?;
+                let cell = index
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|k| row.get_mut(k))
+                    .ok_or_else(|| {
+                        at(format!(
+                            "`{index}` is no attribute index (0 to {}, from the header's \
+                             {attributes} `@attribute` lines)",
+                            attributes.saturating_sub(1)
+                        ))
+                    })?;
+                *cell = value.trim().to_string();
+            }
+            rows.push(row);
+        } else {
+            let mut reader = csv::ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .from_reader(line.as_bytes());
+            for r in reader.records() {
+                let r = r.map_err(|e| at(e.to_string()))?;
+                rows.push(r.iter().map(|c| c.trim().to_string()).collect());
+            }
+        }
+    }
+    Ok(Data::Table {
+        header: Some(vec![header]),
+        rows,
+    })
 }
 
 /// Two cells compared: numerically within `tol` when both are numbers, else as text.
@@ -331,6 +427,69 @@ mod tests {
         assert!(!d.is_empty());
     }
 
+    const ARFF: &str = "% weather\n@RELATION weather\n\n@attribute outlook {sunny, rainy}\n\
+                        @attribute temperature numeric\n@attribute humidity NUMERIC\n@data\n\
+                        sunny, 85, 85\n% a comment row\n\n{1 64.5, 0 rainy}\n'rainy', 70,\n";
+
+    #[test]
+    fn arff_keeps_its_header_whole_and_reads_sparse_rows_as_dense() {
+        let d = Data::parse(ARFF.as_bytes(), Format::Arff, false).unwrap();
+        let Data::Table { header, rows } = &d else {
+            panic!("{d:?}")
+        };
+        let header = header.as_ref().unwrap();
+        assert_eq!(header.len(), 1);
+        assert!(header[0].starts_with("% weather\n@RELATION"), "{header:?}");
+        assert!(header[0].ends_with("@data\n"), "{header:?}");
+        let cells = |r: &[&str]| r.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            rows,
+            &vec![
+                cells(&["sunny", "85", "85"]),
+                cells(&["rainy", "64.5", "0"]),
+                cells(&["'rainy'", "70", ""]),
+            ]
+        );
+        assert_eq!(d.numbers(), vec![85.0, 85.0, 64.5, 0.0, 70.0]);
+        // Written back: the header as it was, the rows dense; read again, the same.
+        let written = String::from_utf8(d.write(Format::Arff)).unwrap();
+        assert!(written.starts_with(&header[0]), "{written}");
+        assert!(
+            written.ends_with("@data\nsunny,85,85\nrainy,64.5,0\n'rainy',70,\n"),
+            "{written}"
+        );
+        assert_eq!(
+            Data::parse(written.as_bytes(), Format::Arff, false).unwrap(),
+            d
+        );
+    }
+
+    #[test]
+    fn arff_without_data_or_with_a_bad_sparse_row_is_refused_by_line() {
+        let err = |text: &str| Data::parse(text.as_bytes(), Format::Arff, false).unwrap_err();
+        assert!(err("@relation r\n@attribute a numeric\n1\n").starts_with("no `@data` line"));
+        let head = "@relation r\n@attribute a numeric\n@attribute b numeric\n@data\n";
+        let e = err(&format!("{head}{{2 1.0}}\n"));
+        assert_eq!(
+            e,
+            "line 5: `2` is no attribute index (0 to 1, from the header's 2 `@attribute` lines)"
+        );
+        assert_eq!(
+            err(&format!("{head}1,2\n{{0 1.0\n")),
+            "line 6: a sparse row `{index value, ...}` has no closing `}`"
+        );
+        assert_eq!(
+            err(&format!("{head}{{0}}\n")),
+            "line 5: `0` is not `index value`"
+        );
+        // Without a final newline, the header still ends its line.
+        let d = Data::parse(b"@relation r\n@data", Format::Arff, false).unwrap();
+        assert_eq!(
+            String::from_utf8(d.write(Format::Arff)).unwrap(),
+            "@relation r\n@data\n"
+        );
+    }
+
     #[test]
     fn files_are_named_by_their_format() {
         let names = [
@@ -339,9 +498,10 @@ mod tests {
             Format::Lines,
             Format::Numbers,
             Format::Json,
+            Format::Arff,
         ]
         .map(Format::extension);
-        assert_eq!(names, ["csv", "tsv", "txt", "txt", "json"]);
+        assert_eq!(names, ["csv", "tsv", "txt", "txt", "json", "arff"]);
     }
 
     #[test]

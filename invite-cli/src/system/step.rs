@@ -210,7 +210,13 @@ impl Edit {
                 }
             }
             Edit::Append(text) => {
-                let added = Data::parse(text.as_bytes(), format, false)?;
+                // An ARFF row is a CSV row (the header is the file's, not the step's).
+                let rows_format = if format == Format::Arff {
+                    Format::Csv
+                } else {
+                    format
+                };
+                let added = Data::parse(text.as_bytes(), rows_format, false)?;
                 if let Data::Table { rows: more, .. } = added {
                     rows.extend(more);
                 }
@@ -311,6 +317,25 @@ mod tests {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(0);
         Edit::parse(step, format)?.apply(&mut d, format, &mut rng)?;
         Ok(rows(&d))
+    }
+
+    #[test]
+    fn arff_rows_are_transformed_below_the_kept_header() {
+        let arff = "@relation r\n@attribute k string\n@attribute x numeric\n@data\na,3\n{1 1}\n";
+        let e = |s| edit(s, arff, Format::Arff).unwrap();
+        assert_eq!(e("reverse"), ["0,1", "a,3"]);
+        assert_eq!(e("column 2 multiply 10"), ["a,30", "0,10"]);
+        assert_eq!(e("append c,4"), ["a,3", "0,1", "c,4"]);
+        let mut d = Data::parse(arff.as_bytes(), Format::Arff, false).unwrap();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+        Edit::parse("negate", Format::Arff)
+            .unwrap()
+            .apply(&mut d, Format::Arff, &mut rng)
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(d.write(Format::Arff)).unwrap(),
+            "@relation r\n@attribute k string\n@attribute x numeric\n@data\na,-3\n0,-1\n"
+        );
     }
 
     #[test]
