@@ -216,6 +216,52 @@ mod tests {
     }
 
     #[test]
+    fn filled_bytes_come_from_the_replayable_stream() {
+        let mut r = rng();
+        let at = Snapshot::take();
+        let mut first = [0u8; 32];
+        r.fill_bytes(&mut first);
+        assert_ne!(first, [0u8; 32]);
+        at.restore();
+        let mut again = [0u8; 32];
+        r.fill_bytes(&mut again);
+        assert_eq!(first, again);
+    }
+
+    #[test]
+    fn independent_streams_differ_from_each_other_and_replay_alike() {
+        let mut r = rng();
+        let at = Snapshot::take();
+        let draws = |k: u64| {
+            at.restore_independent(k);
+            let mut r = rng();
+            (0..4).map(|_| r.next_u64()).collect::<Vec<_>>()
+        };
+        at.restore();
+        let own: Vec<u64> = (0..4).map(|_| r.next_u64()).collect();
+        let (one, two) = (draws(0), draws(1));
+        assert_ne!(one, own, "a stream of its own, not the snapshot's");
+        assert_ne!(one, two);
+        assert_eq!(draws(0), one, "the same on every replay");
+    }
+
+    #[test]
+    fn a_replay_puts_back_the_permutations_of_its_test_seed() {
+        let xs: Vec<u32> = (0..20).collect();
+        let seeds = |test_seed| Snapshot::take().seeds(test_seed);
+        assert!(replay(&seeds(5)));
+        let first = crate::mr::permute(&xs);
+        assert!(replay(&seeds(5)));
+        assert_eq!(crate::mr::permute(&xs), first);
+        assert!(replay(&seeds(6)));
+        assert_ne!(
+            crate::mr::permute(&xs),
+            first,
+            "another seed, another order"
+        );
+    }
+
+    #[test]
     fn mix_is_the_same_in_every_version() {
         // A configured seed must give the same threads' streams and tests' seeds in every
         // version, or a log's `seed = N` run could not be repeated after an upgrade: these
