@@ -183,6 +183,27 @@ fn without_invite_config_the_working_directory_s_invite_toml_is_read() {
     );
 }
 
+#[test]
+fn an_empty_invite_config_counts_as_unset() {
+    let run = scenario_with(here!(), "", &[("INVITE_CONFIG", "")], || {
+        std::env::set_current_dir(scenario_dir()).unwrap();
+        std::fs::write(
+            "invite.toml",
+            format!("{EVERY_CALL}\nlog = \"log.jsonl\"\n"),
+        )
+        .unwrap();
+        doubled(4);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    assert_eq!(
+        run.outcomes_of("doubled(x + 1) == result + 2"),
+        vec![Pass],
+        "{}",
+        run.describe()
+    );
+}
+
 /// Off by a hundredth: a relation tolerant to 2% holds, one at the default 1e-6 does not.
 #[invite::metamorphic(rough(x * 2.0) == result * 2.0)]
 fn rough(x: f64) -> f64 {

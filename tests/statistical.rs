@@ -136,6 +136,15 @@ fn a_sampler_that_never_draws_its_last_element_is_caught_and_the_correct_one_pas
             ),
             vec![Pass; 10]
         );
+        // Without `runs`, each side runs 30 times.
+        let d = detail(
+            &bad,
+            "faulty_sampler(&multiply(xs, 10.0), draws) == result * 10.0",
+        );
+        assert!(
+            d.starts_with("the variance-ratio F-test, 30 runs per side"),
+            "{d}"
+        );
     });
     run.assert_success();
 }

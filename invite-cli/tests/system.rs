@@ -692,6 +692,43 @@ fn every_statistical_run_has_a_seed_of_its_own_and_the_invocation_seed_fixes_the
 }
 
 #[test]
+fn a_spec_without_a_log_writes_where_invite_toml_says() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("data.txt"), "2\n1\n");
+    write(
+        &dir.path().join("spec.toml"),
+        "command = [\"sort\", \"-n\", \"{input}\"]\ninput = \"data.txt\"\nformat = \"numbers\"\n\
+         [[relation]]\nname = \"permuted\"\ntransform = [\"permute\"]\nexpect = \"equal\"\n",
+    );
+    let config = dir.path().join("settings.toml");
+    write(&config, "log = \"from-config.jsonl\"\n");
+    let run = |config: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_invite"))
+            .args(["system", "spec.toml", "--wait"])
+            .current_dir(dir.path())
+            .env("INVITE_CONFIG", config)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = run(&config);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let got = verdicts(&dir.path().join("from-config.jsonl"));
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].1, Outcome::Pass);
+    // A broken invite.toml is said, and the defaults are used.
+    write(&config, "log = 3\n");
+    let out = run(&config);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("(using the defaults)"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(verdicts(&dir.path().join("invite-log.jsonl")).len(), 1);
+}
+
+#[test]
 fn an_arff_file_is_transformed_below_its_header_and_compared_by_rows() {
     let dir = tempfile::tempdir().unwrap();
     write(
@@ -747,6 +784,21 @@ expect = "equal"
         "{}",
         reversed.2
     );
+    // `--relation` runs that relation alone.
+    let out = invite(
+        dir.path(),
+        &[
+            "system",
+            "spec.toml",
+            "--wait",
+            "--relation",
+            "humidity doubled",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let again = verdicts(&dir.path().join("log.jsonl"));
+    assert_eq!(again.len(), got.len() + 1, "{again:?}");
+    assert_eq!(again.last().unwrap().0, "humidity doubled");
 }
 
 #[test]
