@@ -209,6 +209,33 @@ fn counts_match_a_hand_built_log() {
 }
 
 #[test]
+fn the_text_report_fits_80_columns_whatever_the_names() {
+    let site =
+        "a_rather_long_crate_name::deeply::nested::module::path::to::a_function_with_a_long_name";
+    let relation = "a_function_with_a_long_name(&invite::mr::multiply(&invite::mr::permute(xs), \
+                    2.0), scale * 2.0) == result * 2.0 + offset * 0.0";
+    let log = [
+        start(7, &[(site, &[relation, A])]),
+        test(7, site, relation, 1, Outcome::Fail, 10),
+        test(7, site, A, 1, Outcome::Pass, 20),
+        test(7, site, relation, 2, Outcome::Timeout, 30),
+        stats(7, site, 100, 10.0),
+        stop(7),
+    ]
+    .join("\n")
+        + "\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "long.jsonl", log.as_bytes());
+    let out = invite(&["report", path.to_str().unwrap()], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("a_function_with_a_long_name"), "{report}");
+    for line in report.lines() {
+        assert!(line.chars().count() <= 80, "{line}\n{report}");
+    }
+}
+
+#[test]
 fn instances_in_several_files_are_merged() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "one.jsonl", instance_log(1).as_bytes());

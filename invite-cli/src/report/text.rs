@@ -43,6 +43,44 @@ fn fit(s: &str, width: usize) -> String {
     }
 }
 
+/// Breaks `s` into lines of at most `width` characters at spaces (a longer word is split),
+/// every line after the first indented by `indent`.
+fn wrap(s: &str, width: usize, indent: &str) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in s.split(' ').filter(|w| !w.is_empty()) {
+        let mut word: Vec<char> = word.chars().collect();
+        while !word.is_empty() {
+            let line = lines.last_mut().expect("never empty");
+            let used = line.chars().count();
+            let gap = usize::from(used > 0 && !line.ends_with(' '));
+            if used + gap + word.len() <= width {
+                if gap == 1 {
+                    line.push(' ');
+                }
+                line.extend(&word);
+                break;
+            }
+            // At least one character a line, so that a width narrower than the indent ends.
+            let room = width.saturating_sub(used + gap).max(1).min(word.len());
+            if used > indent.len() && word.len() <= width.saturating_sub(indent.len()) {
+                // The word fits on a line of its own.
+                lines.push(indent.to_string());
+                continue;
+            }
+            // Longer than any line: split it.
+            if gap == 1 {
+                line.push(' ');
+            }
+            line.extend(&word[..room]);
+            word.drain(..room);
+            if !word.is_empty() {
+                lines.push(indent.to_string());
+            }
+        }
+    }
+    lines
+}
+
 /// A count in at most six characters.
 fn count(n: u64) -> String {
     match n {
@@ -202,12 +240,14 @@ fn sampling(out: &mut String, s: &Summary, paint: Paint) {
         return;
     }
     for site in s.sites.iter().filter(|x| x.skipped.dedup > 0) {
-        let _ = writeln!(
-            out,
+        let note = format!(
             "{}: unseen-state testing saved {} runs",
             site.site,
             count(site.skipped.dedup)
         );
+        for line in wrap(&note, WIDTH, "  ") {
+            let _ = writeln!(out, "{line}");
+        }
     }
 }
 
@@ -261,14 +301,10 @@ fn failures(out: &mut String, s: &Summary, paint: Paint) {
     let _ = writeln!(out, "\n{}", paint.bold("Failures"));
     for (site, i) in failing {
         let t = &site.per_test[i];
-        let _ = writeln!(
-            out,
-            "{}",
-            paint.red(&format!(
-                "{}: {} ({} failing)",
-                site.site, t.test, t.failures_total
-            ))
-        );
+        let heading = format!("{}: {} ({} failing)", site.site, t.test, t.failures_total);
+        for line in wrap(&heading, WIDTH, "  ") {
+            let _ = writeln!(out, "{}", paint.red(&line));
+        }
         for f in &t.failures {
             failure(out, f);
         }
@@ -346,6 +382,23 @@ fn tuning(out: &mut String, s: &Summary, paint: Paint) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wrap_breaks_at_spaces_indents_and_splits_only_what_no_line_holds() {
+        assert_eq!(wrap("short", 10, "  "), ["short"]);
+        assert_eq!(wrap("one two three", 7, "  "), ["one two", "  three"]);
+        assert_eq!(
+            wrap("a bcdefghijkl", 6, "  "),
+            ["a bcde", "  fghi", "  jkl"]
+        );
+        assert_eq!(wrap("éééé ü", 4, ""), ["éééé", "ü"]);
+        for line in wrap(&"word ".repeat(40), 20, "    ") {
+            assert!(line.chars().count() <= 20, "{line}");
+        }
+        // An indent as wide as the line still makes progress.
+        assert_eq!(wrap("abc", 2, "  ").concat().replace(' ', ""), "abc");
+        assert_eq!(wrap("a  b", 1, "  ").concat().replace(' ', ""), "ab");
+    }
 
     #[test]
     fn fit_cuts_and_pads_by_characters() {
