@@ -267,14 +267,6 @@ impl Source {
 pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
 impl Config {
-    /// Loads the configuration the environment points to: `Ok(None)` means invite is off.
-    pub fn from_env() -> Result<Option<Config>, ConfigError> {
-        match Source::from_env() {
-            Source::Disabled | Source::Absent => Ok(None),
-            Source::File(path) => Config::from_file(&path).map(Some),
-        }
-    }
-
     /// Reads and validates one file. It is opened without blocking and must be a regular file
     /// of at most [`MAX_CONFIG_BYTES`]: a FIFO or a device named by mistake must not hang or
     /// flood the program at its first sampled call.

@@ -24,7 +24,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use invite::config::{Config, OnFailure};
+use invite::config::{Config, OnFailure, Source};
 use invite::record::{
     self, Instance, Outcome, Record, Seeds, SiteInfo, Start, Stop, Test, REPLAY_INPUT,
 };
@@ -173,12 +173,12 @@ struct Settings {
 
 impl Settings {
     fn resolve(spec: &Spec) -> Settings {
-        let config = match Config::from_env() {
-            Ok(c) => c.unwrap_or_default(),
-            Err(e) => {
+        let config = match Source::from_env() {
+            Source::File(path) => Config::from_file(&path).unwrap_or_else(|e| {
                 eprintln!("invite system: {e} (using the defaults)");
                 Config::default()
-            }
+            }),
+            Source::Disabled | Source::Absent => Config::default(),
         };
         Settings {
             log: spec.log.clone().unwrap_or(config.log),
