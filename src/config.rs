@@ -800,6 +800,52 @@ mod tests {
     }
 
     #[test]
+    fn a_site_table_reads_each_key_as_written_and_refuses_what_is_out_of_range() {
+        let c = parse(
+            "[functions.\"s\"]\nrho = 0.5\ntolerance = 0.25\ntimeout_ms = 7\nenabled = false\n\
+             dedup = false\ndedup_bytes = 4096\ntarget_tests_per_min = 12.5\n\
+             sandbox = \"fork\"\nmemory_mb = 300\n",
+        )
+        .unwrap();
+        let s = c.site("s");
+        assert_eq!(s.rho, Some(0.5));
+        assert_eq!(s.tolerance, Some(0.25));
+        assert_eq!(s.timeout_ms, Some(7));
+        assert_eq!(s.enabled, Some(false));
+        assert_eq!(s.dedup, Some(false));
+        assert_eq!(s.dedup_bytes, Some(4096));
+        assert_eq!(s.target_tests_per_min, Some(12.5));
+        assert_eq!(s.sandbox, Some(Sandbox::Fork));
+        assert_eq!(s.memory_mb, Some(300));
+        for edge in [
+            "tolerance = 0.0",
+            "dedup_bytes = 64",
+            "memory_mb = 1",
+            "memory_mb = 1048576",
+        ] {
+            assert!(
+                parse(&format!("[functions.\"s\"]\n{edge}\n")).is_ok(),
+                "{edge}"
+            );
+        }
+        for bad in [
+            "tolerance = -1.0",
+            "tolerance = inf",
+            "tolerance = nan",
+            "dedup_bytes = 63",
+            "memory_mb = 0",
+            "memory_mb = 1048577",
+            "target_tests_per_min = 0.0",
+            "target_tests_per_min = inf",
+            "timeout_ms = 0",
+        ] {
+            let e = parse(&format!("[functions.\"s\"]\n{bad}\n")).unwrap_err();
+            let key = bad.split(' ').next().unwrap();
+            assert_eq!(e.key, format!("functions.s.{key}"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
     fn a_test_child_s_cpu_counts_in_full_until_the_program_has_cpus_to_spare() {
         assert_eq!(default_child_cpu_charge(0), 1.0);
         assert_eq!(default_child_cpu_charge(1), 1.0);
