@@ -58,6 +58,8 @@ pub struct Budget {
     max_concurrent: u64,
     max_overhead: f64,
     live: AtomicU64,
+    /// Runs that ended so far: a call waiting for a slot sees the runs making progress.
+    ended: AtomicU64,
     /// Virtual clock, in nanoseconds since the budget was made.
     clock_ns: AtomicU64,
     /// Real time, which the virtual clock is measured against.
@@ -84,6 +86,7 @@ impl Budget {
             max_concurrent,
             max_overhead,
             live: AtomicU64::new(0),
+            ended: AtomicU64::new(0),
             clock_ns: AtomicU64::new(0),
             time,
             closed: std::sync::atomic::AtomicBool::new(false),
@@ -201,7 +204,13 @@ impl Budget {
         let _ = self
             .live
             .fetch_update(AcqRel, Relaxed, |n| Some(n.saturating_sub(1)));
+        self.ended.fetch_add(1, Release);
         self.turns.freed(self.now_ns());
+    }
+
+    /// How many runs have ended (their slots given back) since the budget was made.
+    pub fn runs_ended(&self) -> u64 {
+        self.ended.load(Acquire)
     }
 
     pub fn live(&self) -> u64 {
@@ -531,9 +540,12 @@ mod tests {
     #[test]
     fn concurrency_cap_counts_live_runs() {
         let b = manual(2, 1.0);
+        assert_eq!(b.runs_ended(), 0);
         let p = b.try_acquire(1, MS).unwrap();
         b.settle(p, 1000);
+        assert_eq!(b.runs_ended(), 0, "settling is not ending");
         b.release();
+        assert_eq!(b.runs_ended(), 1);
         assert!(b.try_acquire(1, MS).is_ok());
         assert!(b.try_acquire(1, MS).is_ok());
         assert_eq!(b.try_acquire(1, MS), Err(SkipReason::Concurrency));

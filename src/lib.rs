@@ -101,6 +101,7 @@ pub mod sandbox;
 pub mod site;
 pub mod stats;
 mod turns;
+mod wait_line;
 
 pub use check::{check, check_replaying, Checked};
 #[cfg(feature = "proptest")]

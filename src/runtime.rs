@@ -52,9 +52,12 @@ pub struct Runtime {
     pub(crate) hidden_runs: bool,
     next_run: AtomicU64,
     test_seed_base: u64,
-    /// With `when_busy = "wait"`, the longest a sampled call waits for the caps: the longest
-    /// deadline of any site's run, after which its slot is free again for sure.
+    /// With `when_busy = "wait"`, the longest the first waiting call waits for a run to end:
+    /// the longest deadline of any site's run and [`KILL_GRACE`], after which its slot should
+    /// be free again.
     pub(crate) busy_wait_limit: Duration,
+    /// With `when_busy = "wait"`, the calls waiting for the caps, served in turn.
+    pub(crate) busy_line: crate::wait_line::WaitLine,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -64,6 +67,10 @@ impl std::fmt::Debug for Runtime {
             .finish_non_exhaustive()
     }
 }
+
+/// How long a run killed at its deadline may take to die and be reaped: on a machine whose
+/// CPUs are all busy, a run (which runs at a lower priority) has been seen to take over a second.
+const KILL_GRACE: Duration = Duration::from_secs(1);
 
 /// The runtime, starting it on first use; `None` when invite is off (and no check started it).
 pub fn get() -> Option<&'static Runtime> {
@@ -326,7 +333,8 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
             )
         })
         .max()
-        .unwrap_or_default();
+        .unwrap_or_default()
+        + KILL_GRACE;
     Some(Runtime {
         config,
         budget,
@@ -338,6 +346,7 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
         next_run: AtomicU64::new(0),
         test_seed_base,
         busy_wait_limit,
+        busy_line: Default::default(),
     })
 }
 

@@ -201,10 +201,10 @@ impl Sampled {
         }
         let now = rt.budget.now_ns();
         let window = turn_window(site.note_sampled(now));
-        let mut admitted = ask_caps(rt, site, window);
-        if rt.config.when_busy == WhenBusy::Wait {
-            admitted = wait_for_caps(rt, site, window, admitted);
-        }
+        let admitted = match rt.config.when_busy {
+            WhenBusy::Skip => ask_caps(rt, site, window),
+            WhenBusy::Wait => wait_for_caps(rt, site, window),
+        };
         match admitted {
             Ok(provisional_ns) => {
                 local.with(|l| l.backoff.set(0));
@@ -247,26 +247,41 @@ fn ask_caps(rt: &Runtime, site: &Site, window: u64) -> Result<u64, SkipReason> {
     rt.budget.try_acquire(site.key(), window)
 }
 
-/// With `when_busy = "wait"`: asks the caps again, pausing a little longer each time, while
-/// they refuse for want of a slot or of overhead budget, for at most the runtime's
-/// `busy_wait_limit` (by then every run alive has passed its deadline and been killed).
-fn wait_for_caps(
-    rt: &Runtime,
-    site: &Site,
-    window: u64,
-    first: Result<u64, SkipReason>,
-) -> Result<u64, SkipReason> {
-    let started = std::time::Instant::now();
-    let mut pause = std::time::Duration::from_micros(20);
-    let mut result = first;
-    while matches!(result, Err(SkipReason::Concurrency | SkipReason::Overhead))
-        && started.elapsed() < rt.busy_wait_limit
-    {
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(std::time::Duration::from_millis(2));
-        result = ask_caps(rt, site, window);
+/// With `when_busy = "wait"`: asks the caps, and while they refuse for want of a slot or of
+/// overhead budget, waits in line (see [`crate::wait_line`]). First in line, it asks again,
+/// pausing a little longer each time, until admitted or until no run has ended for the
+/// runtime's `busy_wait_limit` (every run alive has then passed its deadline and should have
+/// been killed and reaped: something is stuck, and the call goes on untested).
+fn wait_for_caps(rt: &Runtime, site: &Site, window: u64) -> Result<u64, SkipReason> {
+    let busy = |r: &Result<u64, SkipReason>| {
+        matches!(r, Err(SkipReason::Concurrency | SkipReason::Overhead))
+    };
+    // A call that finds others waiting joins them without asking, so that it cannot take the
+    // slot the first of them waits for.
+    if rt.busy_line.is_empty() {
+        let first = ask_caps(rt, site, window);
+        if !busy(&first) {
+            return first;
+        }
     }
-    result
+    let _turn = rt.busy_line.wait_turn();
+    let mut ended = rt.budget.runs_ended();
+    let mut since = std::time::Instant::now();
+    let mut pause = crate::wait_line::FIRST_PAUSE;
+    loop {
+        let result = ask_caps(rt, site, window);
+        if !busy(&result) {
+            return result;
+        }
+        let now_ended = rt.budget.runs_ended();
+        if now_ended != ended {
+            (ended, since) = (now_ended, std::time::Instant::now());
+        } else if since.elapsed() >= rt.busy_wait_limit {
+            return result;
+        }
+        std::thread::sleep(pause);
+        pause = crate::wait_line::next_pause(pause);
+    }
 }
 
 /// A refusal closer than this to the thread's last one halves its sampling rate once more;
