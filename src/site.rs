@@ -247,41 +247,17 @@ fn ask_caps(rt: &Runtime, site: &Site, window: u64) -> Result<u64, SkipReason> {
     rt.budget.try_acquire(site.key(), window)
 }
 
-/// With `when_busy = "wait"`: asks the caps, and while they refuse for want of a slot or of
-/// overhead budget, waits in line (see [`crate::wait_line`]). First in line, it asks again,
-/// pausing a little longer each time, until admitted or until no run has ended for the
-/// runtime's `busy_wait_limit` (every run alive has then passed its deadline and should have
-/// been killed and reaped: something is stuck, and the call goes on untested).
+/// With `when_busy = "wait"`: asks the caps, waiting in line while they refuse for want of a
+/// slot or of overhead budget (see [`crate::wait_line`]), until admitted or until no run has
+/// ended for the runtime's `busy_wait_limit` (every run alive has then passed its deadline and
+/// should have been killed and reaped: something is stuck, and the call goes on untested).
 fn wait_for_caps(rt: &Runtime, site: &Site, window: u64) -> Result<u64, SkipReason> {
-    let busy = |r: &Result<u64, SkipReason>| {
-        matches!(r, Err(SkipReason::Concurrency | SkipReason::Overhead))
-    };
-    // A call that finds others waiting joins them without asking, so that it cannot take the
-    // slot the first of them waits for.
-    if rt.busy_line.is_empty() {
-        let first = ask_caps(rt, site, window);
-        if !busy(&first) {
-            return first;
-        }
-    }
-    let _turn = rt.busy_line.wait_turn();
-    let mut ended = rt.budget.runs_ended();
-    let mut since = std::time::Instant::now();
-    let mut pause = crate::wait_line::FIRST_PAUSE;
-    loop {
-        let result = ask_caps(rt, site, window);
-        if !busy(&result) {
-            return result;
-        }
-        let now_ended = rt.budget.runs_ended();
-        if now_ended != ended {
-            (ended, since) = (now_ended, std::time::Instant::now());
-        } else if since.elapsed() >= rt.busy_wait_limit {
-            return result;
-        }
-        std::thread::sleep(pause);
-        pause = crate::wait_line::next_pause(pause);
-    }
+    rt.busy_line.wait(
+        rt.busy_wait_limit,
+        || rt.budget.runs_ended(),
+        || ask_caps(rt, site, window),
+        |r| matches!(r, Err(SkipReason::Concurrency | SkipReason::Overhead)),
+    )
 }
 
 /// A refusal closer than this to the thread's last one halves its sampling rate once more;

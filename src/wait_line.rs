@@ -25,8 +25,8 @@ pub(crate) struct Turn<'a> {
 }
 
 /// The first pause of a waiting call, and the longest.
-pub(crate) const FIRST_PAUSE: Duration = Duration::from_micros(20);
-pub(crate) const LONGEST_PAUSE: Duration = Duration::from_millis(2);
+const FIRST_PAUSE: Duration = Duration::from_micros(20);
+const LONGEST_PAUSE: Duration = Duration::from_millis(2);
 
 impl WaitLine {
     /// Whether no call waits.
@@ -34,9 +34,47 @@ impl WaitLine {
         self.serving.load(Acquire) == self.issued.load(Acquire)
     }
 
+    /// Asks `ask` for room, waiting in line while `refused` says it has none: a call that
+    /// finds others waiting joins them without asking, so that it cannot take the room the
+    /// first of them waits for. First in line, it asks again, pausing a little longer each
+    /// time, until admitted or until `runs_ended` has not moved for `limit`. Returns the last
+    /// answer.
+    pub(crate) fn wait<R>(
+        &self,
+        limit: Duration,
+        runs_ended: impl Fn() -> u64,
+        mut ask: impl FnMut() -> R,
+        refused: impl Fn(&R) -> bool,
+    ) -> R {
+        if self.is_empty() {
+            let first = ask();
+            if !refused(&first) {
+                return first;
+            }
+        }
+        let _turn = self.wait_turn();
+        let mut ended = runs_ended();
+        let mut since = std::time::Instant::now();
+        let mut pause = FIRST_PAUSE;
+        loop {
+            let answer = ask();
+            if !refused(&answer) {
+                return answer;
+            }
+            let now_ended = runs_ended();
+            if now_ended != ended {
+                (ended, since) = (now_ended, std::time::Instant::now());
+            } else if since.elapsed() >= limit {
+                return answer;
+            }
+            std::thread::sleep(pause);
+            pause = next_pause(pause);
+        }
+    }
+
     /// Joins the end of the line and returns once first in it. Nothing here can unwind, so
     /// every ticket issued is served and released in order.
-    pub(crate) fn wait_turn(&self) -> Turn<'_> {
+    fn wait_turn(&self) -> Turn<'_> {
         let ticket = self.issued.fetch_add(1, AcqRel);
         let mut pause = FIRST_PAUSE;
         while self.serving.load(Acquire) != ticket {
@@ -60,7 +98,7 @@ impl Drop for Turn<'_> {
 }
 
 /// The pause after `pause`: twice as long, up to [`LONGEST_PAUSE`].
-pub(crate) fn next_pause(pause: Duration) -> Duration {
+fn next_pause(pause: Duration) -> Duration {
     (pause * 2).min(LONGEST_PAUSE)
 }
 
@@ -109,6 +147,104 @@ mod tests {
             w.join().unwrap();
         }
         assert_eq!(*served.lock().unwrap(), vec![0, 1, 2, 3]);
+        assert!(line.is_empty());
+    }
+
+    const LIMIT: Duration = Duration::from_millis(50);
+
+    #[test]
+    fn an_empty_line_asks_once_and_stays_empty_when_admitted() {
+        let line = WaitLine::default();
+        let asks = std::cell::Cell::new(0);
+        let answer = line.wait(
+            LIMIT,
+            || 0,
+            || {
+                asks.set(asks.get() + 1);
+                asks.get()
+            },
+            |_| false,
+        );
+        assert_eq!((answer, asks.get()), (1, 1));
+        assert!(line.is_empty());
+    }
+
+    #[test]
+    fn the_first_in_line_asks_until_admitted() {
+        let line = WaitLine::default();
+        let asks = std::cell::Cell::new(0u32);
+        let answer = line.wait(
+            Duration::from_secs(60),
+            || 0,
+            || {
+                asks.set(asks.get() + 1);
+                asks.get()
+            },
+            |&n| n < 5,
+        );
+        assert_eq!(answer, 5);
+        assert!(line.is_empty(), "the turn ends with the wait");
+    }
+
+    #[test]
+    fn with_no_run_ending_the_first_in_line_gives_up_after_the_limit() {
+        let line = WaitLine::default();
+        let started = std::time::Instant::now();
+        let asks = std::cell::Cell::new(0u32);
+        let answer = line.wait(
+            LIMIT,
+            || 7,
+            || {
+                asks.set(asks.get() + 1);
+                "refused"
+            },
+            |_| true,
+        );
+        assert_eq!(answer, "refused");
+        assert!(started.elapsed() >= LIMIT, "gave up early");
+        assert!(asks.get() > 2, "asked again while waiting: {}", asks.get());
+        assert!(line.is_empty());
+    }
+
+    #[test]
+    fn each_run_that_ends_starts_the_limit_again() {
+        // Two hundred refusals, a run ending between each: far longer than the limit in all,
+        // never the limit between two, so the wait lasts until the room is there.
+        let line = WaitLine::default();
+        let asks = std::cell::Cell::new(0u64);
+        let started = std::time::Instant::now();
+        let answer = line.wait(
+            LIMIT,
+            || asks.get(),
+            || {
+                asks.set(asks.get() + 1);
+                asks.get()
+            },
+            |&n| n < 200,
+        );
+        assert_eq!(answer, 200);
+        assert!(started.elapsed() > LIMIT, "the waits add up past the limit");
+    }
+
+    #[test]
+    fn a_call_finding_others_in_line_does_not_ask_before_its_turn() {
+        let line = Arc::new(WaitLine::default());
+        let asked = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let first = line.wait_turn();
+        let waiter = {
+            let (line, asked) = (Arc::clone(&line), Arc::clone(&asked));
+            std::thread::spawn(move || {
+                line.wait(LIMIT, || 0, || asked.store(true, Release), |_| false)
+            })
+        };
+        while line.len() < 2 {
+            std::thread::yield_now();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(!asked.load(Acquire), "asked out of turn");
+        drop(first);
+        waiter.join().unwrap();
+        assert!(asked.load(Acquire));
         assert!(line.is_empty());
     }
 
