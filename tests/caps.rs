@@ -280,6 +280,7 @@ fn waiting_calls_are_tested_in_the_order_they_came() {
                   when_busy = \"wait\"\ntimeout_ms = 30000";
     const CALLS: u64 = 8;
     let run = scenario(here!(), config, || {
+        let started = Instant::now();
         let callers: Vec<_> = (0..CALLS)
             .map(|x| {
                 let caller = std::thread::spawn(move || queued(x));
@@ -290,6 +291,13 @@ fn waiting_calls_are_tested_in_the_order_they_came() {
         for c in callers {
             c.join().unwrap();
         }
+        // One slot: the last call is admitted only after the seven runs before it, one at a
+        // time (a lower bound, which a busy machine only lengthens).
+        let waited = started.elapsed();
+        assert!(
+            waited >= Duration::from_millis(150 * (CALLS - 1)),
+            "{waited:?}"
+        );
         assert!(invite::wait_idle(Duration::from_secs(30)));
     });
     run.assert_success();
