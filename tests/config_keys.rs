@@ -183,6 +183,66 @@ fn without_invite_config_the_working_directory_s_invite_toml_is_read() {
     );
 }
 
+#[invite::metamorphic(never_sampled(x + 1) == result + 1)]
+fn never_sampled(x: u64) -> u64 {
+    x
+}
+
+#[test]
+fn a_site_at_rho_zero_is_not_counted_and_stats_describe_the_process() {
+    // The children's CPU time is charged (and reported) in full; the overhead cap is off.
+    let config =
+        "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0\nchild_cpu_charge = 1.0\n\
+                  [functions.\"config_keys::never_sampled\"]\nrho = 0.0";
+    let run = scenario(here!(), config, || {
+        for i in 0..1000 {
+            never_sampled(i);
+        }
+        // One at a time: no call finds the slots taken, so every one is sampled.
+        for i in 0..20 {
+            doubled(i);
+            assert!(invite::wait_idle(WAIT));
+        }
+    });
+    run.assert_success();
+    let stats = run.final_stats();
+    let site = |name: &str| stats.sites.iter().find(|s| s.site.ends_with(name));
+    assert!(
+        site("::never_sampled").is_none_or(|s| s.calls == 0 && s.runs == 0),
+        "{stats:?}"
+    );
+    // Every call of a site at ρ = 1 is a sampling point; the last interval is not yet counted.
+    let doubled = site("::doubled").unwrap();
+    assert!((19..=20).contains(&doubled.calls), "{doubled:?}");
+    assert_eq!(doubled.runs, 20, "{doubled:?}");
+    // Twenty forks: the program's own writes fault on shared pages, the children use CPU, and
+    // the program has a resident size.
+    assert!(stats.cow_faults > 0, "{stats:?}");
+    assert!(stats.children_share > 0.0, "{stats:?}");
+    assert!((1.0..24_576.0).contains(&stats.resident_mib), "{stats:?}");
+}
+
+#[test]
+fn the_log_is_appended_to_never_truncated() {
+    const EARLIER: &str = r#"{"v":1,"kind":"an earlier run's line"}"#;
+    let run = scenario(here!(), EVERY_CALL, || {
+        // The log exists before invite opens it, at the first instrumented call.
+        std::fs::write(scenario_dir().join("log.jsonl"), format!("{EARLIER}\n")).unwrap();
+        doubled(4);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    assert_eq!(run.log[0], EARLIER, "{}", run.describe());
+    let tests: Vec<_> = run.log[1..]
+        .iter()
+        .filter_map(|l| match Record::from_line(l) {
+            Ok(Record::Test(t)) => Some(t.outcome),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tests, vec![Pass], "{}", run.describe());
+}
+
 #[test]
 fn an_empty_invite_config_counts_as_unset() {
     let run = scenario_with(here!(), "", &[("INVITE_CONFIG", "")], || {

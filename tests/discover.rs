@@ -291,6 +291,31 @@ fn leaky(x: f64) -> f64 {
     x
 }
 
+/// Hangs on any input but the program's own: on a follow-up input, in the observing child.
+#[invite::discover]
+fn stalls(x: f64) -> f64 {
+    if x != 2.5 {
+        std::thread::sleep(std::time::Duration::from_secs(60));
+    }
+    x
+}
+
+#[test]
+fn a_discovery_past_its_deadline_is_a_timeout_record_and_no_observation() {
+    let config = format!("{EVERY_CALL}\ntimeout_ms = 300");
+    let run = support::scenario(here!(), &config, || {
+        assert_eq!(stalls(2.5), 2.5);
+        assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+    });
+    run.assert_success();
+    assert!(observed(&run).is_empty(), "{}", run.describe());
+    let t = &run.tests_of("discover fn stalls(x: f64) -> f64");
+    assert_eq!(t.len(), 1, "{}", run.describe());
+    assert_eq!(t[0].outcome, Outcome::Timeout, "{:?}", t[0]);
+    let d = t[0].detail.as_deref().unwrap_or_default();
+    assert!(d.contains("deadline of 300 ms"), "{d}");
+}
+
 /// The observations each site recorded, by site, with the signature they name.
 fn observed(run: &support::Run) -> Vec<(String, String, Vec<invite::discover::Observation>)> {
     let mut out: Vec<(String, String, Vec<invite::discover::Observation>)> = Vec::new();
@@ -303,6 +328,26 @@ fn observed(run: &support::Run) -> Vec<(String, String, Vec<invite::discover::Ob
         }
     }
     out
+}
+
+#[test]
+fn discovery_is_sampled_as_tests_are_a_site_at_rho_zero_is_never_observed() {
+    let config = format!("{EVERY_CALL}\n[functions.\"discover::sine\"]\nrho = 0.0");
+    let run = support::scenario(here!(), &config, || {
+        for i in 0..5 {
+            let x = i as f64;
+            assert_eq!(sine(x), x.sin());
+            variance(&[x, 1.0]);
+        }
+        assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+    });
+    run.assert_success();
+    let observed = observed(&run);
+    let sites: Vec<(&str, usize)> = observed
+        .iter()
+        .map(|(site, _, obs)| (site.as_str(), obs.len()))
+        .collect();
+    assert_eq!(sites, vec![("discover::variance", 5)], "{}", run.describe());
 }
 
 #[test]

@@ -797,6 +797,12 @@ fn shared_memory_of_the_program_stays_as_it_was() {
     test = touches_file_times,
     test = changes_the_mode,
     test = renames_the_host,
+    test = links_the_data_file,
+    test = makes_a_directory,
+    test = gives_the_file_away,
+    test = takes_a_lease_on_the_programs_file,
+    test = loads_a_bpf_map,
+    test = mounts_over_the_programs_directory,
 )]
 fn kernel_site(x: u64) -> u64 {
     x
@@ -1007,6 +1013,83 @@ fn renames_the_host(_: &u64) -> Result<(), String> {
     }
 }
 
+fn links_the_data_file(_: &u64) -> Result<(), String> {
+    let hard = support::scenario_path("hard-link");
+    let soft = support::scenario_path("soft-link");
+    // SAFETY: link and symlink read two NUL-terminated paths.
+    ok(
+        "link",
+        unsafe { libc::link(data_path().as_ptr(), hard.as_ptr()) } as i64,
+    )?;
+    ok(
+        "symlink",
+        unsafe { libc::symlink(data_path().as_ptr(), soft.as_ptr()) } as i64,
+    )
+}
+
+fn makes_a_directory(_: &u64) -> Result<(), String> {
+    let made = support::scenario_path("made");
+    // SAFETY: mkdir reads a NUL-terminated path.
+    ok("mkdir", unsafe { libc::mkdir(made.as_ptr(), 0o755) } as i64)
+}
+
+fn gives_the_file_away(_: &u64) -> Result<(), String> {
+    // SAFETY: chown and fchown take a path or descriptor and ids.
+    ok("fchown", unsafe { libc::fchown(fx().file, 4321, 4321) }
+        as i64)?;
+    ok(
+        "chown",
+        unsafe { libc::chown(data_path().as_ptr(), 4321, 4321) } as i64,
+    )
+}
+
+/// A lease belongs to the open file description, which the program shares: it would outlive
+/// the test and make the program's next writer of the file wait for it to break.
+fn takes_a_lease_on_the_programs_file(_: &u64) -> Result<(), String> {
+    // SAFETY: fcntl on an inherited descriptor.
+    ok(
+        "F_SETLEASE",
+        unsafe { libc::fcntl(fx().file, libc::F_SETLEASE, libc::F_RDLCK) } as i64,
+    )
+}
+
+fn loads_a_bpf_map(_: &u64) -> Result<(), String> {
+    // BPF_MAP_CREATE of a one-entry array: a kernel object that lives while anything holds it.
+    let mut attr = [0u32; 30];
+    attr[0] = 2; // BPF_MAP_TYPE_ARRAY
+    attr[1] = 4; // key size
+    attr[2] = 4; // value size
+    attr[3] = 1; // entries
+                 // SAFETY: bpf reads `attr` of the size given.
+    ok("bpf", unsafe {
+        libc::syscall(
+            libc::SYS_bpf,
+            0,
+            attr.as_mut_ptr(),
+            std::mem::size_of_val(&attr),
+        )
+    })
+}
+
+fn mounts_over_the_programs_directory(_: &u64) -> Result<(), String> {
+    let target = support::scenario_path("");
+    // SAFETY: mount reads NUL-terminated strings.
+    ok("mount", unsafe {
+        libc::mount(
+            c"invite-hostile".as_ptr(),
+            target.as_ptr(),
+            c"tmpfs".as_ptr(),
+            0,
+            std::ptr::null(),
+        )
+    } as i64)
+}
+
+/// The mounts the program sees.
+fn mounts() -> String {
+    std::fs::read_to_string("/proc/self/mountinfo").unwrap()
+}
+
 static SIGUSR1_SEEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 extern "C" fn count_sigusr1(_: libc::c_int) {
@@ -1039,6 +1122,7 @@ fn other_processes_and_kernel_objects_are_out_of_reach() {
         let before = scheduling();
         let host_before = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
         let meta = std::fs::metadata(scenario_dir().join("data.txt")).unwrap();
+        let mounts_before = mounts();
         kernel_site(1);
         assert!(invite::wait_idle(WAIT));
         let f = fx();
@@ -1088,6 +1172,24 @@ fn other_processes_and_kernel_objects_are_out_of_reach() {
         if std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap() != host_before {
             problems.push("the hostname changed".into());
         }
+        {
+            use std::os::unix::fs::MetadataExt;
+            if (after.nlink(), after.uid(), after.gid()) != (meta.nlink(), meta.uid(), meta.gid()) {
+                problems.push("the file's links or owner changed".into());
+            }
+        }
+        for made in ["hard-link", "soft-link", "made"] {
+            if std::fs::symlink_metadata(scenario_dir().join(made)).is_ok() {
+                problems.push(format!("{made} was made"));
+            }
+        }
+        // SAFETY: fcntl on the program's own descriptor.
+        if unsafe { libc::fcntl(f.file, libc::F_GETLEASE) } != libc::F_UNLCK {
+            problems.push("the program's file holds a lease".into());
+        }
+        if mounts() != mounts_before {
+            problems.push("the program's mounts changed".into());
+        }
         tear_down();
         assert!(problems.is_empty(), "changed: {problems:?}");
         println!("unchanged");
@@ -1112,6 +1214,12 @@ fn other_processes_and_kernel_objects_are_out_of_reach() {
         "touches_file_times",
         "changes_the_mode",
         "renames_the_host",
+        "links_the_data_file",
+        "makes_a_directory",
+        "gives_the_file_away",
+        "takes_a_lease_on_the_programs_file",
+        "loads_a_bpf_map",
+        "mounts_over_the_programs_directory",
     ]
     .into_iter()
     .map(|t| (t, BLOCKED))

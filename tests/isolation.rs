@@ -273,6 +273,228 @@ fn a_lock_held_by_another_thread_at_fork_times_out_and_the_caller_never_waits() 
     );
 }
 
+#[invite::in_vivo(test = lingers)]
+fn watched(x: u64) -> u64 {
+    x
+}
+
+/// Stays alive long enough for the host to look at its run and test process from outside.
+fn lingers(_: &u64) -> bool {
+    std::thread::sleep(Duration::from_secs(2));
+    true
+}
+
+/// A process's name, process group, session and controlling terminal (`tty_nr`), from /proc.
+fn identity(pid: i32) -> Option<(String, i32, i32, i32)> {
+    let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).ok()?;
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = stat.rfind(')')?;
+    // After the name: state, ppid, pgrp, session, tty_nr.
+    let fields: Vec<i32> = stat[after + 1..]
+        .split_whitespace()
+        .skip(2)
+        .take(3)
+        .map(|f| f.parse().ok())
+        .collect::<Option<_>>()?;
+    Some((comm.trim_end().to_string(), fields[0], fields[1], fields[2]))
+}
+
+#[test]
+fn runs_and_tests_are_named_and_leave_the_program_s_session_and_terminal() {
+    let run = scenario(
+        here!(),
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\ntimeout_ms = 20000",
+        || {
+            // Give the program a session and a controlling terminal of its own, as a program
+            // started from a shell has: a run that stayed in them would get the terminal's
+            // signals and could read from it.
+            // SAFETY: plain system calls on descriptors this process opens; ptsname_r writes
+            // at most the buffer's length.
+            let terminal = unsafe {
+                assert!(libc::setsid() > 0, "setsid");
+                let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+                assert!(master >= 0, "posix_openpt");
+                assert_eq!(libc::grantpt(master), 0);
+                assert_eq!(libc::unlockpt(master), 0);
+                let mut name = [0 as libc::c_char; 128];
+                assert_eq!(libc::ptsname_r(master, name.as_mut_ptr(), name.len()), 0);
+                // A session leader's first terminal opened without O_NOCTTY becomes its own.
+                let slave = libc::open(name.as_ptr(), libc::O_RDWR);
+                assert!(slave >= 0, "open the terminal");
+                (master, slave)
+            };
+            let me = identity(std::process::id() as i32).unwrap();
+            assert_ne!(me.3, 0, "the program has a controlling terminal: {me:?}");
+            watched(1);
+            let mut seen = Vec::new();
+            assert!(
+                support::eventually(Duration::from_secs(10), || {
+                    seen = support::invite_processes()
+                        .into_iter()
+                        .filter_map(identity)
+                        .collect();
+                    let names: std::collections::BTreeSet<&str> =
+                        seen.iter().map(|p| p.0.as_str()).collect();
+                    names == ["invite run", "invite test"].into()
+                }),
+                "a run named `invite run` and its test process named `invite test`: {seen:?}"
+            );
+            for p in &seen {
+                assert_ne!(
+                    p.1, me.1,
+                    "shares the program's process group: {p:?} {me:?}"
+                );
+                assert_ne!(p.2, me.2, "shares the program's session: {p:?} {me:?}");
+                assert_eq!(p.3, 0, "has a controlling terminal: {p:?}");
+            }
+            assert!(invite::wait_idle(WAIT));
+            // SAFETY: closing the descriptors opened above; the hang-up that closing the
+            // program's own terminal sends it is ignored.
+            unsafe {
+                libc::signal(libc::SIGHUP, libc::SIG_IGN);
+                libc::close(terminal.1);
+                libc::close(terminal.0);
+            }
+        },
+    );
+    run.assert_success();
+    assert_eq!(run.outcomes_of("lingers"), vec![Pass], "{}", run.describe());
+}
+
+#[invite::in_vivo(test = prints_a_line, timeout_ms = 300)]
+fn prints(x: u64) -> u64 {
+    x
+}
+
+fn prints_a_line(x: &u64) -> bool {
+    println!("from the test {x}");
+    true
+}
+
+#[test]
+fn a_test_that_prints_while_another_thread_held_stdout_times_out_with_the_hint() {
+    let run = scenario(
+        here!(),
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0",
+        || {
+            let (locked_tx, locked_rx) = mpsc::channel();
+            let (release_tx, release_rx) = mpsc::channel::<()>();
+            let holder = std::thread::spawn(move || {
+                let out = std::io::stdout();
+                let guard = out.lock();
+                locked_tx.send(()).unwrap();
+                release_rx.recv().unwrap();
+                drop(guard);
+            });
+            locked_rx.recv().unwrap();
+            prints(1);
+            release_tx.send(()).unwrap();
+            holder.join().unwrap();
+            assert!(invite::wait_idle(WAIT));
+            // With stdout free at the fork, the same test passes.
+            prints(2);
+            assert!(invite::wait_idle(WAIT));
+        },
+    );
+    run.assert_success();
+    let tests = run.tests_of("prints_a_line");
+    let outcome_of = |x: &str| {
+        tests
+            .iter()
+            .find(|t| t.inputs["x"] == x)
+            .unwrap_or_else(|| panic!("no test of x = {x}: {}", run.describe()))
+    };
+    let held = outcome_of("1");
+    assert_eq!(held.outcome, Timeout, "{held:?}");
+    let d = held.detail.as_deref().unwrap_or_default();
+    assert!(d.contains("another thread may have held that lock"), "{d}");
+    assert_eq!(outcome_of("2").outcome, Pass);
+    assert!(!run.stdout.contains("from the test"), "{}", run.stdout);
+}
+
+/// An argument whose `Debug` writes a file: formatting runs in the run's child, before the
+/// filter (a `Debug` only formats, so it is not confined).
+struct Noisy;
+
+impl std::fmt::Debug for Noisy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let _ = std::fs::write(
+            scenario_dir().join("written-by-debug"),
+            std::process::id().to_string(),
+        );
+        f.write_str("Noisy")
+    }
+}
+
+#[invite::in_vivo(test = looks_at_noisy)]
+fn takes_noisy(n: &Noisy) -> u64 {
+    let _ = n;
+    1
+}
+
+fn looks_at_noisy(_: &Noisy) -> bool {
+    std::fs::write(scenario_dir().join("written-by-test"), "x").is_ok()
+}
+
+#[test]
+fn an_arguments_debug_runs_in_the_run_unfiltered_and_the_test_filtered() {
+    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
+        takes_noisy(&Noisy);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    let t = &run.tests_of("looks_at_noisy")[0];
+    assert_eq!(t.outcome, Blocked, "{t:?}");
+    assert_eq!(t.inputs["n"], "Noisy");
+    // The file names the process that formatted the argument: not the program.
+    let writer: u32 = std::fs::read_to_string(run.dir.join("written-by-debug"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let program = run
+        .records()
+        .into_iter()
+        .find_map(|r| match r {
+            invite::record::Record::Start(s) => Some(s.instance.pid),
+            _ => None,
+        })
+        .unwrap();
+    assert_ne!(writer, program);
+    assert!(!run.dir.join("written-by-test").exists());
+}
+
+/// The program's open descriptors and whether each is close-on-exec.
+fn descriptors() -> Vec<(i32, bool)> {
+    std::fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        // SAFETY: F_GETFD reads a flag; a descriptor closed meanwhile gives -1.
+        .filter_map(|fd| {
+            let flags = unsafe { libc::fcntl(fd, libc::F_GETFD) };
+            (flags >= 0).then_some((fd, flags & libc::FD_CLOEXEC != 0))
+        })
+        .collect()
+}
+
+#[test]
+fn every_descriptor_invite_opens_in_the_program_is_close_on_exec() {
+    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
+        let before = descriptors();
+        add_to_total(1);
+        assert!(invite::wait_idle(WAIT));
+        let opened: Vec<(i32, bool)> = descriptors()
+            .into_iter()
+            .filter(|d| !before.iter().any(|b| b.0 == d.0))
+            .collect();
+        // The log at least: a check that saw nothing new would prove nothing.
+        assert!(!opened.is_empty(), "invite opened no descriptor");
+        let inherited: Vec<_> = opened.iter().filter(|d| !d.1).collect();
+        assert!(inherited.is_empty(), "not close-on-exec: {inherited:?}");
+    });
+    run.assert_success();
+}
+
 /// A host that counts SIGCHLDs and reaps every child it can, as a process supervisor does,
 /// while invite runs 50 runs one after another; then it forks three children of its own.
 /// Prints the SIGCHLDs it counted and the pids it reaped while invite ran, and checks that

@@ -122,6 +122,32 @@ fn a_violated_relation_fails_with_the_compared_values_and_inputs() {
     assert!(t.site.ends_with("relations::buggy_mean"), "{}", t.site);
 }
 
+#[test]
+fn each_input_s_debug_text_is_logged_up_to_512_characters_then_marked() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        let short = [1.0; 3];
+        let long = [1.0; 301];
+        let _ = buggy_mean(&short);
+        let _ = buggy_mean(&long);
+    });
+    run.assert_success();
+    let inputs: Vec<String> = run
+        .tests_of("buggy_mean(&permute(xs)) == result")
+        .into_iter()
+        .map(|t| t.inputs["xs"].clone())
+        .collect();
+    assert_eq!(inputs.len(), 2, "{}", run.describe());
+    let (short, long) = if inputs[0].len() < inputs[1].len() {
+        (&inputs[0], &inputs[1])
+    } else {
+        (&inputs[1], &inputs[0])
+    };
+    assert_eq!(short, "[1.0, 1.0, 1.0]");
+    let full = format!("{:?}", [1.0; 301]);
+    let kept: String = full.chars().take(512).collect();
+    assert_eq!(*long, format!("{kept}… (truncated)"));
+}
+
 #[invite::in_vivo(test = sees_no_outcomes)]
 fn observed(x: u64) -> u64 {
     x

@@ -280,6 +280,81 @@ fn sandbox_fork_per_site_allows_side_effects() {
     );
 }
 
+/// Makes this process look like it runs on a kernel without seccomp filters: from here on,
+/// `prctl(PR_GET_SECCOMP)` fails with `EINVAL`, as it does on a kernel built without them.
+fn hide_seccomp() {
+    const LD_W_ABS: u16 = (libc::BPF_LD | libc::BPF_W | libc::BPF_ABS) as u16;
+    const JEQ_K: u16 = (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16;
+    const RET_K: u16 = (libc::BPF_RET | libc::BPF_K) as u16;
+    let insn = |code, jt, jf, k| libc::sock_filter { code, jt, jf, k };
+    // seccomp_data: nr at offset 0, the first argument at 16.
+    let mut program = [
+        insn(LD_W_ABS, 0, 0, 0),
+        insn(JEQ_K, 0, 3, libc::SYS_prctl as u32),
+        insn(LD_W_ABS, 0, 0, 16),
+        insn(JEQ_K, 0, 1, libc::PR_GET_SECCOMP as u32),
+        insn(RET_K, 0, 0, libc::SECCOMP_RET_ERRNO | libc::EINVAL as u32),
+        insn(RET_K, 0, 0, libc::SECCOMP_RET_ALLOW),
+    ];
+    let fprog = libc::sock_fprog {
+        len: program.len() as u16,
+        filter: program.as_mut_ptr(),
+    };
+    // SAFETY: the program lives across the call, which copies it; prctl reads plain values.
+    unsafe {
+        assert_eq!(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
+        assert_eq!(
+            libc::prctl(
+                libc::PR_SET_SECCOMP,
+                libc::SECCOMP_MODE_FILTER,
+                &fprog as *const libc::sock_fprog
+            ),
+            0
+        );
+        assert_eq!(libc::prctl(libc::PR_GET_SECCOMP), -1);
+    }
+}
+
+static TOUCHED_BY_A_TEST: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+#[invite::in_vivo(test = changes_memory_and_a_file)]
+fn unfiltered(x: u64) -> u64 {
+    x + 1
+}
+
+fn changes_memory_and_a_file(_: &u64) -> bool {
+    TOUCHED_BY_A_TEST.store(666, std::sync::atomic::Ordering::SeqCst);
+    (&fixture().log).write_all(b"line from a test\n").is_ok()
+}
+
+#[test]
+fn without_seccomp_invite_says_so_once_and_keeps_memory_isolation() {
+    let run = scenario(here!(), CONFIG, || {
+        set_up();
+        hide_seccomp();
+        unfiltered(1);
+        assert!(invite::wait_idle(WAIT));
+        unfiltered(2);
+        assert!(invite::wait_idle(WAIT));
+        assert_eq!(
+            TOUCHED_BY_A_TEST.load(std::sync::atomic::Ordering::SeqCst),
+            1
+        );
+    });
+    run.assert_success();
+    // Nothing filters the tests: both writes went through; memory stayed the program's own.
+    assert_eq!(
+        run.outcomes_of("changes_memory_and_a_file"),
+        vec![Pass, Pass],
+        "{}",
+        run.describe()
+    );
+    let log = std::fs::read_to_string(run.dir.join("app.log")).unwrap();
+    assert_eq!(log, "line from a test\n".repeat(2));
+    let warning = "this kernel has no seccomp filters; tests run with memory isolation only";
+    assert_eq!(run.stderr.matches(warning).count(), 1, "{}", run.stderr);
+}
+
 #[invite::in_vivo(test = allocates_a_lot, test = allocates_a_little)]
 fn grow(x: u64) -> u64 {
     x

@@ -113,6 +113,61 @@ fn rare_ok(x: &u64) -> bool {
     rare(*x) == x + 1
 }
 
+#[invite::in_vivo(test = quiet_ok)]
+fn quiet(x: u64) -> u64 {
+    x + 1
+}
+
+fn quiet_ok(x: &u64) -> bool {
+    quiet(*x) == x + 1
+}
+
+#[test]
+fn a_site_at_the_default_rho_of_zero_with_a_target_starts_at_a_hundredth_and_adapts() {
+    // Both at the default ρ of 0 with a target; `quiet` is also set to ρ = 0 explicitly, which
+    // keeps it off.
+    let config = "max_overhead = 1.0\nchild_cpu_charge = 0.0\nmax_concurrent = 4\n\
+                  [functions.\"unseen_and_adaptive::rare\"]\ntarget_tests_per_min = 6000\n\
+                  [functions.\"unseen_and_adaptive::quiet\"]\nrho = 0.0\ntarget_tests_per_min = 6000";
+    let run = scenario(here!(), config, || {
+        // About 100 calls a second each, for 2 s: the target asks for every call to be tested.
+        for i in 0..200 {
+            rare(i);
+            quiet(i);
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(invite::wait_idle(Duration::from_secs(60)));
+    });
+    run.assert_success();
+    let start = run
+        .records()
+        .into_iter()
+        .find_map(|r| match r {
+            invite::record::Record::Start(s) => Some(s),
+            _ => None,
+        })
+        .unwrap();
+    let rho_at_start = |name: &str| {
+        start
+            .sites
+            .iter()
+            .find(|s| s.name.ends_with(name))
+            .unwrap()
+            .rho
+    };
+    assert_eq!(rho_at_start("::rare"), 0.01);
+    assert_eq!(rho_at_start("::quiet"), 0.0);
+    let stats = run.final_stats();
+    let site = |name: &str| stats.sites.iter().find(|s| s.site.ends_with(name));
+    let rare = site("::rare").unwrap();
+    assert!(rare.tests > 0, "{rare:?}");
+    // From 0.01 towards 1: a call rate below the target raises ρ.
+    assert!(rare.rho > 0.01, "{rare:?}");
+    // A site never sampled has no activity to report.
+    assert!(site("::quiet").is_none_or(|q| q.tests == 0), "{stats:?}");
+    assert_eq!(run.outcomes_of("quiet_ok").len(), 0);
+}
+
 #[test]
 fn the_adaptive_rate_lowers_rho_for_hot_sites_and_raises_it_for_rare_ones() {
     let config = "max_overhead = 0.5\nmax_concurrent = 4\n\

@@ -168,6 +168,27 @@ fn too_few_distinct_inputs_propose_nothing_and_say_what_to_do() {
 }
 
 #[test]
+fn without_the_flag_thirty_distinct_inputs_are_needed() {
+    let out = invite(&["discover", path(&sine_log(29))]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let plain = text(&out.stdout);
+    assert!(
+        plain.contains(
+            "note: app::sin: 29 observation(s) of 29 distinct input(s), fewer than --min-inputs 30"
+        ),
+        "{plain}"
+    );
+    assert!(!plain.contains("sin(-x)"), "{plain}");
+    let out = invite(&["discover", path(&sine_log(30))]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let plain = text(&out.stdout);
+    assert!(
+        plain.contains("    sin(-x) == -result,\n        // held 30/30 on 30 distinct inputs"),
+        "{plain}"
+    );
+}
+
+#[test]
 fn a_log_without_observations_or_a_missing_one_is_an_error_that_says_why() {
     let log = log_of(&[r#"{"kind":"stop","v":1,"time":"t","host":"h","pid":1}"#.to_string()]);
     let out = invite(&["discover", path(&log)]);

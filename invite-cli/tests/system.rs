@@ -986,3 +986,85 @@ fn the_users_own_steps_comparisons_and_setup_run_in_the_sandbox() {
         );
     }
 }
+
+/// Prints what the invocation sees of its place: its seed, `$INVITE`, niceness, address-space
+/// limit, whether `touch` works on its own temporary directory, and, for the original only
+/// (where `$INVITE` is not `off`), the caller's standard input.
+const SELF_DESCRIBING: &str = r#"
+echo "seed $1"
+echo "invite ${INVITE:-unset}"
+echo "nice $(nice)"
+echo "vmem $(ulimit -v)"
+own=${TMPDIR:-.}
+if touch "$own/touched" 2>/dev/null; then echo "touch works"; else echo "touch refused"; fi
+if : > "$own/created" 2>/dev/null; then echo "create works"; else echo "create refused"; fi
+if [ "${INVITE:-}" != off ]; then echo "stdin $(cat)"; fi
+cat "$2"
+"#;
+
+#[test]
+fn the_original_reads_the_callers_stdin_and_a_follow_up_runs_niced_limited_and_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    write(&p.join("data.txt"), "row\n");
+    write(&p.join("describe.sh"), SELF_DESCRIBING);
+    // Holds when both the remade original and the follow-up ran in the sandbox as the spec says.
+    write(
+        &p.join("check.sh"),
+        "for f in \"$1\" \"$2\"; do\n\
+         for want in 'seed 42' 'invite off' 'nice 7' 'vmem 524288' 'touch refused' \
+         'create works' row; do\n\
+         grep -qx \"$want\" \"$f\" || { echo \"$f lacks $want\" >&2; exit 1; }\n\
+         done\n\
+         ! grep -q '^stdin' \"$f\" || exit 1\n\
+         done\n",
+    );
+    // The tear-down, also in the sandbox, cannot write beside the caller's files.
+    let teardown = ": > escaped-by-teardown";
+    write(
+        &p.join("spec.toml"),
+        &format!(
+            "command = [\"sh\", \"describe.sh\", \"{{seed}}\", \"{{input}}\"]\n\
+             input = \"data.txt\"\nformat = \"lines\"\nlog = \"log.jsonl\"\n\
+             nice = 7\nmemory_mb = 512\n\
+             teardown = [\"sh\", \"-c\", \"{teardown}\"]\n\
+             [[relation]]\nname = \"sandboxed as specified\"\n\
+             expect = \"run sh check.sh {{original}} {{followup}}\"\n\
+             [[relation]]\nname = \"the same output made again\"\nexpect = \"equal\"\n"
+        ),
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_invite"))
+        .args(["system", "spec.toml", "--seed", "42", "--wait"])
+        .current_dir(p)
+        .env_remove("INVITE_CONFIG")
+        .env_remove("INVITE")
+        .env_remove("TMPDIR")
+        .stdin(std::fs::File::open(p.join("data.txt")).unwrap())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let original = text(&out.stdout);
+    // The original ran as the user would: the caller's stdin, not off, touch working.
+    for want in ["seed 42", "invite unset", "touch works", "stdin row", "row"] {
+        assert!(original.lines().any(|l| l == want), "{want}: {original}");
+    }
+    assert!(!original.contains("nice 7"), "{original}");
+    let got = verdicts(&p.join("log.jsonl"));
+    let outcomes: Vec<(&str, Outcome)> = got.iter().map(|g| (g.0.as_str(), g.1)).collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("sandboxed as specified", Outcome::Pass),
+            ("the same output made again", Outcome::Pass),
+        ],
+        "{got:?}"
+    );
+    assert!(!p.join("escaped-by-teardown").exists());
+    // Unconfined, the same tear-down does write there.
+    Command::new("sh")
+        .args(["-c", teardown])
+        .current_dir(p)
+        .status()
+        .unwrap();
+    assert!(p.join("escaped-by-teardown").exists());
+}

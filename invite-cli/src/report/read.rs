@@ -347,10 +347,23 @@ mod tests {
     }
 
     #[test]
-    fn devices_are_refused_by_name_and_fifos_taken() {
+    fn devices_and_sockets_are_refused_by_name_and_fifos_taken() {
         let err = resolve(&["/dev/zero".into()]).unwrap_err();
         assert!(err.starts_with("/dev/zero: not a log file"), "{err}");
         let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("collector.jsonl");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let err = resolve(&[socket.display().to_string()]).unwrap_err();
+        assert!(
+            err.starts_with(&format!("{}: not a log file", socket.display())),
+            "{err}"
+        );
+        // A directory holding one hands over its regular logs and leaves the socket out.
+        std::fs::write(dir.path().join("run.jsonl"), "").unwrap();
+        assert_eq!(
+            resolve(&[dir.path().display().to_string()]).unwrap(),
+            vec![Input::File(dir.path().join("run.jsonl"))]
+        );
         let fifo = dir.path().join("live.jsonl");
         let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
         // SAFETY: mkfifo reads a NUL-terminated path.
