@@ -785,3 +785,29 @@ fn three_run_and_composite_relations_paste_and_catch_a_wrong_version() {
         );
     }
 }
+
+#[test]
+fn several_parameters_are_swapped_or_all_scaled() {
+    let inputs: Vec<(f64, f64)> = (0..60)
+        .map(|i| {
+            let i = i as f64;
+            (
+                1.0 + (i * 0.618_033_988_7) % 1.0 * 9.0,
+                0.5 + (i * 0.414_213_562) % 1.0 * 7.0,
+            )
+        })
+        .collect();
+    let found = Discovery::new("fn hypot(x: f64, y: f64) -> f64", |x: f64, y: f64| {
+        x.hypot(y)
+    })
+    .unwrap()
+    .inputs(inputs)
+    .run();
+    let rel: Vec<&str> = found.relations().collect();
+    assert!(rel.contains(&"hypot(y, x) == result"), "{found}");
+    assert!(
+        rel.iter()
+            .any(|r| r.starts_with("hypot(2.0 * x, 2.0 * y) == 2.0 * result")),
+        "{found}"
+    );
+}

@@ -164,6 +164,26 @@ fn without_tracing_true_records_stay_out_of_the_subscriber() {
 }
 
 #[test]
+fn a_logger_left_at_off_gets_nothing_and_the_messages_go_to_stderr() {
+    let run = scenario(here!(), CONFIG, || {
+        // A logger is set, but its level stays `Off`, as `log` starts.
+        log::set_logger(&LogPrinter).unwrap();
+        calls();
+    });
+    run.assert_success();
+    assert!(!run.stdout.contains("LOG "), "{}", run.describe());
+    let lines = invite_lines(&run.stderr);
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains("fail in telemetry::off_by_one"))
+            .count(),
+        3,
+        "{lines:#?}"
+    );
+}
+
+#[test]
 fn a_logger_gets_the_messages_when_no_subscriber_is_set() {
     let run = scenario(here!(), CONFIG, || {
         log::set_logger(&LogPrinter).unwrap();

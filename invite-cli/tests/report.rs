@@ -1061,6 +1061,33 @@ fn emit_tests_writes_the_regression_tests_beside_the_report_or_alone_to_stdout()
 }
 
 #[test]
+fn failures_whose_inputs_cannot_be_rebuilt_are_listed_on_stderr_not_emitted() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = emittable_log(dir.path());
+    // A third failure whose input was longer than the log keeps.
+    let mut cut: Value = serde_json::from_str(&test(9, "app::f", A, 3, Outcome::Fail, 30)).unwrap();
+    cut["inputs"]["xs"] = Value::from("[1.0, 2.0… (truncated)");
+    let mut text_of_log = std::fs::read_to_string(&log).unwrap();
+    text_of_log.push_str(&(cut.to_string() + "\n"));
+    std::fs::write(&log, text_of_log).unwrap();
+    let out = invite(
+        &["report", log.to_str().unwrap(), "--emit-tests", "-"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let source = text(&out.stdout);
+    assert_eq!(source.matches("#[test]").count(), 1, "{source}");
+    let err = text(&out.stderr);
+    let listed: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("  not emitted: "))
+        .collect();
+    assert_eq!(listed.len(), 1, "{err}");
+    assert!(listed[0].contains("app::f"), "{err}");
+    assert!(listed[0].contains("truncated"), "{err}");
+}
+
+#[test]
 fn the_gate_counts_only_the_sites_whose_tests_ended_in_a_gated_outcome() {
     let dir = tempfile::tempdir().unwrap();
     let quiet = test(7, "app::g", A, 1, Outcome::Pass, 10);

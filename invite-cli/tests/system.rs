@@ -1068,3 +1068,81 @@ fn the_original_reads_the_callers_stdin_and_a_follow_up_runs_niced_limited_and_o
         .unwrap();
     assert!(p.join("escaped-by-teardown").exists());
 }
+
+#[test]
+fn a_statistical_follow_up_is_transformed_again_for_each_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let numbers: String = (1..=10).map(|n| format!("{n}\n")).collect();
+    write(&dir.path().join("data.txt"), &numbers);
+    // The program prints its input's first row: always 1 for the original; for the permuted
+    // follow-up, whichever row each run's permutation put first.
+    write(
+        &dir.path().join("spec.toml"),
+        "command = [\"head\", \"-n\", \"1\", \"{input}\"]\ninput = \"data.txt\"\n\
+         format = \"numbers\"\nlog = \"log.jsonl\"\n\
+         [[relation]]\nname = \"first row\"\ntransform = [\"permute\"]\nexpect = \"equal\"\n\
+         statistical = { runs = 30, alpha = 0.05 }\n",
+    );
+    let out = invite(
+        dir.path(),
+        &["system", "spec.toml", "--seed", "3", "--wait"],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let got = verdicts(&dir.path().join("log.jsonl"));
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].1, Outcome::Fail, "{got:?}");
+    // One side constant (the original's), the other spread: one permutation for all runs would
+    // make both constant.
+    let detail = got[0].2.split(" | ").next().unwrap();
+    assert_eq!(detail.matches("sd 0;").count(), 1, "{detail}");
+}
+
+#[test]
+fn on_failure_notifies_or_aborts_and_sandbox_none_lets_a_follow_up_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    write(&p.join("data.txt"), "3\n1\n2\n");
+    // Sorted negated numbers are not the negated sorted ones: the relation fails. A follow-up
+    // (INVITE=off) also leaves a file beside the caller's.
+    let spec = |extra: &str| {
+        format!(
+            "command = [\"sh\", \"-c\", \"[ \\\"$INVITE\\\" != off ] || (: > written-by-follow-up) 2>/dev/null; \
+             sort -n \\\"$1\\\"\", \"sh\", \"{{input}}\"]\n\
+             input = \"data.txt\"\nformat = \"numbers\"\nlog = \"log.jsonl\"\n{extra}\n\
+             [[relation]]\nname = \"negated\"\ntransform = [\"negate\"]\nexpect = \"negate\"\n"
+        )
+    };
+    let notice = "invite: spec / negated fail: ";
+    write(&p.join("spec.toml"), &spec(""));
+    let out = invite(p, &["system", "spec.toml", "--wait"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(!text(&out.stderr).contains(notice), "{}", text(&out.stderr));
+    assert!(!p.join("written-by-follow-up").exists());
+
+    write(&p.join("spec.toml"), &spec("on_failure = \"notify\""));
+    let out = invite(p, &["system", "spec.toml", "--wait"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains(notice), "{err}");
+    assert!(
+        err.contains("replay: invite system spec.toml --seed "),
+        "{err}"
+    );
+
+    write(&p.join("spec.toml"), &spec("on_failure = \"abort\""));
+    let out = invite(p, &["system", "spec.toml", "--wait"]);
+    assert_eq!(
+        out.status.signal(),
+        Some(libc::SIGABRT),
+        "{}",
+        text(&out.stderr)
+    );
+    // The verdict was logged before the abort.
+    let got = verdicts(&p.join("log.jsonl"));
+    assert_eq!(got.last().map(|g| g.1), Some(Outcome::Fail), "{got:?}");
+
+    write(&p.join("spec.toml"), &spec("sandbox = \"none\""));
+    let out = invite(p, &["system", "spec.toml", "--wait"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(p.join("written-by-follow-up").exists());
+}
