@@ -54,7 +54,17 @@ fn main() {
     let fixed = std::env::args().any(|a| a == "--fixed");
     FIXED.store(fixed, Ordering::Relaxed);
     let mut setup = rand::rngs::SmallRng::seed_from_u64(11);
-    let rounds = 200_000;
+    // The workload's size: a number among the arguments if one is given (`-- 20000`).
+    let rounds: u64 = match std::env::args().skip(1).find(|a| a != "--fixed") {
+        None => 200_000,
+        Some(a) => a.parse().unwrap_or_else(|_| {
+            eprintln!(
+                "sampler: the arguments are --fixed and how many requests to serve, a whole \
+                 number; got `{a}`"
+            );
+            std::process::exit(2)
+        }),
+    };
     let mut estimates = 0.0;
     for _ in 0..rounds {
         // Each request brings its own data: a trend plus noise, so the ends differ.

@@ -40,7 +40,14 @@ mod physics {
 
 fn main() {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
-    let steps = 40_000;
+    // The workload's size: the first argument if one is given (`-- 5000` for a short run).
+    let steps: u64 = match std::env::args().nth(1) {
+        None => 40_000,
+        Some(a) => a.parse().unwrap_or_else(|_| {
+            eprintln!("discover: the argument is how many launches to simulate, a whole number; got `{a}`");
+            std::process::exit(2)
+        }),
+    };
     let (mut energy, mut peak, mut flight) = (0.0, 0.0f64, 0.0);
     let started = std::time::Instant::now();
     for _ in 0..steps {

@@ -125,7 +125,7 @@ fn batch(rng: &mut impl Rng, t: usize) -> Vec<f64> {
 
 fn main() {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
-    let batches = 300_000;
+    let batches = count_from_args("batches", 300_000);
     let (mut sum_mean, mut sum_sd, mut sum_p95, mut sum_median) = (0.0, 0.0, 0.0, 0.0);
     let started = std::time::Instant::now();
     for t in 0..batches {
@@ -186,6 +186,19 @@ fn summarise_log() {
     };
     invite_cli::report::run(&options, &mut std::io::stdout(), &mut std::io::stderr());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The workload's size: the first argument if one is given (`-- 20000` for a short run).
+fn count_from_args(what: &str, default: usize) -> usize {
+    match std::env::args().nth(1) {
+        None => default,
+        Some(a) => a.parse().unwrap_or_else(|_| {
+            eprintln!(
+                "quickstart: the argument is how many {what} to process, a whole number; got `{a}`"
+            );
+            std::process::exit(2)
+        }),
+    }
 }
 
 fn log_path() -> Option<String> {

@@ -1,0 +1,176 @@
+//! The examples find the defects the README says they find. Each is built as `cargo test`
+//! builds it and run under the repository's own `invite.toml`, with two changes: the log goes
+//! to a temporary directory, and the overhead cap is lifted, since a debug build is slow enough
+//! for the 5% cap to refuse most runs. Workloads are shortened by the examples' own argument.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use invite::record::{Outcome, Record, Test};
+
+/// Builds the example `name` of `package` and returns its executable.
+fn example(package: &str, name: &str) -> PathBuf {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = Command::new(cargo)
+        .args(["build", "-p", package, "--example", name, "--all-features"])
+        .arg("--message-format=json-render-diagnostics")
+        .current_dir(&root)
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("run cargo build");
+    assert!(out.status.success(), "cargo build --example {name} failed");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == name)
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+        .unwrap_or_else(|| panic!("cargo named no executable for the example {name}"))
+}
+
+/// What a run of an example printed, and its log's test records.
+struct Ran {
+    stdout: String,
+    tests: Vec<Test>,
+}
+
+impl Ran {
+    fn outcomes_of(&self, test: &str) -> Vec<Outcome> {
+        self.tests
+            .iter()
+            .filter(|t| t.test == test)
+            .map(|t| t.outcome)
+            .collect()
+    }
+}
+
+fn run(package: &str, name: &str, args: &[&str]) -> Ran {
+    let exe = example(package, name);
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log.jsonl");
+    let shipped =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../invite.toml"))
+            .unwrap();
+    let mut replaced = 0;
+    let config: String = shipped
+        .lines()
+        .map(|l| {
+            if l.starts_with("log = ") {
+                replaced += 1;
+                format!("log = {:?}", log.display().to_string())
+            } else if l.starts_with("max_overhead = ") {
+                replaced += 1;
+                "max_overhead = 1.0".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .map(|l| l + "\n")
+        .collect();
+    assert_eq!(
+        replaced, 2,
+        "invite.toml sets log and max_overhead:\n{shipped}"
+    );
+    std::fs::write(dir.path().join("invite.toml"), config).unwrap();
+    let out = Command::new(exe)
+        .args(args)
+        .current_dir(dir.path())
+        .env("INVITE_CONFIG", dir.path().join("invite.toml"))
+        .env_remove("INVITE")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{name} {args:?}: {}\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tests = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| match Record::from_line(l) {
+            Ok(Record::Test(t)) => Some(t),
+            _ => None,
+        })
+        .collect();
+    Ran { stdout, tests }
+}
+
+#[test]
+fn quickstart_catches_its_mean_defect_and_ends_with_the_report() {
+    let ran = run("invite-mt-cli", "quickstart", &["20000"]);
+    let permuted = ran.outcomes_of("mean(&permute(xs)) == result");
+    assert!(permuted.contains(&Outcome::Fail), "{permuted:?}");
+    // Scaling keeps which reading is dropped, and its share: it holds.
+    let scaled = ran.outcomes_of("mean(&multiply(xs, 3.0)) == result * 3.0");
+    assert!(
+        !scaled.is_empty() && scaled.iter().all(|o| *o == Outcome::Pass),
+        "{scaled:?}"
+    );
+    assert!(
+        ran.stdout.starts_with("Processed 20000 batches"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains("Outcomes per site and test"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains("# Paste into invite.toml:"),
+        "{}",
+        ran.stdout
+    );
+}
+
+#[test]
+fn the_cache_example_catches_its_eviction_defect() {
+    let ran = run("invite-mt", "cache", &[]);
+    assert!(
+        ran.tests
+            .iter()
+            .any(|t| t.site == "cache::Lru::put" && t.outcome == Outcome::Fail),
+        "{:?}",
+        ran.tests
+    );
+    assert!(ran.stdout.contains("failed"), "{}", ran.stdout);
+}
+
+#[test]
+fn the_random_example_catches_its_weighted_pick_through_the_replayed_stream() {
+    let ran = run("invite-mt", "random", &[]);
+    let halved = ran.outcomes_of("pick_weighted(&multiply(weights, 0.5)) == result");
+    assert!(halved.contains(&Outcome::Fail), "{:?}", ran.tests);
+}
+
+#[test]
+fn the_sampler_fails_welch_on_reversal_and_the_fixed_sampler_passes() {
+    let reversal = "statistical(test = welch) => bootstrap_mean(&reverse(xs), draws) == result";
+    let ran = run("invite-mt", "sampler", &["20000"]);
+    let outcomes = ran.outcomes_of(reversal);
+    assert!(
+        !outcomes.is_empty() && outcomes.iter().all(|o| *o == Outcome::Fail),
+        "{outcomes:?}"
+    );
+    let fixed = run("invite-mt", "sampler", &["--fixed", "20000"]);
+    assert!(!fixed.tests.is_empty());
+    assert!(
+        fixed.tests.iter().all(|t| t.outcome == Outcome::Pass),
+        "{:?}",
+        fixed.tests
+    );
+}
+
+#[test]
+fn the_discover_example_proposes_relations_on_its_simulation() {
+    let ran = run("invite-mt-cli", "discover", &["10000"]);
+    assert!(
+        ran.stdout.contains("#[invite::metamorphic("),
+        "nothing proposed:\n{}",
+        ran.stdout
+    );
+    assert!(ran.stdout.contains("top_speed(&"), "{}", ran.stdout);
+}
