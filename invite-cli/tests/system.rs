@@ -1146,3 +1146,83 @@ fn on_failure_notifies_or_aborts_and_sandbox_none_lets_a_follow_up_write() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(p.join("written-by-follow-up").exists());
 }
+
+/// Live processes whose command line is exactly `cmdline` (arguments joined by spaces).
+fn processes_running(cmdline: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            String::from_utf8_lossy(&cmd)
+                .trim_end_matches('\0')
+                .replace('\0', " ")
+                == cmdline
+        })
+        .count()
+}
+
+#[test]
+fn follow_ups_run_in_parallel_up_to_parallel_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let release = dir.path().join("release");
+    write(&dir.path().join("s.sh"), "echo hello\n");
+    // Four follow-ups, each waiting (in a loop of short sleeps only it runs) until released.
+    let relations: String = (0..4)
+        .map(|i| {
+            format!(
+                "[[relation]]\nname = \"waits {i}\"\n\
+                 transform = [\"append while [ ! -e {} ]; do sleep 0.0{i}17; done\"]\n",
+                release.display()
+            )
+        })
+        .collect();
+    write(
+        &dir.path().join("spec.toml"),
+        &format!(
+            "command = [\"sh\", \"{{input}}\"]\ninput = \"s.sh\"\nformat = \"lines\"\n\
+             log = \"log.jsonl\"\nparallel = 2\n{relations}"
+        ),
+    );
+    let out = invite(dir.path(), &["system", "spec.toml"]);
+    assert!(out.status.success());
+    // Which follow-ups are waiting, by the sleep only each of them runs: two at once, never more.
+    let waiting = || -> Vec<usize> {
+        (0..4)
+            .filter(|i| processes_running(&format!("sleep 0.0{i}17")) > 0)
+            .collect()
+    };
+    let mut most = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while most.len() < 2 && Instant::now() < deadline {
+        let now = waiting();
+        assert!(
+            now.len() <= 2,
+            "more than `parallel` follow-ups at once: {now:?}"
+        );
+        if now.len() > most.len() {
+            most = now;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    // Watch a while longer: the limit must hold while they wait.
+    let watch_until = Instant::now() + Duration::from_millis(500);
+    while Instant::now() < watch_until {
+        let now = waiting();
+        assert!(
+            now.len() <= 2,
+            "more than `parallel` follow-ups at once: {now:?}"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    write(&release, "");
+    let log = dir.path().join("log.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while verdicts(&log).len() < 4 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(most.len(), 2, "never two follow-ups at once: {most:?}");
+    let got = verdicts(&log);
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert!(got.iter().all(|g| g.1 == Outcome::Pass), "{got:?}");
+}

@@ -498,6 +498,69 @@ mod tests {
     }
 
     #[test]
+    fn the_tracing_file_system_is_refused_and_files_beside_it_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = std::ffi::CString::new(dir.path().to_str().unwrap()).unwrap();
+        // tracefs is mounted in a mount namespace of a child's own, so the machine's mounts
+        // never change; the child's exit code is the verdict.
+        // SAFETY: the child is single-threaded after fork; glibc's fork handlers keep `malloc`
+        // usable there, and it ends with `_exit`.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork: {}", std::io::Error::last_os_error());
+        if pid == 0 {
+            let code = unsafe {
+                if libc::unshare(libc::CLONE_NEWNS) != 0
+                    || libc::mount(
+                        c"none".as_ptr(),
+                        c"/".as_ptr(),
+                        std::ptr::null(),
+                        libc::MS_REC | libc::MS_PRIVATE,
+                        std::ptr::null(),
+                    ) != 0
+                    || libc::mount(
+                        c"nodev".as_ptr(),
+                        at.as_ptr(),
+                        c"tracefs".as_ptr(),
+                        0,
+                        std::ptr::null(),
+                    ) != 0
+                {
+                    3
+                } else {
+                    // The whole file system is refused, its pipes and its plain files alike;
+                    // a file beside it is read as usual.
+                    let refused = |name: &str| {
+                        decide(&named(&dir.path().join(name), 0), 0).err()
+                            == Some(Denied::Refused(Refusal::Consuming))
+                    };
+                    let beside = decide(&named("/proc/self/status".as_ref(), 0), 0).is_ok();
+                    match (refused("trace_pipe"), refused("README"), beside) {
+                        (true, true, true) => 0,
+                        (_, _, false) => 1,
+                        _ => 2,
+                    }
+                }
+            };
+            // SAFETY: leaving the child without running the parent's destructors.
+            unsafe { libc::_exit(code) };
+        }
+        let mut status = 0;
+        // SAFETY: waiting for the child forked above.
+        assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+        assert!(libc::WIFEXITED(status), "child status {status}");
+        match libc::WEXITSTATUS(status) {
+            0 => {}
+            1 => panic!("a file outside tracefs was refused"),
+            2 => panic!("a file of tracefs was opened"),
+            // Mounting needs root and a kernel with tracefs; CI has both, so it fails there.
+            _ if std::env::var_os("CI").is_none() => {
+                eprintln!("SKIPPED: cannot mount tracefs here (needs root and tracefs)");
+            }
+            code => panic!("cannot mount tracefs (code {code}); CI must run this as root"),
+        }
+    }
+
+    #[test]
     fn refusal_codes_round_trip_and_unknown_codes_are_none() {
         for r in Refusal::ALL {
             assert_eq!(Refusal::from_code(r.code()), Some(r));
