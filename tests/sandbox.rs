@@ -280,20 +280,26 @@ fn sandbox_fork_per_site_allows_side_effects() {
     );
 }
 
-/// Makes this process look like it runs on a kernel without seccomp filters: from here on,
-/// `prctl(PR_GET_SECCOMP)` fails with `EINVAL`, as it does on a kernel built without them.
-fn hide_seccomp() {
+/// Makes a system call fail with `errno` in this process from here on (and in everything it
+/// forks), as on a kernel that lacks it: the call `nr`, or only its form whose first argument
+/// is `first_arg`.
+fn make_fail(nr: libc::c_long, first_arg: Option<u32>, errno: i32) {
     const LD_W_ABS: u16 = (libc::BPF_LD | libc::BPF_W | libc::BPF_ABS) as u16;
     const JEQ_K: u16 = (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16;
     const RET_K: u16 = (libc::BPF_RET | libc::BPF_K) as u16;
     let insn = |code, jt, jf, k| libc::sock_filter { code, jt, jf, k };
-    // seccomp_data: nr at offset 0, the first argument at 16.
+    // seccomp_data: nr at offset 0, the first argument at 16. Without an argument to match,
+    // the second comparison is of the number with itself.
+    let (offset, value) = match first_arg {
+        Some(a) => (16, a),
+        None => (0, nr as u32),
+    };
     let mut program = [
         insn(LD_W_ABS, 0, 0, 0),
-        insn(JEQ_K, 0, 3, libc::SYS_prctl as u32),
-        insn(LD_W_ABS, 0, 0, 16),
-        insn(JEQ_K, 0, 1, libc::PR_GET_SECCOMP as u32),
-        insn(RET_K, 0, 0, libc::SECCOMP_RET_ERRNO | libc::EINVAL as u32),
+        insn(JEQ_K, 0, 3, nr as u32),
+        insn(LD_W_ABS, 0, 0, offset),
+        insn(JEQ_K, 0, 1, value),
+        insn(RET_K, 0, 0, libc::SECCOMP_RET_ERRNO | errno as u32),
         insn(RET_K, 0, 0, libc::SECCOMP_RET_ALLOW),
     ];
     let fprog = libc::sock_fprog {
@@ -311,8 +317,19 @@ fn hide_seccomp() {
             ),
             0
         );
-        assert_eq!(libc::prctl(libc::PR_GET_SECCOMP), -1);
     }
+}
+
+/// Makes this process look like it runs on a kernel without seccomp filters:
+/// `prctl(PR_GET_SECCOMP)` fails with `EINVAL`, as on a kernel built without them.
+fn hide_seccomp() {
+    make_fail(
+        libc::SYS_prctl,
+        Some(libc::PR_GET_SECCOMP as u32),
+        libc::EINVAL,
+    );
+    // SAFETY: prctl reads plain values.
+    assert_eq!(unsafe { libc::prctl(libc::PR_GET_SECCOMP) }, -1);
 }
 
 static TOUCHED_BY_A_TEST: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -353,6 +370,88 @@ fn without_seccomp_invite_says_so_once_and_keeps_memory_isolation() {
     assert_eq!(log, "line from a test\n".repeat(2));
     let warning = "this kernel has no seccomp filters; tests run with memory isolation only";
     assert_eq!(run.stderr.matches(warning).count(), 1, "{}", run.stderr);
+}
+
+#[invite::in_vivo(test = reads_a_file_by_path, test = computes)]
+fn reader_without_proc(x: u64) -> u64 {
+    x
+}
+
+fn computes(x: &u64) -> bool {
+    reader_without_proc(*x) == *x
+}
+
+#[test]
+fn where_proc_is_not_mounted_a_filtered_test_opens_nothing_and_others_still_run() {
+    let run = scenario(here!(), CONFIG, || {
+        std::fs::write(scenario_dir().join("keep.txt"), "original").unwrap();
+        // SAFETY: plain system calls; unshare needs a single-threaded process, which the
+        // scenario's is before invite starts.
+        unsafe {
+            assert_eq!(
+                libc::unshare(libc::CLONE_NEWNS),
+                0,
+                "unshare: {}",
+                std::io::Error::last_os_error()
+            );
+            assert_eq!(
+                libc::mount(
+                    c"none".as_ptr(),
+                    c"/".as_ptr(),
+                    std::ptr::null(),
+                    libc::MS_REC | libc::MS_PRIVATE,
+                    std::ptr::null(),
+                ),
+                0
+            );
+            assert_eq!(libc::umount2(c"/proc".as_ptr(), libc::MNT_DETACH), 0);
+        }
+        assert!(!std::path::Path::new("/proc/self").exists());
+        // The program itself still reads the file.
+        assert_eq!(
+            std::fs::read_to_string(scenario_dir().join("keep.txt")).unwrap(),
+            "original"
+        );
+        reader_without_proc(1);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    let (outcome, why) = detail(&run, "reads_a_file_by_path");
+    assert!(
+        outcome == Blocked || outcome == Fail,
+        "{outcome:?}: {why}\n{}",
+        run.describe()
+    );
+    assert_eq!(detail(&run, "computes").0, Pass, "{}", run.describe());
+}
+
+static SIGCHLD_SEEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+extern "C" fn count_sigchld(_: libc::c_int) {
+    SIGCHLD_SEEN.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+}
+
+#[test]
+fn without_pidfds_runs_are_plain_forks_and_results_still_arrive() {
+    let run = scenario(here!(), CONFIG, || {
+        // SAFETY: a handler that only counts.
+        unsafe { libc::signal(libc::SIGCHLD, count_sigchld as *const () as usize) };
+        make_fail(libc::SYS_pidfd_open, None, libc::ENOSYS);
+        for x in 0..3 {
+            reader_without_proc(x);
+            assert!(invite::wait_idle(WAIT));
+        }
+        // Plain forks are the program's children: its handler heard them end.
+        let heard = SIGCHLD_SEEN.load(std::sync::atomic::Ordering::SeqCst);
+        assert!(heard >= 3, "{heard} SIGCHLDs for 3 runs");
+    });
+    run.assert_success();
+    assert_eq!(
+        run.outcomes_of("computes"),
+        vec![Pass; 3],
+        "{}",
+        run.describe()
+    );
 }
 
 #[invite::in_vivo(test = allocates_a_lot, test = allocates_a_little)]

@@ -1226,3 +1226,79 @@ fn follow_ups_run_in_parallel_up_to_parallel_at_a_time() {
     assert_eq!(got.len(), 4, "{got:?}");
     assert!(got.iter().all(|g| g.1 == Outcome::Pass), "{got:?}");
 }
+
+/// Makes the process that runs it see a kernel without Landlock: `landlock_create_ruleset`
+/// fails with `ENOSYS` from here on, in it and everything it starts. For `pre_exec`.
+fn without_landlock() -> std::io::Result<()> {
+    let insn = |code: u32, jt, jf, k| libc::sock_filter {
+        code: code as u16,
+        jt,
+        jf,
+        k,
+    };
+    let mut program = [
+        // The system call's number, at offset 0 of seccomp_data.
+        insn(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, 0, 0, 0),
+        insn(
+            libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K,
+            0,
+            1,
+            libc::SYS_landlock_create_ruleset as u32,
+        ),
+        insn(
+            libc::BPF_RET | libc::BPF_K,
+            0,
+            0,
+            libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32,
+        ),
+        insn(libc::BPF_RET | libc::BPF_K, 0, 0, libc::SECCOMP_RET_ALLOW),
+    ];
+    let fprog = libc::sock_fprog {
+        len: program.len() as u16,
+        filter: program.as_mut_ptr(),
+    };
+    // SAFETY: prctl reads the program, which lives across the call.
+    let installed = unsafe {
+        libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
+            && libc::prctl(
+                libc::PR_SET_SECCOMP,
+                libc::SECCOMP_MODE_FILTER,
+                &fprog as *const libc::sock_fprog,
+            ) == 0
+    };
+    if installed {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+#[test]
+fn without_landlock_every_relation_is_an_error_that_says_so_and_nothing_runs() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    write(&p.join("data.txt"), "3\n1\n2\n");
+    write(&p.join("sort.toml"), SORT_SPEC);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_invite"));
+    cmd.args(["system", "sort.toml", "--wait"])
+        .current_dir(p)
+        .env_remove("INVITE_CONFIG")
+        .stdin(Stdio::null());
+    // SAFETY: the hook makes two prctl calls and allocates nothing.
+    unsafe { cmd.pre_exec(without_landlock) };
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // The original runs as ever.
+    assert_eq!(text(&out.stdout), "1\n2\n3\n");
+    let got = verdicts(&p.join("log.jsonl"));
+    assert_eq!(got.len(), 5, "{got:?}");
+    for g in &got {
+        assert_eq!(g.1, Outcome::Error, "{g:?}");
+        assert!(
+            g.2.starts_with("follow-ups not run: this kernel's Landlock ABI is 0"),
+            "{g:?}"
+        );
+        assert!(g.2.contains("sandbox = \"none\""), "{g:?}");
+    }
+}
