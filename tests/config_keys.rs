@@ -188,6 +188,15 @@ fn never_sampled(x: u64) -> u64 {
     x
 }
 
+/// Slow on odd inputs, which only its follow-ups get: each run stays alive for 30 ms.
+#[invite::metamorphic(slow_on_odd(x + 1) == result + 2)]
+fn slow_on_odd(x: u64) -> u64 {
+    if x % 2 == 1 {
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    2 * x
+}
+
 #[test]
 fn a_site_at_rho_zero_is_not_counted_and_stats_describe_the_process() {
     // The children's CPU time is charged (and reported) in full; the overhead cap is off.
@@ -199,8 +208,14 @@ fn a_site_at_rho_zero_is_not_counted_and_stats_describe_the_process() {
             never_sampled(i);
         }
         // One at a time: no call finds the slots taken, so every one is sampled.
+        // While each run is alive the program writes to 64 pages it shares with it.
+        let mut pages = vec![0u8; 64 * 4096];
         for i in 0..20 {
-            doubled(i);
+            slow_on_odd(2 * i);
+            for page in pages.chunks_mut(4096) {
+                // SAFETY: a write within the slice.
+                unsafe { std::ptr::write_volatile(&mut page[0], i as u8 + 1) };
+            }
             assert!(invite::wait_idle(WAIT));
         }
     });
@@ -212,9 +227,9 @@ fn a_site_at_rho_zero_is_not_counted_and_stats_describe_the_process() {
         "{stats:?}"
     );
     // Every call of a site at ρ = 1 is a sampling point; the last interval is not yet counted.
-    let doubled = site("::doubled").unwrap();
-    assert!((19..=20).contains(&doubled.calls), "{doubled:?}");
-    assert_eq!(doubled.runs, 20, "{doubled:?}");
+    let slow = site("::slow_on_odd").unwrap();
+    assert!((19..=20).contains(&slow.calls), "{slow:?}");
+    assert_eq!(slow.runs, 20, "{slow:?}");
     // Twenty forks: the program's own writes fault on shared pages, the children use CPU, and
     // the program has a resident size.
     assert!(stats.cow_faults > 0, "{stats:?}");

@@ -278,10 +278,15 @@ fn watched(x: u64) -> u64 {
     x
 }
 
-/// Stays alive long enough for the host to look at its run and test process from outside.
+/// Stays alive until the host has looked at its run and test process from outside, and says
+/// it may go (a file in the scenario's directory), or 20 s have passed.
 fn lingers(_: &u64) -> bool {
-    std::thread::sleep(Duration::from_secs(2));
-    true
+    let release = scenario_dir().join("release");
+    let started = std::time::Instant::now();
+    while !release.exists() && started.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    release.exists()
 }
 
 /// A process's name, process group, session and controlling terminal (`tty_nr`), from /proc.
@@ -339,6 +344,7 @@ fn runs_and_tests_are_named_and_leave_the_program_s_session_and_terminal() {
                 }),
                 "a run named `invite run` and its test process named `invite test`: {seen:?}"
             );
+            std::fs::write(scenario_dir().join("release"), "").unwrap();
             for p in &seen {
                 assert_ne!(
                     p.1, me.1,

@@ -166,7 +166,7 @@ fn the_sampler_fails_welch_on_reversal_and_the_fixed_sampler_passes() {
 
 #[test]
 fn the_discover_example_proposes_relations_on_its_simulation() {
-    let ran = run("invite-mt-cli", "discover", &["10000"]);
+    let ran = run("invite-mt-cli", "discover", &["20000"]);
     assert!(
         ran.stdout.contains("#[invite::metamorphic("),
         "nothing proposed:\n{}",
