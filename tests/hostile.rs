@@ -615,9 +615,53 @@ fn writes_reach_nothing_of_the_programs_through_any_descriptor_number() {
     test = writes_the_programs_memory,
     test = registers_userfaultfd,
     test = writes_proc_mem,
+    test = stores_into_the_programs_file_mapping,
+    test = stores_into_the_programs_memfd_mapping,
 )]
 fn memory_site(x: u64) -> u64 {
     x
+}
+
+/// Shared mappings the program made before the fork: of a file on disk, and of its memfd.
+static PROGRAM_MAPPINGS: OnceLock<(usize, usize)> = OnceLock::new();
+
+/// The program maps `file` and its memfd shared and writable, 4096 bytes each.
+fn map_shared(file: i32, memfd: i32) -> (usize, usize) {
+    let map = |fd| {
+        // SAFETY: a shared mapping of a descriptor the program holds, checked.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                4096,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                fd,
+                0,
+            )
+        };
+        assert_ne!(p, libc::MAP_FAILED, "{}", std::io::Error::last_os_error());
+        p as usize
+    };
+    (map(file), map(memfd))
+}
+
+/// Allowed: the file's pages became the test's private copy; flushing them writes nothing.
+fn stores_into_the_programs_file_mapping(_: &u64) -> Result<(), String> {
+    let (file, _) = *PROGRAM_MAPPINGS.get().unwrap();
+    // SAFETY: the program mapped this page before the fork.
+    unsafe {
+        std::ptr::write_bytes(file as *mut u8, b'T', 4096);
+        let _ = libc::msync(file as *mut libc::c_void, 4096, libc::MS_SYNC);
+    }
+    Ok(())
+}
+
+/// Allowed: as above, for the memfd's pages.
+fn stores_into_the_programs_memfd_mapping(_: &u64) -> Result<(), String> {
+    let (_, memfd) = *PROGRAM_MAPPINGS.get().unwrap();
+    // SAFETY: the program mapped this page before the fork.
+    unsafe { std::ptr::write_bytes(memfd as *mut u8, b'T', 16) };
+    Ok(())
 }
 
 /// Allowed: the store lands in the test's private copy.
@@ -732,8 +776,30 @@ fn writes_proc_mem(_: &u64) -> Result<(), String> {
 fn shared_memory_of_the_program_stays_as_it_was() {
     let run = scenario(here!(), CONFIG, || {
         set_up();
+        let mapped_file = scenario_dir().join("mapped.bin");
+        std::fs::write(&mapped_file, [b'F'; 4096]).unwrap();
+        let mapped = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&mapped_file)
+            .unwrap();
+        let (file_map, memfd_map) = map_shared(mapped.as_raw_fd(), fx().memfd);
+        PROGRAM_MAPPINGS.set((file_map, memfd_map)).unwrap();
         memory_site(1);
         assert!(invite::wait_idle(WAIT));
+        // The file on disk, the program's view of it, and its memfd through its mapping.
+        assert_eq!(std::fs::read(&mapped_file).unwrap(), [b'F'; 4096]);
+        // SAFETY: reading the program's own mappings.
+        unsafe {
+            assert_eq!(
+                std::slice::from_raw_parts(file_map as *const u8, 4096),
+                [b'F'; 4096]
+            );
+            assert_eq!(
+                std::slice::from_raw_parts(memfd_map as *const u8, 10),
+                b"memfd data"
+            );
+        }
         let f = fx();
         let seg: usize = std::env::var("HOSTILE_SEGMENT").unwrap().parse().unwrap();
         // SAFETY: reading the program's own mappings.
@@ -772,6 +838,8 @@ fn shared_memory_of_the_program_stays_as_it_was() {
             ("writes_the_programs_memory", BLOCKED),
             ("registers_userfaultfd", BLOCKED),
             ("writes_proc_mem", BLOCKED),
+            ("stores_into_the_programs_file_mapping", &[Pass]),
+            ("stores_into_the_programs_memfd_mapping", &[Pass]),
         ],
     );
 }
@@ -803,6 +871,8 @@ fn shared_memory_of_the_program_stays_as_it_was() {
     test = takes_a_lease_on_the_programs_file,
     test = loads_a_bpf_map,
     test = mounts_over_the_programs_directory,
+    test = truncates_the_data_file,
+    test = truncates_and_punches_the_programs_log,
 )]
 fn kernel_site(x: u64) -> u64 {
     x
@@ -1085,6 +1155,29 @@ fn mounts_over_the_programs_directory(_: &u64) -> Result<(), String> {
     } as i64)
 }
 
+fn truncates_the_data_file(_: &u64) -> Result<(), String> {
+    // SAFETY: truncate reads a NUL-terminated path.
+    ok(
+        "truncate",
+        unsafe { libc::truncate(data_path().as_ptr(), 2) } as i64,
+    )
+}
+
+/// The program's log is open for appending: shrinking it or punching a hole would lose what it
+/// wrote.
+fn truncates_and_punches_the_programs_log(_: &u64) -> Result<(), String> {
+    // SAFETY: ftruncate and fallocate on an inherited descriptor.
+    ok("ftruncate", unsafe { libc::ftruncate(fx().log, 0) } as i64)?;
+    ok("fallocate", unsafe {
+        libc::fallocate(
+            fx().log,
+            libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE,
+            0,
+            4,
+        )
+    } as i64)
+}
+
 /// The mounts the program sees.
 fn mounts() -> String {
     std::fs::read_to_string("/proc/self/mountinfo").unwrap()
@@ -1123,6 +1216,8 @@ fn other_processes_and_kernel_objects_are_out_of_reach() {
         let host_before = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
         let meta = std::fs::metadata(scenario_dir().join("data.txt")).unwrap();
         let mounts_before = mounts();
+        // SAFETY: writing the program's own log.
+        unsafe { libc::write(fx().log, b"kept\n".as_ptr().cast(), 5) };
         kernel_site(1);
         assert!(invite::wait_idle(WAIT));
         let f = fx();
@@ -1178,6 +1273,12 @@ fn other_processes_and_kernel_objects_are_out_of_reach() {
                 problems.push("the file's links or owner changed".into());
             }
         }
+        if after.len() != meta.len() {
+            problems.push("the data file was truncated".into());
+        }
+        if std::fs::read(scenario_dir().join("app.log")).unwrap() != b"kept\n" {
+            problems.push("the program's log was truncated or punched".into());
+        }
         for made in ["hard-link", "soft-link", "made"] {
             if std::fs::symlink_metadata(scenario_dir().join(made)).is_ok() {
                 problems.push(format!("{made} was made"));
@@ -1220,6 +1321,8 @@ fn other_processes_and_kernel_objects_are_out_of_reach() {
         "takes_a_lease_on_the_programs_file",
         "loads_a_bpf_map",
         "mounts_over_the_programs_directory",
+        "truncates_the_data_file",
+        "truncates_and_punches_the_programs_log",
     ]
     .into_iter()
     .map(|t| (t, BLOCKED))

@@ -418,6 +418,32 @@ fn a_test_that_prints_while_another_thread_held_stdout_times_out_with_the_hint()
     assert!(!run.stdout.contains("from the test"), "{}", run.stdout);
 }
 
+#[invite::in_vivo(test = panics_with_a_message)]
+fn hooked(x: u64) -> u64 {
+    x
+}
+
+fn panics_with_a_message(x: &u64) -> bool {
+    panic!("the test's own panic on {x}");
+}
+
+#[test]
+fn the_programs_panic_hook_never_runs_in_a_test() {
+    let run = scenario(here!(), "default_rho = 1.0\nmax_overhead = 1.0", || {
+        // A program whose panics must never go unseen: its hook aborts.
+        std::panic::set_hook(Box::new(|_| std::process::abort()));
+        hooked(7);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    let t = &run.tests_of("panics_with_a_message")[0];
+    assert_eq!(t.outcome, Error, "{t:?}");
+    // Invite's hook took the panic: its message and place, not the program's abort.
+    let d = t.detail.as_deref().unwrap_or_default();
+    assert!(d.contains("the test's own panic on 7"), "{d}");
+    assert!(d.contains("panicked at tests/isolation.rs:"), "{d}");
+}
+
 /// An argument whose `Debug` writes a file: formatting runs in the run's child, before the
 /// filter (a `Debug` only formats, so it is not confined).
 struct Noisy;

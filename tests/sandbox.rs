@@ -98,6 +98,7 @@ fn shared_pages(len: usize) -> *mut libc::c_void {
     test = sets_up_io_uring,
     test = takes_the_sigsys_handler,
     test = computes_reads_prints_and_uses_threads,
+    test = uses_kernel_objects_of_its_own,
 )]
 fn process(x: u64) -> u64 {
     x * 3
@@ -170,6 +171,111 @@ fn computes_reads_prints_and_uses_threads(x: &u64) -> bool {
     let v: Vec<u64> = (0..100_000).collect();
     let handle = std::thread::spawn(move || v.iter().sum::<u64>());
     handle.join().unwrap() == 4_999_950_000 && process(*x) == x * 3
+}
+
+static OWN_SIGNALS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+extern "C" fn count_own_signal(_: libc::c_int) {
+    OWN_SIGNALS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// What the allow list permits on objects a test makes itself: a pipe, an eventfd, an epoll
+/// set, a timer and a memfd, `fcntl` and `ioctl` on them, a signal to itself, and reading its
+/// own identity and limits. `Err` names the first call refused.
+fn uses_kernel_objects_of_its_own(_: &u64) -> Result<(), String> {
+    fn ok(what: &str, r: i64) -> Result<i64, String> {
+        if r < 0 {
+            Err(format!("{what}: {}", std::io::Error::last_os_error()))
+        } else {
+            Ok(r)
+        }
+    }
+    // SAFETY: system calls on descriptors made here, with local buffers of the sizes given.
+    unsafe {
+        let mut pipe = [0i32; 2];
+        ok(
+            "pipe2",
+            libc::pipe2(pipe.as_mut_ptr(), libc::O_CLOEXEC) as i64,
+        )?;
+        ok(
+            "write pipe",
+            libc::write(pipe[1], b"abc".as_ptr().cast(), 3) as i64,
+        )?;
+        let mut queued: libc::c_int = 0;
+        ok(
+            "FIONREAD",
+            libc::ioctl(pipe[0], libc::FIONREAD, &mut queued) as i64,
+        )?;
+        let flags = ok("F_GETFL", libc::fcntl(pipe[0], libc::F_GETFL) as i64)? as i32;
+        ok(
+            "F_SETFL",
+            libc::fcntl(pipe[0], libc::F_SETFL, flags | libc::O_NONBLOCK) as i64,
+        )?;
+        let event = ok("eventfd", libc::eventfd(0, libc::EFD_CLOEXEC) as i64)? as i32;
+        ok(
+            "write eventfd",
+            libc::write(event, (&1u64 as *const u64).cast(), 8) as i64,
+        )?;
+        let epoll = ok(
+            "epoll_create1",
+            libc::epoll_create1(libc::EPOLL_CLOEXEC) as i64,
+        )? as i32;
+        let mut ev = libc::epoll_event {
+            events: libc::EPOLLIN as u32,
+            u64: 1,
+        };
+        ok(
+            "epoll_ctl",
+            libc::epoll_ctl(epoll, libc::EPOLL_CTL_ADD, event, &mut ev) as i64,
+        )?;
+        let mut ready = [libc::epoll_event { events: 0, u64: 0 }; 2];
+        let n = ok(
+            "epoll_wait",
+            libc::epoll_wait(epoll, ready.as_mut_ptr(), 2, 1000) as i64,
+        )?;
+        let timer = ok(
+            "timerfd_create",
+            libc::timerfd_create(libc::CLOCK_MONOTONIC, libc::TFD_CLOEXEC) as i64,
+        )? as i32;
+        let mut spec: libc::itimerspec = std::mem::zeroed();
+        spec.it_value.tv_nsec = 1_000_000;
+        ok(
+            "timerfd_settime",
+            libc::timerfd_settime(timer, 0, &spec, std::ptr::null_mut()) as i64,
+        )?;
+        let mut ticks = 0u64;
+        ok(
+            "read timerfd",
+            libc::read(timer, (&mut ticks as *mut u64).cast(), 8) as i64,
+        )?;
+        let memfd = ok(
+            "memfd_create",
+            libc::memfd_create(c"own".as_ptr(), libc::MFD_CLOEXEC) as i64,
+        )? as i32;
+        ok(
+            "write memfd",
+            libc::pwrite(memfd, b"own".as_ptr().cast(), 3, 0) as i64,
+        )?;
+        libc::signal(libc::SIGUSR2, count_own_signal as *const () as usize);
+        ok("raise", libc::raise(libc::SIGUSR2) as i64)?;
+        let mut limit: libc::rlimit = std::mem::zeroed();
+        ok(
+            "getrlimit",
+            libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) as i64,
+        )?;
+        let ids = (libc::getpid(), libc::getuid(), libc::getppid());
+        for fd in [pipe[0], pipe[1], event, epoll, timer, memfd] {
+            ok("close", libc::close(fd) as i64)?;
+        }
+        let signalled = OWN_SIGNALS.load(std::sync::atomic::Ordering::SeqCst);
+        if queued == 3 && n == 1 && ticks >= 1 && signalled == 1 && ids.0 > 0 {
+            Ok(())
+        } else {
+            Err(format!(
+                "queued {queued}, ready {n}, ticks {ticks}, signals {signalled}, ids {ids:?}"
+            ))
+        }
+    }
 }
 
 fn detail(run: &support::Run, test: &str) -> (invite::record::Outcome, String) {
@@ -250,6 +356,8 @@ fn every_side_effect_is_blocked_and_leaves_the_program_unchanged() {
     assert_eq!(o, Blocked);
     assert!(d.contains("SIGSYS"), "{d}");
     let (o, d) = detail(&run, "computes_reads_prints_and_uses_threads");
+    assert_eq!(o, Pass, "{d}");
+    let (o, d) = detail(&run, "uses_kernel_objects_of_its_own");
     assert_eq!(o, Pass, "{d}");
 }
 
@@ -442,6 +550,31 @@ fn without_pidfds_runs_are_plain_forks_and_results_still_arrive() {
             assert!(invite::wait_idle(WAIT));
         }
         // Plain forks are the program's children: its handler heard them end.
+        let heard = SIGCHLD_SEEN.load(std::sync::atomic::Ordering::SeqCst);
+        assert!(heard >= 3, "{heard} SIGCHLDs for 3 runs");
+    });
+    run.assert_success();
+    assert_eq!(
+        run.outcomes_of("computes"),
+        vec![Pass; 3],
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn a_program_that_adopts_orphans_sees_its_runs_and_results_still_arrive() {
+    let run = scenario(here!(), CONFIG, || {
+        // SAFETY: a handler that only counts; a flag on this process.
+        unsafe {
+            libc::signal(libc::SIGCHLD, count_sigchld as *const () as usize);
+            assert_eq!(libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+        }
+        for x in 0..3 {
+            reader_without_proc(x);
+            assert!(invite::wait_idle(WAIT));
+        }
+        // Hidden runs leave the launcher and come back to the nearest subreaper: this program.
         let heard = SIGCHLD_SEEN.load(std::sync::atomic::Ordering::SeqCst);
         assert!(heard >= 3, "{heard} SIGCHLDs for 3 runs");
     });
