@@ -384,27 +384,7 @@ impl Site {
             return None;
         }
         let rho = self.rho();
-        let sampled_now = local.with(|l| {
-            let fresh = l.generation.get() != generation;
-            if fresh {
-                // First call on this thread, or ρ changed: count what the old interval covered.
-                let covered = l.interval.get().saturating_sub(l.countdown.get());
-                self.calls.fetch_add(covered, Relaxed);
-                l.generation.set(generation);
-            } else {
-                self.calls.fetch_add(l.interval.get(), Relaxed);
-            }
-            let skip = draw_interval(rho / f64::from(1u32 << l.backoff.get()));
-            l.interval.set(skip);
-            if fresh && skip > 1 {
-                // This call opens the interval; the sampled call is `skip - 1` calls on.
-                l.countdown.set(skip - 1);
-                false
-            } else {
-                l.countdown.set(skip);
-                true
-            }
-        });
+        let sampled_now = local.with(|l| self.redraw(l, generation, rho));
         if !sampled_now {
             return None;
         }
@@ -415,6 +395,30 @@ impl Site {
             local,
             checked: false,
         })
+    }
+
+    /// A thread's countdown ran out: counts the calls its interval covered, draws the next
+    /// interval at ρ halved by the thread's back-off, and says whether this call is sampled.
+    fn redraw(&self, l: &SiteLocal, generation: u64, rho: f64) -> bool {
+        let fresh = l.generation.get() != generation;
+        if fresh {
+            // First call on this thread, or ρ changed: count what the old interval covered.
+            let covered = l.interval.get().saturating_sub(l.countdown.get());
+            self.calls.fetch_add(covered, Relaxed);
+            l.generation.set(generation);
+        } else {
+            self.calls.fetch_add(l.interval.get(), Relaxed);
+        }
+        let skip = draw_interval(rho / f64::from(1u32 << l.backoff.get()));
+        l.interval.set(skip);
+        if fresh && skip > 1 {
+            // This call opens the interval; the sampled call is `skip - 1` calls on.
+            l.countdown.set(skip - 1);
+            false
+        } else {
+            l.countdown.set(skip);
+            true
+        }
     }
 
     /// Records a sampled call at `now_ns` and returns the running mean gap between sampled
@@ -599,6 +603,95 @@ mod tests {
         assert_eq!(turn_window(0), 1_000_000);
         assert_eq!(turn_window(10_000_000), 40_000_000);
         assert_eq!(turn_window(u64::MAX), 1_000_000_000);
+    }
+
+    fn test_site() -> Site {
+        Site::new(SiteMeta {
+            name: "tests::site",
+            file: "site.rs",
+            line: 1,
+            tests: &[],
+            params: &[],
+            rho: None,
+            tolerance: None,
+            timeout_ms: None,
+            self_check: true,
+            dedup: false,
+        })
+    }
+
+    /// Calls `sample` would make on one thread: each call counts down, and a call whose
+    /// countdown ran out redraws. The sampled calls' numbers (from 1).
+    fn sampled_calls(site: &Site, l: &SiteLocal, generation: u64, rho: f64, n: u64) -> Vec<u64> {
+        (1..=n)
+            .filter(|_| {
+                let c = l.countdown.get();
+                if c > 1 && l.generation.get() == generation {
+                    l.countdown.set(c - 1);
+                    false
+                } else {
+                    site.redraw(l, generation, rho)
+                }
+            })
+            .collect()
+    }
+
+    /// The thread's sampler, seeded.
+    fn seed_sampler(seed: u64) {
+        SAMPLER.with(|cell| cell.set(Some(seeded_sampler(Some(seed), 0))));
+    }
+
+    #[test]
+    fn a_thread_s_first_call_opens_its_first_interval_and_the_interval_s_last_call_is_sampled() {
+        let site = test_site();
+        // At ρ = 1e-9 the first call opens an interval of about 10^9 calls: it is not sampled.
+        seed_sampler(1);
+        let l = SiteLocal::new();
+        assert!(sampled_calls(&site, &l, 7, 1e-9, 1).is_empty());
+        assert!(l.countdown.get() > 1_000, "{}", l.countdown.get());
+        // At ρ = 0.25 the first sampled call is the last of the first interval drawn, counted
+        // from the thread's first call; the next ones end each interval after it.
+        seed_sampler(3);
+        let first = draw_interval(0.25);
+        let second = draw_interval(0.25);
+        assert!(
+            first > 1,
+            "seed 3 draws a first interval of {first}; pick a seed that does not"
+        );
+        seed_sampler(3);
+        let l = SiteLocal::new();
+        let sampled = sampled_calls(&site, &l, 8, 0.25, 4_000);
+        assert_eq!(sampled[..2], [first, first + second], "{sampled:?}");
+        assert!((800..1_200).contains(&sampled.len()), "{}", sampled.len());
+    }
+
+    #[test]
+    fn back_off_divides_the_rate_by_two_per_halving() {
+        let site = test_site();
+        for (halvings, expected) in [(0u32, 4_000.0), (3, 500.0)] {
+            seed_sampler(3);
+            let l = SiteLocal::new();
+            l.backoff.set(halvings);
+            let n = sampled_calls(&site, &l, 9, 1.0, 4_000).len() as f64;
+            assert!(
+                (n - expected).abs() <= expected * 0.15,
+                "{halvings} halvings: {n} sampled of 4000 at rho 1"
+            );
+        }
+    }
+
+    #[test]
+    fn the_mean_gap_between_sampled_calls_is_a_running_mean_that_ignores_a_clock_going_back() {
+        let site = test_site();
+        // The first sampled call has no gap yet.
+        assert_eq!(site.note_sampled(1_000), 0);
+        // The second: the gap itself.
+        assert_eq!(site.note_sampled(2_000), 1_000);
+        // A gap of 0 weighs an eighth: 1000 · 7/8.
+        assert_eq!(site.note_sampled(2_000), 875);
+        // A clock going back leaves the mean as it was (and the next gap counts from there).
+        assert_eq!(site.note_sampled(1_500), 875);
+        assert_eq!(site.note_sampled(2_300), 109 * 7 + 100);
     }
 
     #[test]
