@@ -238,6 +238,52 @@ fn a_site_at_rho_zero_is_not_counted_and_stats_describe_the_process() {
 }
 
 #[test]
+fn the_configuration_is_read_once_and_the_start_record_says_what_took_effect() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        println!("{}", std::process::id());
+        doubled(1);
+        assert!(invite::wait_idle(WAIT));
+        // Changed on disk after start-up: nothing changes for this process.
+        let config = std::env::var("INVITE_CONFIG").unwrap();
+        std::fs::write(&config, "enabled = false\ndefault_rho = 0.0\n").unwrap();
+        doubled(2);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    assert_eq!(
+        run.outcomes_of("doubled(x + 1) == result + 2"),
+        vec![Pass, Pass],
+        "{}",
+        run.describe()
+    );
+    let start = run
+        .records()
+        .into_iter()
+        .find_map(|r| match r {
+            Record::Start(s) => Some(s),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(start.instance.pid.to_string(), run.stdout.trim());
+    assert_eq!(start.instance.host, invite::record::hostname());
+    let exe = std::env::current_exe().unwrap();
+    assert_eq!(start.instance.exe, exe.display().to_string());
+    assert_eq!(start.config["default_rho"], 1.0);
+    assert_eq!(start.config["max_concurrent"], 8);
+    let site = start
+        .sites
+        .iter()
+        .find(|s| s.name == "config_keys::doubled")
+        .unwrap();
+    assert_eq!(
+        (site.file.as_str(), site.line),
+        ("tests/config_keys.rs", 18)
+    );
+    assert_eq!(site.rho, 1.0);
+    assert_eq!(site.tests, ["doubled(x + 1) == result + 2"]);
+}
+
+#[test]
 fn the_log_is_appended_to_never_truncated() {
     const EARLIER: &str = r#"{"v":1,"kind":"an earlier run's line"}"#;
     let run = scenario(here!(), EVERY_CALL, || {

@@ -109,6 +109,30 @@ fn quickstart_catches_its_mean_defect_and_ends_with_the_report() {
         !scaled.is_empty() && scaled.iter().all(|o| *o == Outcome::Pass),
         "{scaled:?}"
     );
+    // Through the mean, two of variance's relations fail; scaling and the sign hold.
+    for (relation, fails) in [
+        ("variance(&permute(xs)) == result", true),
+        ("variance(&add(xs, 7.5)) == result", true),
+        ("variance(&multiply(xs, 2.0)) == result * 4.0", false),
+        ("result >= 0.0", false),
+    ] {
+        let outcomes = ran.outcomes_of(relation);
+        assert!(!outcomes.is_empty(), "{relation}");
+        assert_eq!(
+            outcomes.contains(&Outcome::Fail),
+            fails,
+            "{relation}: {outcomes:?}"
+        );
+    }
+    // Each failure with its inputs and the seeds that replay it.
+    for line in [
+        "\nFailures\n",
+        "    input   xs = [",
+        "    replay  test_seed ",
+        "    seed    ",
+    ] {
+        assert!(ran.stdout.contains(line), "{line:?} in {}", ran.stdout);
+    }
     assert!(
         ran.stdout.starts_with("Processed 20000 batches"),
         "{}",

@@ -1302,3 +1302,82 @@ fn without_landlock_every_relation_is_an_error_that_says_so_and_nothing_runs() {
         assert!(g.2.contains("sandbox = \"none\""), "{g:?}");
     }
 }
+
+#[test]
+fn an_output_file_is_read_from_the_original_and_made_by_each_follow_up_in_its_own_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    write(&p.join("data.txt"), "3\n1\n2\n");
+    write(
+        &p.join("spec.toml"),
+        "command = [\"sh\", \"-c\", \"sort -n \\\"$1\\\" > \\\"$2\\\"; echo done\", \"sh\", \
+         \"{input}\", \"{output}\"]\n\
+         input = \"data.txt\"\noutput = \"sorted.txt\"\nformat = \"numbers\"\nlog = \"log.jsonl\"\n\
+         [[relation]]\nname = \"permuted\"\ntransform = [\"permute\"]\nexpect = \"equal\"\n\
+         [[relation]]\nname = \"negated\"\ntransform = [\"negate\"]\nexpect = \"negate\"\n",
+    );
+    let out = invite(p, &["system", "spec.toml", "--wait"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // The original wrote where the spec says, and its stdout passed through.
+    assert_eq!(text(&out.stdout), "done\n");
+    assert_eq!(
+        std::fs::read_to_string(p.join("sorted.txt")).unwrap(),
+        "1\n2\n3\n"
+    );
+    let got = verdicts(&p.join("log.jsonl"));
+    let outcomes: Vec<(&str, Outcome)> = got.iter().map(|g| (g.0.as_str(), g.1)).collect();
+    // The files were compared, not stdout (the same "done" on both sides): sorting negated
+    // numbers reverses them.
+    assert_eq!(
+        outcomes,
+        [("permuted", Outcome::Pass), ("negated", Outcome::Fail)],
+        "{got:?}"
+    );
+    assert!(
+        got[1].2.contains("row 1: expected `-1`, got `-3`"),
+        "{got:?}"
+    );
+    // The follow-ups wrote their own outputs elsewhere: the caller's file is the original's.
+    assert_eq!(
+        std::fs::read_to_string(p.join("sorted.txt")).unwrap(),
+        "1\n2\n3\n"
+    );
+}
+
+#[test]
+fn the_timeout_holds_for_the_setup_and_the_users_own_steps_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    write(&p.join("data.txt"), "3\n1\n2\n");
+    let spec = |setup: &str, step: &str| {
+        format!(
+            "command = [\"sort\", \"-n\", \"{{input}}\"]\ninput = \"data.txt\"\n\
+             format = \"numbers\"\nlog = \"log.jsonl\"\ntimeout = \"300ms\"\n{setup}\n\
+             [[relation]]\nname = \"stepped\"\ntransform = [\"{step}\"]\nexpect = \"equal\"\n"
+        )
+    };
+    let verdict = |spec: String| {
+        let _ = std::fs::remove_file(p.join("log.jsonl"));
+        write(&p.join("spec.toml"), &spec);
+        let out = invite(p, &["system", "spec.toml", "--wait"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let got = verdicts(&p.join("log.jsonl"));
+        assert_eq!(got.len(), 1, "{got:?}");
+        (got[0].1, got[0].2.clone())
+    };
+    // A quick step and no setup: the relation holds within the deadline.
+    assert_eq!(verdict(spec("", "run cat")).0, Outcome::Pass);
+    // A setup that hangs, and a step that hangs, are each killed at the deadline.
+    let (outcome, detail) = verdict(spec("setup = [\"sleep\", \"30\"]", "run cat"));
+    assert_eq!(outcome, Outcome::Timeout, "{detail}");
+    assert!(
+        detail.contains("`sleep 30` ran past the deadline of 300ms"),
+        "{detail}"
+    );
+    let (outcome, detail) = verdict(spec("", "run sleep 30"));
+    assert_eq!(outcome, Outcome::Timeout, "{detail}");
+    assert!(
+        detail.contains("`sleep 30` ran past the deadline"),
+        "{detail}"
+    );
+}

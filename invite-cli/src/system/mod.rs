@@ -238,14 +238,19 @@ impl Job<'_> {
         unsafe {
             libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
         }
-        let output = output.unwrap_or_else(|| {
-            let dir = work.path().join("original");
-            followup::source(spec, &self.opts.args, abi, &dir, self.seed).map_err(|(_, why)| why)
-        });
+        // The original's output file, read when it ended; or its standard output, made again
+        // in the sandbox, where a hang is a timeout like a follow-up's.
+        let output = match output {
+            Some(read) => read.map_err(|why| (Outcome::Error, why)),
+            None => {
+                let dir = work.path().join("original");
+                followup::source(spec, &self.opts.args, abi, &dir, self.seed)
+            }
+        };
         kill_leftovers();
         let output_bytes = match output {
             Ok(b) => b,
-            Err(why) => return self.every(Outcome::Error, &why),
+            Err((outcome, why)) => return self.every(outcome, &why),
         };
         let output = match Data::parse(&output_bytes, spec.format, spec.output_header) {
             Ok(d) => d,
