@@ -666,6 +666,23 @@ mod tests {
     }
 
     #[test]
+    fn a_site_at_rho_zero_is_disarmed_and_each_new_rho_is_a_new_generation() {
+        let site = test_site();
+        site.set_rho(0.0);
+        // Disarmed: a call costs one load, and no thread draws or counts anything.
+        assert_eq!(site.armed.load(Relaxed), 0);
+        site.set_rho(0.5);
+        let first = site.armed.load(Relaxed);
+        assert_ne!(first, 0);
+        site.set_rho(0.5);
+        let second = site.armed.load(Relaxed);
+        assert!(second != 0 && second != first, "{first} {second}");
+        assert_eq!(site.rho(), 0.5);
+        site.set_rho(0.0);
+        assert_eq!(site.armed.load(Relaxed), 0);
+    }
+
+    #[test]
     fn back_off_divides_the_rate_by_two_per_halving() {
         let site = test_site();
         for (halvings, expected) in [(0u32, 4_000.0), (3, 500.0)] {
