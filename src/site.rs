@@ -683,6 +683,65 @@ mod tests {
     }
 
     #[test]
+    fn configure_sets_every_setting_as_given() {
+        let site = test_site();
+        let mut settings = Settings {
+            rho: 0.25,
+            tolerance: 1e-3,
+            timeout_ms: 750,
+            dedup: true,
+            dedup_bytes: 4096,
+            target_tests_per_min: Some(12.0),
+            seccomp: true,
+            memory_mb: Some(64),
+        };
+        site.configure(&settings);
+        assert_eq!(site.rho(), 0.25);
+        assert_ne!(site.armed.load(Relaxed), 0);
+        assert_eq!(site.tolerance(), 1e-3);
+        assert_eq!(site.timeout_ms(), 750);
+        // The attribute was compiled without `dedup = true`: no state to hash, so no filter.
+        assert!(!site.dedup_on.load(Relaxed));
+        assert_eq!(site.dedup_bytes.load(Relaxed), 4096);
+        assert_eq!(site.target_tests_per_min(), Some(12.0));
+        assert!(site.seccomp());
+        assert_eq!(site.memory_mb(), Some(64));
+        settings = Settings {
+            rho: 0.0,
+            target_tests_per_min: None,
+            seccomp: false,
+            memory_mb: None,
+            ..settings
+        };
+        site.configure(&settings);
+        assert_eq!(site.armed.load(Relaxed), 0);
+        assert_eq!(site.target_tests_per_min(), None);
+        assert!(!site.seccomp());
+        assert_eq!(site.memory_mb(), None);
+    }
+
+    #[test]
+    fn a_rearmed_site_draws_again_and_a_disarmed_one_stops() {
+        let site = test_site();
+        // Before start-up nothing changes.
+        site.rearm();
+        assert_eq!(site.armed.load(Relaxed), UNINIT);
+        site.set_rho(0.5);
+        let before = site.armed.load(Relaxed);
+        site.rearm();
+        let after = site.armed.load(Relaxed);
+        assert!(after != before && after != 0 && after != UNINIT);
+        // Stopped at shutdown, a site with ρ > 0 stays stopped; one at ρ = 0 is re-armed so
+        // that a check's call reaches the sampled path.
+        site.disarm();
+        site.rearm();
+        assert_eq!(site.armed.load(Relaxed), 0);
+        site.set_rho(0.0);
+        site.rearm();
+        assert_ne!(site.armed.load(Relaxed), 0);
+    }
+
+    #[test]
     fn back_off_divides_the_rate_by_two_per_halving() {
         let site = test_site();
         for (halvings, expected) in [(0u32, 4_000.0), (3, 500.0)] {
