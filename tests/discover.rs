@@ -291,6 +291,33 @@ fn leaky(x: f64) -> f64 {
     x
 }
 
+/// Adds a draw from invite's stream: only a replayed stream makes `f(x + 1) - f(x)` exactly 1.
+#[invite::discover]
+fn jittered(x: f64) -> f64 {
+    use rand::Rng;
+    x + invite::rng().random::<f64>()
+}
+
+#[test]
+fn observed_calls_replay_the_random_stream_for_every_follow_up() {
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        for i in 0..40 {
+            jittered(i as f64 * 0.37 - 5.0);
+            assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+        }
+    });
+    run.assert_success();
+    let observed = observed(&run);
+    let (site, signature, obs) = &observed[0];
+    assert_eq!(obs.len(), 40, "{}", run.describe());
+    let found = invite::discover::propose_observed(site, signature, obs, 30).unwrap();
+    let relations: Vec<&str> = found.proposals.relations().collect();
+    assert!(
+        relations.contains(&"jittered(x + 1.0) == result + 1.0"),
+        "{relations:?}"
+    );
+}
+
 /// Hangs on any input but the program's own: on a follow-up input, in the observing child.
 #[invite::discover]
 fn stalls(x: f64) -> f64 {

@@ -367,6 +367,53 @@ fn runs_and_tests_are_named_and_leave_the_program_s_session_and_terminal() {
     assert_eq!(run.outcomes_of("lingers"), vec![Pass], "{}", run.describe());
 }
 
+/// The CPUs a process may run on, from /proc (`Cpus_allowed_list`).
+fn allowed_cpus(pid: i32) -> Option<String> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .map(|v| v.trim().to_string())
+}
+
+#[test]
+fn a_program_confined_to_one_cpu_keeps_its_runs_and_tests_there() {
+    let run = scenario(
+        here!(),
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\ntimeout_ms = 20000",
+        || {
+            // SAFETY: a CPU set on the stack, for this process (an operator's taskset -c 0).
+            unsafe {
+                let mut set: libc::cpu_set_t = std::mem::zeroed();
+                libc::CPU_SET(0, &mut set);
+                assert_eq!(
+                    libc::sched_setaffinity(0, std::mem::size_of_val(&set), &set),
+                    0
+                );
+            }
+            watched(2);
+            let mut seen = Vec::new();
+            assert!(
+                support::eventually(Duration::from_secs(10), || {
+                    seen = support::invite_processes()
+                        .into_iter()
+                        .filter_map(|p| Some((identity(p)?.0, allowed_cpus(p)?)))
+                        .collect();
+                    seen.iter().any(|p| p.0 == "invite test")
+                }),
+                "no test process seen: {seen:?}"
+            );
+            std::fs::write(scenario_dir().join("release"), "").unwrap();
+            for p in &seen {
+                assert_eq!(p.1, "0", "a process left the program's CPU set: {p:?}");
+            }
+            assert!(invite::wait_idle(WAIT));
+        },
+    );
+    run.assert_success();
+    assert_eq!(run.outcomes_of("lingers"), vec![Pass], "{}", run.describe());
+}
+
 #[invite::in_vivo(test = prints_a_line, timeout_ms = 300)]
 fn prints(x: u64) -> u64 {
     x
