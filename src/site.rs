@@ -771,6 +771,18 @@ mod tests {
     }
 
     #[test]
+    fn a_seed_gives_its_own_sampling_stream_and_the_same_one_each_time() {
+        use rand::Rng;
+        let first = |seed, ordinal| seeded_sampler(Some(seed), ordinal).random::<u64>();
+        assert_eq!(first(42, 0), first(42, 0));
+        assert_ne!(first(42, 0), first(42, 1), "each thread its own stream");
+        // Seeds that differ in any bit differ in their streams.
+        for bit in 0..64 {
+            assert_ne!(first(0, 0), first(1 << bit, 0), "bit {bit}");
+        }
+    }
+
+    #[test]
     fn intervals_have_the_geometric_mean_of_one_over_rho() {
         for rho in [0.5, 0.1, 0.01] {
             let n = 20_000;
