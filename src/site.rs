@@ -663,6 +663,9 @@ mod tests {
         let sampled = sampled_calls(&site, &l, 8, 0.25, 4_000);
         assert_eq!(sampled[..2], [first, first + second], "{sampled:?}");
         assert!((800..1_200).contains(&sampled.len()), "{}", sampled.len());
+        // At ρ = 1 every call is sampled, a thread's first included.
+        let l = SiteLocal::new();
+        assert_eq!(sampled_calls(&site, &l, 9, 1.0, 5), [1, 2, 3, 4, 5]);
     }
 
     #[test]
