@@ -640,6 +640,32 @@ fn html_escapes_every_logged_string() {
     }
 }
 
+#[test]
+fn the_text_report_shows_failures_up_to_the_limit_and_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = [
+        start(1, &[("app::f", &[A])]),
+        test(1, "app::f", A, 1, Outcome::Fail, 10),
+        test(1, "app::f", A, 2, Outcome::Fail, 10),
+        test(1, "app::f", A, 3, Outcome::Fail, 10),
+    ]
+    .join("\n");
+    let log = write(dir.path(), "a.jsonl", log.as_bytes());
+    let shown = |n: &str| {
+        let out = invite(&["report", "--failures", n, log.to_str().unwrap()], None);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let report = text(&out.stdout);
+        let details = report.matches("detail of run ").count();
+        (details, report)
+    };
+    let (one, report) = shown("1");
+    assert_eq!(one, 1, "{report}");
+    assert!(report.contains("and 2 more"), "{report}");
+    let (all, report) = shown("3");
+    assert_eq!(all, 3, "{report}");
+    assert!(!report.contains("more"), "{report}");
+}
+
 /// The page holds what the text report holds: gaps on a real time axis, the skipped calls, the
 /// tuning projections and the count of failures left out.
 #[test]
