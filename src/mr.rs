@@ -478,6 +478,22 @@ mod tests {
         assert!(is_subset(&[1, 2], &[2, 3, 1]));
         assert!(!is_subset(&[1, 4], &[2, 3, 1]));
         assert!(is_subset::<u8>(&[], &[]));
+        // Of equal elements the first is the largest: -0.0 before 0.0 stays -0.0.
+        assert!(largest(&[-0.0f64, 0.0]).is_sign_negative());
+        assert!(largest(&[0.0f64, -0.0]).is_sign_positive());
+    }
+
+    #[test]
+    fn exact_range_and_membership_outside_a_relation_s_top_level() {
+        assert!(in_range(5, 1, 10));
+        assert!(in_range(1, 1, 10) && in_range(10, 1, 10), "the bounds are inside");
+        assert!(!in_range(0, 1, 10));
+        assert!(!in_range(11, 1, 10));
+        // Exact: no tolerance below the top level.
+        assert!(!in_range(1.0 + 1e-12, 0.0, 1.0));
+        assert!(one_of(2, [1, 2, 3]));
+        assert!(!one_of(4, [1, 2, 3]));
+        assert!(!one_of(2.0 + 1e-12, [1.0, 2.0]));
     }
 
     #[test]
