@@ -624,6 +624,35 @@ mod tests {
         assert!(!a.approx_eq(&vec![1.0], 1e-6));
         assert_eq!(a.approx_cmp(&vec![1.0, 3.0], 1e-6), Some(Ordering::Less));
         assert!((1.0, Some(2u8)).approx_eq(&(1.0 + 1e-9, Some(2u8)), 1e-6));
+        // Slices and vectors, either way round, compare and replay alike.
+        let v = vec![1.0, 2.0];
+        let near = vec![1.0, 2.0 + 1e-9];
+        let (s, near_s, more_s) = (&v[..], &near[..], &[1.0, 3.0][..]);
+        let eq = Some(Ordering::Equal);
+        assert_eq!(s.approx_cmp(near_s, 1e-6), eq);
+        assert_eq!(s.approx_cmp(more_s, 1e-6), Some(Ordering::Less));
+        assert_eq!(v.approx_cmp(near_s, 1e-6), eq);
+        assert_eq!(v.approx_cmp(more_s, 1e-6), Some(Ordering::Less));
+        assert_eq!(s.approx_cmp(&near, 1e-6), eq);
+        assert_eq!(s.approx_cmp(&vec![0.0, 2.0], 1e-6), Some(Ordering::Greater));
+        let nan = [f64::NAN];
+        for same in [
+            s.approx_same(near_s, 1e-6),
+            v.approx_same(near_s, 1e-6),
+            s.approx_same(&near, 1e-6),
+            v.approx_same(&near, 1e-6),
+            nan[..].approx_same(&nan[..], 1e-6),
+        ] {
+            assert!(same);
+        }
+        for same in [
+            s.approx_same(more_s, 1e-6),
+            v.approx_same(more_s, 1e-6),
+            s.approx_same(&vec![1.0], 1e-6),
+            v.approx_same(&vec![1.0, 3.0], 1e-6),
+        ] {
+            assert!(!same);
+        }
     }
 
     #[test]
