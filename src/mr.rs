@@ -667,6 +667,10 @@ mod tests {
         assert!(in_range_tolerant(&(1.0 + 1e-9), &0.0, &1.0, 1e-6));
         assert!(!in_range_tolerant(&1.1, &0.0, &1.0, 1e-6));
         assert!(one_of_tolerant(&(2.0 + 1e-9), &[1.0, 2.0], 1e-6));
+        assert!(!one_of_tolerant(&(2.0 + 1e-3), &[1.0, 2.0], 1e-6));
+        assert!(!one_of_tolerant(&1.0, &[], 1e-6));
+        assert!(in_range_tolerant(&0.0, &0.0, &1.0, 1e-6));
+        assert!(!in_range_tolerant(&-0.1, &0.0, &1.0, 1e-6));
     }
 
     #[test]
