@@ -486,7 +486,10 @@ mod tests {
     #[test]
     fn exact_range_and_membership_outside_a_relation_s_top_level() {
         assert!(in_range(5, 1, 10));
-        assert!(in_range(1, 1, 10) && in_range(10, 1, 10), "the bounds are inside");
+        assert!(
+            in_range(1, 1, 10) && in_range(10, 1, 10),
+            "the bounds are inside"
+        );
         assert!(!in_range(0, 1, 10));
         assert!(!in_range(11, 1, 10));
         // Exact: no tolerance below the top level.
