@@ -504,6 +504,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_observation_counts_as_a_passed_run_of_its_discovery_entry() {
+        let mut agg = Aggregator::new(3);
+        let line = r#"{"kind":"observation","v":1,"time":"2026-01-01T00:00:01Z","host":"h","pid":7,"site":"app::f","signature":"fn f(x: f64) -> f64","run":1,"duration_us":40,"seeds":{"rng_seed":"00","rng_stream":0,"rng_word_pos":0,"test_seed":0},"observation":{}}"#;
+        agg.add_line(line.as_bytes()).unwrap();
+        let summary = agg.finish();
+        let site = &summary.sites[0];
+        assert_eq!(site.site, "app::f");
+        assert_eq!(site.tests, 1);
+        assert_eq!(site.outcomes.pass, 1);
+        let entry = &site.per_test[0];
+        assert_eq!(entry.test, "discover fn f(x: f64) -> f64");
+        assert_eq!((entry.runs, entry.outcomes.pass), (1, 1));
+        assert_eq!(entry.failures_total, 0);
+    }
+
+    #[test]
     fn an_instance_without_stats_spans_its_earliest_to_its_latest_record() {
         let mut i = InstanceAgg::default();
         for t in [
