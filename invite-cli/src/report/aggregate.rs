@@ -519,6 +519,46 @@ mod tests {
         assert_eq!(entry.failures_total, 0);
     }
 
+    /// A `stats` record of instance 7 for the site `app::f`.
+    fn stats_line(elapsed_s: f64, calls: u64) -> String {
+        format!(
+            r#"{{"kind":"stats","v":1,"time":"2026-01-01T00:00:0{}Z","host":"h","pid":7,"elapsed_s":{elapsed_s:?},"final":false,"sites":[{{"site":"app::f","rho":1.0,"calls":{calls},"sampled":0,"skipped":{{"concurrency":0,"overhead":0,"disabled":0,"fork_failed":0,"dedup":0}},"runs":0,"tests":0,"outcomes":{{"pass":0,"fail":0,"error":0,"timeout":0,"inconclusive":0,"blocked":0,"skipped":0}},"mean_test_us":0.0,"mean_parent_us":0.0,"tests_per_sec":0.0,"overhead_share":0.0,"run_share":0.0}}],"cow_faults":0,"cow_share":0.0,"children_share":0.0,"resident_mib":7.5,"log_errors":0,"log_lost":0}}"#,
+            elapsed_s as u64 % 10
+        )
+    }
+
+    /// The site's summary from instance 7's `start` record and `lines`.
+    fn summary_of(lines: &[String]) -> Summary {
+        let mut agg = Aggregator::new(3);
+        let start = r#"{"kind":"start","v":1,"time":"2026-01-01T00:00:00Z","instance":{"host":"h","pid":7,"exe":"app"},"config_file":"invite.toml","config":{},"sites":[{"name":"app::f","file":"f.rs","line":1,"rho":1.0,"tests":[]}]}"#;
+        agg.add_line(start.as_bytes()).unwrap();
+        for l in lines {
+            agg.add_line(l.as_bytes()).unwrap();
+        }
+        agg.finish()
+    }
+
+    #[test]
+    fn the_latest_stats_of_an_instance_count_and_rates_need_time_and_runs() {
+        // Statistics are cumulative: the one with the most elapsed time says it all, in
+        // whatever order the lines come.
+        for lines in [
+            [stats_line(5.0, 100), stats_line(9.0, 300)],
+            [stats_line(9.0, 300), stats_line(5.0, 100)],
+        ] {
+            let site = summary_of(&lines).sites.remove(0);
+            assert_eq!(site.calls, Some(300), "{site:?}");
+            assert_eq!(site.calls_per_sec, Some(300.0 / 9.0), "{site:?}");
+            // No test record: no run, so no cost per run.
+            assert_eq!(site.runs, 0);
+            assert_eq!(site.parent_us_per_run, None);
+        }
+        // No time elapsed: no rate (not an infinite one).
+        let site = summary_of(&[stats_line(0.0, 100)]).sites.remove(0);
+        assert_eq!(site.calls, Some(100));
+        assert_eq!(site.calls_per_sec, None, "{site:?}");
+    }
+
     #[test]
     fn an_instance_without_stats_spans_its_earliest_to_its_latest_record() {
         let mut i = InstanceAgg::default();
