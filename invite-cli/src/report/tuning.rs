@@ -215,5 +215,33 @@ mod tests {
         assert_eq!(format_rho(0.2), "0.2");
         assert_eq!(format_rho(1.0), "1.0");
         assert_eq!(format_rho(0.000125), "0.000125");
+        // Nothing to round: 0.
+        for x in [0.0, -0.5, f64::INFINITY, f64::NAN] {
+            assert_eq!(round_rho(x), 0.0, "{x}");
+        }
+        // Exactly every call (1000 calls/s, 4 tests a run, 240,000 tests a minute asked):
+        // ρ = 1, with no note of a cap.
+        let t = tune(
+            &[site("a", Some(1000.0), Some(10.0))],
+            None,
+            Some(240_000.0),
+        );
+        assert_eq!(t.sites[0].rho, Some(1.0));
+        assert_eq!(t.sites[0].note, None);
+    }
+
+    #[test]
+    fn a_site_without_a_call_rate_or_a_measured_run_is_not_tuned_and_says_why() {
+        for (rate, cost, why) in [
+            (Some(0.0), Some(10.0), "no call rate"),
+            (None, Some(10.0), "no call rate"),
+            (Some(100.0), Some(0.0), "no run measured yet"),
+            (Some(100.0), None, "no run measured yet"),
+        ] {
+            let t = tune(&[site("a", rate, cost)], Some(0.01), None);
+            assert_eq!(t.sites[0].rho, None, "{rate:?} {cost:?}");
+            let note = t.sites[0].note.as_deref().unwrap_or_default();
+            assert!(note.starts_with(why), "{note}");
+        }
     }
 }
