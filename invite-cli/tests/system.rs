@@ -445,8 +445,10 @@ fn no_follow_up_changes_anything_the_host_can_see() {
         format!("bash -c 'echo hi > /dev/tcp/127.0.0.1/{tcp}'"),
         format!("bash -c 'echo hi > /dev/udp/127.0.0.1/{udp}'"),
         "ipcmk -M 4096 > /dev/null".to_string(),
-        format!("setsid sh -c 'sleep 1000; echo {marker}' > /dev/null 2>&1 &"),
-        format!("(sh -c 'sleep 1000; echo {marker}' &) ; sleep 0.01"),
+        // Loops of short sleeps: killing the shell that names the marker leaves no long-lived
+        // sleep behind once the check is done.
+        format!("setsid sh -c 'while :; do sleep 1; done; echo {marker}' > /dev/null 2>&1 &"),
+        format!("(sh -c 'while :; do sleep 1; done; echo {marker}' &) ; sleep 0.01"),
     ];
     let dir = tempfile::tempdir().unwrap();
     write(&dir.path().join("s.sh"), "echo hello\n");
