@@ -539,17 +539,17 @@ extern "C" fn count_sigchld(_: libc::c_int) {
     SIGCHLD_SEEN.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
 }
 
-#[test]
-fn without_pidfds_runs_are_plain_forks_and_results_still_arrive() {
-    let run = scenario(here!(), CONFIG, || {
+/// Runs three sampled calls after `setup`, in a program that counts its `SIGCHLD`s, and checks
+/// that it heard every run end and that every run's test passed.
+fn runs_are_heard_and_tested(name: &str, setup: fn()) {
+    let run = scenario(name, CONFIG, || {
         // SAFETY: a handler that only counts.
         unsafe { libc::signal(libc::SIGCHLD, count_sigchld as *const () as usize) };
-        make_fail(libc::SYS_pidfd_open, None, libc::ENOSYS);
+        setup();
         for x in 0..3 {
             reader_without_proc(x);
             assert!(invite::wait_idle(WAIT));
         }
-        // Plain forks are the program's children: its handler heard them end.
         let heard = SIGCHLD_SEEN.load(std::sync::atomic::Ordering::SeqCst);
         assert!(heard >= 3, "{heard} SIGCHLDs for 3 runs");
     });
@@ -563,28 +563,23 @@ fn without_pidfds_runs_are_plain_forks_and_results_still_arrive() {
 }
 
 #[test]
-fn a_program_that_adopts_orphans_sees_its_runs_and_results_still_arrive() {
-    let run = scenario(here!(), CONFIG, || {
-        // SAFETY: a handler that only counts; a flag on this process.
-        unsafe {
-            libc::signal(libc::SIGCHLD, count_sigchld as *const () as usize);
-            assert_eq!(libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
-        }
-        for x in 0..3 {
-            reader_without_proc(x);
-            assert!(invite::wait_idle(WAIT));
-        }
-        // Hidden runs leave the launcher and come back to the nearest subreaper: this program.
-        let heard = SIGCHLD_SEEN.load(std::sync::atomic::Ordering::SeqCst);
-        assert!(heard >= 3, "{heard} SIGCHLDs for 3 runs");
+fn without_pidfds_runs_are_plain_forks_and_results_still_arrive() {
+    // Plain forks are the program's children: its handler hears them end.
+    runs_are_heard_and_tested(here!(), || {
+        make_fail(libc::SYS_pidfd_open, None, libc::ENOSYS)
     });
-    run.assert_success();
-    assert_eq!(
-        run.outcomes_of("computes"),
-        vec![Pass; 3],
-        "{}",
-        run.describe()
-    );
+}
+
+#[test]
+fn a_program_that_adopts_orphans_sees_its_runs_and_results_still_arrive() {
+    // Hidden runs leave the launcher and come back to the nearest subreaper: this program.
+    runs_are_heard_and_tested(here!(), || {
+        // SAFETY: a flag on this process.
+        assert_eq!(
+            unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) },
+            0
+        )
+    });
 }
 
 #[invite::in_vivo(test = allocates_a_lot, test = allocates_a_little)]
