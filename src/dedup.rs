@@ -231,4 +231,14 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a, c);
     }
+
+    #[test]
+    fn single_precision_floats_hash_by_value_with_signed_zeros_as_one() {
+        let of = |xs: &[f32]| state_hash(|h| xs.state_hash(h));
+        assert_eq!(of(&[1.5, -0.0]), of(&[1.5, 0.0]));
+        assert_ne!(of(&[1.5, 0.0]), of(&[1.5, 0.25]));
+        assert_ne!(of(&[2.0f32]), of(&[3.0f32]));
+        // The same value in either precision is one state.
+        assert_eq!(of(&[0.5]), state_hash(|h| [0.5f64].state_hash(h)));
+    }
 }
