@@ -241,4 +241,20 @@ mod tests {
         // The same value in either precision is one state.
         assert_eq!(of(&[0.5]), state_hash(|h| [0.5f64].state_hash(h)));
     }
+
+    #[test]
+    fn options_and_mutable_references_hash_what_they_hold() {
+        let of = |x: &dyn Fn(&mut std::hash::DefaultHasher)| state_hash(x);
+        let none = of(&|h| None::<f64>.state_hash(h));
+        let zero = of(&|h| Some(0.0f64).state_hash(h));
+        let one = of(&|h| Some(1.0f64).state_hash(h));
+        assert_ne!(none, zero);
+        assert_ne!(zero, one);
+        assert_eq!(zero, of(&|h| Some(-0.0f64).state_hash(h)));
+        let (mut a, mut b) = (vec![1.0f64], vec![2.0f64]);
+        let through_a = state_hash(|h| (&mut a).state_hash(h));
+        let through_b = state_hash(|h| (&mut b).state_hash(h));
+        assert_ne!(through_a, through_b);
+        assert_eq!(through_a, state_hash(|h| a.state_hash(h)));
+    }
 }

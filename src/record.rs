@@ -444,6 +444,55 @@ mod tests {
         assert_eq!(skips.refused_by_caps(), 8);
     }
 
+    #[test]
+    fn merging_skip_counts_adds_each_reason_to_its_own() {
+        let mut sum = SkipCounts {
+            concurrency: 1,
+            overhead: 2,
+            disabled: 3,
+            fork_failed: 4,
+            dedup: 5,
+        };
+        sum.merge(&SkipCounts {
+            concurrency: 10,
+            overhead: 20,
+            disabled: 30,
+            fork_failed: 40,
+            dedup: 50,
+        });
+        assert_eq!(
+            sum,
+            SkipCounts {
+                concurrency: 11,
+                overhead: 22,
+                disabled: 33,
+                fork_failed: 44,
+                dedup: 55,
+            }
+        );
+    }
+
+    #[test]
+    fn the_host_name_is_the_kernel_s_without_its_padding() {
+        let kernel = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .expect("the kernel's host name is readable");
+        let name = hostname();
+        assert_eq!(name, kernel.trim_end_matches('\n'));
+        assert!(!name.is_empty() && !name.contains('\0'), "{name:?}");
+    }
+
+    #[test]
+    fn now_is_an_rfc3339_time_within_the_test_s_run() {
+        let before = std::time::SystemTime::now();
+        let text = now();
+        let after = std::time::SystemTime::now();
+        let at = humantime::parse_rfc3339(&text).expect("now() is RFC 3339");
+        // Written to the microsecond: the truncation may put it just before `before`.
+        let slack = std::time::Duration::from_micros(1);
+        assert!(at + slack >= before && at <= after, "{text}");
+        assert!(text.ends_with('Z') && text.contains('.'), "{text}");
+    }
+
     fn test_record() -> Record {
         let mut inputs = BTreeMap::new();
         inputs.insert("xs".into(), "[1.0, 2.0]".into());
