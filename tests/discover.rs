@@ -838,3 +838,65 @@ fn several_parameters_are_swapped_or_all_scaled() {
         "{found}"
     );
 }
+
+#[test]
+fn grown_sequences_propose_what_holds_of_each_function_and_nothing_else() {
+    let seqs: Vec<(Vec<f64>,)> = (0..60)
+        .map(|i| {
+            ((0..1 + i % 7)
+                .map(|j| ((i * 31 + j * 17) % 23) as f64 * 0.5 - 4.0)
+                .collect(),)
+        })
+        .collect();
+    let relations = |sig: &str, f: fn(Vec<f64>) -> f64| -> Vec<String> {
+        let found = Discovery::new(sig, f).unwrap().inputs(seqs.clone()).run();
+        found.relations().map(str::to_owned).collect()
+    };
+    let largest = relations("fn largest(xs: &[f64]) -> f64", |xs| {
+        xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+    });
+    let total = relations("fn total(xs: &[f64]) -> f64", |xs| xs.iter().sum());
+    let mean = relations("fn mean(xs: &[f64]) -> f64", |xs| {
+        xs.iter().sum::<f64>() / xs.len() as f64
+    });
+    let has = |rel: &[String], r: &str| rel.iter().any(|x| x == r);
+    // Grown by its first element, by its largest, or by itself over again.
+    for r in [
+        "largest(&invite::mr::include(xs, xs[0])) == result",
+        "largest(&invite::mr::include(xs, invite::mr::largest(xs))) == result",
+        "largest(&invite::mr::concatenate(xs, xs)) == result",
+    ] {
+        assert!(has(&largest, r), "{r} missing from {largest:#?}");
+    }
+    assert!(
+        has(
+            &total,
+            "total(&invite::mr::concatenate(xs, xs)) == 2.0 * result"
+        ),
+        "{total:#?}"
+    );
+    // Grown by its mean, or by a larger element.
+    for r in [
+        "mean(&invite::mr::include(xs, invite::mr::mean(xs))) == result",
+        "mean(&invite::mr::include(xs, invite::mr::largest(xs))) >= result",
+        "mean(&invite::mr::concatenate(xs, xs)) == result",
+    ] {
+        assert!(has(&mean, r), "{r} missing from {mean:#?}");
+    }
+    // What holds of one function is not proposed for another it does not hold of.
+    assert!(
+        !total.iter().any(|r| r.contains("include(")),
+        "a sum grown by an element changes: {total:#?}"
+    );
+    assert!(
+        !has(&total, "total(&invite::mr::concatenate(xs, xs)) == result"),
+        "{total:#?}"
+    );
+    assert!(
+        !has(
+            &largest,
+            "largest(&invite::mr::concatenate(xs, xs)) == 2.0 * result"
+        ),
+        "{largest:#?}"
+    );
+}
