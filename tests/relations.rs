@@ -579,6 +579,89 @@ fn methods_with_every_receiver_run_each_execution_on_a_fresh_receiver() {
     assert!(receiver.contains("balance: 5"), "{receiver}");
 }
 
+/// In Vivo tests of methods with each kind of receiver, and of a `&mut` argument. Each test
+/// changes what it was given and then checks the change, which compiles only with the
+/// method's mutability, and checks the state it started from: the live one, from before the call.
+#[derive(Clone, Debug)]
+struct Tally {
+    count: u32,
+    seen: Vec<u32>,
+}
+
+impl Tally {
+    #[invite::in_vivo(test = Self::shared_sees_the_state_before_the_call)]
+    fn peek(&self, n: u32) -> u32 {
+        self.count + n
+    }
+
+    fn shared_sees_the_state_before_the_call(&self, n: &u32) -> bool {
+        self.count == 3 && self.peek(*n) == 3 + *n
+    }
+
+    #[invite::in_vivo(test = Self::mutable_may_change_the_live_receiver)]
+    fn bump(&mut self, by: u32) -> u32 {
+        self.count += by;
+        self.seen.push(by);
+        self.count
+    }
+
+    fn mutable_may_change_the_live_receiver(&mut self, by: &u32) -> bool {
+        let before = self.count;
+        self.count = 1000;
+        self.seen.clear();
+        before == 3 && self.bump(*by) == 1000 + *by && self.seen == [*by]
+    }
+
+    #[invite::in_vivo(test = Self::owned_gets_its_own_receiver)]
+    fn into_count(self, extra: u32) -> u32 {
+        self.count + extra
+    }
+
+    fn owned_gets_its_own_receiver(mut self, extra: &u32) -> bool {
+        self.seen.push(*extra);
+        self.count == 3 && self.seen == [1, 2, *extra] && self.into_count(0) == 3
+    }
+}
+
+#[invite::in_vivo(test = drained_argument_may_be_changed_by_its_test)]
+fn drain_into(buf: &mut Vec<u32>, out: &mut u32) {
+    *out = buf.drain(..).sum();
+}
+
+fn drained_argument_may_be_changed_by_its_test(buf: &mut Vec<u32>, out: &mut u32) -> bool {
+    let live = buf.clone() == [4, 5] && *out == 0;
+    buf.push(10);
+    drain_into(buf, out);
+    live && buf.is_empty() && *out == 19
+}
+
+#[test]
+fn in_vivo_tests_get_the_receiver_and_arguments_with_the_method_s_mutability() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        let mut t = Tally {
+            count: 3,
+            seen: vec![1, 2],
+        };
+        assert_eq!(t.peek(4), 7);
+        assert_eq!(t.clone().into_count(5), 8);
+        assert_eq!(t.bump(2), 5);
+        let (mut buf, mut out) = (vec![4, 5], 0);
+        drain_into(&mut buf, &mut out);
+        // What the tests changed stayed in their process.
+        assert_eq!((t.count, &t.seen[..]), (5, &[1, 2, 2][..]));
+        assert_eq!((buf.len(), out), (0, 9));
+    });
+    run.assert_success();
+    for test in [
+        "Self::shared_sees_the_state_before_the_call",
+        "Self::mutable_may_change_the_live_receiver",
+        "Self::owned_gets_its_own_receiver",
+        "drained_argument_may_be_changed_by_its_test",
+    ] {
+        assert_eq!(only_outcome(&run, test), Pass, "{test}\n{}", run.describe());
+    }
+}
+
 #[invite::metamorphic(
     largest(&reverse(xs)) == result,
     largest(&include(xs, xs[0].clone())) == result,
