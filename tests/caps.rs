@@ -147,6 +147,108 @@ fn caller_time_spent_starting_tests_stays_within_max_overhead() {
     );
 }
 
+/// A function under discovery: its child runs it on the live argument and on every follow-up
+/// input, so an observation keeps its slot for a while.
+#[invite::discover]
+fn observed_root(x: f64) -> f64 {
+    std::thread::sleep(Duration::from_micros(200));
+    x.abs().sqrt()
+}
+
+/// Observations of `site` in the run's log.
+fn observations(run: &support::Run, site: &str) -> u64 {
+    run.records()
+        .into_iter()
+        .filter(|r| matches!(r, invite::record::Record::Observation(o) if o.site == site))
+        .count() as u64
+}
+
+const OBSERVED_SITE: &str = "caps::observed_root";
+
+#[test]
+fn discovery_is_held_to_max_concurrent_as_tests_are() {
+    let _alone = alone();
+    // One slot: never two observing children at once, and the calls that find it taken are
+    // refused and counted.
+    let config = "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0";
+    let run = scenario(here!(), config, || {
+        let stop = Arc::new(AtomicBool::new(false));
+        let most = Arc::new(AtomicUsize::new(0));
+        let monitor = {
+            let (stop, most) = (Arc::clone(&stop), Arc::clone(&most));
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::SeqCst) {
+                    let sessions: std::collections::BTreeSet<i32> = support::invite_processes()
+                        .into_iter()
+                        .filter_map(support::session_of)
+                        .collect();
+                    most.fetch_max(sessions.len(), Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_micros(300));
+                }
+            })
+        };
+        // An observation runs the function on dozens of follow-ups, each as slow as a call:
+        // while one holds the slot, the next calls find it taken, however busy the machine.
+        for i in 0..300 {
+            observed_root(1.0 + (i as f64 * 0.618_033_988_7) % 1.0 * 50.0);
+        }
+        assert!(invite::wait_idle(Duration::from_secs(60)));
+        stop.store(true, Ordering::SeqCst);
+        monitor.join().unwrap();
+        println!("{}", most.load(Ordering::SeqCst));
+    });
+    run.assert_success();
+    let most: usize = run.stdout.trim().parse().unwrap();
+    assert_eq!(
+        most, 1,
+        "{most} observing children alive at once with max_concurrent = 1"
+    );
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == OBSERVED_SITE)
+        .unwrap();
+    assert!(site.runs > 0 && site.skipped.concurrency > 0, "{site:?}");
+    assert_eq!(site.sampled, site.runs + site.skipped.concurrency);
+    // Every run that started was observed, and nothing else was.
+    assert_eq!(
+        observations(&run, OBSERVED_SITE),
+        site.runs,
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn discovery_is_held_to_max_overhead_as_tests_are() {
+    let _alone = alone();
+    // A tight cap refuses observations as it refuses tests.
+    let config = "default_rho = 1.0\nmax_concurrent = 64\nmax_overhead = 0.01";
+    let run = scenario(here!(), config, || {
+        let started = Instant::now();
+        let mut i = 0u64;
+        while started.elapsed() < Duration::from_millis(600) {
+            observed_root(1.0 + i as f64);
+            i += 1;
+        }
+    });
+    run.assert_success();
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == OBSERVED_SITE)
+        .unwrap();
+    assert!(site.runs > 0 && site.skipped.overhead > 0, "{site:?}");
+    assert_eq!(
+        observations(&run, OBSERVED_SITE),
+        site.runs,
+        "{}",
+        run.describe()
+    );
+}
+
 /// Five identical sites, called in turn: under one slot, each must get its share.
 macro_rules! identical_sites {
     ($($name:ident),*) => {$(
