@@ -262,6 +262,20 @@ mod tests {
     }
 
     #[test]
+    fn permute_leaves_the_function_s_stream_where_it_was() {
+        use rand::Rng;
+        let xs: Vec<u32> = (0..20).collect();
+        let seeds = Snapshot::take().seeds(9);
+        assert!(replay(&seeds));
+        let untouched: Vec<u64> = (0..4).map(|_| rng().random()).collect();
+        assert!(replay(&seeds));
+        let order = crate::mr::permute(&xs);
+        assert_ne!(order, xs, "twenty elements, shuffled");
+        let after_permute: Vec<u64> = (0..4).map(|_| rng().random()).collect();
+        assert_eq!(after_permute, untouched);
+    }
+
+    #[test]
     fn mix_is_the_same_in_every_version() {
         // A configured seed must give the same threads' streams and tests' seeds in every
         // version, or a log's `seed = N` run could not be repeated after an upgrade: these

@@ -420,7 +420,7 @@ fn nan_and_infinite_results_are_compared_exactly_and_checked() {
         .all(|o| *o == Pass));
 }
 
-/// A counter whose source run depends on state outside the replayed stream./// A counter whose source run depends on state outside the replayed stream.
+/// A counter whose source run depends on state outside the replayed stream.
 static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 #[invite::metamorphic(drifting(x) == result)]
