@@ -37,6 +37,28 @@ impl Shelf {
     }
 }
 
+// The same on relations: arguments alone, and arguments with a declared state.
+#[invite::metamorphic(scaled_sum(&invite::mr::permute(xs), k) == result, dedup = true)]
+fn scaled_sum(xs: &[f64], k: f64) -> f64 {
+    xs.iter().sum::<f64>() * k
+}
+
+#[derive(Default)]
+struct Ledger {
+    entries: Vec<i64>,
+}
+
+impl Ledger {
+    #[invite::metamorphic(
+        self.total_with(extra + 1) == result + 1,
+        dedup = true,
+        state = [self.entries.len()],
+    )]
+    fn total_with(&self, extra: i64) -> i64 {
+        self.entries.iter().sum::<i64>() + extra
+    }
+}
+
 #[test]
 fn only_unseen_states_are_tested_and_the_saved_runs_are_counted() {
     let run = scenario(
@@ -52,6 +74,21 @@ fn only_unseen_states_are_tested_and_the_saved_runs_are_counted() {
             let mut shelf = Shelf::default();
             for _ in 0..30 {
                 shelf.push(7);
+                assert!(invite::wait_idle(WAIT));
+            }
+            for i in 0..100 {
+                // Four distinct states: k repeats, -0.0 and 0.0 are one.
+                let k = [1.0, 2.0, -0.0, 0.0, 3.0][i % 5];
+                scaled_sum(&[1.5, 2.5], k);
+                assert!(invite::wait_idle(WAIT));
+            }
+            let mut ledger = Ledger::default();
+            for i in 0..30 {
+                // The same argument; a new entry every third call: ten states.
+                if i % 3 == 0 {
+                    ledger.entries.push(i);
+                }
+                ledger.total_with(5);
                 assert!(invite::wait_idle(WAIT));
             }
         },
@@ -73,6 +110,27 @@ fn only_unseen_states_are_tested_and_the_saved_runs_are_counted() {
         .find(|s| s.site.ends_with("::push"))
         .unwrap();
     assert_eq!((p.runs, p.skipped.dedup), (30, 0), "{p:?}");
+    // Relations: one run per unseen state, each run tests the relation once.
+    let site = |name: &str| {
+        stats
+            .sites
+            .iter()
+            .find(|s| s.site.ends_with(name))
+            .unwrap()
+            .clone()
+    };
+    let s = site("::scaled_sum");
+    assert_eq!((s.runs, s.skipped.dedup), (4, 96), "{s:?}");
+    assert_eq!(
+        run.outcomes_of("scaled_sum(&invite::mr::permute(xs), k) == result"),
+        vec![invite::record::Outcome::Pass; 4]
+    );
+    let l = site("::total_with");
+    assert_eq!((l.runs, l.skipped.dedup), (10, 20), "{l:?}");
+    assert_eq!(
+        run.outcomes_of("self.total_with(extra + 1) == result + 1"),
+        vec![invite::record::Outcome::Pass; 10]
+    );
 }
 
 #[test]
