@@ -217,6 +217,7 @@ const BLOCKED: &[Outcome] = &[Blocked];
     test = seals_the_memfd,
     test = resizes_the_pipe,
     test = shrinks_the_socket_buffer,
+    test = reads_the_programs_stdin,
 )]
 fn descriptors_site(x: u64) -> u64 {
     x
@@ -229,6 +230,18 @@ fn steals_queued_pipe_bytes(_: &u64) -> Result<(), String> {
         "read",
         unsafe { libc::read(fx().pipe_r, b.as_mut_ptr().cast(), 8) } as i64,
     )
+}
+
+/// The program's standard input is a pipe with bytes queued; a test's is `/dev/null`.
+fn reads_the_programs_stdin(_: &u64) -> Result<(), String> {
+    let mut b = [0u8; 16];
+    // SAFETY: reading into a local buffer.
+    let n = unsafe { libc::read(0, b.as_mut_ptr().cast(), b.len()) };
+    ok("read", n as i64)?;
+    if n > 0 {
+        return Err(format!("read {n} bytes of the program's standard input"));
+    }
+    Ok(())
 }
 
 fn steals_socket_bytes(_: &u64) -> Result<(), String> {
@@ -381,6 +394,17 @@ fn inherited_descriptors_keep_the_programs_data_offsets_flags_and_locks() {
     let run = scenario(here!(), CONFIG, || {
         set_up();
         let f = fx();
+        // The program's standard input: a pipe with bytes waiting to be read.
+        let mut stdin = [0i32; 2];
+        // SAFETY: a new pipe; its read end replaces descriptor 0, which only this program uses.
+        unsafe {
+            assert_eq!(libc::pipe(stdin.as_mut_ptr()), 0);
+            assert_eq!(
+                libc::write(stdin[1], b"typed input".as_ptr().cast(), 11),
+                11
+            );
+            assert_eq!(libc::dup2(stdin[0], 0), 0);
+        }
         let (pipe_size, buf) = (
             // SAFETY: reading the pipe's size.
             unsafe { libc::fcntl(f.pipe_w, libc::F_GETPIPE_SZ) },
@@ -446,6 +470,7 @@ fn inherited_descriptors_keep_the_programs_data_offsets_flags_and_locks() {
             );
         }
         check(rcvbuf(f.sock_b) == buf, "the socket's buffer changed");
+        check(queued(0) == 11, "the standard input's bytes were taken");
         assert!(problems.is_empty(), "changed: {problems:?}");
         println!("unchanged");
     });
@@ -467,6 +492,8 @@ fn inherited_descriptors_keep_the_programs_data_offsets_flags_and_locks() {
             ("seals_the_memfd", BLOCKED),
             ("resizes_the_pipe", BLOCKED),
             ("shrinks_the_socket_buffer", BLOCKED),
+            // Standard input is `/dev/null`: the read is allowed and finds nothing.
+            ("reads_the_programs_stdin", &[Pass]),
         ],
     );
 }
