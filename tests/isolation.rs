@@ -10,7 +10,7 @@ use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
 use invite::record::Outcome::*;
-use support::{child_pids, scenario, scenario_dir};
+use support::{child_pids, scenario, scenario_dir, scenario_with};
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -222,6 +222,61 @@ fn crashing_and_hanging_tests_are_recorded_and_the_parent_carries_on() {
 static LOCK: Mutex<u64> = Mutex::new(0);
 
 // The timeout leaves a loaded machine time to show the stuck test to the host's check below.
+/// A test that allocates and frees in every size class, as most code does.
+#[invite::in_vivo(test = allocates_freely, timeout_ms = 10000)]
+fn build_index(n: u64) -> u64 {
+    n
+}
+
+fn allocates_freely(n: &u64) -> bool {
+    let tables: Vec<Vec<u64>> = (1..=64).map(|k| (0..k * 37 + *n).collect()).collect();
+    let text: String = tables.iter().map(|t| format!("{};", t.len())).collect();
+    tables.len() == 64 && text.len() > 64
+}
+
+#[test]
+fn tests_allocate_freely_while_the_program_s_threads_hammer_the_allocator() {
+    // Other threads allocate all the time, so a fork often lands while one of them holds an
+    // allocator lock. glibc's fork takes those locks around the copy, so the child's heap is
+    // usable: no test may hang on it (a hang would be a timeout). One arena for every thread,
+    // so the lock a churning thread holds is the one the test needs.
+    let config = "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0";
+    let env = [("MALLOC_ARENA_MAX", "1")];
+    let run = scenario_with(here!(), config, &env, || {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let churners: Vec<_> = (0..3)
+            .map(|t| {
+                let stop = std::sync::Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    let mut keep: Vec<Vec<u8>> = Vec::new();
+                    let mut i = t;
+                    while !stop.load(Ordering::Relaxed) {
+                        // Sizes past the per-thread cache, never touched: the time goes to
+                        // the allocator itself, under its lock.
+                        keep.push(Vec::with_capacity(2048 + (i * 7919) % 60_000));
+                        if keep.len() > 32 {
+                            keep.swap_remove(i % 32);
+                        }
+                        i += 1;
+                    }
+                })
+            })
+            .collect();
+        for n in 0..100 {
+            build_index(n);
+            assert!(invite::wait_idle(WAIT));
+        }
+        stop.store(true, Ordering::Relaxed);
+        for c in churners {
+            c.join().unwrap();
+        }
+    });
+    run.assert_success();
+    let outcomes = run.outcomes_of("allocates_freely");
+    assert_eq!(outcomes.len(), 100, "{}", run.describe());
+    assert!(outcomes.iter().all(|o| *o == Pass), "{outcomes:?}");
+}
+
 #[invite::in_vivo(test = takes_the_lock, timeout_ms = 3000)]
 fn add_to_total(x: u64) -> u64 {
     x * 2
