@@ -135,6 +135,7 @@ impl Collector {
             tallies: HashMap::new(),
             started: Instant::now(),
             last_stats: Instant::now(),
+            fork_failures_said: 0,
             shutdown: None,
             drained: 0,
             killed_at_exit: 0,
@@ -255,6 +256,8 @@ struct State {
     tallies: HashMap<usize, Tally>,
     started: Instant,
     last_stats: Instant,
+    /// Sampled calls whose run could not be started, as of the last warning about them.
+    fork_failures_said: u64,
     shutdown: Option<(mpsc::Sender<()>, Instant)>,
     drained: u64,
     killed_at_exit: u64,
@@ -322,6 +325,17 @@ fn refusal_notice(sampled: u64, skips: &SkipCounts, config: &Config) -> Option<S
         skips.overhead,
         config.max_overhead,
     ))
+}
+
+/// The warning, with a stats record, that `new` more sampled calls (`total` in all) went
+/// untested because their run's process could not be made.
+fn fork_failure_notice(new: u64, total: u64) -> String {
+    format!(
+        "{new} sampled calls went untested ({total} since start): their run could not be started \
+         because fork or pipe failed (the machine or the program's limits are out of processes, \
+         memory or descriptors, or a seccomp filter around the program refuses clone); the \
+         calls themselves went on. They are counted as fork_failed in the stats records"
+    )
 }
 
 /// The adaptive rate of a site at `rho` aiming at `target` tests a minute, `per_run` tests a
@@ -816,6 +830,14 @@ impl State {
             log_lost: self.sink.lost,
         });
         self.push(&stats);
+        let failed: u64 = site::all().map(|s| s.skips().fork_failed).sum();
+        if failed > self.fork_failures_said {
+            let new = failed - self.fork_failures_said;
+            self.fork_failures_said = failed;
+            diag::say(Level::Warn, "fork failed", || {
+                fork_failure_notice(new, failed)
+            });
+        }
     }
 
     /// Sleeps until a pipe or pidfd is ready, a message arrives, or a deadline is due.
@@ -1057,6 +1079,17 @@ mod tests {
             adapt_rate(0.01, 30.0, 1, start, counters(150, 52, 7), 2.0),
             Adapt::Keep
         );
+    }
+
+    #[test]
+    fn the_fork_failure_notice_says_how_many_went_untested_why_and_where_they_are_counted() {
+        let line = fork_failure_notice(3, 12);
+        assert!(
+            line.starts_with("3 sampled calls went untested (12 since start)"),
+            "{line}"
+        );
+        assert!(line.contains("fork or pipe failed"), "{line}");
+        assert!(line.contains("counted as fork_failed"), "{line}");
     }
 
     #[test]

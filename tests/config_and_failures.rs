@@ -266,3 +266,56 @@ fn abort_logs_the_failure_then_ends_the_program() {
         run.stderr
     );
 }
+
+#[invite::in_vivo(test = holds_its_slot)]
+fn busy_at_exit(x: u64) -> u64 {
+    x
+}
+
+/// Keeps the one slot through the program's exit, so that the drain waits for it.
+fn holds_its_slot(_: &u64) -> bool {
+    std::thread::sleep(Duration::from_millis(300));
+    true
+}
+
+#[test]
+fn the_final_stats_account_for_every_sampled_call_and_give_the_rate_of_tests() {
+    let config =
+        "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\nchild_cpu_charge = 0.0";
+    let run = scenario(here!(), config, || {
+        busy_at_exit(0);
+        // Another thread calls on while the one run holds the slot and the program exits.
+        std::thread::spawn(|| {
+            for i in 1.. {
+                busy_at_exit(i);
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        });
+        std::thread::sleep(Duration::from_millis(20));
+    });
+    run.assert_success();
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site.ends_with("::busy_at_exit"))
+        .unwrap();
+    assert_eq!(
+        (site.runs, site.tests),
+        (1, 1),
+        "one slot, held to the end: {site:?}"
+    );
+    assert!(site.skipped.concurrency > 0, "{site:?}");
+    let k = &site.skipped;
+    assert_eq!(
+        site.sampled,
+        site.runs + k.concurrency + k.overhead + k.disabled + k.fork_failed + k.dedup,
+        "{site:?}"
+    );
+    let rate = site.tests as f64 / stats.elapsed_s;
+    assert!(
+        (site.tests_per_sec - rate).abs() <= 1e-6 * rate,
+        "{} tests per second, against {rate}: {site:?}",
+        site.tests_per_sec
+    );
+}

@@ -582,6 +582,43 @@ fn a_program_that_adopts_orphans_sees_its_runs_and_results_still_arrive() {
     });
 }
 
+#[invite::in_vivo(test = never_starts)]
+fn cannot_fork(x: u64) -> u64 {
+    x * 3
+}
+
+fn never_starts(_: &u64) -> bool {
+    true
+}
+
+#[test]
+fn when_no_process_can_be_made_calls_go_on_untested_and_are_counted_as_fork_failed() {
+    let run = scenario(here!(), CONFIG, || {
+        // As on a machine out of processes: every clone this thread makes fails with EAGAIN.
+        make_fail(libc::SYS_clone, None, libc::EAGAIN);
+        let results: Vec<u64> = (0..20).map(cannot_fork).collect();
+        assert!(invite::wait_idle(WAIT));
+        assert_eq!(results, (0..20).map(|x| x * 3).collect::<Vec<_>>());
+        println!("carried on");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "carried on\n", "{}", run.describe());
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site.ends_with("::cannot_fork"))
+        .unwrap();
+    assert_eq!(site.runs, 0, "{site:?}");
+    assert!(site.sampled > 0, "{site:?}");
+    assert_eq!(site.skipped.fork_failed, site.sampled, "{site:?}");
+    assert!(run.outcomes_of("never_starts").is_empty());
+    // One warning says so, with the count.
+    let warning = format!("invite: {} sampled calls went untested", site.sampled);
+    assert_eq!(run.stderr.matches(&warning).count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("fork or pipe failed"), "{}", run.stderr);
+}
+
 #[invite::in_vivo(test = allocates_a_lot, test = allocates_a_little)]
 fn grow(x: u64) -> u64 {
     x
