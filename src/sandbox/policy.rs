@@ -24,7 +24,13 @@ const AUDIT_ARCH_AARCH64: u32 = 0xc000_00b7;
 impl Arch {
     /// The architecture this library was compiled for, if the filter supports it.
     pub fn native() -> Option<Arch> {
-        match std::env::consts::ARCH {
+        Arch::named(std::env::consts::ARCH)
+    }
+
+    /// The architecture Rust names `name` (`std::env::consts::ARCH`), if the filter supports
+    /// it; on any other, tests run with memory isolation only.
+    pub fn named(name: &str) -> Option<Arch> {
+        match name {
             "x86_64" => Some(Arch::X86_64),
             "aarch64" => Some(Arch::Aarch64),
             _ => None,
@@ -390,6 +396,24 @@ pub fn arg_kinds(name: &str) -> &'static [ArgKind] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_x86_64_and_aarch64_have_a_filter() {
+        assert_eq!(Arch::named("x86_64"), Some(Arch::X86_64));
+        assert_eq!(Arch::named("aarch64"), Some(Arch::Aarch64));
+        for other in [
+            "riscv64",
+            "powerpc64",
+            "s390x",
+            "x86",
+            "arm",
+            "loongarch64",
+            "",
+        ] {
+            assert_eq!(Arch::named(other), None, "{other}");
+        }
+        assert_eq!(Arch::native(), Arch::named(std::env::consts::ARCH));
+    }
 
     #[test]
     fn every_name_in_the_policy_is_a_call_on_at_least_one_architecture() {
