@@ -1087,6 +1087,42 @@ fn emit_tests_writes_the_regression_tests_beside_the_report_or_alone_to_stdout()
 }
 
 #[test]
+fn emit_tests_writes_one_test_per_distinct_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = emittable_log(dir.path());
+    // The logged failure again, on a later run of the same inputs, and in another log; and a
+    // failure on other inputs.
+    let mut again: Value =
+        serde_json::from_str(&test(9, "app::f", A, 2, Outcome::Fail, 30)).unwrap();
+    again["run"] = 7.into();
+    let mut more = std::fs::read_to_string(&log).unwrap();
+    more.push_str(&format!(
+        "{again}\n{}\n",
+        test(9, "app::f", A, 3, Outcome::Fail, 30)
+    ));
+    std::fs::write(&log, more).unwrap();
+    let copy = dir.path().join("again.jsonl");
+    std::fs::copy(&log, &copy).unwrap();
+    let out = invite(
+        &[
+            "report",
+            log.to_str().unwrap(),
+            copy.to_str().unwrap(),
+            "--emit-tests",
+            "-",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let source = text(&out.stdout);
+    assert_eq!(source.matches("#[test]").count(), 2, "{source}");
+    assert!(
+        source.contains("[2.0]") && source.contains("[3.0]"),
+        "{source}"
+    );
+}
+
+#[test]
 fn failures_whose_inputs_cannot_be_rebuilt_are_listed_on_stderr_not_emitted() {
     let dir = tempfile::tempdir().unwrap();
     let log = emittable_log(dir.path());
