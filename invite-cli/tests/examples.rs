@@ -179,6 +179,15 @@ fn the_sampler_fails_welch_on_reversal_and_the_fixed_sampler_passes() {
         !outcomes.is_empty() && outcomes.iter().all(|o| *o == Outcome::Fail),
         "{outcomes:?}"
     );
+    // Scaling moves neither the defect nor the variance ratio: it passes on the defective
+    // sampler too.
+    let scaling = ran.outcomes_of(
+        "statistical(test = variance_ratio) => bootstrap_mean(&multiply(xs, 10.0), draws) == result * 10.0",
+    );
+    assert!(
+        !scaling.is_empty() && scaling.iter().all(|o| *o == Outcome::Pass),
+        "{scaling:?}"
+    );
     let fixed = run("invite-mt", "sampler", &["--fixed", "20000"]);
     assert!(!fixed.tests.is_empty());
     assert!(
@@ -196,5 +205,12 @@ fn the_discover_example_proposes_relations_on_its_simulation() {
         "nothing proposed:\n{}",
         ran.stdout
     );
-    assert!(ran.stdout.contains("top_speed(&"), "{}", ran.stdout);
+    // All speeds in the simulation are positive, so negating them gives a top speed no larger.
+    assert!(
+        ran.stdout.lines().any(|l| l.contains("top_speed(&")
+            && l.contains("negate(vs)")
+            && l.contains("<= result")),
+        "{}",
+        ran.stdout
+    );
 }
