@@ -616,6 +616,12 @@ fn when_no_process_can_be_made_calls_go_on_untested_and_are_counted_as_fork_fail
     // One warning says so, with the count.
     let warning = format!("invite: {} sampled calls went untested", site.sampled);
     assert_eq!(run.stderr.matches(&warning).count(), 1, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.matches("sampled calls went untested").count(),
+        1,
+        "{}",
+        run.stderr
+    );
     assert!(run.stderr.contains("fork or pipe failed"), "{}", run.stderr);
 }
 
