@@ -1382,4 +1382,27 @@ fn the_timeout_holds_for_the_setup_and_the_users_own_steps_too() {
         detail.contains("`sleep 30` ran past the deadline"),
         "{detail}"
     );
+    // A tear-down that hangs, and a comparison command that hangs, likewise.
+    let (outcome, detail) = verdict(spec("teardown = [\"sleep\", \"31\"]", "run cat"));
+    assert_eq!(outcome, Outcome::Timeout, "{detail}");
+    assert!(
+        detail.contains("`sleep 31` ran past the deadline of 300ms"),
+        "{detail}"
+    );
+    let hang = p.join("hang.sh");
+    write(&hang, "sleep 32\n");
+    let hanging_comparison = spec("", "run cat").replace(
+        "expect = \"equal\"",
+        &format!(
+            "expect = \"run sh {} {{original}} {{followup}}\"",
+            hang.display()
+        ),
+    );
+    let (outcome, detail) = verdict(hanging_comparison);
+    assert_eq!(outcome, Outcome::Timeout, "{detail}");
+    assert!(detail.contains("hang.sh"), "{detail}");
+    assert!(
+        detail.contains("ran past the deadline of 300ms"),
+        "{detail}"
+    );
 }

@@ -332,13 +332,17 @@ fn invoke(
     let stdout_path = dir.join("stdout");
     let ended = runner.run(&place(&argv), stdin, &stdout_path, &err_path)?;
     if let Some(teardown) = &spec.teardown {
-        // A tear-down's own failure does not change the verdict.
-        let _ = runner.run(
+        // A tear-down's own failure does not change the verdict; one that hangs does, as a
+        // setup's would: it held the follow-up to its deadline, and the user must hear of it.
+        let torn_down = runner.run(
             &place(teardown),
             None,
             &dir.join("teardown.out"),
             &dir.join("teardown.err"),
         );
+        if let Err(timeout @ (Outcome::Timeout, _)) = torn_down {
+            return Err(timeout);
+        }
     }
     if !ended.success() {
         return Err(error(format!(
