@@ -124,6 +124,51 @@ fn relations_of_a_real_program_hold_and_a_wrong_one_fails() {
 }
 
 #[test]
+fn a_failure_of_a_permutation_replays_from_its_record_and_the_spec_seed_fixes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    write(
+        &p.join("data.txt"),
+        &(1..=40).map(|i| format!("{i}\n")).collect::<String>(),
+    );
+    // The first row is all the program prints, so a permutation fails unless it keeps the first
+    // row in place; the detail names the row it moved there. The spec fixes the seed.
+    write(
+        &p.join("first.toml"),
+        "command = [\"head\", \"-n\", \"1\", \"{input}\"]\ninput = \"data.txt\"\n\
+         format = \"numbers\"\nlog = \"log.jsonl\"\nseed = 5\n\
+         [[relation]]\nname = \"permuted\"\ntransform = [\"permute\"]\nexpect = \"equal\"\n",
+    );
+    let out = invite(p, &["system", "first.toml", "--wait"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let got = verdicts(&p.join("log.jsonl"));
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].1, Outcome::Fail, "{got:?}");
+    let (detail, replay) = got[0].2.split_once(" | ").unwrap();
+    assert_eq!(
+        replay, "invite system first.toml --seed 5 --relation 'permuted' --wait",
+        "the spec's seed is the invocation's"
+    );
+    // The printed command, run again, draws the same permutation and reaches the same verdict.
+    let args: Vec<&str> = replay
+        .trim_start_matches("invite ")
+        .split(' ')
+        .map(|a| a.trim_matches('\''))
+        .collect();
+    let out = invite(p, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Another seed, another permutation: another row comes first.
+    let out = invite(p, &["system", "first.toml", "--seed", "6", "--wait"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let got = verdicts(&p.join("log.jsonl"));
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[1].1, Outcome::Fail, "{got:?}");
+    assert_eq!(got[1].2.split_once(" | ").unwrap().0, detail, "{got:?}");
+    assert_eq!(got[2].1, Outcome::Fail, "{got:?}");
+    assert_ne!(got[2].2.split_once(" | ").unwrap().0, detail, "{got:?}");
+}
+
+#[test]
 fn the_original_passes_through_untouched() {
     let dir = tempfile::tempdir().unwrap();
     let script = "printf 'out\\n'; printf 'err\\n' >&2; printf 'more\\n'; exit 3\n";
