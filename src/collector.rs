@@ -330,8 +330,9 @@ fn refusal_notice(sampled: u64, skips: &SkipCounts, config: &Config) -> Option<S
 /// The warning, with a stats record, that `new` more sampled calls (`total` in all) went
 /// untested because their run's process could not be made.
 fn fork_failure_notice(new: u64, total: u64) -> String {
+    let calls = if new == 1 { "call" } else { "calls" };
     format!(
-        "{new} sampled calls went untested ({total} since start): their run could not be started \
+        "{new} sampled {calls} went untested ({total} since start): their run could not be started \
          because fork or pipe failed (the machine or the program's limits are out of processes, \
          memory or descriptors, or a seccomp filter around the program refuses clone); the \
          calls themselves went on. They are counted as fork_failed in the stats records"
@@ -813,7 +814,8 @@ impl State {
                     run_share: share(runs, all_runs),
                 }
             })
-            .collect();
+            .collect::<Vec<SiteStats>>();
+        let failed: u64 = sites.iter().map(|s| s.skipped.fork_failed).sum();
         let stats = Record::Stats(record::Stats {
             v: record::VERSION,
             time: record::now(),
@@ -830,13 +832,15 @@ impl State {
             log_lost: self.sink.lost,
         });
         self.push(&stats);
-        let failed: u64 = site::all().map(|s| s.skips().fork_failed).sum();
+        // From the record just written, so that the warning and the record agree; the count
+        // advances only when the warning passed the rate limit, so none is lost.
         if failed > self.fork_failures_said {
             let new = failed - self.fork_failures_said;
-            self.fork_failures_said = failed;
-            diag::say(Level::Warn, "fork failed", || {
+            if diag::say_if_admitted(Level::Warn, "fork failed", || {
                 fork_failure_notice(new, failed)
-            });
+            }) {
+                self.fork_failures_said = failed;
+            }
         }
     }
 
@@ -1083,6 +1087,7 @@ mod tests {
 
     #[test]
     fn the_fork_failure_notice_says_how_many_went_untested_why_and_where_they_are_counted() {
+        assert!(fork_failure_notice(1, 1).starts_with("1 sampled call went untested (1 since"));
         let line = fork_failure_notice(3, 12);
         assert!(
             line.starts_with("3 sampled calls went untested (12 since start)"),

@@ -76,6 +76,15 @@ static LIMITERS: Mutex<Vec<(&'static str, Limiter)>> = Mutex::new(Vec::new());
 /// Says `message` (without the `invite: ` prefix) at `level`, unless too many of `kind` were
 /// said lately. `message` is only built when the message passes.
 pub(crate) fn say(level: Level, kind: &'static str, message: impl FnOnce() -> String) {
+    say_if_admitted(level, kind, message);
+}
+
+/// As [`say`]; whether the message passed the rate limit (and was delivered).
+pub(crate) fn say_if_admitted(
+    level: Level,
+    kind: &'static str,
+    message: impl FnOnce() -> String,
+) -> bool {
     let now = Instant::now();
     let admitted = {
         let mut limiters = LIMITERS.lock().unwrap_or_else(|p| p.into_inner());
@@ -88,7 +97,9 @@ pub(crate) fn say(level: Level, kind: &'static str, message: impl FnOnce() -> St
         };
         limiters[i].1.admit(now)
     };
-    let Some(held_back) = admitted else { return };
+    let Some(held_back) = admitted else {
+        return false;
+    };
     let mut text = message();
     if held_back > 0 {
         text.push_str(&format!(
@@ -96,6 +107,7 @@ pub(crate) fn say(level: Level, kind: &'static str, message: impl FnOnce() -> St
         ));
     }
     deliver(level, &text);
+    true
 }
 
 /// Hands `text` to the program's subscriber or logger, else to stderr.

@@ -199,8 +199,8 @@ fn discovery_is_held_to_max_concurrent_as_tests_are() {
     });
     run.assert_success();
     let most: usize = run.stdout.trim().parse().unwrap();
-    assert_eq!(
-        most, 1,
+    assert!(
+        most <= 1,
         "{most} observing children alive at once with max_concurrent = 1"
     );
     let stats = run.final_stats();
@@ -232,6 +232,7 @@ fn discovery_is_held_to_max_overhead_as_tests_are() {
             observed_root(1.0 + i as f64);
             i += 1;
         }
+        assert!(invite::wait_idle(Duration::from_secs(60)));
     });
     run.assert_success();
     let stats = run.final_stats();

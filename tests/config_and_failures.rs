@@ -139,7 +139,16 @@ fn every_log_line_reads_back_as_a_record() {
     let Some(Record::Start(start)) = records.first() else {
         unreachable!()
     };
-    assert_eq!(start.sites.len(), 2);
+    let mut names: Vec<&str> = start.sites.iter().map(|s| s.name.as_str()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "config_and_failures::busy_at_exit",
+            "config_and_failures::halve",
+            "config_and_failures::off_by_one"
+        ]
+    );
     assert!(start
         .sites
         .iter()
@@ -285,13 +294,17 @@ fn the_final_stats_account_for_every_sampled_call_and_give_the_rate_of_tests() {
     let run = scenario(here!(), config, || {
         busy_at_exit(0);
         // Another thread calls on while the one run holds the slot and the program exits.
+        static CALLED: AtomicUsize = AtomicUsize::new(0);
         std::thread::spawn(|| {
             for i in 1.. {
                 busy_at_exit(i);
+                CALLED.fetch_add(1, Ordering::SeqCst);
                 std::thread::sleep(Duration::from_micros(200));
             }
         });
-        std::thread::sleep(Duration::from_millis(20));
+        while CALLED.load(Ordering::SeqCst) < 5 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
     });
     run.assert_success();
     let stats = run.final_stats();

@@ -241,6 +241,16 @@ fn reads_the_programs_stdin(_: &u64) -> Result<(), String> {
     if n > 0 {
         return Err(format!("read {n} bytes of the program's standard input"));
     }
+    let rdev = |fd: i32| {
+        // SAFETY: fstat fills a local stat buffer.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        (unsafe { libc::fstat(fd, &mut st) } == 0)
+            .then_some((st.st_mode & libc::S_IFMT, st.st_rdev))
+    };
+    let null = std::fs::File::open("/dev/null").map_err(|e| e.to_string())?;
+    if rdev(0) != rdev(null.as_raw_fd()) {
+        return Err(format!("standard input is not /dev/null: {:?}", rdev(0)));
+    }
     Ok(())
 }
 

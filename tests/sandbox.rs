@@ -593,11 +593,26 @@ fn never_starts(_: &u64) -> bool {
 
 #[test]
 fn when_no_process_can_be_made_calls_go_on_untested_and_are_counted_as_fork_failed() {
-    let run = scenario(here!(), CONFIG, || {
-        // As on a machine out of processes: every clone this thread makes fails with EAGAIN.
+    let config = format!("{CONFIG}\nstats_interval_ms = 50");
+    let run = scenario(here!(), &config, || {
+        // Invite's own thread first, then, as on a machine out of processes, every clone this
+        // thread makes fails with EAGAIN.
+        assert!(invite::init());
         make_fail(libc::SYS_clone, None, libc::EAGAIN);
-        let results: Vec<u64> = (0..20).map(cannot_fork).collect();
-        assert!(invite::wait_idle(WAIT));
+        let log = scenario_dir().join("log.jsonl");
+        let counted = |n: usize| {
+            let needle = format!("\"fork_failed\":{n}");
+            std::fs::read_to_string(&log).is_ok_and(|l| l.contains(&needle))
+        };
+        let mut results = Vec::new();
+        // Two batches, each seen by a stats record of its own: one warning each.
+        for batch in [0..10, 10..20] {
+            results.extend(batch.clone().map(cannot_fork));
+            let started = std::time::Instant::now();
+            while !counted(batch.end as usize) && started.elapsed() < WAIT {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
         assert_eq!(results, (0..20).map(|x| x * 3).collect::<Vec<_>>());
         println!("carried on");
     });
@@ -610,19 +625,55 @@ fn when_no_process_can_be_made_calls_go_on_untested_and_are_counted_as_fork_fail
         .find(|s| s.site.ends_with("::cannot_fork"))
         .unwrap();
     assert_eq!(site.runs, 0, "{site:?}");
-    assert!(site.sampled > 0, "{site:?}");
-    assert_eq!(site.skipped.fork_failed, site.sampled, "{site:?}");
+    assert_eq!(site.sampled, 20, "{site:?}");
+    assert_eq!(site.skipped.fork_failed, 20, "{site:?}");
     assert!(run.outcomes_of("never_starts").is_empty());
-    // One warning says so, with the count.
-    let warning = format!("invite: {} sampled calls went untested", site.sampled);
-    assert_eq!(run.stderr.matches(&warning).count(), 1, "{}", run.stderr);
+    // A warning for each stats record that counted more, with the new and the total count.
+    for warning in [
+        "invite: 10 sampled calls went untested (10 since start)",
+        "invite: 10 sampled calls went untested (20 since start)",
+    ] {
+        assert_eq!(run.stderr.matches(warning).count(), 1, "{}", run.stderr);
+    }
     assert_eq!(
-        run.stderr.matches("sampled calls went untested").count(),
-        1,
+        run.stderr.matches("went untested").count(),
+        2,
         "{}",
         run.stderr
     );
     assert!(run.stderr.contains("fork or pipe failed"), "{}", run.stderr);
+}
+
+#[test]
+fn runs_that_could_not_be_started_do_not_hold_back_the_ones_that_can() {
+    // Until a hidden run is seen reaped, only 1024 are started; a launch that failed started
+    // nothing and must not use up one of those places.
+    let run = scenario(here!(), CONFIG, || {
+        assert!(invite::init());
+        std::thread::spawn(|| {
+            // This thread alone cannot make processes.
+            make_fail(libc::SYS_clone, None, libc::EAGAIN);
+            for i in 0..1100 {
+                cannot_fork(i);
+            }
+        })
+        .join()
+        .unwrap();
+        for i in 0..3 {
+            cannot_fork(i);
+            assert!(invite::wait_idle(WAIT));
+        }
+    });
+    run.assert_success();
+    let site = run
+        .final_stats()
+        .sites
+        .into_iter()
+        .find(|s| s.site.ends_with("::cannot_fork"))
+        .unwrap();
+    assert!(site.skipped.fork_failed > 1024, "{site:?}");
+    assert_eq!(site.runs, 3, "{site:?}");
+    assert_eq!(run.outcomes_of("never_starts"), vec![Pass; 3]);
 }
 
 #[invite::in_vivo(test = allocates_a_lot, test = allocates_a_little)]

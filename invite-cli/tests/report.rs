@@ -1101,8 +1101,13 @@ fn emit_tests_writes_one_test_per_distinct_failure() {
         test(9, "app::f", A, 3, Outcome::Fail, 30)
     ));
     std::fs::write(&log, more).unwrap();
+    // The same failures logged by another process of the program.
     let copy = dir.path().join("again.jsonl");
-    std::fs::copy(&log, &copy).unwrap();
+    let other = std::fs::read_to_string(&log)
+        .unwrap()
+        .replace("\"pid\":9,", "\"pid\":10,");
+    assert!(other.contains("\"pid\":10,"));
+    std::fs::write(&copy, other).unwrap();
     let out = invite(
         &[
             "report",

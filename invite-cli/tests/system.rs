@@ -1427,27 +1427,34 @@ fn the_timeout_holds_for_the_setup_and_the_users_own_steps_too() {
         detail.contains("`sleep 30` ran past the deadline"),
         "{detail}"
     );
-    // A tear-down that hangs, and a comparison command that hangs, likewise.
-    let (outcome, detail) = verdict(spec("teardown = [\"sleep\", \"31\"]", "run cat"));
-    assert_eq!(outcome, Outcome::Timeout, "{detail}");
-    assert!(
-        detail.contains("`sleep 31` ran past the deadline of 300ms"),
-        "{detail}"
-    );
+    // A tear-down that hangs, and a comparison command that hangs, likewise; with a deadline
+    // that leaves the other steps room on a busy machine. The tear-down hangs only after a
+    // follow-up, whose input has the appended row; after the original's run again it ends.
+    let roomy = |setup: &str, expect: &str| {
+        spec(setup, "append 99")
+            .replace("timeout = \"300ms\"", "timeout = \"3s\"")
+            .replace("expect = \"equal\"", &format!("expect = \"{expect}\""))
+    };
     let hang = p.join("hang.sh");
-    write(&hang, "sleep 32\n");
-    let hanging_comparison = spec("", "run cat").replace(
-        "expect = \"equal\"",
-        &format!(
-            "expect = \"run sh {} {{original}} {{followup}}\"",
-            hang.display()
-        ),
-    );
-    let (outcome, detail) = verdict(hanging_comparison);
+    write(&hang, "grep -q 99 \"$1\" && sleep 31\nexit 0\n");
+    let teardown = format!("teardown = [\"sh\", \"{}\", \"{{input}}\"]", hang.display());
+    let (outcome, detail) = verdict(roomy(&teardown, "superset"));
     assert_eq!(outcome, Outcome::Timeout, "{detail}");
+    assert!(detail.contains("ran past the deadline of 3s"), "{detail}");
     assert!(detail.contains("hang.sh"), "{detail}");
-    assert!(
-        detail.contains("ran past the deadline of 300ms"),
-        "{detail}"
+    // Without the hang the same relation holds: the timeout is the tear-down's.
+    write(&hang, "exit 3\n");
+    let (outcome, detail) = verdict(roomy(&teardown, "superset"));
+    assert_eq!(
+        outcome,
+        Outcome::Pass,
+        "a tear-down that fails leaves the verdict: {detail}"
     );
+    let compare = p.join("compare.sh");
+    write(&compare, "sleep 32\n");
+    let expect = format!("run sh {} {{original}} {{followup}}", compare.display());
+    let (outcome, detail) = verdict(roomy("", &expect));
+    assert_eq!(outcome, Outcome::Timeout, "{detail}");
+    assert!(detail.contains("compare.sh"), "{detail}");
+    assert!(detail.contains("ran past the deadline of 3s"), "{detail}");
 }

@@ -48,7 +48,12 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
         provisional_ns,
         checked,
     } = permit;
+    let hide = rt.hidden_runs && !orphans::withdrawn();
+    let reserved = hide && !checked;
     let fail = |reason| {
+        if reserved && reason == SkipReason::ForkFailed {
+            orphans::not_started();
+        }
         if checked {
             crate::check::untested(site.meta.name, "its run could not be started (fork failed)");
         }
@@ -58,8 +63,7 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
     };
     // Until the adopter of hidden runs is known to reap them, only so many are made (a check's
     // runs, one at a time per thread, always are); the others wait like runs over a cap.
-    let hide = rt.hidden_runs && !orphans::withdrawn();
-    if hide && !checked && !orphans::may_hide() {
+    if reserved && !orphans::may_hide() {
         return fail(SkipReason::Concurrency);
     }
     let Ok((read_end, write_end)) = handover::SPARE_PIPES.take() else {

@@ -55,6 +55,14 @@ pub fn may_hide() -> bool {
             .is_ok()
 }
 
+/// Gives back the count [`may_hide`] took for a run that was never started (its fork or pipe
+/// failed): only runs that exist are waiting for their adopter's verdict.
+pub fn not_started() {
+    if !CONFIRMED.load(Relaxed) {
+        let _ = HIDDEN_UNCONFIRMED.fetch_update(Relaxed, Relaxed, |n| n.checked_sub(1));
+    }
+}
+
 /// What the watch learnt from one look.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -165,6 +173,15 @@ mod tests {
             UNCONFIRMED
         );
         assert!(held());
+        // A run that was never started gives its place back.
+        not_started();
+        assert!(!held());
+        assert!(may_hide());
+        assert!(held());
+        HIDDEN_UNCONFIRMED.store(0, Relaxed);
+        not_started();
+        assert_eq!(HIDDEN_UNCONFIRMED.load(Relaxed), 0, "never below zero");
+        HIDDEN_UNCONFIRMED.store(UNCONFIRMED, Relaxed);
         CONFIRMED.store(true, Relaxed);
         assert!(may_hide(), "once confirmed, every run");
         assert!(!held());

@@ -330,7 +330,8 @@ fn invoke(
     argv.extend(args.iter().cloned());
     let stdin = if spec.stdin { input } else { None };
     let stdout_path = dir.join("stdout");
-    let ended = runner.run(&place(&argv), stdin, &stdout_path, &err_path)?;
+    // The tear-down runs whatever became of the command; the command's own verdict comes first.
+    let ended = runner.run(&place(&argv), stdin, &stdout_path, &err_path);
     if let Some(teardown) = &spec.teardown {
         // A tear-down's own failure does not change the verdict; one that hangs does, as a
         // setup's would: it held the follow-up to its deadline, and the user must hear of it.
@@ -340,10 +341,11 @@ fn invoke(
             &dir.join("teardown.out"),
             &dir.join("teardown.err"),
         );
-        if let Err(timeout @ (Outcome::Timeout, _)) = torn_down {
+        if let (Ok(_), Err(timeout @ (Outcome::Timeout, _))) = (&ended, torn_down) {
             return Err(timeout);
         }
     }
+    let ended = ended?;
     if !ended.success() {
         return Err(error(format!(
             "{what} ended with {} where the original succeeded{}",
