@@ -339,8 +339,13 @@ fn a_discovery_past_its_deadline_is_a_timeout_record_and_no_observation() {
     let t = &run.tests_of("discover fn stalls(x: f64) -> f64");
     assert_eq!(t.len(), 1, "{}", run.describe());
     assert_eq!(t[0].outcome, Outcome::Timeout, "{:?}", t[0]);
+    // Killed by its own supervisor at the test's deadline, or, on a machine too busy for the
+    // supervisor to act in time, as a whole run at the run's deadline: both name the 300 ms.
     let d = t[0].detail.as_deref().unwrap_or_default();
-    assert!(d.contains("deadline of 300 ms"), "{d}");
+    assert!(
+        d.contains("deadline of 300 ms") || d.contains("passed its deadline (300 ms per test)"),
+        "{d}"
+    );
 }
 
 /// The observations each site recorded, by site, with the signature they name.
