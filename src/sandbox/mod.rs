@@ -49,11 +49,7 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
         checked,
     } = permit;
     let hide = rt.hidden_runs && !orphans::withdrawn();
-    let reserved = hide && !checked;
     let fail = |reason| {
-        if reserved && reason == SkipReason::ForkFailed {
-            orphans::not_started();
-        }
         if checked {
             crate::check::untested(site.meta.name, "its run could not be started (fork failed)");
         }
@@ -61,12 +57,13 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
         rt.budget.settle(provisional_ns, 0);
         rt.budget.release();
     };
-    // Until the adopter of hidden runs is known to reap them, only so many are made (a check's
-    // runs, one at a time per thread, always are); the others wait like runs over a cap.
-    if reserved && !orphans::may_hide() {
+    // Until the adopter of hidden runs is known to reap them, only so many are made; the others
+    // wait like runs over a cap.
+    let Some(place) = orphans::Place::take(hide, checked) else {
         return fail(SkipReason::Concurrency);
-    }
+    };
     let Ok((read_end, write_end)) = handover::SPARE_PIPES.take() else {
+        place.give_back();
         return fail(SkipReason::ForkFailed);
     };
     let run = rt.next_run_id();
@@ -121,6 +118,7 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
                 OwnedFd::from_raw_fd(write_end),
             )
         });
+        place.give_back();
         return fail(SkipReason::ForkFailed);
     };
     start.pid = pid;

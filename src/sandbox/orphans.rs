@@ -63,6 +63,33 @@ pub fn not_started() {
     }
 }
 
+/// A run's claim on one of the [`UNCONFIRMED`] places, if it holds one.
+#[derive(Debug)]
+#[must_use = "a place not given back for a run that never started is lost until the adopter is judged"]
+pub struct Place {
+    held: bool,
+}
+
+impl Place {
+    /// The place a run needs, or `None` when none is free. Only a hidden run that is not a
+    /// check's takes one: plain forks are reaped by the collector, and a check's runs (one at a
+    /// time per thread, waited for) are always made.
+    pub fn take(hide: bool, checked: bool) -> Option<Place> {
+        let needed = hide && !checked;
+        if needed && !may_hide() {
+            return None;
+        }
+        Some(Place { held: needed })
+    }
+
+    /// Gives the place back: the run was never started.
+    pub fn give_back(self) {
+        if self.held {
+            not_started();
+        }
+    }
+}
+
 /// What the watch learnt from one look.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -193,6 +220,38 @@ mod tests {
         WITHDRAWN.store(withdrawn, Relaxed);
     }
 
+    #[test]
+    fn only_hidden_runs_that_are_not_a_checks_take_a_place_and_give_it_back() {
+        let _only = COUNTERS.lock().unwrap();
+        let (confirmed, withdrawn) = (
+            CONFIRMED.swap(false, Relaxed),
+            WITHDRAWN.swap(false, Relaxed),
+        );
+        HIDDEN_UNCONFIRMED.store(UNCONFIRMED - 1, Relaxed);
+        let count = || HIDDEN_UNCONFIRMED.load(Relaxed);
+        // Plain forks and a check's runs take nothing and give nothing back.
+        for (hide, checked) in [(false, false), (false, true), (true, true)] {
+            let place = Place::take(hide, checked).expect("always made");
+            assert_eq!(count(), UNCONFIRMED - 1, "hide {hide}, checked {checked}");
+            place.give_back();
+            assert_eq!(count(), UNCONFIRMED - 1, "hide {hide}, checked {checked}");
+        }
+        // A hidden run takes the last place; the next finds none, but a check's still runs.
+        let last = Place::take(true, false).expect("one place was free");
+        assert_eq!(count(), UNCONFIRMED);
+        assert!(Place::take(true, false).is_none());
+        assert!(Place::take(true, true).is_some());
+        // A run that never started gives its place back, and the next hidden run has it.
+        last.give_back();
+        assert_eq!(count(), UNCONFIRMED - 1);
+        let again = Place::take(true, false).expect("given back");
+        assert_eq!(count(), UNCONFIRMED);
+        drop(again);
+        HIDDEN_UNCONFIRMED.store(0, Relaxed);
+        CONFIRMED.store(confirmed, Relaxed);
+        WITHDRAWN.store(withdrawn, Relaxed);
+    }
+
     static COUNTERS: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
     /// A child that exits at once, left unreaped, and its pidfd.
@@ -228,6 +287,13 @@ mod tests {
         let _only = COUNTERS.lock().unwrap();
         let t0 = Instant::now();
         let zombies: Vec<_> = (0..LIMIT + 1).map(|_| zombie()).collect();
+        // One run unreaped past the grace is not yet enough.
+        let mut watch = Watch::default();
+        assert!(!watch.pending(), "nothing watched");
+        watch.ended(zombies[0].1.try_clone().unwrap(), t0);
+        assert_eq!(watch.look(t0 + GRACE), Verdict::Watching);
+        assert!(!withdrawn());
+
         let mut watch = Watch::default();
         for (_, fd) in &zombies {
             watch.ended(fd.try_clone().unwrap(), t0);
@@ -241,7 +307,7 @@ mod tests {
         );
         assert!(!WITHDRAWN.load(Relaxed));
         assert_eq!(watch.look(t0 + GRACE), Verdict::Unreaped);
-        assert!(WITHDRAWN.load(Relaxed));
+        assert!(WITHDRAWN.load(Relaxed) && withdrawn());
         assert!(!may_hide());
         assert_eq!(watch.look(t0 + GRACE * 2), Verdict::Watching, "said once");
         WITHDRAWN.store(false, Relaxed);

@@ -134,7 +134,8 @@ pub fn scenario_path(name: &str) -> std::ffi::CString {
     std::ffi::CString::new(path.into_os_string().into_encoded_bytes()).unwrap()
 }
 
-/// Runs `body` as the scenario `name` under `config` (TOML without `log`, which is added).
+/// Runs `body` as the scenario `name` under `config` (TOML without `log`, which is added, and
+/// with [`SCENARIO_TIMEOUT_MS`] unless it sets its own `timeout_ms`).
 /// Inside the scenario process it runs the body and exits; outside it returns the run.
 pub fn scenario(name: &str, config: &str, body: impl FnOnce()) -> Run {
     scenario_with(name, config, &[], body)
@@ -162,6 +163,29 @@ pub fn scenario_unconfigured(name: &str, body: impl FnOnce()) -> Run {
     spawn_in(name, None, &[])
 }
 
+/// The tests' deadline in a scenario that sets none. A test process runs at `nice = 10`: on a
+/// machine busy with other work it may wait seconds for a CPU, and a scenario that expects its
+/// tests to pass must not see them killed at the default 2 s. Scenarios about deadlines set
+/// their own, globally or per site.
+pub const SCENARIO_TIMEOUT_MS: u64 = 30_000;
+
+/// `config` with [`SCENARIO_TIMEOUT_MS`] added unless its top level sets `timeout_ms`. A
+/// config Invite refuses is left as written, so that its errors name the lines the scenario
+/// wrote.
+fn with_scenario_timeout(config: &str) -> String {
+    let sets_its_own = config
+        .lines()
+        .map(str::trim_start)
+        .take_while(|l| !l.starts_with('['))
+        .any(|l| l.starts_with("timeout_ms"));
+    let refused = invite::config::Config::from_toml(config, Path::new("invite.toml")).is_err();
+    if sets_its_own || refused {
+        config.to_string()
+    } else {
+        format!("timeout_ms = {SCENARIO_TIMEOUT_MS}\n{config}")
+    }
+}
+
 fn spawn(name: &str, config: &str, env: &[(&str, &str)]) -> Run {
     spawn_in(name, Some(config), env)
 }
@@ -179,7 +203,11 @@ fn spawn_in(name: &str, config: Option<&str>, env: &[(&str, &str)]) -> Run {
             let config_path = dir.join("invite.toml");
             std::fs::write(
                 &config_path,
-                format!("log = {:?}\n{config}\n", log.display().to_string()),
+                format!(
+                    "log = {:?}\n{}\n",
+                    log.display().to_string(),
+                    with_scenario_timeout(config)
+                ),
             )
             .expect("write config");
             cmd.env("INVITE_CONFIG", &config_path);

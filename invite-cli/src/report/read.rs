@@ -197,12 +197,17 @@ struct Progress {
 
 impl Progress {
     fn new(total: u64) -> Progress {
+        Progress::shown(total, std::io::stderr().is_terminal(), Instant::now())
+    }
+
+    /// A progress over `total` bytes (0: unknown), shown if `tty`, reading since `started`.
+    fn shown(total: u64, tty: bool, started: Instant) -> Progress {
         Progress {
             total,
             done: 0,
-            started: Instant::now(),
+            started,
             bar: None,
-            tty: std::io::stderr().is_terminal(),
+            tty,
             since_check: 0,
         }
     }
@@ -275,8 +280,9 @@ mod tests {
         let mut seen = Vec::new();
         let mut empties = Vec::new();
         for_each_line(
-            &[Input::File(f), Input::File(empty)],
+            &[Input::File(f.clone()), Input::File(empty.clone())],
             |l, loc| {
+                assert_eq!(loc.file, f.display().to_string());
                 seen.push((String::from_utf8_lossy(l).into_owned(), loc.line));
                 Ok(())
             },
@@ -292,7 +298,8 @@ mod tests {
                 ("five-without-newline".into(), 5)
             ]
         );
-        assert_eq!(empties.len(), 1);
+        assert_eq!(empties, [empty.display().to_string()]);
+        assert_eq!(Input::Stdin.name(), "<stdin>");
     }
 
     #[test]
@@ -319,6 +326,88 @@ mod tests {
                 (String::new(), 20, true),
             ]
         );
+    }
+
+    /// A reader whose every other fill is interrupted by a signal, as a pipe's may be.
+    struct Interrupted<R> {
+        inner: R,
+        interrupt: bool,
+    }
+
+    impl<R: Read> Read for Interrupted<R> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.interrupt = !self.interrupt;
+            if self.interrupt {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            self.inner.read(buf)
+        }
+    }
+
+    #[test]
+    fn a_read_interrupted_by_a_signal_is_retried_and_other_errors_end_the_reading() {
+        let reader = Interrupted {
+            inner: &b"one\ntwo\n"[..],
+            interrupt: false,
+        };
+        let mut reader = BufReader::with_capacity(2, reader);
+        let mut buf = Vec::new();
+        let mut got = Vec::new();
+        loop {
+            buf.clear();
+            let (n, _) = read_line_bounded(&mut reader, &mut buf, 100).unwrap();
+            if n == 0 {
+                break;
+            }
+            got.push(String::from_utf8_lossy(&buf).into_owned());
+        }
+        assert_eq!(got, ["one\n", "two\n"]);
+
+        struct Broken;
+        impl Read for Broken {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                Err(std::io::ErrorKind::InvalidData.into())
+            }
+        }
+        let err = read_line_bounded(&mut BufReader::new(Broken), &mut buf, 100).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+    }
+
+    #[test]
+    fn progress_shows_on_a_terminal_after_a_second_and_a_mebibyte() {
+        const MIB: u64 = 1 << 20;
+        let long_ago = Instant::now() - std::time::Duration::from_secs(2);
+        // Not a terminal: never, however long and much.
+        let mut off = Progress::shown(10 * MIB, false, long_ago);
+        off.advance(4 * MIB);
+        assert!(off.bar.is_none());
+        // Just begun: not yet, even past a mebibyte.
+        let mut early = Progress::shown(10 * MIB, true, Instant::now());
+        early.advance(2 * MIB);
+        assert!(early.bar.is_none());
+
+        let mut p = Progress::shown(10 * MIB, true, long_ago);
+        p.advance(MIB - 1);
+        assert!(p.bar.is_none(), "looked before a mebibyte was read");
+        p.advance(1);
+        let bar = p
+            .bar
+            .clone()
+            .expect("shown at one mebibyte, after a second");
+        assert_eq!((bar.length(), bar.position()), (Some(10 * MIB), MIB));
+        // Between looks the bar is left alone; at the next mebibyte it catches up.
+        p.advance(10);
+        assert_eq!(bar.position(), MIB);
+        p.advance(MIB);
+        assert_eq!(bar.position(), 2 * MIB + 10);
+        p.finish();
+        assert!(p.bar.is_none() && bar.is_finished());
+
+        // Standard input has no size: a spinner, without a length.
+        let mut spinner = Progress::shown(0, true, long_ago);
+        spinner.advance(MIB);
+        let bar = spinner.bar.clone().expect("shown");
+        assert_eq!((bar.length(), bar.position()), (None, MIB));
     }
 
     #[test]

@@ -544,6 +544,85 @@ expect = "equal"
     }
 
     #[test]
+    fn values_at_their_bounds_are_taken_and_those_past_them_refused() {
+        let with = |extra: &str| parse(&GOOD.replace("format", &format!("{extra}\nformat")));
+        for refused in [
+            "timeout = \"0s\"",
+            "memory_mb = 0",
+            "file_mb = 0",
+            "nice = -1",
+        ] {
+            assert!(with(refused).is_err(), "{refused} was taken");
+        }
+        let s = with("timeout = \"1ms\"\nmemory_mb = 1\nfile_mb = 1\nnice = 19").unwrap();
+        assert_eq!(
+            (s.timeout, s.memory_mb, s.file_mb, s.nice),
+            (Duration::from_millis(1), Some(1), 1, 19)
+        );
+        assert_eq!(with("nice = 0").unwrap().nice, 0);
+        // A blank name is no name: the file's stem names the spec.
+        assert_eq!(with("name = \"  \"").unwrap().name, "s");
+        assert_eq!(with("name = \"sorter\"").unwrap().name, "sorter");
+        // An empty setup or tear-down is none at all.
+        let s = with("setup = []\nteardown = []").unwrap();
+        assert!(s.setup.is_none() && s.teardown.is_none());
+        let s = with("setup = [\"true\"]\nteardown = [\"false\"]").unwrap();
+        assert_eq!(s.setup, Some(vec!["true".to_string()]));
+        assert_eq!(s.teardown, Some(vec!["false".to_string()]));
+    }
+
+    #[test]
+    fn a_statistical_relation_carries_its_plan_shared_by_every_statistical_check() {
+        let spec = GOOD.to_string()
+            + "statistical = { runs = 12, test = \"mann-whitney\", alpha = 0.01, control = true }\n"
+            + "[[relation]]\nname = \"again\"\nexpect = \"equal\"\nstatistical = {}\n";
+        let s = parse(&spec).unwrap();
+        assert_eq!(
+            s.relations[0].statistical,
+            Some(Plan {
+                test: Test::MannWhitney,
+                runs: 12,
+                alpha: 0.01,
+                checks: 2,
+                control: true,
+            })
+        );
+        assert_eq!(
+            s.relations[1].statistical,
+            Some(Plan {
+                checks: 2,
+                ..Plan::default()
+            })
+        );
+        let err = parse(&GOOD.replace(
+            "expect = \"equal\"",
+            "expect = \"equal\"\nstatistical = { runs = 1 }",
+        ))
+        .unwrap_err();
+        assert!(err.contains("relation `permuted`: statistical:"), "{err}");
+    }
+
+    #[test]
+    fn only_a_regular_file_of_at_most_a_mebibyte_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Spec::load(dir.path()).unwrap_err();
+        assert!(err.contains("not a specification"), "{err}");
+        let spec = dir.path().join("sort.toml");
+        std::fs::write(&spec, GOOD).unwrap();
+        assert_eq!(Spec::load(&spec).unwrap().name, "sort");
+        // Padded with a comment to the bound, still read; one byte more, refused unread.
+        let pad = MAX_SPEC_BYTES as usize - GOOD.len() - 2;
+        std::fs::write(&spec, format!("{GOOD}#{}\n", "x".repeat(pad))).unwrap();
+        assert_eq!(std::fs::metadata(&spec).unwrap().len(), MAX_SPEC_BYTES);
+        assert!(Spec::load(&spec).is_ok());
+        std::fs::write(&spec, format!("{GOOD}#{}\n", "x".repeat(pad + 1))).unwrap();
+        let err = Spec::load(&spec).unwrap_err();
+        assert!(err.contains("at most 1 MiB"), "{err}");
+        let err = Spec::load(&dir.path().join("missing.toml")).unwrap_err();
+        assert!(err.contains("missing.toml"), "{err}");
+    }
+
+    #[test]
     fn a_syntax_error_names_line_and_column() {
         let err =
             parse("command = [\"cat\"]\nformat = \"lines\"\nparallel = \"two\"\n").unwrap_err();
