@@ -1214,13 +1214,17 @@ fn follow_ups_run_in_parallel_up_to_parallel_at_a_time() {
     let dir = tempfile::tempdir().unwrap();
     let release = dir.path().join("release");
     write(&dir.path().join("s.sh"), "echo hello\n");
-    // Four follow-ups, each waiting (in a loop of short sleeps only it runs) until released.
+    // Four follow-ups, each waiting (in a loop of short sleeps only it runs) until released. The
+    // sleep's digits end in this process's id: another copy of this suite running on the
+    // machine at the same time sleeps for other lengths.
+    let sleep = |i: usize| format!("sleep 0.0{i}17{}", std::process::id());
     let relations: String = (0..4)
         .map(|i| {
             format!(
                 "[[relation]]\nname = \"waits {i}\"\n\
-                 transform = [\"append while [ ! -e {} ]; do sleep 0.0{i}17; done\"]\n",
-                release.display()
+                 transform = [\"append while [ ! -e {} ]; do {}; done\"]\n",
+                release.display(),
+                sleep(i)
             )
         })
         .collect();
@@ -1236,7 +1240,7 @@ fn follow_ups_run_in_parallel_up_to_parallel_at_a_time() {
     // Which follow-ups are waiting, by the sleep only each of them runs: two at once, never more.
     let waiting = || -> Vec<usize> {
         (0..4)
-            .filter(|i| processes_running(&format!("sleep 0.0{i}17")) > 0)
+            .filter(|i| processes_running(&sleep(*i)) > 0)
             .collect()
     };
     let mut most = Vec::new();
