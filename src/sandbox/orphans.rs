@@ -184,16 +184,26 @@ fn unreaped(pidfd: &OwnedFd) -> bool {
 mod tests {
     use super::*;
 
-    #[test]
-    fn until_confirmed_only_so_many_runs_are_hidden() {
-        // The only test that reads the launch counters (the others leave CONFIRMED set only
-        // after this one's assertions could run, so it takes its own lock on them).
+    /// Runs `f` alone with the launch counters, from fresh ones, and puts them back after.
+    fn with_fresh_counters(f: impl FnOnce()) {
         let _only = COUNTERS.lock().unwrap();
         let (confirmed, withdrawn) = (
             CONFIRMED.swap(false, Relaxed),
             WITHDRAWN.swap(false, Relaxed),
         );
         HIDDEN_UNCONFIRMED.store(0, Relaxed);
+        f();
+        HIDDEN_UNCONFIRMED.store(0, Relaxed);
+        CONFIRMED.store(confirmed, Relaxed);
+        WITHDRAWN.store(withdrawn, Relaxed);
+    }
+
+    #[test]
+    fn until_confirmed_only_so_many_runs_are_hidden() {
+        with_fresh_counters(until_confirmed);
+    }
+
+    fn until_confirmed() {
         assert!(!held());
         assert_eq!(
             (0..UNCONFIRMED * 2).filter(|_| may_hide()).count() as u64,
@@ -216,17 +226,14 @@ mod tests {
         assert!(!may_hide(), "withdrawn wins");
         CONFIRMED.store(false, Relaxed);
         assert!(!held(), "withdrawn: plain forks, nothing held");
-        CONFIRMED.store(confirmed, Relaxed);
-        WITHDRAWN.store(withdrawn, Relaxed);
     }
 
     #[test]
     fn only_hidden_runs_that_are_not_a_checks_take_a_place_and_give_it_back() {
-        let _only = COUNTERS.lock().unwrap();
-        let (confirmed, withdrawn) = (
-            CONFIRMED.swap(false, Relaxed),
-            WITHDRAWN.swap(false, Relaxed),
-        );
+        with_fresh_counters(places);
+    }
+
+    fn places() {
         HIDDEN_UNCONFIRMED.store(UNCONFIRMED - 1, Relaxed);
         let count = || HIDDEN_UNCONFIRMED.load(Relaxed);
         // Plain forks and a check's runs take nothing and give nothing back.
@@ -247,9 +254,6 @@ mod tests {
         let again = Place::take(true, false).expect("given back");
         assert_eq!(count(), UNCONFIRMED);
         drop(again);
-        HIDDEN_UNCONFIRMED.store(0, Relaxed);
-        CONFIRMED.store(confirmed, Relaxed);
-        WITHDRAWN.store(withdrawn, Relaxed);
     }
 
     static COUNTERS: std::sync::Mutex<()> = std::sync::Mutex::new(());

@@ -169,20 +169,14 @@ pub fn scenario_unconfigured(name: &str, body: impl FnOnce()) -> Run {
 /// their own, globally or per site.
 pub const SCENARIO_TIMEOUT_MS: u64 = 30_000;
 
-/// `config` with [`SCENARIO_TIMEOUT_MS`] added unless its top level sets `timeout_ms`. A
-/// config Invite refuses is left as written, so that its errors name the lines the scenario
-/// wrote.
+/// `config` with [`SCENARIO_TIMEOUT_MS`] added, if Invite takes it so: a config that sets its
+/// own `timeout_ms` (the key twice) or that Invite refuses anyway is left as written, so that
+/// its errors name the lines the scenario wrote.
 fn with_scenario_timeout(config: &str) -> String {
-    let sets_its_own = config
-        .lines()
-        .map(str::trim_start)
-        .take_while(|l| !l.starts_with('['))
-        .any(|l| l.starts_with("timeout_ms"));
-    let refused = invite::config::Config::from_toml(config, Path::new("invite.toml")).is_err();
-    if sets_its_own || refused {
-        config.to_string()
-    } else {
-        format!("timeout_ms = {SCENARIO_TIMEOUT_MS}\n{config}")
+    let with = format!("timeout_ms = {SCENARIO_TIMEOUT_MS}\n{config}");
+    match invite::config::Config::from_toml(&with, Path::new("invite.toml")) {
+        Ok(_) => with,
+        Err(_) => config.to_string(),
     }
 }
 
