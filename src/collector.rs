@@ -366,6 +366,11 @@ fn adapt_rate(
         if seen_tests_per_sec >= wanted_tests_per_sec {
             return Adapt::Keep;
         }
+        if !too_few_for_the_target(since, wanted_tests_per_sec / per_run * secs) {
+            // A site sampled at its target shows this few in a short window often enough:
+            // the window grows until the count says which.
+            return Adapt::Wait;
+        }
         rho * (wanted_tests_per_sec / seen_tests_per_sec).min(16.0)
     };
     let wanted = wanted.clamp(1e-9, 1.0);
@@ -373,6 +378,24 @@ fn adapt_rate(
         Adapt::Set(wanted)
     } else {
         Adapt::Keep
+    }
+}
+
+/// How unlikely a count of sampled calls must be at the target rate before a window of few is
+/// taken as a site under-sampled. Raising ρ on any short window of few would push a site that
+/// is on target upwards time after time (a window of a site expecting two has one or none four
+/// times in ten), while lowering it needs five.
+const UNDER_SAMPLED_EVIDENCE: f64 = 0.05;
+
+/// Whether `sampled` calls or fewer are unlikely, at under [`UNDER_SAMPLED_EVIDENCE`], where
+/// the target rate expects `expected`: sampled calls at a fixed ρ and call rate are a Poisson
+/// count.
+fn too_few_for_the_target(sampled: u64, expected: f64) -> bool {
+    match statrs::distribution::Poisson::new(expected) {
+        Ok(count) => {
+            statrs::distribution::DiscreteCDF::cdf(&count, sampled) < UNDER_SAMPLED_EVIDENCE
+        }
+        Err(_) => false,
     }
 }
 
@@ -483,10 +506,11 @@ impl State {
     /// rate, so that a rarely called function is still tested and a hot one does not eat the
     /// budget. Calls are counted at sampling points (each adds the interval it closes, backed-off
     /// intervals included), so the rate is read over a window of at least half a second holding
-    /// at least five sampling points; with fewer after a second the site is under-sampled, and ρ
-    /// rises by up to 16 times at once, unless the caps refused its runs in that window: then
-    /// the few sampling points come from the back-off, not from a rare site, and a higher ρ
-    /// would only be refused again.
+    /// at least five sampling points. With fewer after a second, the site is under-sampled if so
+    /// few would be unlikely at the target rate (otherwise the window grows), and ρ rises by up
+    /// to 16 times at once, unless the caps refused its runs in that window: then the few
+    /// sampling points come from the back-off, not from a rare site, and a higher ρ would only
+    /// be refused again. A new ρ is drawn without the back-off of the old (see `site`).
     fn adapt(&mut self) {
         if self.last_adapt.elapsed() < Duration::from_millis(250) || self.shutdown.is_some() {
             return;
@@ -1054,6 +1078,41 @@ mod tests {
             Adapt::Set(1.0),
             "never above 1"
         );
+    }
+
+    #[test]
+    fn a_window_of_few_is_under_sampled_only_when_so_few_are_unlikely_at_the_target() {
+        let raised_to = |decision: Adapt| match decision {
+            Adapt::Set(rho) => rho,
+            other => panic!("{other:?}"),
+        };
+        // Two tests a second wanted. One sampled call in a second happens at that rate four
+        // times in ten, and one in two seconds one time in eleven: the window grows.
+        let start = counters(100, 50, 7);
+        let one = counters(150, 51, 7);
+        assert_eq!(adapt_rate(0.01, 120.0, 1, start, one, 1.0), Adapt::Wait);
+        assert_eq!(adapt_rate(0.01, 120.0, 1, start, one, 2.0), Adapt::Wait);
+        // None in two seconds (one time in 55), or one in three (one time in 60): under-sampled,
+        // and ρ rises by what was wanted over what was seen (at least one).
+        let none = counters(150, 50, 7);
+        let rho = raised_to(adapt_rate(0.01, 120.0, 1, start, none, 2.0));
+        assert!((rho - 0.04).abs() < 1e-12, "{rho}");
+        let rho = raised_to(adapt_rate(0.01, 120.0, 1, start, one, 3.0));
+        assert!((rho - 0.06).abs() < 1e-12, "{rho}");
+        // Two tests a run expect half the sampled calls: one in three seconds is then likely.
+        assert_eq!(adapt_rate(0.01, 120.0, 2, start, one, 3.0), Adapt::Wait);
+    }
+
+    #[test]
+    fn too_few_is_a_poisson_tail_under_one_in_twenty() {
+        // P(0 | 3) = e^-3 = 0.0498; P(0 | 2.9) = 0.055.
+        assert!(too_few_for_the_target(0, 3.0));
+        assert!(!too_few_for_the_target(0, 2.9));
+        // P(≤ 4 | 10) = 0.029; P(≤ 5 | 10) = 0.067.
+        assert!(too_few_for_the_target(4, 10.0));
+        assert!(!too_few_for_the_target(5, 10.0));
+        // Nothing expected: no count is too few.
+        assert!(!too_few_for_the_target(0, 0.0));
     }
 
     #[test]

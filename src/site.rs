@@ -406,6 +406,11 @@ impl Site {
             let covered = l.interval.get().saturating_sub(l.countdown.get());
             self.calls.fetch_add(covered, Relaxed);
             l.generation.set(generation);
+            // The back-off answered refusals at the old ρ. A new ρ from the adaptive rate is
+            // already what the caps let through; halved again by a back-off up to 2^20, a
+            // lowered ρ would sample nothing for so long that the rate, seeing no tests, would
+            // climb back step by step.
+            l.backoff.set(0);
         } else {
             self.calls.fetch_add(l.interval.get(), Relaxed);
         }
@@ -750,6 +755,8 @@ mod tests {
         for (halvings, expected) in [(0u32, 4_000.0), (3, 500.0)] {
             seed_sampler(3);
             let l = SiteLocal::new();
+            // Drawn at this generation already: the back-off holds until ρ changes.
+            l.generation.set(9);
             l.backoff.set(halvings);
             let n = sampled_calls(&site, &l, 9, 1.0, 4_000).len() as f64;
             assert!(
@@ -757,6 +764,20 @@ mod tests {
                 "{halvings} halvings: {n} sampled of 4000 at rho 1"
             );
         }
+    }
+
+    #[test]
+    fn a_new_rho_is_drawn_without_the_back_off_of_the_old() {
+        let site = test_site();
+        seed_sampler(4);
+        let l = SiteLocal::new();
+        l.generation.set(9);
+        l.backoff.set(20);
+        // At ρ = 1 halved 20 times, 4000 calls sample the one that ends the countdown it was
+        // left with, and none after; a new generation samples every one.
+        assert!(sampled_calls(&site, &l, 9, 1.0, 4_000).len() <= 1);
+        assert_eq!(sampled_calls(&site, &l, 10, 1.0, 4_000).len(), 4_000);
+        assert_eq!(l.backoff.get(), 0);
     }
 
     #[test]

@@ -235,7 +235,11 @@ fn the_adaptive_rate_lowers_rho_for_hot_sites_and_raises_it_for_rare_ones() {
         let started = Instant::now();
         let mut last_rare = started;
         let mut i = 0u64;
-        while started.elapsed() < Duration::from_millis(3500) {
+        // Long enough for rare's ρ to climb to 1 in three windows of up to a second, and for
+        // a window or two to be lost to the caps the hot site fills at first.
+        // Long enough for rare's ρ to climb to 1 in three windows of up to a second, and for
+        // a window or two to be lost to the caps the hot site fills at first.
+        while started.elapsed() < Duration::from_millis(5000) {
             hot(i);
             if last_rare.elapsed() >= Duration::from_millis(20) {
                 // About 50 calls a second: fewer than the 100 tests a second it asks for.

@@ -114,7 +114,7 @@ fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fix
         dir.join("invite.toml"),
         format!(
             "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n\
-             seed = 42\nlog = {:?}\n",
+             when_busy = \"wait\"\ntimeout_ms = 30000\ndrain_ms = 30000\nseed = 42\nlog = {:?}\n",
             log.display().to_string()
         ),
     )

@@ -135,7 +135,8 @@ pub fn scenario_path(name: &str) -> std::ffi::CString {
 }
 
 /// Runs `body` as the scenario `name` under `config` (TOML without `log`, which is added, and
-/// with [`SCENARIO_TIMEOUT_MS`] unless it sets its own `timeout_ms`).
+/// with [`SCENARIO_TIMEOUT_MS`] and [`SCENARIO_DRAIN_MS`] unless it sets its own `timeout_ms`
+/// and `drain_ms`).
 /// Inside the scenario process it runs the body and exits; outside it returns the run.
 pub fn scenario(name: &str, config: &str, body: impl FnOnce()) -> Run {
     scenario_with(name, config, &[], body)
@@ -169,15 +170,31 @@ pub fn scenario_unconfigured(name: &str, body: impl FnOnce()) -> Run {
 /// their own, globally or per site.
 pub const SCENARIO_TIMEOUT_MS: u64 = 30_000;
 
-/// `config` with [`SCENARIO_TIMEOUT_MS`] added, if Invite takes it so: a config that sets its
-/// own `timeout_ms` (the key twice) or that Invite refuses anyway is left as written, so that
-/// its errors name the lines the scenario wrote.
-fn with_scenario_timeout(config: &str) -> String {
-    let with = format!("timeout_ms = {SCENARIO_TIMEOUT_MS}\n{config}");
-    match invite::config::Config::from_toml(&with, Path::new("invite.toml")) {
-        Ok(_) => with,
-        Err(_) => config.to_string(),
+/// How long a scenario's exit waits for its running tests, unless it sets its own: as long as
+/// their deadline, for the same reason. A scenario that ends without `wait_idle` would
+/// otherwise see its last tests killed at the default 2 s as still running at exit.
+pub const SCENARIO_DRAIN_MS: u64 = SCENARIO_TIMEOUT_MS;
+
+/// `config` with [`SCENARIO_TIMEOUT_MS`] and [`SCENARIO_DRAIN_MS`] added, each if Invite takes
+/// it so: a config that sets its own `timeout_ms` or `drain_ms` (the key twice) keeps it, and
+/// one that Invite refuses anyway is left as written, so that its errors name the lines the
+/// scenario wrote.
+fn with_scenario_deadlines(config: &str) -> String {
+    let takes = |text: &str| invite::config::Config::from_toml(text, Path::new("invite.toml"));
+    if takes(config).is_err() {
+        return config.to_string();
     }
+    let mut with = config.to_string();
+    for key in [
+        format!("timeout_ms = {SCENARIO_TIMEOUT_MS}"),
+        format!("drain_ms = {SCENARIO_DRAIN_MS}"),
+    ] {
+        let added = format!("{key}\n{with}");
+        if takes(&added).is_ok() {
+            with = added;
+        }
+    }
+    with
 }
 
 fn spawn(name: &str, config: &str, env: &[(&str, &str)]) -> Run {
@@ -200,7 +217,7 @@ fn spawn_in(name: &str, config: Option<&str>, env: &[(&str, &str)]) -> Run {
                 format!(
                     "log = {:?}\n{}\n",
                     log.display().to_string(),
-                    with_scenario_timeout(config)
+                    with_scenario_deadlines(config)
                 ),
             )
             .expect("write config");
