@@ -1101,6 +1101,8 @@ mod tests {
         assert!((rho - 0.06).abs() < 1e-12, "{rho}");
         // Two tests a run expect half the sampled calls: one in three seconds is then likely.
         assert_eq!(adapt_rate(0.01, 120.0, 2, start, one, 3.0), Adapt::Wait);
+        // Half a test a second expects two in four seconds: none happens one time in seven.
+        assert_eq!(adapt_rate(0.01, 30.0, 1, start, none, 4.0), Adapt::Wait);
     }
 
     #[test]
