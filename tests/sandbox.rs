@@ -551,12 +551,12 @@ fn runs_are_heard_and_tested(name: &str, setup: fn()) {
             assert!(invite::wait_idle(WAIT));
             // A run's result can be in before the signal of its end has been handled, and two
             // SIGCHLDs pending at once are heard as one: each is waited for before the next run.
-            let deadline = std::time::Instant::now() + WAIT;
             let heard = || SIGCHLD_SEEN.load(std::sync::atomic::Ordering::SeqCst) as u64;
-            while heard() < runs && std::time::Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            assert!(heard() >= runs, "{} SIGCHLDs for {runs} runs", heard());
+            assert!(
+                support::eventually(WAIT, || heard() >= runs),
+                "{} SIGCHLDs for {runs} runs",
+                heard()
+            );
         }
     });
     run.assert_success();

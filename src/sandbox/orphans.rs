@@ -45,7 +45,7 @@ pub fn held() -> bool {
 
 /// Whether the next run may be hidden, counting it if so: never once hiding was withdrawn;
 /// always once the adopter was seen to reap; before that, [`UNCONFIRMED`] runs.
-pub fn may_hide() -> bool {
+fn may_hide() -> bool {
     if WITHDRAWN.load(Relaxed) {
         return false;
     }
@@ -57,7 +57,7 @@ pub fn may_hide() -> bool {
 
 /// Gives back the count [`may_hide`] took for a run that was never started (its fork or pipe
 /// failed): only runs that exist are waiting for their adopter's verdict.
-pub fn not_started() {
+fn not_started() {
     if !CONFIRMED.load(Relaxed) {
         let _ = HIDDEN_UNCONFIRMED.fetch_update(Relaxed, Relaxed, |n| n.checked_sub(1));
     }

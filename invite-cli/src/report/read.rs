@@ -302,23 +302,27 @@ mod tests {
         assert_eq!(Input::Stdin.name(), "<stdin>");
     }
 
-    #[test]
-    fn a_line_over_the_bound_is_skipped_whole_and_reported_with_its_length() {
-        let text = b"short\n0123456789abc\n0123456789\nlast-without-newline";
-        // A reader with a tiny buffer, so that lines span several fills.
-        let mut reader = BufReader::with_capacity(4, &text[..]);
+    /// Every line `reader` gives under `bound`: its text, the bytes it took, and whether it
+    /// was cut.
+    fn every_line(mut reader: impl BufRead, bound: usize) -> Vec<(String, usize, bool)> {
         let mut buf = Vec::new();
         let mut got = Vec::new();
         loop {
             buf.clear();
-            let (n, cut) = read_line_bounded(&mut reader, &mut buf, 11).unwrap();
+            let (n, cut) = read_line_bounded(&mut reader, &mut buf, bound).unwrap();
             if n == 0 {
-                break;
+                return got;
             }
             got.push((String::from_utf8_lossy(&buf).into_owned(), n, cut));
         }
+    }
+
+    #[test]
+    fn a_line_over_the_bound_is_skipped_whole_and_reported_with_its_length() {
+        let text = b"short\n0123456789abc\n0123456789\nlast-without-newline";
+        // A reader with a tiny buffer, so that lines span several fills.
         assert_eq!(
-            got,
+            every_line(BufReader::with_capacity(4, &text[..]), 11),
             vec![
                 ("short\n".to_string(), 6, false),
                 (String::new(), 14, true),
@@ -350,18 +354,9 @@ mod tests {
             inner: &b"one\ntwo\n"[..],
             interrupt: false,
         };
-        let mut reader = BufReader::with_capacity(2, reader);
-        let mut buf = Vec::new();
-        let mut got = Vec::new();
-        loop {
-            buf.clear();
-            let (n, _) = read_line_bounded(&mut reader, &mut buf, 100).unwrap();
-            if n == 0 {
-                break;
-            }
-            got.push(String::from_utf8_lossy(&buf).into_owned());
-        }
-        assert_eq!(got, ["one\n", "two\n"]);
+        let got = every_line(BufReader::with_capacity(2, reader), 100);
+        let lines: Vec<&str> = got.iter().map(|(line, _, _)| line.as_str()).collect();
+        assert_eq!(lines, ["one\n", "two\n"]);
 
         struct Broken;
         impl Read for Broken {
@@ -369,7 +364,7 @@ mod tests {
                 Err(std::io::ErrorKind::InvalidData.into())
             }
         }
-        let err = read_line_bounded(&mut BufReader::new(Broken), &mut buf, 100).unwrap_err();
+        let err = read_line_bounded(&mut BufReader::new(Broken), &mut Vec::new(), 100).unwrap_err();
         assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
     }
 
