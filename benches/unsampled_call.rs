@@ -3,7 +3,8 @@
 //! (the load plus a thread-local countdown; the few sampled calls are refused by a zero
 //! overhead budget, so no fork disturbs the measurement).
 //!
-//! Also the unseen-state filter's lookup and insert.
+//! The same for an `async fn` (each future polled once, to its output) and for a trait impl
+//! method, each beside its uninstrumented twin.
 //!
 //! Also the unseen-state filter's lookup and insert.
 //!
@@ -39,6 +40,66 @@ fn at_rho_small(x: u64) -> u64 {
 
 fn same(x: &u64) -> bool {
     plain(*x) == at_rho_zero(*x)
+}
+
+#[inline(never)]
+async fn plain_async(x: u64) -> u64 {
+    x.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17) ^ 0x55
+}
+
+#[inline(never)]
+#[invite::in_vivo(test = same)]
+async fn async_at_rho_zero(x: u64) -> u64 {
+    x.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17) ^ 0x55
+}
+
+/// The future's output, polled once: these futures await nothing.
+#[inline(always)]
+fn ready<F: std::future::Future<Output = u64>>(f: F) -> u64 {
+    let mut f = std::pin::pin!(f);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match f.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(v) => v,
+        std::task::Poll::Pending => unreachable!("awaits nothing"),
+    }
+}
+
+fn plain_async_call(x: u64) -> u64 {
+    ready(plain_async(x))
+}
+
+fn async_call_at_rho_zero(x: u64) -> u64 {
+    ready(async_at_rho_zero(x))
+}
+
+trait Mix {
+    fn mix(&self, x: u64) -> u64;
+}
+
+struct PlainMix;
+struct InstrumentedMix;
+
+impl Mix for PlainMix {
+    #[inline(never)]
+    fn mix(&self, x: u64) -> u64 {
+        x.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17) ^ 0x55
+    }
+}
+
+impl Mix for InstrumentedMix {
+    #[inline(never)]
+    #[invite::metamorphic(self.mix(x) == result)]
+    fn mix(&self, x: u64) -> u64 {
+        x.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17) ^ 0x55
+    }
+}
+
+fn plain_method(x: u64) -> u64 {
+    black_box(&PlainMix).mix(x)
+}
+
+fn method_at_rho_zero(x: u64) -> u64 {
+    black_box(&InstrumentedMix).mix(x)
 }
 
 fn bench(c: &mut Criterion) {
@@ -87,7 +148,15 @@ fn side_by_side() {
         z.push(per_call(at_rho_zero, n));
         s.push(per_call(at_rho_small, n));
     }
+    let (mut pa, mut za, mut pm, mut zm) = (vec![], vec![], vec![], vec![]);
+    for _ in 0..15 {
+        pa.push(per_call(plain_async_call, n));
+        za.push(per_call(async_call_at_rho_zero, n));
+        pm.push(per_call(plain_method, n));
+        zm.push(per_call(method_at_rho_zero, n));
+    }
     let (p, z, s) = (median(p), median(z), median(s));
+    let (pa, za, pm, zm) = (median(pa), median(za), median(pm), median(zm));
     println!("\nside by side, median of 15 rounds of {n} calls:");
     println!("  plain                      {p:6.3} ns/call");
     println!(
@@ -97,6 +166,16 @@ fn side_by_side() {
     println!(
         "  instrumented, rho = 0.001  {s:6.3} ns/call  ({:+.3} ns)",
         s - p
+    );
+    println!("  async fn, plain            {pa:6.3} ns/call");
+    println!(
+        "  async fn, rho = 0          {za:6.3} ns/call  ({:+.3} ns)",
+        za - pa
+    );
+    println!("  trait method, plain        {pm:6.3} ns/call");
+    println!(
+        "  trait method, rho = 0      {zm:6.3} ns/call  ({:+.3} ns)",
+        zm - pm
     );
 }
 

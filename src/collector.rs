@@ -6,7 +6,7 @@
 //! leaked into a child that another thread forked in the meantime. So a run ends when its child
 //! has been reaped (through its pidfd), after which the pipe is drained one last time.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{mpsc, Arc, RwLock};
@@ -152,6 +152,7 @@ impl Collector {
             last_adapt: Instant::now(),
             adapt_seen: HashMap::new(),
             orphans: sandbox::orphans::Watch::default(),
+            announced: HashSet::new(),
         };
         let collector = Collector {
             tx,
@@ -280,6 +281,8 @@ struct State {
     adapt_seen: HashMap<usize, (Counters, Instant)>,
     /// Ended hidden runs, until their adopter is seen to reap them (see `sandbox::orphans`).
     orphans: sandbox::orphans::Watch,
+    /// Sites named at their first call whose `site` record is written.
+    announced: HashSet<usize>,
 }
 
 /// A site's counters at one moment, for the adaptive rate.
@@ -456,6 +459,10 @@ impl State {
         self.budget.settle(h.provisional_ns, h.parent_ns);
         h.site.runs.fetch_add(1, Relaxed);
         h.site.parent_ns.fetch_add(h.parent_ns, Relaxed);
+        if h.site.named_late() && self.announced.insert(h.site.key()) {
+            // Not in the start record: named at its first call, and announced before its tests.
+            self.push(&Record::Site(h.site.info()));
+        }
         let n = h.site.meta.tests.len();
         self.runs.push(LiveRun {
             time: humantime::format_rfc3339_micros(h.time).to_string(),
@@ -815,7 +822,7 @@ impl State {
                     });
                 let sampled = s.sampled.load(Relaxed);
                 SiteStats {
-                    site: s.meta.name.to_string(),
+                    site: s.name().to_string(),
                     rho: s.rho(),
                     calls: s.calls.load(Relaxed).max(sampled),
                     sampled,
@@ -987,7 +994,7 @@ fn observation_record(
         time: run.time.clone(),
         host: instance.host.clone(),
         pid: instance.pid,
-        site: run.h.site.meta.name.to_string(),
+        site: run.h.site.name().to_string(),
         signature: text
             .strip_prefix(DISCOVER_PREFIX)
             .unwrap_or(text)
@@ -1012,7 +1019,7 @@ fn test_record(
         time: run.time.clone(),
         host: instance.host.clone(),
         pid: instance.pid,
-        site: run.h.site.meta.name.to_string(),
+        site: run.h.site.name().to_string(),
         test: run.h.site.meta.tests[index].0.to_string(),
         run: run.h.run,
         outcome,

@@ -88,6 +88,7 @@ pub mod config;
 pub mod dedup;
 mod diag;
 pub mod discover;
+mod executor;
 mod handover;
 pub mod log_sink;
 pub mod mr;

@@ -10,11 +10,12 @@ use std::any::type_name;
 use std::fmt::Debug;
 
 pub use crate::dedup::{state_hash, HashProbe, ViaHash, ViaStateHash};
+pub use crate::executor::block_on;
 pub use crate::mr::{in_range_tolerant, one_of_tolerant, Approx, Op};
 pub use crate::record::Outcome;
 pub use crate::runtime::in_child;
 pub use crate::sandbox::{fork_run, ChildRun, TestCtx};
-pub use crate::site::{Permit, Sampled, Site, SiteLocal, SiteMeta, SiteRef, TestKind};
+pub use crate::site::{Naming, Permit, Sampled, Site, SiteLocal, SiteMeta, SiteRef, TestKind};
 pub use inventory;
 
 /// Largest observation a discovery entry records, in bytes of JSON: a run's frames are capped
@@ -35,6 +36,45 @@ pub fn cold_path<F: FnOnce()>(f: F) {
 /// Without the `enabled` feature, holds a function's tests so that they are type-checked;
 /// never calls them.
 pub fn type_check_only(_tests: impl FnOnce(ChildRun)) {}
+
+/// The value an In Vivo or hand-written metamorphic test returned, awaited on the test's
+/// executor when it is a future (an `async fn` test), as it is otherwise:
+/// `(&&Awaited::new(value)).invite_await()`.
+pub struct Awaited<T>(std::cell::Cell<Option<T>>);
+
+impl<T> Awaited<T> {
+    pub fn new(value: T) -> Awaited<T> {
+        Awaited(std::cell::Cell::new(Some(value)))
+    }
+
+    fn take(&self) -> T {
+        self.0.take().expect("a test's value is awaited once")
+    }
+}
+
+pub trait ViaFuture {
+    type Output;
+    fn invite_await(&self) -> Self::Output;
+}
+
+impl<F: std::future::Future> ViaFuture for &Awaited<F> {
+    type Output = F::Output;
+    fn invite_await(&self) -> F::Output {
+        block_on(self.take())
+    }
+}
+
+pub trait NotFuture {
+    type Output;
+    fn invite_await(&self) -> Self::Output;
+}
+
+impl<T> NotFuture for Awaited<T> {
+    type Output = T;
+    fn invite_await(&self) -> T {
+        self.take()
+    }
+}
 
 /// A pair of values to compare.
 pub struct Cmp<'a, L: ?Sized, R: ?Sized>(pub &'a L, pub &'a R);

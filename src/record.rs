@@ -24,6 +24,9 @@ pub enum Record {
     Observation(Observation),
     /// Periodic counters of every site.
     Stats(Stats),
+    /// A site that the start record could not name: a method of an impl that a macro made for
+    /// a type it was given, named at its first call. Written before its first test.
+    Site(SiteInfo),
     /// The process stopped invite (it drained its runs first).
     Stop(Stop),
 }

@@ -350,60 +350,61 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
     })
 }
 
-/// Applies the configuration to every site and describes them for the `start` record.
+/// Applies the configuration to every site and describes them for the `start` record. A site
+/// named at its first call is left for then ([`Runtime::configure_late`]).
 fn configure_sites(config: &Config, seccomp: bool) -> Vec<SiteInfo> {
     let mut infos: Vec<SiteInfo> = site::all()
+        .filter(|s| s.is_named())
         .map(|s| {
-            let own = config.site(s.meta.name);
-            let rho = if own.enabled == Some(false) {
-                0.0
-            } else {
-                own.rho.or(s.meta.rho).unwrap_or(config.default_rho)
-            };
-            let tolerance = own
-                .tolerance
-                .or(s.meta.tolerance)
-                .unwrap_or(DEFAULT_TOLERANCE);
-            let timeout = own
-                .timeout_ms
-                .or(s.meta.timeout_ms)
-                .unwrap_or(config.timeout_ms);
-            let target = own
-                .target_tests_per_min
-                .filter(|_| rho > 0.0 || own.rho.is_none());
-            // An adaptive site must be sampled to be measured: it starts at 1% if ρ is 0.
-            let rho = match target {
-                Some(_) if rho == 0.0 && own.enabled != Some(false) => 0.01,
-                _ => rho,
-            };
-            s.configure(&site::Settings {
-                rho,
-                tolerance,
-                timeout_ms: timeout.max(1),
-                dedup: own.dedup.unwrap_or(true),
-                dedup_bytes: own.dedup_bytes.unwrap_or(config.dedup_bytes),
-                target_tests_per_min: target,
-                seccomp: seccomp && own.sandbox.unwrap_or(config.sandbox) == Sandbox::Seccomp,
-                memory_mb: own.memory_mb.or(config.memory_mb),
-            });
-            SiteInfo {
-                name: s.meta.name.to_string(),
-                file: s.meta.file.to_string(),
-                line: s.meta.line,
-                rho,
-                tests: s.meta.tests.iter().map(|(t, _)| t.to_string()).collect(),
-                params: Some(
-                    s.meta
-                        .params
-                        .iter()
-                        .map(|(n, t)| (n.to_string(), t.to_string()))
-                        .collect(),
-                ),
-            }
+            s.configure(&settings_of(config, seccomp, s));
+            s.info()
         })
         .collect();
     infos.sort_by(|a, b| (&a.name, &a.file, a.line).cmp(&(&b.name, &b.file, b.line)));
     infos
+}
+
+/// A site's effective settings: its `[functions]` entry, then its attribute, then the defaults.
+fn settings_of(config: &Config, seccomp: bool, s: &site::Site) -> site::Settings {
+    let own = config.site(s.name());
+    let rho = if own.enabled == Some(false) {
+        0.0
+    } else {
+        own.rho.or(s.meta.rho).unwrap_or(config.default_rho)
+    };
+    let tolerance = own
+        .tolerance
+        .or(s.meta.tolerance)
+        .unwrap_or(DEFAULT_TOLERANCE);
+    let timeout = own
+        .timeout_ms
+        .or(s.meta.timeout_ms)
+        .unwrap_or(config.timeout_ms);
+    let target = own
+        .target_tests_per_min
+        .filter(|_| rho > 0.0 || own.rho.is_none());
+    // An adaptive site must be sampled to be measured: it starts at 1% if ρ is 0.
+    let rho = match target {
+        Some(_) if rho == 0.0 && own.enabled != Some(false) => 0.01,
+        _ => rho,
+    };
+    site::Settings {
+        rho,
+        tolerance,
+        timeout_ms: timeout.max(1),
+        dedup: own.dedup.unwrap_or(true),
+        dedup_bytes: own.dedup_bytes.unwrap_or(config.dedup_bytes),
+        target_tests_per_min: target,
+        seccomp: seccomp && own.sandbox.unwrap_or(config.sandbox) == Sandbox::Seccomp,
+        memory_mb: own.memory_mb.or(config.memory_mb),
+    }
+}
+
+impl Runtime {
+    /// Configures a site named at its first call, as start-up configured the others.
+    pub(crate) fn configure_late(&self, s: &site::Site) {
+        s.configure(&settings_of(&self.config, self.filter.is_some(), s));
+    }
 }
 
 fn disarm_all() -> Option<Runtime> {

@@ -39,10 +39,28 @@ pub enum TestKind {
 /// How a discovery entry's text starts; the function's signature follows.
 pub const DISCOVER_PREFIX: &str = "discover ";
 
+/// How a site's name comes to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Naming {
+    /// [`SiteMeta::name`] is the name.
+    Fixed,
+    /// A method of an impl that a macro made for a type it was given (`impl Stat for $t`): no
+    /// compile-time name for the type exists, so [`SiteMeta::name`] holds [`SELF_TYPE`] where
+    /// the type's name goes, and the first call of the site fills it in from
+    /// `std::any::type_name::<Self>()`. A generic impl's site serves every instantiation, so
+    /// its name keeps no generic arguments.
+    OfSelf { generic_impl: bool },
+}
+
+/// What stands for the type in the name of a site named by its `Self` type.
+pub const SELF_TYPE: &str = "{Self}";
+
 /// What the attribute macro knows about a site at compile time.
 #[derive(Debug)]
 pub struct SiteMeta {
+    /// The site's name, or its pattern (see [`Naming`]).
     pub name: &'static str,
+    pub naming: Naming,
     pub file: &'static str,
     pub line: u32,
     pub tests: &'static [(&'static str, TestKind)],
@@ -100,6 +118,8 @@ pub struct Site {
     /// Side-effect blocking on, and the tests' address-space allowance (0: none).
     seccomp: std::sync::atomic::AtomicBool,
     memory_mb: AtomicU64,
+    /// The name of a site named by its `Self` type, once its first call has said it.
+    late_name: std::sync::OnceLock<String>,
 }
 
 /// A site's per-thread sampling state.
@@ -127,6 +147,25 @@ impl SiteLocal {
             generation: Cell::new(0),
         }
     }
+}
+
+/// `type_name`'s text without generic arguments: `a::B<c::D<E>>` is `a::B`.
+fn without_generic_arguments(type_name: &str) -> String {
+    let mut depth = 0usize;
+    type_name
+        .chars()
+        .filter(|&c| {
+            match c {
+                '<' => depth += 1,
+                '>' => {
+                    depth = depth.saturating_sub(1);
+                    return false;
+                }
+                _ => {}
+            }
+            depth == 0
+        })
+        .collect()
 }
 
 /// Registration of every site in the binary, collected before `main`.
@@ -194,7 +233,7 @@ impl Sampled {
                     checked: true,
                 }),
                 Err(_) => {
-                    crate::check::untested(site.meta.name, "invite has shut down");
+                    crate::check::untested(site.name(), "invite has shut down");
                     None
                 }
             };
@@ -315,6 +354,60 @@ impl Site {
             target_tpm_bits: AtomicU64::new(0),
             seccomp: std::sync::atomic::AtomicBool::new(false),
             memory_mb: AtomicU64::new(0),
+            late_name: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The site's name: `module::function`, `module::Type::method`, ... (see [`Naming`]). A
+    /// site named by its `Self` type that was never called has its pattern for a name.
+    pub fn name(&self) -> &str {
+        self.late_name.get().map_or(self.meta.name, String::as_str)
+    }
+
+    /// Whether the site has its name: always, but for a site named by its `Self` type before
+    /// its first call.
+    pub fn is_named(&self) -> bool {
+        self.meta.naming == Naming::Fixed || self.late_name.get().is_some()
+    }
+
+    /// Whether the site is named at its first call rather than at start-up.
+    pub(crate) fn named_late(&self) -> bool {
+        self.meta.naming != Naming::Fixed
+    }
+
+    /// Names a site named by its `Self` type from the type's name; true for the call that did.
+    fn name_from(&self, self_type: &str) -> bool {
+        let Naming::OfSelf { generic_impl } = self.meta.naming else {
+            return false;
+        };
+        let mut fresh = false;
+        self.late_name.get_or_init(|| {
+            fresh = true;
+            let ty = if generic_impl {
+                without_generic_arguments(self_type)
+            } else {
+                self_type.to_string()
+            };
+            self.meta.name.replace(SELF_TYPE, &ty)
+        });
+        fresh
+    }
+
+    /// The site as the log describes it.
+    pub(crate) fn info(&self) -> crate::record::SiteInfo {
+        crate::record::SiteInfo {
+            name: self.name().to_string(),
+            file: self.meta.file.to_string(),
+            line: self.meta.line,
+            rho: self.rho(),
+            tests: self.meta.tests.iter().map(|(t, _)| t.to_string()).collect(),
+            params: Some(
+                self.meta
+                    .params
+                    .iter()
+                    .map(|(n, t)| (n.to_string(), t.to_string()))
+                    .collect(),
+            ),
         }
     }
 
@@ -322,6 +415,26 @@ impl Site {
     /// ρ > 0, a thread-local decrement. Everything else is out of line.
     #[inline(always)]
     pub fn sample(&'static self, local: &'static LocalKey<SiteLocal>) -> Option<Sampled> {
+        self.sample_of(local, None)
+    }
+
+    /// [`Site::sample`] for a site named by its `Self` type: `self_type` gives the type's name
+    /// on the slow path, where the site's first call names it.
+    #[inline(always)]
+    pub fn sample_of_self(
+        &'static self,
+        local: &'static LocalKey<SiteLocal>,
+        self_type: fn() -> &'static str,
+    ) -> Option<Sampled> {
+        self.sample_of(local, Some(self_type))
+    }
+
+    #[inline(always)]
+    fn sample_of(
+        &'static self,
+        local: &'static LocalKey<SiteLocal>,
+        self_type: Option<fn() -> &'static str>,
+    ) -> Option<Sampled> {
         let generation = self.armed.load(Relaxed);
         if generation == 0 {
             return None;
@@ -336,7 +449,7 @@ impl Site {
             }
         });
         if due {
-            self.countdown_expired(local)
+            self.countdown_expired(local, self_type)
         } else {
             None
         }
@@ -344,7 +457,11 @@ impl Site {
 
     #[cold]
     #[inline(never)]
-    fn countdown_expired(&'static self, local: &'static LocalKey<SiteLocal>) -> Option<Sampled> {
+    fn countdown_expired(
+        &'static self,
+        local: &'static LocalKey<SiteLocal>,
+        self_type: Option<fn() -> &'static str>,
+    ) -> Option<Sampled> {
         let rt = match runtime::get() {
             Some(rt) if rt.owns_this_process() => rt,
             _ => {
@@ -353,6 +470,12 @@ impl Site {
                 return None;
             }
         };
+        if let Some(self_type) = self_type {
+            // Named now, then configured as start-up configures the others.
+            if !self.is_named() && self.name_from(self_type()) {
+                rt.configure_late(self);
+            }
+        }
         if runtime::in_child() {
             // Instrumentation is off inside a test: never fork again from here.
             local.with(|l| {
@@ -554,7 +677,7 @@ impl Site {
 impl std::fmt::Debug for Site {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Site")
-            .field("name", &self.meta.name)
+            .field("name", &self.name())
             .finish_non_exhaustive()
     }
 }
@@ -613,6 +736,7 @@ mod tests {
     fn test_site() -> Site {
         Site::new(SiteMeta {
             name: "tests::site",
+            naming: Naming::Fixed,
             file: "site.rs",
             line: 1,
             tests: &[],

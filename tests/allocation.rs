@@ -102,3 +102,62 @@ fn a_sampled_call_allocates_nothing_in_the_caller() {
         run.describe()
     );
 }
+
+#[invite::metamorphic(priced(2 * qty).await == 2 * result)]
+async fn priced(qty: u64) -> u64 {
+    7 * qty
+}
+
+/// Polls a future once with a waker that does nothing: what an executor's first poll does.
+fn poll_once<F: std::future::Future>(f: F) -> std::task::Poll<F::Output> {
+    let mut f = std::pin::pin!(f);
+    f.as_mut()
+        .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()))
+}
+
+#[test]
+fn an_async_site_s_unsampled_call_allocates_nothing_and_is_ready_at_its_first_poll() {
+    // One call in a million sampled, so that the calls take the countdown's path: the first
+    // starts invite and draws this thread's countdown, and the calls counted are unsampled (a
+    // sampled one among them would fork and show as a test below).
+    let config = "default_rho = 0.0\n[functions.\"allocation::priced\"]\nrho = 0.000001";
+    let run = scenario(here!(), config, || {
+        assert!(poll_once(priced(1)).is_ready());
+        let mut counts = Vec::new();
+        for qty in 2..12 {
+            counts.push(allocations_in(|| {
+                assert_eq!(poll_once(priced(qty)), std::task::Poll::Ready(7 * qty));
+            }));
+        }
+        println!("{counts:?}");
+    });
+    run.assert_success();
+    assert_eq!(
+        run.stdout,
+        format!("{:?}\n", [0u64; 10]),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        run.tests().is_empty(),
+        "a call was sampled: {}",
+        run.describe()
+    );
+}
+
+#[test]
+fn a_sampled_async_call_is_tested_from_its_first_poll_and_awaits_nothing_more() {
+    let config = "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0";
+    let run = scenario(here!(), config, || {
+        // Sampled: the run forks at the first poll, and the call is still ready at once.
+        assert_eq!(poll_once(priced(3)), std::task::Poll::Ready(21));
+        assert!(invite::wait_idle(Duration::from_secs(30)));
+    });
+    run.assert_success();
+    assert_eq!(
+        run.outcomes_of("priced(2 * qty).await == 2 * result"),
+        vec![Pass],
+        "{}",
+        run.describe()
+    );
+}

@@ -361,9 +361,15 @@ fn check_config(path: Option<PathBuf>, log: Option<PathBuf>) -> i32 {
         let Ok(line) = std::str::from_utf8(line) else {
             continue;
         };
-        if let Ok(Record::Start(s)) = Record::from_line(line) {
-            started = true;
-            sites.extend(s.sites.into_iter().map(|s| s.name));
+        match Record::from_line(line) {
+            Ok(Record::Start(s)) => {
+                started = true;
+                sites.extend(s.sites.into_iter().map(|s| s.name));
+            }
+            Ok(Record::Site(s)) => {
+                sites.insert(s.name);
+            }
+            _ => {}
         }
     }
     if !started {

@@ -1,21 +1,50 @@
-//! The `impl` block a function is written in, found in its source file.
+//! The `impl` or `trait` block a function is written in, found in its source file.
 //!
-//! An attribute on a method sees the method alone, not the `impl` around it, and stable Rust
-//! has no compile-time name for `Self`. The compiler does tell a macro where its input is (file
-//! and line, stable since Rust 1.88), so the enclosing block is read from the file itself: a
-//! small lexer that knows comments, strings and character literals tracks the open braces up
-//! to the function's line, and the innermost one's header, if it is an `impl`, is parsed with
-//! syn for its self type. Anything unexpected (no file, a header syn cannot read, a type that
-//! is not a path) gives `None`, and the site keeps its module-level name.
+//! An attribute on a method sees the method alone, not the block around it, and stable Rust
+//! has no compile-time name for `Self` or for the trait being implemented. The compiler does
+//! tell a macro where its input is (file and line, stable since Rust 1.88), so the enclosing
+//! block is read from the file itself: a small lexer that knows comments, strings and character
+//! literals tracks the open braces up to the function's line, and the innermost one's header,
+//! if it is an `impl` or a `trait`, is parsed with syn. In a `macro_rules!` body the header may
+//! hold fragments (`impl Stat for $t`): they are read as placeholders, and whatever contains
+//! one is unknown. Anything unexpected (no file, a header syn cannot read) gives `None`, and
+//! the expansion falls back on what the function itself says.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-/// The name of the type whose `impl` block directly holds the function named by `ident`;
-/// `None` when it is not in one, or when the source cannot be read (outside the compiler, or a
-/// file that is not on disk).
-pub(crate) fn impl_type_of(ident: &proc_macro2::Ident) -> Option<String> {
+/// The block that directly holds a function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Enclosing {
+    /// Not an `impl` or `trait` block: a module, a function body.
+    Free,
+    /// An `impl` block: its self type's last path segment and, for a trait impl, the trait.
+    /// Either is `None` when a macro fragment stands in it.
+    Impl {
+        self_ty: Option<String>,
+        trait_: Option<TraitRef>,
+        /// The impl has generic parameters: one site serves every instantiation.
+        generic: bool,
+    },
+    /// A trait definition (the function is a default method).
+    Trait { name: String },
+}
+
+/// The trait of a trait impl.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct TraitRef {
+    /// Its last path segment, for the site's name; `None` when a fragment stands in it.
+    pub name: Option<String>,
+    /// The path as written (`Stat<T>`), for `<Self as Stat<T>>::method`; `None` when it holds
+    /// a fragment.
+    pub path: Option<String>,
+}
+
+/// What directly holds the function named by `ident`; `None` when the source cannot be read
+/// (outside the compiler, or a file that is not on disk) or the block's header cannot be
+/// parsed.
+pub(crate) fn enclosing_of(ident: &proc_macro2::Ident) -> Option<Enclosing> {
     if !proc_macro::is_available() {
         return None;
     }
@@ -32,15 +61,27 @@ pub(crate) fn impl_type_of(ident: &proc_macro2::Ident) -> Option<String> {
         let text = files
             .entry(file.clone())
             .or_insert_with(|| std::fs::read_to_string(&file).ok());
-        text.as_deref().and_then(|t| impl_type_at(t, line, column))
+        text.as_deref().and_then(|t| enclosing_at(t, line, column))
     })
 }
 
-/// The self type's name of the `impl` block directly enclosing the position `line`:`column`
-/// (1-based line, 0-based column in characters) of `source`.
-pub(crate) fn impl_type_at(source: &str, line: usize, column: usize) -> Option<String> {
+/// What directly encloses the position `line`:`column` (1-based line, 0-based column in
+/// characters) of `source`.
+pub(crate) fn enclosing_at(source: &str, line: usize, column: usize) -> Option<Enclosing> {
     let offset = offset_of(source, line, column);
-    innermost_open_header(&source[..offset]).and_then(impl_type)
+    match innermost_open_header(&source[..offset]) {
+        None => Some(Enclosing::Free),
+        Some(header) => block_of(header),
+    }
+}
+
+/// The self type's name of the `impl` block directly enclosing a position, `None` elsewhere.
+#[cfg(test)]
+fn impl_type_at(source: &str, line: usize, column: usize) -> Option<String> {
+    match enclosing_at(source, line, column)? {
+        Enclosing::Impl { self_ty, .. } => self_ty,
+        _ => None,
+    }
 }
 
 /// The byte offset of a line and character column, clamped to the text.
@@ -196,13 +237,95 @@ fn skip_char_or_lifetime(bytes: &[u8], i: usize) -> usize {
     }
 }
 
-/// The self type's name if `header` (the text before a `{`) is an `impl` block's.
-fn impl_type(header: &str) -> Option<String> {
-    let item: syn::ItemImpl = syn::parse_str(&format!("{header} {{}}")).ok()?;
-    match *item.self_ty {
-        syn::Type::Path(p) if p.qself.is_none() => Some(p.path.segments.last()?.ident.to_string()),
-        _ => None,
+/// What stands in for a `macro_rules!` fragment (`$t`) while a header is parsed.
+const FRAGMENT: &str = "__InviteMacroFragment";
+
+/// The block whose header (the text before its `{`) is `header`: `Free` for anything but an
+/// `impl` or a `trait`, `None` for an `impl` or `trait` header that cannot be parsed. In a
+/// `macro_rules!` arm written with parentheses the matcher comes first (`($t:ty) => ( impl
+/// Stat for $t`): only what follows the last `=>` is read, without the openers of the arm and
+/// of a repetition (`$( impl Stat for $t`).
+fn block_of(header: &str) -> Option<Enclosing> {
+    let header = replace_fragments(header);
+    let body = header
+        .rfind("=>")
+        .map_or(&header[..], |i| &header[i + 2..])
+        .trim_start_matches(|c: char| matches!(c, '$' | '(' | '[') || c.is_whitespace());
+    let text = format!("{body} {{}}");
+    if let Ok(item) = syn::parse_str::<syn::ItemImpl>(&text) {
+        return Some(impl_block(&item));
     }
+    if let Ok(item) = syn::parse_str::<syn::ItemTrait>(&text) {
+        return Some(Enclosing::Trait {
+            name: item.ident.to_string(),
+        });
+    }
+    let first_word = body
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .find(|w| {
+            !matches!(
+                *w,
+                "pub" | "crate" | "super" | "in" | "unsafe" | "auto" | "default"
+            )
+        });
+    match first_word {
+        Some("impl" | "trait") => None,
+        _ => Some(Enclosing::Free),
+    }
+}
+
+fn impl_block(item: &syn::ItemImpl) -> Enclosing {
+    let self_ty = match &*item.self_ty {
+        syn::Type::Path(p) if p.qself.is_none() => p
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .filter(|_| {
+                !quote::ToTokens::to_token_stream(p)
+                    .to_string()
+                    .contains(FRAGMENT)
+            }),
+        _ => None,
+    };
+    let trait_ = item.trait_.as_ref().map(|(path, _)| {
+        let text = quote::ToTokens::to_token_stream(path).to_string();
+        let known = !text.contains(FRAGMENT);
+        TraitRef {
+            name: path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .filter(|n| n != FRAGMENT),
+            path: known.then_some(text),
+        }
+    });
+    Enclosing::Impl {
+        self_ty,
+        trait_,
+        generic: !item.generics.params.is_empty(),
+    }
+}
+
+/// `header` with every `$name` fragment replaced by a placeholder identifier.
+fn replace_fragments(header: &str) -> String {
+    let mut out = String::with_capacity(header.len());
+    let mut chars = header.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '$' && chars.peek().is_some_and(|n| n.is_alphabetic() || *n == '_') {
+            while chars
+                .peek()
+                .is_some_and(|n| n.is_alphanumeric() || *n == '_')
+            {
+                chars.next();
+            }
+            out.push_str(FRAGMENT);
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

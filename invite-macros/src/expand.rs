@@ -1,26 +1,38 @@
 //! Turns parsed arguments plus the function into tokens. Nothing here parses attributes.
 //!
-//! A wrapped function becomes two items with the same signature: the original, renamed
-//! `__invite_original_<name>` and hidden, and a wrapper under the original name. Emitting a
-//! sibling item (rather than a closure inside the wrapper) keeps generics, lifetimes, `Self`
-//! and receivers exactly as written, and gives relations a real function to call for follow-up
-//! executions.
+//! A wrapped function stays one item with its signature and body as written: the sampling
+//! decision, and on a sampled call the fork and the tests, are statements put before the body.
+//! Nothing is added beside the function, so the attributes work where no sibling item may
+//! stand (a trait impl) and a signature survives whole (`Self`, generics, lifetimes, `async`,
+//! receivers). A relation's follow-up execution calls the function itself: inside a test
+//! process instrumentation is off, so the call runs the body alone.
+//!
+//! Hygiene: every local the expansion introduces is named `__invite_*` and, in a last pass,
+//! given a mixed-site span, so that user code can neither see nor shadow it wherever the
+//! function comes from (a `macro_rules!` body, another macro's output). The relation's `result`
+//! is renamed to such a local; `self` is written with the signature's own token.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{BinOp, Expr, FnArg, Ident, ItemFn, Pat, ReceiverKind, Type};
 
+use crate::enclosing::{Enclosing, TraitRef};
 use crate::parse::{mentions_ident, Args, Kind, Relation, Test};
 
 /// How the method takes `self`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Receiver {
     None,
+    /// `&self`, `self: &Self`.
     Ref,
+    /// `&mut self`, `self: &mut Self`: each execution gets a clone.
     RefMut,
+    /// `self: Pin<&mut Self>`: each execution gets a clone, pinned on its stack.
+    PinMut,
+    /// `self`, `self: Box<Self>`, `self: Arc<Self>`, ...: each execution gets a clone.
     Value,
 }
 
@@ -44,24 +56,66 @@ struct Param {
 /// What expansion needs to know about the function.
 struct Shape {
     name: Ident,
-    original: Ident,
     receiver: Receiver,
+    /// `self`, with the span of the signature's receiver, so that it resolves to it even when
+    /// the function comes from a macro.
+    self_tok: Ident,
+    /// The type of a typed by-value receiver (`Box<Self>`); `None` for `Self`.
+    receiver_ty: Option<Type>,
     receiver_span: Span,
     params: Vec<Param>,
-    /// An associated function: the original is reached through `Self::`.
+    /// A method or associated function: the function is reached through `Self`.
     assoc: bool,
-    /// The name of the type whose `impl` block holds the function, when the source says.
-    impl_type: Option<String>,
-    /// `::<T, U>` for calls of the original, empty when `impl Trait` arguments forbid it.
+    /// The block the function is written in, when its source could be read.
+    enclosing: Option<Enclosing>,
+    /// `::<T, U>` for calls of the function, empty when `impl Trait` arguments forbid it.
     turbofish: TokenStream,
     is_unsafe: bool,
+    is_async: bool,
     /// The result type, when the function has one.
     output: Option<Type>,
 }
 
+impl Shape {
+    /// The function's path from inside it: `name`, `Self::name`, or `<Self as Trait>::name` in
+    /// a trait impl whose trait is known (an inherent method of the same name would otherwise
+    /// win).
+    fn callee(&self) -> TokenStream {
+        let name = &self.name;
+        if !self.assoc {
+            return quote!(#name);
+        }
+        let trait_path = match &self.enclosing {
+            Some(Enclosing::Impl {
+                trait_: Some(TraitRef {
+                    path: Some(path), ..
+                }),
+                ..
+            }) => path.parse::<TokenStream>().ok(),
+            _ => None,
+        };
+        match trait_path {
+            Some(path) => quote!(<Self as #path>::#name),
+            None => quote!(Self::#name),
+        }
+    }
+
+    /// Whether `segs` (a path's segments) name the function through `Self` or its own type.
+    fn names_self_path(&self, segs: &[&Ident]) -> bool {
+        let own_type = match &self.enclosing {
+            Some(Enclosing::Impl {
+                self_ty: Some(t), ..
+            }) => Some(t.as_str()),
+            _ => None,
+        };
+        matches!(segs, [ty, name] if *name == &self.name
+            && (*ty == "Self" || own_type.is_some_and(|t| *ty == t)))
+    }
+}
+
 pub fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenStream {
     match try_expand(kind, attr, item.clone()) {
-        Ok(tokens) => tokens,
+        Ok(tokens) => respan_locals(tokens),
         // Keep the function so that one mistake gives one error, not a cascade.
         Err(e) => {
             let err = e.to_compile_error();
@@ -71,16 +125,11 @@ pub fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 fn try_expand(kind: Kind, attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let mut func: ItemFn = syn::parse2(item).map_err(|e| {
-        syn::Error::new(
-            e.span(),
-            format!("{} goes on a function or method", kind.attr()),
-        )
-    })?;
+    let mut func = parse_function(kind, item)?;
     check_signature(kind, &func)?;
     let mut args = Args::default();
     args.add(kind, attr)?;
-    // Stacked invite attributes share one wrapper, so one fork serves every test of a call.
+    // Stacked invite attributes share one expansion, so one fork serves every test of a call.
     let mut kept = Vec::new();
     for a in std::mem::take(&mut func.attrs) {
         match invite_attr_kind(&a) {
@@ -95,92 +144,159 @@ fn try_expand(kind: Kind, attr: TokenStream, item: TokenStream) -> syn::Result<T
         }
     }
     func.attrs = kept;
-    let mut shape = shape_of(&func, &args)?;
+    let shape = shape_of(&func, &args)?;
     check_names(&shape, &args)?;
+    check_awaits(&shape, &args)?;
     if args.tests.iter().any(|t| matches!(t, Test::Discover(_))) {
         check_discoverable(&func, &shape)?;
         args.name_discovery(&signature_text(&shape));
     }
-    if cfg!(feature = "enabled") {
-        Ok(generate(&func, &shape, &args))
-    } else {
-        // The function stays as written; its relations still refer to it by its own name.
-        shape.original = shape.name.clone();
-        Ok(generate_type_check(&func, &shape, &args))
+    rename_result(&mut args);
+    Ok(generate(&func, &shape, &args))
+}
+
+/// The function, or an error that says where the attribute goes.
+fn parse_function(kind: Kind, item: TokenStream) -> syn::Result<ItemFn> {
+    match syn::parse2::<ItemFn>(item.clone()) {
+        Ok(f) => Ok(f),
+        Err(e) => match syn::parse2::<syn::TraitItemFn>(item) {
+            Ok(t) if t.default.is_none() => Err(syn::Error::new(
+                t.sig.ident.span(),
+                format!(
+                    "{} goes on a function with a body, and a trait's required method has none: \
+                     put it on the method in the trait's `impl` blocks, or on a default method",
+                    kind.attr()
+                ),
+            )),
+            _ => Err(syn::Error::new(
+                e.span(),
+                format!("{} goes on a function or method", kind.attr()),
+            )),
+        },
     }
 }
 
-/// Without the `enabled` feature: the plain function, and beside it a hidden function that is
-/// never called but holds the tests' code, so that relations are type-checked as with the
-/// feature and the helpers they use count as used (an `allow(dead_code)` item is a root of
-/// rustc's liveness analysis). The optimiser drops it; no site is registered.
-fn generate_type_check(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
-    let mut checker = plain_signature(&func.sig, shape);
-    checker.ident = format_ident!("__invite_tests_of_{}", shape.name);
-    checker.output = syn::ReturnType::Default;
-    checker.constness = None;
-    let child = child_branch(shape, args);
-    let state = &args.state;
-    quote! {
-        #func
+/// Gives every `__invite_*` identifier a mixed-site span at its own place: locals of the
+/// expansion resolve among themselves, never to or from the user's names.
+fn respan_locals(tokens: TokenStream) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|tt| match tt {
+            TokenTree::Ident(i) if i.to_string().starts_with("__invite_") && i != RESULT => {
+                let mut i = i;
+                i.set_span(Span::mixed_site().located_at(i.span()));
+                TokenTree::Ident(i)
+            }
+            TokenTree::Group(g) => {
+                let mut out = Group::new(g.delimiter(), respan_locals(g.stream()));
+                out.set_span(g.span());
+                TokenTree::Group(out)
+            }
+            other => other,
+        })
+        .collect()
+}
 
-        #[doc(hidden)]
-        #[allow(dead_code, unused_variables, unused_mut, clippy::all)]
-        #checker {
-            #( let _ = &#state; )*
-            ::invite::__private::type_check_only(|__invite_run| { #child });
+/// The output's local name; relations' `result` is renamed to it. It keeps the span of the
+/// relation's own `result` (see [`result_of`]), not a mixed-site one: a relation's expression
+/// then spans tokens of one context, and its errors point into it.
+const RESULT: &str = "__invite_result";
+
+/// The local that holds a relation's output: named as its `result` was renamed, so that the
+/// two resolve alike wherever the relation was written.
+fn result_of(r: &Relation) -> Ident {
+    fn first(tokens: TokenStream) -> Option<Ident> {
+        tokens.into_iter().find_map(|tt| match tt {
+            TokenTree::Ident(i) if i == RESULT => Some(i),
+            TokenTree::Group(g) => first(g.stream()),
+            _ => None,
+        })
+    }
+    let guard = &r.guard;
+    let body = &r.body;
+    first(quote!(#guard #body)).unwrap_or_else(|| Ident::new(RESULT, Span::call_site()))
+}
+
+/// Renames `result` in every relation to the expansion's own local, keeping its place.
+/// A relation that binds a `result` of its own is left as written.
+fn rename_result(args: &mut Args) {
+    for t in &mut args.tests {
+        if let Test::Relation(r) = t {
+            let mut bound = BoundNames(Vec::new());
+            bound.visit_expr(&r.body);
+            if let Some(g) = &r.guard {
+                bound.visit_expr(g);
+            }
+            if bound.0.iter().any(|n| n == "result") {
+                continue;
+            }
+            RenameResult.visit_expr_mut(&mut r.body);
+            if let Some(g) = &mut r.guard {
+                RenameResult.visit_expr_mut(g);
+            }
         }
     }
 }
 
-/// The signature with each parameter bound to the plain name `shape_of` chose and no `mut`
-/// binding: the generated functions only pass arguments on. Types stay exactly as written.
-fn plain_signature(sig: &syn::Signature, shape: &Shape) -> syn::Signature {
-    let mut plain = sig.clone();
-    let mut params = shape.params.iter();
-    for input in plain.inputs.iter_mut() {
-        match input {
-            FnArg::Receiver(r) => {
-                // `mut self` binds mutably in the original only.
-                r.mutability = None;
-            }
-            FnArg::Typed(t) => {
-                let ident = params
-                    .next()
-                    .expect("one param per typed input")
-                    .ident
-                    .clone();
-                *t.pat = Pat::Ident(syn::PatIdent {
-                    attrs: Vec::new(),
-                    by_ref: None,
-                    mutability: None,
-                    ident,
-                    subpat: None,
-                });
-            }
+struct RenameResult;
+
+fn result_local(span: Span) -> Ident {
+    Ident::new(RESULT, span)
+}
+
+impl VisitMut for RenameResult {
+    fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
+        if p.qself.is_none() && p.path.is_ident("result") {
+            let span = p.path.segments[0].ident.span();
+            p.path.segments[0].ident = result_local(span);
         }
     }
-    plain
+
+    fn visit_field_value_mut(&mut self, f: &mut syn::FieldValue) {
+        // `S { result }` names the field too: write it out before renaming the value.
+        if f.colon_token.is_none() {
+            f.colon_token = Some(Default::default());
+        }
+        syn::visit_mut::visit_field_value_mut(self, f);
+    }
+
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        m.tokens = rename_in_tokens(std::mem::take(&mut m.tokens));
+    }
+}
+
+/// `result` renamed in a macro's tokens, except after `.` or `::` (a field or a path).
+fn rename_in_tokens(tokens: TokenStream) -> TokenStream {
+    let mut out = Vec::new();
+    let mut after_path_or_field = false;
+    for tt in tokens {
+        let next = match tt {
+            TokenTree::Ident(i) if i == "result" && !after_path_or_field => {
+                TokenTree::Ident(result_local(i.span()))
+            }
+            TokenTree::Group(g) => {
+                let mut out = Group::new(g.delimiter(), rename_in_tokens(g.stream()));
+                out.set_span(g.span());
+                TokenTree::Group(out)
+            }
+            other => other,
+        };
+        after_path_or_field =
+            matches!(&next, TokenTree::Punct(p) if p.as_char() == '.' || p.as_char() == ':');
+        out.push(next);
+    }
+    out.into_iter().collect()
 }
 
 fn check_signature(kind: Kind, f: &ItemFn) -> syn::Result<()> {
     let sig = &f.sig;
-    if let Some(t) = &sig.asyncness {
-        return Err(syn::Error::new(
-            t.span(),
-            format!(
-                "{} cannot wrap an `async fn`: a forked child cannot drive the future's later \
-                 polls; instrument a synchronous function that this one calls",
-                kind.attr()
-            ),
-        ));
-    }
     if let Some(t) = &sig.constness {
         return Err(syn::Error::new(
             t.span(),
             format!(
-                "{} cannot wrap a `const fn`: testing forks at run time; remove `const` or \
-                 instrument a non-const function that calls this one",
+                "{} cannot wrap a `const fn`: testing forks at run time, and a `const fn` may run \
+                 at compile time; remove `const` or instrument a non-const function that calls \
+                 this one",
                 kind.attr()
             ),
         ));
@@ -214,34 +330,75 @@ fn invite_attr_kind(a: &syn::Attribute) -> Option<Kind> {
     }
 }
 
+/// A parameter's pattern when it is a plain name (`x`, `mut x`): the name it binds.
+fn plain_name(pat: &Pat) -> Option<&Ident> {
+    match pat {
+        Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => Some(&p.ident),
+        _ => None,
+    }
+}
+
+/// How a typed receiver (`self: T`) is taken.
+fn typed_receiver(ty: &Type) -> Receiver {
+    match ty {
+        Type::Reference(r) if is_self(&r.elem) => {
+            if r.mutability.is_some() {
+                Receiver::RefMut
+            } else {
+                Receiver::Ref
+            }
+        }
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last();
+            let pinned_mut = last.is_some_and(|s| {
+                s.ident == "Pin"
+                    && matches!(&s.arguments, syn::PathArguments::AngleBracketed(a)
+                        if matches!(a.args.first(), Some(syn::GenericArgument::Type(Type::Reference(r)))
+                            if r.mutability.is_some() && is_self(&r.elem)))
+            });
+            if pinned_mut {
+                Receiver::PinMut
+            } else {
+                Receiver::Value
+            }
+        }
+        _ => Receiver::Value,
+    }
+}
+
+fn is_self(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.is_ident("Self"))
+}
+
 fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
     let sig = &f.sig;
     let mut receiver = Receiver::None;
     let mut receiver_span = Span::call_site();
+    let mut receiver_ty = None;
     let mut params = Vec::new();
     let mut impl_trait = false;
     for (i, input) in sig.inputs.iter().enumerate() {
         match input {
             FnArg::Receiver(r) => {
-                if matches!(r.kind, ReceiverKind::Typed(..)) {
-                    return Err(syn::Error::new(
-                        r.span(),
-                        "typed receivers such as `self: Box<Self>` are not supported; take \
-                         `&self`, `&mut self` or `self`",
-                    ));
-                }
                 receiver_span = r.self_token.span;
                 receiver = match &r.kind {
                     ReceiverKind::Reference(_, _, Some(_)) => Receiver::RefMut,
                     ReceiverKind::Reference(_, _, None) => Receiver::Ref,
+                    ReceiverKind::Typed(_, ty) => {
+                        let how = typed_receiver(ty);
+                        if how == Receiver::Value {
+                            receiver_ty = Some((**ty).clone());
+                        }
+                        how
+                    }
                     _ => Receiver::Value,
                 };
             }
             FnArg::Typed(t) => {
                 impl_trait |= mentions_impl_trait(&t.ty);
-                let ident = match &*t.pat {
-                    Pat::Ident(p) => p.ident.clone(),
-                    _ => format_ident!("__invite_arg{}", i),
+                let ident = match plain_name(&t.pat) {
+                    Some(ident) => ident.clone(),
+                    None => format_ident!("__invite_arg{}", i),
                 };
                 let passing = match &*t.ty {
                     Type::Reference(r) if r.mutability.is_some() => Passing::Mut,
@@ -274,11 +431,12 @@ fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
         }
         _ => false,
     });
-    let impl_type = crate::enclosing::impl_type_of(&name);
-    let assoc = receiver != Receiver::None
-        || sig_mentions_self
-        || relations_call_self
-        || impl_type.is_some();
+    let enclosing = crate::enclosing::enclosing_of(&name);
+    let in_block = matches!(
+        enclosing,
+        Some(Enclosing::Impl { .. } | Enclosing::Trait { .. })
+    );
+    let assoc = receiver != Receiver::None || sig_mentions_self || relations_call_self || in_block;
     let generic_args: Vec<TokenStream> = sig
         .generics
         .params
@@ -295,15 +453,17 @@ fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
         quote!(::<#(#generic_args),*>)
     };
     Ok(Shape {
-        original: format_ident!("__invite_original_{}", name),
         name,
         receiver,
+        self_tok: Ident::new("self", receiver_span),
+        receiver_ty,
         receiver_span,
         params,
         assoc,
-        impl_type,
+        enclosing,
         turbofish,
         is_unsafe: matches!(sig.safety, syn::Safety::Unsafe(_)),
+        is_async: sig.asyncness.is_some(),
         output: match &sig.output {
             syn::ReturnType::Type(_, ty) => Some((**ty).clone()),
             syn::ReturnType::Default => None,
@@ -331,7 +491,10 @@ struct FindsSelfCall<'a> {
 impl<'a> Visit<'a> for FindsSelfCall<'_> {
     fn visit_expr_path(&mut self, p: &'a syn::ExprPath) {
         let s = &p.path.segments;
-        if s.len() == 2 && s[0].ident == "Self" && s[1].ident == *self.name {
+        let via_self = s.len() == 2 && s[0].ident == "Self" && s[1].ident == *self.name;
+        let via_qself = p.qself.as_ref().is_some_and(|q| is_self(&q.ty))
+            && s.last().is_some_and(|l| l.ident == *self.name);
+        if via_self || via_qself {
             self.found = true;
         }
         syn::visit::visit_expr_path(self, p);
@@ -389,6 +552,81 @@ fn check_names(shape: &Shape, args: &Args) -> syn::Result<()> {
     Ok(())
 }
 
+/// In an `async fn`'s relations a call of the function is a future, as in its body: one that
+/// is not awaited would be compared as a future, which rustc reports in terms of invite's
+/// internals. Said here instead, with the fix.
+fn check_awaits(shape: &Shape, args: &Args) -> syn::Result<()> {
+    struct Unawaited<'a> {
+        shape: &'a Shape,
+        found: Option<Span>,
+    }
+    impl Unawaited<'_> {
+        fn is_self_call(&self, e: &Expr) -> bool {
+            let shape = self.shape;
+            match e {
+                Expr::Call(c) => match &*c.func {
+                    Expr::Path(p) => {
+                        let segs: Vec<&Ident> = p.path.segments.iter().map(|s| &s.ident).collect();
+                        let via_qself = p.qself.as_ref().is_some_and(|q| is_self(&q.ty))
+                            && segs.last().is_some_and(|l| **l == shape.name);
+                        via_qself
+                            || (p.qself.is_none()
+                                && (shape.names_self_path(&segs)
+                                    || (segs.len() == 1 && *segs[0] == shape.name && !shape.assoc)))
+                    }
+                    _ => false,
+                },
+                Expr::MethodCall(m) => m.method == shape.name && shape.receiver != Receiver::None,
+                _ => false,
+            }
+        }
+    }
+    impl<'a> Visit<'a> for Unawaited<'_> {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            match e {
+                Expr::Await(a) if self.is_self_call(&a.base) => {
+                    // The call itself is awaited; its arguments may hold other calls.
+                    match &*a.base {
+                        Expr::Call(c) => c.args.iter().for_each(|x| self.visit_expr(x)),
+                        Expr::MethodCall(m) => {
+                            self.visit_expr(&m.receiver);
+                            m.args.iter().for_each(|x| self.visit_expr(x));
+                        }
+                        _ => {}
+                    }
+                }
+                _ if self.is_self_call(e) => {
+                    self.found.get_or_insert(e.span());
+                }
+                _ => syn::visit::visit_expr(self, e),
+            }
+        }
+    }
+    if !shape.is_async {
+        return Ok(());
+    }
+    for t in &args.tests {
+        if let Test::Relation(r) = t {
+            let mut v = Unawaited { shape, found: None };
+            if let Some(g) = &r.guard {
+                v.visit_expr(g);
+            }
+            v.visit_expr(&r.body);
+            if let Some(span) = v.found {
+                return Err(syn::Error::new(
+                    span,
+                    format!(
+                        "`{0}` is an `async fn`: in its relations, as in its body, a call of \
+                         `{0}` is a future; add `.await` to the call",
+                        shape.name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 struct BoundNames(Vec<String>);
 
 impl<'a> Visit<'a> for BoundNames {
@@ -428,78 +666,162 @@ fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
         block,
         ..
     } = func;
-    let original = &shape.original;
-    let mut original_sig = sig.clone();
-    original_sig.ident = original.clone();
-    // Attributes that concern the body or compilation go on both; the rest stay on the wrapper.
-    let original_attrs = attrs.iter().filter(|a| {
-        let p = a.path();
-        !(p.is_ident("doc")
-            || p.is_ident("inline")
-            || p.is_ident("deprecated")
-            || p.is_ident("must_use")
-            || p.is_ident("no_mangle")
-            || p.is_ident("export_name")
-            || p.is_ident("test"))
-    });
-
-    let wrapper_sig = plain_signature(sig, shape);
-
-    let arg_idents: Vec<&Ident> = shape.params.iter().map(|p| &p.ident).collect();
-    let turbofish = &shape.turbofish;
-    let call_original = if shape.receiver != Receiver::None {
-        quote!(Self::#original #turbofish(self, #(#arg_idents),*))
-    } else if shape.assoc {
-        quote!(Self::#original #turbofish(#(#arg_idents),*))
+    // Inner attributes of the body (`#![allow(...)]`) must open the new body.
+    let (inner, outer): (Vec<_>, Vec<_>) = attrs
+        .iter()
+        .partition(|a| matches!(a.style, syn::AttrStyle::Inner(_)));
+    let (sig, rebinds) = named_signature(sig, shape);
+    let instrumentation = if cfg!(feature = "enabled") {
+        sampling(shape, args)
     } else {
-        quote!(#original #turbofish(#(#arg_idents),*))
+        type_check(shape, args)
     };
-    let call_original = if shape.is_unsafe {
-        quote!(unsafe { #call_original })
-    } else {
-        call_original
-    };
-
-    let site = site_static(shape, args);
-    let child = child_branch(shape, args);
-    let unseen = unseen_check(shape, args);
     quote! {
-        #[doc(hidden)]
-        #[inline(always)]
-        #[allow(clippy::too_many_arguments, clippy::needless_lifetimes, dead_code)]
-        #(#original_attrs)*
-        #original_sig #block
-
-        #(#attrs)*
-        #vis #wrapper_sig {
-            #site
-            if let ::core::option::Option::Some(__invite_sampled) =
-                ::invite::__private::Site::sample(&__INVITE_SITE, &__INVITE_LOCAL)
-            {
-                // Out of line, so that the unsampled path keeps a small frame.
-                ::invite::__private::cold_path(|| {
-                    #unseen
-                    if let ::core::option::Option::Some(__invite_permit) = __invite_sampled.admit() {
-                        ::invite::__private::fork_run(__invite_permit, |__invite_run| {
-                            #child
-                        });
-                    }
-                });
-            }
-            #call_original
+        #(#outer)*
+        #vis #sig {
+            #(#inner)*
+            #instrumentation
+            #(#rebinds)*
+            #block
         }
     }
 }
 
-fn site_static(shape: &Shape, args: &Args) -> TokenStream {
-    // `module::Type::method` in an impl block, `module::function` elsewhere.
-    let fn_name = match &shape.impl_type {
-        Some(ty) => format!("{ty}::{}", shape.name),
-        None => shape.name.to_string(),
+/// The signature with each parameter that is not a plain name bound to the name `shape_of`
+/// chose, and the statements that bind the patterns as written at the start of the body.
+fn named_signature(sig: &syn::Signature, shape: &Shape) -> (syn::Signature, Vec<TokenStream>) {
+    let mut named = sig.clone();
+    let mut rebinds = Vec::new();
+    let mut params = shape.params.iter();
+    for input in named.inputs.iter_mut() {
+        if let FnArg::Typed(t) = input {
+            let ident = params
+                .next()
+                .expect("one param per typed input")
+                .ident
+                .clone();
+            if plain_name(&t.pat).is_none() {
+                let pat = &t.pat;
+                rebinds.push(quote!(let #pat = #ident;));
+                *t.pat = Pat::Ident(syn::PatIdent {
+                    attrs: Vec::new(),
+                    by_ref: None,
+                    mutability: None,
+                    ident,
+                    subpat: None,
+                });
+            }
+        }
+    }
+    (named, rebinds)
+}
+
+/// With the `enabled` feature: the site, and on a sampled call (out of line) the caps' say and
+/// the fork. The body runs next, whatever became of the tests.
+fn sampling(shape: &Shape, args: &Args) -> TokenStream {
+    let site = site_static(shape, args);
+    let child = child_branch(shape, args);
+    let unseen = unseen_check(shape, args);
+    let sample = if named_by_self_type(shape, args) {
+        quote!(::invite::__private::Site::sample_of_self(
+            &__INVITE_SITE,
+            &__INVITE_LOCAL,
+            ::core::any::type_name::<Self>,
+        ))
+    } else {
+        quote!(::invite::__private::Site::sample(
+            &__INVITE_SITE,
+            &__INVITE_LOCAL
+        ))
     };
-    let name = match &args.name {
-        Some(lit) => quote!(#lit),
-        None => quote!(::core::concat!(::core::module_path!(), "::", #fn_name)),
+    quote! {
+        #site
+        if let ::core::option::Option::Some(__invite_sampled) = #sample {
+            // Out of line, so that the unsampled path keeps a small frame.
+            ::invite::__private::cold_path(|| {
+                #unseen
+                if let ::core::option::Option::Some(__invite_permit) = __invite_sampled.admit() {
+                    ::invite::__private::fork_run(__invite_permit, |__invite_run| {
+                        #child
+                    });
+                }
+            });
+        }
+    }
+}
+
+/// Without the `enabled` feature: the tests' code in a branch that never runs, so that
+/// relations are type-checked as with the feature and the helpers they use count as used. The
+/// compiler drops the branch; no site is registered.
+fn type_check(shape: &Shape, args: &Args) -> TokenStream {
+    let child = child_branch(shape, args);
+    let state = &args.state;
+    quote! {
+        if false {
+            #( let _ = &#state; )*
+            ::invite::__private::type_check_only(|__invite_run| { #child });
+        }
+    }
+}
+
+/// The site's name: `module::function`, `module::Type::method` in an inherent impl,
+/// `<module::Type as Trait>::method` in a trait impl, `module::Trait::method` for a trait's
+/// default method. In an impl a macro makes for a type it is given (`impl Stat for $t`), the
+/// type has no name here: the name is a pattern that the site's first call completes from
+/// `type_name::<Self>()` (see `named_by_self_type`).
+fn site_name(shape: &Shape, args: &Args) -> TokenStream {
+    if let Some(name) = &args.name {
+        return quote!(#name);
+    }
+    if named_by_self_type(shape, args) {
+        let self_ty = "{Self}";
+        let pattern = match &shape.enclosing {
+            Some(Enclosing::Impl {
+                trait_: Some(TraitRef { name: Some(tr), .. }),
+                ..
+            }) => format!("<{self_ty} as {tr}>::{}", shape.name),
+            _ => format!("{self_ty}::{}", shape.name),
+        };
+        return quote!(#pattern);
+    }
+    let method = shape.name.to_string();
+    let module = quote!(::core::module_path!());
+    match &shape.enclosing {
+        Some(Enclosing::Impl {
+            self_ty: Some(ty),
+            trait_: Some(TraitRef { name: Some(tr), .. }),
+            ..
+        }) => {
+            let after = format!(" as {tr}>::{method}");
+            quote!(::core::concat!("<", #module, "::", #ty, #after))
+        }
+        Some(Enclosing::Impl {
+            self_ty: Some(ty), ..
+        }) => {
+            let after = format!("{ty}::{method}");
+            quote!(::core::concat!(#module, "::", #after))
+        }
+        Some(Enclosing::Trait { name: tr }) => {
+            let after = format!("{tr}::{method}");
+            quote!(::core::concat!(#module, "::", #after))
+        }
+        _ => quote!(::core::concat!(#module, "::", #method)),
+    }
+}
+
+/// Whether the site is named at its first call from its `Self` type: a method of an impl whose
+/// self type is a macro fragment, without a `name` of its own.
+fn named_by_self_type(shape: &Shape, args: &Args) -> bool {
+    args.name.is_none() && matches!(shape.enclosing, Some(Enclosing::Impl { self_ty: None, .. }))
+}
+
+fn site_static(shape: &Shape, args: &Args) -> TokenStream {
+    let name = site_name(shape, args);
+    let naming = match &shape.enclosing {
+        Some(Enclosing::Impl { generic, .. }) if named_by_self_type(shape, args) => {
+            quote!(::invite::__private::Naming::OfSelf { generic_impl: #generic })
+        }
+        _ => quote!(::invite::__private::Naming::Fixed),
     };
     let tests = args.tests.iter().map(|t| {
         let text = t.text();
@@ -533,6 +855,7 @@ fn site_static(shape: &Shape, args: &Args) -> TokenStream {
         static __INVITE_SITE: ::invite::__private::Site =
             ::invite::__private::Site::new(::invite::__private::SiteMeta {
                 name: #name,
+                naming: #naming,
                 file: ::core::file!(),
                 line: #line,
                 tests: &[#(#tests),*],
@@ -584,9 +907,10 @@ fn unseen_check(shape: &Shape, args: &Args) -> TokenStream {
 fn child_branch(shape: &Shape, args: &Args) -> TokenStream {
     let mut inputs = Vec::new();
     if shape.receiver != Receiver::None {
+        let this = &shape.self_tok;
         inputs.push(quote!((
             "self",
-            (&&::invite::__private::DebugProbe(&self)).invite_debug()
+            (&&::invite::__private::DebugProbe(&#this)).invite_debug()
         )));
     }
     for p in &shape.params {
@@ -613,14 +937,14 @@ fn child_branch(shape: &Shape, args: &Args) -> TokenStream {
     quote! {
         #[allow(unused_imports)]
         use ::invite::__private::{
-            ApproxCompare as _, HasDebug as _, Incomparable as _, NoDebug as _, StdEq as _,
-            StdOrd as _,
+            ApproxCompare as _, HasDebug as _, Incomparable as _, NoDebug as _, NotFuture as _,
+            StdEq as _, StdOrd as _, ViaFuture as _,
         };
         let __invite_inputs = ::invite::__private::capture_inputs(|| ::std::vec![#(#inputs),*]);
         __invite_run.run(
             __invite_inputs,
             &mut |__invite_t: &mut ::invite::__private::TestCtx| {
-                #[allow(unreachable_code, clippy::diverging_sub_expression)]
+                #[allow(unreachable_code, clippy::diverging_sub_expression, clippy::unit_arg)]
                 match __invite_t.index() {
                     #(#arms,)*
                     _ => {}
@@ -663,6 +987,7 @@ fn signature_text(shape: &Shape) -> String {
         Receiver::None => None,
         Receiver::Ref => Some("&self".to_string()),
         Receiver::RefMut => Some("&mut self".to_string()),
+        Receiver::PinMut => Some("self: Pin<&mut Self>".to_string()),
         Receiver::Value => Some("self".to_string()),
     };
     let params: Vec<String> = receiver
@@ -719,25 +1044,15 @@ fn discover_arm(shape: &Shape) -> TokenStream {
         .zip(&owned)
         .enumerate()
         .map(|(i, (l, o))| quote!(let #l = <#o as #d>::from_value(__invite_v.get(#i)?)?;));
-    let mut setup = TokenStream::new();
-    let mut call_args = Vec::new();
-    match shape.receiver {
-        Receiver::None => {}
-        Receiver::Ref => call_args.push(quote!(self)),
-        Receiver::RefMut => {
-            let copy = clone_receiver(shape, quote!(&*self));
-            setup.extend(quote!(let mut __invite_d_self = #copy;));
-            call_args.push(quote!(&mut __invite_d_self));
-        }
-        Receiver::Value => call_args.push(clone_receiver(shape, quote!(&self))),
-    }
+    let (setup, receiver, _) = receiver_for_execution(shape, "__invite_d_self");
+    let mut call_args: Vec<TokenStream> = receiver.into_iter().collect();
     for (p, l) in shape.params.iter().zip(&locals) {
         call_args.push(match p.passing {
             Passing::Shared => quote!(&#l),
             _ => quote!(#l),
         });
     }
-    let call = call_original(shape, &call_args);
+    let call = awaited_call(shape, &call_args);
     let output = shape
         .output
         .as_ref()
@@ -784,26 +1099,44 @@ struct SourceRun {
     check_args: Vec<TokenStream>,
 }
 
-fn source_run(shape: &Shape) -> SourceRun {
-    let mut setup = TokenStream::new();
-    let mut call_args = Vec::new();
-    let check_receiver = match shape.receiver {
-        Receiver::None => None,
-        Receiver::Ref => {
-            call_args.push(quote!(self));
-            Some(quote!(self))
-        }
+/// The receiver of one execution: statements that make its fresh copy, the argument to pass,
+/// and what a hand-written test sees of it afterwards. `local` names the copy.
+fn receiver_for_execution(
+    shape: &Shape,
+    local: &str,
+) -> (TokenStream, Option<TokenStream>, Option<TokenStream>) {
+    let this = &shape.self_tok;
+    let local = format_ident!("{}", local);
+    match shape.receiver {
+        Receiver::None => (TokenStream::new(), None, None),
+        Receiver::Ref => (TokenStream::new(), Some(quote!(#this)), Some(quote!(#this))),
         Receiver::RefMut => {
-            let copy = clone_receiver(shape, quote!(&*self));
-            setup.extend(quote!(let mut __invite_src_self = #copy;));
-            call_args.push(quote!(&mut __invite_src_self));
-            Some(quote!(&mut __invite_src_self))
+            let copy = clone_receiver(shape, quote!(&*#this));
+            (
+                quote!(let mut #local = #copy;),
+                Some(quote!(&mut #local)),
+                Some(quote!(&mut #local)),
+            )
         }
-        Receiver::Value => {
-            call_args.push(clone_receiver(shape, quote!(&self)));
-            Some(quote!(&self))
+        Receiver::PinMut => {
+            let copy = clone_receiver(shape, quote!(&*#this));
+            (
+                quote!(let mut #local = ::core::pin::pin!(#copy);),
+                Some(quote!(#local.as_mut())),
+                Some(quote!(#local.as_mut())),
+            )
         }
-    };
+        Receiver::Value => (
+            TokenStream::new(),
+            Some(clone_receiver(shape, quote!(&#this))),
+            Some(quote!(&#this)),
+        ),
+    }
+}
+
+fn source_run(shape: &Shape) -> SourceRun {
+    let (mut setup, receiver, check_receiver) = receiver_for_execution(shape, "__invite_src_self");
+    let mut call_args: Vec<TokenStream> = receiver.into_iter().collect();
     let mut check_args = Vec::new();
     for p in &shape.params {
         let ident = &p.ident;
@@ -826,7 +1159,7 @@ fn source_run(shape: &Shape) -> SourceRun {
             }
         }
     }
-    let call = call_original(shape, &call_args);
+    let call = awaited_call(shape, &call_args);
     SourceRun {
         setup,
         call,
@@ -835,45 +1168,60 @@ fn source_run(shape: &Shape) -> SourceRun {
     }
 }
 
-/// A call of the original function with `args` (the receiver first, for a method).
-fn call_original(shape: &Shape, args: &[TokenStream]) -> TokenStream {
-    let original = &shape.original;
+/// A call of the function with `args` (the receiver first, for a method), its future driven to
+/// its output for an `async fn`. Inside a test process the call runs the body alone.
+fn awaited_call(shape: &Shape, args: &[TokenStream]) -> TokenStream {
+    let callee = shape.callee();
     let turbofish = &shape.turbofish;
-    let callee = if shape.assoc {
-        quote!(Self::#original)
-    } else {
-        quote!(#original)
-    };
     let call = quote!(#callee #turbofish(#(#args),*));
-    if shape.is_unsafe {
+    let call = if shape.is_unsafe {
         quote!(unsafe { #call })
     } else {
         call
+    };
+    if shape.is_async {
+        quote!(::invite::__private::block_on(#call))
+    } else {
+        call
+    }
+}
+
+/// A user's expression in a test of an `async fn`, where it may `.await`: driven to its value
+/// on the test's executor. Left as it is for other functions.
+fn user_value(shape: &Shape, e: &Expr) -> TokenStream {
+    if shape.is_async {
+        quote_spanned!(e.span()=> ::invite::__private::block_on(async { #e }))
+    } else {
+        quote!(#e)
     }
 }
 
 /// A fresh clone of the receiver for one execution. Spanned on `self`, so that a receiver
 /// type without `Clone` gets one error there, saying to derive `Clone` or use `in_vivo`.
 fn clone_receiver(shape: &Shape, of: TokenStream) -> TokenStream {
-    quote_spanned!(shape.receiver_span=> <Self as ::invite::bounds::CloneReceiver>::clone_for_execution(#of))
+    let ty = match &shape.receiver_ty {
+        Some(ty) => quote!(#ty),
+        None => quote_spanned!(shape.receiver_span=> Self),
+    };
+    quote_spanned!(shape.receiver_span=> <#ty as ::invite::bounds::CloneReceiver>::clone_for_execution(#of))
 }
 
 /// Runs the source, then (unless turned off) runs it again on the same stream and gives up as
 /// `inconclusive` when the two disagree.
-fn source_and_self_check(src: &SourceRun) -> TokenStream {
+fn source_and_self_check(src: &SourceRun, result: &Ident) -> TokenStream {
     let SourceRun { setup, call, .. } = src;
     quote! {
         #setup
         __invite_t.replay();
-        let result = #call;
-        let _ = &result;
+        let #result = #call;
+        let _ = &#result;
         if __invite_t.self_check() {
             let __invite_again = {
                 #setup
                 __invite_t.replay();
                 #call
             };
-            if (&&::invite::__private::Cmp(&result, &__invite_again))
+            if (&&::invite::__private::Cmp(&#result, &__invite_again))
                 .invite_same(__invite_t.tolerance())
                 == ::core::option::Option::Some(false)
             {
@@ -882,7 +1230,7 @@ fn source_and_self_check(src: &SourceRun) -> TokenStream {
                     ::core::option::Option::Some(::std::format!(
                         "the source run gave {} and then {} on a replay of the same random \
                          stream: the function is nondeterministic beyond invite::rng()",
-                        (&&::invite::__private::DebugProbe(&result)).invite_debug(),
+                        (&&::invite::__private::DebugProbe(&#result)).invite_debug(),
                         (&&::invite::__private::DebugProbe(&__invite_again)).invite_debug(),
                     )),
                 );
@@ -897,6 +1245,7 @@ fn guard_check(shape: &Shape, g: &Expr) -> TokenStream {
     let span = g.span();
     let mut g = g.clone();
     FollowUps { shape }.visit_expr_mut(&mut g);
+    let g = user_value(shape, &g);
     let holds = quote_spanned!(span=> ::invite::bounds::Holds::holds(#g));
     quote! {
         if !#holds {
@@ -913,12 +1262,9 @@ fn relation_arm(shape: &Shape, r: &Relation) -> TokenStream {
     let mut body = r.body.clone();
     FollowUps { shape }.visit_expr_mut(&mut body);
     let src = source_run(shape);
-    let source = source_and_self_check(&src);
+    let source = source_and_self_check(&src, &result_of(r));
     let guard_check = r.guard.as_ref().map(|g| guard_check(shape, g));
-    let guard_uses_result = r
-        .guard
-        .as_ref()
-        .is_some_and(|g| mentions_ident(g, "result"));
+    let guard_uses_result = r.guard.as_ref().is_some_and(|g| mentions_ident(g, RESULT));
     let (guard_before, guard_after) = if guard_uses_result {
         (None, guard_check)
     } else {
@@ -926,7 +1272,7 @@ fn relation_arm(shape: &Shape, r: &Relation) -> TokenStream {
     };
     // The relation as written, for the place of its compile errors (the rewritten calls carry
     // their own place, so the whole expression spans the relation).
-    let verdict = verdict(&body, r.body.span());
+    let verdict = verdict(shape, &body, r.body.span());
     quote! {{
         #guard_before
         #source
@@ -960,9 +1306,12 @@ fn statistical_arm(shape: &Shape, r: &Relation, checks: usize) -> TokenStream {
         .map_or(quote!(::invite::stats::DEFAULT_ALPHA), |a| quote!(#a));
     let control = st.control;
     let SourceRun { setup, call, .. } = source_run(shape);
+    let result = result_of(r);
     let (ls, rs) = (left.span(), right.span());
-    let sample =
-        |e: &Expr, span: Span| quote_spanned!(span=> ::invite::stats::Sample::sample(&(#e)));
+    let sample = |e: &Expr, span: Span| {
+        let e = user_value(shape, e);
+        quote_spanned!(span=> ::invite::stats::Sample::sample(&(#e)))
+    };
     let left_sample = sample(left, ls);
     let right_sample = sample(right, rs);
     quote! {{
@@ -980,8 +1329,8 @@ fn statistical_arm(shape: &Shape, r: &Relation, checks: usize) -> TokenStream {
         for _ in 0..__invite_plan.runs {
             #setup
             __invite_t.replay();
-            let result = #call;
-            let _ = &result;
+            let #result = #call;
+            let _ = &#result;
             __invite_left.push(#left_sample);
             __invite_right.push(#right_sample);
         }
@@ -990,8 +1339,8 @@ fn statistical_arm(shape: &Shape, r: &Relation, checks: usize) -> TokenStream {
             for _ in 0..__invite_plan.runs {
                 #setup
                 __invite_t.replay();
-                let result = #call;
-                let _ = &result;
+                let #result = #call;
+                let _ = &#result;
                 __invite_control.push(#right_sample);
             }
         }
@@ -1009,7 +1358,8 @@ fn statistical_arm(shape: &Shape, r: &Relation, checks: usize) -> TokenStream {
 
 /// The relation's verdict: tolerant comparisons at the top level, tolerant `in_range` and
 /// `one_of`, anything else as a plain `bool`.
-fn verdict(body: &Expr, span: Span) -> TokenStream {
+fn verdict(shape: &Shape, body: &Expr, span: Span) -> TokenStream {
+    let value = |e: &Expr| user_value(shape, e);
     let set = quote! {
         __invite_t.set(
             if __invite_holds {
@@ -1032,7 +1382,7 @@ fn verdict(body: &Expr, span: Span) -> TokenStream {
             _ => None,
         };
         if let Some((op, equality)) = op {
-            let (left, right) = (&b.left, &b.right);
+            let (left, right) = (value(&b.left), value(&b.right));
             let method = if equality {
                 quote!(invite_eq)
             } else {
@@ -1063,6 +1413,7 @@ fn verdict(body: &Expr, span: Span) -> TokenStream {
         let a: Vec<&Expr> = c.args.iter().collect();
         match (callee.as_deref(), a.as_slice()) {
             (Some("in_range"), [x, lo, hi]) => {
+                let (x, lo, hi) = (value(x), value(lo), value(hi));
                 let (dx, dlo, dhi) = (
                     dbg(quote!(__invite_x)),
                     dbg(quote!(__invite_lo)),
@@ -1084,6 +1435,7 @@ fn verdict(body: &Expr, span: Span) -> TokenStream {
                 };
             }
             (Some("one_of"), [x, options]) => {
+                let (x, options) = (value(x), value(options));
                 let (dx, dopts) = (dbg(quote!(__invite_x)), dbg(quote!(__invite_options)));
                 return quote! {
                     let __invite_x = #x;
@@ -1102,6 +1454,7 @@ fn verdict(body: &Expr, span: Span) -> TokenStream {
             _ => {}
         }
     }
+    let body = value(body);
     let holds = quote_spanned!(span=> ::invite::bounds::Holds::holds(#body));
     quote! {
         let __invite_holds = #holds;
@@ -1112,11 +1465,16 @@ fn verdict(body: &Expr, span: Span) -> TokenStream {
 
 fn metamorphic_test_arm(shape: &Shape, path: &Expr) -> TokenStream {
     let src = source_run(shape);
-    let source = source_and_self_check(&src);
+    let result = Ident::new(RESULT, Span::call_site());
+    let source = source_and_self_check(&src, &result);
     let receiver = src.check_receiver.iter();
     let check_args = &src.check_args;
     let call = quote_spanned!(path.span()=>
-        ::invite::bounds::TestOutput::verdict(#path(#(#receiver,)* #(#check_args,)* &result))
+        ::invite::bounds::TestOutput::verdict(
+            (&&::invite::__private::Awaited::new(
+                #path(#(#receiver,)* #(#check_args,)* &#result)
+            )).invite_await()
+        )
     );
     quote! {{
         #source
@@ -1126,11 +1484,17 @@ fn metamorphic_test_arm(shape: &Shape, path: &Expr) -> TokenStream {
 }
 
 fn in_vivo_arm(shape: &Shape, path: &Expr) -> TokenStream {
+    let this = &shape.self_tok;
     let receiver = match shape.receiver {
         Receiver::None => None,
-        Receiver::Ref => Some(quote!(self)),
-        Receiver::RefMut => Some(quote!(&mut *self)),
-        Receiver::Value => Some(quote!(__invite_t.take(&self))),
+        Receiver::Ref => Some(quote!(#this)),
+        Receiver::RefMut => Some(quote!(&mut *#this)),
+        // A pinned receiver cannot be moved out of: the test gets a pinned clone.
+        Receiver::PinMut => {
+            let copy = clone_receiver(shape, quote!(&*#this));
+            Some(quote!(::core::pin::pin!(#copy)))
+        }
+        Receiver::Value => Some(quote!(__invite_t.take(&#this))),
     };
     let receiver = receiver.iter();
     let args = shape.params.iter().map(|p| {
@@ -1142,7 +1506,9 @@ fn in_vivo_arm(shape: &Shape, path: &Expr) -> TokenStream {
         }
     });
     let call = quote_spanned!(path.span()=>
-        ::invite::bounds::TestOutput::verdict(#path(#(#receiver,)* #(#args),*))
+        ::invite::bounds::TestOutput::verdict(
+            (&&::invite::__private::Awaited::new(#path(#(#receiver,)* #(#args),*))).invite_await()
+        )
     );
     quote! {{
         __invite_t.replay();
@@ -1152,13 +1518,17 @@ fn in_vivo_arm(shape: &Shape, path: &Expr) -> TokenStream {
 }
 
 /// A follow-up execution: arguments first (into `binds`, keeping their temporaries alive for the
-/// call), then the stream rewound, then the call. It keeps the `span` of the call it replaces,
-/// so that a relation's compile errors point at the relation, not at the whole attribute.
+/// call), then the stream rewound, then `prepare` (a receiver's fresh copy) and the call. It
+/// keeps the `span` of the call it replaces, so that a relation's compile errors point at the
+/// relation, not at the whole attribute. For an `async fn` the call is left a future, for the
+/// relation to `.await` as written; one that owns a fresh receiver owns it in an `async`
+/// block.
 fn replayed(
     shape: &Shape,
     span: Span,
     args: &[TokenStream],
     binds: &[Ident],
+    prepare: TokenStream,
     call: TokenStream,
 ) -> Expr {
     let call = if shape.is_unsafe {
@@ -1166,21 +1536,54 @@ fn replayed(
     } else {
         call
     };
+    let call = if shape.is_async && !prepare.is_empty() {
+        quote!(async move { #call.await })
+    } else {
+        call
+    };
     syn::parse_quote_spanned! {span=>
         match (#(#args,)*) {
             (#(#binds,)*) => {
                 __invite_t.replay();
+                #prepare
                 #call
             }
         }
     }
 }
 
-/// Rewrites calls of the function's own name in a relation into calls of the original on a
-/// follow-up input: arguments are evaluated first (they may hold nested follow-ups), then the
-/// stream is rewound, then the original runs, on a fresh clone of a mutable receiver.
+/// Rewrites calls of the function's own name in a relation into follow-up executions:
+/// arguments are evaluated first (they may hold nested follow-ups), then the stream is rewound,
+/// then the function runs (its body alone, inside a test process), on a fresh clone of a
+/// receiver it may change or consume. The call stays as written otherwise.
 struct FollowUps<'a> {
     shape: &'a Shape,
+}
+
+impl FollowUps<'_> {
+    /// A fresh copy of the receiver that `of` (a reference to it) points at, and how to pass it.
+    fn fresh_receiver(&self, of: &Ident) -> (TokenStream, TokenStream) {
+        let copy = clone_receiver(self.shape, quote!(#of));
+        match self.shape.receiver {
+            Receiver::RefMut => (
+                quote!(let mut __invite_recv = #copy;),
+                quote!(&mut __invite_recv),
+            ),
+            Receiver::PinMut => (
+                quote!(let __invite_recv = ::core::pin::pin!(#copy);),
+                quote!(__invite_recv),
+            ),
+            _ => (quote!(let __invite_recv = #copy;), quote!(__invite_recv)),
+        }
+    }
+
+    /// The receiver's clone is needed: the execution could change or consume it.
+    fn clones_receiver(&self) -> bool {
+        matches!(
+            self.shape.receiver,
+            Receiver::RefMut | Receiver::PinMut | Receiver::Value
+        )
+    }
 }
 
 impl VisitMut for FollowUps<'_> {
@@ -1188,62 +1591,56 @@ impl VisitMut for FollowUps<'_> {
         syn::visit_mut::visit_expr_mut(self, e);
         let span = e.span();
         let shape = self.shape;
-        let original = &shape.original;
+        let binds_for =
+            |n: usize| -> Vec<Ident> { (0..n).map(|i| format_ident!("__invite_a{}", i)).collect() };
         match e {
             Expr::Call(c) => {
                 let Expr::Path(p) = &*c.func else { return };
-                if p.qself.is_some() {
-                    return;
-                }
-                let segs = &p.path.segments;
-                let via_self =
-                    segs.len() == 2 && segs[0].ident == "Self" && segs[1].ident == shape.name;
-                let bare = segs.len() == 1 && segs[0].ident == shape.name && !shape.assoc;
+                let segs: Vec<&Ident> = p.path.segments.iter().map(|s| &s.ident).collect();
+                let via_qself = p.qself.as_ref().is_some_and(|q| is_self(&q.ty))
+                    && segs.last().is_some_and(|l| **l == shape.name);
+                let via_self = via_qself || (p.qself.is_none() && shape.names_self_path(&segs));
+                let bare =
+                    p.qself.is_none() && segs.len() == 1 && *segs[0] == shape.name && !shape.assoc;
                 if !(via_self || bare) {
                     return;
                 }
-                let mut callee = p.path.clone();
-                callee.segments.last_mut().expect("non-empty path").ident = original.clone();
+                let callee = &c.func;
                 let mut args: Vec<TokenStream> = c.args.iter().map(|a| quote!(#a)).collect();
-                let binds: Vec<Ident> = (0..args.len())
-                    .map(|i| format_ident!("__invite_a{}", i))
-                    .collect();
+                let binds = binds_for(args.len());
                 let mut call_args: Vec<TokenStream> = binds.iter().map(|b| quote!(#b)).collect();
-                let clones_receiver = matches!(shape.receiver, Receiver::RefMut | Receiver::Value);
-                if via_self && clones_receiver && !args.is_empty() {
+                let mut prepare = TokenStream::new();
+                if via_self && self.clones_receiver() && !args.is_empty() {
                     // Only borrowed, to be cloned: the receiver itself must stay usable.
                     let recv = &args[0];
                     args[0] = quote!(&(#recv));
+                    let (make, pass) = self.fresh_receiver(&binds[0]);
+                    prepare = make;
+                    call_args[0] = pass;
                 }
-                if via_self && !call_args.is_empty() {
-                    let recv = &binds[0];
-                    let copy = clone_receiver(shape, quote!(#recv));
-                    match shape.receiver {
-                        Receiver::RefMut => call_args[0] = quote!(&mut #copy),
-                        Receiver::Value => call_args[0] = copy,
-                        _ => {}
-                    }
-                }
-                *e = replayed(shape, span, &args, &binds, quote!(#callee(#(#call_args),*)));
+                let call = quote!(#callee(#(#call_args),*));
+                *e = replayed(shape, span, &args, &binds, prepare, call);
             }
             Expr::MethodCall(m) if m.method == shape.name && shape.receiver != Receiver::None => {
                 let recv = &m.receiver;
+                let method = &m.method;
                 let turbofish = &m.turbofish;
-                let args: Vec<&Expr> = m.args.iter().collect();
-                let binds: Vec<Ident> = (0..args.len())
-                    .map(|i| format_ident!("__invite_a{}", i))
-                    .collect();
-                let copy = clone_receiver(shape, quote!(&#recv));
-                let call = match shape.receiver {
-                    Receiver::Ref => quote!((#recv).#original #turbofish(#(#binds),*)),
-                    _ => quote!({
-                        #[allow(unused_mut)]
-                        let mut __invite_recv = #copy;
-                        __invite_recv.#original #turbofish(#(#binds),*)
-                    }),
-                };
-                let args: Vec<TokenStream> = args.iter().map(|a| quote!(#a)).collect();
-                *e = replayed(shape, span, &args, &binds, call);
+                let mut args: Vec<TokenStream> = m.args.iter().map(|a| quote!(#a)).collect();
+                let binds = binds_for(args.len());
+                if !self.clones_receiver() {
+                    let call = quote!((#recv).#method #turbofish(#(#binds),*));
+                    *e = replayed(shape, span, &args, &binds, TokenStream::new(), call);
+                    return;
+                }
+                // The receiver is evaluated with the arguments, borrowed, and cloned after the
+                // stream is rewound.
+                let of = format_ident!("__invite_recv_of");
+                args.insert(0, quote!(&(#recv)));
+                let mut all = vec![of.clone()];
+                all.extend(binds.iter().cloned());
+                let (make, _) = self.fresh_receiver(&of);
+                let call = quote!(__invite_recv.#method #turbofish(#(#binds),*));
+                *e = replayed(shape, span, &args, &all, make, call);
             }
             _ => {}
         }

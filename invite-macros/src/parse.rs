@@ -4,7 +4,7 @@ use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::parse::{ParseStream, Parser};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
-use syn::{Expr, ExprLit, Ident, Lit, LitStr, Token};
+use syn::{Expr, ExprLit, Ident, Lit, Token};
 
 use crate::text::source_text;
 
@@ -96,7 +96,9 @@ impl Test {
 #[derive(Default)]
 pub struct Args {
     pub tests: Vec<Test>,
-    pub name: Option<LitStr>,
+    /// A string literal, or a macro call that gives one (`concat!(...)`, in a `macro_rules!`
+    /// family), for the site's name.
+    pub name: Option<Expr>,
     pub tolerance: Option<f64>,
     pub timeout_ms: Option<u64>,
     pub rho: Option<f64>,
@@ -165,14 +167,20 @@ impl Args {
                 }
                 match value {
                     Expr::Lit(ExprLit {
-                        lit: Lit::Str(s), ..
-                    }) if !s.value().trim().is_empty() => self.name = Some(s),
-                    other => {
-                        return Err(syn::Error::new(
-                            other.span(),
-                            "`name` takes a non-empty string, such as `name = \"stats::std_dev\"`",
-                        ))
+                        lit: Lit::Str(ref s),
+                        ..
+                    }) if !s.value().trim().is_empty() => self.name = Some(value),
+                    Expr::Macro(ref m)
+                        if m.mac.path.is_ident("concat") || m.mac.path.is_ident("stringify") =>
+                    {
+                        self.name = Some(value)
                     }
+                    other => return Err(syn::Error::new(
+                        other.span(),
+                        "`name` takes a non-empty string, such as `name = \"stats::std_dev\"`, \
+                             or `concat!(...)` of strings (in a macro that makes a family of \
+                             functions)",
+                    )),
                 }
             }
             "tolerance" => {

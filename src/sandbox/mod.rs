@@ -51,7 +51,7 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
     let hide = rt.hidden_runs && !orphans::withdrawn();
     let fail = |reason| {
         if checked {
-            crate::check::untested(site.meta.name, "its run could not be started (fork failed)");
+            crate::check::untested(site.name(), "its run could not be started (fork failed)");
         }
         site.count_skip(reason);
         rt.budget.settle(provisional_ns, 0);
@@ -130,7 +130,7 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
         start.abandon();
         rt.budget.release();
         if checked {
-            crate::check::untested(site.meta.name, "invite shut down while its run started");
+            crate::check::untested(site.name(), "invite shut down while its run started");
         }
         return;
     }
@@ -147,10 +147,7 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
     crate::check::expect(run);
     if !rt.collector.submit(&start) {
         crate::check::forget(run);
-        crate::check::untested(
-            site.meta.name,
-            "its run could not be handed to the collector",
-        );
+        crate::check::untested(site.name(), "its run could not be handed to the collector");
         return;
     }
     rt.collector.wake();
@@ -158,7 +155,7 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
         Duration::from_millis(site.timeout_ms()),
         site.meta.tests.len() as u32,
     ) + CHECK_SLACK;
-    crate::check::wait_for(run, site.meta.name, limit);
+    crate::check::wait_for(run, site.name(), limit);
 }
 
 /// How long a check waits beyond a run's own deadline for the collector to end it.

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::histogram::Histogram;
 use super::tuning::Tuning;
-use invite::record::{Outcome, OutcomeCounts, Record, Seeds, SkipCounts, Stats};
+use invite::record::{Outcome, OutcomeCounts, Record, Seeds, SiteInfo, SkipCounts, Stats};
 
 /// The version of the JSON report schema.
 pub const SCHEMA: &str = "invite-report/1";
@@ -354,6 +354,14 @@ impl Aggregator {
         self.instances.entry((host.to_string(), pid)).or_default()
     }
 
+    fn site_info(&mut self, info: SiteInfo) {
+        let site = self.sites.entry(info.name).or_default();
+        site.file = Some(info.file);
+        site.line = Some(info.line);
+        site.rho = Some(info.rho);
+        site.declared_tests = Some(info.tests.len());
+    }
+
     fn add_other(&mut self, record: Record) {
         match record {
             Record::Start(s) => {
@@ -361,13 +369,10 @@ impl Aggregator {
                 i.exe = s.instance.exe.clone();
                 i.seen(&s.time);
                 for info in s.sites {
-                    let site = self.sites.entry(info.name).or_default();
-                    site.file = Some(info.file);
-                    site.line = Some(info.line);
-                    site.rho = Some(info.rho);
-                    site.declared_tests = Some(info.tests.len());
+                    self.site_info(info);
                 }
             }
+            Record::Site(info) => self.site_info(info),
             Record::Stats(st) => {
                 let i = self.instance(&st.host, st.pid);
                 i.seen(&st.time);

@@ -53,6 +53,11 @@ pub fn from_logs(paths: &[String]) -> Result<Emitted, String> {
                         }
                     }
                 }
+                Ok(Record::Site(site)) => {
+                    if let Some(p) = site.params {
+                        params.insert(site.name, p);
+                    }
+                }
                 Ok(Record::Test(t))
                     if t.outcome.is_failure()
                         && seen.insert((t.site.clone(), t.test.clone(), t.inputs.clone())) =>

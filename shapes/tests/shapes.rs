@@ -1,0 +1,230 @@
+//! The shapes suite, end to end: the workload runs in a process of its own under
+//! `default_rho = 1.0`, and its log must show every shape tested and passing; with defects
+//! planted, exactly the defective shapes fail. Built without the `enabled` feature, the same
+//! crate must compile (relations type-checked), register no site and compute the same results.
+
+// Without the feature only the last test runs; the helpers of the others stay.
+#![cfg_attr(not(feature = "enabled"), allow(dead_code))]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::Command;
+
+use invite::record::{Outcome, Record};
+
+/// The shape whose future waits on a runtime timer: its tests end as errors that say why.
+const STALLS: &str = "invite_shapes::asyncs::delayed";
+
+/// Every call tested, and waited for rather than skipped when the caps are full.
+const EVERY_CALL: &str = "default_rho = 1.0
+max_concurrent = 8
+max_overhead = 1.0
+child_cpu_charge = 0.0
+when_busy = \"wait\"
+timeout_ms = 30000
+drain_ms = 30000
+log = \"log.jsonl\"
+";
+
+/// What one run of the workload printed and logged.
+struct Workload {
+    /// Each `result NAME = VALUE` line, by name.
+    results: BTreeMap<String, String>,
+    /// The sites the program has, as it printed.
+    sites: usize,
+    records: Vec<Record>,
+}
+
+impl Workload {
+    /// Every site's name, from the start record and the records of sites named later.
+    fn site_names(&self) -> BTreeSet<String> {
+        let mut names = BTreeSet::new();
+        for r in &self.records {
+            match r {
+                Record::Start(s) => names.extend(s.sites.iter().map(|s| s.name.clone())),
+                Record::Site(s) => {
+                    names.insert(s.name.clone());
+                }
+                _ => {}
+            }
+        }
+        names
+    }
+
+    /// Each site's outcomes.
+    fn outcomes(&self) -> BTreeMap<String, BTreeSet<Outcome>> {
+        let mut by_site: BTreeMap<String, BTreeSet<Outcome>> = BTreeMap::new();
+        for r in &self.records {
+            if let Record::Test(t) = r {
+                by_site.entry(t.site.clone()).or_default().insert(t.outcome);
+            }
+        }
+        by_site
+    }
+}
+
+/// Runs the workload in a fresh directory with `config` (none: no `invite.toml`), the defects
+/// of `planted` and `env`.
+fn run(config: Option<&str>, planted: &[&str], env: &[(&str, &str)]) -> Workload {
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    if let Some(config) = config {
+        std::fs::write(dir.path().join("invite.toml"), config).expect("the config");
+    }
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_invite-shapes"));
+    cmd.current_dir(dir.path())
+        .env_remove("INVITE")
+        .env_remove("INVITE_CONFIG")
+        .env(invite_shapes::DEFECTS, planted.join("\n"));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("the workload runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        out.status.success(),
+        "the workload failed: {}\n{stdout}\n{stderr}",
+        out.status
+    );
+    assert!(
+        stdout.contains("idle true"),
+        "its tests did not all end\n{stdout}\n{stderr}"
+    );
+    let mut results = BTreeMap::new();
+    let mut sites = None;
+    for line in stdout.lines() {
+        if let Some(rest) = line.strip_prefix("result ") {
+            let (name, value) = rest.split_once(" = ").expect("`result NAME = VALUE`");
+            results.insert(name.to_string(), value.to_string());
+        } else if let Some(n) = line.strip_prefix("sites ") {
+            sites = n.parse().ok();
+        }
+    }
+    Workload {
+        results,
+        sites: sites.expect("the workload prints its sites"),
+        records: read_log(&dir.path().join("log.jsonl")),
+    }
+}
+
+fn read_log(path: &Path) -> Vec<Record> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    text.lines()
+        .map(|l| Record::from_line(l).unwrap_or_else(|e| panic!("bad log line {l:?}: {e}")))
+        .collect()
+}
+
+/// The sites a clean run tested, less the one that stalls.
+fn testable(clean: &Workload) -> Vec<String> {
+    clean
+        .site_names()
+        .into_iter()
+        .filter(|s| s != STALLS)
+        .collect()
+}
+
+#[cfg(feature = "enabled")]
+#[test]
+fn every_shape_is_tested_and_passes() {
+    let clean = run(Some(EVERY_CALL), &[], &[]);
+    let names = clean.site_names();
+    assert_eq!(
+        names.len(),
+        clean.sites,
+        "every site is in the log: {names:#?}"
+    );
+    assert!(names.len() >= 45, "only {} shapes: {names:#?}", names.len());
+    let outcomes = clean.outcomes();
+    for name in testable(&clean) {
+        assert_eq!(
+            outcomes.get(&name),
+            Some(&BTreeSet::from([Outcome::Pass])),
+            "{name}"
+        );
+    }
+    // Sites of every kind of place, named as the README says.
+    for name in [
+        "invite_shapes::free::sum",
+        "invite_shapes::free::inner_spread",
+        "invite_shapes::methods::Acc::pinned_push",
+        "<invite_shapes::traits::Mean as Scorer>::score",
+        "<invite_shapes::traits::V2 as Add>::add",
+        "<invite_shapes::traits::Data as Spread>::spread",
+        "<invite_shapes::traits::Vec as Spread>::spread",
+        "invite_shapes::traits::Summary::total",
+        "<invite_shapes::families::Range<f64> as Width>::width",
+        "<invite_shapes::families::Range<i32> as Width>::width",
+        "invite_shapes::families::Floats::sum",
+        "invite_shapes::families::total_f32",
+        "<invite_shapes::asyncs::Flat as Pricer>::quote",
+        "invite_shapes::asyncs::Account::deposit",
+    ] {
+        assert!(names.contains(name), "no site {name}: {names:#?}");
+    }
+    // A future that waits on the runtime's timer ends its test as an error that says so.
+    let stalled: Vec<_> = clean
+        .records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Test(t) if t.site == STALLS => Some(t),
+            _ => None,
+        })
+        .collect();
+    assert!(!stalled.is_empty(), "{STALLS} was not tested");
+    for t in stalled {
+        assert_eq!(t.outcome, Outcome::Error, "{t:?}");
+        let detail = t.detail.as_deref().unwrap_or_default();
+        assert!(
+            detail.contains("only an async runtime completes"),
+            "{detail}"
+        );
+    }
+}
+
+#[cfg(feature = "enabled")]
+#[test]
+fn each_planted_defect_fails_its_own_shape_and_no_other() {
+    let clean = run(Some(EVERY_CALL), &[], &[]);
+    let sites = testable(&clean);
+    // Two runs, each with half of the shapes defective, so that every defect is planted once
+    // beside shapes that are not.
+    for half in [0, 1] {
+        let planted: Vec<&str> = sites
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % 2 == half)
+            .map(|(_, s)| s.as_str())
+            .collect();
+        let run = run(Some(EVERY_CALL), &planted, &[]);
+        let outcomes = run.outcomes();
+        for site in &sites {
+            let got = outcomes.get(site).cloned().unwrap_or_default();
+            if planted.contains(&site.as_str()) {
+                assert!(got.contains(&Outcome::Fail), "{site}: planted, got {got:?}");
+            } else {
+                assert_eq!(got, BTreeSet::from([Outcome::Pass]), "{site}: not planted");
+            }
+        }
+    }
+}
+
+#[test]
+fn instrumentation_changes_no_result() {
+    let off = run(Some(EVERY_CALL), &[], &[("INVITE", "off")]);
+    assert!(off.records.is_empty(), "invite was off, yet it logged");
+    assert!(off.results.len() >= 50, "{:?}", off.results);
+    // An async call is ready at its first poll: instrumentation adds no poll.
+    assert_eq!(off.results["ready at the first poll"], "1.0");
+    if cfg!(feature = "enabled") {
+        let tested = run(Some(EVERY_CALL), &[], &[]);
+        assert_eq!(tested.results, off.results);
+    } else {
+        // Without the feature the attributes emit the plain functions: nothing to sample.
+        assert_eq!(off.sites, 0);
+        let unconfigured = run(Some(EVERY_CALL), &[], &[]);
+        assert!(unconfigured.records.is_empty());
+        assert_eq!(unconfigured.results, off.results);
+    }
+}
