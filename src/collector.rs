@@ -461,7 +461,13 @@ impl State {
         h.site.parent_ns.fetch_add(h.parent_ns, Relaxed);
         if h.site.named_late() && self.announced.insert(h.site.key()) {
             // Not in the start record: named at its first call, and announced before its tests.
-            self.push(&Record::Site(h.site.info()));
+            self.push(&Record::Site(record::SiteNamed {
+                v: record::VERSION,
+                time: record::now(),
+                host: self.instance.host.clone(),
+                pid: self.instance.pid,
+                info: h.site.info(),
+            }));
         }
         let n = h.site.meta.tests.len();
         self.runs.push(LiveRun {

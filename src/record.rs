@@ -26,7 +26,7 @@ pub enum Record {
     Stats(Stats),
     /// A site that the start record could not name: a method of an impl that a macro made for
     /// a type it was given, named at its first call. Written before its first test.
-    Site(SiteInfo),
+    Site(SiteNamed),
     /// The process stopped invite (it drained its runs first).
     Stop(Stop),
 }
@@ -72,6 +72,21 @@ pub struct SiteInfo {
     /// without parameters has an empty list).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub params: Option<Vec<(String, String)>>,
+}
+
+/// A site named after start-up (see [`Record::Site`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SiteNamed {
+    /// Record format version.
+    pub v: u32,
+    /// RFC 3339, UTC, microseconds.
+    pub time: String,
+    /// The host name.
+    pub host: String,
+    /// The process id.
+    pub pid: u32,
+    /// The site, as the start record describes the others.
+    pub info: SiteInfo,
 }
 
 /// The first record of a process: what it instruments and how.

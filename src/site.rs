@@ -727,6 +727,43 @@ mod tests {
     }
 
     #[test]
+    fn generic_arguments_are_left_out_at_any_depth() {
+        assert_eq!(without_generic_arguments("a::B<c::D<E>, F>"), "a::B");
+        assert_eq!(without_generic_arguments("a::B"), "a::B");
+        assert_eq!(without_generic_arguments("x::Y<u8>::Z"), "x::Y::Z");
+    }
+
+    #[test]
+    fn a_site_named_by_its_self_type_is_named_once_by_its_first_caller() {
+        let site = |naming| {
+            Site::new(SiteMeta {
+                name: "<{Self} as Width>::width",
+                naming,
+                ..test_site().meta
+            })
+        };
+        let concrete = site(Naming::OfSelf {
+            generic_impl: false,
+        });
+        assert!(!concrete.is_named());
+        assert_eq!(concrete.name(), "<{Self} as Width>::width");
+        assert!(concrete.name_from("app::Range<f64>"));
+        assert!(concrete.is_named());
+        assert!(!concrete.name_from("app::Other"), "named once");
+        assert_eq!(concrete.name(), "<app::Range<f64> as Width>::width");
+        assert_eq!(concrete.info().name, concrete.name());
+
+        let generic = site(Naming::OfSelf { generic_impl: true });
+        assert!(generic.name_from("app::Range<f64>"));
+        assert_eq!(generic.name(), "<app::Range as Width>::width");
+
+        let fixed = test_site();
+        assert!(fixed.is_named() && !fixed.named_late());
+        assert!(!fixed.name_from("app::T"), "a fixed name stays");
+        assert_eq!(fixed.name(), "tests::site");
+    }
+
+    #[test]
     fn a_turn_lasts_four_sampling_gaps_within_a_millisecond_and_a_second() {
         assert_eq!(turn_window(0), 1_000_000);
         assert_eq!(turn_window(10_000_000), 40_000_000);

@@ -339,6 +339,23 @@ fn hand_written_tests_fail_by_false_err_or_panic() {
     );
 }
 
+/// Named by `concat!`, as a member of a `macro_rules!` family would be.
+#[invite::metamorphic(product(&[xs[1], xs[0]]) == result, name = concat!("custom::", "product"))]
+fn product(xs: &[i64; 2]) -> i64 {
+    xs[0] * xs[1]
+}
+
+#[test]
+fn a_name_made_by_concat_names_the_site() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        product(&[6, 7]);
+    });
+    run.assert_success();
+    let tests = run.tests();
+    assert!(!tests.is_empty(), "{}", run.describe());
+    assert!(tests.iter().all(|t| t.site == "custom::product" && t.outcome == Pass));
+}
+
 #[test]
 fn configuration_overrides_attribute_rho() {
     let config = "max_concurrent = 64\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n[functions.\"custom::sum\"]\nrho = 0.0";

@@ -367,7 +367,7 @@ fn check_config(path: Option<PathBuf>, log: Option<PathBuf>) -> i32 {
                 sites.extend(s.sites.into_iter().map(|s| s.name));
             }
             Ok(Record::Site(s)) => {
-                sites.insert(s.name);
+                sites.insert(s.info.name);
             }
             _ => {}
         }

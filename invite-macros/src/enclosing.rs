@@ -410,6 +410,97 @@ mod tests {
         assert_eq!(of_fn(src, "q"), None);
     }
 
+    /// What encloses the first `fn NAME` in `source`.
+    fn block_around(source: &str, name: &str) -> Option<Enclosing> {
+        let at_name = source.find(&format!("fn {name}")).expect("the function") + 3;
+        let line = source[..at_name].matches('\n').count() + 1;
+        let column = source[..at_name].rsplit('\n').next().unwrap().chars().count();
+        enclosing_at(source, line, column)
+    }
+
+    fn trait_ref(name: Option<&str>, path: Option<&str>) -> Option<TraitRef> {
+        Some(TraitRef {
+            name: name.map(String::from),
+            path: path.map(String::from),
+        })
+    }
+
+    #[test]
+    fn a_trait_impl_names_its_type_and_trait_and_says_whether_it_is_generic() {
+        let src = "impl<T: Float> crate::s::Stat<T> for Data<T> where T: Copy {\n    fn mean(&self) {}\n}\nimpl Add for V2 {\n    fn add(self) {}\n}\n";
+        assert_eq!(
+            block_around(src, "mean"),
+            Some(Enclosing::Impl {
+                self_ty: Some("Data".into()),
+                trait_: trait_ref(Some("Stat"), Some("crate :: s :: Stat < T >")),
+                generic: true,
+            })
+        );
+        assert_eq!(
+            block_around(src, "add"),
+            Some(Enclosing::Impl {
+                self_ty: Some("V2".into()),
+                trait_: trait_ref(Some("Add"), Some("Add")),
+                generic: false,
+            })
+        );
+    }
+
+    #[test]
+    fn a_default_method_is_in_its_trait() {
+        let src = "pub trait Summary: Sized {\n    fn values(&self) -> Vec<f64>;\n    fn total(&self) -> f64 { 0.0 }\n}\n";
+        assert_eq!(
+            block_around(src, "total"),
+            Some(Enclosing::Trait {
+                name: "Summary".into()
+            })
+        );
+    }
+
+    #[test]
+    fn macro_fragments_leave_what_holds_them_unknown() {
+        let src = "macro_rules! m {\n    ($t:ty, $tr:path) => {\n        impl Width for Range<$t> {\n            fn width(&self) {}\n        }\n        impl $tr for $t {\n            fn other(&self) {}\n        }\n    };\n}\n";
+        assert_eq!(
+            block_around(src, "width"),
+            Some(Enclosing::Impl {
+                self_ty: None,
+                trait_: trait_ref(Some("Width"), Some("Width")),
+                generic: false,
+            })
+        );
+        assert_eq!(
+            block_around(src, "other"),
+            Some(Enclosing::Impl {
+                self_ty: None,
+                trait_: trait_ref(None, None),
+                generic: false,
+            })
+        );
+    }
+
+    #[test]
+    fn a_macro_arm_in_parentheses_or_a_repetition_is_read_past_its_opener() {
+        let paren = "macro_rules! m {\n    ($t:ident) => ( impl $t {\n        fn sum(&self) {}\n    } );\n}\n";
+        let repeated = "macro_rules! m {\n    ($($t:ident),*) => { $( impl Tr for $t {\n        fn sum(&self) {}\n    } )* };\n}\n";
+        for src in [paren, repeated] {
+            assert!(
+                matches!(
+                    block_around(src, "sum"),
+                    Some(Enclosing::Impl { self_ty: None, .. })
+                ),
+                "{src}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_function_returning_impl_trait_is_no_impl_and_a_broken_impl_header_is_unknown() {
+        let src = "fn outer() -> impl Iterator<Item = u8> {\n    fn inner() {}\n    std::iter::empty()\n}\nimpl<T Broken {\n    fn f() {}\n}\n";
+        assert_eq!(block_around(src, "inner"), Some(Enclosing::Free));
+        assert_eq!(block_around(src, "f"), None);
+        assert_eq!(block_around("fn top() {}\n", "top"), Some(Enclosing::Free));
+    }
+
     #[test]
     fn positions_past_the_end_are_clamped() {
         assert_eq!(impl_type_at("impl A {\n", 40, 3), imp("A"));

@@ -1,6 +1,6 @@
-//! Functions that `macro_rules!` makes: a family of free functions (one per float type), a
-//! family of trait impls and of inherent impls for types the macro is given, and a function
-//! whose attribute comes from the macro's caller.
+//! Functions that macros make: a `macro_rules!` family of free functions (one per float type),
+//! a family of trait impls and of inherent impls for types the macro is given, a function
+//! whose attribute comes from the macro's caller, and functions a procedural macro writes.
 
 use crate::off_by;
 
@@ -100,3 +100,6 @@ define! {
         3.0 * x + off_by("invite_shapes::families::tripled")
     }
 }
+
+invite_shapes_gen::scaler!(quintupled, 5.0);
+invite_shapes_gen::scaler!(septupled, 7.0);

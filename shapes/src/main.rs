@@ -3,13 +3,43 @@
 //! instrumentation must not change).
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::pin::pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use invite_shapes::{asyncs, families, free, methods, raw, traits};
 
-fn main() {
+/// A `#[tokio::main]` program, as services are.
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let mut results = sync_shapes();
+    results.extend(async_shapes().await);
+
+    // An async call that is not sampled adds no poll: polled once, it is ready.
+    let mut unsampled = pin!(asyncs::price(1.0, 1.0));
+    let ready = unsampled
+        .as_mut()
+        .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()))
+        .is_ready();
+    results.push(("ready at the first poll", f64::from(u8::from(ready))));
+
+    let waited = invite::wait_idle(Duration::from_secs(120));
+    let by_name: HashMap<&str, f64> = results.iter().copied().collect();
+    assert_eq!(
+        by_name.len(),
+        results.len(),
+        "every result has its own name"
+    );
+    for (name, v) in &results {
+        println!("result {name} = {v:?}");
+    }
+    println!("sites {}", invite::site::all().count());
+    println!("idle {waited}");
+}
+
+/// Calls every synchronous shape; their results by name.
+fn sync_shapes() -> Vec<(&'static str, f64)> {
     let mut results: Vec<(&str, f64)> = Vec::new();
     let xs = [1.5, -7.0, 3.0, 2.5, 0.5];
     let mut r = |name: &'static str, v: f64| results.push((name, v));
@@ -113,13 +143,15 @@ fn main() {
     r("Floats::sum", families::Floats(xs.to_vec()).sum());
     r("Ints::sum", families::Ints(vec![3, -4, 10]).sum());
     r("tripled", families::tripled(1.5));
+    r("quintupled", families::quintupled(1.5));
+    r("septupled", families::septupled(1.5));
 
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    let async_results = runtime.block_on(async {
+    results
+}
+
+/// Calls every async shape from tasks of the runtime; their results by name.
+async fn async_shapes() -> Vec<(&'static str, f64)> {
+    {
         let rates = Arc::new(asyncs::Rates::default());
         rates.table.lock().await.insert(1, 1.25);
         // From spawned tasks, so that the instrumented futures must be `Send`.
@@ -152,29 +184,5 @@ fn main() {
             out.push((name, task.await.expect("the task")));
         }
         out
-    });
-    results.extend(async_results);
-
-    // An async call that is not sampled adds no poll: polled once, it is ready.
-    let mut unsampled = pin!(asyncs::price(1.0, 1.0));
-    let ready = unsampled
-        .as_mut()
-        .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()))
-        .is_ready();
-    results.push(("ready at the first poll", f64::from(u8::from(ready))));
-
-    let waited = invite::wait_idle(Duration::from_secs(120));
-    let by_name: HashMap<&str, f64> = results.iter().copied().collect();
-    assert_eq!(
-        by_name.len(),
-        results.len(),
-        "every result has its own name"
-    );
-    for (name, v) in &results {
-        println!("result {name} = {v:?}");
     }
-    println!("sites {}", invite::site::all().count());
-    println!("idle {waited}");
 }
-
-use std::future::Future;

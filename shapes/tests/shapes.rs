@@ -43,7 +43,7 @@ impl Workload {
             match r {
                 Record::Start(s) => names.extend(s.sites.iter().map(|s| s.name.clone())),
                 Record::Site(s) => {
-                    names.insert(s.name.clone());
+                    names.insert(s.info.name.clone());
                 }
                 _ => {}
             }

@@ -285,7 +285,7 @@ impl Aggregator {
                 };
                 self.add_test(&observed, text)
             }
-            "start" | "stats" | "stop" => {
+            "start" | "site" | "stats" | "stop" => {
                 let record = Record::from_line(text)
                     .map_err(|e| LineError::Bad(format!("malformed {} record ({e})", lite.kind)))?;
                 self.add_other(record);
@@ -372,7 +372,10 @@ impl Aggregator {
                     self.site_info(info);
                 }
             }
-            Record::Site(info) => self.site_info(info),
+            Record::Site(named) => {
+                self.instance(&named.host, named.pid).seen(&named.time);
+                self.site_info(named.info);
+            }
             Record::Stats(st) => {
                 let i = self.instance(&st.host, st.pid);
                 i.seen(&st.time);
@@ -522,6 +525,18 @@ mod tests {
         assert_eq!(entry.test, "discover fn f(x: f64) -> f64");
         assert_eq!((entry.runs, entry.outcomes.pass), (1, 1));
         assert_eq!(entry.failures_total, 0);
+    }
+
+    #[test]
+    fn a_site_named_after_start_up_has_its_place_and_rate_from_its_site_record() {
+        let mut agg = Aggregator::new(3);
+        let site = r#"{"kind":"site","v":1,"time":"2026-01-01T00:00:02Z","host":"h","pid":7,"info":{"name":"<app::Range<f64> as Width>::width","file":"w.rs","line":9,"rho":0.5,"tests":["a","b"],"params":[]}}"#;
+        agg.add_line(site.as_bytes()).unwrap();
+        let summary = agg.finish();
+        let s = &summary.sites[0];
+        assert_eq!(s.site, "<app::Range<f64> as Width>::width");
+        assert_eq!((s.file.as_deref(), s.line, s.rho), (Some("w.rs"), Some(9), Some(0.5)));
+        assert_eq!(summary.instances.len(), 1, "the record's instance is seen");
     }
 
     /// A `stats` record of instance 7 for the site `app::f`.

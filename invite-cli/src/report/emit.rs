@@ -53,7 +53,8 @@ pub fn from_logs(paths: &[String]) -> Result<Emitted, String> {
                         }
                     }
                 }
-                Ok(Record::Site(site)) => {
+                Ok(Record::Site(named)) => {
+                    let site = named.info;
                     if let Some(p) = site.params {
                         params.insert(site.name, p);
                     }
