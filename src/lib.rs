@@ -70,7 +70,7 @@
 //!
 //! `INVITE=off` in the environment, or `enabled = false`, turns everything off. Without the
 //! default cargo feature `enabled`, the macros emit the plain function (the relations are still
-//! type-checked, in a hidden function that is never called). Results go to a JSON
+//! type-checked, in a branch of the function that never runs). Results go to a JSON
 //! Lines log ([`record::Record`]).
 
 #![warn(missing_docs)]

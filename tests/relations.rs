@@ -353,7 +353,9 @@ fn a_name_made_by_concat_names_the_site() {
     run.assert_success();
     let tests = run.tests();
     assert!(!tests.is_empty(), "{}", run.describe());
-    assert!(tests.iter().all(|t| t.site == "custom::product" && t.outcome == Pass));
+    assert!(tests
+        .iter()
+        .all(|t| t.site == "custom::product" && t.outcome == Pass));
 }
 
 #[test]

@@ -414,7 +414,12 @@ mod tests {
     fn block_around(source: &str, name: &str) -> Option<Enclosing> {
         let at_name = source.find(&format!("fn {name}")).expect("the function") + 3;
         let line = source[..at_name].matches('\n').count() + 1;
-        let column = source[..at_name].rsplit('\n').next().unwrap().chars().count();
+        let column = source[..at_name]
+            .rsplit('\n')
+            .next()
+            .unwrap()
+            .chars()
+            .count();
         enclosing_at(source, line, column)
     }
 

@@ -535,7 +535,10 @@ mod tests {
         let summary = agg.finish();
         let s = &summary.sites[0];
         assert_eq!(s.site, "<app::Range<f64> as Width>::width");
-        assert_eq!((s.file.as_deref(), s.line, s.rho), (Some("w.rs"), Some(9), Some(0.5)));
+        assert_eq!(
+            (s.file.as_deref(), s.line, s.rho),
+            (Some("w.rs"), Some(9), Some(0.5))
+        );
         assert_eq!(summary.instances.len(), 1, "the record's instance is seen");
     }
 
