@@ -145,7 +145,7 @@ fn try_expand(kind: Kind, attr: TokenStream, item: TokenStream) -> syn::Result<T
     }
     func.attrs = kept;
     let shape = shape_of(&func, &args)?;
-    check_names(&shape, &args)?;
+    check_names(&func, &shape, &args)?;
     check_awaits(&shape, &args)?;
     if args.tests.iter().any(|t| matches!(t, Test::Discover(_))) {
         check_discoverable(&func, &shape)?;
@@ -504,7 +504,17 @@ impl<'a> Visit<'a> for FindsSelfCall<'_> {
 /// Reports a lower-case name in a relation that is neither a parameter, `result`, `self`, nor
 /// bound inside the relation: almost always a typo, and rustc's own error would not say what a
 /// relation may use.
-fn check_names(shape: &Shape, args: &Args) -> syn::Result<()> {
+fn check_names(func: &ItemFn, shape: &Shape, args: &Args) -> syn::Result<()> {
+    // Names bound inside a parameter's pattern (`(x, y): (f64, f64)`): not parameters either,
+    // but worth a word of their own.
+    let mut in_patterns = BoundNames(Vec::new());
+    for input in &func.sig.inputs {
+        if let FnArg::Typed(t) = input {
+            if plain_name(&t.pat).is_none() {
+                in_patterns.visit_pat(&t.pat);
+            }
+        }
+    }
     let mut known: Vec<String> = shape.params.iter().map(|p| p.ident.to_string()).collect();
     known.extend(["result", "self"].map(String::from));
     known.push(shape.name.to_string());
@@ -527,9 +537,20 @@ fn check_names(shape: &Shape, args: &Args) -> syn::Result<()> {
                     .next()
                     .is_some_and(|c| c.is_lowercase() || c == '_');
                 if lower && !known.contains(&s) && !bound.0.contains(&s) {
+                    if in_patterns.0.contains(&s) {
+                        return Err(syn::Error::new(
+                            ident.span(),
+                            format!(
+                                "`{s}` is bound by a parameter's pattern, which a relation cannot \
+                                 see: give that parameter a name (`p: (f64, f64)`) and \
+                                 destructure it in the body (`let (x, y) = p;`)"
+                            ),
+                        ));
+                    }
                     let params: Vec<String> = shape
                         .params
                         .iter()
+                        .filter(|p| !p.ident.to_string().starts_with("__invite_"))
                         .map(|p| format!("`{}`", p.ident))
                         .collect();
                     let list = if params.is_empty() {
