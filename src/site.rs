@@ -370,6 +370,22 @@ impl Site {
         self.meta.naming == Naming::Fixed || self.late_name.get().is_some()
     }
 
+    /// Whether `name` could be this site's once named: its own name, or for a site not yet named
+    /// its pattern with any type in place of [`SELF_TYPE`].
+    pub(crate) fn could_be_named(&self, name: &str) -> bool {
+        if self.is_named() {
+            return self.name() == name;
+        }
+        match self.meta.name.split_once(SELF_TYPE) {
+            Some((before, after)) => {
+                name.len() > before.len() + after.len()
+                    && name.starts_with(before)
+                    && name.ends_with(after)
+            }
+            None => self.meta.name == name,
+        }
+    }
+
     /// Whether the site is named at its first call rather than at start-up.
     pub(crate) fn named_late(&self) -> bool {
         self.meta.naming != Naming::Fixed
@@ -758,6 +774,20 @@ mod tests {
         assert_eq!(generic.name(), "<app::Range as Width>::width");
 
         let fixed = test_site();
+        assert!(fixed.could_be_named("tests::site") && !fixed.could_be_named("tests::other"));
+        let unnamed = site(Naming::OfSelf { generic_impl: true });
+        assert!(unnamed.could_be_named("<app::T as Width>::width"));
+        assert!(
+            !unnamed.could_be_named("< as Width>::width"),
+            "some type stands there"
+        );
+        assert!(!unnamed.could_be_named("<app::T as Other>::width"));
+        assert!(!unnamed.could_be_named("app::T::width"));
+        assert!(generic.could_be_named("<app::Range as Width>::width"));
+        assert!(
+            !generic.could_be_named("<app::Other as Width>::width"),
+            "named already"
+        );
         assert!(fixed.is_named() && !fixed.named_late());
         assert!(!fixed.name_from("app::T"), "a fixed name stays");
         assert_eq!(fixed.name(), "tests::site");

@@ -32,6 +32,8 @@ struct Workload {
     results: BTreeMap<String, String>,
     /// The sites the program has, as it printed.
     sites: usize,
+    /// What it said on stderr (invite's own messages).
+    stderr: String,
     records: Vec<Record>,
 }
 
@@ -103,6 +105,7 @@ fn run(config: Option<&str>, planted: &[&str], env: &[(&str, &str)]) -> Workload
     Workload {
         results,
         sites: sites.expect("the workload prints its sites"),
+        stderr,
         records: read_log(&dir.path().join("log.jsonl")),
     }
 }
@@ -208,6 +211,33 @@ fn each_planted_defect_fails_its_own_shape_and_no_other() {
             }
         }
     }
+}
+
+#[cfg(feature = "enabled")]
+#[test]
+fn a_site_named_at_its_first_call_takes_its_functions_entry() {
+    let off = "<invite_shapes::families::Range<f64> as Width>::width";
+    let config = format!("{EVERY_CALL}[functions.\"{off}\"]\nenabled = false\n");
+    let run = run(Some(&config), &[], &[]);
+    let outcomes = run.outcomes();
+    assert_eq!(outcomes.get(off), None, "{off} is off, yet tested");
+    assert_eq!(
+        outcomes.get("<invite_shapes::families::Range<i32> as Width>::width"),
+        Some(&BTreeSet::from([Outcome::Pass]))
+    );
+    assert!(
+        !run.stderr.contains("names no instrumented function"),
+        "the entry was taken for a typo:\n{}",
+        run.stderr
+    );
+    // An entry that no site, named or not, could take is still reported.
+    let typo = format!("{EVERY_CALL}[functions.\"<invite_shapes::families::Range<f64> as Wide>::width\"]\nrho = 0.5\n");
+    let run = self::run(Some(&typo), &[], &[]);
+    assert!(
+        run.stderr.contains("names no instrumented function"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
