@@ -79,3 +79,52 @@ impl<T: Clone> CloneReceiver for T {
         self.clone()
     }
 }
+
+/// An argument a `#[invite::metamorphic]` function takes by value: each execution runs on its
+/// own clone of it, so it must be `Clone`.
+#[diagnostic::on_unimplemented(
+    message = "`#[invite::metamorphic]` on a function taking an argument of type `{Self}` by value needs `{Self}: Clone`",
+    label = "each execution runs on its own clone of this argument",
+    note = "make the type `Clone` (an `impl Trait` argument can ask for `+ Clone`), take the argument by reference, or check this function with `#[invite::in_vivo(test = ...)]`, which gets the live argument"
+)]
+pub trait CloneArgument: Sized {
+    /// A fresh copy of the argument for one execution.
+    fn clone_for_execution(&self) -> Self;
+}
+
+impl<T: Clone> CloneArgument for T {
+    fn clone_for_execution(&self) -> Self {
+        self.clone()
+    }
+}
+
+/// What a `&mut` argument of a `#[invite::metamorphic]` function points at: each execution
+/// runs on its own copy of it, so it must be `ToOwned` (`Clone`, a slice, a `str`).
+#[diagnostic::on_unimplemented(
+    message = "`#[invite::metamorphic]` on a function taking `&mut {Self}` needs `{Self}: ToOwned`",
+    label = "each execution runs on its own copy of what this argument points at",
+    note = "make the type `Clone` (an `impl Trait` argument can ask for `+ Clone`), or check this function with `#[invite::in_vivo(test = ...)]`, which gets the live argument"
+)]
+pub trait OwnArgument {
+    /// The copy's type.
+    type Owned;
+    /// A fresh copy for one execution.
+    fn own_for_execution(&self) -> Self::Owned;
+}
+
+impl<T: ?Sized + ToOwned> OwnArgument for T {
+    type Owned = T::Owned;
+    fn own_for_execution(&self) -> T::Owned {
+        self.to_owned()
+    }
+}
+
+/// A fresh copy of a by-value argument, for one execution.
+pub fn clone_argument<T: CloneArgument>(argument: &T) -> T {
+    argument.clone_for_execution()
+}
+
+/// A fresh copy of what a `&mut` argument points at, for one execution.
+pub fn own_argument<T: ?Sized + OwnArgument>(argument: &T) -> T::Owned {
+    argument.own_for_execution()
+}

@@ -251,6 +251,7 @@ fn block_of(header: &str) -> Option<Enclosing> {
         .rfind("=>")
         .map_or(&header[..], |i| &header[i + 2..])
         .trim_start_matches(|c: char| matches!(c, '$' | '(' | '[') || c.is_whitespace());
+    let body = without_inner_attributes(body);
     let text = format!("{body} {{}}");
     if let Ok(item) = syn::parse_str::<syn::ItemImpl>(&text) {
         return Some(impl_block(&item));
@@ -273,6 +274,33 @@ fn block_of(header: &str) -> Option<Enclosing> {
         Some("impl" | "trait") => None,
         _ => Some(Enclosing::Free),
     }
+}
+
+/// `header` without the inner attributes that open a module's body (`#![allow(...)] impl ...`).
+fn without_inner_attributes(mut header: &str) -> &str {
+    while let Some(rest) = header.trim_start().strip_prefix("#!") {
+        let rest = rest.trim_start();
+        let mut depth = 0usize;
+        let mut end = None;
+        for (i, c) in rest.char_indices() {
+            match c {
+                '[' => depth += 1,
+                ']' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        end = Some(i + 1);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        match end {
+            Some(end) if rest.starts_with('[') => header = &rest[end..],
+            _ => return header,
+        }
+    }
+    header
 }
 
 fn impl_block(item: &syn::ItemImpl) -> Enclosing {
@@ -504,6 +532,21 @@ mod tests {
         assert_eq!(block_around(src, "inner"), Some(Enclosing::Free));
         assert_eq!(block_around(src, "f"), None);
         assert_eq!(block_around("fn top() {}\n", "top"), Some(Enclosing::Free));
+    }
+
+    #[test]
+    fn inner_attributes_that_open_a_module_do_not_hide_its_impl() {
+        let src = "mod m {\n    #![allow(clippy::all)]\n    #![allow(dead_code)]\n    impl super::Scorer for P {\n        fn score(&self) {}\n    }\n}\n";
+        assert_eq!(
+            block_around(src, "score"),
+            Some(Enclosing::Impl {
+                self_ty: Some("P".into()),
+                trait_: trait_ref(Some("Scorer"), Some("super :: Scorer")),
+                generic: false,
+            })
+        );
+        assert_eq!(without_inner_attributes("#![a] #![b[c]] impl X"), " impl X");
+        assert_eq!(without_inner_attributes("#!oops impl X"), "#!oops impl X");
     }
 
     #[test]

@@ -14,6 +14,7 @@
 
 use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
@@ -85,18 +86,23 @@ impl Shape {
         if !self.assoc {
             return quote!(#name);
         }
-        let trait_path = match &self.enclosing {
+        self.trait_callee().unwrap_or_else(|| quote!(Self::#name))
+    }
+
+    /// `<Self as Trait>::name`, in a trait impl whose trait is known.
+    fn trait_callee(&self) -> Option<TokenStream> {
+        let name = &self.name;
+        match &self.enclosing {
             Some(Enclosing::Impl {
                 trait_: Some(TraitRef {
                     path: Some(path), ..
                 }),
                 ..
-            }) => path.parse::<TokenStream>().ok(),
+            }) => {
+                let path = path.parse::<TokenStream>().ok()?;
+                Some(quote!(<Self as #path>::#name))
+            }
             _ => None,
-        };
-        match trait_path {
-            Some(path) => quote!(<Self as #path>::#name),
-            None => quote!(Self::#name),
         }
     }
 
@@ -145,6 +151,19 @@ fn try_expand(kind: Kind, attr: TokenStream, item: TokenStream) -> syn::Result<T
     }
     func.attrs = kept;
     let shape = shape_of(&func, &args)?;
+    if let (Some(token), Some(Enclosing::Trait { name })) = (&func.sig.asyncness, &shape.enclosing)
+    {
+        return Err(syn::Error::new(
+            token.span(),
+            format!(
+                "{} cannot wrap an `async fn` default method of `{name}`: its tests call it, and \
+                 rustc cannot infer the trait's future type from a body that uses it; put the \
+                 attribute on the method in the trait's `impl` blocks, or on an `async fn` \
+                 this one awaits",
+                kind.attr()
+            ),
+        ));
+    }
     check_names(&func, &shape, &args)?;
     check_awaits(&shape, &args)?;
     if args.tests.iter().any(|t| matches!(t, Test::Discover(_))) {
@@ -217,19 +236,12 @@ fn result_of(r: &Relation) -> Ident {
     first(quote!(#guard #body)).unwrap_or_else(|| Ident::new(RESULT, Span::call_site()))
 }
 
-/// Renames `result` in every relation to the expansion's own local, keeping its place.
-/// A relation that binds a `result` of its own is left as written.
+/// Renames `result` in every relation to the expansion's own local, keeping its place. Where
+/// the relation binds a `result` of its own (a closure's parameter, a match arm, a `let`), that
+/// one is left as written within its scope.
 fn rename_result(args: &mut Args) {
     for t in &mut args.tests {
         if let Test::Relation(r) = t {
-            let mut bound = BoundNames(Vec::new());
-            bound.visit_expr(&r.body);
-            if let Some(g) = &r.guard {
-                bound.visit_expr(g);
-            }
-            if bound.0.iter().any(|n| n == "result") {
-                continue;
-            }
             RenameResult.visit_expr_mut(&mut r.body);
             if let Some(g) = &mut r.guard {
                 RenameResult.visit_expr_mut(g);
@@ -244,7 +256,42 @@ fn result_local(span: Span) -> Ident {
     Ident::new(RESULT, span)
 }
 
+/// Whether `pat` binds the name `result`.
+fn binds_result(pat: &Pat) -> bool {
+    let mut names = BoundNames(Vec::new());
+    names.visit_pat(pat);
+    names.0.iter().any(|n| n == "result")
+}
+
 impl VisitMut for RenameResult {
+    fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+        if !c.inputs.iter().any(binds_result) {
+            syn::visit_mut::visit_expr_closure_mut(self, c);
+        }
+    }
+
+    fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
+        if !binds_result(&arm.pat) {
+            syn::visit_mut::visit_arm_mut(self, arm);
+        }
+    }
+
+    fn visit_block_mut(&mut self, b: &mut syn::Block) {
+        for stmt in &mut b.stmts {
+            if let syn::Stmt::Local(local) = stmt {
+                if let Some(init) = &mut local.init {
+                    self.visit_local_init_mut(init);
+                }
+                if binds_result(&local.pat) {
+                    // From here on `result` is the block's own.
+                    return;
+                }
+                continue;
+            }
+            self.visit_stmt_mut(stmt);
+        }
+    }
+
     fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
         if p.qself.is_none() && p.path.is_ident("result") {
             let span = p.path.segments[0].ident.span();
@@ -431,7 +478,18 @@ fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
         }
         _ => false,
     });
-    let enclosing = crate::enclosing::enclosing_of(&name);
+    let enclosing = match crate::enclosing::enclosing_of(&name) {
+        // A method read as free: its impl is elsewhere than its tokens (a macro wrote the method
+        // into an impl written outside it). Named at its first call, as a fragment's would be.
+        Some(Enclosing::Free) if receiver != Receiver::None || sig_mentions_self => {
+            Some(Enclosing::Impl {
+                self_ty: None,
+                trait_: None,
+                generic: true,
+            })
+        }
+        other => other,
+    };
     let in_block = matches!(
         enclosing,
         Some(Enclosing::Impl { .. } | Enclosing::Trait { .. })
@@ -536,8 +594,12 @@ fn check_names(func: &ItemFn, shape: &Shape, args: &Args) -> syn::Result<()> {
                     .chars()
                     .next()
                     .is_some_and(|c| c.is_lowercase() || c == '_');
-                if lower && !known.contains(&s) && !bound.0.contains(&s) {
-                    if in_patterns.0.contains(&s) {
+                // A name far from every known one may be a function or a constant (`map(double)`):
+                // rustc judges it. A near one is a typo, said here with what is known.
+                let near = known.iter().any(|k| edit_distance(k, &s) <= 2);
+                let in_pattern = in_patterns.0.contains(&s);
+                if lower && (near || in_pattern) && !known.contains(&s) && !bound.0.contains(&s) {
+                    if in_pattern {
                         return Err(syn::Error::new(
                             ident.span(),
                             format!(
@@ -648,6 +710,24 @@ fn check_awaits(shape: &Shape, args: &Args) -> syn::Result<()> {
     Ok(())
 }
 
+/// Levenshtein distance, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
 struct BoundNames(Vec<String>);
 
 impl<'a> Visit<'a> for BoundNames {
@@ -697,13 +777,16 @@ fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
     } else {
         type_check(shape, args)
     };
+    // The body's statements join the new body rather than nest in it as a block: a nested
+    // one-expression block would draw `unused_braces`.
+    let stmts = &block.stmts;
     quote! {
         #(#outer)*
         #vis #sig {
             #(#inner)*
             #instrumentation
             #(#rebinds)*
-            #block
+            #(#stmts)*
         }
     }
 }
@@ -800,12 +883,12 @@ fn site_name(shape: &Shape, args: &Args) -> TokenStream {
             Some(Enclosing::Impl {
                 trait_: Some(TraitRef { name: Some(tr), .. }),
                 ..
-            }) => format!("<{self_ty} as {tr}>::{}", shape.name),
-            _ => format!("{self_ty}::{}", shape.name),
+            }) => format!("<{self_ty} as {tr}>::{}", shape.name.unraw()),
+            _ => format!("{self_ty}::{}", shape.name.unraw()),
         };
         return quote!(#pattern);
     }
-    let method = shape.name.to_string();
+    let method = shape.name.unraw().to_string();
     let module = quote!(::core::module_path!());
     match &shape.enclosing {
         Some(Enclosing::Impl {
@@ -1155,8 +1238,11 @@ fn receiver_for_execution(
     }
 }
 
-fn source_run(shape: &Shape) -> SourceRun {
-    let (mut setup, receiver, check_receiver) = receiver_for_execution(shape, "__invite_src_self");
+/// `prefix` names the fresh copies, so that two source runs can share a scope (a result may
+/// borrow from its copies).
+fn source_run(shape: &Shape, prefix: &str) -> SourceRun {
+    let (mut setup, receiver, check_receiver) =
+        receiver_for_execution(shape, &format!("{prefix}_self"));
     let mut call_args: Vec<TokenStream> = receiver.into_iter().collect();
     let mut check_args = Vec::new();
     for p in &shape.params {
@@ -1167,15 +1253,18 @@ fn source_run(shape: &Shape) -> SourceRun {
                 check_args.push(quote!(#ident));
             }
             Passing::Mut => {
-                let copy = format_ident!("__invite_src_{}", ident);
+                let copy = format_ident!("{}_{}", prefix, ident);
+                // Spanned on the parameter, so that a type without a copy gets one error there.
+                let own = quote_spanned!(ident.span()=> ::invite::bounds::own_argument(&*#ident));
                 setup.extend(quote!(
-                    let mut #copy = ::std::borrow::ToOwned::to_owned(&*#ident);
+                    let mut #copy = #own;
                 ));
                 call_args.push(quote!(&mut #copy));
                 check_args.push(quote!(&mut #copy));
             }
             Passing::Value => {
-                call_args.push(quote!(::core::clone::Clone::clone(&#ident)));
+                call_args
+                    .push(quote_spanned!(ident.span()=> ::invite::bounds::clone_argument(&#ident)));
                 check_args.push(quote!(&#ident));
             }
         }
@@ -1196,7 +1285,7 @@ fn awaited_call(shape: &Shape, args: &[TokenStream]) -> TokenStream {
     let turbofish = &shape.turbofish;
     let call = quote!(#callee #turbofish(#(#args),*));
     let call = if shape.is_unsafe {
-        quote!(unsafe { #call })
+        unsafe_call(call)
     } else {
         call
     };
@@ -1205,6 +1294,16 @@ fn awaited_call(shape: &Shape, args: &[TokenStream]) -> TokenStream {
     } else {
         call
     }
+}
+
+/// A call of an `unsafe fn`, in an `unsafe` block that may be nested in the relation's own
+/// (where the block is not needed, as in edition 2024 relations that say `unsafe` themselves).
+fn unsafe_call(call: TokenStream) -> TokenStream {
+    quote!({
+        #[allow(unused_unsafe)]
+        let __invite_value = unsafe { #call };
+        __invite_value
+    })
 }
 
 /// A user's expression in a test of an `async fn`, where it may `.await`: driven to its value
@@ -1229,19 +1328,20 @@ fn clone_receiver(shape: &Shape, of: TokenStream) -> TokenStream {
 
 /// Runs the source, then (unless turned off) runs it again on the same stream and gives up as
 /// `inconclusive` when the two disagree.
-fn source_and_self_check(src: &SourceRun, result: &Ident) -> TokenStream {
+fn source_and_self_check(shape: &Shape, src: &SourceRun, result: &Ident) -> TokenStream {
     let SourceRun { setup, call, .. } = src;
+    // The replay's copies live beside the first run's, as long as both results may borrow them.
+    let again = source_run(shape, "__invite_again");
+    let (again_setup, again_call) = (&again.setup, &again.call);
     quote! {
         #setup
         __invite_t.replay();
         let #result = #call;
         let _ = &#result;
         if __invite_t.self_check() {
-            let __invite_again = {
-                #setup
-                __invite_t.replay();
-                #call
-            };
+            #again_setup
+            __invite_t.replay();
+            let __invite_again = #again_call;
             if (&&::invite::__private::Cmp(&#result, &__invite_again))
                 .invite_same(__invite_t.tolerance())
                 == ::core::option::Option::Some(false)
@@ -1265,7 +1365,7 @@ fn source_and_self_check(src: &SourceRun, result: &Ident) -> TokenStream {
 fn guard_check(shape: &Shape, g: &Expr) -> TokenStream {
     let span = g.span();
     let mut g = g.clone();
-    FollowUps { shape }.visit_expr_mut(&mut g);
+    FollowUps::new(shape).visit_expr_mut(&mut g);
     let g = user_value(shape, &g);
     let holds = quote_spanned!(span=> ::invite::bounds::Holds::holds(#g));
     quote! {
@@ -1281,9 +1381,9 @@ fn guard_check(shape: &Shape, g: &Expr) -> TokenStream {
 
 fn relation_arm(shape: &Shape, r: &Relation) -> TokenStream {
     let mut body = r.body.clone();
-    FollowUps { shape }.visit_expr_mut(&mut body);
-    let src = source_run(shape);
-    let source = source_and_self_check(&src, &result_of(r));
+    FollowUps::new(shape).visit_expr_mut(&mut body);
+    let src = source_run(shape, "__invite_src");
+    let source = source_and_self_check(shape, &src, &result_of(r));
     let guard_check = r.guard.as_ref().map(|g| guard_check(shape, g));
     let guard_uses_result = r.guard.as_ref().is_some_and(|g| mentions_ident(g, RESULT));
     let (guard_before, guard_after) = if guard_uses_result {
@@ -1307,7 +1407,7 @@ fn relation_arm(shape: &Shape, r: &Relation) -> TokenStream {
 fn statistical_arm(shape: &Shape, r: &Relation, checks: usize) -> TokenStream {
     let st = r.statistical.as_ref().expect("a statistical relation");
     let mut body = r.body.clone();
-    FollowUps { shape }.visit_expr_mut(&mut body);
+    FollowUps::new(shape).visit_expr_mut(&mut body);
     let Expr::Binary(b) = &body else {
         unreachable!("checked by parse::check_statistical")
     };
@@ -1326,7 +1426,7 @@ fn statistical_arm(shape: &Shape, r: &Relation, checks: usize) -> TokenStream {
         .alpha
         .map_or(quote!(::invite::stats::DEFAULT_ALPHA), |a| quote!(#a));
     let control = st.control;
-    let SourceRun { setup, call, .. } = source_run(shape);
+    let SourceRun { setup, call, .. } = source_run(shape, "__invite_src");
     let result = result_of(r);
     let (ls, rs) = (left.span(), right.span());
     let sample = |e: &Expr, span: Span| {
@@ -1485,9 +1585,9 @@ fn verdict(shape: &Shape, body: &Expr, span: Span) -> TokenStream {
 }
 
 fn metamorphic_test_arm(shape: &Shape, path: &Expr) -> TokenStream {
-    let src = source_run(shape);
+    let src = source_run(shape, "__invite_src");
     let result = Ident::new(RESULT, Span::call_site());
-    let source = source_and_self_check(&src, &result);
+    let source = source_and_self_check(shape, &src, &result);
     let receiver = src.check_receiver.iter();
     let check_args = &src.check_args;
     let call = quote_spanned!(path.span()=>
@@ -1546,14 +1646,15 @@ fn in_vivo_arm(shape: &Shape, path: &Expr) -> TokenStream {
 /// block.
 fn replayed(
     shape: &Shape,
+    in_unsafe: bool,
     span: Span,
     args: &[TokenStream],
     binds: &[Ident],
     prepare: TokenStream,
     call: TokenStream,
 ) -> Expr {
-    let call = if shape.is_unsafe {
-        quote!(unsafe { #call })
+    let call = if shape.is_unsafe && !in_unsafe {
+        unsafe_call(call)
     } else {
         call
     };
@@ -1579,9 +1680,18 @@ fn replayed(
 /// receiver it may change or consume. The call stays as written otherwise.
 struct FollowUps<'a> {
     shape: &'a Shape,
+    /// Inside the relation's own `unsafe` block: a call of an `unsafe fn` needs no other.
+    in_unsafe: bool,
 }
 
-impl FollowUps<'_> {
+impl<'a> FollowUps<'a> {
+    fn new(shape: &'a Shape) -> FollowUps<'a> {
+        FollowUps {
+            shape,
+            in_unsafe: false,
+        }
+    }
+
     /// A fresh copy of the receiver that `of` (a reference to it) points at, and how to pass it.
     fn fresh_receiver(&self, of: &Ident) -> (TokenStream, TokenStream) {
         let copy = clone_receiver(self.shape, quote!(#of));
@@ -1590,9 +1700,11 @@ impl FollowUps<'_> {
                 quote!(let mut __invite_recv = #copy;),
                 quote!(&mut __invite_recv),
             ),
+            // Boxed rather than pinned on the stack: an `async fn`'s follow-up is a future that
+            // owns its receiver beyond this arm.
             Receiver::PinMut => (
-                quote!(let __invite_recv = ::core::pin::pin!(#copy);),
-                quote!(__invite_recv),
+                quote!(let mut __invite_recv = ::std::boxed::Box::pin(#copy);),
+                quote!(__invite_recv.as_mut()),
             ),
             _ => (quote!(let __invite_recv = #copy;), quote!(__invite_recv)),
         }
@@ -1607,11 +1719,20 @@ impl FollowUps<'_> {
     }
 }
 
+/// `self` itself: the live receiver, which a follow-up must not change or consume.
+fn is_self_expr(e: &Expr) -> bool {
+    matches!(e, Expr::Path(p) if p.qself.is_none() && p.path.is_ident("self"))
+}
+
 impl VisitMut for FollowUps<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
+        let outer = self.in_unsafe;
+        self.in_unsafe |= matches!(e, Expr::Unsafe(_));
         syn::visit_mut::visit_expr_mut(self, e);
+        self.in_unsafe = outer;
         let span = e.span();
         let shape = self.shape;
+        let in_unsafe = self.in_unsafe;
         let binds_for =
             |n: usize| -> Vec<Ident> { (0..n).map(|i| format_ident!("__invite_a{}", i)).collect() };
         match e {
@@ -1626,12 +1747,24 @@ impl VisitMut for FollowUps<'_> {
                 if !(via_self || bare) {
                     return;
                 }
-                let callee = &c.func;
+                // Through the trait when it is known, so that an inherent method of the same
+                // name cannot answer for it; the call's own generic arguments stay.
+                let callee = match shape.trait_callee() {
+                    Some(path) if via_self => {
+                        let generics = &p.path.segments.last().expect("non-empty").arguments;
+                        quote!(#path #generics)
+                    }
+                    _ => {
+                        let f = &c.func;
+                        quote!(#f)
+                    }
+                };
                 let mut args: Vec<TokenStream> = c.args.iter().map(|a| quote!(#a)).collect();
                 let binds = binds_for(args.len());
                 let mut call_args: Vec<TokenStream> = binds.iter().map(|b| quote!(#b)).collect();
                 let mut prepare = TokenStream::new();
-                if via_self && self.clones_receiver() && !args.is_empty() {
+                let live_receiver = c.args.first().is_some_and(is_self_expr);
+                if via_self && self.clones_receiver() && live_receiver {
                     // Only borrowed, to be cloned: the receiver itself must stay usable.
                     let recv = &args[0];
                     args[0] = quote!(&(#recv));
@@ -1640,7 +1773,7 @@ impl VisitMut for FollowUps<'_> {
                     call_args[0] = pass;
                 }
                 let call = quote!(#callee(#(#call_args),*));
-                *e = replayed(shape, span, &args, &binds, prepare, call);
+                *e = replayed(shape, in_unsafe, span, &args, &binds, prepare, call);
             }
             Expr::MethodCall(m) if m.method == shape.name && shape.receiver != Receiver::None => {
                 let recv = &m.receiver;
@@ -1648,20 +1781,53 @@ impl VisitMut for FollowUps<'_> {
                 let turbofish = &m.turbofish;
                 let mut args: Vec<TokenStream> = m.args.iter().map(|a| quote!(#a)).collect();
                 let binds = binds_for(args.len());
-                if !self.clones_receiver() {
+                if !is_self_expr(recv) {
+                    // Another value (a fresh one, or not the function's type at all): called
+                    // as written.
                     let call = quote!((#recv).#method #turbofish(#(#binds),*));
-                    *e = replayed(shape, span, &args, &binds, TokenStream::new(), call);
+                    *e = replayed(
+                        shape,
+                        in_unsafe,
+                        span,
+                        &args,
+                        &binds,
+                        TokenStream::new(),
+                        call,
+                    );
                     return;
                 }
-                // The receiver is evaluated with the arguments, borrowed, and cloned after the
-                // stream is rewound.
+                let trait_callee = shape.trait_callee();
+                if !self.clones_receiver() {
+                    let call = match &trait_callee {
+                        Some(path) => quote!(#path #turbofish(#recv, #(#binds),*)),
+                        None => quote!((#recv).#method #turbofish(#(#binds),*)),
+                    };
+                    *e = replayed(
+                        shape,
+                        in_unsafe,
+                        span,
+                        &args,
+                        &binds,
+                        TokenStream::new(),
+                        call,
+                    );
+                    return;
+                }
+                // The live receiver is evaluated with the arguments, borrowed, and cloned after
+                // the stream is rewound.
                 let of = format_ident!("__invite_recv_of");
                 args.insert(0, quote!(&(#recv)));
                 let mut all = vec![of.clone()];
                 all.extend(binds.iter().cloned());
-                let (make, _) = self.fresh_receiver(&of);
-                let call = quote!(__invite_recv.#method #turbofish(#(#binds),*));
-                *e = replayed(shape, span, &args, &all, make, call);
+                let (make, pass) = self.fresh_receiver(&of);
+                let call = match (&trait_callee, shape.receiver) {
+                    (Some(path), _) => quote!(#path #turbofish(#pass, #(#binds),*)),
+                    (None, Receiver::PinMut) => {
+                        quote!(#pass.#method #turbofish(#(#binds),*))
+                    }
+                    (None, _) => quote!(__invite_recv.#method #turbofish(#(#binds),*)),
+                };
+                *e = replayed(shape, in_unsafe, span, &args, &all, make, call);
             }
             _ => {}
         }

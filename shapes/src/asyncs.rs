@@ -63,6 +63,18 @@ impl Account {
     }
 }
 
+impl Account {
+    /// Deposits `x` into a pinned account: an async `self: Pin<&mut Self>` method.
+    #[invite::metamorphic(
+        Self::pinned_deposit(self, 2.0 * x).await - self.balance == 2.0 * (result - self.balance)
+    )]
+    pub async fn pinned_deposit(self: std::pin::Pin<&mut Self>, x: f64) -> f64 {
+        let this = self.get_mut();
+        this.balance += x + off_by("invite_shapes::asyncs::Account::pinned_deposit");
+        this.balance
+    }
+}
+
 /// Quotes prices: a trait with a native `async fn`.
 #[allow(async_fn_in_trait)]
 pub trait Pricer {

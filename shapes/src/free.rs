@@ -132,6 +132,40 @@ pub fn outer_spread(xs: &[f64]) -> f64 {
     inner_spread(xs)
 }
 
+/// The largest element, borrowed mutably from a `&mut` argument: a result that borrows from
+/// the copy each execution gets.
+#[invite::metamorphic(*result >= xs[0])]
+pub fn max_mut(xs: &mut Vec<f64>) -> &mut f64 {
+    let planted = crate::planted("invite_shapes::free::max_mut");
+    let mut best = 0;
+    for i in 1..xs.len() {
+        if (xs[i] > xs[best]) != planted {
+            best = i;
+        }
+    }
+    &mut xs[best]
+}
+
+/// Twice `x`, by a one-line body.
+#[invite::metamorphic(twice(3.0 * x) == 3.0 * result)]
+pub fn twice(x: f64) -> f64 {
+    (2.0 * x).abs().copysign(x) + off_by("invite_shapes::free::twice")
+}
+
+/// The sum of squares: a relation that passes a function by name and binds its own `result`.
+#[invite::metamorphic(
+    result == xs.iter().copied().map(square).sum::<f64>(),
+    xs.iter().map(|result| result * result).all(|result| result <= result + 1.0),
+)]
+pub fn sum_of_squares(xs: &[f64]) -> f64 {
+    xs.iter().map(|x| x * x).sum::<f64>() + off_by("invite_shapes::free::sum_of_squares")
+}
+
+/// `x` squared.
+pub fn square(x: f64) -> f64 {
+    x * x
+}
+
 /// A relation written only when a feature is on, through `cfg_attr`.
 #[cfg_attr(
     feature = "enabled",

@@ -8,7 +8,7 @@
 //! and unsafe code (but for the one module of `unsafe` and `extern "C"` shapes), as a careful
 //! user's would: the attributes must add no undocumented public item and no unsafe block.
 
-#![deny(missing_docs, unsafe_code)]
+#![deny(missing_docs, unsafe_code, warnings)]
 
 use std::sync::OnceLock;
 

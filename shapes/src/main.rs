@@ -62,6 +62,10 @@ fn sync_shapes() -> Vec<(&'static str, f64)> {
     r("normalize", free::normalize(&mut v));
     r("outer_spread", free::outer_spread(&xs));
     r("halved", free::halved(9.0));
+    let mut ys = vec![1.0, 5.0, -2.0];
+    r("max_mut", *free::max_mut(&mut ys));
+    r("twice", free::twice(-1.25));
+    r("sum_of_squares", free::sum_of_squares(&[1.0, 2.0, 3.0]));
     // SAFETY: the slice is not empty.
     #[allow(unsafe_code)]
     r("first_unchecked", unsafe { raw::first_unchecked(&xs) });
@@ -94,7 +98,21 @@ fn sync_shapes() -> Vec<(&'static str, f64)> {
         .peak(),
     );
 
+    let mut stack = methods::Stack {
+        items: vec![4, 8, 15],
+        ..Default::default()
+    };
+    r("Stack::pop", stack.pop().map_or(-1.0, f64::from));
+    r("Stack::get_or_insert", *stack.get_or_insert(21));
+
     use traits::{Cdf, Scale, Scorer, Spread, Store, Summary};
+    r("Shadowed::score", Scorer::score(&traits::Shadowed, &xs));
+    r(
+        "Shadowed inherent score",
+        traits::Shadowed::score(&traits::Shadowed, &xs),
+    );
+    r("Quiet::score", traits::Quiet.score(&xs));
+    r("Smallest::score", traits::Smallest.score(&xs));
     r("Mean::score", traits::Mean.score(&xs));
     r(
         "Data::spread",
@@ -141,6 +159,7 @@ fn sync_shapes() -> Vec<(&'static str, f64)> {
         families::Range { lo: -3, hi: 4 }.width(),
     );
     r("Floats::sum", families::Floats(xs.to_vec()).sum());
+    r("Floats::sum again", families::Floats(vec![2.0, 3.0]).sum());
     r("Ints::sum", families::Ints(vec![3, -4, 10]).sum());
     r("tripled", families::tripled(1.5));
     r("quintupled", families::quintupled(1.5));
@@ -165,6 +184,10 @@ async fn async_shapes() -> Vec<(&'static str, f64)> {
             let mut account = asyncs::Account { balance: 10.0 };
             account.deposit(2.5).await
         });
+        let pinned = tokio::spawn(async {
+            let mut account = asyncs::Account { balance: 10.0 };
+            std::pin::Pin::new(&mut account).pinned_deposit(1.5).await
+        });
         let quote = tokio::spawn(async {
             use asyncs::Pricer;
             asyncs::Flat(1.5).quote(4.0).await
@@ -177,6 +200,7 @@ async fn async_shapes() -> Vec<(&'static str, f64)> {
             ("mean_of", mean),
             ("Rates::rate", rate),
             ("Account::deposit", deposit),
+            ("Account::pinned_deposit", pinned),
             ("Flat::quote", quote),
             ("tax", tax),
             ("delayed", delayed),

@@ -130,6 +130,34 @@ impl Counter {
     }
 }
 
+/// A stack, and values by key.
+#[derive(Clone, Debug, Default)]
+pub struct Stack {
+    /// The values, last on top.
+    pub items: Vec<u32>,
+    /// Values by key.
+    pub cache: std::collections::BTreeMap<u32, f64>,
+}
+
+impl Stack {
+    /// Takes the top value: a relation that calls another type's method of the same name.
+    #[invite::metamorphic(result == self.items.clone().pop())]
+    pub fn pop(&mut self) -> Option<u32> {
+        if crate::planted("invite_shapes::methods::Stack::pop") && !self.items.is_empty() {
+            return Some(self.items.remove(0));
+        }
+        self.items.pop()
+    }
+
+    /// The value under `k`, made on first use: a `&mut self` method whose result borrows from
+    /// the receiver.
+    #[invite::metamorphic(*result == 2.0 * f64::from(k))]
+    pub fn get_or_insert(&mut self, k: u32) -> &f64 {
+        let v = 2.0 * f64::from(k) + off_by("invite_shapes::methods::Stack::get_or_insert");
+        self.cache.entry(k).or_insert(v)
+    }
+}
+
 /// Values of any numeric type.
 #[derive(Clone, Debug)]
 pub struct Series<T> {

@@ -9,7 +9,11 @@ use crate::off_by;
 /// # Safety
 ///
 /// `xs` must not be empty.
-#[invite::metamorphic(first_unchecked(&multiply(xs, 2.0)) == 2.0 * result)]
+#[invite::metamorphic(
+    first_unchecked(&multiply(xs, 2.0)) == 2.0 * result,
+    // SAFETY: the sampled call's slice is not empty, nor is its double.
+    unsafe { first_unchecked(&multiply(xs, 3.0)) } == 3.0 * result,
+)]
 pub unsafe fn first_unchecked(xs: &[f64]) -> f64 {
     // SAFETY: the caller promises a non-empty slice.
     unsafe { *xs.get_unchecked(0) + off_by("invite_shapes::raw::first_unchecked") }

@@ -28,6 +28,66 @@ impl Scorer for Mean {
     }
 }
 
+/// Scores by the median, and also has an inherent `score` of its own that a relation's
+/// `self.score(..)` must not reach.
+#[derive(Clone, Debug)]
+pub struct Shadowed;
+
+impl Shadowed {
+    /// Not the trait's score.
+    pub fn score(&self, _xs: &[f64]) -> f64 {
+        1000.0
+    }
+}
+
+impl Scorer for Shadowed {
+    #[invite::metamorphic(
+        self.score(&multiply(xs, 2.0)) == 2.0 * result,
+        Self::score(self, &multiply(xs, 3.0)) == 3.0 * result,
+    )]
+    fn score(&self, xs: &[f64]) -> f64 {
+        xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+            + off_by("<invite_shapes::traits::Shadowed as Scorer>::score")
+    }
+}
+
+/// Scores in a module whose body opens with inner attributes.
+#[derive(Clone, Debug)]
+pub struct Quiet;
+
+mod quiet {
+    #![allow(clippy::all)]
+    #![allow(unused_imports)]
+    use invite::mr::multiply;
+
+    impl super::Scorer for super::Quiet {
+        #[invite::metamorphic(self.score(&multiply(xs, 2.0)) == 2.0 * result)]
+        fn score(&self, xs: &[f64]) -> f64 {
+            xs.iter().sum::<f64>()
+                + crate::off_by("<invite_shapes::traits::quiet::Quiet as Scorer>::score")
+        }
+    }
+}
+
+/// A method a macro writes into an impl written around it.
+macro_rules! smallest_score {
+    () => {
+        #[invite::metamorphic(self.score(&multiply(xs, 2.0)) == 2.0 * result)]
+        fn score(&self, xs: &[f64]) -> f64 {
+            xs.iter().copied().fold(f64::INFINITY, f64::min)
+                + off_by("invite_shapes::traits::Smallest::score")
+        }
+    };
+}
+
+/// Scores by the smallest value.
+#[derive(Clone, Debug)]
+pub struct Smallest;
+
+impl Scorer for Smallest {
+    smallest_score!();
+}
+
 /// How far apart a collection's values are, in `T`.
 pub trait Spread<T> {
     /// The distance from the smallest value to the largest.

@@ -166,6 +166,32 @@ fn every_shape_is_tested_and_passes() {
     ] {
         assert!(names.contains(name), "no site {name}: {names:#?}");
     }
+    // Each site named at its first call is announced once, before its tests; no other is.
+    let started: BTreeSet<String> = clean
+        .records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Start(s) => Some(s.sites.iter().map(|s| s.name.clone())),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let mut announced = Vec::new();
+    for r in &clean.records {
+        match r {
+            Record::Site(s) => announced.push(s.info.name.clone()),
+            Record::Test(t) if !started.contains(&t.site) => assert!(
+                announced.contains(&t.site),
+                "{} tested before it was announced",
+                t.site
+            ),
+            _ => {}
+        }
+    }
+    let once: BTreeSet<String> = announced.iter().cloned().collect();
+    assert_eq!(once.len(), announced.len(), "announced twice: {announced:?}");
+    assert!(once.is_disjoint(&started), "{once:?}");
+    assert!(once.contains("invite_shapes::families::Floats::sum"), "{once:?}");
     // A future that waits on the runtime's timer ends its test as an error that says so.
     let stalled: Vec<_> = clean
         .records
