@@ -406,7 +406,7 @@ fn nearest_site<'a>(entry: &str, sites: &[&'a str]) -> Option<&'a str> {
         .copied()
         .filter(|s| last(s) == last(entry))
         .collect();
-    same_last.sort_by_key(|s| edit_distance(s, entry));
+    same_last.sort_by_key(|s| strsim::levenshtein(s, entry));
     if let Some(s) = same_last.first() {
         return Some(s);
     }
@@ -414,30 +414,10 @@ fn nearest_site<'a>(entry: &str, sites: &[&'a str]) -> Option<&'a str> {
     sites
         .iter()
         .copied()
-        .map(|s| (edit_distance(s, entry), s))
+        .map(|s| (strsim::levenshtein(s, entry), s))
         .filter(|(d, _)| *d <= limit)
         .min()
         .map(|(_, s)| s)
-}
-
-/// Levenshtein distance in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                diagonal
-            } else {
-                1 + diagonal.min(above).min(row[j])
-            };
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 /// The most errors one file reports.
@@ -617,17 +597,6 @@ fn default_child_cpu_charge(cpus: usize) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn edit_distance_counts_insertions_deletions_and_substitutions() {
-        assert_eq!(edit_distance("", ""), 0);
-        assert_eq!(edit_distance("abc", ""), 3);
-        assert_eq!(edit_distance("", "ab"), 2);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("app::mean", "app::mean"), 0);
-        assert_eq!(edit_distance("app::maen", "app::mean"), 2);
-        assert_eq!(edit_distance("ab", "ba"), 2);
-        assert_eq!(edit_distance("flaw", "lawn"), 2);
-    }
 
     #[test]
     fn entries_that_name_no_site_are_listed_with_the_site_they_likely_meant() {

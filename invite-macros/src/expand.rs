@@ -596,7 +596,7 @@ fn check_names(func: &ItemFn, shape: &Shape, args: &Args) -> syn::Result<()> {
                     .is_some_and(|c| c.is_lowercase() || c == '_');
                 // A name far from every known one may be a function or a constant (`map(double)`):
                 // rustc judges it. A near one is a typo, said here with what is known.
-                let near = known.iter().any(|k| edit_distance(k, &s) <= 2);
+                let near = known.iter().any(|k| strsim::levenshtein(k, &s) <= 2);
                 let in_pattern = in_patterns.0.contains(&s);
                 if lower && (near || in_pattern) && !known.contains(&s) && !bound.0.contains(&s) {
                     if in_pattern {
@@ -708,24 +708,6 @@ fn check_awaits(shape: &Shape, args: &Args) -> syn::Result<()> {
         }
     }
     Ok(())
-}
-
-/// Levenshtein distance, by characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 struct BoundNames(Vec<String>);
@@ -1781,23 +1763,11 @@ impl VisitMut for FollowUps<'_> {
                 let turbofish = &m.turbofish;
                 let mut args: Vec<TokenStream> = m.args.iter().map(|a| quote!(#a)).collect();
                 let binds = binds_for(args.len());
-                if !is_self_expr(recv) {
-                    // Another value (a fresh one, or not the function's type at all): called
-                    // as written.
-                    let call = quote!((#recv).#method #turbofish(#(#binds),*));
-                    *e = replayed(
-                        shape,
-                        in_unsafe,
-                        span,
-                        &args,
-                        &binds,
-                        TokenStream::new(),
-                        call,
-                    );
-                    return;
-                }
-                let trait_callee = shape.trait_callee();
-                if !self.clones_receiver() {
+                let live_receiver = is_self_expr(recv);
+                let trait_callee = shape.trait_callee().filter(|_| live_receiver);
+                if !(live_receiver && self.clones_receiver()) {
+                    // Another value (a fresh one, or not the function's type at all) is called
+                    // as written; the live receiver, shared, through the trait when known.
                     let call = match &trait_callee {
                         Some(path) => quote!(#path #turbofish(#recv, #(#binds),*)),
                         None => quote!((#recv).#method #turbofish(#(#binds),*)),

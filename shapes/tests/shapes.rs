@@ -189,9 +189,16 @@ fn every_shape_is_tested_and_passes() {
         }
     }
     let once: BTreeSet<String> = announced.iter().cloned().collect();
-    assert_eq!(once.len(), announced.len(), "announced twice: {announced:?}");
+    assert_eq!(
+        once.len(),
+        announced.len(),
+        "announced twice: {announced:?}"
+    );
     assert!(once.is_disjoint(&started), "{once:?}");
-    assert!(once.contains("invite_shapes::families::Floats::sum"), "{once:?}");
+    assert!(
+        once.contains("invite_shapes::families::Floats::sum"),
+        "{once:?}"
+    );
     // A future that waits on the runtime's timer ends its test as an error that says so.
     let stalled: Vec<_> = clean
         .records
