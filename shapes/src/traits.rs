@@ -21,7 +21,7 @@ pub trait Scorer {
 pub struct Mean;
 
 impl Scorer for Mean {
-    #[invite::metamorphic(self.score(&multiply(xs, 2.0)) == 2.0 * result)]
+    #[invite::metamorphic(self.score(&multiply(xs, 2.0)) == 2.0 * result, discover = true)]
     fn score(&self, xs: &[f64]) -> f64 {
         xs.iter().sum::<f64>() / xs.len().max(1) as f64
             + off_by("<invite_shapes::traits::Mean as Scorer>::score")

@@ -166,6 +166,12 @@ fn every_shape_is_tested_and_passes() {
     ] {
         assert!(names.contains(name), "no site {name}: {names:#?}");
     }
+    // Discovery observes a trait impl method too.
+    assert!(
+        clean.records.iter().any(|r| matches!(r, Record::Observation(o)
+            if o.site == "<invite_shapes::traits::Mean as Scorer>::score")),
+        "no observation of the discovered trait method"
+    );
     // Each site named at its first call is announced once, before its tests; no other is.
     let started: BTreeSet<String> = clean
         .records
