@@ -469,3 +469,83 @@ pub fn shutdown() {
     let _ =
         done_rx.recv_timeout(Duration::from_millis(rt.config.drain_ms) + Duration::from_secs(2));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::site::{Naming, Site, SiteMeta};
+
+    fn site(rho: Option<f64>, tolerance: Option<f64>, timeout_ms: Option<u64>) -> Site {
+        Site::new(SiteMeta {
+            name: "app::f",
+            naming: Naming::Fixed,
+            file: "f.rs",
+            line: 1,
+            tests: &[],
+            params: &[],
+            rho,
+            tolerance,
+            timeout_ms,
+            self_check: true,
+            dedup: false,
+        })
+    }
+
+    fn config(text: &str) -> Config {
+        Config::from_toml(text, std::path::Path::new("invite.toml")).expect("a valid config")
+    }
+
+    #[test]
+    fn a_site_s_entry_wins_over_its_attribute_which_wins_over_the_defaults() {
+        let plain = site(None, None, None);
+        let attributed = site(Some(0.25), Some(1e-3), Some(700));
+        let defaults = config("default_rho = 0.5\ntimeout_ms = 900");
+        let s = settings_of(&defaults, false, &plain);
+        assert_eq!(
+            (s.rho, s.tolerance, s.timeout_ms),
+            (0.5, DEFAULT_TOLERANCE, 900)
+        );
+        let s = settings_of(&defaults, false, &attributed);
+        assert_eq!((s.rho, s.tolerance, s.timeout_ms), (0.25, 1e-3, 700));
+        let entry = config(
+            "default_rho = 0.5\n[functions.\"app::f\"]\nrho = 0.125\ntolerance = 0.5\ntimeout_ms = 40",
+        );
+        let s = settings_of(&entry, false, &attributed);
+        assert_eq!((s.rho, s.tolerance, s.timeout_ms), (0.125, 0.5, 40));
+        let off = config("default_rho = 1.0\n[functions.\"app::f\"]\nenabled = false");
+        assert_eq!(settings_of(&off, false, &attributed).rho, 0.0);
+    }
+
+    #[test]
+    fn an_adaptive_site_starts_at_one_percent_unless_it_is_off_or_its_rate_is_zero_by_entry() {
+        let s = site(None, None, None);
+        let adaptive =
+            config("default_rho = 0.0\n[functions.\"app::f\"]\ntarget_tests_per_min = 60");
+        let got = settings_of(&adaptive, false, &s);
+        assert_eq!((got.rho, got.target_tests_per_min), (0.01, Some(60.0)));
+        let started =
+            config("default_rho = 0.2\n[functions.\"app::f\"]\ntarget_tests_per_min = 60");
+        assert_eq!(settings_of(&started, false, &s).rho, 0.2);
+        let off = config(
+            "default_rho = 0.0\n[functions.\"app::f\"]\ntarget_tests_per_min = 60\nenabled = false",
+        );
+        let got = settings_of(&off, false, &s);
+        assert_eq!(got.rho, 0.0);
+        let zero = config("[functions.\"app::f\"]\ntarget_tests_per_min = 60\nrho = 0.0");
+        let got = settings_of(&zero, false, &s);
+        assert_eq!((got.rho, got.target_tests_per_min), (0.0, None));
+    }
+
+    #[test]
+    fn the_filter_applies_where_it_was_built_and_the_site_asks_for_it() {
+        let s = site(None, None, None);
+        let seccomp = config("");
+        assert!(settings_of(&seccomp, true, &s).seccomp);
+        assert!(
+            !settings_of(&seccomp, false, &s).seccomp,
+            "no filter was built"
+        );
+        let fork_only = config("[functions.\"app::f\"]\nsandbox = \"fork\"");
+        assert!(!settings_of(&fork_only, true, &s).seccomp);
+    }
+}

@@ -168,7 +168,10 @@ fn every_shape_is_tested_and_passes() {
     }
     // Discovery observes a trait impl method too.
     assert!(
-        clean.records.iter().any(|r| matches!(r, Record::Observation(o)
+        clean
+            .records
+            .iter()
+            .any(|r| matches!(r, Record::Observation(o)
             if o.site == "<invite_shapes::traits::Mean as Scorer>::score")),
         "no observation of the discovered trait method"
     );
