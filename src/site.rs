@@ -743,6 +743,11 @@ mod tests {
     }
 
     #[test]
+    fn a_site_shows_its_name_when_debugged() {
+        assert!(format!("{:?}", test_site()).contains("\"tests::site\""));
+    }
+
+    #[test]
     fn generic_arguments_are_left_out_at_any_depth() {
         assert_eq!(without_generic_arguments("a::B<c::D<E>, F>"), "a::B");
         assert_eq!(without_generic_arguments("a::B"), "a::B");
