@@ -43,8 +43,8 @@ impl Wake for Signal {
     }
 }
 
-/// Drives `future` to completion on this thread. Panics with [`STALLED`] when it waits for a
-/// wake that does not come (see the module's header).
+/// Drives `future` to completion on this thread. Panics with the `STALLED` message when it
+/// waits for a wake that does not come (see the module's header).
 pub fn block_on<F: Future>(future: F) -> F::Output {
     let mut future = pin!(future);
     let signal = Arc::new(Signal::default());
