@@ -531,6 +531,9 @@ mod tests {
         );
         let got = settings_of(&off, false, &s);
         assert_eq!(got.rho, 0.0);
+        let given = config("[functions.\"app::f\"]\ntarget_tests_per_min = 60\nrho = 0.3");
+        let got = settings_of(&given, false, &s);
+        assert_eq!((got.rho, got.target_tests_per_min), (0.3, Some(60.0)));
         let zero = config("[functions.\"app::f\"]\ntarget_tests_per_min = 60\nrho = 0.0");
         let got = settings_of(&zero, false, &s);
         assert_eq!((got.rho, got.target_tests_per_min), (0.0, None));
