@@ -547,6 +547,10 @@ mod tests {
         );
         assert_eq!(without_inner_attributes("#![a] #![b[c]] impl X"), " impl X");
         assert_eq!(without_inner_attributes("#!oops impl X"), "#!oops impl X");
+        assert_eq!(
+            without_inner_attributes("#!oops [a] impl X"),
+            "#!oops [a] impl X"
+        );
     }
 
     #[test]

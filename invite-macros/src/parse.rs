@@ -641,3 +641,45 @@ pub fn mentions_ident(e: &Expr, name: &str) -> bool {
     f.visit_expr(e);
     f.1
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    fn name_of(tokens: TokenStream) -> syn::Result<Option<String>> {
+        let mut args = Args::default();
+        args.add(Kind::Metamorphic, tokens)?;
+        Ok(args.name.map(|n| quote!(#n).to_string()))
+    }
+
+    #[test]
+    fn a_name_is_a_non_empty_string_or_a_concat_or_stringify_of_one() {
+        assert_eq!(
+            name_of(quote!(f(x) == result, name = "app::f")).unwrap(),
+            Some("\"app::f\"".into())
+        );
+        assert!(
+            name_of(quote!(f(x) == result, name = concat!("app::", "f")))
+                .unwrap()
+                .is_some()
+        );
+        assert!(name_of(quote!(f(x) == result, name = stringify!(app)))
+            .unwrap()
+            .is_some());
+        assert_eq!(name_of(quote!(f(x) == result)).unwrap(), None);
+        for bad in [
+            quote!(f(x) == result, name = ""),
+            quote!(f(x) == result, name = "  "),
+            quote!(f(x) == result, name = 3),
+            quote!(f(x) == result, name = format!("app")),
+            quote!(f(x) == result, name = "a", name = "b"),
+        ] {
+            let err = name_of(bad.clone()).expect_err(&bad.to_string());
+            assert!(
+                err.to_string().contains("`name` takes") || err.to_string().contains("twice"),
+                "{err}"
+            );
+        }
+    }
+}
