@@ -1803,3 +1803,101 @@ impl VisitMut for FollowUps<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The relation `text` after `result` is renamed, as tokens' text.
+    fn renamed(text: &str) -> String {
+        let mut args = Args::default();
+        args.add(Kind::Metamorphic, text.parse().unwrap()).unwrap();
+        rename_result(&mut args);
+        match &args.tests[0] {
+            Test::Relation(r) => {
+                let (guard, body) = (&r.guard, &r.body);
+                quote!(#guard #body).to_string()
+            }
+            _ => unreachable!("a relation"),
+        }
+    }
+
+    #[test]
+    fn result_is_renamed_wherever_the_relation_does_not_bind_its_own() {
+        assert_eq!(renamed("f(x) == result"), "f (x) == __invite_result");
+        assert_eq!(
+            renamed("if result > 0.0 => f(x) >= result"),
+            "__invite_result > 0.0 f (x) >= __invite_result"
+        );
+        // A closure's, a match arm's and a `let`'s own `result` are theirs within their scope.
+        assert_eq!(
+            renamed("xs.iter().all(|result| *result <= 1.0) && result >= 0.0"),
+            "xs . iter () . all (| result | * result <= 1.0) && __invite_result >= 0.0"
+        );
+        assert_eq!(
+            renamed("match g(x) { Some(result) => result, None => result } > 0"),
+            "match g (x) { Some (result) => result , None => __invite_result } > 0"
+        );
+        assert_eq!(
+            renamed("{ let y = result; let result = 2.0; result + y } > 0.0"),
+            "{ let y = __invite_result ; let result = 2.0 ; result + y } > 0.0"
+        );
+        // Struct shorthand keeps the field's name.
+        assert_eq!(
+            renamed("S { result } == S { result: 1 }"),
+            "S { result : __invite_result } == S { result : 1 }"
+        );
+    }
+
+    #[test]
+    fn in_a_macro_result_is_renamed_except_as_a_field_or_a_path_segment() {
+        assert_eq!(
+            renamed("approx!(result, s.result, a::result, (result))"),
+            "approx ! (__invite_result , s . result , a :: result , (__invite_result))"
+        );
+    }
+
+    #[test]
+    fn the_output_local_takes_the_first_renamed_result_even_inside_groups() {
+        let mut args = Args::default();
+        args.add(Kind::Metamorphic, "f(&[result]) > 0".parse().unwrap())
+            .unwrap();
+        rename_result(&mut args);
+        let Test::Relation(r) = &args.tests[0] else {
+            unreachable!("a relation")
+        };
+        assert_eq!(result_of(r), RESULT);
+        let mut args = Args::default();
+        args.add(Kind::Metamorphic, "f(x) > 0".parse().unwrap())
+            .unwrap();
+        let Test::Relation(r) = &args.tests[0] else {
+            unreachable!("a relation")
+        };
+        assert_eq!(
+            result_of(r),
+            RESULT,
+            "a relation without result still names it"
+        );
+    }
+
+    #[test]
+    fn locals_of_the_expansion_get_mixed_site_spans_and_nothing_else_changes() {
+        let out = respan_locals(quote!(let __invite_t = x; { __invite_a0 } result));
+        assert_eq!(
+            out.to_string(),
+            "let __invite_t = x ; { __invite_a0 } result"
+        );
+    }
+
+    #[test]
+    fn typed_receivers_are_taken_as_written() {
+        let ty = |s: &str| syn::parse_str::<Type>(s).unwrap();
+        assert!(typed_receiver(&ty("&Self")) == Receiver::Ref);
+        assert!(typed_receiver(&ty("&'a mut Self")) == Receiver::RefMut);
+        assert!(typed_receiver(&ty("Pin<&mut Self>")) == Receiver::PinMut);
+        assert!(typed_receiver(&ty("std::pin::Pin<&mut Self>")) == Receiver::PinMut);
+        assert!(typed_receiver(&ty("Pin<&Self>")) == Receiver::Value);
+        assert!(typed_receiver(&ty("Box<Self>")) == Receiver::Value);
+        assert!(typed_receiver(&ty("&Box<Self>")) == Receiver::Value);
+    }
+}
