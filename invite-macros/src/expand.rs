@@ -1889,6 +1889,142 @@ mod tests {
         );
     }
 
+    /// The expansion of `attr` on `item`, or its error's message.
+    fn expanded(attr: &str, item: &str) -> Result<String, String> {
+        try_expand(
+            Kind::Metamorphic,
+            attr.parse().unwrap(),
+            item.parse().unwrap(),
+        )
+        .map(|t| t.to_string())
+        .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn an_async_fn_s_own_calls_in_a_relation_must_be_awaited() {
+        let f = "async fn f(x: f64) -> f64 { x }";
+        for bad in [
+            "f(x) == result",
+            "f(f(x)).await == result",
+            "if f(x) == 1.0 => result > 0.0",
+        ] {
+            let err = expanded(bad, f).expect_err(bad);
+            assert!(err.contains("add `.await`"), "{bad}: {err}");
+        }
+        for good in [
+            "f(x).await == result",
+            "f(f(x).await).await == result",
+            "g(x) == result",
+        ] {
+            expanded(good, f).unwrap_or_else(|e| panic!("{good}: {e}"));
+        }
+        let m = "async fn m(&self, x: f64) -> f64 { x }";
+        for bad in [
+            "self.m(x) == result",
+            "Self::m(self, x) == result",
+            "<Self as T>::m(self, x) == result",
+        ] {
+            assert!(expanded(bad, m).is_err(), "{bad}");
+        }
+        for good in [
+            "self.m(x).await == result",
+            "Self::m(self, x).await == result",
+            "other.n(x) == result",
+        ] {
+            expanded(good, m).unwrap_or_else(|e| panic!("{good}: {e}"));
+        }
+        // Not async: nothing to await.
+        expanded("f(x) == result", "fn f(x: f64) -> f64 { x }").unwrap();
+    }
+
+    #[test]
+    fn a_relation_s_near_misses_of_a_parameter_are_errors_and_other_names_rust_s() {
+        let f = "fn total(xs: &[f64], (lo, hi): (f64, f64)) -> f64 { lo + hi }";
+        let err = expanded("total(&ys, (0.0, 1.0)) == result", f).unwrap_err();
+        assert!(err.contains("`ys` is not a parameter of `total`"), "{err}");
+        assert!(err.contains("(`xs`)"), "hidden names are not listed: {err}");
+        let err = expanded("total(xs, (lo, 1.0)) == result", f).unwrap_err();
+        assert!(err.contains("bound by a parameter's pattern"), "{err}");
+        for good in [
+            "total(xs, (0.0, 1.0)) == result",
+            "xs.iter().copied().map(double).sum::<f64>() >= result",
+            "xs.iter().all(|y| y <= &result)",
+            "total(xs, (0.0, 1.0)) == RESULT_MAX",
+        ] {
+            expanded(good, f).unwrap_or_else(|e| panic!("{good}: {e}"));
+        }
+    }
+
+    #[test]
+    fn what_cannot_be_instrumented_is_refused_with_the_fix() {
+        let err = expanded("result > 0", "fn f(&self) -> u32;").unwrap_err();
+        assert!(err.contains("required method has none"), "{err}");
+        let err = expanded("result > 0", "struct S;").unwrap_err();
+        assert!(err.contains("goes on a function or method"), "{err}");
+        let err = expanded("result > 0", "const fn f() -> u32 { 1 }").unwrap_err();
+        assert!(err.contains("cannot wrap a `const fn`"), "{err}");
+        expanded("result > 0", "fn f() -> u32 { 1 }").unwrap();
+    }
+
+    fn shape(attr: &str, item: &str) -> Shape {
+        let mut args = Args::default();
+        args.add(Kind::Metamorphic, attr.parse().unwrap()).unwrap();
+        let func: ItemFn = syn::parse_str(item).unwrap();
+        shape_of(&func, &args).unwrap()
+    }
+
+    #[test]
+    fn a_function_is_reached_through_self_when_it_or_its_relations_say_so() {
+        let free = shape("f(x) == result", "fn f(x: u8) -> u8 { x }");
+        assert!(!free.assoc);
+        assert_eq!(free.callee().to_string(), "f");
+        for (attr, item) in [
+            ("Self::f(x) == result", "fn f(x: u8) -> u8 { x }"),
+            ("<Self as T>::f(x) == result", "fn f(x: u8) -> u8 { x }"),
+            ("result > 0", "fn f(&self) -> u8 { 1 }"),
+            ("result > 0", "fn f(x: u8) -> Self { x }"),
+        ] {
+            let s = shape(attr, item);
+            assert!(s.assoc, "{attr} on {item}");
+            assert_eq!(s.callee().to_string(), "Self :: f");
+        }
+        assert!(!shape("Self::g(x) == result", "fn f(x: u8) -> u8 { x }").assoc);
+        assert!(!shape("<Self as T>::g(x) == result", "fn f(x: u8) -> u8 { x }").assoc);
+        assert!(!shape("Other::f(x) == result", "fn f(x: u8) -> u8 { x }").assoc);
+    }
+
+    #[test]
+    fn generic_arguments_are_passed_on_unless_an_impl_trait_argument_forbids_them() {
+        let generic = shape(
+            "result > 0",
+            "fn f<'a, T: Copy, const N: usize>(x: &'a [T; N]) -> u8 { 1 }",
+        );
+        assert_eq!(generic.turbofish.to_string(), ":: < T , N >");
+        let opaque = shape(
+            "result > 0",
+            "fn f<T: Copy>(x: T, y: impl Copy) -> u8 { 1 }",
+        );
+        assert!(opaque.turbofish.is_empty());
+        let nested = shape("result > 0", "fn f<T>(x: Vec<impl Copy>, y: T) -> u8 { 1 }");
+        assert!(nested.turbofish.is_empty());
+    }
+
+    #[test]
+    fn a_parameter_is_a_plain_name_only_when_bound_by_value_as_a_whole() {
+        let pat = |s: &str| {
+            let f: ItemFn = syn::parse_str(&format!("fn f({s}: u8) {{}}")).unwrap();
+            match &f.sig.inputs[0] {
+                FnArg::Typed(t) => plain_name(&t.pat).map(|i| i.to_string()),
+                _ => unreachable!("a typed parameter"),
+            }
+        };
+        assert_eq!(pat("x"), Some("x".into()));
+        assert_eq!(pat("mut x"), Some("x".into()));
+        assert_eq!(pat("ref x"), None);
+        assert_eq!(pat("x @ _"), None);
+        assert_eq!(pat("_"), None);
+    }
+
     #[test]
     fn typed_receivers_are_taken_as_written() {
         let ty = |s: &str| syn::parse_str::<Type>(s).unwrap();

@@ -19,7 +19,7 @@ pub fn scaler(input: TokenStream) -> TokenStream {
     let site = format!("invite_shapes::families::{name}");
     let code = format!(
         "/// `x` times {factor}, made by a procedural macro.
-        #[invite::metamorphic({name}(2.0 * x) == 2.0 * result)]
+        #[invite::metamorphic({name}(2.0 * x) == 2.0 * (result))]
         pub fn {name}(x: f64) -> f64 {{
             {factor} * x + crate::off_by({site:?})
         }}"
