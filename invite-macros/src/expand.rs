@@ -1933,6 +1933,14 @@ mod tests {
         ] {
             expanded(good, m).unwrap_or_else(|e| panic!("{good}: {e}"));
         }
+        for bad in [
+            "async { f(x) }.await == result",
+            "self.m(self.m(x)).await == result",
+        ] {
+            let item = if bad.contains("self") { m } else { f };
+            assert!(expanded(bad, item).is_err(), "{bad}");
+        }
+        expanded("<Self as T>::g(self, x) == result", m).unwrap();
         // Not async: nothing to await.
         expanded("f(x) == result", "fn f(x: f64) -> f64 { x }").unwrap();
     }
@@ -1950,6 +1958,7 @@ mod tests {
             "xs.iter().copied().map(double).sum::<f64>() >= result",
             "xs.iter().all(|y| y <= &result)",
             "total(xs, (0.0, 1.0)) == RESULT_MAX",
+            "total(xs, (0.0, 1.0)) <= XS",
         ] {
             expanded(good, f).unwrap_or_else(|e| panic!("{good}: {e}"));
         }
