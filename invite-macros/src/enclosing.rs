@@ -451,10 +451,19 @@ mod tests {
         enclosing_at(source, line, column)
     }
 
-    fn trait_ref(name: Option<&str>, path: Option<&str>) -> Option<TraitRef> {
-        Some(TraitRef {
-            name: name.map(String::from),
-            path: path.map(String::from),
+    /// An impl block: its self type, its trait's name and path, whether it is generic.
+    fn impl_of(
+        self_ty: Option<&str>,
+        trait_: Option<(Option<&str>, Option<&str>)>,
+        generic: bool,
+    ) -> Option<Enclosing> {
+        Some(Enclosing::Impl {
+            self_ty: self_ty.map(String::from),
+            trait_: trait_.map(|(name, path)| TraitRef {
+                name: name.map(String::from),
+                path: path.map(String::from),
+            }),
+            generic,
         })
     }
 
@@ -463,19 +472,15 @@ mod tests {
         let src = "impl<T: Float> crate::s::Stat<T> for Data<T> where T: Copy {\n    fn mean(&self) {}\n}\nimpl Add for V2 {\n    fn add(self) {}\n}\n";
         assert_eq!(
             block_around(src, "mean"),
-            Some(Enclosing::Impl {
-                self_ty: Some("Data".into()),
-                trait_: trait_ref(Some("Stat"), Some("crate :: s :: Stat < T >")),
-                generic: true,
-            })
+            impl_of(
+                Some("Data"),
+                Some((Some("Stat"), Some("crate :: s :: Stat < T >"))),
+                true
+            )
         );
         assert_eq!(
             block_around(src, "add"),
-            Some(Enclosing::Impl {
-                self_ty: Some("V2".into()),
-                trait_: trait_ref(Some("Add"), Some("Add")),
-                generic: false,
-            })
+            impl_of(Some("V2"), Some((Some("Add"), Some("Add"))), false)
         );
     }
 
@@ -495,19 +500,11 @@ mod tests {
         let src = "macro_rules! m {\n    ($t:ty, $tr:path) => {\n        impl Width for Range<$t> {\n            fn width(&self) {}\n        }\n        impl $tr for $t {\n            fn other(&self) {}\n        }\n    };\n}\n";
         assert_eq!(
             block_around(src, "width"),
-            Some(Enclosing::Impl {
-                self_ty: None,
-                trait_: trait_ref(Some("Width"), Some("Width")),
-                generic: false,
-            })
+            impl_of(None, Some((Some("Width"), Some("Width"))), false)
         );
         assert_eq!(
             block_around(src, "other"),
-            Some(Enclosing::Impl {
-                self_ty: None,
-                trait_: trait_ref(None, None),
-                generic: false,
-            })
+            impl_of(None, Some((None, None)), false)
         );
     }
 
@@ -539,11 +536,11 @@ mod tests {
         let src = "mod m {\n    #![allow(clippy::all)]\n    #![allow(dead_code)]\n    impl super::Scorer for P {\n        fn score(&self) {}\n    }\n}\n";
         assert_eq!(
             block_around(src, "score"),
-            Some(Enclosing::Impl {
-                self_ty: Some("P".into()),
-                trait_: trait_ref(Some("Scorer"), Some("super :: Scorer")),
-                generic: false,
-            })
+            impl_of(
+                Some("P"),
+                Some((Some("Scorer"), Some("super :: Scorer"))),
+                false
+            )
         );
         assert_eq!(without_inner_attributes("#![a] #![b[c]] impl X"), " impl X");
         assert_eq!(without_inner_attributes("#!oops impl X"), "#!oops impl X");
