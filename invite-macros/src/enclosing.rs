@@ -360,8 +360,8 @@ fn replace_fragments(header: &str) -> String {
 mod tests {
     use super::*;
 
-    /// The impl type around the first `fn NAME` in `source`.
-    fn of_fn(source: &str, name: &str) -> Option<String> {
+    /// The line (from 1) and column (from 0) of the name of the first `fn NAME` in `source`.
+    fn position_of(source: &str, name: &str) -> (usize, usize) {
         let at_name = source
             .match_indices(&format!("fn {name}"))
             .map(|(i, _)| i + 3)
@@ -374,6 +374,12 @@ mod tests {
             .unwrap()
             .chars()
             .count();
+        (line, column)
+    }
+
+    /// The impl type around the first `fn NAME` in `source`.
+    fn of_fn(source: &str, name: &str) -> Option<String> {
+        let (line, column) = position_of(source, name);
         impl_type_at(source, line, column)
     }
 
@@ -440,14 +446,7 @@ mod tests {
 
     /// What encloses the first `fn NAME` in `source`.
     fn block_around(source: &str, name: &str) -> Option<Enclosing> {
-        let at_name = source.find(&format!("fn {name}")).expect("the function") + 3;
-        let line = source[..at_name].matches('\n').count() + 1;
-        let column = source[..at_name]
-            .rsplit('\n')
-            .next()
-            .unwrap()
-            .chars()
-            .count();
+        let (line, column) = position_of(source, name);
         enclosing_at(source, line, column)
     }
 
