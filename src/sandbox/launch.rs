@@ -133,6 +133,12 @@ extern "C" fn launcher_main(arg: *mut libc::c_void) -> libc::c_int {
     // 150 µs here, see `benches/fork_launch.rs`). Off it, the run keeps that set of CPUs, as it
     // would anyway.
     super::leave_cpu(launch.caller_cpu);
+    // A program that ignores SIGCHLD passed that on to this task, whose signal table is its own
+    // (no CLONE_SIGHAND). Left so, a run that ended before the `pidfd_open` below would be
+    // reaped by the kernel at once, its pid gone, and the run taken for a failed fork.
+    // SAFETY: sets one signal's disposition in this task's own table, which the program does
+    // not share; every signal is blocked here.
+    unsafe { libc::signal(libc::SIGCHLD, libc::SIG_DFL) };
     // SAFETY: glibc's fork, from a task that shares the program's memory while the forking
     // thread sleeps: it runs the program's fork handlers and takes every allocator lock as if
     // that thread had forked.
