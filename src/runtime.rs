@@ -274,7 +274,7 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
     let sites = configure_sites(&config, filter.is_some());
     for (entry, meant) in config.unmatched_entries(sites.iter().map(|s| s.name.as_str())) {
         // A site named at its first call may yet take this name.
-        if site::all().any(|s| !s.is_named() && s.could_be_named(&entry)) {
+        if site::all().any(|s| s.could_be_named(&entry)) {
             continue;
         }
         let hint = meant.map_or(String::new(), |m| format!("; did you mean \"{m}\"?"));

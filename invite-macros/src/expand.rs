@@ -106,6 +106,36 @@ impl Shape {
         }
     }
 
+    /// How `e` calls the function itself, if it does: the one reading of a relation's calls
+    /// that the follow-ups and the check of awaits share.
+    fn own_call(&self, e: &Expr) -> Option<OwnCall> {
+        match e {
+            Expr::Call(c) => {
+                let Expr::Path(p) = &*c.func else {
+                    return None;
+                };
+                let segs: Vec<&Ident> = p.path.segments.iter().map(|s| &s.ident).collect();
+                let via_qself = p.qself.as_ref().is_some_and(|q| is_self(&q.ty))
+                    && segs.last().is_some_and(|l| **l == self.name);
+                if via_qself || (p.qself.is_none() && self.names_self_path(&segs)) {
+                    Some(OwnCall::ViaSelf)
+                } else if p.qself.is_none()
+                    && segs.len() == 1
+                    && *segs[0] == self.name
+                    && !self.assoc
+                {
+                    Some(OwnCall::Bare)
+                } else {
+                    None
+                }
+            }
+            Expr::MethodCall(m) if m.method == self.name && self.receiver != Receiver::None => {
+                Some(OwnCall::Method)
+            }
+            _ => None,
+        }
+    }
+
     /// Whether `segs` (a path's segments) name the function through `Self` or its own type.
     fn names_self_path(&self, segs: &[&Ident]) -> bool {
         let own_type = match &self.enclosing {
@@ -117,6 +147,17 @@ impl Shape {
         matches!(segs, [ty, name] if *name == &self.name
             && (*ty == "Self" || own_type.is_some_and(|t| *ty == t)))
     }
+}
+
+/// How a relation's call reaches the function itself.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OwnCall {
+    /// `Self::name(..)`, `Type::name(..)`, `<Self as Trait>::name(..)`.
+    ViaSelf,
+    /// `name(..)`, for a function outside an impl.
+    Bare,
+    /// `value.name(..)`.
+    Method,
 }
 
 pub fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -645,23 +686,7 @@ fn check_awaits(shape: &Shape, args: &Args) -> syn::Result<()> {
     }
     impl Unawaited<'_> {
         fn is_self_call(&self, e: &Expr) -> bool {
-            let shape = self.shape;
-            match e {
-                Expr::Call(c) => match &*c.func {
-                    Expr::Path(p) => {
-                        let segs: Vec<&Ident> = p.path.segments.iter().map(|s| &s.ident).collect();
-                        let via_qself = p.qself.as_ref().is_some_and(|q| is_self(&q.ty))
-                            && segs.last().is_some_and(|l| **l == shape.name);
-                        via_qself
-                            || (p.qself.is_none()
-                                && (shape.names_self_path(&segs)
-                                    || (segs.len() == 1 && *segs[0] == shape.name && !shape.assoc)))
-                    }
-                    _ => false,
-                },
-                Expr::MethodCall(m) => m.method == shape.name && shape.receiver != Receiver::None,
-                _ => false,
-            }
+            self.shape.own_call(e).is_some()
         }
     }
     impl<'a> Visit<'a> for Unawaited<'_> {
@@ -1717,18 +1742,13 @@ impl VisitMut for FollowUps<'_> {
         let in_unsafe = self.in_unsafe;
         let binds_for =
             |n: usize| -> Vec<Ident> { (0..n).map(|i| format_ident!("__invite_a{}", i)).collect() };
+        let own = shape.own_call(e);
         match e {
-            Expr::Call(c) => {
-                let Expr::Path(p) = &*c.func else { return };
-                let segs: Vec<&Ident> = p.path.segments.iter().map(|s| &s.ident).collect();
-                let via_qself = p.qself.as_ref().is_some_and(|q| is_self(&q.ty))
-                    && segs.last().is_some_and(|l| **l == shape.name);
-                let via_self = via_qself || (p.qself.is_none() && shape.names_self_path(&segs));
-                let bare =
-                    p.qself.is_none() && segs.len() == 1 && *segs[0] == shape.name && !shape.assoc;
-                if !(via_self || bare) {
-                    return;
-                }
+            Expr::Call(c) if own.is_some() => {
+                let Expr::Path(p) = &*c.func else {
+                    unreachable!("own_call reads only paths")
+                };
+                let via_self = own == Some(OwnCall::ViaSelf);
                 // Through the trait when it is known, so that an inherent method of the same
                 // name cannot answer for it; the call's own generic arguments stay.
                 let callee = match shape.trait_callee() {
@@ -1757,7 +1777,7 @@ impl VisitMut for FollowUps<'_> {
                 let call = quote!(#callee(#(#call_args),*));
                 *e = replayed(shape, in_unsafe, span, &args, &binds, prepare, call);
             }
-            Expr::MethodCall(m) if m.method == shape.name && shape.receiver != Receiver::None => {
+            Expr::MethodCall(m) if own == Some(OwnCall::Method) => {
                 let recv = &m.receiver;
                 let method = &m.method;
                 let turbofish = &m.turbofish;
