@@ -1023,6 +1023,64 @@ fn check_config_uses_the_runtime_messages_and_compares_with_a_log() {
     assert!(!err.contains("\"app::f\"] matches"), "{err}");
 }
 
+/// A `site` record: a site the runtime named at its first call, with its parameters.
+fn site_named(pid: u32, name: &str) -> String {
+    serde_json::json!({
+        "kind": "site", "v": 1, "time": "2026-11-22T10:00:01.000000Z", "host": "h", "pid": pid,
+        "info": {"name": name, "file": "w.rs", "line": 3, "rho": 1.0, "tests": [A],
+                 "params": [["xs", "&[f64]"]]},
+    })
+    .to_string()
+}
+
+#[test]
+fn a_site_named_after_start_up_counts_for_check_config_and_emitted_tests() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "app::Floats::sum";
+    let lines = [
+        start(9, &[]),
+        site_named(9, name),
+        test(9, name, A, 1, Outcome::Fail, 30),
+    ];
+    let log = write(
+        dir.path(),
+        "late.jsonl",
+        (lines.join("\n") + "\n").as_bytes(),
+    );
+    let config = write(
+        dir.path(),
+        "late.toml",
+        format!("[functions.\"{name}\"]\nrho = 0.5\n").as_bytes(),
+    );
+    let out = invite(
+        &[
+            "check-config",
+            config.to_str().unwrap(),
+            "--log",
+            log.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        !text(&out.stderr).contains("matches no site"),
+        "{}",
+        text(&out.stderr)
+    );
+    // The failure's parameters come from the site record: a test is emitted for it.
+    let out = invite(
+        &["report", log.to_str().unwrap(), "--emit-tests", "-"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout).matches("#[test]").count(),
+        1,
+        "{}",
+        text(&out.stdout)
+    );
+}
+
 /// A log whose site records its parameters, as the runtime writes them, with one failure.
 fn emittable_log(dir: &Path) -> PathBuf {
     let mut start: Value = serde_json::from_str(&start(9, &[("app::f", &[A])])).unwrap();

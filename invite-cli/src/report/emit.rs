@@ -129,6 +129,13 @@ struct OneTest {
 }
 
 fn one_test(t: &record::Test, params: Option<&[(String, String)]>) -> Result<OneTest, String> {
+    if t.site.starts_with('<') {
+        return Err(format!(
+            "`{}` is a trait impl's method, which needs its trait in scope to be called: \
+             write its regression test by hand from the failure's inputs and seeds in the report",
+            t.site
+        ));
+    }
     let mut segments: Vec<&str> = t.site.split("::").collect();
     if segments.len() < 2 || segments.iter().any(|s| !is_ident(s)) {
         return Err(format!(
@@ -496,5 +503,18 @@ mod tests {
         assert_eq!(emitted.tests, 0, "{}", emitted.source);
         assert_eq!(emitted.skipped.len(), 2, "{:?}", emitted.skipped);
         assert!(emitted.skipped.iter().all(|s| s.contains("not a path")));
+    }
+
+    #[test]
+    fn a_trait_impl_s_method_gets_no_test_and_a_reason_of_its_own() {
+        let site = "<app::Mean as Scorer>::score";
+        let params = BTreeMap::from([(site.to_string(), Vec::new())]);
+        let emitted = emit(&[failure(site, &[], 1)], &params);
+        assert_eq!(emitted.tests, 0, "{}", emitted.source);
+        assert!(
+            emitted.skipped[0].contains("a trait impl's method"),
+            "{:?}",
+            emitted.skipped
+        );
     }
 }
