@@ -34,6 +34,8 @@ use std::time::{Duration, Instant};
 
 use crate::record::{self, Outcome};
 use crate::runtime;
+#[cfg(feature = "proptest")]
+use crate::shrink;
 use crate::site;
 
 thread_local! {
@@ -296,7 +298,14 @@ pub(crate) fn ended(run: u64) {
 }
 
 /// Checks `call` on inputs drawn from a proptest strategy, and panics with a minimal failing
-/// input (proptest shrinks it) and the relations that failed on it.
+/// input and the relation that failed on it.
+///
+/// The input is shrunk twice: by proptest's own shrinking, then by [`shrink::minimize`]
+/// (which removes blocks of elements and simplifies numbers, so that a defect that needs an
+/// even length or two distinct elements still shrinks to two). Every step is judged on the
+/// first failure found: a simpler input is kept only if the same relation of the same site
+/// fails on it in the same way, so a step on which that relation did not run (a guard
+/// skipped it, a call went untested) never passes for a failure.
 ///
 /// ```
 /// use invite::mr::add;
@@ -311,18 +320,22 @@ pub(crate) fn ended(run: u64) {
 ///     max(&xs);
 /// });
 /// ```
+///
+/// A value of the program's own type shrinks by proptest alone with an empty
+/// `impl invite::shrink::Shrink for MyType {}`.
 #[cfg(feature = "proptest")]
 #[track_caller]
 pub fn check_strategy<S>(strategy: S, call: impl Fn(S::Value))
 where
     S: proptest::strategy::Strategy,
-    S::Value: std::fmt::Debug,
+    S::Value: std::fmt::Debug + crate::shrink::Shrink,
 {
     check_strategy_with(proptest::test_runner::Config::default(), strategy, call);
 }
 
-/// [`check_strategy`] with proptest's configuration (number of cases, shrinking limits).
-/// Failures are not persisted to files: the panic message names the minimal input.
+/// [`check_strategy`] with proptest's configuration (number of cases, shrinking limits; its
+/// `max_shrink_iters` also bounds the second shrink). Failures are not persisted to files: the
+/// panic message names the minimal input.
 #[cfg(feature = "proptest")]
 #[track_caller]
 pub fn check_strategy_with<S>(
@@ -331,25 +344,153 @@ pub fn check_strategy_with<S>(
     call: impl Fn(S::Value),
 ) where
     S: proptest::strategy::Strategy,
-    S::Value: std::fmt::Debug,
+    S::Value: std::fmt::Debug + crate::shrink::Shrink,
 {
     use proptest::test_runner::{TestCaseError, TestError, TestRunner};
     config.failure_persistence = None;
+    let max_tries = config.max_shrink_iters.min(shrink::DEFAULT_TRIES);
     let mut runner = TestRunner::new(config);
-    let result = runner.run(&strategy, |value| {
-        let checked = check(|| call(value));
-        if checked.passed() {
-            Ok(())
-        } else {
-            Err(TestCaseError::fail(checked.describe()))
+    // The first failure found, which every shrinking step must reproduce.
+    let target: RefCell<Option<Problem>> = RefCell::new(None);
+    let fails = |value: S::Value| -> Option<String> {
+        let caught =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(|| call(value))));
+        let (first, reproduces, account) = match caught {
+            Ok(checked) => {
+                let first = checked.first_problem()?;
+                let reproduces = target
+                    .borrow()
+                    .as_ref()
+                    .is_none_or(|t| checked.has_problem(t));
+                (first, reproduces, checked.describe())
+            }
+            Err(panic) => {
+                let reproduces = target
+                    .borrow()
+                    .as_ref()
+                    .is_none_or(|t| *t == Problem::Panicked);
+                let account = format!(
+                    "invite::check_strategy: the call panicked: {}\n",
+                    panic_message(&*panic)
+                );
+                (Problem::Panicked, reproduces, account)
+            }
+        };
+        if !reproduces {
+            return None;
         }
+        target.borrow_mut().get_or_insert(first);
+        Some(account)
+    };
+    let result = runner.run(&strategy, |value| match fails(value) {
+        None => Ok(()),
+        Some(why) => Err(TestCaseError::fail(why)),
     });
     match result {
         Ok(()) => {}
         Err(TestError::Fail(why, input)) => {
-            panic!("invite::check_strategy: minimal failing input: {input:?}\n{why}")
+            let mut why = why.to_string();
+            let shrunk = shrink::minimize(input, max_tries, |v| match fails(v.clone()) {
+                Some(account) => {
+                    why = account;
+                    true
+                }
+                None => false,
+            });
+            let mut panic = format!(
+                "invite::check_strategy: minimal failing input: {:?}\n",
+                shrunk.value
+            );
+            if let Some(n) = shrink::Shrink::len_hint(&shrunk.value) {
+                let s = if n == 1 { "" } else { "s" };
+                let _ = writeln!(panic, "  ({n} element{s})");
+            }
+            if let Some(t) = &*target.borrow() {
+                let _ = writeln!(panic, "  failing: {t}");
+            }
+            if shrunk.exhausted {
+                let _ = writeln!(
+                    panic,
+                    "  (shrinking stopped after {} tries; a smaller input may fail too)",
+                    shrunk.tries
+                );
+            }
+            panic!("{panic}{why}")
         }
         Err(TestError::Abort(why)) => panic!("invite::check_strategy: proptest gave up: {why}"),
+    }
+}
+
+/// The text of a panic's payload.
+#[cfg(feature = "proptest")]
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(a payload that is not text)")
+}
+
+/// A way a check did not pass: a relation of a site that ended in a failing outcome, a call
+/// of a site that went untested, or a call that panicked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Problem {
+    Failed {
+        site: String,
+        test: String,
+        outcome: Outcome,
+    },
+    Untested {
+        site: String,
+    },
+    /// Only `check_strategy` catches a panicking call.
+    #[cfg_attr(not(feature = "proptest"), allow(dead_code))]
+    Panicked,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Problem::Failed {
+                site,
+                test,
+                outcome,
+            } => write!(f, "{site} `{test}`: {outcome}"),
+            Problem::Untested { site } => write!(f, "a call of {site} went untested"),
+            Problem::Panicked => f.write_str("the call panicked"),
+        }
+    }
+}
+
+impl Checked {
+    /// The first way this check did not pass: its first problem record, else its first
+    /// untested call, else (a check that called nothing) none.
+    pub(crate) fn first_problem(&self) -> Option<Problem> {
+        if let Some(t) = self.problems().next() {
+            return Some(Problem::Failed {
+                site: t.site.clone(),
+                test: t.test.clone(),
+                outcome: t.outcome,
+            });
+        }
+        self.untested
+            .first()
+            .map(|(site, _)| Problem::Untested { site: site.clone() })
+    }
+
+    /// Whether this check did not pass in the way `p` says.
+    pub(crate) fn has_problem(&self, p: &Problem) -> bool {
+        match p {
+            Problem::Failed {
+                site,
+                test,
+                outcome,
+            } => self
+                .problems()
+                .any(|t| t.site == *site && t.test == *test && t.outcome == *outcome),
+            Problem::Untested { site } => self.untested.iter().any(|(s, _)| s == site),
+            Problem::Panicked => false,
+        }
     }
 }
 

@@ -94,10 +94,12 @@ pub mod log_sink;
 pub mod mr;
 pub mod outcomes;
 pub mod record;
+pub mod regression;
 pub mod rng;
 mod runtime;
 #[doc(hidden)]
 pub mod sandbox;
+pub mod shrink;
 #[doc(hidden)]
 pub mod site;
 pub mod stats;
@@ -110,6 +112,7 @@ pub use check::{check_strategy, check_strategy_with};
 pub use collector::on_failure;
 pub use invite_macros::{discover, in_vivo, metamorphic};
 pub use outcomes::outcomes;
+pub use regression::regression;
 pub use rng::rng;
 pub use runtime::{init_with, shutdown, wait_idle};
 

@@ -242,6 +242,7 @@ fn an_in_vivo_test_that_returns_false_fails_the_check_on_that_call_only() {
 #[cfg(feature = "proptest")]
 mod strategies {
     use super::*;
+    use invite::mr::{negate, permute};
     use proptest::prelude::*;
 
     /// A planted defect: wrong for magnitudes above 1000.
@@ -252,6 +253,98 @@ mod strategies {
         } else {
             x.abs()
         }
+    }
+
+    /// A planted defect: the upper of the two middle elements at even lengths.
+    #[invite::metamorphic(median(&negate(xs)) == -result, median(&permute(xs)) == result)]
+    fn median(xs: &[f64]) -> f64 {
+        let mut v = xs.to_vec();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    }
+
+    fn magnitudes(xs: &[i64]) -> Vec<i64> {
+        xs.iter().map(|x| x.saturating_abs()).collect()
+    }
+
+    /// A planted defect: the sum of the elements, not of their magnitudes (wrong as soon as one
+    /// element is negative).
+    #[invite::metamorphic(l1(&magnitudes(xs)) == result)]
+    fn l1(xs: &[i64]) -> i64 {
+        xs.iter().fold(0i64, |a, x| a.saturating_add(*x))
+    }
+
+    fn sorted_distinct(xs: &[i64]) -> Vec<i64> {
+        let mut v = xs.to_vec();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// A planted defect: counts the elements, duplicates included.
+    #[invite::metamorphic(distinct(&sorted_distinct(xs)) == result)]
+    fn distinct(xs: &[i64]) -> usize {
+        xs.len()
+    }
+
+    /// Runs a strategy check that must fail, and returns its panic message's first lines.
+    fn minimal(check: impl FnOnce() + std::panic::UnwindSafe) -> String {
+        let panic = std::panic::catch_unwind(check).unwrap_err();
+        panic.downcast_ref::<String>().unwrap().clone()
+    }
+
+    #[test]
+    fn strategy_checks_shrink_to_the_known_smallest_inputs() {
+        let run = scenario_unconfigured(here!(), || {
+            let even = minimal(|| {
+                invite::check_strategy(prop::collection::vec(-1e6..1e6f64, 1..50), |xs| {
+                    median(&xs);
+                })
+            });
+            let negative = minimal(|| {
+                invite::check_strategy(prop::collection::vec(-1000i64..1000, 1..50), |xs| {
+                    l1(&xs);
+                })
+            });
+            let duplicate = minimal(|| {
+                invite::check_strategy(prop::collection::vec(-20i64..20, 1..50), |xs| {
+                    distinct(&xs);
+                })
+            });
+            for message in [even, negative, duplicate] {
+                let head: Vec<&str> = message.lines().take(3).collect();
+                let head: Vec<&str> = head.iter().map(|l| l.trim()).collect();
+                println!("{}", head.join(" | "));
+            }
+        });
+        run.assert_success();
+        let lines: Vec<&str> = run.stdout.lines().collect();
+        assert_eq!(lines.len(), 3, "{}", run.describe());
+        // Two distinct elements: no odd length fails, and no two equal middles.
+        assert!(lines[0].contains("(2 elements)"), "{}", run.describe());
+        assert!(
+            lines[0].contains(
+                "failing: check::strategies::median `median(&negate(xs)) == -result`: fail"
+            ),
+            "{}",
+            run.describe()
+        );
+        assert_eq!(
+            lines[1],
+            "invite::check_strategy: minimal failing input: [-1] | \
+             (1 element) | failing: check::strategies::l1 `l1(&magnitudes(xs)) == result`: fail",
+            "{}",
+            run.describe()
+        );
+        assert!(lines[2].contains("(2 elements)"), "{}", run.describe());
+        let input = lines[2]
+            .split("minimal failing input: [")
+            .nth(1)
+            .and_then(|r| r.split(']').next())
+            .unwrap();
+        let values: Vec<&str> = input.split(", ").collect();
+        assert_eq!(values.len(), 2);
+        assert_eq!(values[0], values[1], "a duplicate: {}", run.describe());
     }
 
     #[test]
