@@ -183,6 +183,7 @@ fn summarise_log() {
         failures: 1,
         colour: None,
         fail_on: Vec::new(),
+        width: None,
     };
     invite_cli::report::run(&options, &mut std::io::stdout(), &mut std::io::stderr());
     let _ = std::fs::remove_dir_all(&dir);

@@ -71,6 +71,10 @@ enum Command {
         /// crate that holds the functions; `-` for stdout, which then holds only the tests).
         #[arg(long, value_name = "FILE")]
         emit_tests: Option<PathBuf>,
+        /// Columns of the text report (at least 40); default: the terminal's ($COLUMNS, else
+        /// the window's), else 100.
+        #[arg(long, value_name = "COLUMNS", value_parser = width)]
+        width: Option<usize>,
     },
     /// Propose metamorphic relations from the observations #[invite::discover] recorded.
     Discover {
@@ -129,6 +133,17 @@ fn share(s: &str) -> Result<f64, String> {
         Err(format!(
             "expected a share of wall time above 0 and at most 1 (0.01 is 1%), got {v}"
         ))
+    }
+}
+
+fn width(s: &str) -> Result<usize, String> {
+    let min = report::text::MIN_WIDTH;
+    match s.parse::<usize>() {
+        Ok(n) if n >= min => Ok(n),
+        _ => Err(format!(
+            "expected a whole number of columns, {min} or more, got `{s}`; \
+             give --width {min} or more, or leave --width out for the terminal's width"
+        )),
     }
 }
 
@@ -212,6 +227,7 @@ fn main() -> ExitCode {
             color,
             fail_on,
             emit_tests,
+            width,
         } => {
             let Some(paths) = paths_or_log(paths, "report") else {
                 return ExitCode::from(2);
@@ -239,6 +255,7 @@ fn main() -> ExitCode {
                     _ => None,
                 },
                 fail_on,
+                width,
             };
             report::run(
                 &opts,

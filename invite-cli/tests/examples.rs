@@ -132,7 +132,7 @@ fn quickstart_catches_its_mean_defect_and_ends_with_the_report() {
     // Each failure with its inputs and the seeds that replay it.
     for line in [
         "\nFailures\n",
-        "    input   xs = [",
+        "    input   xs (len ",
         "    replay  test_seed ",
         "    seed    ",
     ] {

@@ -208,8 +208,33 @@ fn counts_match_a_hand_built_log() {
     assert_eq!(r["instances"][0]["stopped"], true);
 }
 
+/// Lines of a text report wider than `width`, but for the seed, which is pasted whole.
+fn too_wide(report: &str, width: usize) -> Vec<&str> {
+    let seed = "ab".repeat(32);
+    report
+        .lines()
+        .filter(|l| l.chars().count() > width && l.trim() != seed)
+        .collect()
+}
+
+/// The widest line of a text report, the seed to paste left out.
+fn widest(report: &str) -> usize {
+    let seed = "ab".repeat(32);
+    report
+        .lines()
+        .filter(|l| l.trim() != seed)
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+}
+
+/// Text without its whitespace: wrapped text and the text it wraps read the same.
+fn squeezed(text: &str) -> String {
+    text.split_whitespace().collect()
+}
+
 #[test]
-fn the_text_report_fits_80_columns_whatever_the_names() {
+fn the_text_report_keeps_to_its_width_whatever_the_names() {
     let site =
         "a_rather_long_crate_name::deeply::nested::module::path::to::a_function_with_a_long_name";
     let relation = "a_function_with_a_long_name(&invite::mr::multiply(&invite::mr::permute(xs), \
@@ -226,13 +251,229 @@ fn the_text_report_fits_80_columns_whatever_the_names() {
         + "\n";
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "long.jsonl", log.as_bytes());
-    let out = invite(&["report", path.to_str().unwrap()], None);
+    // Not on a terminal and no --width: 100 columns.
+    for (width, arg) in [(100, None), (80, Some("80")), (40, Some("40"))] {
+        let mut args = vec!["report", path.to_str().unwrap()];
+        args.extend(arg.iter().flat_map(|w| ["--width", w]));
+        let out = invite(&args, None);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let report = text(&out.stdout);
+        assert_eq!(too_wide(&report, width), Vec::<&str>::new(), "{report}");
+        // Nothing is cut: the names are whole in the tables, the relation in its failures.
+        let outcomes = &report[..report.find("\nSampling").unwrap()];
+        assert!(squeezed(outcomes).contains(&squeezed(relation)), "{report}");
+        assert!(squeezed(outcomes).contains(site), "{report}");
+    }
+}
+
+#[test]
+fn a_width_below_40_or_not_a_number_is_refused_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(dir.path(), "a.jsonl", instance_log(1).as_bytes());
+    let log = log.to_str().unwrap();
+    for bad in ["39", "0", "-3", "wide", "", "4O"] {
+        let out = invite(&["report", log, &format!("--width={bad}")], None);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", text(&out.stderr));
+        let err = text(&out.stderr);
+        assert!(err.contains("--width"), "{bad}: {err}");
+        assert!(err.contains("40 or more"), "{bad}: {err}");
+        assert!(out.stdout.is_empty(), "{bad}: {}", text(&out.stdout));
+    }
+    let out = invite(&["report", log, "--width", "40"], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let report = text(&out.stdout);
-    assert!(report.contains("a_function_with_a_long_name"), "{report}");
-    for line in report.lines() {
-        assert!(line.chars().count() <= 80, "{line}\n{report}");
+    assert_eq!(too_wide(&report, 40), Vec::<&str>::new(), "{report}");
+    assert!(widest(&report) == 40, "{report}");
+}
+
+/// A site's two relations that start alike, each failing: under the first a 300-element vector,
+/// a token of 300 characters and a long detail; under the second, the clue, a vector of two.
+fn clue_log(site: &str, up: &str, down: &str) -> String {
+    let failing = |test: &str, run: u64, inputs: &[(&str, String)], detail: &str| {
+        Record::Test(Test {
+            v: 1,
+            time: format!("2026-11-22T10:0{run}:00.000000Z"),
+            host: "h".into(),
+            pid: 1,
+            site: site.into(),
+            test: test.into(),
+            run,
+            outcome: Outcome::Fail,
+            parent_us: 100,
+            duration_us: 10,
+            inputs: inputs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+            detail: Some(detail.into()),
+            seeds: Seeds {
+                rng_seed: "ab".repeat(32),
+                rng_stream: 0,
+                rng_word_pos: 8,
+                test_seed: run,
+            },
+        })
+        .to_line()
+    };
+    [
+        start(1, &[(site, &[up, down])]),
+        failing(
+            up,
+            1,
+            &[("xs", long_vector()), ("label", long_token())],
+            &format!(
+                "{}\nleft != right",
+                "the median moved by more than the shift; ".repeat(8)
+            ),
+        ),
+        failing(down, 2, &[("xs", "[1.0, 3.0]".into())], "3.0 != 1.0"),
+        stats(1, site, 100, 10.0),
+        stop(1),
+    ]
+    .join("\n")
+        + "\n"
+}
+
+/// A 300-element vector's `Debug` text.
+fn long_vector() -> String {
+    format!("{:?}", (0..300).map(|i| i as f64 + 0.5).collect::<Vec<_>>())
+}
+
+/// A string input with no space in 300 characters.
+fn long_token() -> String {
+    format!("{:?}", "x".repeat(300))
+}
+
+const UP: &str = "median(&invite::mr::add(xs, 1.0)) == result + 1.0";
+const DOWN: &str = "median(&invite::mr::add(xs, -1.0)) == result - 1.0";
+
+#[test]
+fn a_failure_s_inputs_and_relation_are_printed_whole_at_any_width() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(
+        dir.path(),
+        "clue.jsonl",
+        clue_log("stats::median", UP, DOWN).as_bytes(),
+    );
+    for width in ["40", "60", "100", "250"] {
+        let out = invite(&["report", log.to_str().unwrap(), "--width", width], None);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let report = text(&out.stdout);
+        let w: usize = width.parse().unwrap();
+        assert_eq!(too_wide(&report, w), Vec::<&str>::new(), "{report}");
+        // The vector whole, its length shown, wrapped under its label.
+        let lines: Vec<&str> = report.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("    input   xs (len 300) = [0.5,"))
+            .unwrap_or_else(|| panic!("{report}"));
+        let mut pieces = vec![&lines[at][12..]];
+        pieces.extend(
+            lines[at + 1..]
+                .iter()
+                .map_while(|l| l.strip_prefix(&" ".repeat(12))),
+        );
+        assert_eq!(
+            pieces.join(" "),
+            format!("xs (len 300) = {}", long_vector()),
+            "{report}"
+        );
+        assert!(
+            report.contains("    input   xs (len 2) = [1.0, 3.0]\n"),
+            "{report}"
+        );
+        // The token longer than any line, split over lines, nothing left out.
+        assert!(
+            squeezed(&report).contains(&format!("label={}", long_token())),
+            "{report}"
+        );
+        // The two relations told apart: each whole in the table and in its failures.
+        let (outcomes, failures) = report.split_at(report.find("\nFailures\n").unwrap());
+        let outcomes = &outcomes[..outcomes.find("\nSampling").unwrap()];
+        for relation in [UP, DOWN] {
+            assert!(squeezed(outcomes).contains(&squeezed(relation)), "{report}");
+            let heading = format!("stats::median:{}(1failing)", squeezed(relation));
+            assert!(squeezed(failures).contains(&heading), "{report}");
+        }
     }
+}
+
+/// Runs the command with its standard output on a terminal of `columns` columns and `COLUMNS`
+/// set to `env_columns` (unset for `None`); what the terminal received.
+fn on_a_terminal(args: &[&str], columns: u16, env_columns: Option<&str>) -> String {
+    use std::io::Read;
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let (mut leader, mut follower) = (0, 0);
+    let size = libc::winsize {
+        ws_row: 50,
+        ws_col: columns,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: openpty writes two fresh descriptors into the integers; the size is only read.
+    let made = unsafe {
+        libc::openpty(
+            &mut leader,
+            &mut follower,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            &size,
+        )
+    };
+    assert_eq!(made, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: both descriptors were just created and are owned here alone.
+    let (leader, follower) =
+        unsafe { (OwnedFd::from_raw_fd(leader), OwnedFd::from_raw_fd(follower)) };
+    let mut command = Command::new(env!("CARGO_BIN_EXE_invite"));
+    command
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("COLUMNS")
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(follower))
+        .stderr(Stdio::piped());
+    if let Some(c) = env_columns {
+        command.env("COLUMNS", c);
+    }
+    let child = command.spawn().unwrap();
+    // The command holds the terminal's other end until dropped: then the child is its last
+    // holder, and reading ends (EIO) once the child has exited.
+    drop(command);
+    let mut shown = Vec::new();
+    let _ = std::fs::File::from(leader).read_to_end(&mut shown);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&shown).replace("\r\n", "\n")
+}
+
+#[test]
+fn the_width_is_the_terminal_s_else_100() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(
+        dir.path(),
+        "clue.jsonl",
+        clue_log("stats::median", UP, DOWN).as_bytes(),
+    );
+    let args = ["report", log.to_str().unwrap()];
+    // Each width is used to the full: the 300-element vector fills its lines to a few columns
+    // of it.
+    let fills = |report: &str, width: usize| {
+        assert_eq!(too_wide(report, width), Vec::<&str>::new(), "{report}");
+        assert!(widest(report) > width - 8, "{width}: {report}");
+    };
+    let piped = invite(&args, None);
+    assert!(piped.status.success(), "{}", text(&piped.stderr));
+    fills(&text(&piped.stdout), 100);
+    // On a terminal: the window's width; `COLUMNS` before it when it is a number.
+    fills(&on_a_terminal(&args, 57, None), 57);
+    fills(&on_a_terminal(&args, 57, Some("70")), 70);
+    fills(&on_a_terminal(&args, 57, Some("wide")), 57);
+    // A terminal narrower than the narrowest report gets the narrowest report.
+    fills(&on_a_terminal(&args, 20, None), 40);
+    // --width wins.
+    let mut wide = args.to_vec();
+    wide.extend(["--width", "120"]);
+    fills(&on_a_terminal(&wide, 57, Some("70")), 120);
 }
 
 #[test]
@@ -747,7 +988,7 @@ fn html_shows_the_time_axis_the_skips_the_projections_and_what_was_cut() {
     assert!(projections.contains("projected tests/min"), "{projections}");
     assert!(html.contains("Tuning for overhead 1%"), "{html}");
     // One failure shown, two counted.
-    assert_eq!(html.matches("<pre>fail at").count(), 1);
+    assert_eq!(html.matches("<div class=\"failure\"><p>fail at").count(), 1);
     assert!(html.contains("… and 2 more"), "{html}");
     assert!(
         !html.contains("could not be read"),
@@ -923,17 +1164,15 @@ fn chart_geometry_holds(html: &str) {
     assert!((top..=base).contains(&attr(target, "y1")), "{target}");
 }
 
-/// Renders the hostile report in headless Chromium and reads back the live DOM: the charts are
-/// there, the page title is untouched and the hostile strings are text, not elements.
-#[test]
-fn html_renders_in_a_real_browser() {
+/// Chromium's command, or `None` (said on stderr) where it is not installed; CI must have it.
+fn chromium() -> Option<&'static str> {
     let browser = ["chromium", "chromium-browser"].into_iter().find(|b| {
         Command::new(b)
             .arg("--version")
             .output()
             .is_ok_and(|o| o.status.success())
     });
-    let Some(browser) = browser else {
+    if browser.is_none() {
         assert!(
             std::env::var_os("CI").is_none(),
             "CI must install Debian's chromium (.ci/run does)"
@@ -941,15 +1180,14 @@ fn html_renders_in_a_real_browser() {
         eprintln!(
             "chromium is not installed: skipping the browser check (apt-get install chromium)"
         );
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let page = write(
-        dir.path(),
-        "report.html",
-        hostile_html(dir.path()).as_bytes(),
-    );
-    let profile = dir.path().join("profile");
+    }
+    browser
+}
+
+/// The live DOM of `page` once headless Chromium has loaded it in a window `width` px wide and
+/// 800 high, with a profile of its own in `dir`.
+fn dump_dom(browser: &str, dir: &Path, page: &Path, width: u32) -> String {
+    let profile = dir.join("profile");
     let dom = Command::new(browser)
         .args([
             "--headless",
@@ -959,13 +1197,29 @@ fn html_renders_in_a_real_browser() {
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
+            "--hide-scrollbars",
         ])
+        .arg(format!("--window-size={width},800"))
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg("--dump-dom")
         .arg(format!("file://{}", page.display()))
         .output()
         .unwrap();
-    let dom = text(&dom.stdout);
+    text(&dom.stdout)
+}
+
+/// Renders the hostile report in headless Chromium and reads back the live DOM: the charts are
+/// there, the page title is untouched and the hostile strings are text, not elements.
+#[test]
+fn html_renders_in_a_real_browser() {
+    let Some(browser) = chromium() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let page = write(
+        dir.path(),
+        "report.html",
+        hostile_html(dir.path()).as_bytes(),
+    );
+    let dom = dump_dom(browser, dir.path(), &page, 1280);
     assert!(
         dom.contains("<title>Invite report</title>"),
         "title changed or page not rendered:\n{dom}"
@@ -980,6 +1234,130 @@ fn html_renders_in_a_real_browser() {
         dom.contains("&lt;script&gt;"),
         "hostile text not shown as text"
     );
+}
+
+/// Measures the laid-out page from within: how wide it scrolls with every input closed and then
+/// opened, where the failures, the first chart and the first table stand, and which elements
+/// reach past the window. The report has no script of its own: the test adds this one to a copy.
+const PROBE: &str = r##"<script>
+(function () {
+  const top = (e) => e.getBoundingClientRect().top;
+  const past = () => Array.from(document.querySelectorAll("body *"))
+    .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5)
+    .map((e) => e.tagName + (e.id ? "#" + e.id : "")).slice(0, 8).join(" ");
+  const failures = document.getElementById("failures")
+    || Array.from(document.querySelectorAll("h2")).find((h) => h.textContent === "Failures");
+  const table = document.querySelector("table");
+  const details = document.querySelectorAll("details");
+  const m = { innerWidth, innerHeight, details: details.length };
+  m.closedWidth = document.documentElement.scrollWidth;
+  m.closedPast = past();
+  details.forEach((d) => { d.open = true; });
+  m.openWidth = document.documentElement.scrollWidth;
+  m.openPast = past();
+  m.failuresTop = top(failures);
+  m.chartTop = top(document.querySelector("svg"));
+  m.tableTop = top(table);
+  m.failuresFirst = Boolean(failures.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const out = document.createElement("pre");
+  out.id = "probe";
+  out.textContent = JSON.stringify(m);
+  document.body.appendChild(out);
+})();
+</script>"##;
+
+/// Failures with a 300-element vector, a 300-character token, a long detail and relations
+/// longer than a line, in a 1,280 px window: the page does not scroll sideways, closed or with
+/// every input opened; the failures come first, in the first screen, above the charts and
+/// tables; each long input opens onto its whole text.
+#[test]
+fn the_html_report_fits_1280_px_and_shows_the_failures_first() {
+    let Some(browser) = chromium() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let site =
+        "a_rather_long_crate_name::deeply::nested::module::path::to::a_function_with_a_long_name";
+    // A relation with no space in it over 200 characters, and two that start alike.
+    let up = format!(
+        "median(&invite::mr::add(&invite::mr::permute(&invite::mr::scale(xs,{})),1.0))==result+1.0",
+        "2.0*".repeat(40)
+    );
+    let down = format!("{up}-2.0");
+    let log = write(
+        dir.path(),
+        "clue.jsonl",
+        clue_log(site, &up, &down).as_bytes(),
+    );
+    let args = [
+        "report",
+        "--format",
+        "html",
+        "--target-overhead",
+        "0.01",
+        log.to_str().unwrap(),
+    ];
+    let out = invite(&args, None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let html = text(&out.stdout);
+    assert!(!html.contains("<script"), "the report itself has no script");
+    let page = write(
+        dir.path(),
+        "report.html",
+        html.replace("</body>", &format!("{PROBE}</body>"))
+            .as_bytes(),
+    );
+    let dom = dump_dom(browser, dir.path(), &page, 1280);
+    let probe = &dom[dom
+        .find("<pre id=\"probe\">")
+        .unwrap_or_else(|| panic!("the probe did not run:\n{dom}"))
+        + "<pre id=\"probe\">".len()..];
+    let probe = probe[..probe.find("</pre>").unwrap()]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    let m: Value = serde_json::from_str(&probe).unwrap();
+    assert_eq!(m["innerWidth"], 1280, "the window is not 1280 px wide: {m}");
+    for state in ["closed", "open"] {
+        assert!(
+            m[format!("{state}Width")].as_u64().unwrap() <= 1280,
+            "{state}: the page scrolls sideways; past the window: {}\n{m}",
+            m[format!("{state}Past")]
+        );
+    }
+    assert_eq!(m["failuresFirst"], true, "{m}");
+    let at = |k: &str| m[k].as_f64().unwrap();
+    assert!(
+        at("failuresTop") < at("innerHeight"),
+        "failures below the fold: {m}"
+    );
+    assert!(at("failuresTop") < at("chartTop"), "{m}");
+    assert!(at("failuresTop") < at("tableTop"), "{m}");
+    // The long vector and the long token each a click from their whole text; the short clue
+    // shown as it is.
+    assert_eq!(m["details"], 2, "{m}");
+    let summary = format!(
+        "<summary><code>xs (len 300) = {}…</code></summary>",
+        &long_vector()[..100]
+    );
+    assert!(dom.contains(&summary), "{dom}");
+    assert!(
+        dom.contains(&format!("<pre>{}</pre>", long_vector())),
+        "{dom}"
+    );
+    assert!(
+        dom.contains(&format!("<pre>{}</pre>", long_token())),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("<code>xs (len 2) = [1.0, 3.0]</code>"),
+        "{dom}"
+    );
+    // Both relations in full.
+    for relation in [&up, &down] {
+        assert!(
+            dom.contains(&format!("<code>{}</code>", relation.replace('&', "&amp;"))),
+            "{dom}"
+        );
+    }
 }
 
 #[test]

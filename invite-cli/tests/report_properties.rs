@@ -1,5 +1,6 @@
 //! Property-based tests of the log reader: any bytes, any time text and any truncation are
-//! read without a panic, bad lines are counted as bad, and every record round trips.
+//! read without a panic, bad lines are counted as bad, and every record round trips; and of the
+//! text report: any names, inputs and details keep to any width and are printed whole.
 
 use invite::record::{Outcome, Record, Seeds, Test};
 use invite_cli::report::aggregate::{Aggregator, LineError};
@@ -39,7 +40,7 @@ proptest! {
         let mut agg = Aggregator::new(3);
         prop_assert!(agg.add_line(r.to_line().as_bytes()).is_ok());
         let summary = agg.finish();
-        let _ = invite_cli::report::text::render(&summary, invite_cli::report::text::Paint(false));
+        let _ = invite_cli::report::text::render(&summary, invite_cli::report::text::Paint(false), 40);
         let _ = invite_cli::report::html::render(&summary);
     }
 
@@ -68,6 +69,38 @@ proptest! {
         prop_assert_eq!(Record::from_line(&line).unwrap(), r);
         let mut agg = Aggregator::new(3);
         prop_assert!(agg.add_line(line.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn the_text_report_keeps_to_any_width_and_cuts_nothing(
+        width in 40usize..160,
+        site in "[a-z_:]{1,80}",
+        relation in "[ -~]{1,160}",
+        input in "[ -~]{0,400}",
+        detail in "\\PC{0,200}",
+    ) {
+        let mut r = record(Outcome::Fail, &detail);
+        if let Record::Test(t) = &mut r {
+            t.site = site.clone();
+            t.test = relation.clone();
+            t.inputs = [("x".to_string(), input.clone())].into();
+        }
+        let mut agg = Aggregator::new(3);
+        prop_assert!(agg.add_line(r.to_line().as_bytes()).is_ok());
+        let report = invite_cli::report::text::render(
+            &agg.finish(),
+            invite_cli::report::text::Paint(false),
+            width,
+        );
+        for line in report.lines() {
+            prop_assert!(line.chars().count() <= width, "{} > {width}: {line}\n{report}", line.chars().count());
+        }
+        // Wrapped, but whole: without whitespace, each logged text is in the report.
+        let squeezed = |s: &str| s.split_whitespace().collect::<String>();
+        let all = squeezed(&report);
+        for text in [&site, &relation, &input, &detail] {
+            prop_assert!(all.contains(&squeezed(text)), "{text:?} cut in\n{report}");
+        }
     }
 }
 

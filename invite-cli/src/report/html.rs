@@ -1,14 +1,17 @@
-//! The HTML report: one self-contained file (inline CSS and SVG, no script, nothing fetched)
-//! with three charts (outcomes per site, tests over time on a real time axis, projected overhead
-//! against ρ on axes fitted to the sites) and the tables of the text report.
+//! The HTML report: one self-contained file (inline CSS and SVG, no script, nothing fetched).
+//! The failures come first, under the summary line: each with its relation in full and its
+//! inputs a click away in full. Then three charts (outcomes per site, tests over time on a real
+//! time axis, projected overhead against ρ on axes fitted to the sites) and the tables of the
+//! text report. The page fits a 1,280 px window: long text wraps anywhere, tables included.
 //! Every piece of logged text passes through [`esc`]: relation texts, inputs and panic messages
 //! come from the program under test and may contain anything.
 
 use std::fmt::Write as _;
 
-use super::aggregate::Summary;
+use super::aggregate::{Failure, Summary};
+use super::text::input_label;
 use super::tuning::format_rho;
-use invite::record::{Outcome, OutcomeCounts};
+use invite::record::{Outcome, OutcomeCounts, REPLAY_INPUT};
 
 /// HTML-escapes text for element content and quoted attribute values.
 pub fn esc(s: &str) -> String {
@@ -51,6 +54,7 @@ pub fn render(s: &Summary) -> String {
         s.instances.len(),
         s.input.bad_lines + s.input.unknown_kinds
     );
+    failures(&mut h, s);
     legend(&mut h);
     h.push_str("<h2>Outcomes per site</h2>");
     outcomes_chart(&mut h, s);
@@ -65,9 +69,13 @@ pub fn render(s: &Summary) -> String {
     h
 }
 
-const CSS: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}\
-table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px}\
-td.n{text-align:right}pre{background:#f4f4f4;padding:8px;overflow-x:auto}\
+/// Logged text wraps anywhere (a long token too), tables shrink to the page with it, and
+/// nothing is wider than the window: the page never scrolls sideways.
+const CSS: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;overflow-wrap:anywhere}\
+table{border-collapse:collapse;margin:1em 0;max-width:100%}td,th{border:1px solid #ccc;padding:2px 6px}\
+td.n{text-align:right;white-space:nowrap}pre{background:#f4f4f4;padding:8px;margin:4px 0;\
+white-space:pre-wrap;overflow-wrap:anywhere}svg{max-width:100%}\
+.failure{margin:0 0 1em 1em}.failure p{margin:4px 0}summary{cursor:pointer}\
 .legend span{display:inline-block;margin-right:1em}.sw{width:10px;height:10px;display:inline-block;margin-right:4px}\
 .fail{color:#c62828}svg text{font:11px sans-serif}";
 
@@ -502,54 +510,6 @@ fn tables(h: &mut String, s: &Summary) {
     }
     h.push_str("</table>");
     skips_table(h, s);
-    h.push_str("<h2>Failures</h2>");
-    let mut any = false;
-    for site in &s.sites {
-        for t in site.per_test.iter().filter(|t| t.failures_total > 0) {
-            any = true;
-            let _ = write!(
-                h,
-                "<h3 class=\"fail\">{}: <code>{}</code> ({} failing)</h3>",
-                esc(&site.site),
-                esc(&t.test),
-                t.failures_total
-            );
-            for f in &t.failures {
-                let _ = write!(
-                    h,
-                    "<pre>{} at {} on {}:{} run {}\ndetail: {}\n",
-                    f.outcome,
-                    esc(&f.time),
-                    esc(&f.host),
-                    f.pid,
-                    f.run,
-                    esc(f.detail.as_deref().unwrap_or("-"))
-                );
-                for (k, v) in &f.inputs {
-                    let _ = writeln!(h, "input {} = {}", esc(k), esc(v));
-                }
-                let _ = write!(
-                    h,
-                    "replay: test_seed {}, rng stream {} word {}, rng seed {}</pre>",
-                    f.seeds.test_seed,
-                    f.seeds.rng_stream,
-                    f.seeds.rng_word_pos,
-                    esc(&f.seeds.rng_seed)
-                );
-            }
-            let kept = t.failures.len() as u64;
-            if t.failures_total > kept {
-                let _ = write!(
-                    h,
-                    "<p class=\"more\">… and {} more</p>",
-                    t.failures_total - kept
-                );
-            }
-        }
-    }
-    if !any {
-        h.push_str("<p>No failures.</p>");
-    }
     if let Some(t) = &s.tuning {
         tuning_table(h, t);
         h.push_str("<pre id=\"tuning\">");
@@ -570,6 +530,95 @@ fn tables(h: &mut String, s: &Summary) {
         }
         h.push_str("</pre>");
     }
+}
+
+/// Characters of an input shown before a click: the rest is in its `<details>`.
+const PREVIEW: usize = 100;
+
+/// The failures, first on the page: each failing test under its relation in full, each failure
+/// with its detail, its inputs (whole when short, else a preview that opens onto the whole text)
+/// and what replays it.
+fn failures(h: &mut String, s: &Summary) {
+    h.push_str("<section id=\"failures\"><h2>Failures</h2>");
+    let mut any = false;
+    for site in &s.sites {
+        for t in site.per_test.iter().filter(|t| t.failures_total > 0) {
+            any = true;
+            let _ = write!(
+                h,
+                "<h3 class=\"fail\">{}: <code>{}</code> ({} failing)</h3>",
+                esc(&site.site),
+                esc(&t.test),
+                t.failures_total
+            );
+            for f in &t.failures {
+                failure(h, f);
+            }
+            let kept = t.failures.len() as u64;
+            if t.failures_total > kept {
+                let _ = write!(
+                    h,
+                    "<p class=\"more\">… and {} more</p>",
+                    t.failures_total - kept
+                );
+            }
+        }
+    }
+    if !any {
+        h.push_str("<p>No failures.</p>");
+    }
+    h.push_str("</section>");
+}
+
+fn failure(h: &mut String, f: &Failure) {
+    let _ = write!(
+        h,
+        "<div class=\"failure\"><p>{} at {} on {}:{} run {}</p>",
+        f.outcome,
+        esc(&f.time),
+        esc(&f.host),
+        f.pid,
+        f.run
+    );
+    if let Some(detail) = &f.detail {
+        let _ = write!(h, "<pre class=\"detail\">{}</pre>", esc(detail));
+    }
+    for (name, value) in f.inputs.iter().filter(|(n, _)| *n != REPLAY_INPUT) {
+        let head = format!("{} = ", input_label(name, value));
+        if value.chars().count() <= PREVIEW {
+            let _ = write!(
+                h,
+                "<p class=\"input\"><code>{}{}</code></p>",
+                esc(&head),
+                esc(value)
+            );
+        } else {
+            let preview: String = value.chars().take(PREVIEW).collect();
+            let _ = write!(
+                h,
+                "<details class=\"input\"><summary><code>{}{}…</code></summary><pre>{}</pre></details>",
+                esc(&head),
+                esc(&preview),
+                esc(value)
+            );
+        }
+    }
+    match f.inputs.get(REPLAY_INPUT) {
+        Some(command) => {
+            let _ = write!(h, "<pre class=\"replay\">replay: {}</pre>", esc(command));
+        }
+        None => {
+            let _ = write!(
+                h,
+                "<pre class=\"replay\">replay: test_seed {}, rng stream {} word {}, rng seed {}</pre>",
+                f.seeds.test_seed,
+                f.seeds.rng_stream,
+                f.seeds.rng_word_pos,
+                esc(&f.seeds.rng_seed)
+            );
+        }
+    }
+    h.push_str("</div>");
 }
 
 /// Why sampled calls started no run, per site: what the caps refused and what was saved.

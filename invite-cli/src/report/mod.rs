@@ -21,7 +21,7 @@ use invite::record::Outcome;
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// Text for a terminal, 80 columns.
+    /// Text for a terminal, laid out to a width.
     Text,
     /// The [`Summary`] as JSON.
     Json,
@@ -48,6 +48,8 @@ pub struct Options {
     pub colour: Option<bool>,
     /// Outcomes that make the command fail (exit 3) once the report is written: a CI gate.
     pub fail_on: Vec<Outcome>,
+    /// Columns of the text report; `None`: the terminal's, else [`text::DEFAULT_WIDTH`].
+    pub width: Option<usize>,
 }
 
 /// The exit code when tests ended in an outcome named by [`Options::fail_on`].
@@ -194,7 +196,8 @@ pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             let colour = opts.colour.unwrap_or_else(|| {
                 std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
             });
-            text::render(&summary, text::Paint(colour))
+            let width = opts.width.unwrap_or_else(text::terminal_width);
+            text::render(&summary, text::Paint(colour), width)
         }
         Format::Json => serde_json::to_string_pretty(&summary).expect("summaries serialise") + "\n",
         Format::Html => html::render(&summary),

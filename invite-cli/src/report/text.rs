@@ -1,12 +1,35 @@
-//! The text report: aligned tables that fit an 80-column terminal, colour only on a terminal.
+//! The text report: laid out to a width (`--width`, else the terminal's, else 100 columns),
+//! colour only on a terminal.
+//!
+//! Nothing logged is cut. Site names, relations, inputs and details that do not fit wrap under
+//! their label, and a word longer than a whole line is split where the line ends; a failure's
+//! inputs come one to a line (or lines), a sequence with its length. What is there to be pasted
+//! (a replay command, a seed, a `[functions."…"]` line) is never broken: when it does not fit
+//! after its label it has a line of its own, which may run past the width.
 
 use std::fmt::Write as _;
+use std::io::IsTerminal as _;
 
 use super::aggregate::{Failure, SiteSummary, Summary};
 use super::tuning::format_rho;
 use invite::record::{Outcome, OutcomeCounts, REPLAY_INPUT};
 
-const WIDTH: usize = 80;
+/// The narrowest report: a failure's label column and 28 columns of text beside it.
+pub const MIN_WIDTH: usize = 40;
+
+/// The width when standard output is not a terminal, or a terminal of unknown size.
+pub const DEFAULT_WIDTH: usize = 100;
+
+/// A table whose names would get fewer columns than this (and than its longest name) is
+/// printed as a list instead.
+const MIN_NAME: usize = 24;
+
+/// The columns of a failure's labels (`    input   `): its texts wrap under the first column
+/// after them.
+const LABEL: usize = 12;
+
+/// What `invite::mr::truncated_debug` ends a `Debug` text with when the log cut it.
+const TRUNCATED: &str = "… (truncated)";
 
 /// ANSI colour, or nothing.
 #[derive(Clone, Copy)]
@@ -29,56 +52,313 @@ impl Paint {
     fn green(self, s: &str) -> String {
         self.wrap("32", s)
     }
-}
-
-/// Cuts `s` to `width` characters, marking the cut with `…`, and pads it to `width`.
-fn fit(s: &str, width: usize) -> String {
-    let n = s.chars().count();
-    if n <= width {
-        format!("{s:<width$}")
-    } else {
-        let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
-        out.push('…');
-        out
+    fn tone(self, tone: Tone, s: &str) -> String {
+        match tone {
+            Tone::Plain => s.to_string(),
+            Tone::Good => self.green(s),
+            Tone::Bad => self.red(s),
+        }
     }
 }
 
-/// Breaks `s` into lines of at most `width` characters at spaces (a longer word is split),
-/// every line after the first indented by `indent`.
-fn wrap(s: &str, width: usize, indent: &str) -> Vec<String> {
-    let mut lines = vec![String::new()];
-    for word in s.split(' ').filter(|w| !w.is_empty()) {
-        let mut word: Vec<char> = word.chars().collect();
-        while !word.is_empty() {
-            let line = lines.last_mut().expect("never empty");
-            let used = line.chars().count();
-            let gap = usize::from(used > 0 && !line.ends_with(' '));
-            if used + gap + word.len() <= width {
-                if gap == 1 {
+/// The default width: on a terminal, `$COLUMNS` when it is a number above 0, else the width of
+/// the terminal's window (`window`), never below [`MIN_WIDTH`]; [`DEFAULT_WIDTH`] off a terminal
+/// or when neither is known.
+pub fn width_from(
+    terminal: bool,
+    columns: Option<&str>,
+    window: impl FnOnce() -> Option<u16>,
+) -> usize {
+    if !terminal {
+        return DEFAULT_WIDTH;
+    }
+    columns
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|c| *c > 0)
+        .or_else(|| window().map(usize::from).filter(|c| *c > 0))
+        .map_or(DEFAULT_WIDTH, |c| c.max(MIN_WIDTH))
+}
+
+/// The default width for standard output, as [`width_from`] reads it.
+pub fn terminal_width() -> usize {
+    let stdout = std::io::stdout();
+    let columns = std::env::var("COLUMNS").ok();
+    width_from(stdout.is_terminal(), columns.as_deref(), || {
+        rustix::termios::tcgetwinsize(&stdout)
+            .ok()
+            .map(|w| w.ws_col)
+    })
+}
+
+/// How many elements a sequence's `Debug` text shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Length {
+    /// The whole sequence: this many elements.
+    Exactly(usize),
+    /// A text the log cut short: at least this many (the last one perhaps cut).
+    AtLeast(usize),
+}
+
+/// The elements of a sequence's `Debug` text (`[a, b, …]`, also pretty-printed): commas inside
+/// nested brackets, parentheses and braces, strings and character literals do not count.
+/// `None` for a text that is no sequence.
+pub fn sequence_length(debug: &str) -> Option<Length> {
+    let (text, cut) = match debug.strip_suffix(TRUNCATED) {
+        Some(t) => (t, true),
+        None => (debug, false),
+    };
+    let chars: Vec<char> = text.chars().collect();
+    if chars.first() != Some(&'[') {
+        return None;
+    }
+    // Elements ended by a comma, whether one has begun since, and the nesting inside `[`.
+    let (mut elements, mut begun, mut depth) = (0usize, false, 0usize);
+    let mut i = 1;
+    while i < chars.len() {
+        match chars[i] {
+            '"' => {
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    i += if chars[i] == '\\' { 2 } else { 1 };
+                }
+                begun = true;
+            }
+            '\'' => {
+                i = char_literal_end(&chars, i).unwrap_or(i);
+                begun = true;
+            }
+            '[' | '(' | '{' => {
+                depth += 1;
+                begun = true;
+            }
+            ']' if depth == 0 => {
+                // The sequence must be the whole text: `[1] + [2]` is none.
+                let whole = i + 1 == chars.len() && !cut;
+                return whole.then_some(Length::Exactly(elements + usize::from(begun)));
+            }
+            ']' | ')' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                elements += usize::from(begun);
+                begun = false;
+            }
+            c if c.is_whitespace() => {}
+            _ => begun = true,
+        }
+        i += 1;
+    }
+    cut.then_some(Length::AtLeast(elements + usize::from(begun)))
+}
+
+/// The index of the quote that closes a character literal opened at `i` (`'a'`, `'\''`,
+/// `'\u{1f600}'`); `None` when what follows is no character literal.
+fn char_literal_end(chars: &[char], i: usize) -> Option<usize> {
+    if chars.get(i + 1) == Some(&'\\') {
+        (i + 3..chars.len().min(i + 13)).find(|&j| chars[j] == '\'')
+    } else {
+        (chars.get(i + 2) == Some(&'\'')).then_some(i + 2)
+    }
+}
+
+/// An input's name, with the length of a sequence: `xs (len 2)`, or `xs (len ≥ 40)` when the
+/// log cut its text.
+pub fn input_label(name: &str, value: &str) -> String {
+    match sequence_length(value) {
+        Some(Length::Exactly(n)) => format!("{name} (len {n})"),
+        Some(Length::AtLeast(n)) => format!("{name} (len ≥ {n})"),
+        None => name.to_string(),
+    }
+}
+
+/// Breaks `text` into lines of at most `width` characters, the first starting with `first`, the
+/// others with `rest`. A line breaks at a space, which the break takes the place of: every other
+/// space is kept, so the lines joined by spaces are the text again. A word that fits no line
+/// fills the line it starts on and goes on over the next; a newline in the text starts a line.
+fn wrap(text: &str, width: usize, first: &str, rest: &str) -> Vec<String> {
+    let rest_w = rest.chars().count();
+    let mut lines = Vec::new();
+    let mut line = first.to_string();
+    let mut used = first.chars().count();
+    // Where the line's own text starts, after its prefix.
+    let mut start = used;
+    for (p, paragraph) in text.split('\n').enumerate() {
+        if p > 0 {
+            lines.push(std::mem::replace(&mut line, rest.to_string()));
+            (used, start) = (rest_w, rest_w);
+        }
+        for (k, word) in paragraph.split(' ').enumerate() {
+            let word: Vec<char> = word.chars().collect();
+            let mut word = &word[..];
+            // The space before the word, until a break takes its place.
+            let mut space = k > 0;
+            loop {
+                let gap = usize::from(space);
+                if used + gap + word.len() <= width {
+                    if space {
+                        line.push(' ');
+                    }
+                    line.extend(word);
+                    used += gap + word.len();
+                    break;
+                }
+                let has_text = used > start;
+                if has_text && (rest_w + word.len() <= width || used + gap >= width) {
+                    // Onto the next line: the word fits there, or nothing more fits here.
+                    lines.push(std::mem::replace(&mut line, rest.to_string()));
+                    (used, start, space) = (rest_w, rest_w, false);
+                    continue;
+                }
+                // Longer than any line: fill this one (at least a character, so that a prefix
+                // as wide as the line still ends) and go on over the next; where punctuation
+                // meets a name in the line's second half if it does (`a::b(&` before `c`).
+                let room = width.saturating_sub(used + gap).max(1).min(word.len());
+                let name = |c: char| c.is_alphanumeric() || c == '_';
+                let room = if room < word.len() {
+                    (room.div_ceil(2)..room)
+                        .rev()
+                        .find(|&i| !name(word[i - 1]) && name(word[i]))
+                        .unwrap_or(room)
+                } else {
+                    room
+                };
+                if space {
                     line.push(' ');
                 }
-                line.extend(&word);
-                break;
-            }
-            // At least one character a line, so that a width narrower than the indent ends.
-            let room = width.saturating_sub(used + gap).max(1).min(word.len());
-            if used > indent.len() && word.len() <= width.saturating_sub(indent.len()) {
-                // The word fits on a line of its own.
-                lines.push(indent.to_string());
-                continue;
-            }
-            // Longer than any line: split it.
-            if gap == 1 {
-                line.push(' ');
-            }
-            line.extend(&word[..room]);
-            word.drain(..room);
-            if !word.is_empty() {
-                lines.push(indent.to_string());
+                line.extend(&word[..room]);
+                word = &word[room..];
+                used += gap + room;
+                space = false;
+                if word.is_empty() {
+                    break;
+                }
+                lines.push(std::mem::replace(&mut line, rest.to_string()));
+                (used, start) = (rest_w, rest_w);
             }
         }
     }
+    lines.push(line);
     lines
+}
+
+/// Writes `text` wrapped to `width`, the first line after `first`, the others after `rest`.
+fn para(out: &mut String, text: &str, width: usize, first: &str, rest: &str) {
+    for line in wrap(text, width, first, rest) {
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+/// How a number cell is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tone {
+    Plain,
+    Good,
+    Bad,
+}
+
+/// A number of a table, right-aligned under its head.
+struct Cell {
+    text: String,
+    tone: Tone,
+}
+
+impl Cell {
+    fn plain(text: String) -> Cell {
+        Cell {
+            text,
+            tone: Tone::Plain,
+        }
+    }
+}
+
+/// A row of a table: a name, indented two columns a level, and its numbers.
+struct Row {
+    depth: usize,
+    name: String,
+    cells: Vec<Cell>,
+}
+
+/// A table of names and number columns laid out to `width`: each number column as wide as its
+/// head or widest number, the names' column what they leave, up to the longest name; a name
+/// longer than its column wraps under itself. Where the names would get fewer than
+/// [`MIN_NAME`] columns, and fewer than the longest name needs, the rows are listed instead.
+/// A row's numbers stand on the last line of its name.
+fn table(
+    out: &mut String,
+    width: usize,
+    paint: Paint,
+    name_head: &str,
+    heads: &[&str],
+    rows: &[Row],
+) {
+    let widths: Vec<usize> = heads
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            rows.iter()
+                .map(|r| r.cells[i].text.chars().count())
+                .fold(h.chars().count(), usize::max)
+        })
+        .collect();
+    let numbers: usize = widths.iter().map(|w| w + 1).sum();
+    let longest = rows
+        .iter()
+        .map(|r| 2 * r.depth + r.name.chars().count())
+        .fold(name_head.chars().count(), usize::max);
+    let name_w = width.saturating_sub(numbers).min(longest);
+    if name_w < MIN_NAME.min(longest) {
+        list(out, width, paint, heads, rows);
+        return;
+    }
+    let mut line = format!("{name_head:<name_w$}");
+    for (h, w) in heads.iter().zip(&widths) {
+        let _ = write!(line, " {h:>w$}");
+    }
+    let _ = writeln!(out, "{line}");
+    for row in rows {
+        let indent = "  ".repeat(row.depth);
+        let mut names = wrap(&row.name, name_w, &indent, &format!("{indent}  "));
+        // The numbers end the row, after the whole name.
+        let last = names.pop().expect("a line at least");
+        for name in names {
+            let _ = writeln!(out, "{name}");
+        }
+        let mut line = format!("{last:<name_w$}");
+        for (cell, w) in row.cells.iter().zip(&widths) {
+            let _ = write!(
+                line,
+                " {}",
+                paint.tone(cell.tone, &format!("{:>w$}", cell.text))
+            );
+        }
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+/// A table too wide for `width`, as a list: each row's name, then its numbers by their heads,
+/// as many to a line as fit.
+fn list(out: &mut String, width: usize, paint: Paint, heads: &[&str], rows: &[Row]) {
+    for row in rows {
+        let indent = "  ".repeat(row.depth);
+        let inner = format!("{indent}  ");
+        para(out, &row.name, width, &indent, &inner);
+        let mut line = inner.clone();
+        let mut used = inner.len();
+        for (h, cell) in heads.iter().zip(&row.cells) {
+            let item = h.chars().count() + 1 + cell.text.chars().count();
+            if used > inner.len() {
+                if used + 2 + item > width {
+                    let _ = writeln!(out, "{line}");
+                    line = inner.clone();
+                    used = inner.len();
+                } else {
+                    line.push_str("  ");
+                    used += 2;
+                }
+            }
+            let _ = write!(line, "{h} {}", paint.tone(cell.tone, &cell.text));
+            used += item;
+        }
+        let _ = writeln!(out, "{line}");
+    }
 }
 
 /// A count in at most six characters.
@@ -111,34 +391,45 @@ fn percent(x: f64) -> String {
 
 const OUTCOME_HEADS: [&str; 7] = ["pass", "fail", "error", "t/o", "incon", "block", "skip"];
 
-fn outcome_cells(o: &OutcomeCounts, paint: Paint) -> String {
-    let mut s = String::new();
+/// A run count and a count per outcome: passes green, failures red.
+fn outcome_cells(runs: u64, o: &OutcomeCounts) -> Vec<Cell> {
+    let mut cells = vec![Cell::plain(count(runs))];
     for outcome in Outcome::ALL {
         let n = o.get(outcome);
-        let cell = format!("{:>6}", count(n));
-        let cell = match outcome {
-            Outcome::Pass if n > 0 => paint.green(&cell),
-            o if o.is_failure() && n > 0 => paint.red(&cell),
-            _ => cell,
+        let tone = match outcome {
+            Outcome::Pass if n > 0 => Tone::Good,
+            o if o.is_failure() && n > 0 => Tone::Bad,
+            _ => Tone::Plain,
         };
-        s.push_str(&cell);
+        cells.push(Cell {
+            text: count(n),
+            tone,
+        });
     }
-    s
+    cells
 }
 
-/// The report as text, 80 columns wide.
-pub fn render(summary: &Summary, paint: Paint) -> String {
+/// The report as text, laid out to `width` columns ([`MIN_WIDTH`] or more reads well).
+pub fn render(summary: &Summary, paint: Paint, width: usize) -> String {
     let mut out = String::new();
-    header(&mut out, summary, paint);
-    outcomes(&mut out, summary, paint);
-    sampling(&mut out, summary, paint);
-    costs(&mut out, summary, paint);
-    failures(&mut out, summary, paint);
-    tuning(&mut out, summary, paint);
+    header(&mut out, summary, paint, width);
+    outcomes(&mut out, summary, paint, width);
+    sampling(&mut out, summary, paint, width);
+    costs(&mut out, summary, paint, width);
+    failures(&mut out, summary, paint, width);
+    tuning(&mut out, summary, paint, width);
     out
 }
 
-fn header(out: &mut String, s: &Summary, paint: Paint) {
+/// A section's title, after a blank line.
+fn title(out: &mut String, text: &str, paint: Paint, width: usize) {
+    out.push('\n');
+    for line in wrap(text, width, "", "  ") {
+        let _ = writeln!(out, "{}", paint.bold(&line));
+    }
+}
+
+fn header(out: &mut String, s: &Summary, paint: Paint, width: usize) {
     let first = s
         .instances
         .iter()
@@ -146,27 +437,26 @@ fn header(out: &mut String, s: &Summary, paint: Paint) {
         .filter(|t| !t.is_empty())
         .min();
     let last = s.instances.iter().map(|i| i.last.as_str()).max();
-    let _ = writeln!(
-        out,
-        "{}",
-        paint.bold(&format!(
-            "Invite report: {} records from {} file{}, {} instance{}",
-            s.input.records,
-            s.input.files,
-            if s.input.files == 1 { "" } else { "s" },
-            s.instances.len(),
-            if s.instances.len() == 1 { "" } else { "s" },
-        ))
+    let heading = format!(
+        "Invite report: {} records from {} file{}, {} instance{}",
+        s.input.records,
+        s.input.files,
+        if s.input.files == 1 { "" } else { "s" },
+        s.instances.len(),
+        if s.instances.len() == 1 { "" } else { "s" },
     );
+    for line in wrap(&heading, width, "", "  ") {
+        let _ = writeln!(out, "{}", paint.bold(&line));
+    }
     if let (Some(a), Some(b)) = (first, last) {
-        let _ = writeln!(out, "From {} to {}", short_time(a), short_time(b));
+        let span = format!("From {} to {}", short_time(a), short_time(b));
+        para(out, &span, width, "", "  ");
     }
     let crashed = s.instances.iter().filter(|i| !i.stopped).count();
     if crashed > 0 {
-        let _ = writeln!(
-            out,
-            "{crashed} instance(s) have no stop record (still running, killed or crashed)"
-        );
+        let note =
+            format!("{crashed} instance(s) have no stop record (still running, killed or crashed)");
+        para(out, &note, width, "", "  ");
     }
 }
 
@@ -175,114 +465,107 @@ fn short_time(t: &str) -> String {
         .map_or_else(|| t.to_string(), |s| s.replace('T', " ") + " UTC")
 }
 
-fn outcomes(out: &mut String, s: &Summary, paint: Paint) {
-    let name_w = WIDTH - 6 - 6 * 7 - 1;
-    let _ = writeln!(out, "\n{}", paint.bold("Outcomes per site and test"));
-    let heads: String = OUTCOME_HEADS.iter().map(|h| format!("{h:>6}")).collect();
-    let _ = writeln!(out, "{} {:>6}{heads}", fit("site / test", name_w), "runs");
+fn outcomes(out: &mut String, s: &Summary, paint: Paint, width: usize) {
+    title(out, "Outcomes per site and test", paint, width);
+    let mut heads = vec!["runs"];
+    heads.extend(OUTCOME_HEADS);
+    let mut rows = Vec::new();
     for site in &s.sites {
-        let _ = writeln!(
-            out,
-            "{} {:>6}{}",
-            fit(&site.site, name_w),
-            count(site.runs),
-            outcome_cells(&site.outcomes, paint)
-        );
+        rows.push(Row {
+            depth: 0,
+            name: site.site.clone(),
+            cells: outcome_cells(site.runs, &site.outcomes),
+        });
         for t in &site.per_test {
-            let _ = writeln!(
-                out,
-                "  {} {:>6}{}",
-                fit(&t.test, name_w - 2),
-                count(t.runs),
-                outcome_cells(&t.outcomes, paint)
-            );
+            rows.push(Row {
+                depth: 1,
+                name: t.test.clone(),
+                cells: outcome_cells(t.runs, &t.outcomes),
+            });
         }
     }
+    table(out, width, paint, "site / test", &heads, &rows);
 }
 
-fn sampling(out: &mut String, s: &Summary, paint: Paint) {
-    let _ = writeln!(out, "\n{}", paint.bold("Sampling (from stats records)"));
-    let name_w = WIDTH - 8 * 7 - 1;
-    let _ = writeln!(
+fn sampling(out: &mut String, s: &Summary, paint: Paint, width: usize) {
+    title(out, "Sampling (from stats records)", paint, width);
+    let opt = |v: Option<u64>| v.map_or("-".to_string(), count);
+    let rows: Vec<Row> = s
+        .sites
+        .iter()
+        .map(|site| Row {
+            depth: 0,
+            name: site.site.clone(),
+            cells: [
+                opt(site.calls),
+                opt(site.sampled),
+                count(site.runs),
+                count(site.skipped.concurrency),
+                count(site.skipped.overhead),
+                count(site.skipped.disabled),
+                count(site.skipped.fork_failed),
+                count(site.skipped.dedup),
+            ]
+            .map(Cell::plain)
+            .into(),
+        })
+        .collect();
+    let heads = [
+        "calls", "sampld", "runs", "s:conc", "s:ovhd", "s:off", "s:fork", "s:seen",
+    ];
+    table(out, width, paint, "site", &heads, &rows);
+    para(
         out,
-        "{} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
-        fit("site", name_w),
-        "calls",
-        "sampld",
-        "runs",
-        "s:conc",
-        "s:ovhd",
-        "s:off",
-        "s:fork",
-        "s:seen"
+        "(s:… sampled calls skipped: concurrency, overhead, off, fork failed, seen)",
+        width,
+        "",
+        " ",
     );
-    for site in &s.sites {
-        let opt = |v: Option<u64>| v.map_or("-".to_string(), count);
-        let _ = writeln!(
-            out,
-            "{} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
-            fit(&site.site, name_w),
-            opt(site.calls),
-            opt(site.sampled),
-            count(site.runs),
-            count(site.skipped.concurrency),
-            count(site.skipped.overhead),
-            count(site.skipped.disabled),
-            count(site.skipped.fork_failed),
-            count(site.skipped.dedup),
-        );
-    }
-    let _ = writeln!(
-        out,
-        "(s:… sampled calls skipped: concurrency, overhead, off, fork failed, seen)"
-    );
-    if s.sites.iter().all(|x| x.skipped.dedup == 0) {
-        return;
-    }
     for site in s.sites.iter().filter(|x| x.skipped.dedup > 0) {
         let note = format!(
             "{}: unseen-state testing saved {} runs",
             site.site,
             count(site.skipped.dedup)
         );
-        for line in wrap(&note, WIDTH, "  ") {
-            let _ = writeln!(out, "{line}");
-        }
+        para(out, &note, width, "", "  ");
     }
 }
 
-fn costs(out: &mut String, s: &Summary, paint: Paint) {
-    let _ = writeln!(out, "\n{}", paint.bold("Cost"));
-    let name_w = WIDTH - 6 * 8 - 1;
-    let _ = writeln!(
+fn costs(out: &mut String, s: &Summary, paint: Paint, width: usize) {
+    title(out, "Cost", paint, width);
+    let rows: Vec<Row> = s
+        .sites
+        .iter()
+        .map(|site| {
+            let d = &site.duration_us;
+            Row {
+                depth: 0,
+                name: site.site.clone(),
+                cells: [
+                    micros(d.median as f64),
+                    micros(d.p95 as f64),
+                    micros(d.mean),
+                    site.parent_us_per_run.map_or("-".into(), micros),
+                    site.tests_per_sec.map_or("-".into(), |r| format!("{r:.1}")),
+                    site.overhead_share.map_or("-".into(), percent),
+                ]
+                .map(Cell::plain)
+                .into(),
+            }
+        })
+        .collect();
+    let heads = ["median", "p95", "mean", "caller", "tests/s", "ovrhead"];
+    table(out, width, paint, "site (test time)", &heads, &rows);
+    para(
         out,
-        "{} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
-        fit("site (test time)", name_w),
-        "median",
-        "p95",
-        "mean",
-        "caller",
-        "tests/s",
-        "ovrhead"
+        "(caller: time a sampled call lost starting its run)",
+        width,
+        "",
+        " ",
     );
-    for site in &s.sites {
-        let d = &site.duration_us;
-        let _ = writeln!(
-            out,
-            "{} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
-            fit(&site.site, name_w),
-            micros(d.median as f64),
-            micros(d.p95 as f64),
-            micros(d.mean),
-            site.parent_us_per_run.map_or("-".into(), micros),
-            site.tests_per_sec.map_or("-".into(), |r| format!("{r:.1}")),
-            site.overhead_share.map_or("-".into(), percent),
-        );
-    }
-    let _ = writeln!(out, "(caller: time a sampled call lost starting its run)");
 }
 
-fn failures(out: &mut String, s: &Summary, paint: Paint) {
+fn failures(out: &mut String, s: &Summary, paint: Paint, width: usize) {
     let failing: Vec<(&SiteSummary, usize)> = s
         .sites
         .iter()
@@ -298,15 +581,16 @@ fn failures(out: &mut String, s: &Summary, paint: Paint) {
         let _ = writeln!(out, "\n{}", paint.green("No failures."));
         return;
     }
-    let _ = writeln!(out, "\n{}", paint.bold("Failures"));
+    title(out, "Failures", paint, width);
     for (site, i) in failing {
         let t = &site.per_test[i];
+        // The relation in full: relations that start alike are told apart here.
         let heading = format!("{}: {} ({} failing)", site.site, t.test, t.failures_total);
-        for line in wrap(&heading, WIDTH, "  ") {
+        for line in wrap(&heading, width, "", "  ") {
             let _ = writeln!(out, "{}", paint.red(&line));
         }
         for f in &t.failures {
-            failure(out, f);
+            failure(out, f, width);
         }
         if t.failures_total > t.failures.len() as u64 {
             let _ = writeln!(
@@ -318,63 +602,99 @@ fn failures(out: &mut String, s: &Summary, paint: Paint) {
     }
 }
 
-fn failure(out: &mut String, f: &Failure) {
-    let line = |out: &mut String, label: &str, text: &str| {
-        let _ = writeln!(out, "    {label:<7} {}", fit(text, WIDTH - 12).trim_end());
-    };
-    let _ = writeln!(
+/// `text` after a failure's `label`, wrapped under the column after the labels.
+fn labelled(out: &mut String, label: &str, text: &str, width: usize) {
+    para(
         out,
-        "  {} at {} on {}:{} run {}",
-        f.outcome, f.time, f.host, f.pid, f.run
+        text,
+        width,
+        &format!("    {label:<7} "),
+        &" ".repeat(LABEL),
     );
-    if let Some(d) = &f.detail {
-        line(out, "detail", d);
-    }
-    for (name, value) in f.inputs.iter().filter(|(n, _)| *n != REPLAY_INPUT) {
-        line(out, "input", &format!("{name} = {value}"));
-    }
-    // Never cut: these replay the failure: a whole program's command, or the seeds of
-    // invite::rng::replay.
-    if let Some(command) = f.inputs.get(REPLAY_INPUT) {
-        let _ = writeln!(out, "    {:<7} {command}", "replay");
-        return;
-    }
-    let _ = writeln!(
-        out,
-        "    {:<7} test_seed {}, rng stream {} word {}",
-        "replay", f.seeds.test_seed, f.seeds.rng_stream, f.seeds.rng_word_pos
-    );
-    let _ = writeln!(out, "    {:<7} {}", "seed", f.seeds.rng_seed);
 }
 
-fn tuning(out: &mut String, s: &Summary, paint: Paint) {
+/// `text` to paste, never broken: after its label when it fits, else on a line of its own.
+fn paste(out: &mut String, label: &str, text: &str, width: usize) {
+    if LABEL + text.chars().count() <= width {
+        let _ = writeln!(out, "    {label:<7} {text}");
+    } else {
+        let _ = writeln!(out, "    {label}\n      {text}");
+    }
+}
+
+fn failure(out: &mut String, f: &Failure, width: usize) {
+    let when = format!(
+        "{} at {} on {}:{} run {}",
+        f.outcome, f.time, f.host, f.pid, f.run
+    );
+    para(out, &when, width, "  ", "    ");
+    if let Some(d) = &f.detail {
+        labelled(out, "detail", d, width);
+    }
+    // Whole, one to a line: the length of a vector may be the clue.
+    for (name, value) in f.inputs.iter().filter(|(n, _)| *n != REPLAY_INPUT) {
+        labelled(
+            out,
+            "input",
+            &format!("{} = {value}", input_label(name, value)),
+            width,
+        );
+    }
+    // These replay the failure: a whole program's command, or the seeds of
+    // invite::rng::replay.
+    if let Some(command) = f.inputs.get(REPLAY_INPUT) {
+        paste(out, "replay", command, width);
+        return;
+    }
+    let seeds = format!(
+        "test_seed {}, rng stream {} word {}",
+        f.seeds.test_seed, f.seeds.rng_stream, f.seeds.rng_word_pos
+    );
+    labelled(out, "replay", &seeds, width);
+    paste(out, "seed", &f.seeds.rng_seed, width);
+}
+
+/// A TOML comment, wrapped: every line starts `# `.
+fn comment(out: &mut String, text: &str, width: usize) {
+    para(out, text, width, "# ", "# ");
+}
+
+fn tuning(out: &mut String, s: &Summary, paint: Paint, width: usize) {
     let Some(t) = &s.tuning else { return };
-    let _ = writeln!(
+    title(
         out,
-        "\n{}",
-        paint.bold(&format!("Tuning for {}", t.target_text(percent)))
+        &format!("Tuning for {}", t.target_text(percent)),
+        paint,
+        width,
     );
     let _ = writeln!(out, "# Paste into invite.toml:");
     for site in &t.sites {
+        // A table header cannot be broken: it keeps its line whatever the width.
         let _ = writeln!(out, "[functions.{:?}]", site.site);
         match site.rho {
             Some(rho) => {
-                let _ = writeln!(
-                    out,
-                    "rho = {}  # ~{:.0} tests/min, {} overhead{}",
-                    format_rho(rho),
+                let value = format!("rho = {}", format_rho(rho));
+                let note = format!(
+                    "~{:.0} tests/min, {} overhead{}",
                     site.projected_tests_per_min.unwrap_or(0.0),
                     percent(site.projected_overhead.unwrap_or(0.0)),
                     site.current_rho
                         .map_or(String::new(), |c| format!(" (now {})", format_rho(c))),
                 );
+                if value.chars().count() + 4 + note.chars().count() <= width {
+                    let _ = writeln!(out, "{value}  # {note}");
+                } else {
+                    comment(out, &note, width);
+                    let _ = writeln!(out, "{value}");
+                }
             }
             None => {
-                let _ = writeln!(out, "# not tuned: {}", site.note.as_deref().unwrap_or("?"));
+                let note = format!("not tuned: {}", site.note.as_deref().unwrap_or("?"));
+                comment(out, &note, width);
             }
         }
         if let (Some(_), Some(note)) = (site.rho, &site.note) {
-            let _ = writeln!(out, "# {note}");
+            comment(out, note, width);
         }
     }
 }
@@ -383,28 +703,465 @@ fn tuning(out: &mut String, s: &Summary, paint: Paint) {
 mod tests {
     use super::*;
 
+    use crate::report::aggregate::Aggregator;
+    use invite::record::{Record, Seeds, SiteStats, SkipCounts, Stats, Test};
+
     #[test]
     fn wrap_breaks_at_spaces_indents_and_splits_only_what_no_line_holds() {
-        assert_eq!(wrap("short", 10, "  "), ["short"]);
-        assert_eq!(wrap("one two three", 7, "  "), ["one two", "  three"]);
+        assert_eq!(wrap("short", 10, "", "  "), ["short"]);
+        assert_eq!(wrap("one two three", 7, "", "  "), ["one two", "  three"]);
         assert_eq!(
-            wrap("a bcdefghijkl", 6, "  "),
+            wrap("a bcdefghijkl", 6, "", "  "),
             ["a bcde", "  fghi", "  jkl"]
         );
-        assert_eq!(wrap("éééé ü", 4, ""), ["éééé", "ü"]);
-        for line in wrap(&"word ".repeat(40), 20, "    ") {
+        assert_eq!(wrap("éééé ü", 4, "", ""), ["éééé", "ü"]);
+        for line in wrap(&"word ".repeat(40), 20, "", "    ") {
             assert!(line.chars().count() <= 20, "{line}");
         }
-        // An indent as wide as the line still makes progress.
-        assert_eq!(wrap("abc", 2, "  ").concat().replace(' ', ""), "abc");
-        assert_eq!(wrap("a  b", 1, "  ").concat().replace(' ', ""), "ab");
+        // The first line has a prefix of its own; a newline starts a line.
+        assert_eq!(
+            wrap("one two three", 12, "- x ", "  "),
+            ["- x one two", "  three"]
+        );
+        assert_eq!(
+            wrap("one\ntwo three", 20, "> ", "  "),
+            ["> one", "  two three"]
+        );
+        // A word that fits a line of its own starts one; one that fits none fills this one.
+        assert_eq!(wrap("ab cdef", 6, "", ""), ["ab", "cdef"]);
+        assert_eq!(wrap("ab cdefghi", 6, "", ""), ["ab cde", "fghi"]);
+        // No room for the space and a character: the break takes the space.
+        assert_eq!(wrap("abcde fghijklm", 6, "", ""), ["abcde", "fghijk", "lm"]);
+        // A prefix as wide as the line still makes progress.
+        assert_eq!(wrap("abc", 2, "  ", "  ").concat().replace(' ', ""), "abc");
+        assert_eq!(wrap("a  b", 1, "  ", "  ").concat().replace(' ', ""), "ab");
     }
 
     #[test]
-    fn fit_cuts_and_pads_by_characters() {
-        assert_eq!(fit("abc", 5), "abc  ");
-        assert_eq!(fit("abcdef", 4), "abc…");
-        assert_eq!(fit("ééééé", 3).chars().count(), 3);
+    fn wrapped_text_joined_at_its_breaks_is_the_text_again() {
+        let text = "ab  c d   ef g h  ij k   ";
+        for width in 3..30 {
+            let lines = wrap(text, width, "", "");
+            assert_eq!(lines.join(" "), text, "{width}: {lines:?}");
+            for line in &lines {
+                assert!(line.chars().count() <= width, "{width}: {lines:?}");
+            }
+        }
+        // With prefixes, and a word split over lines: the pieces joined as they were.
+        let lines = wrap("x = \"aaaaaaaaaaaaaaaaaaaa\"", 12, "  in ", "     ");
+        assert_eq!(
+            lines,
+            [
+                "  in x = \"aa",
+                "     aaaaaaa",
+                "     aaaaaaa",
+                "     aaaa\""
+            ]
+        );
+        assert_eq!(
+            lines.iter().map(|l| &l[5..]).collect::<String>(),
+            "x = \"aaaaaaaaaaaaaaaaaaaa\""
+        );
+    }
+
+    #[test]
+    fn a_sequence_s_elements_are_counted_at_its_top_level() {
+        let len = |s: &str| sequence_length(s);
+        assert_eq!(len("[]"), Some(Length::Exactly(0)));
+        assert_eq!(len("[ ]"), Some(Length::Exactly(0)));
+        assert_eq!(len("[1.0, 3.0]"), Some(Length::Exactly(2)));
+        assert_eq!(len("[[1, 2], [3], []]"), Some(Length::Exactly(3)));
+        assert_eq!(len("[(1, 2), (3, 4)]"), Some(Length::Exactly(2)));
+        assert_eq!(
+            len("[P { x: 1, y: 2 }, P { x: 3, y: 4 }]"),
+            Some(Length::Exactly(2))
+        );
+        // Commas, brackets and quotes inside strings and characters.
+        assert_eq!(
+            len(r#"["a, b", "[c", "d\", e", "\\"]"#),
+            Some(Length::Exactly(4))
+        );
+        assert_eq!(
+            len(r#"[',', '[', '\'', '"', '\u{1f600}']"#),
+            Some(Length::Exactly(5))
+        );
+        // Pretty-printed, with its trailing comma.
+        assert_eq!(
+            len("[\n    1,\n    2,\n    3,\n]"),
+            Some(Length::Exactly(3))
+        );
+        // Not sequences: a string, a struct, two sequences, an unclosed one.
+        assert_eq!(len(r#""[1, 2]""#), None);
+        assert_eq!(len("W([1, 2])"), None);
+        assert_eq!(len("[1] + [2]"), None);
+        assert_eq!(len("[1, 2"), None);
+        assert_eq!(len(""), None);
+        // An apostrophe that opens no character literal is just a character.
+        assert_eq!(len("[it's, ok]"), Some(Length::Exactly(2)));
+        assert_eq!(len("['"), None);
+        // Cut by the log: the elements begun before the cut.
+        let cut = invite::mr::truncated_debug(&vec![7u32; 100], 20);
+        assert_eq!(len(&cut), Some(Length::AtLeast(7)), "{cut}");
+        // Cut after a comma: pretty-printed text has one after its last element.
+        let cut = invite::mr::truncated_debug(&vec!["a, b"; 100], 9);
+        assert_eq!(len(&cut), Some(Length::AtLeast(1)), "{cut}");
+        let cut = invite::mr::truncated_debug(&vec!["a, b"; 100], 10);
+        assert_eq!(len(&cut), Some(Length::AtLeast(2)), "{cut}");
+        assert_eq!(len("[1]… (truncated)"), None);
+        assert_eq!(len("x… (truncated)"), None);
+        assert_eq!(input_label("xs", "[1.0, 3.0]"), "xs (len 2)");
+        assert_eq!(input_label("xs", &cut), "xs (len ≥ 2)");
+        assert_eq!(input_label("s", "\"abc\""), "s");
+    }
+
+    #[test]
+    fn the_width_is_the_terminal_s_else_the_default() {
+        let never = || -> Option<u16> { panic!("not a terminal: no window to ask") };
+        assert_eq!(width_from(false, Some("120"), never), DEFAULT_WIDTH);
+        assert_eq!(width_from(true, Some("120"), || Some(90)), 120);
+        assert_eq!(width_from(true, Some(" 72 "), || Some(90)), 72);
+        assert_eq!(width_from(true, Some("wide"), || Some(90)), 90);
+        assert_eq!(width_from(true, Some("0"), || Some(90)), 90);
+        assert_eq!(width_from(true, None, || Some(90)), 90);
+        assert_eq!(width_from(true, None, || Some(0)), DEFAULT_WIDTH);
+        assert_eq!(width_from(true, None, || None), DEFAULT_WIDTH);
+        // A terminal narrower than the report can be still gets the narrowest report.
+        assert_eq!(width_from(true, None, || Some(20)), MIN_WIDTH);
+        assert_eq!(width_from(true, Some("12"), || Some(90)), MIN_WIDTH);
+    }
+
+    const SITE: &str = "stats::median";
+    /// Two relations whose texts start alike.
+    const UP: &str = "median(&invite::mr::add(xs, 1.0)) == result + 1.0";
+    const DOWN: &str = "median(&invite::mr::add(xs, -1.0)) == result - 1.0";
+
+    fn failed(test: &str, run: u64, inputs: &[(&str, &str)], detail: &str) -> Record {
+        Record::Test(Test {
+            v: 1,
+            time: format!("2026-11-22T10:0{run}:00.000000Z"),
+            host: "h".into(),
+            pid: 1,
+            site: SITE.into(),
+            test: test.into(),
+            run,
+            outcome: Outcome::Fail,
+            parent_us: 100,
+            duration_us: 10,
+            inputs: inputs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            detail: Some(detail.into()),
+            seeds: Seeds {
+                rng_seed: "ab".repeat(32),
+                rng_stream: 0,
+                rng_word_pos: 8,
+                test_seed: run,
+            },
+        })
+    }
+
+    /// A 300-element vector's `Debug` text.
+    fn long_vector() -> String {
+        format!("{:?}", (0..300).map(|i| i as f64 + 0.5).collect::<Vec<_>>())
+    }
+
+    /// A token longer than any line.
+    fn long_token() -> String {
+        format!("\"{}\"", "x".repeat(150))
+    }
+
+    /// A stats record of the site: its call rate and cost, for the tuning.
+    fn stats() -> Record {
+        Record::Stats(Stats {
+            v: 1,
+            time: "2026-11-22T10:09:00.000000Z".into(),
+            host: "h".into(),
+            pid: 1,
+            elapsed_s: 10.0,
+            is_final: true,
+            cow_faults: 0,
+            cow_share: 0.0,
+            children_share: 0.0,
+            resident_mib: 0.0,
+            log_errors: 0,
+            log_lost: 0,
+            sites: vec![SiteStats {
+                site: SITE.into(),
+                rho: 0.5,
+                calls: 100,
+                sampled: 10,
+                skipped: SkipCounts {
+                    concurrency: 4,
+                    overhead: 3,
+                    disabled: 0,
+                    fork_failed: 0,
+                    dedup: 2,
+                },
+                runs: 3,
+                tests: 6,
+                outcomes: OutcomeCounts::default(),
+                mean_test_us: 0.0,
+                mean_parent_us: 100.0,
+                tests_per_sec: 0.0,
+                overhead_share: 0.0,
+                run_share: 0.0,
+            }],
+        })
+    }
+
+    /// Failures of the two relations: a long vector and a long token under the first; the
+    /// clue, a vector of even length, under the second; tuned.
+    fn clue() -> Summary {
+        let mut agg = Aggregator::new(3);
+        let records = [
+            stats(),
+            failed(
+                UP,
+                1,
+                &[("xs", &long_vector()), ("label", &long_token())],
+                "median(&invite::mr::add(xs, 1.0)) = 150.5, result + 1.0 = 151.5\nleft != right",
+            ),
+            failed(DOWN, 2, &[("xs", "[1.0, 3.0]")], "3.0 != 1.0"),
+        ];
+        for r in records {
+            agg.add_line(r.to_line().as_bytes()).unwrap();
+        }
+        let mut summary = agg.finish();
+        summary.tuning = Some(crate::report::tuning::tune(
+            &summary.sites,
+            Some(0.01),
+            None,
+        ));
+        summary
+    }
+
+    /// The lines of `report` after the one starting with `from`, up to the next line starting
+    /// with `to`; blank lines left out.
+    fn section<'a>(report: &'a str, from: &str, to: &str) -> Vec<&'a str> {
+        report
+            .lines()
+            .skip_while(|l| !l.starts_with(from))
+            .skip(1)
+            .take_while(|l| !l.starts_with(to))
+            .filter(|l| !l.is_empty())
+            .collect()
+    }
+
+    /// Text without its whitespace: wrapped text and the text it wraps read the same.
+    fn squeezed(text: &str) -> String {
+        text.split_whitespace().collect()
+    }
+
+    /// What a failure's input is printed as: its label line and the lines under it, joined at
+    /// their breaks.
+    fn input_text(report: &str, label: &str) -> Option<String> {
+        let lines: Vec<&str> = report.lines().collect();
+        let first = format!("    input   {label}");
+        let at = lines.iter().position(|l| l.starts_with(&first))?;
+        let mut text = vec![&lines[at][LABEL..]];
+        for line in &lines[at + 1..] {
+            match line.strip_prefix(&" ".repeat(LABEL)) {
+                Some(rest) => text.push(rest),
+                None => break,
+            }
+        }
+        Some(text.concat())
+    }
+
+    #[test]
+    fn a_failure_s_inputs_are_printed_whole_one_to_a_line_with_their_length() {
+        let s = clue();
+        for width in [40, 41, 60, 79, 80, 100, 150, 400] {
+            let report = render(&s, Paint(false), width);
+            // The vector's elements are short: its lines break at spaces, joined by one.
+            let lines: Vec<&str> = report.lines().collect();
+            let at = lines
+                .iter()
+                .position(|l| l.starts_with("    input   xs (len 300) = [0.5, "))
+                .unwrap_or_else(|| panic!("{width}:\n{report}"));
+            let mut pieces = vec![&lines[at][LABEL..]];
+            pieces.extend(
+                lines[at + 1..]
+                    .iter()
+                    .map_while(|l| l.strip_prefix(&" ".repeat(LABEL))),
+            );
+            assert_eq!(
+                pieces.join(" "),
+                format!("xs (len 300) = {}", long_vector()),
+                "{width}:\n{report}"
+            );
+            // The token longer than a line is split where lines end, nothing left out.
+            assert_eq!(
+                input_text(&report, "label = "),
+                Some(format!("label = {}", long_token())),
+                "{width}:\n{report}"
+            );
+            // The clue: a vector of two.
+            assert!(
+                report.contains("    input   xs (len 2) = [1.0, 3.0]\n"),
+                "{width}:\n{report}"
+            );
+        }
+    }
+
+    /// Lines of a report wider than `width` that are not something to paste whole.
+    fn too_wide(report: &str, width: usize) -> Vec<String> {
+        let seed = "ab".repeat(32);
+        let header = format!("[functions.{SITE:?}]");
+        report
+            .lines()
+            .filter(|l| l.chars().count() > width)
+            .filter(|l| l.trim() != seed && l.trim() != header)
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn no_line_is_wider_than_the_width_but_a_seed_to_paste() {
+        let s = clue();
+        for width in MIN_WIDTH..=130 {
+            let report = render(&s, Paint(false), width);
+            assert_eq!(
+                too_wide(&report, width),
+                Vec::<String>::new(),
+                "{width}:\n{report}"
+            );
+            // The seed is whole on a line, after its label when it fits.
+            let seed = "ab".repeat(32);
+            if LABEL + seed.len() <= width {
+                assert!(report.contains(&format!("    seed    {seed}\n")), "{width}");
+            } else {
+                assert!(
+                    report.contains(&format!("    seed\n      {seed}\n")),
+                    "{width}"
+                );
+            }
+            // The tuned ρ is a line of its own to paste, its comment before it when both do
+            // not fit one line.
+            let tuning = section(&report, "# Paste into invite.toml:", "#!");
+            let at = tuning
+                .iter()
+                .position(|l| l.starts_with("rho = "))
+                .unwrap_or_else(|| panic!("{width}:\n{report}"));
+            let (rho, note) = match tuning[at].split_once("  # ") {
+                Some((rho, note)) => (rho.to_string(), note.to_string()),
+                None => {
+                    let note: Vec<&str> = tuning[1..at].iter().map(|l| &l[2..]).collect();
+                    (tuning[at].to_string(), note.join(" "))
+                }
+            };
+            assert!(note.starts_with("~"), "{width}:\n{report}");
+            let one_line = format!("{rho}  # {note}");
+            assert_eq!(
+                tuning[at] == one_line,
+                one_line.chars().count() <= width,
+                "{width}:\n{report}"
+            );
+        }
+    }
+
+    #[test]
+    fn relations_that_start_alike_are_told_apart_in_full() {
+        let s = clue();
+        for width in [40, 60, 80, 100] {
+            let report = render(&s, Paint(false), width);
+            // In the table, each relation is whole (its name's lines, read on).
+            let table = section(&report, "Outcomes per site and test", "Sampling").join("\n");
+            for relation in [UP, DOWN] {
+                assert!(
+                    squeezed(&table).contains(&squeezed(relation)),
+                    "{width}: {relation}\n{report}"
+                );
+            }
+            // Each failure's heading is its relation's own text, broken at spaces (its words
+            // are shorter than a line) and indented under the first line.
+            let failures = section(&report, "Failures", "Tuning");
+            let mut headings: Vec<String> = Vec::new();
+            for line in failures {
+                if line.starts_with(SITE) {
+                    headings.push(line.to_string());
+                } else if let (Some(h), Some(rest)) = (headings.last_mut(), line.strip_prefix("  "))
+                {
+                    if !rest.starts_with(' ') && !rest.starts_with("fail at") {
+                        h.push(' ');
+                        h.push_str(rest);
+                    }
+                }
+            }
+            headings.sort();
+            assert_eq!(
+                headings,
+                [
+                    format!("{SITE}: {DOWN} (1 failing)"),
+                    format!("{SITE}: {UP} (1 failing)")
+                ],
+                "{width}:\n{report}"
+            );
+        }
+    }
+
+    #[test]
+    fn tables_keep_their_columns_where_they_fit_and_are_lists_where_not() {
+        let s = clue();
+        // Every count fits its head: the number columns are the heads and a space each.
+        let numbers: usize = [
+            "runs", "pass", "fail", "error", "t/o", "incon", "block", "skip",
+        ]
+        .iter()
+        .map(|h| h.len() + 1)
+        .sum();
+        let narrow = render(&s, Paint(false), MIN_NAME + numbers - 1);
+        let outcomes = section(&narrow, "Outcomes per site and test", "Sampling");
+        assert_eq!(outcomes[0], SITE, "{narrow}");
+        assert!(outcomes[1].starts_with("  runs "), "{narrow}");
+        assert!(outcomes[1].contains("  fail 2  error 0  "), "{narrow}");
+        assert!(!narrow.contains("site / test"), "{narrow}");
+        let wide = render(&s, Paint(false), MIN_NAME + numbers);
+        let outcomes = section(&wide, "Outcomes per site and test", "Sampling");
+        assert!(outcomes[0].starts_with("site / test "), "{wide}");
+        // Every row's numbers end where the heads do, on the last line of its name.
+        let end = outcomes[0].chars().count();
+        assert_eq!(end, MIN_NAME + numbers, "{wide}");
+        let rows: Vec<&&str> = outcomes
+            .iter()
+            .filter(|l| l.ends_with(|c: char| c.is_ascii_digit()))
+            .collect();
+        assert_eq!(rows.len(), 3, "{wide}");
+        assert!(rows.iter().all(|l| l.chars().count() == end), "{wide}");
+        assert!(rows[0].starts_with(SITE), "{wide}");
+        assert!(
+            rows[1].starts_with("    ") && rows[2].starts_with("    "),
+            "{wide}"
+        );
+        assert!(outcomes.last().unwrap().starts_with("    "), "{wide}");
+        // Wide: names get what the longest needs, no more, and nothing wraps.
+        let wider = render(&s, Paint(false), 200);
+        let outcomes = section(&wider, "Outcomes per site and test", "Sampling");
+        assert_eq!(
+            outcomes[0].chars().count(),
+            2 + DOWN.len() + numbers,
+            "{wider}"
+        );
+        assert_eq!(outcomes.len(), 4, "{wider}");
+        assert!(outcomes[2].starts_with(&format!("  {DOWN} ")), "{wider}");
+    }
+
+    #[test]
+    fn colour_changes_no_layout() {
+        let s = clue();
+        for width in [40, 64, 100] {
+            let coloured = render(&s, Paint(true), width);
+            assert!(coloured.contains("\x1b[31m"), "{coloured}");
+            let mut plain = String::new();
+            let mut rest = coloured.as_str();
+            while let Some(at) = rest.find("\x1b[") {
+                plain.push_str(&rest[..at]);
+                rest = &rest[at + rest[at..].find('m').unwrap() + 1..];
+            }
+            plain.push_str(rest);
+            assert_eq!(plain, render(&s, Paint(false), width));
+        }
     }
 
     #[test]
