@@ -67,10 +67,15 @@ enum Command {
         /// comma-separated (for CI): fail, error, timeout, blocked, inconclusive, skipped, pass.
         #[arg(long, value_delimiter = ',', value_parser = outcome)]
         fail_on: Vec<Outcome>,
-        /// Also write one regression test per distinct failure to this file (a module for the
-        /// crate that holds the functions; `-` for stdout, which then holds only the tests).
+        /// Also write one regression test per defect (site, relation, outcome) to this file, a
+        /// module of the crate that holds the functions, on the smallest failing input, shrunk
+        /// by running the tests once in that crate; `-` for stdout (only the tests, unshrunk).
         #[arg(long, value_name = "FILE")]
         emit_tests: Option<PathBuf>,
+        /// With --emit-tests: write the smallest logged inputs as they are, without running
+        /// `cargo test` to shrink them.
+        #[arg(long, requires = "emit_tests")]
+        no_shrink: bool,
         /// Columns of the text report (at least 40); default: the terminal's ($COLUMNS, else
         /// the window's), else 100.
         #[arg(long, value_name = "COLUMNS", value_parser = width)]
@@ -227,13 +232,14 @@ fn main() -> ExitCode {
             color,
             fail_on,
             emit_tests,
+            no_shrink,
             width,
         } => {
             let Some(paths) = paths_or_log(paths, "report") else {
                 return ExitCode::from(2);
             };
             if let Some(file) = &emit_tests {
-                let code = emit(&paths, file);
+                let code = emit(&paths, file, !no_shrink);
                 if code != 0 || file.as_os_str() == "-" {
                     return ExitCode::from(code as u8);
                 }
@@ -321,31 +327,84 @@ fn main() -> ExitCode {
     ExitCode::from(code as u8)
 }
 
-/// Writes the regression tests of the logs' failures to `file` (`-`: stdout).
-fn emit(paths: &[String], file: &std::path::Path) -> i32 {
-    let emitted = match report::emit::from_logs(paths) {
-        Ok(e) => e,
+/// Writes the regression tests of the logs' defects to `file` (`-`: stdout), then, with
+/// `shrink`, runs them once in the file's package to shrink their inputs and writes them again.
+fn emit(paths: &[String], file: &std::path::Path, shrink: bool) -> i32 {
+    use report::emit;
+    let (defects, params) = match emit::defects_from_logs(paths) {
+        Ok(found) => found,
         Err(e) => {
             eprintln!("invite report: {e}");
             return 2;
         }
     };
-    let written = if file.as_os_str() == "-" {
-        std::io::Write::write_all(&mut std::io::stdout().lock(), emitted.source.as_bytes())
-    } else {
-        std::fs::write(file, &emitted.source)
+    let mut emitted = emit::emit(&defects, &params, &Default::default());
+    let to_stdout = file.as_os_str() == "-";
+    let write = |source: &str| {
+        let written = if to_stdout {
+            std::io::Write::write_all(&mut std::io::stdout().lock(), source.as_bytes())
+        } else {
+            std::fs::write(file, source)
+        };
+        written.map_err(|e| eprintln!("invite report: cannot write {}: {e}", file.display()))
     };
-    if let Err(e) = written {
-        eprintln!("invite report: cannot write {}: {e}", file.display());
+    let failures: u64 = defects.values().map(|d| d.count).sum();
+    let shrink_in = (shrink && !to_stdout && !emitted.shrinkable.is_empty())
+        .then(|| report::shrink::package_of(file))
+        .flatten();
+    // Written first as logged: a shrink that cannot run leaves a file that works.
+    if write(&emitted.source).is_err() {
         return 2;
     }
     eprintln!(
-        "invite report: wrote {} regression test(s) to {}",
+        "invite report: wrote {} regression test(s), one per defect, for {failures} failure(s), \
+         to {}",
         emitted.tests,
         file.display()
     );
     for s in &emitted.skipped {
         eprintln!("  not emitted: {s}");
+    }
+    if shrink && !to_stdout && !emitted.shrinkable.is_empty() {
+        match &shrink_in {
+            None => eprintln!(
+                "invite report: inputs not shrunk: no Cargo.toml above {} (--no-shrink to \
+                 silence this)",
+                file.display()
+            ),
+            Some(package) => {
+                eprintln!(
+                    "invite report: shrinking the inputs of {} test(s): cargo test in {}",
+                    emitted.shrinkable.len(),
+                    package.display()
+                );
+                match report::shrink::run(package, file, &emitted.shrinkable) {
+                    Err(e) => eprintln!("invite report: inputs not shrunk: {e}"),
+                    Ok(shrunk) => {
+                        for r in shrunk.values() {
+                            let sizes: Vec<String> = r
+                                .before_len
+                                .iter()
+                                .zip(&r.after_len)
+                                .filter_map(|(b, a)| Some(format!("{} -> {}", (*b)?, (*a)?)))
+                                .collect();
+                            eprintln!(
+                                "  {}: shrunk in {} tr{}{}{}",
+                                r.test,
+                                r.tries,
+                                if r.tries == 1 { "y" } else { "ies" },
+                                if sizes.is_empty() { "" } else { ", elements " },
+                                sizes.join(", ")
+                            );
+                        }
+                        emitted = emit::emit(&defects, &params, &shrunk);
+                        if write(&emitted.source).is_err() {
+                            return 2;
+                        }
+                    }
+                }
+            }
+        }
     }
     0
 }

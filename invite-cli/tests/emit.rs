@@ -3,7 +3,9 @@
 //! code. Done for real: a scratch crate with a planted defect is run under invite, the command
 //! writes the tests from its log, and `cargo test` runs them before and after the fix. One of
 //! the defects shows only for some draws of the program's random stream and some orders of a
-//! permutation: its tests reproduce it only if they replay both from the log.
+//! permutation: its tests reproduce it only if they replay both from the log. Another fails on
+//! every even length: its many failures make one test, whose input the command shrinks to two
+//! elements by running the emitted tests in the crate.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,6 +28,14 @@ pub fn sampled(xs: &[f64]) -> f64 {
     (xs.iter().sum::<f64>() + extra) / xs.len() as f64
 }
 
+/// The median, with a planted defect: the upper middle element at even lengths.
+#[invite::metamorphic(median(&invite::mr::negate(xs)) == -result)]
+pub fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
 #[cfg(test)]
 mod invite_regressions;
 "#;
@@ -43,6 +53,14 @@ pub fn sampled(xs: &[f64]) -> f64 {
     xs.iter().sum::<f64>() / xs.len() as f64
 }
 
+#[invite::metamorphic(median(&invite::mr::negate(xs)) == -result)]
+pub fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 0 { (v[n / 2 - 1] + v[n / 2]) / 2.0 } else { v[n / 2] }
+}
+
 #[cfg(test)]
 mod invite_regressions;
 "#;
@@ -56,6 +74,11 @@ fn main() {
     for k in 0..20 {
         let xs: Vec<f64> = (0..5).map(|j| f64::from((j * 7 + k) % 11)).collect();
         println!("{}", field::sampled(&xs));
+    }
+    // Thirty inputs of 5 to 34 distinct values: fifteen of even length, each failing.
+    for n in 5..35 {
+        let xs: Vec<f64> = (0..n).map(|j| f64::from((j * 13 + n) % 37) * 1.25 - 9.0).collect();
+        println!("{}", field::median(&xs));
     }
 }
 "#;
@@ -135,16 +158,69 @@ fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fix
     let drawn = failures("field::sampled");
     assert!((1..20).contains(&drawn), "{logged}");
 
-    // Back from the field: one test per distinct failure (the repeated input counts once).
+    assert_eq!(failures("field::median"), 15, "{logged}");
+
+    // Back from the field: one test per defect, however many failures it had.
     let emitted = invite_cli::report::emit::from_logs(&[log.display().to_string()]).unwrap();
-    assert_eq!(emitted.tests, 2 + drawn, "{}", emitted.source);
+    assert_eq!(emitted.tests, 3, "{}", emitted.source);
     assert!(emitted.skipped.is_empty(), "{:?}", emitted.skipped);
+    // The smallest of the mean's inputs; every test can be shrunk.
     assert!(
-        emitted.source.contains("crate::mean(&[1.0, 2.0, 4.0])"),
+        emitted.source.contains("        vec![0.5, -7.25],\n"),
         "{}",
         emitted.source
     );
-    std::fs::write(dir.join("src/invite_regressions.rs"), &emitted.source).unwrap();
+    assert_eq!(emitted.shrinkable.len(), 3);
+
+    // The command writes them, then shrinks their inputs by running them in the crate.
+    let regressions = dir.join("src/invite_regressions.rs");
+    let out = Command::new(env!("CARGO_BIN_EXE_invite"))
+        .args(["report", "--emit-tests"])
+        .arg(&regressions)
+        .arg(&log)
+        .env("CARGO_TARGET_DIR", &target)
+        .env("CARGO_NET_OFFLINE", "true")
+        .env_remove("RUSTFLAGS")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("wrote 3 regression test(s), one per defect, for "),
+        "{stderr}"
+    );
+    let source = std::fs::read_to_string(&regressions).unwrap();
+    // The median's fifteen failures, shrunk from the smallest logged (six elements) to two.
+    assert!(
+        stderr.contains("median_negate_xs_result: shrunk in "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("elements 6 -> 2"), "{stderr}");
+    assert!(
+        source.contains("/// `xs` shrunk by `invite report` from 6 elements to 2 elements"),
+        "{source}"
+    );
+    assert!(
+        source.contains("ended `fail` in 15 runs (15 distinct inputs)"),
+        "{source}"
+    );
+    let test = source
+        .split("fn median_negate_xs_result()")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{source}"));
+    let input = test
+        .split("vec![")
+        .nth(1)
+        .and_then(|r| r.split(']').next())
+        .unwrap();
+    assert_eq!(input.split(", ").count(), 2, "{test}");
+    // The mean's defect shows on one element (its sum leaves out the last), and shrinking
+    // never empties an input: the mean of nothing is no mean, whatever the relation says.
+    assert!(
+        source.contains("from 2 elements to 1 element (2 tries); logged: [0.5, -7.25]"),
+        "{source}"
+    );
+    assert!(source.contains("        vec![-1.0],\n"), "{source}");
 
     // On the defective code the emitted tests fail, naming the relation.
     let (ok, out) = cargo(dir, &target, &["test", "--quiet", "--offline", "--lib"]);
@@ -153,9 +229,13 @@ fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fix
         "the emitted tests passed on the defective code:\n{out}"
     );
     // Each of them: a replay that missed the logged stream or permutation would pass some.
-    assert!(out.contains(&format!("{} failed", 2 + drawn)), "{out}");
+    assert!(out.contains("3 failed"), "{out}");
     assert!(
         out.contains("mean(&invite::mr::add(xs, 1.5)) == result + 1.5`: fail"),
+        "{out}"
+    );
+    assert!(
+        out.contains("median(&invite::mr::negate(xs)) == -result`: fail"),
         "{out}"
     );
 
@@ -163,5 +243,5 @@ fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fix
     std::fs::write(dir.join("src/lib.rs"), FIXED).unwrap();
     let (ok, out) = cargo(dir, &target, &["test", "--quiet", "--offline", "--lib"]);
     assert!(ok, "the emitted tests fail on the fixed code:\n{out}");
-    assert!(out.contains(&format!("{} passed", 2 + drawn)), "{out}");
+    assert!(out.contains("3 passed"), "{out}");
 }

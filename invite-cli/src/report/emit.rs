@@ -19,6 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use invite::record::{self, Record};
+use invite::regression::ShrinkReport;
 
 use super::read;
 
@@ -29,16 +30,81 @@ pub struct Emitted {
     pub source: String,
     /// How many tests the module holds.
     pub tests: usize,
-    /// Failures not emitted, each with the reason.
+    /// The names of the tests whose inputs can be shrunk (see [`invite::regression`]).
+    pub shrinkable: Vec<String>,
+    /// Defects not emitted, each with the reason.
     pub skipped: Vec<String>,
 }
 
-/// Reads the logs and writes one test per distinct failure.
-pub fn from_logs(paths: &[String]) -> Result<Emitted, String> {
+/// One defect: the failures of one relation of one site that ended in the same outcome.
+#[derive(Clone, Debug)]
+pub struct Defect {
+    /// How many failing records the logs hold.
+    pub count: u64,
+    /// How many of them had distinct inputs.
+    pub distinct: u64,
+    /// The failure with the smallest inputs whose `Debug` text is whole, else the smallest.
+    pub smallest: record::Test,
+}
+
+/// A defect's identity: site, relation, and the failure's kind.
+pub type DefectKey = (String, String, String);
+
+/// The defects of a log, by identity.
+pub type Defects = BTreeMap<DefectKey, Defect>;
+
+/// Each site's parameters, name and type as written.
+pub type Params = BTreeMap<String, Vec<(String, String)>>;
+
+/// Ordering key of a failure's inputs, smallest first: whole before truncated, then fewer
+/// top-level elements, then shorter text.
+fn input_size(t: &record::Test) -> (bool, usize, usize) {
+    let truncated = t.inputs.values().any(|v| v.ends_with("… (truncated)"));
+    let elements = t.inputs.values().map(|v| elements(v).unwrap_or(0)).sum();
+    let chars = t.inputs.values().map(|v| v.chars().count()).sum();
+    (truncated, elements, chars)
+}
+
+/// The number of top-level elements of a `Debug` text that is a sequence (`[..]`), counting
+/// commas outside nested brackets and string or char literals.
+pub fn elements(debug: &str) -> Option<usize> {
+    let inner = debug.trim().strip_prefix('[')?.strip_suffix(']')?;
+    if inner.trim().is_empty() {
+        return Some(0);
+    }
+    let mut depth = 0i32;
+    let mut count = 1;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in inner.chars() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
+            ',' if depth == 0 => count += 1,
+            _ => {}
+        }
+    }
+    Some(count)
+}
+
+/// Reads the logs and groups their failures into defects.
+pub fn defects_from_logs(paths: &[String]) -> Result<(Defects, Params), String> {
     let inputs = read::resolve(paths)?;
     let mut params: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
-    let mut failures: Vec<record::Test> = Vec::new();
-    let mut seen = BTreeSet::new();
+    let mut defects: BTreeMap<DefectKey, Defect> = BTreeMap::new();
+    // Distinct inputs per defect, as hashes: a fleet's log may hold millions of failures.
+    let mut seen: BTreeSet<(DefectKey, u64)> = BTreeSet::new();
     read::for_each_line(
         &inputs,
         |line, _| {
@@ -59,12 +125,7 @@ pub fn from_logs(paths: &[String]) -> Result<Emitted, String> {
                         params.insert(site.name, p);
                     }
                 }
-                Ok(Record::Test(t))
-                    if t.outcome.is_failure()
-                        && seen.insert((t.site.clone(), t.test.clone(), t.inputs.clone())) =>
-                {
-                    failures.push(t);
-                }
+                Ok(Record::Test(t)) if t.outcome.is_failure() => add(&mut defects, &mut seen, t),
                 _ => {}
             }
             Ok(())
@@ -72,44 +133,99 @@ pub fn from_logs(paths: &[String]) -> Result<Emitted, String> {
         |_, _| Ok(()),
         |_| {},
     )?;
-    Ok(emit(&failures, &params))
+    Ok((defects, params))
 }
 
-/// The module for `failures`, given each site's parameters.
+/// Counts a failure into its defect, keeping the smallest.
+fn add(
+    defects: &mut BTreeMap<DefectKey, Defect>,
+    seen: &mut BTreeSet<(DefectKey, u64)>,
+    t: record::Test,
+) {
+    use std::hash::{Hash, Hasher};
+    let key = (t.site.clone(), t.test.clone(), t.outcome.to_string());
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    t.inputs.hash(&mut h);
+    let fresh = seen.insert((key.clone(), h.finish()));
+    match defects.get_mut(&key) {
+        Some(d) => {
+            d.count += 1;
+            d.distinct += u64::from(fresh);
+            if input_size(&t) < input_size(&d.smallest) {
+                d.smallest = t;
+            }
+        }
+        None => {
+            defects.insert(
+                key,
+                Defect {
+                    count: 1,
+                    distinct: 1,
+                    smallest: t,
+                },
+            );
+        }
+    }
+}
+
+/// Reads the logs and writes one test per defect.
+pub fn from_logs(paths: &[String]) -> Result<Emitted, String> {
+    let (defects, params) = defects_from_logs(paths)?;
+    Ok(emit(&defects, &params, &BTreeMap::new()))
+}
+
+/// The module for `defects`, given each site's parameters, with the inputs that a shrink
+/// found (by test name) in place of the logged ones.
 pub fn emit(
-    failures: &[record::Test],
+    defects: &BTreeMap<DefectKey, Defect>,
     params: &BTreeMap<String, Vec<(String, String)>>,
+    shrunk: &BTreeMap<String, ShrinkReport>,
 ) -> Emitted {
     let mut out = Emitted::default();
     let mut body = String::new();
     let mut modules = BTreeSet::new();
     let mut names = BTreeSet::new();
-    for t in failures {
-        let test = match one_test(t, params.get(&t.site).map(Vec::as_slice)) {
+    for d in defects.values() {
+        let t = &d.smallest;
+        let base = test_name(t);
+        let mut name = base.clone();
+        let mut n = 1;
+        while names.contains(&name) {
+            n += 1;
+            name = format!("{base}_{n}");
+        }
+        let test = match one_test(
+            t,
+            d,
+            &name,
+            params.get(&t.site).map(Vec::as_slice),
+            shrunk.get(&name),
+        ) {
             Ok(test) => test,
             Err(why) => {
-                out.skipped
-                    .push(format!("{} `{}` (run {}): {why}", t.site, t.test, t.run));
+                out.skipped.push(format!(
+                    "{} `{}` ({} failures): {why}",
+                    t.site, t.test, d.count
+                ));
                 continue;
             }
         };
+        names.insert(name.clone());
         if t.inputs.contains_key("self") {
             modules.insert(test.module.clone());
         }
-        let mut name = test.name.clone();
-        let mut n = 1;
-        while !names.insert(name.clone()) {
-            n += 1;
-            name = format!("{}_{n}", test.name);
+        if test.shrinkable {
+            out.shrinkable.push(name.clone());
         }
-        body.push_str(&test.source.replace("@NAME@", &name));
+        body.push_str(&test.source);
         out.tests += 1;
     }
     let mut src = String::from(
-        "// Regression tests written by `invite report --emit-tests` from failures in invite logs.\n\
-         // Each calls an instrumented function on the logged inputs, with the logged random\n\
-         // streams, and fails while any of its relations fails. Add this file to the crate that\n\
-         // holds the functions (`#[cfg(test)] mod invite_regressions;`).\n\n",
+        "// Regression tests written by `invite report --emit-tests` from failures in invite logs,\n\
+         // one per defect (site, relation and outcome), on the smallest input found. Each calls\n\
+         // an instrumented function with the logged random streams and fails while any of its\n\
+         // relations fails. Add this file to the crate that holds the functions\n\
+         // (`#[cfg(test)] mod invite_regressions;`).\n\n",
     );
     for m in &modules {
         let _ = writeln!(src, "#[allow(unused_imports)]\nuse {m}::*;");
@@ -122,13 +238,49 @@ pub fn emit(
     out
 }
 
-struct OneTest {
-    name: String,
-    module: String,
-    source: String,
+/// A test's name: the function's path after the crate, then the words of the relation that
+/// are not the function's name, then the outcome unless it is a plain `fail`.
+fn test_name(t: &record::Test) -> String {
+    let path: Vec<&str> = t.site.split("::").skip(1).collect();
+    let function = path.last().copied().unwrap_or_default();
+    let mut words: Vec<String> = Vec::new();
+    for w in t
+        .test
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+    {
+        let w = w.to_lowercase();
+        let noise = w == function || w == "invite" || w == "mr" || w == "_";
+        if !noise && !words.contains(&w) && words.len() < 5 {
+            words.push(w);
+        }
+    }
+    let mut parts: Vec<String> = path.iter().map(|p| p.to_lowercase()).collect();
+    parts.extend(words);
+    if t.outcome != record::Outcome::Fail {
+        parts.push(t.outcome.to_string());
+    }
+    let name = parts.join("_");
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("defect_{name}")
+    } else {
+        name
+    }
 }
 
-fn one_test(t: &record::Test, params: Option<&[(String, String)]>) -> Result<OneTest, String> {
+struct OneTest {
+    module: String,
+    source: String,
+    shrinkable: bool,
+}
+
+fn one_test(
+    t: &record::Test,
+    d: &Defect,
+    name: &str,
+    params: Option<&[(String, String)]>,
+    shrunk: Option<&ShrinkReport>,
+) -> Result<OneTest, String> {
     if t.site.starts_with('<') {
         return Err(format!(
             "`{}` is a trait impl's method, which needs its trait in scope to be called: \
@@ -150,74 +302,257 @@ fn one_test(t: &record::Test, params: Option<&[(String, String)]>) -> Result<One
     )?;
     let function = segments.pop().unwrap_or_default();
     let module = segments.join("::");
-    let mut args = Vec::new();
-    for (name, ty) in params {
+    let mut logged: Vec<String> = Vec::new();
+    for (name, _) in params {
         let debug = t
             .inputs
             .get(name)
             .ok_or_else(|| format!("the input `{name}` is missing from the record"))?;
-        args.push(expression(ty, debug).map_err(|why| format!("`{name}`: {why}"))?);
+        logged.push(debug.clone());
     }
-    let call = match t.inputs.get("self") {
-        Some(receiver) => {
-            let receiver = expression("_", receiver).map_err(|why| format!("`self`: {why}"))?;
-            format!(
-                "        #[allow(unused_mut)]\n        let mut receiver = {receiver};\n        \
-                 let _ = receiver.{function}({});\n",
-                args.join(", ")
-            )
-        }
-        None => format!(
-            "        let _ = {module}::{function}({});\n",
-            args.join(", ")
-        ),
+    // Shrunk inputs replace the logged ones only when they are the same parameters.
+    let shown: Vec<String> = match shrunk {
+        Some(r) if r.after.len() == params.len() => r.after.clone(),
+        _ => logged.clone(),
+    };
+    let owned: Option<Vec<String>> = if t.inputs.contains_key("self") {
+        None
+    } else {
+        params.iter().map(|(_, ty)| shrink_type(ty)).collect()
     };
     let detail = t.detail.as_deref().unwrap_or("");
     let s = &t.seeds;
-    let source = format!(
-        "/// `{site}`: `{test}` ended `{outcome}` at {time} on {host} (pid {pid}, run {run}).\n\
-         /// {detail}\n\
-         #[test]\n\
-         fn @NAME@() {{\n    \
-             let seeds = invite::record::Seeds {{\n        \
-                 rng_seed: {rng_seed:?}.to_string(),\n        \
-                 rng_stream: {stream},\n        \
-                 rng_word_pos: {word},\n        \
-                 test_seed: {test_seed},\n    \
-             }};\n    \
-             let checked = invite::check_replaying(&seeds, || {{\n\
-             {call}    \
-             }});\n    \
-             checked.assert_passed();\n\
-         }}\n\n",
+    let mut source = format!(
+        "/// `{site}`: `{test}` ended `{outcome}` in {count} run{plural} ({distinct} distinct \
+         input{dplural}); the smallest at {time} on {host} (pid {pid}, run {run}).\n\
+         /// {detail}\n",
         site = t.site,
         test = t.test.replace('\n', " "),
         outcome = t.outcome,
+        count = d.count,
+        plural = if d.count == 1 { "" } else { "s" },
+        distinct = d.distinct,
+        dplural = if d.distinct == 1 { "" } else { "s" },
         time = t.time,
         host = t.host,
         pid = t.pid,
         run = t.run,
         detail = one_line(detail),
-        rng_seed = s.rng_seed,
-        stream = s.rng_stream,
-        word = s.rng_word_pos,
-        test_seed = s.test_seed,
     );
-    let name = format!(
-        "{}_{}",
-        t.site
-            .split("::")
-            .skip(1)
-            .collect::<Vec<_>>()
-            .join("_")
-            .to_lowercase(),
-        t.run
+    if let Some(r) = shrunk.filter(|r| r.after.len() == params.len()) {
+        for (i, (name, _)) in params.iter().enumerate() {
+            let _ = writeln!(
+                source,
+                "/// `{name}` shrunk by `invite report` from {} to {} ({} tr{}); logged: {}",
+                size_words(&r.before[i], r.before_len[i]),
+                size_words(&r.after[i], r.after_len[i]),
+                r.tries,
+                if r.tries == 1 { "y" } else { "ies" },
+                one_line(&r.before[i]),
+            );
+        }
+    }
+    let seeds = format!(
+        "    let seeds = invite::record::Seeds {{\n        \
+             rng_seed: {:?}.to_string(),\n        \
+             rng_stream: {},\n        \
+             rng_word_pos: {},\n        \
+             test_seed: {},\n    \
+         }};\n",
+        s.rng_seed, s.rng_stream, s.rng_word_pos, s.test_seed
     );
+    let _ = write!(source, "#[test]\nfn {name}() {{\n{seeds}");
+    match owned {
+        Some(owned) => {
+            // Owned inputs in a tuple, which `invite::regression` can shrink.
+            let mut values = Vec::new();
+            let mut bindings = Vec::new();
+            let mut args = Vec::new();
+            for (i, ((pname, ty), ty_owned)) in params.iter().zip(&owned).enumerate() {
+                values.push(
+                    expression(ty_owned, &shown[i]).map_err(|why| format!("`{pname}`: {why}"))?,
+                );
+                let mutable = reference_kind(ty) == Some(true);
+                bindings.push(if mutable {
+                    format!("mut {pname}")
+                } else {
+                    pname.clone()
+                });
+                args.push(match reference_kind(ty) {
+                    Some(true) => format!("&mut {pname}"),
+                    Some(false) => format!("&{pname}"),
+                    None => pname.clone(),
+                });
+            }
+            // `(A,)` for one, `(A, B)` for more, as rustfmt writes them.
+            let tuple = |items: &[String]| match items {
+                [one] => format!("({one},)"),
+                _ => format!("({})", items.join(", ")),
+            };
+            let _ = write!(
+                source,
+                "    let inputs: {types} = (\n{values}    );\n    \
+                 invite::regression(\n        {name:?},\n        {test:?},\n        &seeds,\n        \
+                 inputs,\n        |{bindings}| {{\n            \
+                 let _ = {module}::{function}({args});\n        }},\n    );\n}}\n\n",
+                types = tuple(&owned),
+                values = values
+                    .iter()
+                    .map(|v| format!("        {v},\n"))
+                    .collect::<String>(),
+                test = t.test,
+                bindings = tuple(&bindings),
+                args = args.join(", "),
+            );
+        }
+        None => {
+            let mut args = Vec::new();
+            for (i, (pname, ty)) in params.iter().enumerate() {
+                args.push(expression(ty, &shown[i]).map_err(|why| format!("`{pname}`: {why}"))?);
+            }
+            let call = match t.inputs.get("self") {
+                Some(receiver) => {
+                    let receiver =
+                        expression("_", receiver).map_err(|why| format!("`self`: {why}"))?;
+                    format!(
+                        "        #[allow(unused_mut)]\n        let mut receiver = {receiver};\n        \
+                         let _ = receiver.{function}({});\n",
+                        args.join(", ")
+                    )
+                }
+                None => format!(
+                    "        let _ = {module}::{function}({});\n",
+                    args.join(", ")
+                ),
+            };
+            let _ = write!(
+                source,
+                "    let checked = invite::check_replaying(&seeds, || {{\n{call}    }});\n    \
+                 checked.assert_passed();\n}}\n\n"
+            );
+        }
+    }
     Ok(OneTest {
-        name,
         module,
         source,
+        shrinkable: owned_is_some(t, params),
     })
+}
+
+fn owned_is_some(t: &record::Test, params: &[(String, String)]) -> bool {
+    !t.inputs.contains_key("self") && params.iter().all(|(_, ty)| shrink_type(ty).is_some())
+}
+
+/// "37 elements" for a sequence, else the value itself when short.
+fn size_words(debug: &str, len: Option<usize>) -> String {
+    match len.or_else(|| elements(debug)) {
+        Some(1) => "1 element".to_string(),
+        Some(n) => format!("{n} elements"),
+        None => format!("`{}`", one_line(debug)),
+    }
+}
+
+/// Whether a parameter type is a reference: `Some(true)` for `&mut`, `Some(false)` for `&`.
+fn reference_kind(ty: &str) -> Option<bool> {
+    let rest = ty.trim().strip_prefix('&')?;
+    let rest = strip_lifetime(rest.trim_start());
+    Some(rest.starts_with("mut "))
+}
+
+fn strip_lifetime(rest: &str) -> &str {
+    match rest.strip_prefix('\'') {
+        Some(l) => l
+            .split_once(char::is_whitespace)
+            .map_or("", |(_, t)| t)
+            .trim_start(),
+        None => rest,
+    }
+}
+
+/// The owned type a regression test holds for a parameter of type `ty`, when Invite can
+/// shrink it: numbers, `bool`, `char`, `String`, and `Vec`, `Option`, `Box`, arrays and tuples
+/// of them; a reference holds its referent (`&[T]` a `Vec<T>`, `&str` a `String`).
+pub fn shrink_type(ty: &str) -> Option<String> {
+    let ty = ty.trim();
+    if let Some(rest) = ty.strip_prefix('&') {
+        let rest = strip_lifetime(rest.trim_start());
+        let rest = rest.strip_prefix("mut ").unwrap_or(rest).trim();
+        if rest == "str" {
+            return Some("String".into());
+        }
+        if let Some(elem) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            if !elem.contains(';') {
+                return owned_shrinkable(elem).map(|e| format!("Vec<{e}>"));
+            }
+        }
+        return owned_shrinkable(rest);
+    }
+    owned_shrinkable(ty)
+}
+
+/// `ty` itself when it is an owned type Invite can shrink.
+fn owned_shrinkable(ty: &str) -> Option<String> {
+    const LEAVES: [&str; 17] = [
+        "bool", "char", "String", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32",
+        "u64", "u128", "usize", "f32", "f64",
+    ];
+    let ty = ty.trim();
+    if LEAVES.contains(&ty) {
+        return Some(ty.to_string());
+    }
+    for wrapper in ["Vec", "Option", "Box"] {
+        if let Some(inner) = ty
+            .strip_prefix(wrapper)
+            .map(str::trim_start)
+            .and_then(|r| r.strip_prefix('<'))
+            .and_then(|r| r.strip_suffix('>'))
+        {
+            return owned_shrinkable(inner).map(|i| format!("{wrapper}<{i}>"));
+        }
+    }
+    if let Some(inner) = ty.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        let (elem, n) = inner.rsplit_once(';')?;
+        let n = n.trim();
+        n.parse::<usize>().ok()?;
+        return owned_shrinkable(elem).map(|e| format!("[{e}; {n}]"));
+    }
+    if let Some(inner) = ty.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        let parts = split_top(inner);
+        if parts.is_empty() || parts.len() > 8 {
+            return None;
+        }
+        let owned: Option<Vec<String>> = parts.iter().map(|p| owned_shrinkable(p)).collect();
+        let owned = owned?;
+        return Some(if owned.len() == 1 {
+            format!("({},)", owned[0])
+        } else {
+            format!("({})", owned.join(", "))
+        });
+    }
+    None
+}
+
+/// `text` split at its top-level commas (a trailing one is dropped).
+fn split_top(text: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut current = String::new();
+    for c in text.chars() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(std::mem::take(&mut current).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    if !current.trim().is_empty() {
+        parts.push(current.trim().to_string());
+    }
+    parts
 }
 
 fn one_line(text: &str) -> String {
@@ -397,8 +732,18 @@ mod tests {
         }
     }
 
+    /// The defects of `failures`, as the logs' reader groups them.
+    fn grouped(failures: &[Test]) -> Defects {
+        let mut defects = Defects::new();
+        let mut seen = BTreeSet::new();
+        for t in failures {
+            add(&mut defects, &mut seen, t.clone());
+        }
+        defects
+    }
+
     #[test]
-    fn a_failure_becomes_a_test_calling_the_function_on_its_inputs_with_its_seeds() {
+    fn a_defect_becomes_one_test_calling_the_function_on_its_smallest_input_with_its_seeds() {
         let params = BTreeMap::from([
             (
                 "app::stats::mean".to_string(),
@@ -410,42 +755,192 @@ mod tests {
             ),
             ("app::reset".to_string(), Vec::new()),
         ]);
-        let emitted = emit(
-            &[
-                failure("app::stats::mean", &[("xs", "[1.0, NaN]")], 4),
-                failure("app::stats::mean", &[("xs", "[2.0]")], 4),
-                failure("app::push", &[("self", "Tally { n: 3 }"), ("by", "7")], 9),
-                failure("app::reset", &[("self", "Tally { n: 3 }")], 10),
-                failure("app::stats::mean", &[("xs", "[1.0… (truncated)")], 5),
-                failure("custom name", &[("xs", "[1.0]")], 6),
-                failure("app::gone", &[("x", "1")], 8),
-            ],
-            &params,
+        let defects = grouped(&[
+            failure("app::stats::mean", &[("xs", "[1.0, NaN]")], 4),
+            failure("app::stats::mean", &[("xs", "[2.0… (truncated)")], 5),
+            failure("app::stats::mean", &[("xs", "[2.0]")], 6),
+            failure("app::stats::mean", &[("xs", "[2.0]")], 7),
+            failure("app::push", &[("self", "Tally { n: 3 }"), ("by", "7")], 9),
+            failure("app::reset", &[("self", "Tally { n: 3 }")], 10),
+            failure("custom name", &[("xs", "[1.0]")], 6),
+            failure("app::gone", &[("x", "1")], 8),
+        ]);
+        let mean = &defects[&(
+            "app::stats::mean".to_string(),
+            "mean(&permute(xs)) == result".to_string(),
+            "fail".to_string(),
+        )];
+        assert_eq!((mean.count, mean.distinct), (4, 3));
+        assert_eq!(
+            mean.smallest.run, 6,
+            "the first of the smallest whole inputs"
         );
+        let emitted = emit(&defects, &params, &BTreeMap::new());
         let src = &emitted.source;
-        assert_eq!(emitted.tests, 4, "{src}");
-        assert!(src.contains("fn stats_mean_4() {"), "{src}");
-        assert!(src.contains("fn stats_mean_4_2() {"), "{src}");
+        assert_eq!(emitted.tests, 3, "{src}");
+        assert_eq!(emitted.shrinkable, ["stats_mean_permute_xs_result"]);
+        assert!(src.contains("fn stats_mean_permute_xs_result() {"), "{src}");
         assert!(
-            src.contains("let _ = crate::stats::mean(&[1.0, f64::NAN]);"),
+            src.contains("ended `fail` in 4 runs (3 distinct inputs); the smallest at"),
+            "{src}"
+        );
+        assert!(
+            src.contains(
+                "    let inputs: (Vec<f64>,) = (\n        vec![2.0],\n    );\n    \
+                 invite::regression(\n        \"stats_mean_permute_xs_result\",\n        \
+                 \"mean(&permute(xs)) == result\",\n        &seeds,\n        inputs,\n        \
+                 |(xs,)| {\n            let _ = crate::stats::mean(&xs);\n        },\n    );\n"
+            ),
             "{src}"
         );
         assert!(src.contains(&format!("rng_seed: {:?}.to_string(),", "ab".repeat(32))));
         assert!(src.contains("rng_stream: 3,") && src.contains("rng_word_pos: 16,"));
         assert!(src.contains("test_seed: 99,"));
-        assert!(src.contains("invite::check_replaying(&seeds, || {"));
-        assert!(src.contains("checked.assert_passed();"));
         assert!(src.contains("/// left: 1.0 right: 2.0"), "{src}");
-        // A method: its receiver rebuilt from Debug, its module imported for the type.
+        // A method: its receiver rebuilt from Debug, its module imported for the type, and
+        // the call replayed as it is (a receiver cannot be shrunk).
         assert!(src.contains("use crate::*;\n\n"), "{src}");
         assert!(src.contains("let mut receiver = Tally { n: 3 };"), "{src}");
         assert!(src.contains("let _ = receiver.push(7);"), "{src}");
+        assert!(src.contains("invite::check_replaying(&seeds, || {"));
+        assert!(src.contains("checked.assert_passed();"));
         // A method without parameters is a function like any other, not an older log's site.
         assert!(src.contains("let _ = receiver.reset();"), "{src}");
-        assert_eq!(emitted.skipped.len(), 3, "{:?}", emitted.skipped);
-        assert!(emitted.skipped[0].contains("truncated"));
+        assert_eq!(emitted.skipped.len(), 2, "{:?}", emitted.skipped);
+        assert!(emitted.skipped[0].contains("does not name the function's parameters"));
         assert!(emitted.skipped[1].contains("not a path"));
-        assert!(emitted.skipped[2].contains("does not name the function's parameters"));
+    }
+
+    #[test]
+    fn only_truncated_inputs_leave_a_defect_unemitted_with_the_reason() {
+        let params = BTreeMap::from([(
+            "app::mean".to_string(),
+            vec![("xs".to_string(), "Vec<f64>".to_string())],
+        )]);
+        let defects = grouped(&[
+            failure("app::mean", &[("xs", "[1.0, 2.0, 3.0… (truncated)")], 1),
+            failure("app::mean", &[("xs", "[1.0… (truncated)")], 2),
+        ]);
+        let d = defects.values().next().unwrap();
+        assert_eq!(d.smallest.run, 2);
+        let emitted = emit(&defects, &params, &BTreeMap::new());
+        assert_eq!(emitted.tests, 0);
+        assert!(
+            emitted.skipped[0].contains("(2 failures): `xs`: its Debug text was truncated"),
+            "{:?}",
+            emitted.skipped
+        );
+    }
+
+    #[test]
+    fn a_shrink_replaces_the_logged_inputs_and_says_from_what() {
+        let params = BTreeMap::from([(
+            "app::median".to_string(),
+            vec![
+                ("xs".to_string(), "&mut Vec<f64>".to_string()),
+                ("k".to_string(), "usize".to_string()),
+            ],
+        )]);
+        let defects = grouped(&[failure(
+            "app::median",
+            &[("xs", "[3.0, 1.0, 4.0, 1.5]"), ("k", "9")],
+            1,
+        )]);
+        let name = "median_mean_permute_xs_result".to_string();
+        let report = ShrinkReport {
+            test: name.clone(),
+            relation: "mean(&permute(xs)) == result".into(),
+            before: vec!["[3.0, 1.0, 4.0, 1.5]".into(), "9".into()],
+            before_len: vec![Some(4), None],
+            after: vec!["[1.0, 2.0]".into(), "1".into()],
+            after_len: vec![Some(2), None],
+            tries: 31,
+            exhausted: false,
+        };
+        let emitted = emit(&defects, &params, &BTreeMap::from([(name, report.clone())]));
+        let src = &emitted.source;
+        assert!(
+            src.contains(
+                "/// `xs` shrunk by `invite report` from 4 elements to 2 elements (31 tries); \
+                 logged: [3.0, 1.0, 4.0, 1.5]\n"
+            ),
+            "{src}"
+        );
+        assert!(
+            src.contains(
+                "/// `k` shrunk by `invite report` from `9` to `1` (31 tries); logged: 9\n"
+            ),
+            "{src}"
+        );
+        assert!(
+            src.contains(
+                "let inputs: (Vec<f64>, usize) = (\n        vec![1.0, 2.0],\n        1,\n    );"
+            ),
+            "{src}"
+        );
+        assert!(src.contains("        |(mut xs, k)| {\n"), "{src}");
+        assert!(src.contains("let _ = crate::median(&mut xs, k);"), "{src}");
+        // A shrink of other parameters (an older file's) is ignored.
+        let mut other = report;
+        other.after.pop();
+        let emitted = emit(
+            &defects,
+            &params,
+            &BTreeMap::from([("median_mean_permute_xs_result".to_string(), other)]),
+        );
+        assert!(emitted.source.contains("vec![3.0, 1.0, 4.0, 1.5],"));
+        assert!(!emitted.source.contains("shrunk by"));
+    }
+
+    #[test]
+    fn test_names_carry_the_path_the_relation_s_words_and_an_unusual_outcome() {
+        let mut t = failure("app::stats::mean", &[], 1);
+        assert_eq!(test_name(&t), "stats_mean_permute_xs_result");
+        t.test = "mean(&invite::mr::add(xs, 1.5)) == result + 1.5 && a && b && c".into();
+        t.outcome = Outcome::Timeout;
+        assert_eq!(test_name(&t), "stats_mean_add_xs_1_5_result_timeout");
+        t.site = "app::Mean".into();
+        t.test = "mean(xs)".into();
+        t.outcome = Outcome::Fail;
+        assert_eq!(test_name(&t), "mean_mean_xs");
+        let mut t = failure("app", &[], 1);
+        t.test = "1".into();
+        assert_eq!(test_name(&t), "defect_1");
+    }
+
+    #[test]
+    fn owned_shrinkable_types_and_sequence_lengths_are_read_from_text() {
+        for (ty, owned) in [
+            ("&[f64]", Some("Vec<f64>")),
+            ("&'a [i64]", Some("Vec<i64>")),
+            ("&mut [u8]", Some("Vec<u8>")),
+            ("&str", Some("String")),
+            ("&Vec<f32>", Some("Vec<f32>")),
+            ("u64", Some("u64")),
+            ("Option<Vec<char>>", Some("Option<Vec<char>>")),
+            ("Box<bool>", Some("Box<bool>")),
+            ("[f64; 3]", Some("[f64; 3]")),
+            ("&[f64; 3]", Some("[f64; 3]")),
+            ("(f64, Vec<u8>)", Some("(f64, Vec<u8>)")),
+            ("(f64,)", Some("(f64,)")),
+            ("Vec<&str>", None),
+            ("T", None),
+            ("[f64; N]", None),
+            ("()", None),
+            ("HashMap<u8, u8>", None),
+        ] {
+            assert_eq!(shrink_type(ty).as_deref(), owned, "{ty}");
+        }
+        assert_eq!(elements("[]"), Some(0));
+        assert_eq!(elements("[1.0]"), Some(1));
+        assert_eq!(
+            elements("[(1, 2), [3, 4], \"a, b\", ',', '\\'', {5, 6}]"),
+            Some(6)
+        );
+        assert_eq!(elements("Some(3)"), None);
+        assert_eq!(reference_kind("&'a mut Vec<u8>"), Some(true));
+        assert_eq!(reference_kind("&[u8]"), Some(false));
+        assert_eq!(reference_kind("u8"), None);
     }
 
     #[test]
@@ -496,10 +991,8 @@ mod tests {
             ("mean".to_string(), Vec::new()),
             ("my app::mean".to_string(), Vec::new()),
         ]);
-        let emitted = emit(
-            &[failure("mean", &[], 1), failure("my app::mean", &[], 2)],
-            &params,
-        );
+        let defects = grouped(&[failure("mean", &[], 1), failure("my app::mean", &[], 2)]);
+        let emitted = emit(&defects, &params, &BTreeMap::new());
         assert_eq!(emitted.tests, 0, "{}", emitted.source);
         assert_eq!(emitted.skipped.len(), 2, "{:?}", emitted.skipped);
         assert!(emitted.skipped.iter().all(|s| s.contains("not a path")));
@@ -509,7 +1002,11 @@ mod tests {
     fn a_trait_impl_s_method_gets_no_test_and_a_reason_of_its_own() {
         let site = "<app::Mean as Scorer>::score";
         let params = BTreeMap::from([(site.to_string(), Vec::new())]);
-        let emitted = emit(&[failure(site, &[], 1)], &params);
+        let emitted = emit(
+            &grouped(&[failure(site, &[], 1)]),
+            &params,
+            &BTreeMap::new(),
+        );
         assert_eq!(emitted.tests, 0, "{}", emitted.source);
         assert!(
             emitted.skipped[0].contains("a trait impl's method"),

@@ -9,6 +9,7 @@ pub mod emit;
 pub mod histogram;
 pub mod html;
 pub mod read;
+pub mod shrink;
 pub mod text;
 pub mod tuning;
 
