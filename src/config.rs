@@ -160,6 +160,9 @@ pub struct Config {
     /// feature.
     #[serde(deserialize_with = "tracing_records")]
     pub tracing: bool,
+    /// At exit, the program prints the report of its own run to stderr: outcomes per site and
+    /// relation, and each defect on its smallest input, whole.
+    pub report_at_exit: bool,
     /// Per-site settings by site name (`[functions."module::Type::method"]`).
     pub functions: BTreeMap<String, SiteConfig>,
 }
@@ -186,6 +189,7 @@ impl Default for Config {
             child_cpu_charge: None,
             hide_runs: true,
             tracing: false,
+            report_at_exit: false,
             functions: BTreeMap::new(),
         }
     }

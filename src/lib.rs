@@ -89,6 +89,7 @@ pub mod dedup;
 mod diag;
 pub mod discover;
 mod executor;
+mod exit_report;
 mod handover;
 pub mod log_sink;
 pub mod mr;

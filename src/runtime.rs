@@ -468,6 +468,15 @@ pub fn shutdown() {
     // Bounded: a collector that cannot finish must not hold the program's exit hostage.
     let _ =
         done_rx.recv_timeout(Duration::from_millis(rt.config.drain_ms) + Duration::from_secs(2));
+    if rt.config.report_at_exit {
+        let log = match rt.config.log.as_str() {
+            "-" => "",
+            path => path,
+        };
+        let report = crate::exit_report::render(&crate::outcomes(), log);
+        // A closed or full stderr loses the report, never the exit.
+        let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), report.as_bytes());
+    }
 }
 
 #[cfg(test)]

@@ -331,3 +331,60 @@ fn the_final_stats_account_for_every_sampled_call_and_give_the_rate_of_tests() {
         site.tests_per_sec
     );
 }
+
+#[test]
+fn report_at_exit_prints_the_run_s_outcomes_and_each_defect_on_its_smallest_input() {
+    let config =
+        "default_rho = 1.0\nmax_concurrent = 4\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n\
+                  when_busy = \"wait\"\nreport_at_exit = true";
+    let run = scenario(here!(), config, || {
+        for i in [123_456_789, 7, -40] {
+            off_by_one(i);
+            halve(i);
+        }
+        println!("program ran");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "program ran\n", "{}", run.describe());
+    let stderr = &run.stderr;
+    // Written after the exit's drain: every test of the run is in it.
+    assert!(
+        stderr.contains("invite: report of this run: 6 tests, 3 passed, 3 failed in some way"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("    halve(x * 2) == x\n      3 pass\n"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("    off_by_one(x) == x\n      0 pass, 3 fail\n"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("1 defect(s)"), "{stderr}");
+    assert!(
+        stderr.contains("config_and_failures::off_by_one: fail ×3\n"),
+        "{stderr}"
+    );
+    // The smallest of the three inputs.
+    assert!(stderr.contains("\n      x = 7\n"), "{stderr}");
+    assert!(stderr.contains("\n  the log: "), "{stderr}");
+}
+
+#[test]
+fn report_at_exit_is_off_by_default() {
+    let config =
+        "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\nwhen_busy = \"wait\"";
+    let run = scenario(here!(), config, || {
+        off_by_one(7);
+        assert!(invite::wait_idle(Duration::from_secs(20)));
+        assert_eq!(invite::outcomes().total().fail, 1);
+        println!("failed once");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "failed once\n", "{}", run.describe());
+    assert!(
+        !run.stderr.contains("report of this run"),
+        "{}",
+        run.describe()
+    );
+}
