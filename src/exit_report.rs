@@ -62,16 +62,13 @@ pub(crate) fn render(outcomes: &Outcomes, log: &str) -> String {
         );
         paragraph(&mut out, "  ", "    ", &line);
     }
-    for ((site, test, outcome), (count, t)) in &defects {
-        let _ = writeln!(
-            out,
-            "  {site}: {outcome} ×{count}{}",
-            if outcomes.failures_not_kept > 0 {
-                " (of the failures kept)"
-            } else {
-                ""
-            }
-        );
+    for ((site, test, outcome), (kept, t)) in &defects {
+        // Every failure is counted, kept or not.
+        let count = outcomes
+            .site(site)
+            .and_then(|s| s.test(test))
+            .map_or(*kept, |c| c.counts.get(t.outcome));
+        let _ = writeln!(out, "  {site}: {outcome} ×{count}");
         for line in wrap(test, WIDTH - 6) {
             let _ = writeln!(out, "      {line}");
         }
@@ -91,11 +88,11 @@ pub(crate) fn render(outcomes: &Outcomes, log: &str) -> String {
             }
         }
         let s = &t.seeds;
-        let _ = writeln!(
-            out,
-            "      seeds: rng_seed {}, stream {}, word {}, test_seed {}",
+        let seeds = format!(
+            "seeds: rng_seed {}, stream {}, word {}, test_seed {}",
             s.rng_seed, s.rng_stream, s.rng_word_pos, s.test_seed
         );
+        paragraph(&mut out, "      ", "        ", &seeds);
     }
     if outcomes.failures_not_kept > 0 {
         let _ = writeln!(
@@ -234,7 +231,7 @@ mod tests {
                     test: negate.into(),
                     counts: OutcomeCounts {
                         pass: 7,
-                        fail: 3,
+                        fail: 30,
                         timeout: 1,
                         ..Default::default()
                     },
@@ -246,19 +243,27 @@ mod tests {
                 failure(negate, "[1.0, 2.0, 3.0, 4.0]", Outcome::Fail),
                 failure(negate, "[\"a, b\", \"]\"]", Outcome::Timeout),
             ],
-            failures_not_kept: 0,
+            failures_not_kept: 27,
         };
         let text = render(&outcomes, "run.jsonl");
         assert!(
             text.starts_with(
-                "invite: report of this run: 11 tests, 7 passed, 4 failed in some way (fail 3, \
-                 error 0, timeout 1,\n  blocked 0), 0 inconclusive, 0 skipped\n"
+                "invite: report of this run: 38 tests, 7 passed, 31 failed in some way (fail 30, \
+                 error 0, timeout\n  1, blocked 0), 0 inconclusive, 0 skipped\n"
             ),
             "{text}"
         );
-        assert!(text.contains("      7 pass, 3 fail, 1 timeout\n"), "{text}");
+        assert!(
+            text.contains("      7 pass, 30 fail, 1 timeout\n"),
+            "{text}"
+        );
         assert!(text.contains("  2 defect(s)"), "{text}");
-        assert!(text.contains("  app::median: fail ×3\n"), "{text}");
+        // Counted whole, though only three were kept.
+        assert!(text.contains("  app::median: fail ×30\n"), "{text}");
+        assert!(
+            text.contains("  27 later failures were counted but not kept"),
+            "{text}"
+        );
         assert!(text.contains("      xs (len 2) = [1.0, 2.0]\n"), "{text}");
         assert!(text.contains("  app::median: timeout ×1\n"), "{text}");
         assert!(text.contains("xs (len 2) = [\"a, b\", \"]\"]"), "{text}");
@@ -268,6 +273,7 @@ mod tests {
         // Nothing of a long input is cut: shown once the smaller one is gone, every element.
         let only_long = Outcomes {
             failures: vec![failure(negate, &long, Outcome::Fail)],
+            failures_not_kept: 0,
             ..outcomes
         };
         let text = render(&only_long, "");
@@ -276,6 +282,7 @@ mod tests {
         assert!(joined.contains("298.5, 299.5]"), "{text}");
         assert_eq!(joined.matches(".5").count(), 300, "{text}");
         assert!(!text.contains("the log:"), "{text}");
+        assert!(!text.contains("not kept"), "{text}");
     }
 
     #[test]

@@ -382,19 +382,12 @@ fn emit(paths: &[String], file: &std::path::Path, shrink: bool) -> i32 {
                     Err(e) => eprintln!("invite report: inputs not shrunk: {e}"),
                     Ok(shrunk) => {
                         for r in shrunk.values() {
-                            let sizes: Vec<String> = r
-                                .before_len
-                                .iter()
-                                .zip(&r.after_len)
-                                .filter_map(|(b, a)| Some(format!("{} -> {}", (*b)?, (*a)?)))
-                                .collect();
                             eprintln!(
-                                "  {}: shrunk in {} tr{}{}{}",
+                                "  {}: {} ({} tr{})",
                                 r.test,
+                                emit::shrink_summary(r),
                                 r.tries,
-                                if r.tries == 1 { "y" } else { "ies" },
-                                if sizes.is_empty() { "" } else { ", elements " },
-                                sizes.join(", ")
+                                if r.tries == 1 { "y" } else { "ies" }
                             );
                         }
                         emitted = emit::emit(&defects, &params, &shrunk);

@@ -197,7 +197,7 @@ fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fix
     );
     assert!(stderr.contains("elements 6 -> 2"), "{stderr}");
     assert!(
-        source.contains("/// `xs` shrunk by `invite report` from 6 elements to 2 elements"),
+        source.contains("/// `xs` from `[-1.5, 14.75, 31.0, 1.0, 17.25, 33.5]` (6 elements) to `["),
         "{source}"
     );
     assert!(
@@ -217,7 +217,7 @@ fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fix
     // The mean's defect shows on one element (its sum leaves out the last), and shrinking
     // never empties an input: the mean of nothing is no mean, whatever the relation says.
     assert!(
-        source.contains("from 2 elements to 1 element (2 tries); logged: [0.5, -7.25]"),
+        source.contains("/// `xs` from `[0.5, -7.25]` (2 elements) to `[-1.0]` (1 element)\n"),
         "{source}"
     );
     assert!(source.contains("        vec![-1.0],\n"), "{source}");
@@ -244,4 +244,123 @@ fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fix
     let (ok, out) = cargo(dir, &target, &["test", "--quiet", "--offline", "--lib"]);
     assert!(ok, "the emitted tests fail on the fixed code:\n{out}");
     assert!(out.contains("3 passed"), "{out}");
+}
+
+/// The README's worked example, run as the README says: `examples/median` prints its own
+/// findings at exit, the command writes one shrunk test for its 991 failures, and that test is
+/// the one the README shows, fails on the defect and passes on the fix.
+#[test]
+fn the_median_example_goes_from_the_field_to_the_readme_s_minimal_test() {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the command's crate is in the workspace")
+        .to_path_buf();
+    let example = repo.join("examples/median");
+    let scratch = tempfile::Builder::new()
+        .prefix("invite-median-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
+    let target = repo.join("target").join("emit-scratch");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    for file in [
+        "invite.toml",
+        "src/lib.rs",
+        "src/main.rs",
+        "src/invite_regressions.rs",
+    ] {
+        std::fs::copy(example.join(file), dir.join(file)).unwrap();
+    }
+    // The example is a workspace member; its copy is a package of its own.
+    let manifest = std::fs::read_to_string(example.join("Cargo.toml"))
+        .unwrap()
+        .replace(
+            "path = \"../..\"",
+            &format!("path = {:?}", repo.display().to_string()),
+        )
+        .replace("edition.workspace = true", "edition = \"2021\"")
+        .replace(
+            "license.workspace = true",
+            "license = \"MIT OR Apache-2.0\"",
+        )
+        .replace("rust-version.workspace = true", "rust-version = \"1.89\"")
+        + "\n[workspace]\n";
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    std::fs::copy(repo.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+
+    // The program, as the README runs it: its own report at exit.
+    let (ok, out) = cargo(dir, &target, &["run", "--quiet", "--offline"]);
+    assert!(ok, "{out}");
+    assert!(out.contains("2000 batches, mean median"), "{out}");
+    assert!(
+        out.contains("invite: report of this run: 8000 tests, 7009 passed, 991 failed"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  invite_example_median::median: fail ×991\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("      xs (len 2) = [7973.3, -573673.18]\n"),
+        "{out}"
+    );
+
+    // The command, as the README runs it.
+    let out = Command::new(env!("CARGO_BIN_EXE_invite"))
+        .args(["report", "--emit-tests", "src/invite_regressions.rs"])
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", &target)
+        .env("CARGO_NET_OFFLINE", "true")
+        .env_remove("RUSTFLAGS")
+        .env_remove("INVITE_CONFIG")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("wrote 1 regression test(s), one per defect, for 991 failure(s)"),
+        "{stderr}"
+    );
+    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    let said = "median_negate_xs_result: `[7973.3, -573673.18]` (2 elements) to `[1.0, -1.0]`\n\
+                (2 elements) (8 tries)";
+    assert!(stderr.contains(&said.replace('\n', " ")), "{stderr}");
+    assert!(
+        readme.contains(said),
+        "the README quotes what the command says"
+    );
+    let source = std::fs::read_to_string(dir.join("src/invite_regressions.rs")).unwrap();
+    let test = &source[source.find("#[test]").unwrap_or_else(|| panic!("{source}"))..];
+    assert!(
+        readme.contains(&format!(
+            "```rust\n{}```",
+            test.trim_end().to_string() + "\n"
+        )),
+        "the README shows the test the example produces:\n{test}"
+    );
+
+    // The test fails on the defect, naming the relation.
+    let (ok, out) = cargo(dir, &target, &["test", "--quiet", "--offline", "--lib"]);
+    assert!(
+        !ok,
+        "the emitted test passed on the defective median:\n{out}"
+    );
+    assert!(
+        out.contains("median(&negate(xs)) == -result`: fail"),
+        "{out}"
+    );
+    assert!(out.contains("inputs: xs = [1.0, -1.0]"), "{out}");
+
+    // Fixed, it passes.
+    let lib = std::fs::read_to_string(dir.join("src/lib.rs")).unwrap();
+    let fixed = lib.replace(
+        "    sorted[sorted.len() / 2]\n",
+        "    let n = sorted.len();\n    \
+         if n % 2 == 0 { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 } else { sorted[n / 2] }\n",
+    );
+    assert_ne!(fixed, lib, "the defect's line is where the test expects it");
+    std::fs::write(dir.join("src/lib.rs"), fixed).unwrap();
+    let (ok, out) = cargo(dir, &target, &["test", "--quiet", "--offline", "--lib"]);
+    assert!(ok, "the emitted test fails on the fixed median:\n{out}");
+    assert!(out.contains("1 passed"), "{out}");
 }

@@ -340,16 +340,22 @@ fn one_test(
         detail = one_line(detail),
     );
     if let Some(r) = shrunk.filter(|r| r.after.len() == params.len()) {
+        let _ = writeln!(
+            source,
+            "/// Shrunk by `invite report` in {} tr{}, still failing the same way:",
+            r.tries,
+            if r.tries == 1 { "y" } else { "ies" },
+        );
         for (i, (name, _)) in params.iter().enumerate() {
-            let _ = writeln!(
-                source,
-                "/// `{name}` shrunk by `invite report` from {} to {} ({} tr{}); logged: {}",
-                size_words(&r.before[i], r.before_len[i]),
-                size_words(&r.after[i], r.after_len[i]),
-                r.tries,
-                if r.tries == 1 { "y" } else { "ies" },
-                one_line(&r.before[i]),
-            );
+            let before = size_words(&r.before[i], r.before_len[i]);
+            // A long logged value is kept in the note (the test shows only the shrunk one).
+            let logged = if before.starts_with('`') {
+                String::new()
+            } else {
+                format!("; logged: {}", one_line(&r.before[i]))
+            };
+            let after = size_words(&r.after[i], r.after_len[i]);
+            let _ = writeln!(source, "/// `{name}` from {before} to {after}{logged}");
         }
     }
     let seeds = format!(
@@ -443,12 +449,29 @@ fn owned_is_some(t: &record::Test, params: &[(String, String)]) -> bool {
     !t.inputs.contains_key("self") && params.iter().all(|(_, ty)| shrink_type(ty).is_some())
 }
 
-/// "37 elements" for a sequence, else the value itself when short.
+/// What a shrink did to each input, on one line: `` `[3.0, 1.0]` (2 elements) to `[1.0]` (1
+/// element) ``, inputs separated by `; `.
+pub fn shrink_summary(r: &ShrinkReport) -> String {
+    let mut parts = Vec::new();
+    for i in 0..r.before.len().min(r.after.len()) {
+        let len = |l: &[Option<usize>]| l.get(i).copied().flatten();
+        parts.push(format!(
+            "{} to {}",
+            size_words(&r.before[i], len(&r.before_len)),
+            size_words(&r.after[i], len(&r.after_len))
+        ));
+    }
+    parts.join("; ")
+}
+
+/// A value as a shrink's note shows it: its text when short, and its length for a sequence
+/// (`` `[1.0, -1.0]` (2 elements) ``, `37 elements`, `` `9` ``).
 fn size_words(debug: &str, len: Option<usize>) -> String {
-    match len.or_else(|| elements(debug)) {
-        Some(1) => "1 element".to_string(),
-        Some(n) => format!("{n} elements"),
-        None => format!("`{}`", one_line(debug)),
+    let short = debug.chars().count() <= 40;
+    match (len.or_else(|| elements(debug)), short) {
+        (Some(n), true) => format!("`{debug}` ({n} element{})", if n == 1 { "" } else { "s" }),
+        (Some(n), false) => format!("{n} element{}", if n == 1 { "" } else { "s" }),
+        (None, _) => format!("`{}`", one_line(debug)),
     }
 }
 
@@ -861,17 +884,19 @@ mod tests {
         let src = &emitted.source;
         assert!(
             src.contains(
-                "/// `xs` shrunk by `invite report` from 4 elements to 2 elements (31 tries); \
-                 logged: [3.0, 1.0, 4.0, 1.5]\n"
+                "/// Shrunk by `invite report` in 31 tries, still failing the same way:\n\
+                 /// `xs` from `[3.0, 1.0, 4.0, 1.5]` (4 elements) to `[1.0, 2.0]` (2 elements)\n"
             ),
             "{src}"
         );
-        assert!(
-            src.contains(
-                "/// `k` shrunk by `invite report` from `9` to `1` (31 tries); logged: 9\n"
-            ),
-            "{src}"
+        assert!(src.contains("/// `k` from `9` to `1`\n"), "{src}");
+        assert_eq!(
+            shrink_summary(&report),
+            "`[3.0, 1.0, 4.0, 1.5]` (4 elements) to `[1.0, 2.0]` (2 elements); `9` to `1`"
         );
+        let long = format!("[{}]", ["1234.5"; 12].join(", "));
+        assert_eq!(size_words(&long, Some(12)), "12 elements");
+        assert_eq!(size_words("[7]", None), "`[7]` (1 element)");
         assert!(
             src.contains(
                 "let inputs: (Vec<f64>, usize) = (\n        vec![1.0, 2.0],\n        1,\n    );"
@@ -889,7 +914,7 @@ mod tests {
             &BTreeMap::from([("median_mean_permute_xs_result".to_string(), other)]),
         );
         assert!(emitted.source.contains("vec![3.0, 1.0, 4.0, 1.5],"));
-        assert!(!emitted.source.contains("shrunk by"));
+        assert!(!emitted.source.contains("Shrunk by"));
     }
 
     #[test]

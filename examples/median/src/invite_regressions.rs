@@ -1,0 +1,1 @@
+// `invite report --emit-tests src/invite_regressions.rs` writes this module's tests.
