@@ -546,3 +546,137 @@ fn methods_are_named_with_their_type_and_configured_by_that_name() {
     run.assert_success();
     assert_eq!(run.stdout, "0\n", "{}", run.describe());
 }
+
+mod regressions {
+    use super::*;
+    use invite::mr::negate;
+    use invite::regression::ShrinkReport;
+
+    /// A planted defect: the upper of the two middle elements at even lengths.
+    #[invite::metamorphic(upper(&negate(xs)) == -result, upper(&add(xs, 1.0)) == result + 1.0)]
+    fn upper(xs: &[f64]) -> f64 {
+        let mut v = xs.to_vec();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    }
+
+    fn seeds_of(xs: &[f64]) -> invite::record::Seeds {
+        let checked = invite::check(|| {
+            upper(xs);
+        });
+        checked.tests[0].seeds.clone()
+    }
+
+    fn shrinks(file: &std::path::Path) -> Vec<ShrinkReport> {
+        std::fs::read_to_string(file)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_failing_regression_shrinks_its_inputs_against_its_relation_when_asked() {
+        let run = scenario_unconfigured(here!(), || {
+            let file = scenario_dir().join("shrunk.jsonl");
+            let xs = vec![4.5, -3.25, 8.0, 12.5, -7.0, 2.0];
+            let seeds = seeds_of(&xs);
+            let relation = "upper(&negate(xs)) == -result";
+            // Without INVITE_SHRINK: a plain regression test, that fails and writes nothing.
+            let panic = std::panic::catch_unwind(|| {
+                invite::regression("t", relation, &seeds, (xs.clone(),), |(xs,)| {
+                    upper(&xs);
+                })
+            })
+            .unwrap_err();
+            let message = panic.downcast_ref::<String>().unwrap();
+            assert!(
+                message.contains("`upper(&negate(xs)) == -result`: fail"),
+                "{message}"
+            );
+            assert!(!file.exists());
+            std::env::set_var("INVITE_SHRINK", &file);
+            let caught = std::panic::catch_unwind(|| {
+                invite::regression("upper_negate", relation, &seeds, (xs.clone(),), |(xs,)| {
+                    upper(&xs);
+                })
+            });
+            assert!(caught.is_err(), "the test still fails on its logged input");
+            let found = shrinks(&file);
+            assert_eq!(found.len(), 1);
+            let r = &found[0];
+            assert_eq!(
+                (r.test.as_str(), r.relation.as_str()),
+                ("upper_negate", relation)
+            );
+            assert_eq!(r.before, ["[4.5, -3.25, 8.0, 12.5, -7.0, 2.0]"]);
+            assert_eq!((r.before_len[0], r.after_len[0]), (Some(6), Some(2)));
+            assert!(!r.exhausted && r.tries > 0);
+            // Every element keeps its side of zero: two of one sign, or one of each.
+            println!("{}", r.after[0]);
+            // A relation that is not among the call's failures: the shrink holds to the first.
+            let caught = std::panic::catch_unwind(|| {
+                invite::regression(
+                    "other",
+                    "no such relation",
+                    &seeds,
+                    (xs.clone(),),
+                    |(xs,)| {
+                        upper(&xs);
+                    },
+                )
+            });
+            assert!(caught.is_err());
+            assert_eq!(shrinks(&file)[1].relation, "no such relation");
+            assert_eq!(shrinks(&file)[1].after_len[0], Some(2));
+            // A call that passes writes nothing and does not panic.
+            invite::regression("odd", relation, &seeds, (vec![3.0, 1.0, 2.0],), |(xs,)| {
+                upper(&xs);
+            });
+            assert_eq!(shrinks(&file).len(), 2);
+            println!("ok");
+        });
+        run.assert_success();
+        let lines: Vec<&str> = run.stdout.lines().collect();
+        assert_eq!(lines.len(), 2, "{}", run.describe());
+        assert_eq!(lines[1], "ok");
+        // The smallest failing input of a defect that needs two distinct middle elements.
+        let shrunk: Vec<f64> = lines[0]
+            .trim_matches(|c| c == '[' || c == ']')
+            .split(", ")
+            .map(|x| x.parse().unwrap())
+            .collect();
+        assert_eq!(shrunk.len(), 2, "{}", run.describe());
+        assert_ne!(shrunk[0], shrunk[1], "{}", run.describe());
+    }
+
+    #[test]
+    fn a_shrink_that_cannot_be_written_is_said_and_the_test_still_fails() {
+        let run = scenario_unconfigured(here!(), || {
+            let xs = vec![1.0, 2.0];
+            let seeds = seeds_of(&xs);
+            std::env::set_var("INVITE_SHRINK", "/nonexistent/dir/shrunk.jsonl");
+            let caught = std::panic::catch_unwind(|| {
+                invite::regression(
+                    "t",
+                    "upper(&negate(xs)) == -result",
+                    &seeds,
+                    (xs,),
+                    |(xs,)| {
+                        upper(&xs);
+                    },
+                )
+            });
+            assert!(caught.is_err());
+            println!("failed");
+        });
+        run.assert_success();
+        assert_eq!(run.stdout, "failed\n");
+        assert!(
+            run.stderr
+                .contains("invite::regression: cannot write the shrink of `t` to /nonexistent/dir/shrunk.jsonl"),
+            "{}",
+            run.describe()
+        );
+    }
+}
