@@ -1486,7 +1486,7 @@ fn emit_tests_writes_the_regression_tests_beside_the_report_or_alone_to_stdout()
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let source = std::fs::read_to_string(&file).unwrap();
     assert_eq!(source.matches("#[test]").count(), 1, "{source}");
-    assert!(source.contains("invite::check_replaying"), "{source}");
+    assert!(source.contains("invite::regression("), "{source}");
     assert!(
         text(&out.stdout).contains("app::f"),
         "{}",
@@ -1494,6 +1494,35 @@ fn emit_tests_writes_the_regression_tests_beside_the_report_or_alone_to_stdout()
     );
     assert!(
         text(&out.stderr).contains("wrote 1 regression test(s)"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Outside a package, the inputs cannot be shrunk, and the command says so.
+    assert!(
+        text(&out.stderr).contains("inputs not shrunk: no Cargo.toml above"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = invite(
+        &[
+            "report",
+            log,
+            "--emit-tests",
+            file.to_str().unwrap(),
+            "--no-shrink",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        !text(&out.stderr).contains("not shrunk"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = invite(&["report", log, "--no-shrink"], None);
+    assert_eq!(out.status.code(), Some(2), "--no-shrink alone is refused");
+    assert!(
+        text(&out.stderr).contains("--emit-tests"),
         "{}",
         text(&out.stderr)
     );
@@ -1523,7 +1552,7 @@ fn emit_tests_writes_the_regression_tests_beside_the_report_or_alone_to_stdout()
 }
 
 #[test]
-fn emit_tests_writes_one_test_per_distinct_failure() {
+fn emit_tests_writes_one_test_per_defect_on_its_smallest_input() {
     let dir = tempfile::tempdir().unwrap();
     let log = emittable_log(dir.path());
     // The logged failure again, on a later run of the same inputs, and in another log; and a
@@ -1531,9 +1560,13 @@ fn emit_tests_writes_one_test_per_distinct_failure() {
     let mut again: Value =
         serde_json::from_str(&test(9, "app::f", A, 2, Outcome::Fail, 30)).unwrap();
     again["run"] = 7.into();
+    // Another defect: the same relation ending in an error, on a longer input.
+    let mut longer: Value =
+        serde_json::from_str(&test(9, "app::f", A, 4, Outcome::Error, 30)).unwrap();
+    longer["inputs"]["xs"] = Value::from("[1.0, 2.0, 3.0]");
     let mut more = std::fs::read_to_string(&log).unwrap();
     more.push_str(&format!(
-        "{again}\n{}\n",
+        "{again}\n{}\n{longer}\n",
         test(9, "app::f", A, 3, Outcome::Fail, 30)
     ));
     std::fs::write(&log, more).unwrap();
@@ -1556,10 +1589,29 @@ fn emit_tests_writes_one_test_per_distinct_failure() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let source = text(&out.stdout);
+    // Six failures of one relation (two distinct inputs) are one test, on the smallest input
+    // (a tie: the first logged); the error is another.
     assert_eq!(source.matches("#[test]").count(), 2, "{source}");
     assert!(
-        source.contains("[2.0]") && source.contains("[3.0]"),
+        source.contains("ended `fail` in 6 runs (2 distinct inputs)"),
         "{source}"
+    );
+    assert!(
+        source.contains("ended `error` in 2 runs (1 distinct input)"),
+        "{source}"
+    );
+    assert!(
+        source.contains("vec![2.0],") && !source.contains("vec![3.0],"),
+        "{source}"
+    );
+    assert!(
+        source.contains("fn f_permute_xs_result_error()"),
+        "{source}"
+    );
+    assert!(
+        text(&out.stderr).contains("wrote 2 regression test(s), one per defect, for 8 failure(s)"),
+        "{}",
+        text(&out.stderr)
     );
 }
 
@@ -1567,8 +1619,11 @@ fn emit_tests_writes_one_test_per_distinct_failure() {
 fn failures_whose_inputs_cannot_be_rebuilt_are_listed_on_stderr_not_emitted() {
     let dir = tempfile::tempdir().unwrap();
     let log = emittable_log(dir.path());
-    // A third failure whose input was longer than the log keeps.
-    let mut cut: Value = serde_json::from_str(&test(9, "app::f", A, 3, Outcome::Fail, 30)).unwrap();
+    // A failure of another kind whose input was longer than the log keeps: its defect has no
+    // input to rebuild. (A truncated input beside a whole one of the same defect is passed
+    // over for the whole one.)
+    let mut cut: Value =
+        serde_json::from_str(&test(9, "app::f", A, 3, Outcome::Timeout, 30)).unwrap();
     cut["inputs"]["xs"] = Value::from("[1.0, 2.0… (truncated)");
     let mut text_of_log = std::fs::read_to_string(&log).unwrap();
     text_of_log.push_str(&(cut.to_string() + "\n"));
