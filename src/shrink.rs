@@ -24,6 +24,12 @@
 /// Implemented for numbers, `bool`, `char`, `String`, `Vec`, `Option`, `Box`, arrays and
 /// tuples of such values. A type of the program's own gets no variants with an empty impl
 /// (`impl invite::shrink::Shrink for Reading {}`), or its own.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be shrunk by Invite",
+    label = "a value of this type is shrunk after a failure",
+    note = "add `impl invite::shrink::Shrink for {Self} {{}}` (no variants: proptest's shrinking \
+            alone), or implement `candidates` to offer simpler values"
+)]
 pub trait Shrink: Clone {
     /// Variants of `self` that are strictly simpler, simplest first; none by default.
     fn candidates(&self) -> Vec<Self> {
@@ -434,6 +440,18 @@ mod tests {
         assert_eq!(s.value.len(), 3);
         assert!(s.value.contains(&40));
         assert!(s.steps > 0 && s.steps < s.tries, "{s:?}");
+    }
+
+    #[test]
+    fn sequences_give_their_length_and_other_values_none() {
+        assert_eq!(vec![1u8, 2, 3].len_hint(), Some(3));
+        assert_eq!(String::from("héllo").len_hint(), Some(5));
+        assert_eq!([0u8; 4].len_hint(), Some(4));
+        assert_eq!(Box::new(vec![1.0f64; 6]).len_hint(), Some(6));
+        assert_eq!(5i32.len_hint(), None);
+        assert_eq!(Some(vec![1u8]).len_hint(), None);
+        assert_eq!((1u8, 2u8).len_hint(), None);
+        assert_eq!(().candidates(), Vec::<()>::new());
     }
 
     #[test]

@@ -650,6 +650,44 @@ mod regressions {
         assert_ne!(shrunk[0], shrunk[1], "{}", run.describe());
     }
 
+    /// Two defects in one: the upper middle element at even lengths, and a shift by one that
+    /// breaks the second relation on every input.
+    #[invite::metamorphic(shifted(&negate(xs)) == -result, shifted(&add(xs, 1.0)) == result)]
+    fn shifted(xs: &[f64]) -> f64 {
+        upper(xs)
+    }
+
+    #[test]
+    fn a_shrink_holds_to_the_relation_named_among_several_that_fail() {
+        let run = scenario_unconfigured(here!(), || {
+            let file = scenario_dir().join("shrunk.jsonl");
+            std::env::set_var("INVITE_SHRINK", &file);
+            let xs = vec![4.5, -3.25, 8.0, 12.5, -7.0, 2.0];
+            let seeds = invite::check(|| {
+                shifted(&xs);
+            })
+            .tests[0]
+                .seeds
+                .clone();
+            for relation in [
+                "shifted(&negate(xs)) == -result",
+                "shifted(&add(xs, 1.0)) == result",
+            ] {
+                let caught = std::panic::catch_unwind(|| {
+                    invite::regression("t", relation, &seeds, (xs.clone(),), |(xs,)| {
+                        shifted(&xs);
+                    })
+                });
+                assert!(caught.is_err());
+            }
+            let found = shrinks(&file);
+            // The negation needs two distinct middle elements; the shift fails on one.
+            println!("{:?} {:?}", found[0].after_len, found[1].after_len);
+        });
+        run.assert_success();
+        assert_eq!(run.stdout, "[Some(2)] [Some(1)]\n", "{}", run.describe());
+    }
+
     #[test]
     fn a_shrink_that_cannot_be_written_is_said_and_the_test_still_fails() {
         let run = scenario_unconfigured(here!(), || {
