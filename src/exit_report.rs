@@ -283,6 +283,58 @@ mod tests {
         assert_eq!(joined.matches(".5").count(), 300, "{text}");
         assert!(!text.contains("the log:"), "{text}");
         assert!(!text.contains("not kept"), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= WIDTH), "{text}");
+    }
+
+    #[test]
+    fn long_relations_details_and_inputs_wrap_within_the_width() {
+        let relation = format!("median(&{}xs) == -result", "invite::mr::negate(".repeat(12));
+        let mut t = failure(
+            &relation,
+            &format!("[{}]", ["123.25"; 40].join(", ")),
+            Outcome::Fail,
+        );
+        t.detail = Some(format!("left: {}", "9".repeat(250)));
+        let outcomes = Outcomes {
+            sites: vec![SiteOutcomes {
+                site: "app::median".into(),
+                tests: vec![TestOutcomes {
+                    test: relation.clone(),
+                    counts: OutcomeCounts {
+                        fail: 1,
+                        ..Default::default()
+                    },
+                }],
+            }],
+            failures: vec![t],
+            failures_not_kept: 0,
+        };
+        let text = render(&outcomes, &format!("logs/{}.jsonl", "x".repeat(120)));
+        assert!(text.lines().all(|l| l.chars().count() <= WIDTH), "{text}");
+        let joined: String = text.lines().map(str::trim).collect();
+        assert!(
+            joined.contains(&"9".repeat(250)),
+            "the detail, whole: {text}"
+        );
+        assert_eq!(joined.matches("invite::mr::negate(").count(), 24, "{text}");
+    }
+
+    #[test]
+    fn a_defect_counts_its_kept_failures_when_its_test_has_no_counts_and_keeps_the_first_smallest()
+    {
+        let mut first = failure("f(x) == x", "[1.0]", Outcome::Fail);
+        first.detail = Some("the first".into());
+        let mut second = failure("f(x) == x", "[2.0]", Outcome::Fail);
+        second.detail = Some("the second".into());
+        let outcomes = Outcomes {
+            sites: Vec::new(),
+            failures: vec![first, second.clone(), second],
+            failures_not_kept: 0,
+        };
+        let text = render(&outcomes, "");
+        assert!(text.contains("  app::median: fail ×3\n"), "{text}");
+        assert!(text.contains("detail: the first"), "{text}");
+        assert!(!text.contains("detail: the second"), "{text}");
     }
 
     #[test]
@@ -301,5 +353,9 @@ mod tests {
         assert_eq!(sequence_len("[(1, 2), [3]]"), Some(2));
         assert_eq!(sequence_len("['\\'', ',']"), Some(2));
         assert_eq!(sequence_len("3"), None);
+        assert_eq!(sequence_len("[(1, 2, 3), 4]"), Some(2));
+        assert_eq!(sequence_len("[{1, 2}, [3, 4, 5]]"), Some(2));
+        assert_eq!(sequence_len("[\"a, b\"]"), Some(1));
+        assert_eq!(sequence_len("[\"a\\\", b\", 'c']"), Some(2));
     }
 }
