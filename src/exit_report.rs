@@ -186,7 +186,10 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
             start += 1;
         }
     }
-    lines.push(chars[start..].iter().collect());
+    // Spaces after the last break end the text: no empty line for them.
+    if start < chars.len() || lines.is_empty() {
+        lines.push(chars[start..].iter().collect());
+    }
     lines
 }
 
@@ -349,6 +352,19 @@ mod tests {
             ["x".repeat(20), "x".repeat(20), "x".repeat(15)]
         );
         assert_eq!(wrap("short", 20), ["short"]);
+        assert_eq!(wrap("", 20), [""]);
+        // A text exactly as wide as the width stays one line.
+        assert_eq!(wrap(&"x".repeat(20), 20), ["x".repeat(20)]);
+        // Breaks only in the line's second half: a short word first does not make a short line.
+        assert_eq!(
+            wrap(&format!("a {}", "x".repeat(30)), 20),
+            [format!("a {}", "x".repeat(18)), "x".repeat(12)]
+        );
+        // After a comma (kept), before the next line's word; spaces at a break are dropped,
+        // trailing ones too.
+        assert_eq!(wrap("aaaa,bbbb,cccc", 10), ["aaaa,bbbb,", "cccc"]);
+        assert_eq!(wrap("aaaa bbbb   cccc", 10), ["aaaa bbbb", "cccc"]);
+        assert_eq!(wrap("aaaa bbbb      ", 10), ["aaaa bbbb"]);
         assert_eq!(sequence_len("[]"), Some(0));
         assert_eq!(sequence_len("[(1, 2), [3]]"), Some(2));
         assert_eq!(sequence_len("['\\'', ',']"), Some(2));
