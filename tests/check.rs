@@ -287,6 +287,53 @@ mod strategies {
         xs.len()
     }
 
+    /// A planted defect (the lowest gap, not the highest, after negation) that needs three
+    /// elements, and a panic below two.
+    #[invite::metamorphic(gap(&negate(xs)) == result)]
+    fn gap(xs: &[f64]) -> f64 {
+        let mut v = xs.to_vec();
+        v.sort_by(f64::total_cmp);
+        v[1] - v[0]
+    }
+
+    /// Panics on more than three elements: a program's own bug, not a relation's.
+    #[invite::metamorphic(fragile(&permute(xs)) == result)]
+    fn fragile(xs: &[i64]) -> i64 {
+        assert!(xs.len() <= 3, "more than three readings: {}", xs.len());
+        xs.iter().sum()
+    }
+
+    #[test]
+    fn a_shrink_step_on_which_the_function_panics_is_another_failure() {
+        let run = scenario_unconfigured(here!(), || {
+            let message = minimal(|| {
+                invite::check_strategy(prop::collection::vec(-1e6..1e6f64, 3..20), |xs| {
+                    gap(&xs);
+                })
+            });
+            println!("{}", message.lines().nth(1).unwrap().trim());
+            // A panic is the failure found first: the account names it.
+            let message = minimal(|| {
+                invite::check_strategy(prop::collection::vec(0i64..10, 1..20), |xs| {
+                    fragile(&xs);
+                })
+            });
+            println!("{}", message.lines().nth(2).unwrap().trim());
+            println!("{}", message.lines().nth(3).unwrap().trim());
+        });
+        run.assert_success();
+        let lines: Vec<&str> = run.stdout.lines().collect();
+        // Two elements would pass and one would panic: three is the smallest that fails.
+        assert_eq!(lines[0], "(3 elements)", "{}", run.describe());
+        assert_eq!(lines[1], "failing: the call panicked", "{}", run.describe());
+        assert_eq!(
+            lines[2],
+            "invite::check_strategy: the call panicked: more than three readings: 4",
+            "{}",
+            run.describe()
+        );
+    }
+
     /// Runs a strategy check that must fail, and returns its panic message's first lines.
     fn minimal(check: impl FnOnce() + std::panic::UnwindSafe) -> String {
         let panic = std::panic::catch_unwind(check).unwrap_err();
