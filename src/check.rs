@@ -569,6 +569,53 @@ mod tests {
     }
 
     #[test]
+    fn the_first_problem_is_a_failing_record_else_an_untested_call_and_is_matched_exactly() {
+        let mut c = Checked::default();
+        assert_eq!(c.first_problem(), None);
+        c.untested.push(("app::g".into(), "fork failed".into()));
+        let untested = Problem::Untested {
+            site: "app::g".into(),
+        };
+        assert_eq!(c.first_problem(), Some(untested.clone()));
+        assert!(c.has_problem(&untested));
+        assert!(!c.has_problem(&Problem::Untested {
+            site: "app::f".into()
+        }));
+        assert!(!c.has_problem(&Problem::Panicked), "a check never holds a panic");
+        c.tests.push(test(Outcome::Pass));
+        c.tests.push(test(Outcome::Timeout));
+        let failed = Problem::Failed {
+            site: "app::f".into(),
+            test: "f(x) == result".into(),
+            outcome: Outcome::Timeout,
+        };
+        assert_eq!(c.first_problem(), Some(failed.clone()));
+        assert!(c.has_problem(&failed));
+        for other in [
+            Problem::Failed {
+                site: "app::g".into(),
+                test: "f(x) == result".into(),
+                outcome: Outcome::Timeout,
+            },
+            Problem::Failed {
+                site: "app::f".into(),
+                test: "f(2 * x) == result".into(),
+                outcome: Outcome::Timeout,
+            },
+            Problem::Failed {
+                site: "app::f".into(),
+                test: "f(x) == result".into(),
+                outcome: Outcome::Fail,
+            },
+        ] {
+            assert!(!c.has_problem(&other), "{other}");
+        }
+        assert_eq!(failed.to_string(), "app::f `f(x) == result`: timeout");
+        assert_eq!(untested.to_string(), "a call of app::g went untested");
+        assert_eq!(Problem::Panicked.to_string(), "the call panicked");
+    }
+
+    #[test]
     #[should_panic(expected = "did not pass")]
     fn assert_passed_panics_on_a_failure() {
         Checked {
