@@ -918,6 +918,26 @@ mod tests {
     }
 
     #[test]
+    fn defects_whose_names_read_alike_get_numbered_names() {
+        let params = BTreeMap::from([(
+            "app::f".to_string(),
+            vec![("x".to_string(), "i64".to_string())],
+        )]);
+        let mut tests = Vec::new();
+        for (i, relation) in ["f(x) == x", "f(x) != x", "f(x) >= x"].iter().enumerate() {
+            let mut t = failure("app::f", &[("x", "3")], i as u64 + 1);
+            t.test = relation.to_string();
+            tests.push(t);
+        }
+        let emitted = emit(&grouped(&tests), &params, &BTreeMap::new());
+        assert_eq!(emitted.tests, 3, "{}", emitted.source);
+        for name in ["fn f_x() {", "fn f_x_2() {", "fn f_x_3() {"] {
+            assert!(emitted.source.contains(name), "{name}: {}", emitted.source);
+        }
+        assert_eq!(emitted.shrinkable, ["f_x", "f_x_2", "f_x_3"]);
+    }
+
+    #[test]
     fn test_names_carry_the_path_the_relation_s_words_and_an_unusual_outcome() {
         let mut t = failure("app::stats::mean", &[], 1);
         assert_eq!(test_name(&t), "stats_mean_permute_xs_result");
