@@ -581,7 +581,10 @@ mod tests {
         assert!(!c.has_problem(&Problem::Untested {
             site: "app::f".into()
         }));
-        assert!(!c.has_problem(&Problem::Panicked), "a check never holds a panic");
+        assert!(
+            !c.has_problem(&Problem::Panicked),
+            "a check never holds a panic"
+        );
         c.tests.push(test(Outcome::Pass));
         c.tests.push(test(Outcome::Timeout));
         let failed = Problem::Failed {
