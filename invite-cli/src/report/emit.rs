@@ -968,6 +968,16 @@ mod tests {
             ("&[f64; 3]", Some("[f64; 3]")),
             ("(f64, Vec<u8>)", Some("(f64, Vec<u8>)")),
             ("(f64,)", Some("(f64,)")),
+            ("(Vec<(u8, i8)>, f64)", Some("(Vec<(u8, i8)>, f64)")),
+            (
+                "([u8; 3], Option<(f32, bool)>)",
+                Some("([u8; 3], Option<(f32, bool)>)"),
+            ),
+            (
+                "(u8, u8, u8, u8, u8, u8, u8, u8)",
+                Some("(u8, u8, u8, u8, u8, u8, u8, u8)"),
+            ),
+            ("(u8, u8, u8, u8, u8, u8, u8, u8, u8)", None),
             ("Vec<&str>", None),
             ("T", None),
             ("[f64; N]", None),
