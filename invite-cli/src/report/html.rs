@@ -797,6 +797,10 @@ mod tests {
         let a = fit_axes(&[1.0], &[1e-30], None);
         assert_eq!(a.x.0, -MAX_DECADES);
         assert_eq!(a.y, (1 - MAX_DECADES, 1));
+        // A target above the lines raises the top; a target of 0 is none.
+        assert_eq!(fit_axes(&[0.02], &[0.5], None).y, (-4, -1));
+        assert_eq!(fit_axes(&[0.02], &[0.5], Some(5.0)).y, (-4, 1));
+        assert_eq!(fit_axes(&[0.02], &[0.5], Some(0.0)).y, (-4, -1));
         // A value that is exactly a power of ten still gets a decade above it.
         assert_eq!(fit_axes(&[0.1], &[0.1], None).y, (-3, 0));
         // Zero, negative and non-finite inputs are ignored.
@@ -834,6 +838,322 @@ mod tests {
         assert_eq!(percent_label(0.01), "1%");
         assert_eq!(percent_label(0.001), "0.1%");
         assert_eq!(percent_label(1e-5), "0.001%");
+    }
+
+    fn failed(test: &str, run: u64, inputs: &[(&str, &str)], detail: Option<&str>) -> String {
+        invite::record::Record::Test(invite::record::Test {
+            v: 1,
+            time: format!("2026-11-22T10:0{run}:00.000000Z"),
+            host: "h".into(),
+            pid: 1,
+            site: "app::f".into(),
+            test: test.into(),
+            run,
+            outcome: Outcome::Fail,
+            parent_us: 100,
+            duration_us: 10,
+            inputs: inputs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            detail: detail.map(str::to_string),
+            seeds: invite::record::Seeds {
+                rng_seed: "cd".repeat(32),
+                rng_stream: 3,
+                rng_word_pos: 8,
+                test_seed: run,
+            },
+        })
+        .to_line()
+    }
+
+    fn summary(lines: &[String], keep: usize) -> Summary {
+        let mut agg = crate::report::aggregate::Aggregator::new(keep);
+        for line in lines {
+            agg.add_line(line.as_bytes()).unwrap();
+        }
+        agg.finish()
+    }
+
+    /// The text of the failure block (`<div class="failure">`) that holds `needle`.
+    fn block<'a>(html: &'a str, needle: &str) -> &'a str {
+        let at = html
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle} in {html}"));
+        let start = html[..at].rfind("<div class=\"failure\">").unwrap();
+        &html[start..at + html[at..].find("</div>").unwrap()]
+    }
+
+    #[test]
+    fn failures_come_first_with_inputs_whole_or_a_click_from_whole() {
+        let exactly = "s".repeat(PREVIEW);
+        let longer = format!("[{}]", ["1.5"; 40].join(", "));
+        let s = summary(
+            &[
+                failed(
+                    "f(x) == 1",
+                    1,
+                    &[("x", &exactly), ("xs", &longer)],
+                    Some("1 != 2"),
+                ),
+                failed(
+                    "f(x) == 1",
+                    2,
+                    &[("replay", "invite system a.toml --seed 4")],
+                    None,
+                ),
+            ],
+            3,
+        );
+        let html = render(&s);
+        let first = html
+            .find("<section id=\"failures\"><h2>Failures</h2>")
+            .unwrap();
+        for later in ["<p class=\"legend\">", "<svg", "<table", "<h2>Sites</h2>"] {
+            assert!(
+                first < html.find(later).unwrap(),
+                "{later} before the failures"
+            );
+        }
+        assert!(html.contains("<h3 class=\"fail\">app::f: <code>f(x) == 1</code> (2 failing)</h3>"));
+        // An input of PREVIEW characters is shown as it is; a longer one as its first PREVIEW,
+        // its label with its length, opening onto the whole text.
+        let one = block(&html, "run 1</p>");
+        assert!(
+            one.starts_with(
+                "<div class=\"failure\"><p>fail at 2026-11-22T10:01:00.000000Z on h:1 run 1</p>"
+            ),
+            "{one}"
+        );
+        assert!(one.contains("<pre class=\"detail\">1 != 2</pre>"), "{one}");
+        assert!(
+            one.contains(&format!(
+                "<p class=\"input\"><code>x = {exactly}</code></p>"
+            )),
+            "{one}"
+        );
+        let preview: String = longer.chars().take(PREVIEW).collect();
+        assert!(
+            one.contains(&format!(
+                "<details class=\"input\"><summary><code>xs (len 40) = {preview}…</code></summary>\
+                 <pre>{longer}</pre></details>"
+            )),
+            "{one}"
+        );
+        assert_eq!(one.matches("<details").count(), 1, "{one}");
+        assert!(
+            one.contains(
+                "<pre class=\"replay\">replay: test_seed 1, rng stream 3 word 8, rng seed cdcd"
+            ),
+            "{one}"
+        );
+        // A whole program's failure: its command replays it, and it is no input; no detail.
+        let two = block(&html, "run 2</p>");
+        assert!(
+            two.contains("<pre class=\"replay\">replay: invite system a.toml --seed 4</pre>"),
+            "{two}"
+        );
+        assert!(
+            !two.contains("class=\"input\"") && !two.contains("detail"),
+            "{two}"
+        );
+        assert!(!html.contains("No failures."));
+        assert!(
+            !html.contains("class=\"more\""),
+            "all the failures are shown"
+        );
+    }
+
+    #[test]
+    fn a_long_input_is_cut_for_its_preview_before_it_is_escaped() {
+        // The preview's cut falls inside `<b>&`: whole entities on either side of it.
+        let hostile = format!("{}<b>&</b>{}", "y".repeat(PREVIEW - 2), "z".repeat(10));
+        let s = summary(&[failed("t", 1, &[("x", &hostile)], Some("<i>"))], 3);
+        let html = render(&s);
+        let preview = format!("{}&lt;b", "y".repeat(PREVIEW - 2));
+        assert!(
+            html.contains(&format!("<summary><code>x = {preview}…</code></summary>")),
+            "{html}"
+        );
+        assert!(
+            html.contains(&format!("<pre>{}</pre>", esc(&hostile))),
+            "{html}"
+        );
+        assert!(
+            html.contains("<pre class=\"detail\">&lt;i&gt;</pre>"),
+            "{html}"
+        );
+        assert!(!html.contains("<b>") && !html.contains("<i>"), "{html}");
+    }
+
+    #[test]
+    fn failures_left_out_are_counted_and_none_is_said() {
+        let lines: Vec<String> = (1..=3).map(|run| failed("t", run, &[], None)).collect();
+        let html = render(&summary(&lines, 1));
+        assert_eq!(html.matches("<div class=\"failure\">").count(), 1, "{html}");
+        assert!(
+            html.contains("<p class=\"more\">… and 2 more</p></section>"),
+            "{html}"
+        );
+        let pass = failed("t", 1, &[], None).replace("\"fail\"", "\"pass\"");
+        let html = render(&summary(&[pass], 1));
+        assert!(
+            html.contains(
+                "<section id=\"failures\"><h2>Failures</h2><p>No failures.</p></section>"
+            ),
+            "{html}"
+        );
+    }
+
+    /// The elements `<tag ...>` inside the chart `id`.
+    fn elements<'a>(html: &'a str, id: &str, tag: &str) -> Vec<&'a str> {
+        let chart = &html[html.find(&format!("<svg id=\"{id}\"")).unwrap()..];
+        let chart = &chart[..chart.find("</svg>").unwrap()];
+        chart
+            .match_indices(&format!("<{tag} "))
+            .map(|(i, _)| &chart[i..i + chart[i..].find('>').unwrap()])
+            .collect()
+    }
+
+    /// The number in attribute `name` of an element's text.
+    fn attr(element: &str, name: &str) -> f64 {
+        let key = format!(" {name}=\"");
+        let rest = &element[element
+            .find(&key)
+            .unwrap_or_else(|| panic!("{name} in {element}"))
+            + key.len()..];
+        rest[..rest.find('"').unwrap()].parse().unwrap()
+    }
+
+    /// Three sites failing once each, two of them costing 0.1% and 0.2% of wall time at ρ = 1
+    /// (10 and 20 calls a second, 100 µs a run) and one never called, tuned for an overhead so
+    /// small that the overhead axis spans eight decades.
+    fn three_sites() -> Summary {
+        let lines: Vec<String> = ["app::f", "app::g", "app::h"]
+            .iter()
+            .map(|site| failed("t", 1, &[], None).replace("\"app::f\"", &format!("{site:?}")))
+            .collect();
+        let mut s = summary(&lines, 3);
+        for (site, calls) in s.sites.iter_mut().zip([10.0, 20.0, 0.0]) {
+            site.calls_per_sec = Some(calls);
+            site.rho = Some(0.5);
+        }
+        s.tuning = Some(crate::report::tuning::tune(&s.sites, Some(1e-9), None));
+        s
+    }
+
+    #[test]
+    fn each_site_has_its_row_its_line_and_its_colour() {
+        let html = render(&three_sites());
+        // The outcomes chart: a row a site, one under the other.
+        let svg = elements(&html, "outcomes", "svg")[0];
+        assert_eq!(attr(svg, "height"), 3.0 * 22.0 + 10.0, "{svg}");
+        let ys: Vec<f64> = elements(&html, "outcomes", "rect")
+            .iter()
+            .map(|r| attr(r, "y"))
+            .collect();
+        assert_eq!(ys, [5.0, 27.0, 49.0]);
+        // The overhead chart: a line for each site called, in a colour of its own; none for the
+        // site never called.
+        let lines: Vec<&str> = elements(&html, "overhead", "line")
+            .into_iter()
+            .filter(|l| !l.contains("stroke-dasharray"))
+            .collect();
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[0].contains("stroke=\"#1565c0\""), "{}", lines[0]);
+        assert!(lines[1].contains("stroke=\"#2e7d32\""), "{}", lines[1]);
+        assert!(html.contains("<title>app::f</title></line>"));
+        assert!(html.contains("<title>app::g</title></line>"));
+        assert!(!html.contains("<title>app::h</title></line>"));
+        // Each line ends, at ρ = 1, at its site's overhead share, on axes fitted to the shares
+        // and to the ρ now and recommended: eight decades of overhead.
+        let s = three_sites();
+        let tuned = &s.tuning.as_ref().unwrap().sites;
+        let rhos: Vec<f64> = tuned[..2]
+            .iter()
+            .flat_map(|t| [t.rho.unwrap(), 0.5])
+            .collect();
+        let axes = fit_axes(&[1e-3, 2e-3], &rhos, Some(1e-9));
+        assert_eq!(axes.y, (-10, -2));
+        let y = LogAxis::new(axes.y, (230.0, 10.0));
+        assert!(
+            (attr(lines[0], "y2") - y.at(1e-3)).abs() < 0.06,
+            "{}",
+            lines[0]
+        );
+        assert!(
+            (attr(lines[1], "y2") - y.at(2e-3)).abs() < 0.06,
+            "{}",
+            lines[1]
+        );
+        // Eight decades of overhead: a tick every second one, from the bottom of the plot.
+        let ticks: Vec<f64> = html
+            .split("<text class=\"ytick\" ")
+            .skip(1)
+            .map(|t| attr(&format!(" {t}"), "y"))
+            .collect();
+        assert_eq!(ticks.len(), 5, "{ticks:?}");
+        assert!((ticks[0] - (260.0 - 30.0 + 4.0)).abs() < 0.05, "{ticks:?}");
+        let step = ticks[0] - ticks[1];
+        assert!(
+            ticks.windows(2).all(|w| (w[0] - w[1] - step).abs() < 0.11),
+            "{ticks:?}"
+        );
+        // Labelled with the shares they stand for, 10^-10 to 10^-2: the lines are at their
+        // sites' shares, not shifted by some decades with their axis.
+        let labels: Vec<&str> = html
+            .split("<text class=\"ytick\" ")
+            .skip(1)
+            .map(|t| &t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()])
+            .collect();
+        let shares: Vec<String> = [-10, -8, -6, -4, -2]
+            .map(|e| percent_label(10f64.powi(e)))
+            .into();
+        assert_eq!(labels, shares);
+        assert_eq!(labels[4], "1%");
+        // Each called site's ρ now (a ring) and recommended (a dot).
+        assert_eq!(html.matches("<circle class=\"now\"").count(), 2);
+        assert_eq!(html.matches("<circle class=\"recommended\"").count(), 2);
+    }
+
+    #[test]
+    fn a_rho_of_zero_gets_no_ring_or_dot() {
+        let mut s = three_sites();
+        for site in &mut s.sites {
+            site.rho = Some(0.0);
+        }
+        let tuning = s.tuning.as_mut().unwrap();
+        for site in &mut tuning.sites {
+            site.rho = site.rho.map(|_| 0.0);
+            site.current_rho = Some(0.0);
+        }
+        let html = render(&s);
+        assert_eq!(elements(&html, "overhead", "circle"), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn the_timeline_s_bars_are_as_tall_as_their_counts_and_titled_with_their_bins() {
+        // Two tests at 10:00 and one at 12:30: 151 minutes in bins of 2.
+        let at = |minute: &str, run: u64| {
+            failed("t", run, &[], None).replace(
+                &format!("2026-11-22T10:0{run}:00"),
+                &format!("2026-11-22T{minute}:00"),
+            )
+        };
+        let html = render(&summary(
+            &[at("10:00", 1), at("10:00", 2), at("12:30", 3)],
+            3,
+        ));
+        let bars = elements(&html, "timeline", "rect");
+        assert_eq!(bars.len(), 2, "{bars:?}");
+        assert_eq!(
+            attr(bars[0], "height"),
+            160.0,
+            "the busiest bin fills the plot"
+        );
+        assert_eq!(attr(bars[1], "height"), 80.0, "half as many, half as tall");
+        assert!(html.contains("<title>2026-11-22 10:00 UTC, 2 min: 2 fail</title>"));
+        assert!(html.contains("<title>2026-11-22 12:30 UTC, 2 min: 1 fail</title>"));
     }
 
     #[test]

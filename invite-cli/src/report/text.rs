@@ -149,14 +149,12 @@ pub fn sequence_length(debug: &str) -> Option<Length> {
     cut.then_some(Length::AtLeast(elements + usize::from(begun)))
 }
 
-/// The index of the quote that closes a character literal opened at `i` (`'a'`, `'\''`,
-/// `'\u{1f600}'`); `None` when what follows is no character literal.
+/// The index of the quote that closes a character literal opened at `i` (`','`, `'['`, `'"'`);
+/// `None` when what follows is no such literal. An escaped character (`'\''`, `'\n'`) needs no
+/// reading of its own: it is no comma, bracket or double quote, and its closing quote, followed
+/// by `, ` or a closing bracket, opens no literal.
 fn char_literal_end(chars: &[char], i: usize) -> Option<usize> {
-    if chars.get(i + 1) == Some(&'\\') {
-        (i + 3..chars.len().min(i + 13)).find(|&j| chars[j] == '\'')
-    } else {
-        (chars.get(i + 2) == Some(&'\'')).then_some(i + 2)
-    }
+    (chars.get(i + 2) == Some(&'\'')).then_some(i + 2)
 }
 
 /// An input's name, with the length of a sequence: `xs (len 2)`, or `xs (len ≥ 40)` when the
@@ -211,15 +209,12 @@ fn wrap(text: &str, width: usize, first: &str, rest: &str) -> Vec<String> {
                 // as wide as the line still ends) and go on over the next; where punctuation
                 // meets a name in the line's second half if it does (`a::b(&` before `c`).
                 let room = width.saturating_sub(used + gap).max(1).min(word.len());
+                // (`room` is short of the word here, or both are a single character.)
                 let name = |c: char| c.is_alphanumeric() || c == '_';
-                let room = if room < word.len() {
-                    (room.div_ceil(2)..room)
-                        .rev()
-                        .find(|&i| !name(word[i - 1]) && name(word[i]))
-                        .unwrap_or(room)
-                } else {
-                    room
-                };
+                let room = (room.div_ceil(2)..room)
+                    .rev()
+                    .find(|&i| !name(word[i - 1]) && name(word[i]))
+                    .unwrap_or(room);
                 if space {
                     line.push(' ');
                 }
@@ -732,9 +727,24 @@ mod tests {
         assert_eq!(wrap("ab cdefghi", 6, "", ""), ["ab cde", "fghi"]);
         // No room for the space and a character: the break takes the space.
         assert_eq!(wrap("abcde fghijklm", 6, "", ""), ["abcde", "fghijk", "lm"]);
-        // A prefix as wide as the line still makes progress.
-        assert_eq!(wrap("abc", 2, "  ", "  ").concat().replace(' ', ""), "abc");
+        // A prefix as wide as the line still makes progress, a character a line.
+        assert_eq!(wrap("abc", 2, "  ", "  "), ["  a", "  b", "  c"]);
+        assert_eq!(wrap("a b", 2, "  ", "  "), ["  a", "  b"]);
         assert_eq!(wrap("a  b", 1, "  ", "  ").concat().replace(' ', ""), "ab");
+    }
+
+    #[test]
+    fn a_word_longer_than_a_line_is_split_where_punctuation_meets_a_name() {
+        assert_eq!(
+            wrap("median(&invite::mr::add(xs,", 12, "", ""),
+            ["median(&", "invite::", "mr::add(xs,"]
+        );
+        // Only in the line's second half: else the line is filled.
+        assert_eq!(wrap("a::bcdefghij", 8, "", ""), ["a::bcdef", "ghij"]);
+        assert_eq!(wrap("abcd::efghij", 8, "", ""), ["abcd::", "efghij"]);
+        // `_` belongs to a name; a split before punctuation is no better than filling.
+        assert_eq!(wrap("abc_def_ghi", 6, "", ""), ["abc_de", "f_ghi"]);
+        assert_eq!(wrap("abcd,,,efg", 6, "", ""), ["abcd,,", ",efg"]);
     }
 
     #[test]
@@ -785,6 +795,7 @@ mod tests {
             len(r#"[',', '[', '\'', '"', '\u{1f600}']"#),
             Some(Length::Exactly(5))
         );
+        assert_eq!(len(r#"['\'', '"', ',', '\\']"#), Some(Length::Exactly(4)));
         // Pretty-printed, with its trailing comma.
         assert_eq!(
             len("[\n    1,\n    2,\n    3,\n]"),
@@ -1148,11 +1159,107 @@ mod tests {
     }
 
     #[test]
+    fn the_header_the_costs_and_the_notes_say_what_the_log_holds() {
+        let mut pass = failed(DOWN, 3, &[("xs", "[2.0]")], "");
+        if let Record::Test(t) = &mut pass {
+            t.outcome = Outcome::Pass;
+            t.detail = None;
+        }
+        let mut agg = Aggregator::new(3);
+        for r in [stats(), failed(UP, 1, &[("xs", "[1.0]")], "d"), pass] {
+            agg.add_line(r.to_line().as_bytes()).unwrap();
+        }
+        let mut s = agg.finish();
+        s.input.files = 1;
+        let report = render(&s, Paint(false), 100);
+        let lines: Vec<&str> = report.lines().collect();
+        assert_eq!(
+            lines[..3],
+            [
+                "Invite report: 3 records from 1 file, 1 instance",
+                "From 2026-11-22 10:01:00 UTC to 2026-11-22 10:09:00 UTC",
+                "1 instance(s) have no stop record (still running, killed or crashed)",
+            ],
+            "{report}"
+        );
+        let cost = section(&report, "Cost", "(caller:");
+        assert_eq!(
+            cost[1].split_whitespace().collect::<Vec<_>>(),
+            [SITE, "10µs", "10µs", "10µs", "100µs", "0.2", "0.001%"],
+            "{report}"
+        );
+        assert!(
+            report.contains("\nstats::median: unseen-state testing saved 2 runs\n"),
+            "{report}"
+        );
+        // Only the relation that failed has its failures listed, all of them.
+        assert!(
+            report.contains(&format!("\n{SITE}: {UP} (1 failing)\n")),
+            "{report}"
+        );
+        assert!(!report.contains("(0 failing)"), "{report}");
+        assert!(!report.contains("… and"), "{report}");
+        // Two files and two instances, both stopped, one without a first time; nothing saved.
+        s.input.files = 2;
+        s.instances[0].stopped = true;
+        let mut other = s.instances[0].clone();
+        other.first = String::new();
+        other.last = "2026-11-22T11:00:00.000000Z".into();
+        s.instances.push(other);
+        s.sites[0].skipped.dedup = 0;
+        let report = render(&s, Paint(false), 100);
+        let lines: Vec<&str> = report.lines().collect();
+        assert_eq!(
+            lines[..3],
+            [
+                "Invite report: 3 records from 2 files, 2 instances",
+                "From 2026-11-22 10:01:00 UTC to 2026-11-22 11:00:00 UTC",
+                "",
+            ],
+            "{report}"
+        );
+        assert!(!report.contains("unseen-state"), "{report}");
+    }
+
+    #[test]
+    fn a_list_holds_as_many_numbers_to_a_line_as_fit() {
+        let rows = [Row {
+            depth: 1,
+            name: "a relation".into(),
+            cells: ["1", "22", "3"].map(|c| Cell::plain(c.into())).into(),
+        }];
+        let listed = |width: usize| {
+            let mut out = String::new();
+            list(&mut out, width, Paint(false), &["ab", "cd", "ef"], &rows);
+            out
+        };
+        // "    ab 1  cd 22" is 15 columns.
+        assert_eq!(listed(15), "  a relation\n    ab 1  cd 22\n    ef 3\n");
+        assert_eq!(listed(14), "  a relation\n    ab 1\n    cd 22\n    ef 3\n");
+        assert_eq!(listed(21), "  a relation\n    ab 1  cd 22  ef 3\n");
+        assert_eq!(listed(20), "  a relation\n    ab 1  cd 22\n    ef 3\n");
+    }
+
+    #[test]
     fn colour_changes_no_layout() {
-        let s = clue();
+        let mut s = clue();
+        // A pass too, to be green.
+        s.sites[0].outcomes.pass = 1;
         for width in [40, 64, 100] {
             let coloured = render(&s, Paint(true), width);
-            assert!(coloured.contains("\x1b[31m"), "{coloured}");
+            // Counts above zero are coloured, failures red and passes green; headings bold.
+            let painted = |code: &str| -> Vec<&str> {
+                coloured
+                    .split("\x1b[")
+                    .filter_map(|piece| piece.strip_prefix(code))
+                    .map(str::trim)
+                    .collect()
+            };
+            assert!(painted("31m").contains(&"2"), "{coloured}");
+            assert!(painted("32m").contains(&"1"), "{coloured}");
+            assert!(!painted("31m").contains(&"0"), "{coloured}");
+            assert!(!painted("32m").contains(&"0"), "{coloured}");
+            assert!(painted("1m").contains(&"Failures"), "{coloured}");
             let mut plain = String::new();
             let mut rest = coloured.as_str();
             while let Some(at) = rest.find("\x1b[") {
@@ -1162,6 +1269,21 @@ mod tests {
             plain.push_str(rest);
             assert_eq!(plain, render(&s, Paint(false), width));
         }
+    }
+
+    #[test]
+    fn times_and_shares_read_in_their_unit() {
+        assert_eq!(micros(999.0), "999µs");
+        assert_eq!(micros(1e3), "1.0ms");
+        assert_eq!(micros(999_949.0), "999.9ms");
+        assert_eq!(micros(1e6), "1.00s");
+        assert_eq!(micros(2.5e6), "2.50s");
+        assert_eq!(percent(0.0), "0.00%");
+        assert_eq!(percent(0.0005), "0.050%");
+        assert_eq!(percent(-0.0005), "-0.050%");
+        assert_eq!(0.001 * 100.0, 0.1);
+        assert_eq!(percent(0.001), "0.10%");
+        assert_eq!(percent(0.25), "25.00%");
     }
 
     #[test]
