@@ -1,5 +1,5 @@
 //! Regression tests from failures in the field: the tests that `invite report --emit-tests`
-//! writes call [`regression`], which replays a logged call and fails while the defect is there.
+//! writes call [`regression()`], which replays a logged call and fails while the defect is there.
 //!
 //! With `INVITE_SHRINK` naming a file, a failing regression test also shrinks its inputs
 //! ([`crate::shrink::minimize`]): a simpler input is kept only when the relation that failed

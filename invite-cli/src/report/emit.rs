@@ -30,7 +30,7 @@ pub struct Emitted {
     pub source: String,
     /// How many tests the module holds.
     pub tests: usize,
-    /// The names of the tests whose inputs can be shrunk (see [`invite::regression`]).
+    /// The names of the tests whose inputs can be shrunk (see [`invite::regression()`]).
     pub shrinkable: Vec<String>,
     /// Defects not emitted, each with the reason.
     pub skipped: Vec<String>,

@@ -1,7 +1,7 @@
 //! `invite report --emit-tests FILE`: shrinking the emitted tests' inputs offline.
 //!
 //! The command cannot call the program's functions, but the emitted tests can: with
-//! `INVITE_SHRINK` set, a failing test made by [`invite::regression`] shrinks its own inputs
+//! `INVITE_SHRINK` set, a failing test made by [`invite::regression()`] shrinks its own inputs
 //! (holding to the relation that failed in the field) and appends what it found to that file.
 //! So the command runs the emitted tests once, with `cargo test` in the package that holds
 //! `FILE`, reads the shrinks back, and writes the tests again with the smaller inputs.
