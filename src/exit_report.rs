@@ -73,7 +73,7 @@ pub(crate) fn render(outcomes: &Outcomes, log: &str) -> String {
             let _ = writeln!(out, "      {line}");
         }
         for (name, value) in &t.inputs {
-            let label = match sequence_len(value) {
+            let label = match record::sequence_len(value) {
                 Some(n) => format!("{name} (len {n}) = "),
                 None => format!("{name} = "),
             };
@@ -136,31 +136,6 @@ fn defects(failures: &[record::Test]) -> Defects<'_> {
     out
 }
 
-/// The number of top-level elements of a `Debug` text that is a sequence (`[..]`).
-fn sequence_len(debug: &str) -> Option<usize> {
-    let inner = debug.strip_prefix('[')?.strip_suffix(']')?;
-    if inner.trim().is_empty() {
-        return Some(0);
-    }
-    let (mut depth, mut count, mut quote, mut escaped) = (0i32, 1, None, false);
-    for c in inner.chars() {
-        match quote {
-            Some(_) if escaped => escaped = false,
-            Some(_) if c == '\\' => escaped = true,
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None => match c {
-                '"' | '\'' => quote = Some(c),
-                '[' | '(' | '{' => depth += 1,
-                ']' | ')' | '}' => depth -= 1,
-                ',' if depth == 0 => count += 1,
-                _ => {}
-            },
-        }
-    }
-    Some(count)
-}
-
 /// `text` in lines of at most `width` characters, broken after a space or a comma where one
 /// is near, else anywhere: nothing is cut off.
 fn wrap(text: &str, width: usize) -> Vec<String> {
@@ -197,7 +172,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::outcomes::{SiteOutcomes, TestOutcomes};
-    use crate::record::{Outcome, OutcomeCounts, Seeds, Test, VERSION};
+    use crate::record::{self, Outcome, OutcomeCounts, Seeds, Test, VERSION};
 
     fn failure(test: &str, xs: &str, outcome: Outcome) -> Test {
         Test {
@@ -365,13 +340,13 @@ mod tests {
         assert_eq!(wrap("aaaa,bbbb,cccc", 10), ["aaaa,bbbb,", "cccc"]);
         assert_eq!(wrap("aaaa bbbb   cccc", 10), ["aaaa bbbb", "cccc"]);
         assert_eq!(wrap("aaaa bbbb      ", 10), ["aaaa bbbb"]);
-        assert_eq!(sequence_len("[]"), Some(0));
-        assert_eq!(sequence_len("[(1, 2), [3]]"), Some(2));
-        assert_eq!(sequence_len("['\\'', ',']"), Some(2));
-        assert_eq!(sequence_len("3"), None);
-        assert_eq!(sequence_len("[(1, 2, 3), 4]"), Some(2));
-        assert_eq!(sequence_len("[{1, 2}, [3, 4, 5]]"), Some(2));
-        assert_eq!(sequence_len("[\"a, b\"]"), Some(1));
-        assert_eq!(sequence_len("[\"a\\\", b\", 'c']"), Some(2));
+        assert_eq!(record::sequence_len("[]"), Some(0));
+        assert_eq!(record::sequence_len("[(1, 2), [3]]"), Some(2));
+        assert_eq!(record::sequence_len("['\\'', ',']"), Some(2));
+        assert_eq!(record::sequence_len("3"), None);
+        assert_eq!(record::sequence_len("[(1, 2, 3), 4]"), Some(2));
+        assert_eq!(record::sequence_len("[{1, 2}, [3, 4, 5]]"), Some(2));
+        assert_eq!(record::sequence_len("[\"a, b\"]"), Some(1));
+        assert_eq!(record::sequence_len("[\"a\\\", b\", 'c']"), Some(2));
     }
 }

@@ -446,6 +446,33 @@ pub fn now() -> String {
     humantime::format_rfc3339_micros(std::time::SystemTime::now()).to_string()
 }
 
+/// The number of top-level elements of a logged `Debug` text that is a sequence (`[..]`):
+/// commas outside nested brackets and string or char literals, plus one; `None` for any
+/// other text.
+pub fn sequence_len(debug: &str) -> Option<usize> {
+    let inner = debug.trim().strip_prefix('[')?.strip_suffix(']')?;
+    if inner.trim().is_empty() {
+        return Some(0);
+    }
+    let (mut depth, mut count, mut quote, mut escaped) = (0i32, 1, None, false);
+    for c in inner.chars() {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '[' | '(' | '{' => depth += 1,
+                ']' | ')' | '}' => depth -= 1,
+                ',' if depth == 0 => count += 1,
+                _ => {}
+            },
+        }
+    }
+    Some(count)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

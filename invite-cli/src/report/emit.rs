@@ -60,42 +60,13 @@ pub type Params = BTreeMap<String, Vec<(String, String)>>;
 /// top-level elements, then shorter text.
 fn input_size(t: &record::Test) -> (bool, usize, usize) {
     let truncated = t.inputs.values().any(|v| v.ends_with("… (truncated)"));
-    let elements = t.inputs.values().map(|v| elements(v).unwrap_or(0)).sum();
+    let elements = t
+        .inputs
+        .values()
+        .map(|v| record::sequence_len(v).unwrap_or(0))
+        .sum();
     let chars = t.inputs.values().map(|v| v.chars().count()).sum();
     (truncated, elements, chars)
-}
-
-/// The number of top-level elements of a `Debug` text that is a sequence (`[..]`), counting
-/// commas outside nested brackets and string or char literals.
-pub fn elements(debug: &str) -> Option<usize> {
-    let inner = debug.trim().strip_prefix('[')?.strip_suffix(']')?;
-    if inner.trim().is_empty() {
-        return Some(0);
-    }
-    let mut depth = 0i32;
-    let mut count = 1;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    for c in inner.chars() {
-        if let Some(q) = quote {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                quote = None;
-            }
-            continue;
-        }
-        match c {
-            '"' | '\'' => quote = Some(c),
-            '[' | '(' | '{' => depth += 1,
-            ']' | ')' | '}' => depth -= 1,
-            ',' if depth == 0 => count += 1,
-            _ => {}
-        }
-    }
-    Some(count)
 }
 
 /// Reads the logs and groups their failures into defects.
@@ -468,7 +439,7 @@ pub fn shrink_summary(r: &ShrinkReport) -> String {
 /// (`` `[1.0, -1.0]` (2 elements) ``, `37 elements`, `` `9` ``).
 fn size_words(debug: &str, len: Option<usize>) -> String {
     let short = debug.chars().count() <= 40;
-    match (len.or_else(|| elements(debug)), short) {
+    match (len.or_else(|| record::sequence_len(debug)), short) {
         (Some(n), true) => format!("`{debug}` ({n} element{})", if n == 1 { "" } else { "s" }),
         (Some(n), false) => format!("{n} element{}", if n == 1 { "" } else { "s" }),
         (None, _) => format!("`{}`", one_line(debug)),
@@ -986,13 +957,13 @@ mod tests {
         ] {
             assert_eq!(shrink_type(ty).as_deref(), owned, "{ty}");
         }
-        assert_eq!(elements("[]"), Some(0));
-        assert_eq!(elements("[1.0]"), Some(1));
+        assert_eq!(record::sequence_len("[]"), Some(0));
+        assert_eq!(record::sequence_len("[1.0]"), Some(1));
         assert_eq!(
-            elements("[(1, 2), [3, 4], \"a, b\", ',', '\\'', {5, 6}]"),
+            record::sequence_len("[(1, 2), [3, 4], \"a, b\", ',', '\\'', {5, 6}]"),
             Some(6)
         );
-        assert_eq!(elements("Some(3)"), None);
+        assert_eq!(record::sequence_len("Some(3)"), None);
         assert_eq!(reference_kind("&'a mut Vec<u8>"), Some(true));
         assert_eq!(reference_kind("&[u8]"), Some(false));
         assert_eq!(reference_kind("u8"), None);
