@@ -7,7 +7,7 @@
 //! has been reaped (through its pidfd), after which the pipe is drained one last time.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{mpsc, Arc, RwLock};
 use std::time::{Duration, Instant};
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::budget::Budget;
 use crate::config::{Config, OnFailure};
 use crate::diag::{self, Level};
-use crate::handover::{self, RunStart, MESSAGE};
+use crate::handover::{self, Inbox, RunStart, MESSAGE};
 use crate::log_sink::LogSink;
 use crate::record::{self, Instance, Outcome, OutcomeCounts, Record, Seeds, SiteStats, SkipCounts};
 use crate::rng::Snapshot;
@@ -96,9 +96,6 @@ impl RunHandle {
 /// one `write(2)` from its own stack frame, where a channel would dirty (and so copy-on-write
 /// fault) its queue pages right after the fork. A message without a site asks for shutdown.
 pub(crate) struct Collector {
-    tx: OwnedFd,
-    /// Wakes the collector at once; for [`crate::wait_idle`] and shutdown, never for callers.
-    nudge: OwnedFd,
     shutdown_ack: Arc<std::sync::Mutex<Option<mpsc::Sender<()>>>>,
 }
 
@@ -110,17 +107,8 @@ impl Collector {
         cow_fault_ns: u64,
         mut sink: LogSink,
         start: record::Start,
-    ) -> std::io::Result<Collector> {
-        let (rx, tx) = sandbox::pipe()?;
-        sandbox::set_blocking(tx.as_raw_fd());
-        // SAFETY: eventfd takes flags and returns a fresh descriptor or -1.
-        let efd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) };
-        if efd < 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        // SAFETY: `efd` was just created and nothing else owns it.
-        let nudge = unsafe { OwnedFd::from_raw_fd(efd) };
-        let nudge_fd = nudge.as_raw_fd();
+    ) -> std::io::Result<(Collector, Inbox)> {
+        let (inbox, rx, nudge_fd) = Inbox::open()?;
         let mut line = Record::Start(start).to_line().into_bytes();
         line.push(b'\n');
         // A failure here is kept and retried with the next records, like any other.
@@ -155,8 +143,6 @@ impl Collector {
             announced: HashSet::new(),
         };
         let collector = Collector {
-            tx,
-            nudge,
             shutdown_ack: Arc::clone(&state.shutdown_ack),
         };
         std::thread::Builder::new()
@@ -179,41 +165,15 @@ impl Collector {
                 // deadline. At most `max_concurrent` messages can wait, and they fit.
                 std::mem::forget(rx);
             })?;
-        Ok(collector)
+        Ok((collector, inbox))
     }
 
-    /// Hands a run over after its fork (see [`crate::handover`]).
-    #[inline(always)]
-    /// Hands a run over; returns whether the collector will follow it.
-    pub fn submit(&self, start: &RunStart) -> bool {
-        if !self.send(start) {
-            // Not delivered, so the message's descriptors are still ours alone. Nobody will
-            // reap the child: end it now rather than leave a zombie.
-            start.abandon();
-            return false;
-        }
-        true
-    }
-
-    pub fn shutdown(&self, done: mpsc::Sender<()>) {
+    /// Asks the collector, through its inbox, to drain and stop; `done` hears when it has.
+    pub fn shutdown(&self, inbox: &Inbox, done: mpsc::Sender<()>) {
         if let Ok(mut slot) = self.shutdown_ack.lock() {
             *slot = Some(done);
         }
-        self.send(&RunStart::shutdown());
-        self.wake();
-    }
-
-    /// Wakes the collector now rather than at its next tick.
-    pub fn wake(&self) {
-        let one = 1u64.to_ne_bytes();
-        // SAFETY: writing 8 bytes from a live array to our eventfd.
-        unsafe { libc::write(self.nudge.as_raw_fd(), one.as_ptr().cast(), 8) };
-    }
-
-    /// Writes one message; writes of up to PIPE_BUF bytes are whole or not at all.
-    #[inline(always)]
-    fn send(&self, message: &RunStart) -> bool {
-        message.send(self.tx.as_raw_fd())
+        inbox.send_shutdown();
     }
 }
 
@@ -742,7 +702,7 @@ impl State {
             }
         }
         self.budget.release();
-        crate::check::ended(run.h.run);
+        crate::checking::ended(run.h.run);
         if let sandbox::Follow::Pidfd(fd) = run.h.follow {
             let _ = self.orphans.ended(fd, Instant::now());
         }
@@ -760,7 +720,7 @@ impl State {
         self.tally(site, t.outcome, t.duration_us);
         let failing = t.outcome.is_failure();
         crate::outcomes::add(&t);
-        crate::check::deliver(&t);
+        crate::checking::deliver(&t);
         self.push(&Record::Test(t.clone()));
         #[cfg(feature = "tracing")]
         if self.config.tracing {
@@ -1243,10 +1203,10 @@ mod tests {
                 ..Config::default()
             };
             let budget = Arc::new(Budget::new(1, 1.0));
-            let collector =
+            let (collector, inbox) =
                 Collector::spawn(&config, instance, budget, 0, sink, start).expect("collector");
             let (done_tx, done_rx) = mpsc::channel();
-            collector.shutdown(done_tx);
+            collector.shutdown(&inbox, done_tx);
             let finished = done_rx.recv_timeout(Duration::from_secs(10)).is_ok();
             // Let the collector thread return and drop what it owns.
             std::thread::sleep(Duration::from_millis(100));
@@ -1255,7 +1215,7 @@ mod tests {
             let mut late = RunStart::shutdown();
             late.pipe = read.into_raw_fd();
             late.child_end = write.into_raw_fd();
-            collector.send(&late);
+            inbox.send(&late);
             // SAFETY: _exit has no preconditions.
             unsafe { libc::_exit(if finished { 0 } else { 2 }) };
         }

@@ -267,6 +267,9 @@ impl Source {
     }
 }
 
+/// Tolerance of top-level comparisons where neither the attribute nor `[functions]` sets one.
+pub const DEFAULT_TOLERANCE: f64 = 1e-6;
+
 /// The largest configuration file read (an `invite.toml` is a few hundred bytes).
 pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
 

@@ -10,7 +10,7 @@
 //! The run's result pipe is made ahead of time by the collector ([`SparePipes`]): a `pipe2`
 //! costs the caller several microseconds when its caches are cold.
 
-use std::os::fd::{FromRawFd, IntoRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Instant, SystemTime};
 
@@ -45,6 +45,64 @@ pub(crate) struct RunStart {
     pub pidfd: RawFd,
     /// What starting the run cost the caller.
     pub parent_ns: u64,
+}
+
+/// The callers' side of the collector's inbox: the pipe runs are handed over on, and an
+/// eventfd that wakes the collector before its next tick.
+#[derive(Debug)]
+pub(crate) struct Inbox {
+    tx: OwnedFd,
+    /// Wakes the collector at once; for [`crate::wait_idle`], checks and shutdown, never for
+    /// sampled calls.
+    nudge: OwnedFd,
+}
+
+impl Inbox {
+    /// A new inbox, with the collector's ends: the pipe's read end and the eventfd to wait on.
+    pub fn open() -> std::io::Result<(Inbox, OwnedFd, RawFd)> {
+        let (rx, tx) = crate::sys::process::pipe()?;
+        crate::sys::process::set_blocking(tx.as_raw_fd());
+        // SAFETY: eventfd takes flags and returns a fresh descriptor or -1.
+        let efd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) };
+        if efd < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        // SAFETY: `efd` was just created and nothing else owns it.
+        let nudge = unsafe { OwnedFd::from_raw_fd(efd) };
+        let nudge_fd = nudge.as_raw_fd();
+        Ok((Inbox { tx, nudge }, rx, nudge_fd))
+    }
+
+    /// Hands a run over after its fork; returns whether the collector will follow it.
+    #[inline(always)]
+    pub fn submit(&self, start: &RunStart) -> bool {
+        if !start.send(self.tx.as_raw_fd()) {
+            // Not delivered, so the message's descriptors are still ours alone. Nobody will
+            // reap the child: end it now rather than leave a zombie.
+            start.abandon();
+            return false;
+        }
+        true
+    }
+
+    /// Writes one message as it is, whatever becomes of it.
+    #[cfg(test)]
+    pub fn send(&self, message: &RunStart) -> bool {
+        message.send(self.tx.as_raw_fd())
+    }
+
+    /// Asks the collector to drain and stop.
+    pub fn send_shutdown(&self) {
+        RunStart::shutdown().send(self.tx.as_raw_fd());
+        self.wake();
+    }
+
+    /// Wakes the collector now rather than at its next tick.
+    pub fn wake(&self) {
+        let one = 1u64.to_ne_bytes();
+        // SAFETY: writing 8 bytes from a live array to our eventfd.
+        unsafe { libc::write(self.nudge.as_raw_fd(), one.as_ptr().cast(), 8) };
+    }
 }
 
 /// The size of one message. Pipe writes of at most `PIPE_BUF` (4096) bytes are atomic, so
@@ -121,14 +179,14 @@ impl RunStart {
 impl RunStart {
     /// How the collector holds on to the run: through the pidfd the launcher opened, or, on
     /// kernels without pidfds, by the pid of a child of ours (checked, see
-    /// [`crate::sandbox::follow`]).
-    pub fn follow(&self) -> crate::sandbox::Follow {
+    /// [`crate::sys::process::follow`]).
+    pub fn follow(&self) -> crate::sys::process::Follow {
         if self.pidfd >= 0 {
             // SAFETY: the message's own descriptor, taken once (by the collector on receipt,
             // or by `abandon` when it was never delivered).
-            crate::sandbox::Follow::Pidfd(unsafe { own(self.pidfd) })
+            crate::sys::process::Follow::Pidfd(unsafe { own(self.pidfd) })
         } else {
-            crate::sandbox::follow(self.pid)
+            crate::sys::process::follow(self.pid)
         }
     }
 }
@@ -178,7 +236,7 @@ impl SparePipes {
                 return Ok(unsafe { unpack(packed) });
             }
         }
-        crate::sandbox::pipe()
+        crate::sys::process::pipe()
     }
 
     /// Fills the empty slots (on the collector thread).
@@ -187,7 +245,7 @@ impl SparePipes {
             if slot.load(Ordering::Relaxed) != EMPTY {
                 continue;
             }
-            let Ok((read, write)) = crate::sandbox::pipe() else {
+            let Ok((read, write)) = crate::sys::process::pipe() else {
                 return;
             };
             let packed =
@@ -239,7 +297,7 @@ mod tests {
 
     #[test]
     fn an_abandoned_run_is_killed() {
-        let (read, write) = crate::sandbox::pipe().expect("pipe");
+        let (read, write) = crate::sys::process::pipe().expect("pipe");
         // SAFETY: getpid has no preconditions.
         let me = unsafe { libc::getpid() };
         let run = crate::sandbox::launch::hidden(me, -1, &mut |_| loop {
@@ -269,7 +327,7 @@ mod tests {
 
     #[test]
     fn messages_cross_a_pipe_whole_and_intact() {
-        let (read, write) = crate::sandbox::pipe().expect("pipe");
+        let (read, write) = crate::sys::process::pipe().expect("pipe");
         for run in 1..=3u64 {
             let mut start = RunStart::shutdown();
             start.run = run;

@@ -78,10 +78,12 @@
 #[doc(hidden)]
 #[path = "macro_support.rs"]
 pub mod __private;
+mod adopter;
 pub mod bounds;
 #[doc(hidden)]
 pub mod budget;
 mod check;
+mod checking;
 mod collector;
 pub mod config;
 #[doc(hidden)]
@@ -97,6 +99,7 @@ pub mod outcomes;
 pub mod record;
 pub mod regression;
 pub mod rng;
+mod role;
 mod runtime;
 #[doc(hidden)]
 pub mod sandbox;
@@ -104,6 +107,7 @@ pub mod shrink;
 #[doc(hidden)]
 pub mod site;
 pub mod stats;
+mod sys;
 mod turns;
 mod wait_line;
 
@@ -125,5 +129,5 @@ pub fn init() -> bool {
 
 /// Whether this code runs inside a test child (where instrumentation is off).
 pub fn in_test() -> bool {
-    runtime::in_child()
+    role::in_child()
 }

@@ -13,8 +13,13 @@ pub use crate::dedup::{state_hash, HashProbe, ViaHash, ViaStateHash};
 pub use crate::executor::block_on;
 pub use crate::mr::{in_range_tolerant, one_of_tolerant, Approx, Op};
 pub use crate::record::Outcome;
-pub use crate::runtime::in_child;
-pub use crate::sandbox::{fork_run, ChildRun, TestCtx};
+pub use crate::role::in_child;
+pub use crate::sandbox::{ChildRun, TestCtx};
+
+/// Forks a run for a sampled call that the caps admitted; `tests` run in it and never return.
+pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
+    crate::runtime::fork_run(permit, tests)
+}
 pub use crate::site::{Naming, Permit, Sampled, Site, SiteLocal, SiteMeta, SiteRef, TestKind};
 pub use inventory;
 

@@ -151,7 +151,7 @@ pub(crate) fn add(t: &record::Test) {
 /// assert_eq!(outcomes.total().fail, 0);
 /// ```
 pub fn outcomes() -> Outcomes {
-    if crate::runtime::in_child() {
+    if crate::role::in_child() {
         return Outcomes::default();
     }
     match VIEW.lock() {

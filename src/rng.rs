@@ -51,8 +51,22 @@ fn with_stream<T>(f: impl FnOnce(&mut ChaCha8Rng) -> T) -> T {
     })
 }
 
+/// Where the configured `seed` comes from: the runtime registers its lazy start here (one
+/// entry), so that a stream made before the first sampled call is seeded from the
+/// configuration too, while this module stays below the runtime.
+pub(crate) struct SeedSource(pub fn() -> Option<u64>);
+inventory::collect!(SeedSource);
+
+/// The configured seed, starting the runtime if needed; `None` when none is set.
+fn configured_seed() -> Option<u64> {
+    inventory::iter::<SeedSource>
+        .into_iter()
+        .next()
+        .and_then(|source| (source.0)())
+}
+
 fn fresh_generator() -> ChaCha8Rng {
-    match crate::runtime::configured_seed() {
+    match configured_seed() {
         Some(seed) => {
             let ordinal = THREADS.fetch_add(1, Ordering::Relaxed);
             ChaCha8Rng::seed_from_u64(mix(seed, ordinal))

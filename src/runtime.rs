@@ -5,8 +5,8 @@
 //! starts the collector thread and registers an exit handler that drains running tests. When
 //! anything on the way fails, invite says so once on stderr and stays off.
 
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -16,48 +16,23 @@ use crate::budget::Budget;
 use crate::collector::Collector;
 use crate::config::{Config, Sandbox, Source};
 use crate::diag::Level;
-use crate::record::{self, Instance, SiteInfo, Start};
-use crate::sandbox::seccomp;
-use crate::site;
-
-/// Default tolerance of top-level comparisons.
-pub const DEFAULT_TOLERANCE: f64 = 1e-6;
+use crate::record::{self, Instance, Start};
+use crate::sandbox::{seccomp, Launcher};
+use crate::site::{self, Sampling};
 
 static RUNTIME: OnceLock<Option<Runtime>> = OnceLock::new();
 /// The runtime of [`crate::check`] when the configuration left invite off: started on the
 /// first check, it samples nothing by itself and writes no log.
 static FOR_CHECKS: OnceLock<Option<Runtime>> = OnceLock::new();
-/// True in a test child and its test processes: all instrumentation is off there.
-static IN_CHILD: AtomicBool = AtomicBool::new(false);
 static SHUT_DOWN: AtomicBool = AtomicBool::new(false);
-static SAMPLER_THREADS: AtomicU64 = AtomicU64::new(0);
-/// Set in every child of a `fork` of this process (by a `pthread_atfork` handler): the
-/// collector does not follow a fork, so such a process must not start runs.
-static FORKED: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn mark_forked() {
-    FORKED.store(true, Ordering::Relaxed);
-}
 
 pub struct Runtime {
-    pub config: Config,
-    pub(crate) budget: Arc<Budget>,
+    /// What sampled calls need: the settings and the caps.
+    pub(crate) sampling: Sampling,
+    /// What runs are started with.
+    pub(crate) launch: Launcher,
     pub(crate) instance: Instance,
     pub(crate) collector: Collector,
-    dev_null: OwnedFd,
-    /// The seccomp filter of test processes (none: memory isolation only).
-    pub(crate) filter: Option<seccomp::Filter>,
-    /// Runs are launched so that the program's own child handling never sees them (see
-    /// [`crate::sandbox::launch`]); false with `hide_runs = false` or without pidfds.
-    pub(crate) hidden_runs: bool,
-    next_run: AtomicU64,
-    test_seed_base: u64,
-    /// With `when_busy = "wait"`, the longest the first waiting call waits for a run to end:
-    /// the longest deadline of any site's run and [`KILL_GRACE`], after which its slot should
-    /// be free again.
-    pub(crate) busy_wait_limit: Duration,
-    /// With `when_busy = "wait"`, the calls waiting for the caps, served in turn.
-    pub(crate) busy_line: crate::wait_line::WaitLine,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -78,6 +53,26 @@ pub fn get() -> Option<&'static Runtime> {
         .get_or_init(start)
         .as_ref()
         .or_else(|| FOR_CHECKS.get().and_then(Option::as_ref))
+}
+
+/// What sampled calls need of the runtime, starting it on first use: the lazy start, which
+/// the sampler below reaches through the entry registered here.
+fn sampling() -> Option<&'static Sampling> {
+    get().map(|rt| &rt.sampling)
+}
+inventory::submit! { site::Start(sampling) }
+inventory::submit! { crate::rng::SeedSource(configured_seed) }
+
+/// Forks a run for a sampled call that the caps admitted, with the runtime's launcher.
+pub(crate) fn fork_run(permit: site::Permit, tests: impl FnOnce(crate::sandbox::ChildRun)) {
+    match peek() {
+        Some(rt) => crate::sandbox::fork_run(permit, &rt.launch, tests),
+        // Unreachable: a permit comes from a started runtime, which stays.
+        None => permit.refuse(
+            crate::budget::SkipReason::ForkFailed,
+            "invite is not running",
+        ),
+    }
 }
 
 /// The runtime if it has started, without starting it.
@@ -103,7 +98,7 @@ pub(crate) fn for_checks() -> Option<&'static Runtime> {
             })
             .as_ref()
     })?;
-    rt.owns_this_process().then_some(rt)
+    crate::role::owns_this_process().then_some(rt)
 }
 
 /// Starts invite with a configuration made in code rather than read from a file, before
@@ -129,7 +124,7 @@ pub fn init_with(config: Config) -> Result<(), String> {
     let mut applied = false;
     RUNTIME.get_or_init(|| {
         applied = true;
-        if !config.enabled || in_child() {
+        if !config.enabled || crate::role::in_child() {
             return disarm_all();
         }
         start_with(config, "invite::init_with".to_string(), true)
@@ -146,48 +141,13 @@ pub fn init_with(config: Config) -> Result<(), String> {
     }
 }
 
-/// Whether this process is a test's child (instrumentation is off inside it).
-pub fn in_child() -> bool {
-    IN_CHILD.load(Ordering::Relaxed)
-}
-
-pub(crate) fn enter_child() {
-    IN_CHILD.store(true, Ordering::Relaxed);
-}
-
 /// The configured `seed`, starting the runtime if needed so that streams created before the
 /// first sampled call are seeded from it too.
-pub(crate) fn configured_seed() -> Option<u64> {
-    if in_child() {
+fn configured_seed() -> Option<u64> {
+    if crate::role::in_child() {
         return None;
     }
-    get().and_then(|rt| rt.config.seed)
-}
-
-/// A generator for a thread's sampler.
-pub(crate) fn sampler_rng() -> SmallRng {
-    let ordinal = SAMPLER_THREADS.fetch_add(1, Ordering::Relaxed);
-    site::seeded_sampler(peek().and_then(|rt| rt.config.seed), ordinal)
-}
-
-impl Runtime {
-    /// False in a process forked from the instrumented one by the host: its collector did not
-    /// follow, so it must not start runs.
-    pub(crate) fn owns_this_process(&self) -> bool {
-        !FORKED.load(Ordering::Relaxed)
-    }
-
-    pub(crate) fn next_run_id(&self) -> u64 {
-        self.next_run.fetch_add(1, Ordering::Relaxed) + 1
-    }
-
-    pub(crate) fn test_seed(&self, run: u64) -> u64 {
-        crate::rng::mix(self.test_seed_base, run)
-    }
-
-    pub(crate) fn dev_null(&self) -> RawFd {
-        self.dev_null.as_raw_fd()
-    }
+    get().and_then(|rt| rt.sampling.config.seed)
 }
 
 fn start() -> Option<Runtime> {
@@ -271,7 +231,7 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
             }
         }
     };
-    let sites = configure_sites(&config, filter.is_some());
+    let sites = site::configure_sites(&config, filter.is_some());
     for (entry, meant) in config.unmatched_entries(sites.iter().map(|s| s.name.as_str())) {
         // A site named at its first call may yet take this name.
         if site::all().any(|s| s.could_be_named(&entry)) {
@@ -302,7 +262,7 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
     };
     let budget = Arc::new(Budget::new(config.max_concurrent, config.max_overhead));
     let cow_fault_ns = crate::budget::cow_fault_cost_ns();
-    let collector = match Collector::spawn(
+    let (collector, inbox) = match Collector::spawn(
         &config,
         instance.clone(),
         Arc::clone(&budget),
@@ -326,7 +286,7 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
     // collector) has no preconditions.
     unsafe {
         libc::atexit(shutdown_at_exit);
-        libc::pthread_atfork(None, None, Some(mark_forked));
+        libc::pthread_atfork(None, None, Some(crate::role::mark_forked));
     }
     let hidden_runs = config.hide_runs && crate::sandbox::launch::available();
     let busy_wait_limit = site::all()
@@ -339,76 +299,28 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
         .max()
         .unwrap_or_default()
         + KILL_GRACE;
+    let seccomp = filter.is_some();
+    let launch = Launcher::new(
+        filter,
+        dev_null,
+        config.nice,
+        instance.pid as libc::pid_t,
+        test_seed_base,
+        inbox,
+    );
     Some(Runtime {
-        config,
-        budget,
+        sampling: Sampling {
+            config,
+            seccomp,
+            budget,
+            hidden_runs,
+            busy_wait_limit,
+            busy_line: Default::default(),
+        },
+        launch,
         instance,
         collector,
-        dev_null,
-        filter,
-        hidden_runs,
-        next_run: AtomicU64::new(0),
-        test_seed_base,
-        busy_wait_limit,
-        busy_line: Default::default(),
     })
-}
-
-/// Applies the configuration to every site and describes them for the `start` record. A site
-/// named at its first call is left for then ([`Runtime::configure_late`]).
-fn configure_sites(config: &Config, seccomp: bool) -> Vec<SiteInfo> {
-    let mut infos: Vec<SiteInfo> = site::all()
-        .filter(|s| s.is_named())
-        .map(|s| {
-            s.configure(&settings_of(config, seccomp, s));
-            s.info()
-        })
-        .collect();
-    infos.sort_by(|a, b| (&a.name, &a.file, a.line).cmp(&(&b.name, &b.file, b.line)));
-    infos
-}
-
-/// A site's effective settings: its `[functions]` entry, then its attribute, then the defaults.
-fn settings_of(config: &Config, seccomp: bool, s: &site::Site) -> site::Settings {
-    let own = config.site(s.name());
-    let rho = if own.enabled == Some(false) {
-        0.0
-    } else {
-        own.rho.or(s.meta.rho).unwrap_or(config.default_rho)
-    };
-    let tolerance = own
-        .tolerance
-        .or(s.meta.tolerance)
-        .unwrap_or(DEFAULT_TOLERANCE);
-    let timeout = own
-        .timeout_ms
-        .or(s.meta.timeout_ms)
-        .unwrap_or(config.timeout_ms);
-    let target = own
-        .target_tests_per_min
-        .filter(|_| rho > 0.0 || own.rho.is_none());
-    // An adaptive site must be sampled to be measured: it starts at 1% if ρ is 0.
-    let rho = match target {
-        Some(_) if rho == 0.0 && own.enabled != Some(false) => 0.01,
-        _ => rho,
-    };
-    site::Settings {
-        rho,
-        tolerance,
-        timeout_ms: timeout.max(1),
-        dedup: own.dedup.unwrap_or(true),
-        dedup_bytes: own.dedup_bytes.unwrap_or(config.dedup_bytes),
-        target_tests_per_min: target,
-        seccomp: seccomp && own.sandbox.unwrap_or(config.sandbox) == Sandbox::Seccomp,
-        memory_mb: own.memory_mb.or(config.memory_mb),
-    }
-}
-
-impl Runtime {
-    /// Configures a site named at its first call, as start-up configured the others.
-    pub(crate) fn configure_late(&self, s: &site::Site) {
-        s.configure(&settings_of(&self.config, self.filter.is_some(), s));
-    }
 }
 
 fn disarm_all() -> Option<Runtime> {
@@ -438,8 +350,8 @@ extern "C" fn shutdown_at_exit() {
 pub fn wait_idle(limit: Duration) -> bool {
     let Some(rt) = peek() else { return true };
     let started = Instant::now();
-    rt.collector.wake();
-    while rt.budget.live() > 0 {
+    rt.launch.inbox.wake();
+    while rt.sampling.budget.live() > 0 {
         if started.elapsed() >= limit {
             return false;
         }
@@ -452,112 +364,29 @@ pub fn wait_idle(limit: Duration) -> bool {
 /// final `stats` and the `stop` record. Runs by itself at process exit; call it earlier to read
 /// a complete log from within the program. Later calls do nothing.
 pub fn shutdown() {
-    if in_child() {
+    if crate::role::in_child() {
         return;
     }
     let Some(rt) = peek() else { return };
-    if !rt.owns_this_process() || SHUT_DOWN.swap(true, Ordering::AcqRel) {
+    if !crate::role::owns_this_process() || SHUT_DOWN.swap(true, Ordering::AcqRel) {
         return;
     }
-    rt.budget.close();
+    rt.sampling.budget.close();
     for s in site::all() {
         s.disarm();
     }
     let (done_tx, done_rx) = mpsc::channel();
-    rt.collector.shutdown(done_tx);
+    rt.collector.shutdown(&rt.launch.inbox, done_tx);
     // Bounded: a collector that cannot finish must not hold the program's exit hostage.
-    let _ =
-        done_rx.recv_timeout(Duration::from_millis(rt.config.drain_ms) + Duration::from_secs(2));
-    if rt.config.report_at_exit {
-        let log = match rt.config.log.as_str() {
+    let _ = done_rx
+        .recv_timeout(Duration::from_millis(rt.sampling.config.drain_ms) + Duration::from_secs(2));
+    if rt.sampling.config.report_at_exit {
+        let log = match rt.sampling.config.log.as_str() {
             "-" => "",
             path => path,
         };
         let report = crate::exit_report::render(&crate::outcomes(), log);
         // A closed or full stderr loses the report, never the exit.
         let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), report.as_bytes());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::site::{Naming, Site, SiteMeta};
-
-    fn site(rho: Option<f64>, tolerance: Option<f64>, timeout_ms: Option<u64>) -> Site {
-        Site::new(SiteMeta {
-            name: "app::f",
-            naming: Naming::Fixed,
-            file: "f.rs",
-            line: 1,
-            tests: &[],
-            params: &[],
-            rho,
-            tolerance,
-            timeout_ms,
-            self_check: true,
-            dedup: false,
-        })
-    }
-
-    fn config(text: &str) -> Config {
-        Config::from_toml(text, std::path::Path::new("invite.toml")).expect("a valid config")
-    }
-
-    #[test]
-    fn a_site_s_entry_wins_over_its_attribute_which_wins_over_the_defaults() {
-        let plain = site(None, None, None);
-        let attributed = site(Some(0.25), Some(1e-3), Some(700));
-        let defaults = config("default_rho = 0.5\ntimeout_ms = 900");
-        let s = settings_of(&defaults, false, &plain);
-        assert_eq!(
-            (s.rho, s.tolerance, s.timeout_ms),
-            (0.5, DEFAULT_TOLERANCE, 900)
-        );
-        let s = settings_of(&defaults, false, &attributed);
-        assert_eq!((s.rho, s.tolerance, s.timeout_ms), (0.25, 1e-3, 700));
-        let entry = config(
-            "default_rho = 0.5\n[functions.\"app::f\"]\nrho = 0.125\ntolerance = 0.5\ntimeout_ms = 40",
-        );
-        let s = settings_of(&entry, false, &attributed);
-        assert_eq!((s.rho, s.tolerance, s.timeout_ms), (0.125, 0.5, 40));
-        let off = config("default_rho = 1.0\n[functions.\"app::f\"]\nenabled = false");
-        assert_eq!(settings_of(&off, false, &attributed).rho, 0.0);
-    }
-
-    #[test]
-    fn an_adaptive_site_starts_at_one_percent_unless_it_is_off_or_its_rate_is_zero_by_entry() {
-        let s = site(None, None, None);
-        let adaptive =
-            config("default_rho = 0.0\n[functions.\"app::f\"]\ntarget_tests_per_min = 60");
-        let got = settings_of(&adaptive, false, &s);
-        assert_eq!((got.rho, got.target_tests_per_min), (0.01, Some(60.0)));
-        let started =
-            config("default_rho = 0.2\n[functions.\"app::f\"]\ntarget_tests_per_min = 60");
-        assert_eq!(settings_of(&started, false, &s).rho, 0.2);
-        let off = config(
-            "default_rho = 0.0\n[functions.\"app::f\"]\ntarget_tests_per_min = 60\nenabled = false",
-        );
-        let got = settings_of(&off, false, &s);
-        assert_eq!(got.rho, 0.0);
-        let given = config("[functions.\"app::f\"]\ntarget_tests_per_min = 60\nrho = 0.3");
-        let got = settings_of(&given, false, &s);
-        assert_eq!((got.rho, got.target_tests_per_min), (0.3, Some(60.0)));
-        let zero = config("[functions.\"app::f\"]\ntarget_tests_per_min = 60\nrho = 0.0");
-        let got = settings_of(&zero, false, &s);
-        assert_eq!((got.rho, got.target_tests_per_min), (0.0, None));
-    }
-
-    #[test]
-    fn the_filter_applies_where_it_was_built_and_the_site_asks_for_it() {
-        let s = site(None, None, None);
-        let seccomp = config("");
-        assert!(settings_of(&seccomp, true, &s).seccomp);
-        assert!(
-            !settings_of(&seccomp, false, &s).seccomp,
-            "no filter was built"
-        );
-        let fork_only = config("[functions.\"app::f\"]\nsandbox = \"fork\"");
-        assert!(!settings_of(&fork_only, true, &s).seccomp);
     }
 }

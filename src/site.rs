@@ -12,15 +12,109 @@
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 use std::thread::LocalKey;
+use std::time::Duration;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use crate::budget::SkipReason;
-use crate::config::WhenBusy;
-use crate::record::SkipCounts;
-use crate::runtime::{self, Runtime};
+use crate::budget::{Budget, SkipReason};
+use crate::config::{Config, Sandbox, WhenBusy, DEFAULT_TOLERANCE};
+use crate::record::{SiteInfo, SkipCounts};
+use crate::wait_line::WaitLine;
+
+/// What the sampler needs of the started runtime: the settings, the caps, and the line calls
+/// wait in with `when_busy = "wait"`. The runtime makes it at start-up and hands it out through
+/// its lazy start ([`Start`]).
+#[derive(Debug)]
+pub(crate) struct Sampling {
+    pub config: Config,
+    /// A seccomp filter was built, so sites that ask for one get it.
+    pub seccomp: bool,
+    pub budget: Arc<Budget>,
+    /// Runs are launched hidden from the program's own child handling (see
+    /// `sandbox::launch`); false with `hide_runs = false` or without pidfds.
+    pub hidden_runs: bool,
+    /// With `when_busy = "wait"`, the longest the first waiting call waits for a run to end:
+    /// the longest deadline of any site's run plus the grace a killed run takes to be reaped,
+    /// after which its slot should be free again.
+    pub busy_wait_limit: Duration,
+    /// With `when_busy = "wait"`, the calls waiting for the caps, served in turn.
+    pub busy_line: WaitLine,
+}
+
+/// How the sampler reaches the runtime without importing it: the runtime registers its lazy
+/// start here (one entry), which starts it on first use and hands out its [`Sampling`], as
+/// tracing-core's callsites reach their dispatcher.
+pub(crate) struct Start(pub fn() -> Option<&'static Sampling>);
+inventory::collect!(Start);
+
+/// What sampled calls need of the runtime, starting it on first use; `None` while invite is
+/// off.
+fn sampling() -> Option<&'static Sampling> {
+    inventory::iter::<Start>
+        .into_iter()
+        .next()
+        .and_then(|start| (start.0)())
+}
+
+impl Sampling {
+    /// Configures a site named at its first call, as start-up configured the others.
+    pub(crate) fn configure_late(&self, s: &Site) {
+        s.configure(&settings_of(&self.config, self.seccomp, s));
+    }
+}
+
+/// Applies the configuration to every site and describes them for the `start` record. A site
+/// named at its first call is left for then ([`Sampling::configure_late`]).
+pub(crate) fn configure_sites(config: &Config, seccomp: bool) -> Vec<SiteInfo> {
+    let mut infos: Vec<SiteInfo> = all()
+        .filter(|s| s.is_named())
+        .map(|s| {
+            s.configure(&settings_of(config, seccomp, s));
+            s.info()
+        })
+        .collect();
+    infos.sort_by(|a, b| (&a.name, &a.file, a.line).cmp(&(&b.name, &b.file, b.line)));
+    infos
+}
+
+/// A site's effective settings: its `[functions]` entry, then its attribute, then the defaults.
+fn settings_of(config: &Config, seccomp: bool, s: &Site) -> Settings {
+    let own = config.site(s.name());
+    let rho = if own.enabled == Some(false) {
+        0.0
+    } else {
+        own.rho.or(s.meta.rho).unwrap_or(config.default_rho)
+    };
+    let tolerance = own
+        .tolerance
+        .or(s.meta.tolerance)
+        .unwrap_or(DEFAULT_TOLERANCE);
+    let timeout = own
+        .timeout_ms
+        .or(s.meta.timeout_ms)
+        .unwrap_or(config.timeout_ms);
+    let target = own
+        .target_tests_per_min
+        .filter(|_| rho > 0.0 || own.rho.is_none());
+    // An adaptive site must be sampled to be measured: it starts at 1% if ρ is 0.
+    let rho = match target {
+        Some(_) if rho == 0.0 && own.enabled != Some(false) => 0.01,
+        _ => rho,
+    };
+    Settings {
+        rho,
+        tolerance,
+        timeout_ms: timeout.max(1),
+        dedup: own.dedup.unwrap_or(true),
+        dedup_bytes: own.dedup_bytes.unwrap_or(config.dedup_bytes),
+        target_tests_per_min: target,
+        seccomp: seccomp && own.sandbox.unwrap_or(config.sandbox) == Sandbox::Seccomp,
+        memory_mb: own.memory_mb.or(config.memory_mb),
+    }
+}
 
 /// What kind of test one entry of a site is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,7 +292,7 @@ pub(crate) struct Settings {
 /// A call the sampler chose, before the caps and the unseen-state filter have their say.
 pub struct Sampled {
     site: &'static Site,
-    rt: &'static Runtime,
+    rt: &'static Sampling,
     local: &'static LocalKey<SiteLocal>,
     /// Called inside [`crate::check`]: tested whatever the caps say, and awaited.
     checked: bool,
@@ -233,7 +327,7 @@ impl Sampled {
                     checked: true,
                 }),
                 Err(_) => {
-                    crate::check::untested(site.name(), "invite has shut down");
+                    crate::checking::untested(site.name(), "invite has shut down");
                     None
                 }
             };
@@ -279,8 +373,8 @@ impl Sampled {
 
 /// Asks the caps for a run of `site`. Until the adopter of hidden runs is known to reap them,
 /// runs beyond the first few are refused like runs over a cap (see `sandbox::orphans`).
-fn ask_caps(rt: &Runtime, site: &Site, window: u64) -> Result<u64, SkipReason> {
-    if rt.hidden_runs && crate::sandbox::orphans::held() {
+fn ask_caps(rt: &Sampling, site: &Site, window: u64) -> Result<u64, SkipReason> {
+    if rt.hidden_runs && crate::adopter::held() {
         return Err(SkipReason::Concurrency);
     }
     rt.budget.try_acquire(site.key(), window)
@@ -290,7 +384,7 @@ fn ask_caps(rt: &Runtime, site: &Site, window: u64) -> Result<u64, SkipReason> {
 /// slot or of overhead budget (see [`crate::wait_line`]), until admitted or until no run has
 /// ended for the runtime's `busy_wait_limit` (every run alive has then passed its deadline and
 /// should have been killed and reaped: something is stuck, and the call goes on untested).
-fn wait_for_caps(rt: &Runtime, site: &Site, window: u64) -> Result<u64, SkipReason> {
+fn wait_for_caps(rt: &Sampling, site: &Site, window: u64) -> Result<u64, SkipReason> {
     rt.busy_line.wait(
         rt.busy_wait_limit,
         || rt.budget.runs_ended(),
@@ -322,11 +416,24 @@ fn turn_window(gap_ns: u64) -> u64 {
 #[derive(Debug)]
 pub struct Permit {
     pub site: &'static Site,
-    pub rt: &'static Runtime,
+    pub(crate) rt: &'static Sampling,
     /// The overhead budget's provisional charge for this run.
     pub provisional_ns: u64,
     /// The run is awaited by [`crate::check`].
     pub checked: bool,
+}
+
+impl Permit {
+    /// Gives the permit back for a run that cannot be started: counted as skipped for
+    /// `reason`, its budget released, and a check told why.
+    pub(crate) fn refuse(self, reason: SkipReason, why: &str) {
+        if self.checked {
+            crate::checking::untested(self.site.name(), why);
+        }
+        self.site.count_skip(reason);
+        self.rt.budget.settle(self.provisional_ns, 0);
+        self.rt.budget.release();
+    }
 }
 
 impl Site {
@@ -478,8 +585,8 @@ impl Site {
         local: &'static LocalKey<SiteLocal>,
         self_type: Option<fn() -> &'static str>,
     ) -> Option<Sampled> {
-        let rt = match runtime::get() {
-            Some(rt) if rt.owns_this_process() => rt,
+        let rt = match sampling() {
+            Some(rt) if crate::role::owns_this_process() => rt,
             _ => {
                 // Off, or a fork of the instrumented process (its collector did not follow).
                 self.armed.store(0, Relaxed);
@@ -492,7 +599,7 @@ impl Site {
                 rt.configure_late(self);
             }
         }
-        if runtime::in_child() {
+        if crate::role::in_child() {
             // Instrumentation is off inside a test: never fork again from here.
             local.with(|l| {
                 l.countdown.set(u64::MAX);
@@ -500,7 +607,7 @@ impl Site {
             });
             return None;
         }
-        if crate::check::active() {
+        if crate::checking::active() {
             // Every call inside a check is tested. The thread's countdown is left due, and
             // its generation unset so that the first call after the check draws afresh
             // rather than counting as sampled.
@@ -707,7 +814,7 @@ fn draw_interval(rho: f64) -> u64 {
         return u64::MAX;
     }
     let u: f64 = SAMPLER.with(|cell| {
-        let mut g = cell.take().unwrap_or_else(runtime::sampler_rng);
+        let mut g = cell.take().unwrap_or_else(sampler_rng);
         let u = g.random::<f64>();
         cell.set(Some(g));
         u
@@ -719,6 +826,16 @@ fn draw_interval(rho: f64) -> u64 {
     } else {
         skips as u64 + 1
     }
+}
+
+/// Threads that have made a sampler's generator so far.
+static SAMPLER_THREADS: AtomicU64 = AtomicU64::new(0);
+
+/// A generator for a thread's sampler: seeded from the configured `seed` when there is one.
+/// Only sampled calls draw, so the runtime has started by then.
+fn sampler_rng() -> SmallRng {
+    let ordinal = SAMPLER_THREADS.fetch_add(1, Relaxed);
+    seeded_sampler(sampling().and_then(|s| s.config.seed), ordinal)
 }
 
 /// A generator for the sampler, seeded from `seed` and the thread's order of arrival.
@@ -1016,5 +1133,87 @@ mod tests {
         }
         assert_eq!(draw_interval(1.0), 1);
         assert_eq!(draw_interval(0.0), u64::MAX);
+    }
+}
+
+#[cfg(test)]
+mod settings_tests {
+    use super::*;
+
+    fn site(rho: Option<f64>, tolerance: Option<f64>, timeout_ms: Option<u64>) -> Site {
+        Site::new(SiteMeta {
+            name: "app::f",
+            naming: Naming::Fixed,
+            file: "f.rs",
+            line: 1,
+            tests: &[],
+            params: &[],
+            rho,
+            tolerance,
+            timeout_ms,
+            self_check: true,
+            dedup: false,
+        })
+    }
+
+    fn config(text: &str) -> Config {
+        Config::from_toml(text, std::path::Path::new("invite.toml")).expect("a valid config")
+    }
+
+    #[test]
+    fn a_site_s_entry_wins_over_its_attribute_which_wins_over_the_defaults() {
+        let plain = site(None, None, None);
+        let attributed = site(Some(0.25), Some(1e-3), Some(700));
+        let defaults = config("default_rho = 0.5\ntimeout_ms = 900");
+        let s = settings_of(&defaults, false, &plain);
+        assert_eq!(
+            (s.rho, s.tolerance, s.timeout_ms),
+            (0.5, DEFAULT_TOLERANCE, 900)
+        );
+        let s = settings_of(&defaults, false, &attributed);
+        assert_eq!((s.rho, s.tolerance, s.timeout_ms), (0.25, 1e-3, 700));
+        let entry = config(
+            "default_rho = 0.5\n[functions.\"app::f\"]\nrho = 0.125\ntolerance = 0.5\ntimeout_ms = 40",
+        );
+        let s = settings_of(&entry, false, &attributed);
+        assert_eq!((s.rho, s.tolerance, s.timeout_ms), (0.125, 0.5, 40));
+        let off = config("default_rho = 1.0\n[functions.\"app::f\"]\nenabled = false");
+        assert_eq!(settings_of(&off, false, &attributed).rho, 0.0);
+    }
+
+    #[test]
+    fn an_adaptive_site_starts_at_one_percent_unless_it_is_off_or_its_rate_is_zero_by_entry() {
+        let s = site(None, None, None);
+        let adaptive =
+            config("default_rho = 0.0\n[functions.\"app::f\"]\ntarget_tests_per_min = 60");
+        let got = settings_of(&adaptive, false, &s);
+        assert_eq!((got.rho, got.target_tests_per_min), (0.01, Some(60.0)));
+        let started =
+            config("default_rho = 0.2\n[functions.\"app::f\"]\ntarget_tests_per_min = 60");
+        assert_eq!(settings_of(&started, false, &s).rho, 0.2);
+        let off = config(
+            "default_rho = 0.0\n[functions.\"app::f\"]\ntarget_tests_per_min = 60\nenabled = false",
+        );
+        let got = settings_of(&off, false, &s);
+        assert_eq!(got.rho, 0.0);
+        let given = config("[functions.\"app::f\"]\ntarget_tests_per_min = 60\nrho = 0.3");
+        let got = settings_of(&given, false, &s);
+        assert_eq!((got.rho, got.target_tests_per_min), (0.3, Some(60.0)));
+        let zero = config("[functions.\"app::f\"]\ntarget_tests_per_min = 60\nrho = 0.0");
+        let got = settings_of(&zero, false, &s);
+        assert_eq!((got.rho, got.target_tests_per_min), (0.0, None));
+    }
+
+    #[test]
+    fn the_filter_applies_where_it_was_built_and_the_site_asks_for_it() {
+        let s = site(None, None, None);
+        let seccomp = config("");
+        assert!(settings_of(&seccomp, true, &s).seccomp);
+        assert!(
+            !settings_of(&seccomp, false, &s).seccomp,
+            "no filter was built"
+        );
+        let fork_only = config("[functions.\"app::f\"]\nsandbox = \"fork\"");
+        assert!(!settings_of(&fork_only, true, &s).seccomp);
     }
 }

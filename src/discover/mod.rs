@@ -68,7 +68,7 @@ use search::{Found, Subject};
 pub const DEFAULT_MIN_INPUTS: usize = 30;
 
 /// The tolerance a pasted relation is checked with when its attribute sets none.
-const SITE_TOLERANCE: f64 = crate::runtime::DEFAULT_TOLERANCE;
+const SITE_TOLERANCE: f64 = crate::config::DEFAULT_TOLERANCE;
 
 /// A proposed relation, with its evidence.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -17,12 +17,12 @@ use std::time::{Duration, Instant};
 use super::broker;
 use super::detach;
 use super::wire::{self, Frame, FrameReader};
+use super::Launcher;
 use super::{
     kill, leave_cpu, pidfd_open, pipe, raw, readable, run_deadline, set_blocking, try_reap, Exit,
 };
 use crate::record::Outcome;
 use crate::rng::{self, Snapshot};
-use crate::runtime::{self, Runtime};
 use crate::site::Site;
 
 /// The write end of the current test process's verdict pipe, for the panic hook.
@@ -57,7 +57,7 @@ pub struct ChildRun {
 impl ChildRun {
     pub(super) fn start(
         site: &'static Site,
-        rt: &'static Runtime,
+        launcher: &'static Launcher,
         caller_cpu: i32,
         test_seed: u64,
         snapshot: Snapshot,
@@ -66,7 +66,7 @@ impl ChildRun {
     ) -> ChildRun {
         let timeout = Duration::from_millis(site.timeout_ms());
         isolate(
-            rt,
+            launcher,
             run_deadline(timeout, site.meta.tests.len() as u32),
             caller_cpu,
         );
@@ -75,7 +75,7 @@ impl ChildRun {
             exit_now(5);
         }
         let mut files = Vec::new();
-        if rt.filter.is_some() && site.seccomp() {
+        if launcher.filter.is_some() && site.seccomp() {
             // Once per run: every test process forked from here holds only private descriptors
             // and private memory.
             let mut keep = vec![pipe.as_raw_fd()];
@@ -86,7 +86,7 @@ impl ChildRun {
         set_blocking(pipe.as_raw_fd());
         ChildRun {
             site,
-            filter: rt.filter.as_ref().filter(|_| site.seccomp()),
+            filter: launcher.filter.as_ref().filter(|_| site.seccomp()),
             test_seed,
             snapshot,
             pipe,
@@ -377,8 +377,8 @@ impl ChildRun {
 
 /// Cuts the child loose: no instrumentation, default signal handling, no terminal, lower
 /// priority, a deadline of its own, and a panic hook that reports instead of printing.
-fn isolate(rt: &Runtime, deadline: Duration, caller_cpu: i32) {
-    runtime::enter_child();
+fn isolate(launcher: &Launcher, deadline: Duration, caller_cpu: i32) {
+    crate::role::enter_child();
     name_process(c"invite run");
     // Off the caller's CPU, so that the tests do not compete with the caller for its core.
     leave_cpu(caller_cpu);
@@ -397,11 +397,11 @@ fn isolate(rt: &Runtime, deadline: Duration, caller_cpu: i32) {
         libc::sigemptyset(&mut none);
         libc::pthread_sigmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
 
-        let null = rt.dev_null();
+        let null = launcher.dev_null();
         for fd in 0..=2 {
             libc::dup2(null, fd);
         }
-        libc::nice(rt.config.nice);
+        libc::nice(launcher.nice);
         // A session of its own: no controlling terminal, and out of the program's process
         // group, so a terminal's signals and job control never reach the tests.
         libc::setsid();

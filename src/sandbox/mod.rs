@@ -21,15 +21,69 @@ pub mod policy;
 pub mod seccomp;
 pub mod wire;
 
-use std::os::fd::{FromRawFd, IntoRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::budget::SkipReason;
-use crate::handover::{self, RunStart};
+use crate::handover::{self, Inbox, RunStart};
 use crate::rng::Snapshot;
 use crate::site::Permit;
 
+pub(crate) use crate::sys::process::{
+    kill, leave_cpu, pidfd_open, pipe, raw, readable, set_blocking, try_reap, Exit, Follow,
+};
 pub use child::{ChildRun, TestCtx};
+
+/// What runs are started with, made once at start-up: the filter test processes install, the
+/// `/dev/null` their standard streams become, and the collector's inbox that each run is
+/// handed to.
+#[derive(Debug)]
+pub(crate) struct Launcher {
+    /// The seccomp filter of test processes (none: memory isolation only).
+    pub filter: Option<seccomp::Filter>,
+    dev_null: OwnedFd,
+    /// The `nice` increment of runs.
+    pub nice: i32,
+    /// The instrumented process's pid: a run whose parent is another one ends at once.
+    pub pid: libc::pid_t,
+    next_run: AtomicU64,
+    test_seed_base: u64,
+    pub inbox: Inbox,
+}
+
+impl Launcher {
+    pub fn new(
+        filter: Option<seccomp::Filter>,
+        dev_null: OwnedFd,
+        nice: i32,
+        pid: libc::pid_t,
+        test_seed_base: u64,
+        inbox: Inbox,
+    ) -> Launcher {
+        Launcher {
+            filter,
+            dev_null,
+            nice,
+            pid,
+            next_run: AtomicU64::new(0),
+            test_seed_base,
+            inbox,
+        }
+    }
+
+    fn next_run_id(&self) -> u64 {
+        self.next_run.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    fn test_seed(&self, run: u64) -> u64 {
+        crate::rng::mix(self.test_seed_base, run)
+    }
+
+    pub(crate) fn dev_null(&self) -> RawFd {
+        self.dev_null.as_raw_fd()
+    }
+}
 
 /// Forks a run for a sampled call, and runs `tests` in it, given the run; `tests` must not
 /// return (a run leaves through [`ChildRun::run`]). The caller loses the time of this function
@@ -40,7 +94,7 @@ pub use child::{ChildRun, TestCtx};
 /// collector needs is prepared before the fork, on this stack frame, and afterwards the caller
 /// writes one message (see `handover.rs`); the counters and the overhead budget are
 /// taken care of on the collector thread.
-pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
+pub(crate) fn fork_run(permit: Permit, launcher: &'static Launcher, tests: impl FnOnce(ChildRun)) {
     let started = Instant::now();
     let Permit {
         site,
@@ -48,10 +102,10 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
         provisional_ns,
         checked,
     } = permit;
-    let hide = rt.hidden_runs && !orphans::withdrawn();
+    let hide = rt.hidden_runs && !crate::adopter::withdrawn();
     let fail = |reason| {
         if checked {
-            crate::check::untested(site.name(), "its run could not be started (fork failed)");
+            crate::checking::untested(site.name(), "its run could not be started (fork failed)");
         }
         site.count_skip(reason);
         rt.budget.settle(provisional_ns, 0);
@@ -59,14 +113,14 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
     };
     // Until the adopter of hidden runs is known to reap them, only so many are made; the others
     // wait like runs over a cap.
-    let Some(place) = orphans::Place::take(hide, checked) else {
+    let Some(place) = crate::adopter::Place::take(hide, checked) else {
         return fail(SkipReason::Concurrency);
     };
     let Ok((read_end, write_end)) = handover::SPARE_PIPES.take() else {
         place.give_back();
         return fail(SkipReason::ForkFailed);
     };
-    let run = rt.next_run_id();
+    let run = launcher.next_run_id();
     let mut start = RunStart {
         site: Some(site),
         run,
@@ -74,9 +128,9 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
         time: std::time::SystemTime::now(),
         snapshot: Snapshot::take(),
         test_seed: checked
-            .then(crate::check::replayed_test_seed)
+            .then(crate::checking::replayed_test_seed)
             .flatten()
-            .unwrap_or_else(|| rt.test_seed(run)),
+            .unwrap_or_else(|| launcher.test_seed(run)),
         provisional_ns,
         pipe: raw(&read_end),
         child_end: raw(&write_end),
@@ -98,17 +152,16 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
             OwnedFd::from_raw_fd(write_end)
         };
         let run = ChildRun::start(
-            site, rt, caller_cpu, test_seed, snapshot, write_end, program,
+            site, launcher, caller_cpu, test_seed, snapshot, write_end, program,
         );
         if let Some(tests) = tests.take() {
             tests(run);
         }
     };
     let launched = if hide {
-        launch::hidden(rt.instance.pid as libc::pid_t, caller_cpu, &mut in_run)
-            .map(|l| (l.pid, Some(l.pidfd)))
+        launch::hidden(launcher.pid, caller_cpu, &mut in_run).map(|l| (l.pid, Some(l.pidfd)))
     } else {
-        plain_fork(rt, &mut in_run).map(|pid| (pid, None))
+        plain_fork(launcher.pid, &mut in_run).map(|pid| (pid, None))
     };
     let Ok((pid, pidfd)) = launched else {
         // SAFETY: the message was never sent, so these are still ours alone.
@@ -130,7 +183,7 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
         start.abandon();
         rt.budget.release();
         if checked {
-            crate::check::untested(site.name(), "invite shut down while its run started");
+            crate::checking::untested(site.name(), "invite shut down while its run started");
         }
         return;
     }
@@ -139,23 +192,23 @@ pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
         rt.budget.seed_estimate(start.parent_ns);
     }
     if !checked {
-        rt.collector.submit(&start);
+        launcher.inbox.submit(&start);
         return;
     }
     // A check waits for its run: announced before the collector can end it, and picked up
     // at once rather than on the collector's next tick.
-    crate::check::expect(run);
-    if !rt.collector.submit(&start) {
-        crate::check::forget(run);
-        crate::check::untested(site.name(), "its run could not be handed to the collector");
+    crate::checking::expect(run);
+    if !launcher.inbox.submit(&start) {
+        crate::checking::forget(run);
+        crate::checking::untested(site.name(), "its run could not be handed to the collector");
         return;
     }
-    rt.collector.wake();
+    launcher.inbox.wake();
     let limit = run_deadline(
         Duration::from_millis(site.timeout_ms()),
         site.meta.tests.len() as u32,
     ) + CHECK_SLACK;
-    crate::check::wait_for(run, site.name(), limit);
+    crate::checking::wait_for(run, site.name(), limit);
 }
 
 /// How long a check waits beyond a run's own deadline for the collector to end it.
@@ -164,7 +217,7 @@ const CHECK_SLACK: Duration = Duration::from_secs(10);
 /// A run made by glibc's `fork`, where pidfds are missing (kernels before 5.3): the program's
 /// SIGCHLD handler and `waitpid(-1)` see it. The collector follows it by pid.
 fn plain_fork(
-    rt: &'static crate::runtime::Runtime,
+    program_pid: libc::pid_t,
     in_run: &mut dyn FnMut(Option<OwnedFd>),
 ) -> std::io::Result<libc::pid_t> {
     // SAFETY: fork has no memory-safety preconditions. The child only runs code that is safe
@@ -177,7 +230,7 @@ fn plain_fork(
     if pid == 0 {
         // SAFETY: getppid has no preconditions. If the program died during the fork, so does
         // the run.
-        if unsafe { libc::getppid() } != rt.instance.pid as libc::pid_t {
+        if unsafe { libc::getppid() } != program_pid {
             // SAFETY: _exit never returns.
             unsafe { libc::_exit(5) };
         }
@@ -191,408 +244,4 @@ fn plain_fork(
 /// How long a whole run may live: each test's deadline, plus slack for forking and reporting.
 pub(crate) fn run_deadline(per_test: Duration, tests: u32) -> Duration {
     per_test * tests.max(1) + Duration::from_millis(500)
-}
-
-/// A pipe whose both ends close on exec, both non-blocking: one system call for the caller.
-/// The writer, in a child, makes its end blocking again with [`set_blocking`].
-pub(crate) fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0; 2];
-    // SAFETY: `fds` has room for the two descriptors pipe2 writes.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: pipe2 succeeded, so both are fresh descriptors that nothing else owns.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
-}
-
-pub(crate) fn raw(fd: &OwnedFd) -> RawFd {
-    std::os::fd::AsRawFd::as_raw_fd(fd)
-}
-
-/// Moves the calling process off `cpu` where its CPU set has another one to run on (-1: stay).
-pub(crate) fn leave_cpu(cpu: i32) {
-    if cpu < 0 || cpu as usize >= libc::CPU_SETSIZE as usize {
-        return;
-    }
-    // SAFETY: cpu_set_t is plain data; sched_{get,set}affinity read and write our own set and
-    // change only the calling task (a run's launcher, or a run: processes of their own).
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return;
-        }
-        if libc::CPU_COUNT(&set) > 1 && libc::CPU_ISSET(cpu as usize, &set) {
-            libc::CPU_CLR(cpu as usize, &mut set);
-            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
-        }
-    }
-}
-
-/// Makes a descriptor blocking (a child's write end: a full pipe must wait, not drop data).
-pub(crate) fn set_blocking(fd: RawFd) {
-    // SAFETY: fcntl on a descriptor we own.
-    unsafe {
-        let flags = libc::fcntl(fd, libc::F_GETFL);
-        libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
-    }
-}
-
-/// A pidfd for our own child, or `None` on kernels without pidfds (the caller then polls).
-pub(crate) fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
-    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
-    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, libc::PIDFD_NONBLOCK) };
-    // SAFETY: a non-negative return is a fresh descriptor that nothing else owns.
-    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
-}
-
-/// How the collector holds on to a run's child.
-#[derive(Debug)]
-pub(crate) enum Follow {
-    /// Through a pidfd: waits and signals reach this process and no other.
-    Pidfd(OwnedFd),
-    /// By pid, on kernels without pidfds (the collector then polls).
-    Pid,
-    /// Not a child of ours any more: already reaped by another waiter in the host (which
-    /// ignores SIGCHLD, or waits for any child). Its pid must not be used again.
-    Gone,
-}
-
-/// Opens a pidfd for a run's child, on the collector thread (a system call less for the caller)
-/// and makes sure it names that child.
-///
-/// Between the fork and this call the pid cannot name another process unless the child was
-/// reaped by someone else meanwhile and the kernel, which hands out pids in a cycle, went all
-/// the way round `pid_max` (at least 32,768 process creations) within the collector's tick. A
-/// reaped child shows up as `ESRCH`, or as a process that `waitid` says is not our child
-/// (`ECHILD`): both are `Gone`.
-pub(crate) fn follow(pid: libc::pid_t) -> Follow {
-    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
-    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, libc::PIDFD_NONBLOCK) };
-    if fd < 0 {
-        return match std::io::Error::last_os_error().raw_os_error() {
-            Some(libc::ENOSYS) => Follow::Pid,
-            _ => Follow::Gone,
-        };
-    }
-    // SAFETY: a non-negative return is a fresh descriptor that nothing else owns.
-    let fd = unsafe { OwnedFd::from_raw_fd(fd as RawFd) };
-    // SAFETY: an all-zero siginfo_t is a valid value for waitid to fill in.
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: waitid writes into `info`, which lives across the call. WNOWAIT leaves an
-        // exited child to be reaped later.
-        let r = unsafe {
-            libc::waitid(
-                libc::P_PIDFD,
-                raw(&fd) as libc::id_t,
-                &mut info,
-                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-            )
-        };
-        if r == 0 {
-            return Follow::Pidfd(fd);
-        }
-        if std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-            return Follow::Gone;
-        }
-    }
-}
-
-impl Follow {
-    pub fn pidfd(&self) -> Option<&OwnedFd> {
-        match self {
-            Follow::Pidfd(fd) => Some(fd),
-            _ => None,
-        }
-    }
-
-    /// Reaps the child without blocking; `None` while it runs.
-    pub fn try_reap(&self, pid: libc::pid_t) -> Option<Exit> {
-        match self {
-            Follow::Gone => Some(Exit::Unknown),
-            _ => try_reap(pid, self.pidfd()),
-        }
-    }
-
-    pub fn kill(&self, pid: libc::pid_t) {
-        if !matches!(self, Follow::Gone) {
-            kill(pid, self.pidfd());
-        }
-    }
-}
-
-/// How a child ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Exit {
-    Code(i32),
-    Signal(i32),
-    /// Another process reaped it: the one that adopted a run, or a host calling
-    /// `waitpid(-1)`. Status unknown.
-    Unknown,
-}
-
-impl Exit {
-    pub fn describe(self) -> String {
-        match self {
-            Exit::Code(c) => format!("exited with status {c}"),
-            Exit::Signal(s) => format!("was killed by {}", signal_name(s)),
-            Exit::Unknown => {
-                "ended (its exit status went to the process that reaped it)".to_string()
-            }
-        }
-    }
-}
-
-pub fn signal_name(sig: i32) -> String {
-    let name = match sig {
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGILL => "SIGILL",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGALRM => "SIGALRM",
-        libc::SIGSYS => "SIGSYS",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGINT => "SIGINT",
-        libc::SIGTRAP => "SIGTRAP",
-        libc::SIGXCPU => "SIGXCPU",
-        _ => return format!("signal {sig}"),
-    };
-    format!("{name} (signal {sig})")
-}
-
-/// Reaps a run or test process without blocking: through its pidfd when there is one, else by
-/// pid. `None` while it is still running.
-///
-/// A run is not our child (see [`launch`]): `waitid` refuses it with `ECHILD`, and its pidfd
-/// turning readable says it ended. Its status then comes from the pidfd once the process that
-/// adopted it has reaped it (Linux 6.15 and later), and is otherwise unknown.
-pub(crate) fn try_reap(pid: libc::pid_t, pidfd: Option<&OwnedFd>) -> Option<Exit> {
-    // SAFETY: an all-zero siginfo_t is a valid value for waitid to fill in.
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    let (idtype, id) = match pidfd {
-        Some(fd) => (libc::P_PIDFD, raw(fd) as libc::id_t),
-        None => (libc::P_PID, pid as libc::id_t),
-    };
-    // SAFETY: waitid writes into `info`, which lives across the call. It never sleeps here
-    // (WNOHANG, and pidfds are opened non-blocking), so it cannot be interrupted either.
-    let r = unsafe {
-        libc::waitid(
-            idtype,
-            id,
-            &mut info,
-            libc::WEXITED | libc::WNOHANG | libc::__WALL,
-        )
-    };
-    if r == 0 {
-        // SAFETY: after a successful waitid the pid field is initialised (0: still running).
-        if unsafe { info.si_pid() } == 0 {
-            return None;
-        }
-        // SAFETY: for a reaped child si_status holds its code or signal.
-        let status = unsafe { info.si_status() };
-        return Some(if info.si_code == libc::CLD_EXITED {
-            Exit::Code(status)
-        } else {
-            Exit::Signal(status)
-        });
-    }
-    // Not (or no longer) our child: adopted by another process, or reaped by the host (SIGCHLD
-    // ignored, or its own waitpid(-1)); or, through a non-blocking pidfd, still running.
-    match pidfd {
-        Some(fd) if !readable(raw(fd)) => None,
-        Some(fd) => Some(exit_from_pidfd(fd)),
-        None => Some(Exit::Unknown),
-    }
-}
-
-/// Whether a descriptor is readable now (a pidfd: its process has ended).
-pub(crate) fn readable(fd: RawFd) -> bool {
-    let mut p = libc::pollfd {
-        fd,
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // SAFETY: one live pollfd, no waiting.
-    unsafe { libc::poll(&mut p, 1, 0) == 1 }
-}
-
-/// How a process that is not our child ended, if whoever reaped it has done so and the kernel
-/// keeps exit statuses on pidfds.
-fn exit_from_pidfd(fd: &OwnedFd) -> Exit {
-    // SAFETY: pidfd_info is plain data, for which all zeroes is a valid value.
-    let mut info: libc::pidfd_info = unsafe { std::mem::zeroed() };
-    info.mask = u64::from(libc::PIDFD_INFO_EXIT);
-    // SAFETY: PIDFD_GET_INFO fills in a pidfd_info that lives across the call.
-    let r = unsafe { libc::ioctl(raw(fd), libc::PIDFD_GET_INFO, &mut info) };
-    if r != 0 || info.mask & u64::from(libc::PIDFD_INFO_EXIT) == 0 {
-        return Exit::Unknown;
-    }
-    let status = info.exit_code;
-    if libc::WIFEXITED(status) {
-        Exit::Code(libc::WEXITSTATUS(status))
-    } else if libc::WIFSIGNALED(status) {
-        Exit::Signal(libc::WTERMSIG(status))
-    } else {
-        Exit::Unknown
-    }
-}
-
-/// Sends SIGKILL to a run or test process, through its pidfd when there is one (safe against
-/// pid reuse).
-pub(crate) fn kill(pid: libc::pid_t, pidfd: Option<&OwnedFd>) {
-    // SAFETY: signalling our own child; a stale pid is excluded by the pidfd where we have one.
-    unsafe {
-        match pidfd {
-            Some(fd) => {
-                libc::syscall(
-                    libc::SYS_pidfd_send_signal,
-                    raw(fd),
-                    libc::SIGKILL,
-                    std::ptr::null::<libc::siginfo_t>(),
-                    0,
-                );
-            }
-            None => {
-                libc::kill(pid, libc::SIGKILL);
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn fork_sleeper() -> libc::pid_t {
-        // SAFETY: the child only sleeps and exits through async-signal-safe calls.
-        let pid = unsafe { libc::fork() };
-        if pid == 0 {
-            // SAFETY: pause and _exit have no preconditions.
-            unsafe {
-                libc::pause();
-                libc::_exit(0)
-            }
-        }
-        assert!(pid > 0, "fork failed");
-        pid
-    }
-
-    #[test]
-    fn a_live_child_is_followed_through_its_pidfd_and_killed_by_it() {
-        let pid = fork_sleeper();
-        let follow = follow(pid);
-        assert!(matches!(follow, Follow::Pidfd(_)), "{follow:?}");
-        assert_eq!(follow.try_reap(pid), None);
-        follow.kill(pid);
-        let exit = loop {
-            if let Some(exit) = follow.try_reap(pid) {
-                break exit;
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        };
-        assert_eq!(exit, Exit::Signal(libc::SIGKILL));
-    }
-
-    #[test]
-    fn a_live_child_followed_by_pid_is_polled_without_blocking() {
-        let pid = fork_sleeper();
-        for _ in 0..3 {
-            assert_eq!(try_reap(pid, None), None);
-        }
-        kill(pid, None);
-        let exit = loop {
-            if let Some(exit) = try_reap(pid, None) {
-                break exit;
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        };
-        assert_eq!(exit, Exit::Signal(libc::SIGKILL));
-    }
-
-    #[test]
-    fn a_child_reaped_by_someone_else_is_gone_and_never_signalled() {
-        let pid = fork_sleeper();
-        // SAFETY: killing and reaping our own child, as a host's waitpid(-1) would.
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
-            libc::waitpid(pid, std::ptr::null_mut(), 0);
-        }
-        let follow = follow(pid);
-        assert!(matches!(follow, Follow::Gone), "{follow:?}");
-        assert_eq!(follow.try_reap(pid), Some(Exit::Unknown));
-    }
-
-    /// Whether this kernel keeps exit statuses on pidfds (Linux 6.15 and later).
-    fn kernel_keeps_exit_status() -> bool {
-        let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").expect("osrelease");
-        let mut parts = release.split(|c: char| !c.is_ascii_digit());
-        let major: u32 = parts.next().and_then(|p| p.parse().ok()).unwrap_or(0);
-        let minor: u32 = parts.next().and_then(|p| p.parse().ok()).unwrap_or(0);
-        (major, minor) >= (6, 15)
-    }
-
-    #[test]
-    fn the_status_of_a_process_another_reaped_comes_from_its_pidfd() {
-        for (how, want) in [(0, Exit::Code(9)), (1, Exit::Signal(libc::SIGKILL))] {
-            // SAFETY: the child leaves at once, by _exit or by killing itself.
-            let pid = unsafe { libc::fork() };
-            if pid == 0 {
-                // SAFETY: as above.
-                unsafe {
-                    if how == 1 {
-                        libc::kill(libc::getpid(), libc::SIGKILL);
-                    }
-                    libc::_exit(9);
-                }
-            }
-            let fd = pidfd_open(pid).expect("pidfd");
-            // SAFETY: reaping our own child, as the process that adopts a run would.
-            unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
-            let want = if kernel_keeps_exit_status() {
-                want
-            } else {
-                Exit::Unknown
-            };
-            assert_eq!(try_reap(pid, Some(&fd)), Some(want));
-        }
-    }
-
-    #[test]
-    fn a_run_is_followed_through_its_pidfd_while_it_lives_and_killed_by_it() {
-        // SAFETY: getpid has no preconditions.
-        let me = unsafe { libc::getpid() };
-        let run = launch::hidden(me, -1, &mut |_| loop {
-            // SAFETY: pause has no preconditions.
-            unsafe { libc::pause() };
-        })
-        .expect("launch");
-        let follow = Follow::Pidfd(run.pidfd);
-        for _ in 0..3 {
-            assert_eq!(follow.try_reap(run.pid), None, "a live run is not over");
-        }
-        follow.kill(run.pid);
-        let exit = loop {
-            if let Some(exit) = follow.try_reap(run.pid) {
-                break exit;
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        };
-        // Killed, then adopted: whoever adopted it may not have reaped it yet.
-        assert!(
-            matches!(exit, Exit::Signal(libc::SIGKILL) | Exit::Unknown),
-            "{exit:?}"
-        );
-        assert!(readable(raw(follow.pidfd().expect("pidfd"))));
-    }
-
-    #[test]
-    fn a_process_that_is_not_our_child_is_gone() {
-        // Our parent exists but is not our child: following it must refuse it.
-        // SAFETY: getppid has no preconditions.
-        let parent = unsafe { libc::getppid() };
-        assert!(matches!(follow(parent), Follow::Gone));
-    }
 }

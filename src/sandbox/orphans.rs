@@ -14,81 +14,15 @@
 
 use std::collections::VecDeque;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
+
+use crate::adopter;
 
 /// How long an adopter may take to reap an ended run. Ordinary inits reap at once; some only
 /// now and then (up to a second has been seen).
 pub const GRACE: Duration = Duration::from_secs(2);
 /// Ended runs still unreaped after [`GRACE`], with none reaped, that withdraw hiding.
 pub const LIMIT: usize = 8;
-
-/// Runs hidden before the adopter is seen to reap one.
-pub const UNCONFIRMED: u64 = 1024;
-
-static WITHDRAWN: AtomicBool = AtomicBool::new(false);
-static CONFIRMED: AtomicBool = AtomicBool::new(false);
-static HIDDEN_UNCONFIRMED: AtomicU64 = AtomicU64::new(0);
-
-/// Whether hiding was withdrawn because nobody reaps hidden runs.
-pub fn withdrawn() -> bool {
-    WITHDRAWN.load(Relaxed)
-}
-
-/// Whether [`UNCONFIRMED`] runs were hidden and the adopter has not been judged yet: then a
-/// sampled call waits (or is skipped) as if a cap had refused it.
-pub fn held() -> bool {
-    !CONFIRMED.load(Relaxed)
-        && !WITHDRAWN.load(Relaxed)
-        && HIDDEN_UNCONFIRMED.load(Relaxed) >= UNCONFIRMED
-}
-
-/// Whether the next run may be hidden, counting it if so: never once hiding was withdrawn;
-/// always once the adopter was seen to reap; before that, [`UNCONFIRMED`] runs.
-fn may_hide() -> bool {
-    if WITHDRAWN.load(Relaxed) {
-        return false;
-    }
-    CONFIRMED.load(Relaxed)
-        || HIDDEN_UNCONFIRMED
-            .fetch_update(Relaxed, Relaxed, |n| (n < UNCONFIRMED).then_some(n + 1))
-            .is_ok()
-}
-
-/// Gives back the count [`may_hide`] took for a run that was never started (its fork or pipe
-/// failed): only runs that exist are waiting for their adopter's verdict.
-fn not_started() {
-    if !CONFIRMED.load(Relaxed) {
-        let _ = HIDDEN_UNCONFIRMED.fetch_update(Relaxed, Relaxed, |n| n.checked_sub(1));
-    }
-}
-
-/// A run's claim on one of the [`UNCONFIRMED`] places, if it holds one.
-#[derive(Debug)]
-#[must_use = "a place not given back for a run that never started is lost until the adopter is judged"]
-pub struct Place {
-    held: bool,
-}
-
-impl Place {
-    /// The place a run needs, or `None` when none is free. Only a hidden run that is not a
-    /// check's takes one: plain forks are reaped by the collector, and a check's runs (one at a
-    /// time per thread, waited for) are always made.
-    pub fn take(hide: bool, checked: bool) -> Option<Place> {
-        let needed = hide && !checked;
-        if needed && !may_hide() {
-            return None;
-        }
-        Some(Place { held: needed })
-    }
-
-    /// Gives the place back: the run was never started.
-    pub fn give_back(self) {
-        if self.held {
-            not_started();
-        }
-    }
-}
 
 /// What the watch learnt from one look.
 #[derive(Debug, PartialEq, Eq)]
@@ -100,6 +34,9 @@ pub enum Verdict {
     /// [`LIMIT`] runs stayed unreaped: hiding is withdrawn (done once).
     Unreaped,
 }
+
+/// The ended hidden runs being watched, by pidfd and time of end.
+pub use crate::adopter::UNCONFIRMED;
 
 /// The ended hidden runs being watched, by pidfd and time of end.
 #[derive(Debug, Default)]
@@ -128,7 +65,7 @@ impl Watch {
     fn confirm(&mut self) -> Verdict {
         self.done = true;
         self.ended.clear();
-        CONFIRMED.store(true, Relaxed);
+        adopter::confirm();
         Verdict::Reaped
     }
 
@@ -155,7 +92,7 @@ impl Watch {
             if self.unreaped >= LIMIT {
                 self.done = true;
                 self.ended.clear();
-                WITHDRAWN.store(true, Relaxed);
+                adopter::withdraw();
                 return Verdict::Unreaped;
             }
         }
@@ -183,6 +120,11 @@ fn unreaped(pidfd: &OwnedFd) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::adopter::{
+        held, may_hide, not_started, withdrawn, Place, CONFIRMED, HIDDEN_UNCONFIRMED, UNCONFIRMED,
+        WITHDRAWN,
+    };
+    use std::sync::atomic::Ordering::Relaxed;
 
     /// Runs `f` alone with the launch counters, from fresh ones, and puts them back after.
     fn with_fresh_counters(f: impl FnOnce()) {

@@ -1,0 +1,4 @@
+//! The system calls invite makes, each behind a safe function with the reason it is sound.
+//! Everything above this module is `#![deny(unsafe_code)]`.
+
+pub(crate) mod process;
