@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use invite::sandbox::launch;
+use invite::__private::sandbox::launch;
 
 const METHODS: [&str; 3] = ["glibc fork", "launcher + fork", "raw clone"];
 

@@ -155,7 +155,7 @@ fn main() {
         "a CPU-bound program, {STEP_US:.0} us of work a step, {:.0} MiB resident: wall-clock time \
          lost per operation, against the last row, tests per second of lost time, and TLB \
          shootdown interrupts per operation",
-        invite::budget::resident_mib()
+        invite::__private::resident_mib()
     );
     println!(
         "{:44} {:>9} {:>10} {:>9} {:>11}",

@@ -90,7 +90,7 @@ fn resident(bytes: usize, huge: bool) -> &'static mut [u8] {
 }
 
 fn rss_mib() -> f64 {
-    invite::budget::resident_mib()
+    invite::__private::resident_mib()
 }
 
 fn main() {

@@ -13,8 +13,8 @@ use std::io::Read;
 use std::os::fd::{AsFd, AsRawFd, FromRawFd};
 use std::time::Instant;
 
-use invite::sandbox::seccomp::Filter;
-use invite::sandbox::{broker, detach};
+use invite::__private::sandbox::seccomp::Filter;
+use invite::__private::sandbox::{broker, detach};
 
 const REPEATS: usize = 15;
 /// Opens timed per child in the open-cost comparison.

@@ -118,7 +118,7 @@ fn bench(c: &mut Criterion) {
 
     // Unseen-state testing: one lookup-and-insert in a 1 MiB seen-state filter, with a fresh
     // state each time (the filter fills as the bench runs, as it would in a long-lived process).
-    let filter = invite::dedup::SeenFilter::new(1 << 20);
+    let filter = invite::__private::SeenFilter::new(1 << 20);
     let mut state = 0u64;
     c.bench_function("dedup lookup and insert, 1 MiB filter", |b| {
         b.iter(|| {

@@ -7,7 +7,7 @@
 //! has been reaped (through its pidfd), after which the pipe is drained one last time.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{mpsc, Arc, RwLock};
 use std::time::{Duration, Instant};
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::budget::Budget;
 use crate::config::{Config, OnFailure};
 use crate::diag::{self, Level};
-use crate::handover::{self, Inbox, RunStart, MESSAGE};
+use crate::handover::{self, Inbox, RunStart};
 use crate::log_sink::LogSink;
 use crate::record::{self, Instance, Outcome, OutcomeCounts, Record, Seeds, SiteStats, SkipCounts};
 use crate::rng::Snapshot;
@@ -60,13 +60,13 @@ pub(crate) struct RunHandle {
 }
 
 impl RunHandle {
-    /// Takes over a caller's message: its descriptors are owned from here on, and the caller's
-    /// copy of the write end is closed.
-    fn adopt(start: RunStart, site: &'static Site) -> RunHandle {
-        // SAFETY: the message was delivered once, and its descriptors are taken here once.
-        let (pipe, child_end) =
-            unsafe { (handover::own(start.pipe), handover::own(start.child_end)) };
-        drop(child_end);
+    /// Follows a caller's run, with the descriptors its message brought.
+    fn adopt(
+        start: RunStart,
+        site: &'static Site,
+        pipe: OwnedFd,
+        follow: sandbox::Follow,
+    ) -> RunHandle {
         let timeout = Duration::from_millis(site.timeout_ms());
         RunHandle {
             run: start.run,
@@ -74,7 +74,7 @@ impl RunHandle {
             pid: start.pid,
             // Only the launcher hands over a pidfd; a plain fork's is opened by `follow`.
             hidden: start.pidfd >= 0,
-            follow: start.follow(),
+            follow,
             pipe,
             started: start.started,
             // The child enforces the same budget on itself; the collector's copy also covers a
@@ -108,7 +108,7 @@ impl Collector {
         mut sink: LogSink,
         start: record::Start,
     ) -> std::io::Result<(Collector, Inbox)> {
-        let (inbox, rx, nudge_fd) = Inbox::open()?;
+        let (inbox, rx, woken) = Inbox::open()?;
         let mut line = Record::Start(start).to_line().into_bytes();
         line.push(b'\n');
         // A failure here is kept and retried with the next records, like any other.
@@ -129,10 +129,10 @@ impl Collector {
             killed_at_exit: 0,
             shutdown_ack: Arc::new(std::sync::Mutex::new(None)),
             cow_fault_ns,
-            faults_seen: crate::budget::usage().0,
-            system_seen: crate::budget::usage().1,
+            faults_seen: crate::sys::usage::usage().0,
+            system_seen: crate::sys::usage::usage().1,
             last_run_end: None,
-            children_seen: crate::budget::children_cpu_ns(),
+            children_seen: crate::sys::usage::children_cpu_ns(),
             child_cpu_charge: config.child_cpu_charge(),
             children_ns: 0,
             cow_faults: 0,
@@ -150,15 +150,8 @@ impl Collector {
             .spawn(move || {
                 // A file size limit or a closed stderr must fail the write, not kill the
                 // program: this thread writes the log, so it takes neither signal.
-                // SAFETY: changing this thread's own signal mask.
-                unsafe {
-                    let mut set: libc::sigset_t = std::mem::zeroed();
-                    libc::sigemptyset(&mut set);
-                    libc::sigaddset(&mut set, libc::SIGXFSZ);
-                    libc::sigaddset(&mut set, libc::SIGPIPE);
-                    libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
-                }
-                state.run(&rx, nudge_fd);
+                crate::sys::process::block_in_this_thread(&[libc::SIGXFSZ, libc::SIGPIPE]);
+                state.run(&rx, &woken);
                 // The read end stays open for good: a caller admitted just before shutdown
                 // may still write its message, and a write to a pipe without a reader would
                 // raise SIGPIPE in the host. Such a run's child, unwatched, ends at its own
@@ -372,7 +365,7 @@ fn share(part: u64, whole: u64) -> f64 {
 }
 
 impl State {
-    fn run(&mut self, rx: &OwnedFd, nudge: i32) {
+    fn run(&mut self, rx: &OwnedFd, woken: &OwnedFd) {
         loop {
             // A bug here must neither kill the host nor stop the reaping of children.
             let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.step(rx)));
@@ -383,34 +376,27 @@ impl State {
                     "internal error in the collector; continuing".into()
                 }),
             }
-            self.wait(nudge);
+            self.wait(woken);
         }
     }
 
     /// Takes the runs (and a shutdown request) that callers sent.
     fn receive(&mut self, rx: &OwnedFd) {
-        let mut buf = [0u8; MESSAGE * 16];
-        loop {
-            // SAFETY: reading into a live buffer of the length passed.
-            let n = unsafe { libc::read(rx.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
-            if n <= 0 {
-                return;
+        handover::receive(rx, |message| match message {
+            handover::Message::Shutdown => {
+                let done = self.shutdown_ack.lock().ok().and_then(|mut s| s.take());
+                let drain = Duration::from_millis(self.config.drain_ms);
+                if let Some(done) = done {
+                    self.shutdown = Some((done, Instant::now() + drain));
+                }
             }
-            // Messages are written whole, so reads of whole messages return whole messages.
-            for message in buf[..n as usize].chunks_exact(MESSAGE) {
-                // SAFETY: every message on this pipe was written by `Collector::send`.
-                let start = unsafe { RunStart::from_bytes(message) };
-                let Some(site) = start.site else {
-                    let done = self.shutdown_ack.lock().ok().and_then(|mut s| s.take());
-                    let drain = Duration::from_millis(self.config.drain_ms);
-                    if let Some(done) = done {
-                        self.shutdown = Some((done, Instant::now() + drain));
-                    }
-                    continue;
-                };
-                self.start_following(RunHandle::adopt(start, site));
-            }
-        }
+            handover::Message::Run {
+                start,
+                site,
+                pipe,
+                follow,
+            } => self.start_following(RunHandle::adopt(start, site, pipe, follow)),
+        });
     }
 
     fn start_following(&mut self, h: RunHandle) {
@@ -445,7 +431,7 @@ impl State {
 
     /// Charges the CPU time of test children reaped since the last round (see budget.rs).
     fn charge_children(&mut self) {
-        let now = crate::budget::children_cpu_ns();
+        let now = crate::sys::usage::children_cpu_ns();
         let new = now.saturating_sub(self.children_seen);
         self.children_seen = now;
         if new > 0 {
@@ -462,7 +448,7 @@ impl State {
 
     /// Charges the copy-on-write faults of the last round, if any run was alive in it.
     fn charge_faults(&mut self, runs_were_alive: bool) {
-        let (faults, system_ns) = crate::budget::usage();
+        let (faults, system_ns) = crate::sys::usage::usage();
         let new = faults.saturating_sub(self.faults_seen);
         let system = system_ns.saturating_sub(self.system_seen);
         self.faults_seen = faults;
@@ -824,7 +810,7 @@ impl State {
             cow_faults: self.cow_faults,
             cow_share: self.cow_ns as f64 / 1e9 / elapsed,
             children_share: self.children_ns as f64 / 1e9 / elapsed,
-            resident_mib: crate::budget::resident_mib(),
+            resident_mib: crate::sys::usage::resident_mib(),
             log_errors: self.sink.errors,
             log_lost: self.sink.lost,
         });
@@ -847,31 +833,19 @@ impl State {
     /// sleeping thread right after forking pays for it (about 80 µs measured here, as the woken
     /// thread's first writes fault on the freshly shared pages), while a write with no waiter
     /// costs a microsecond. So new runs are picked up on a tick of [`TICK`] instead.
-    fn wait(&mut self, nudge: i32) {
+    fn wait(&mut self, woken: &OwnedFd) {
         let mut fds = Vec::with_capacity(2 * self.runs.len() + 1);
-        fds.push(libc::pollfd {
-            fd: nudge,
-            events: libc::POLLIN,
-            revents: 0,
-        });
+        fds.push(woken.as_fd());
         let now = Instant::now();
         let mut limit = Duration::from_millis(self.config.stats_interval_ms)
             .saturating_sub(self.last_stats.elapsed());
         let mut without_pidfd = false;
         for r in &self.runs {
             if !r.pipe_eof {
-                fds.push(libc::pollfd {
-                    fd: r.h.pipe.as_raw_fd(),
-                    events: libc::POLLIN,
-                    revents: 0,
-                });
+                fds.push(r.h.pipe.as_fd());
             }
             match &r.h.follow {
-                sandbox::Follow::Pidfd(p) => fds.push(libc::pollfd {
-                    fd: p.as_raw_fd(),
-                    events: libc::POLLIN,
-                    revents: 0,
-                }),
+                sandbox::Follow::Pidfd(p) => fds.push(p.as_fd()),
                 sandbox::Follow::Pid => without_pidfd = true,
                 sandbox::Follow::Gone => {}
             }
@@ -889,12 +863,10 @@ impl State {
             // Sampled calls may be held until the adopter of hidden runs is judged.
             limit = limit.min(Duration::from_millis(10));
         }
-        let ms = limit.min(TICK).as_millis().max(1) as libc::c_int;
-        // SAFETY: `fds` is a live array of the length passed.
-        unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
-        let mut buf = [0u8; 8];
-        // SAFETY: reading at most 8 bytes into a live buffer; empties the eventfd.
-        unsafe { libc::read(nudge, buf.as_mut_ptr().cast(), 8) };
+        // At least a millisecond, as ever: a deadline that has just passed is not a busy loop.
+        let limit = limit.min(TICK).max(Duration::from_millis(1));
+        crate::sys::fd::wait_readable(&fds, limit);
+        crate::sys::fd::drain_eventfd(woken.as_fd());
     }
 }
 
@@ -998,6 +970,8 @@ fn test_record(
 }
 
 #[cfg(test)]
+// The tests fork and signal processes of their own to set up what the code must survive.
+#[allow(unsafe_code)]
 mod tests {
     use super::*;
 

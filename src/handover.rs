@@ -10,7 +10,7 @@
 //! The run's result pipe is made ahead of time by the collector ([`SparePipes`]): a `pipe2`
 //! costs the caller several microseconds when its caches are cold.
 
-use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Instant, SystemTime};
 
@@ -54,23 +54,18 @@ pub(crate) struct Inbox {
     tx: OwnedFd,
     /// Wakes the collector at once; for [`crate::wait_idle`], checks and shutdown, never for
     /// sampled calls.
-    nudge: OwnedFd,
+    nudge: std::sync::Arc<OwnedFd>,
 }
 
 impl Inbox {
-    /// A new inbox, with the collector's ends: the pipe's read end and the eventfd to wait on.
-    pub fn open() -> std::io::Result<(Inbox, OwnedFd, RawFd)> {
+    /// A new inbox, with the collector's ends: the pipe's read end, and the eventfd to wait
+    /// on (shared, not duplicated: the program sees no descriptor more than it must).
+    pub fn open() -> std::io::Result<(Inbox, OwnedFd, std::sync::Arc<OwnedFd>)> {
         let (rx, tx) = crate::sys::process::pipe()?;
-        crate::sys::process::set_blocking(tx.as_raw_fd());
-        // SAFETY: eventfd takes flags and returns a fresh descriptor or -1.
-        let efd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) };
-        if efd < 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        // SAFETY: `efd` was just created and nothing else owns it.
-        let nudge = unsafe { OwnedFd::from_raw_fd(efd) };
-        let nudge_fd = nudge.as_raw_fd();
-        Ok((Inbox { tx, nudge }, rx, nudge_fd))
+        crate::sys::process::set_blocking(&tx);
+        let nudge = std::sync::Arc::new(crate::sys::fd::eventfd()?);
+        let woken = std::sync::Arc::clone(&nudge);
+        Ok((Inbox { tx, nudge }, rx, woken))
     }
 
     /// Hands a run over after its fork; returns whether the collector will follow it.
@@ -99,9 +94,56 @@ impl Inbox {
 
     /// Wakes the collector now rather than at its next tick.
     pub fn wake(&self) {
-        let one = 1u64.to_ne_bytes();
-        // SAFETY: writing 8 bytes from a live array to our eventfd.
-        unsafe { libc::write(self.nudge.as_raw_fd(), one.as_ptr().cast(), 8) };
+        crate::sys::fd::nudge(self.nudge.as_fd());
+    }
+}
+
+/// A message as the collector takes it: a run, whose descriptors it now owns, or a request to
+/// shut down.
+pub(crate) enum Message {
+    Shutdown,
+    Run {
+        start: RunStart,
+        site: &'static Site,
+        /// The read end of the run's result pipe.
+        pipe: OwnedFd,
+        follow: crate::sys::process::Follow,
+    },
+}
+
+impl Message {
+    /// Takes over a delivered message's descriptors, and closes the caller's copy of the
+    /// write end.
+    fn take(start: RunStart) -> Message {
+        let Some(site) = start.site else {
+            return Message::Shutdown;
+        };
+        // SAFETY: the message was delivered once, and its descriptors are taken here once.
+        let (pipe, child_end) = unsafe { (own(start.pipe), own(start.child_end)) };
+        drop(child_end);
+        Message::Run {
+            start,
+            site,
+            pipe,
+            follow: start.follow(),
+        }
+    }
+}
+
+/// Takes every whole message waiting on the collector's end of the inbox, in order.
+pub(crate) fn receive(rx: &OwnedFd, mut each: impl FnMut(Message)) {
+    let mut buf = [0u8; MESSAGE * 16];
+    loop {
+        let n = crate::sys::fd::read_some(rx.as_fd(), &mut buf);
+        if n == 0 {
+            return;
+        }
+        // Messages are written whole, so reads of whole messages return whole messages.
+        for message in buf[..n].chunks_exact(MESSAGE) {
+            // SAFETY: every message on this pipe was written by `RunStart::send` in this
+            // process (the inbox's write end is the callers' alone).
+            each(Message::take(unsafe { RunStart::from_bytes(message) }));
+        }
     }
 }
 
@@ -317,8 +359,8 @@ mod tests {
             events: libc::POLLIN,
             revents: 0,
         };
-        // SAFETY: one live pollfd.
         assert_eq!(
+            // SAFETY: one live pollfd.
             unsafe { libc::poll(&mut p, 1, 10_000) },
             1,
             "the run lives on"
@@ -364,14 +406,14 @@ mod tests {
         for (r, w) in &taken {
             assert!(seen.insert(r.as_raw_fd()) && seen.insert(w.as_raw_fd()));
             // A working pipe: what goes in the write end comes out of the read end.
-            // SAFETY: writing one byte from a live array to our pipe.
             assert_eq!(
+                // SAFETY: writing one byte from a live array to our pipe.
                 unsafe { libc::write(w.as_raw_fd(), b"x".as_ptr().cast(), 1) },
                 1
             );
             let mut b = [0u8; 1];
-            // SAFETY: reading into a live buffer.
             assert_eq!(
+                // SAFETY: reading into a live buffer.
                 unsafe { libc::read(r.as_raw_fd(), b.as_mut_ptr().cast(), 1) },
                 1
             );

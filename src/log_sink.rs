@@ -205,6 +205,8 @@ fn trim_to(pending: &mut Vec<u8>, limit: usize) -> u64 {
 }
 
 #[cfg(test)]
+// The tests fork and signal processes of their own to set up what the code must survive.
+#[allow(unsafe_code)]
 mod tests {
     use super::*;
 
@@ -268,6 +270,7 @@ mod tests {
         // SAFETY: the child blocks a signal, sets its own limit, writes and leaves with _exit.
         let pid = unsafe { libc::fork() };
         if pid == 0 {
+            // SAFETY: as above: this process's own signal mask, limit and descriptors.
             let code = unsafe {
                 let mut set: libc::sigset_t = std::mem::zeroed();
                 libc::sigemptyset(&mut set);

@@ -16,6 +16,17 @@ pub use crate::record::Outcome;
 pub use crate::role::in_child;
 pub use crate::sandbox::{ChildRun, TestCtx};
 
+// Below the user API, for invite's own CLI, benchmarks and scenario tests.
+pub use crate::dedup::SeenFilter;
+pub use crate::site::{all as sites, DISCOVER_PREFIX};
+pub use crate::sys::usage::resident_mib;
+
+/// The sandbox's parts that `invite system` and the benchmarks reuse.
+pub mod sandbox {
+    pub use crate::sandbox::orphans::{GRACE, UNCONFIRMED};
+    pub use crate::sandbox::{bpf, broker, detach, launch, seccomp, wire};
+}
+
 /// Forks a run for a sampled call that the caps admitted; `tests` run in it and never return.
 pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
     crate::runtime::fork_run(permit, tests)

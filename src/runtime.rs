@@ -5,7 +5,6 @@
 //! starts the collector thread and registers an exit handler that drains running tests. When
 //! anything on the way fails, invite says so once on stderr and stays off.
 
-use std::os::fd::{FromRawFd, OwnedFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -177,7 +176,7 @@ fn start() -> Option<Runtime> {
 /// Starts the runtime with `config` (from `config_file`, named in messages), writing the log
 /// it names, or none at all unless `writes_log`.
 fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<Runtime> {
-    let dev_null = match open_dev_null() {
+    let dev_null = match crate::sys::fd::open_dev_null() {
         Ok(fd) => fd,
         Err(e) => {
             crate::diag::say(Level::Error, "start", || {
@@ -261,7 +260,7 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
         sites,
     };
     let budget = Arc::new(Budget::new(config.max_concurrent, config.max_overhead));
-    let cow_fault_ns = crate::budget::cow_fault_cost_ns();
+    let cow_fault_ns = crate::sys::usage::cow_fault_cost_ns();
     let (collector, inbox) = match Collector::spawn(
         &config,
         instance.clone(),
@@ -282,12 +281,9 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
         use rand::{RngCore, SeedableRng};
         SmallRng::from_os_rng().next_u64()
     });
-    // SAFETY: registering plain `extern "C" fn`s that touch only atomics (and, at exit, the
-    // collector) has no preconditions.
-    unsafe {
-        libc::atexit(shutdown_at_exit);
-        libc::pthread_atfork(None, None, Some(crate::role::mark_forked));
-    }
+    // Both touch only atomics (and, at exit, the collector).
+    crate::sys::process::at_exit(shutdown_at_exit);
+    crate::sys::process::at_fork_in_child(crate::role::mark_forked);
     let hidden_runs = config.hide_runs && crate::sandbox::launch::available();
     let busy_wait_limit = site::all()
         .map(|s| {
@@ -328,16 +324,6 @@ fn disarm_all() -> Option<Runtime> {
         s.disarm();
     }
     None
-}
-
-fn open_dev_null() -> std::io::Result<OwnedFd> {
-    // SAFETY: open with a static C string; a non-negative result is a fresh descriptor.
-    let fd = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
-    if fd < 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: `fd` was just opened and nothing else owns it.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
 extern "C" fn shutdown_at_exit() {

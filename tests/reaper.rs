@@ -61,7 +61,7 @@ fn under_an_adopter_that_never_reaps_runs_stop_leaving_zombies() {
         // SAFETY: getppid has no preconditions.
         let adopter = unsafe { libc::getppid() };
         // Runs until invite has had time to see that nobody reaps, and its verdict.
-        let grace = invite::sandbox::orphans::GRACE;
+        let grace = invite::__private::sandbox::GRACE;
         let first = calls_for(grace + Duration::from_millis(1500), 0);
         let before = zombies_of(adopter);
         let second = calls_for(Duration::from_secs(1), first);
@@ -87,7 +87,7 @@ fn under_an_adopter_that_never_reaps_runs_stop_leaving_zombies() {
         run.describe()
     );
     assert!(
-        before <= invite::sandbox::orphans::UNCONFIRMED,
+        before <= invite::__private::sandbox::UNCONFIRMED,
         "{before} zombies: more runs were hidden than may be before the adopter is known"
     );
     assert!(first > 0 && second > 0);

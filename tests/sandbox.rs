@@ -751,7 +751,7 @@ fn a_memory_limit_stops_a_greedy_test_only() {
 fn the_filter_costs_a_test_process_microseconds() {
     // Not a timing threshold: the cost is measured and printed for the record; the assertion
     // is only that installing works and leaves the process able to report.
-    let filter = invite::sandbox::seccomp::Filter::build().unwrap();
+    let filter = invite::__private::sandbox::seccomp::Filter::build().unwrap();
     let (r, w) = {
         let mut fds = [0; 2];
         // SAFETY: pipe writes two descriptors into `fds`.
@@ -767,7 +767,7 @@ fn the_filter_costs_a_test_process_microseconds() {
         let ok = filter.install(900, -1).is_ok();
         let us = started.elapsed().as_micros() as u64;
         let msg = format!("{ok} {us}");
-        let _ = invite::sandbox::wire::write_all(900, msg.as_bytes());
+        let _ = invite::__private::sandbox::wire::write_all(900, msg.as_bytes());
         // SAFETY: leaving without running the test harness's destructors.
         unsafe { libc::_exit(0) };
     }

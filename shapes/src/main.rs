@@ -34,7 +34,7 @@ async fn main() {
     for (name, v) in &results {
         println!("result {name} = {v:?}");
     }
-    println!("sites {}", invite::site::all().count());
+    println!("sites {}", invite::__private::sites().count());
     println!("idle {waited}");
 }
 

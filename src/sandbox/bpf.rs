@@ -154,23 +154,7 @@ fn block(rule: Rule) -> Vec<libc::sock_filter> {
     }
 }
 
-/// Installs a program on the calling thread (and the threads it will create).
-pub fn install(program: &[libc::sock_filter]) -> std::io::Result<()> {
-    let prog = libc::sock_fprog {
-        len: program.len() as u16,
-        filter: program.as_ptr() as *mut _,
-    };
-    // SAFETY: `prog` points at a live program for the duration of the calls; no_new_privs is
-    // required to install a filter without privileges and only restricts this process.
-    unsafe {
-        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-            || libc::prctl(libc::PR_SET_SECCOMP, libc::SECCOMP_MODE_FILTER, &prog) != 0
-        {
-            return Err(std::io::Error::last_os_error());
-        }
-    }
-    Ok(())
-}
+pub use super::sys::seccomp::install;
 
 /// Runs a program on a given call the way the kernel would: the reference the unit tests check
 /// the compiled layout against, on any host architecture.

@@ -11,11 +11,12 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
 use super::broker;
 use super::detach;
+use super::sys::run::{self, exit_now, Forked};
 use super::wire::{self, Frame, FrameReader};
 use super::Launcher;
 use super::{
@@ -27,8 +28,6 @@ use crate::site::Site;
 
 /// The write end of the current test process's verdict pipe, for the panic hook.
 static PANIC_PIPE: AtomicI32 = AtomicI32::new(-1);
-/// The last panic message in this process (leaked on purpose: the process is short-lived).
-static LAST_PANIC: AtomicPtr<String> = AtomicPtr::new(std::ptr::null_mut());
 
 /// Beyond this many bytes of panic messages from one test, later ones are dropped.
 const PANIC_TEXT_MAX: usize = 2048;
@@ -83,7 +82,7 @@ impl ChildRun {
             files = detach::descriptors(&keep);
             detach::privatize_shared_mappings();
         }
-        set_blocking(pipe.as_raw_fd());
+        set_blocking(&pipe);
         ChildRun {
             site,
             filter: launcher.filter.as_ref().filter(|_| site.seccomp()),
@@ -125,8 +124,8 @@ impl ChildRun {
             }
         }
         // The test processes were reaped here, so their time is in this process's children's.
-        let cpu_ns =
-            crate::budget::cpu_ns(libc::RUSAGE_SELF) + crate::budget::cpu_ns(libc::RUSAGE_CHILDREN);
+        let cpu_ns = crate::sys::usage::cpu_ns(libc::RUSAGE_SELF)
+            + crate::sys::usage::cpu_ns(libc::RUSAGE_CHILDREN);
         let _ = wire::send(fd, &Frame::Done { cpu_ns });
         exit_now(0)
     }
@@ -154,18 +153,20 @@ impl ChildRun {
             }
         };
         let started = Instant::now();
-        // SAFETY: this child is single-threaded, so the test process inherits no lock held by a
-        // thread that does not exist in it.
-        let supervisor = unsafe { libc::getpid() };
-        let pid = unsafe { libc::fork() };
-        if pid < 0 {
-            let e = std::io::Error::last_os_error();
-            return (
-                Outcome::Error,
-                Some(format!("could not fork the test process: {e}")),
-                0,
-            );
-        }
+        // This child is single-threaded, so the test process inherits no lock held by a thread
+        // that does not exist in it.
+        let supervisor = run::pid();
+        let pid = match run::fork() {
+            Ok(Forked::Parent(pid)) => pid,
+            Ok(Forked::Child) => 0,
+            Err(e) => {
+                return (
+                    Outcome::Error,
+                    Some(format!("could not fork the test process: {e}")),
+                    0,
+                );
+            }
+        };
         if pid == 0 {
             drop(read_end);
             let broker = broker.map(|(ours, theirs)| {
@@ -301,28 +302,18 @@ impl ChildRun {
         broker: Option<OwnedFd>,
         tests: &mut dyn FnMut(&mut TestCtx),
     ) -> ! {
-        // SAFETY: prctl and getppid have no memory-safety preconditions. Dying with the
-        // supervisor means no test process outlives its run.
-        unsafe {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            if libc::getppid() != supervisor {
-                exit_now(4);
-            }
-        }
-        name_process(c"invite test");
+        // Dying with the supervisor means no test process outlives its run.
+        run::die_with(supervisor);
+        run::name_process(c"invite test");
         let fd = verdict_pipe.as_raw_fd();
         // The run's result pipe and the program's pidfd are the supervisor's: a test that could
         // write the one would forge results, and the other names the program.
-        // SAFETY: closing descriptors this process holds and never uses again (it leaves with
-        // _exit, so the OwnedFds are never dropped here).
-        unsafe {
-            libc::close(self.pipe.as_raw_fd());
-            if let Some(p) = &self.program {
-                libc::close(p.as_raw_fd());
-            }
+        run::close_inherited(&[&self.pipe]);
+        if let Some(p) = &self.program {
+            run::close_inherited(&[p]);
         }
         detach::reopen_again(&self.files);
-        set_blocking(fd);
+        set_blocking(&verdict_pipe);
         PANIC_PIPE.store(fd, Ordering::Relaxed);
         if let Some(mb) = self.site.memory_mb() {
             limit_memory(mb);
@@ -335,7 +326,7 @@ impl ChildRun {
             tolerance: self.tolerance,
             self_check: self.self_check,
             verdict: RefCell::new(None),
-            taken: Cell::new(false),
+            taken: run::TakeOnce::default(),
             next_stream: Cell::new(None),
         };
         if let Some(filter) = self.filter {
@@ -379,45 +370,10 @@ impl ChildRun {
 /// priority, a deadline of its own, and a panic hook that reports instead of printing.
 fn isolate(launcher: &Launcher, deadline: Duration, caller_cpu: i32) {
     crate::role::enter_child();
-    name_process(c"invite run");
+    run::name_process(c"invite run");
     // Off the caller's CPU, so that the tests do not compete with the caller for its core.
     leave_cpu(caller_cpu);
-    // SAFETY: signal, sigprocmask, dup2, nice and setitimer only change this process's own
-    // settings; every argument is a valid constant or a descriptor we own.
-    unsafe {
-        // The host's handlers were inherited: a SIGALRM handler would defeat the deadline and a
-        // SIGCHLD set to SIG_IGN would reap our test processes before we could.
-        for sig in 1..=64 {
-            if sig != libc::SIGKILL && sig != libc::SIGSTOP {
-                libc::signal(sig, libc::SIG_DFL);
-            }
-        }
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-        let mut none: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut none);
-        libc::pthread_sigmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
-
-        let null = launcher.dev_null();
-        for fd in 0..=2 {
-            libc::dup2(null, fd);
-        }
-        libc::nice(launcher.nice);
-        // A session of its own: no controlling terminal, and out of the program's process
-        // group, so a terminal's signals and job control never reach the tests.
-        libc::setsid();
-
-        let timer = libc::itimerval {
-            it_interval: libc::timeval {
-                tv_sec: 0,
-                tv_usec: 0,
-            },
-            it_value: libc::timeval {
-                tv_sec: deadline.as_secs() as libc::time_t,
-                tv_usec: deadline.subsec_micros() as libc::suseconds_t,
-            },
-        };
-        libc::setitimer(libc::ITIMER_REAL, &timer, std::ptr::null_mut());
-    }
+    run::cut_loose(launcher.dev_null(), launcher.nice, deadline);
     // The parent's hook is never called here: it may print, or take locks that some other
     // thread held at the fork. Forget it rather than drop it (its captures belong to the parent).
     std::mem::forget(std::panic::take_hook());
@@ -446,15 +402,8 @@ fn isolate(launcher: &Launcher, deadline: Duration, caller_cpu: i32) {
                 },
             );
         }
-        LAST_PANIC.store(Box::into_raw(Box::new(message)), Ordering::Release);
+        run::set_last_panic(message);
     }));
-}
-
-/// Names the process as `ps` and `top` show it, so that an operator can tell invite's
-/// processes from the program's (which they are copies of, command line included).
-fn name_process(name: &std::ffi::CStr) {
-    // SAFETY: PR_SET_NAME reads a NUL-terminated string of at most 16 bytes.
-    unsafe { libc::prctl(libc::PR_SET_NAME, name.as_ptr()) };
 }
 
 /// Caps this test process's address space at what it has now plus `mb` MiB: an allocation
@@ -470,53 +419,23 @@ fn limit_memory(mb: u64) {
     else {
         return;
     };
-    // SAFETY: sysconf has no preconditions.
-    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as u64;
-    let limit = pages * page + (mb << 20);
-    let lim = libc::rlimit {
-        rlim_cur: limit,
-        rlim_max: limit,
-    };
-    // SAFETY: setrlimit reads a valid rlimit.
-    unsafe { libc::setrlimit(libc::RLIMIT_AS, &lim) };
+    run::limit_address_space(pages * run::page_size() + (mb << 20));
 }
 
 fn last_panic() -> String {
-    let p = LAST_PANIC.load(Ordering::Acquire);
-    if p.is_null() {
-        "panicked".to_string()
-    } else {
-        // SAFETY: non-null pointers in LAST_PANIC come from Box::into_raw and are never freed.
-        unsafe { (*p).clone() }
-    }
+    run::last_panic().unwrap_or_else(|| "panicked".to_string())
 }
 
 /// Waits until one of the descriptors is readable or the time is up.
 fn wait_readable(fds: &[Option<RawFd>], limit: Duration) {
-    let mut polls: Vec<libc::pollfd> = fds
-        .iter()
-        .flatten()
-        .map(|&fd| libc::pollfd {
-            fd,
-            events: libc::POLLIN,
-            revents: 0,
-        })
-        .collect();
+    let polls: Vec<RawFd> = fds.iter().flatten().copied().collect();
     // Without a pidfd, nothing signals the test process's exit: look again soon.
     let cap = if fds.last().is_some_and(|f| f.is_none()) {
         5
     } else {
         1000
     };
-    let ms = limit.as_millis().clamp(1, cap) as libc::c_int;
-    // SAFETY: `polls` is a live array of the length passed.
-    unsafe { libc::poll(polls.as_mut_ptr(), polls.len() as libc::nfds_t, ms) };
-}
-
-/// Leaves the process at once: no destructors, no atexit handlers, no stdio flush.
-fn exit_now(code: i32) -> ! {
-    // SAFETY: _exit never returns and has no preconditions.
-    unsafe { libc::_exit(code) }
+    run::wait_readable(&polls, limit.as_millis().clamp(1, cap) as i32);
 }
 
 /// What the generated test code sees inside a test process.
@@ -526,7 +445,7 @@ pub struct TestCtx {
     tolerance: f64,
     self_check: bool,
     verdict: RefCell<Option<(Outcome, Option<String>)>>,
-    taken: Cell<bool>,
+    taken: run::TakeOnce,
     /// For a statistical relation: the next independent stream to give an execution.
     next_stream: Cell<Option<u64>>,
 }
@@ -574,11 +493,6 @@ impl TestCtx {
     /// runs one test and leaves with `_exit`: the original is never used or dropped again.
     /// A second call in the same process panics rather than create a second owner.
     pub fn take<T>(&self, value: &T) -> T {
-        assert!(
-            !self.taken.replace(true),
-            "a receiver can be taken once per test"
-        );
-        // SAFETY: see above; `taken` guarantees a single copy per test process.
-        unsafe { std::ptr::read(value) }
+        self.taken.take(value)
     }
 }

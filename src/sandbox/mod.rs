@@ -12,16 +12,16 @@
 //! see it. The collector follows it through a pidfd opened before anyone could reap it.
 
 pub mod bpf;
-pub mod broker;
 pub mod child;
-pub mod detach;
-pub mod launch;
 pub mod orphans;
 pub mod policy;
-pub mod seccomp;
-pub mod wire;
+#[allow(unsafe_code)]
+pub mod sys;
 
-use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
+use sys::run::{self, Forked};
+pub use sys::{broker, detach, launch, seccomp, wire};
+
+use std::os::fd::{AsRawFd, IntoRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -138,19 +138,16 @@ pub(crate) fn fork_run(permit: Permit, launcher: &'static Launcher, tests: impl 
         pidfd: -1,
         parent_ns: 0,
     };
-    // SAFETY: sched_getcpu has no preconditions (a vDSO read).
-    let caller_cpu = unsafe { libc::sched_getcpu() };
+    let caller_cpu = run::current_cpu();
     let (test_seed, snapshot) = (start.test_seed, start.snapshot);
     // From here the raw numbers own both ends: the run closes its copy of the read end, the
     // message takes both on success, and a failure closes both.
     let (read_end, write_end) = (read_end.into_raw_fd(), write_end.into_raw_fd());
     let mut tests = Some(tests);
     let mut in_run = |program: Option<OwnedFd>| {
-        // SAFETY: the run's copies of the pipe's ends, owned by nothing else in this process.
-        let write_end = unsafe {
-            libc::close(read_end);
-            OwnedFd::from_raw_fd(write_end)
-        };
+        // The run's copies of the pipe's ends, owned by nothing else in this process.
+        run::close_raw(read_end);
+        let write_end = run::own_raw(write_end);
         let run = ChildRun::start(
             site, launcher, caller_cpu, test_seed, snapshot, write_end, program,
         );
@@ -164,13 +161,8 @@ pub(crate) fn fork_run(permit: Permit, launcher: &'static Launcher, tests: impl 
         plain_fork(launcher.pid, &mut in_run).map(|pid| (pid, None))
     };
     let Ok((pid, pidfd)) = launched else {
-        // SAFETY: the message was never sent, so these are still ours alone.
-        drop(unsafe {
-            (
-                OwnedFd::from_raw_fd(read_end),
-                OwnedFd::from_raw_fd(write_end),
-            )
-        });
+        // The message was never sent, so these are still ours alone.
+        drop((run::own_raw(read_end), run::own_raw(write_end)));
         place.give_back();
         return fail(SkipReason::ForkFailed);
     };
@@ -220,24 +212,20 @@ fn plain_fork(
     program_pid: libc::pid_t,
     in_run: &mut dyn FnMut(Option<OwnedFd>),
 ) -> std::io::Result<libc::pid_t> {
-    // SAFETY: fork has no memory-safety preconditions. The child only runs code that is safe
-    // after a fork in a multithreaded process (see `child`): it touches no lock another thread
-    // may hold, except through `malloc`, which glibc's fork leaves usable.
-    let pid = unsafe { libc::fork() };
-    if pid < 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    if pid == 0 {
-        // SAFETY: getppid has no preconditions. If the program died during the fork, so does
-        // the run.
-        if unsafe { libc::getppid() } != program_pid {
-            // SAFETY: _exit never returns.
-            unsafe { libc::_exit(5) };
+    // The child only runs code that is safe after a fork in a multithreaded process (see
+    // `child`): it touches no lock another thread may hold, except through `malloc`, which
+    // glibc's fork leaves usable.
+    let pid = match run::fork()? {
+        Forked::Parent(pid) => pid,
+        Forked::Child => {
+            // If the program died during the fork, so does the run.
+            if run::parent_pid() != program_pid {
+                run::exit_now(5);
+            }
+            in_run(None);
+            run::exit_now(70);
         }
-        in_run(None);
-        // SAFETY: _exit never returns.
-        unsafe { libc::_exit(70) };
-    }
+    };
     Ok(pid)
 }
 

@@ -13,7 +13,7 @@
 //! skipped as over a cap), so that an adopter that never reaps is left that many zombies.
 
 use std::collections::VecDeque;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::time::{Duration, Instant};
 
 use crate::adopter;
@@ -53,7 +53,7 @@ impl Watch {
         if self.done {
             return Verdict::Watching;
         }
-        if !unreaped(&pidfd) {
+        if !crate::sys::process::exists(&pidfd) {
             return self.confirm();
         }
         if self.ended.len() < LIMIT {
@@ -80,7 +80,11 @@ impl Watch {
         if self.done {
             return Verdict::Watching;
         }
-        if self.ended.iter().any(|(fd, _)| !unreaped(fd)) {
+        if self
+            .ended
+            .iter()
+            .any(|(fd, _)| !crate::sys::process::exists(fd))
+        {
             return self.confirm();
         }
         while let Some((_, at)) = self.ended.front() {
@@ -100,30 +104,16 @@ impl Watch {
     }
 }
 
-/// Whether the process of an ended run still exists, as a zombie nobody has reaped: a signal
-/// 0 through its pidfd reaches a zombie, and fails with ESRCH once it is reaped.
-fn unreaped(pidfd: &OwnedFd) -> bool {
-    // SAFETY: pidfd_send_signal with signal 0 only checks that the process exists; the
-    // descriptor is a live pidfd owned by the caller.
-    let r = unsafe {
-        libc::syscall(
-            libc::SYS_pidfd_send_signal,
-            pidfd.as_raw_fd(),
-            0,
-            std::ptr::null::<libc::siginfo_t>(),
-            0,
-        )
-    };
-    r == 0
-}
-
 #[cfg(test)]
+// The tests fork and signal processes of their own to set up what the code must survive.
+#[allow(unsafe_code)]
 mod tests {
     use super::*;
     use crate::adopter::{
         held, may_hide, not_started, withdrawn, Place, CONFIRMED, HIDDEN_UNCONFIRMED, UNCONFIRMED,
         WITHDRAWN,
     };
+    use std::os::fd::AsRawFd;
     use std::sync::atomic::Ordering::Relaxed;
 
     /// Runs `f` alone with the launch counters, from fresh ones, and puts them back after.
@@ -223,9 +213,9 @@ mod tests {
     #[test]
     fn a_zombie_is_unreaped_until_its_parent_waits() {
         let (pid, fd) = zombie();
-        assert!(unreaped(&fd));
+        assert!(crate::sys::process::exists(&fd));
         reap(pid);
-        assert!(!unreaped(&fd));
+        assert!(!crate::sys::process::exists(&fd));
     }
 
     #[test]

@@ -1,18 +1,15 @@
 //! Following processes: pipes to hear from them, pidfds to wait for and signal them without
 //! touching the program's own children, and how each ended.
 
-use std::os::fd::{FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
 /// A pipe whose both ends close on exec, both non-blocking: one system call for the caller.
 /// The writer, in a child, makes its end blocking again with [`set_blocking`].
 pub(crate) fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0; 2];
-    // SAFETY: `fds` has room for the two descriptors pipe2 writes.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: pipe2 succeeded, so both are fresh descriptors that nothing else owns.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+    use rustix::pipe::PipeFlags;
+    Ok(rustix::pipe::pipe_with(
+        PipeFlags::CLOEXEC | PipeFlags::NONBLOCK,
+    )?)
 }
 
 pub(crate) fn raw(fd: &OwnedFd) -> RawFd {
@@ -20,39 +17,34 @@ pub(crate) fn raw(fd: &OwnedFd) -> RawFd {
 }
 
 /// Moves the calling process off `cpu` where its CPU set has another one to run on (-1: stay).
+///
+/// Only the calling task changes: a run's launcher, or a run (processes of their own).
 pub(crate) fn leave_cpu(cpu: i32) {
-    if cpu < 0 || cpu as usize >= libc::CPU_SETSIZE as usize {
+    use rustix::thread::{sched_getaffinity, sched_setaffinity, CpuSet};
+    if cpu < 0 || cpu as usize >= CpuSet::MAX_CPU {
         return;
     }
-    // SAFETY: cpu_set_t is plain data; sched_{get,set}affinity read and write our own set and
-    // change only the calling task (a run's launcher, or a run: processes of their own).
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return;
-        }
-        if libc::CPU_COUNT(&set) > 1 && libc::CPU_ISSET(cpu as usize, &set) {
-            libc::CPU_CLR(cpu as usize, &mut set);
-            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
-        }
+    let Ok(mut set) = sched_getaffinity(None) else {
+        return;
+    };
+    if set.count() > 1 && set.is_set(cpu as usize) {
+        set.unset(cpu as usize);
+        let _ = sched_setaffinity(None, &set);
     }
 }
 
 /// Makes a descriptor blocking (a child's write end: a full pipe must wait, not drop data).
-pub(crate) fn set_blocking(fd: RawFd) {
-    // SAFETY: fcntl on a descriptor we own.
-    unsafe {
-        let flags = libc::fcntl(fd, libc::F_GETFL);
-        libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+pub(crate) fn set_blocking(fd: impl std::os::fd::AsFd) {
+    use rustix::fs::{fcntl_getfl, fcntl_setfl, OFlags};
+    if let Ok(flags) = fcntl_getfl(&fd) {
+        let _ = fcntl_setfl(&fd, flags - OFlags::NONBLOCK);
     }
 }
 
 /// A pidfd for our own child, or `None` on kernels without pidfds (the caller then polls).
 pub(crate) fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
-    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
-    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, libc::PIDFD_NONBLOCK) };
-    // SAFETY: a non-negative return is a fresh descriptor that nothing else owns.
-    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
+    use rustix::process::{Pid, PidfdFlags};
+    rustix::process::pidfd_open(Pid::from_raw(pid)?, PidfdFlags::NONBLOCK).ok()
 }
 
 /// How the collector holds on to a run's child.
@@ -253,23 +245,61 @@ fn exit_from_pidfd(fd: &OwnedFd) -> Exit {
 /// Sends SIGKILL to a run or test process, through its pidfd when there is one (safe against
 /// pid reuse).
 pub(crate) fn kill(pid: libc::pid_t, pidfd: Option<&OwnedFd>) {
-    // SAFETY: signalling our own child; a stale pid is excluded by the pidfd where we have one.
+    use rustix::process::{Pid, Signal};
+    let _ = match (pidfd, Pid::from_raw(pid)) {
+        (Some(fd), _) => rustix::process::pidfd_send_signal(fd, Signal::KILL),
+        (None, Some(pid)) => rustix::process::kill_process(pid, Signal::KILL),
+        // Never 0 or negative, which would signal a whole group.
+        (None, None) => Ok(()),
+    };
+}
+
+/// Has `f` run when the process exits normally (`atexit`); false if it could not be
+/// registered.
+pub(crate) fn at_exit(f: extern "C" fn()) -> bool {
+    // SAFETY: registering a plain `extern "C" fn` has no preconditions; the caller's function
+    // must not unwind, which `extern "C"` already turns into an abort.
+    unsafe { libc::atexit(f) == 0 }
+}
+
+/// Has `f` run in the child of every later `fork` of this process (`pthread_atfork`).
+pub(crate) fn at_fork_in_child(f: extern "C" fn()) -> bool {
+    // SAFETY: registering a plain `extern "C" fn` has no preconditions; it runs in a child
+    // right after a fork, so it must be async-signal-safe, which the caller's (a store to an
+    // atomic) is.
+    unsafe { libc::pthread_atfork(None, None, Some(f)) == 0 }
+}
+
+/// Blocks `signals` in the calling thread only: a signal the kernel raises for a failed
+/// write (SIGXFSZ, SIGPIPE) then fails the write instead of killing the process.
+pub(crate) fn block_in_this_thread(signals: &[libc::c_int]) {
+    // SAFETY: sigset_t is plain data that sigemptyset initialises; pthread_sigmask changes
+    // only this thread's mask and reads a live set.
     unsafe {
-        match pidfd {
-            Some(fd) => {
-                libc::syscall(
-                    libc::SYS_pidfd_send_signal,
-                    raw(fd),
-                    libc::SIGKILL,
-                    std::ptr::null::<libc::siginfo_t>(),
-                    0,
-                );
-            }
-            None => {
-                libc::kill(pid, libc::SIGKILL);
-            }
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for &sig in signals {
+            libc::sigaddset(&mut set, sig);
         }
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
     }
+}
+
+/// Whether the process behind a pidfd still exists, if only as a zombie nobody has reaped: a
+/// signal 0 through its pidfd reaches a zombie, and fails with ESRCH once it is reaped.
+pub(crate) fn exists(pidfd: &OwnedFd) -> bool {
+    // SAFETY: pidfd_send_signal with signal 0 only checks that the process exists; the
+    // descriptor is a live pidfd owned by the caller.
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_pidfd_send_signal,
+            pidfd.as_raw_fd(),
+            0,
+            std::ptr::null::<libc::siginfo_t>(),
+            0,
+        )
+    };
+    r == 0
 }
 
 #[cfg(test)]

@@ -277,7 +277,7 @@ impl Aggregator {
             // An observation is a passed run of its site's discovery entry.
             "observation" => {
                 let signature = lite.signature.as_deref().unwrap_or("?");
-                let test = format!("{}{signature}", invite::site::DISCOVER_PREFIX);
+                let test = format!("{}{signature}", invite::__private::DISCOVER_PREFIX);
                 let observed = Lite {
                     test: Some(Cow::Owned(test)),
                     outcome: Some(Outcome::Pass),

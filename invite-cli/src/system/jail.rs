@@ -30,7 +30,7 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 
-use invite::sandbox::bpf::{self, jump, stmt, JEQ, JGE, JSET, LD_W_ABS, RET};
+use invite::__private::sandbox::bpf::{self, jump, stmt, JEQ, JGE, JSET, LD_W_ABS, RET};
 use landlock::{
     Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
     RulesetAttr, RulesetCreatedAttr, Scope, ABI,

@@ -508,6 +508,7 @@ mod tests {
         let pid = unsafe { libc::fork() };
         assert!(pid >= 0, "fork: {}", std::io::Error::last_os_error());
         if pid == 0 {
+            // SAFETY: as above: system calls on this child's own namespace and descriptors.
             let code = unsafe {
                 if libc::unshare(libc::CLONE_NEWNS) != 0
                     || libc::mount(

@@ -1,8 +1,8 @@
 //! Side-effect blocking: a seccomp allow list that lets a test compute, allocate, read, print
 //! and report, and stops it at the first system call that is not known to stay inside its
-//! process ([`super::policy`] says which, and why).
+//! process ([`crate::sandbox::policy`] says which, and why).
 //!
-//! The filter is compiled once, in the parent at start-up ([`super::bpf`]); a test process only
+//! The filter is compiled once, in the parent at start-up ([`crate::sandbox::bpf`]); a test process only
 //! patches its own pid into a copy and installs it. A denied call traps (`SIGSYS`); the handler
 //! installed here names the call and its path, pid, address or descriptor in a `Blocked` frame on
 //! the verdict pipe and leaves, so the test ends as `blocked` with something an operator can act
@@ -11,10 +11,10 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::bpf;
 use super::broker::{self, Denied};
-use super::policy::{self, Arch, ArgKind, BROKER_PLACEHOLDER, PID_PLACEHOLDER};
 use super::wire;
+use crate::sandbox::bpf;
+use crate::sandbox::policy::{self, Arch, ArgKind, BROKER_PLACEHOLDER, PID_PLACEHOLDER};
 
 /// The filter of a test process, compiled once.
 pub struct Filter {
@@ -342,6 +342,24 @@ fn describe(b: &mut Buf, kind: ArgKind, v: u64) {
         ArgKind::Num if v > 0xffff => b.hex(v),
         ArgKind::Num => b.number(v),
     }
+}
+
+/// Installs a program on the calling thread (and the threads it will create).
+pub fn install(program: &[libc::sock_filter]) -> std::io::Result<()> {
+    let prog = libc::sock_fprog {
+        len: program.len() as u16,
+        filter: program.as_ptr() as *mut _,
+    };
+    // SAFETY: `prog` points at a live program for the duration of the calls; no_new_privs is
+    // required to install a filter without privileges and only restricts this process.
+    unsafe {
+        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+            || libc::prctl(libc::PR_SET_SECCOMP, libc::SECCOMP_MODE_FILTER, &prog) != 0
+        {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! A fork copies memory but shares the rest: every descriptor the child inherits points at the
 //! program's own open file description (its offset, its flags, its locks, the data queued on its
 //! pipes and sockets), and every shared mapping is the program's memory. The seccomp allow list
-//! ([`super::policy`]) only lets a test use what it holds, so what it holds must be its own:
+//! ([`crate::sandbox::policy`]) only lets a test use what it holds, so what it holds must be its own:
 //!
 //! - a regular file or directory is opened again, read-only, at the same offset: a new open file
 //!   description, so reads work and move nothing of the program's;
@@ -322,6 +322,7 @@ mod tests {
         // SAFETY: the child makes system calls only and leaves through _exit.
         let pid = unsafe { libc::fork() };
         if pid == 0 {
+            // SAFETY: this is the forked child `detach_in_child` needs.
             let code = unsafe { detach_in_child(&path) };
             // SAFETY: _exit is async-signal-safe.
             unsafe { libc::_exit(code) };
@@ -337,59 +338,64 @@ mod tests {
     /// # Safety
     /// Only in a forked child of the test.
     unsafe fn detach_in_child(path: &std::ffi::CStr) -> i32 {
-        let mut byte = [0u8; 1];
-        let read_one = |fd: RawFd, buf: &mut [u8; 1]| libc::read(fd, buf.as_mut_ptr().cast(), 1);
-        let file = libc::open(path.as_ptr(), libc::O_RDWR);
-        libc::lseek(file, 4, libc::SEEK_SET);
-        let memfd = libc::memfd_create(c"detach".as_ptr(), 0);
-        libc::write(memfd, b"secret".as_ptr().cast(), 6);
-        libc::lseek(memfd, 0, libc::SEEK_SET);
-        // The same memory opened read-only: not writable, so reopened like a file.
-        let own_path = std::ffi::CString::new(format!("/proc/self/fd/{memfd}")).unwrap();
-        let memfd_read = libc::open(own_path.as_ptr(), libc::O_RDONLY);
-        let mut pipe = [0; 2];
-        libc::pipe(pipe.as_mut_ptr());
-        libc::write(pipe[1], b"x".as_ptr().cast(), 1);
-        if file < 3 || memfd < 3 || memfd_read < 3 || pipe[0] < 3 {
-            return 1;
-        }
-        let open_before = std::fs::read_dir("/proc/self/fd").map_or(0, |d| d.count());
-        let reopened = descriptors(&[]);
-        // The file: a new read-only description at the same number and offset (other tests'
-        // files, open in the test binary at the fork, may be in the list too).
-        let own = Reopened {
-            fd: file,
-            offset: 4,
-        };
-        if !reopened.contains(&own)
-            || !reopened.iter().any(|r| r.fd == memfd_read)
-            || reopened
-                .iter()
-                .any(|r| [memfd, pipe[0], pipe[1]].contains(&r.fd))
-        {
-            return 2;
-        }
-        if libc::fcntl(file, libc::F_GETFL) & libc::O_ACCMODE != libc::O_RDONLY {
-            return 3;
-        }
-        if read_one(file, &mut byte) != 1 || byte != *b"4" {
-            return 4;
-        }
-        // The writable memfd and the pipe: still open at their numbers, but dead.
-        for fd in [memfd, pipe[0], pipe[1]] {
-            let flags = libc::fcntl(fd, libc::F_GETFL);
-            if flags < 0 || flags & libc::O_PATH == 0 {
-                return 5;
+        // SAFETY: per the contract, this runs in a forked child of the test, whose raw calls
+        // act on descriptors and memory of its own.
+        unsafe {
+            let mut byte = [0u8; 1];
+            let read_one =
+                |fd: RawFd, buf: &mut [u8; 1]| libc::read(fd, buf.as_mut_ptr().cast(), 1);
+            let file = libc::open(path.as_ptr(), libc::O_RDWR);
+            libc::lseek(file, 4, libc::SEEK_SET);
+            let memfd = libc::memfd_create(c"detach".as_ptr(), 0);
+            libc::write(memfd, b"secret".as_ptr().cast(), 6);
+            libc::lseek(memfd, 0, libc::SEEK_SET);
+            // The same memory opened read-only: not writable, so reopened like a file.
+            let own_path = std::ffi::CString::new(format!("/proc/self/fd/{memfd}")).unwrap();
+            let memfd_read = libc::open(own_path.as_ptr(), libc::O_RDONLY);
+            let mut pipe = [0; 2];
+            libc::pipe(pipe.as_mut_ptr());
+            libc::write(pipe[1], b"x".as_ptr().cast(), 1);
+            if file < 3 || memfd < 3 || memfd_read < 3 || pipe[0] < 3 {
+                return 1;
             }
-            if read_one(fd, &mut byte) != -1 || *libc::__errno_location() != libc::EBADF {
-                return 6;
+            let open_before = std::fs::read_dir("/proc/self/fd").map_or(0, |d| d.count());
+            let reopened = descriptors(&[]);
+            // The file: a new read-only description at the same number and offset (other tests'
+            // files, open in the test binary at the fork, may be in the list too).
+            let own = Reopened {
+                fd: file,
+                offset: 4,
+            };
+            if !reopened.contains(&own)
+                || !reopened.iter().any(|r| r.fd == memfd_read)
+                || reopened
+                    .iter()
+                    .any(|r| [memfd, pipe[0], pipe[1]].contains(&r.fd))
+            {
+                return 2;
             }
+            if libc::fcntl(file, libc::F_GETFL) & libc::O_ACCMODE != libc::O_RDONLY {
+                return 3;
+            }
+            if read_one(file, &mut byte) != 1 || byte != *b"4" {
+                return 4;
+            }
+            // The writable memfd and the pipe: still open at their numbers, but dead.
+            for fd in [memfd, pipe[0], pipe[1]] {
+                let flags = libc::fcntl(fd, libc::F_GETFL);
+                if flags < 0 || flags & libc::O_PATH == 0 {
+                    return 5;
+                }
+                if read_one(fd, &mut byte) != -1 || *libc::__errno_location() != libc::EBADF {
+                    return 6;
+                }
+            }
+            // The template of the dead descriptors is not left behind.
+            if std::fs::read_dir("/proc/self/fd").map_or(0, |d| d.count()) != open_before {
+                return 7;
+            }
+            0
         }
-        // The template of the dead descriptors is not left behind.
-        if std::fs::read_dir("/proc/self/fd").map_or(0, |d| d.count()) != open_before {
-            return 7;
-        }
-        0
     }
 
     #[test]
