@@ -88,6 +88,7 @@ pub mod config;
 pub mod dedup;
 mod diag;
 pub mod discover;
+mod error;
 mod executor;
 mod exit_report;
 mod handover;
@@ -111,6 +112,7 @@ pub use check::{check, check_replaying, Checked};
 #[cfg(feature = "proptest")]
 pub use check::{check_strategy, check_strategy_with};
 pub use collector::on_failure;
+pub use error::InitError;
 pub use invite_macros::{discover, in_vivo, metamorphic};
 pub use outcomes::outcomes;
 pub use regression::regression;

@@ -12,12 +12,13 @@
 //! times the original's, as it must be.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::hash::Hash;
 
 use statrs::distribution::{ContinuousCDF, FisherSnedecor, StudentsT};
-use statrs::stats_tests::ks_test::{ks_twosample, KSTwoSampleAlternativeMethod};
-use statrs::stats_tests::mannwhitneyu::{mannwhitneyu, MannWhitneyUMethod};
+use statrs::stats_tests::fisher::FishersExactTestError;
+use statrs::stats_tests::ks_test::{ks_twosample, KSTestError, KSTwoSampleAlternativeMethod};
+use statrs::stats_tests::mannwhitneyu::{mannwhitneyu, MannWhitneyUError, MannWhitneyUMethod};
 use statrs::stats_tests::{fishers_exact, Alternative, NaNPolicy};
 
 use crate::mr::{Approx, Op};
@@ -76,16 +77,13 @@ impl Test {
     }
 
     /// Parses a test's name (`-` and `_` alike, any case).
-    pub fn parse(name: &str) -> Result<Test, String> {
+    pub fn parse(name: &str) -> Result<Test, Error> {
         let key = name.trim().to_ascii_lowercase().replace('-', "_");
         Test::ALL
             .into_iter()
             .find(|t| t.name() == key)
-            .ok_or_else(|| {
-                format!(
-                    "unknown statistical test `{name}`: use one of {}",
-                    Test::ALL.map(|t| format!("`{}`", t.name())).join(", ")
-                )
+            .ok_or_else(|| Error::UnknownTest {
+                name: name.to_string(),
             })
     }
 
@@ -155,23 +153,15 @@ impl Default for Plan {
 
 impl Plan {
     /// Refuses what no test could judge.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Error> {
         if !(MIN_RUNS..=MAX_RUNS).contains(&self.runs) {
-            return Err(format!(
-                "`runs = {}` is out of range: a statistical relation needs between {MIN_RUNS} and \
-                 {MAX_RUNS} runs per side ({DEFAULT_RUNS} when not given)",
-                self.runs
-            ));
+            return Err(Error::RunsOutOfRange { runs: self.runs });
         }
         if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err(format!(
-                "`alpha = {}` is not a probability: give the false-alarm rate per check, between \
-                 0 and 1 exclusive, such as 0.001 ({DEFAULT_ALPHA} when not given)",
-                self.alpha
-            ));
+            return Err(Error::AlphaNotAProbability { alpha: self.alpha });
         }
         if self.checks == 0 {
-            return Err("a statistical relation counts among at least one check".into());
+            return Err(Error::NoChecks);
         }
         Ok(())
     }
@@ -182,13 +172,12 @@ impl Plan {
     }
 
     /// Checks that `claim` is one this plan's test can judge.
-    pub fn supports(&self, claim: Claim) -> Result<(), String> {
+    pub fn supports(&self, claim: Claim) -> Result<(), Error> {
         if claim != Claim::Same && !self.test.one_sided() {
-            return Err(format!(
-                "{} compares two samples for sameness only: write the relation with `==`, or \
-                 use `welch` or `mann_whitney` for `<`, `<=`, `>` and `>=`",
-                self.test.title()
-            ));
+            return Err(Error::SamenessOnly {
+                test: self.test,
+                claim,
+            });
         }
         Ok(())
     }
@@ -203,15 +192,113 @@ pub struct Finding {
     pub p: f64,
 }
 
+/// Why a plan was refused or a test could not run, with what to change.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A name [`Test::parse`] does not know: use one of the names of [`Test::ALL`].
+    UnknownTest {
+        /// The name as given.
+        name: String,
+    },
+    /// Fewer than [`MIN_RUNS`] or more than [`MAX_RUNS`] runs per side.
+    RunsOutOfRange {
+        /// The runs asked for.
+        runs: usize,
+    },
+    /// An `alpha` that is not strictly between 0 and 1: give the false-alarm rate per check.
+    AlphaNotAProbability {
+        /// The `alpha` given.
+        alpha: f64,
+    },
+    /// A plan shared among no checks: `checks` must be 1 or more.
+    NoChecks,
+    /// A one-sided claim given to a test that judges sameness only: write the relation with
+    /// `==`, or use [`Test::Welch`] or [`Test::MannWhitney`].
+    SamenessOnly {
+        /// The plan's test.
+        test: Test,
+        /// The claim it cannot judge.
+        claim: Claim,
+    },
+    /// A side with fewer than two values: run each side at least twice.
+    TooFewValues {
+        /// The test asked for.
+        test: Test,
+        /// Values on the left.
+        left: usize,
+        /// Values on the right.
+        right: usize,
+    },
+    /// The Mann-Whitney U test refused the samples.
+    MannWhitney(MannWhitneyUError),
+    /// The Kolmogorov-Smirnov test refused the samples.
+    KolmogorovSmirnov(KSTestError),
+    /// Fisher's exact test, which compares how often each non-finite value came, refused the
+    /// counts.
+    Fisher(FishersExactTestError),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::UnknownTest { name } => write!(
+                f,
+                "unknown statistical test `{name}`: use one of {}",
+                Test::ALL.map(|t| format!("`{}`", t.name())).join(", ")
+            ),
+            Error::RunsOutOfRange { runs } => write!(
+                f,
+                "`runs = {runs}` is out of range: a statistical relation needs between \
+                 {MIN_RUNS} and {MAX_RUNS} runs per side ({DEFAULT_RUNS} when not given)"
+            ),
+            Error::AlphaNotAProbability { alpha } => write!(
+                f,
+                "`alpha = {alpha}` is not a probability: give the false-alarm rate per check, \
+                 between 0 and 1 exclusive, such as 0.001 ({DEFAULT_ALPHA} when not given)"
+            ),
+            Error::NoChecks => {
+                f.write_str("a statistical relation counts among at least one check")
+            }
+            Error::SamenessOnly { test, .. } => write!(
+                f,
+                "{} compares two samples for sameness only: write the relation with `==`, or \
+                 use `welch` or `mann_whitney` for `<`, `<=`, `>` and `>=`",
+                test.title()
+            ),
+            Error::TooFewValues { test, left, right } => write!(
+                f,
+                "{} needs at least two values per side (got {left} and {right})",
+                test.title()
+            ),
+            Error::MannWhitney(e) => write!(f, "the Mann-Whitney U test could not run: {e}"),
+            Error::KolmogorovSmirnov(e) => {
+                write!(f, "the Kolmogorov-Smirnov test could not run: {e}")
+            }
+            Error::Fisher(e) => write!(f, "Fisher's exact test could not run: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::MannWhitney(e) => Some(e),
+            Error::KolmogorovSmirnov(e) => Some(e),
+            Error::Fisher(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 /// Runs `test` on two samples of finite numbers.
-pub fn test(test: Test, claim: Claim, left: &[f64], right: &[f64]) -> Result<Finding, String> {
+pub fn test(test: Test, claim: Claim, left: &[f64], right: &[f64]) -> Result<Finding, Error> {
     if left.len() < 2 || right.len() < 2 {
-        return Err(format!(
-            "{} needs at least two values per side (got {} and {})",
-            test.title(),
-            left.len(),
-            right.len()
-        ));
+        return Err(Error::TooFewValues {
+            test,
+            left: left.len(),
+            right: right.len(),
+        });
     }
     match test {
         Test::Welch => Ok(welch(claim, left, right)),
@@ -223,7 +310,7 @@ pub fn test(test: Test, claim: Claim, left: &[f64], right: &[f64]) -> Result<Fin
             claim.alternative(),
         )
         .map(|(statistic, p)| Finding { statistic, p })
-        .map_err(|e| format!("the Mann-Whitney U test could not run: {e}")),
+        .map_err(Error::MannWhitney),
         Test::KolmogorovSmirnov => {
             // The exact distribution (which accounts for ties) costs time in the product of the
             // sample sizes; past a few hundred values the asymptotic one is as good.
@@ -234,7 +321,7 @@ pub fn test(test: Test, claim: Claim, left: &[f64], right: &[f64]) -> Result<Fin
             };
             ks_twosample(left.to_vec(), right.to_vec(), method, NaNPolicy::Error)
                 .map(|(statistic, p)| Finding { statistic, p })
-                .map_err(|e| format!("the Kolmogorov-Smirnov test could not run: {e}"))
+                .map_err(Error::KolmogorovSmirnov)
         }
     }
 }
@@ -363,7 +450,7 @@ pub fn judge(
     let mut detail = String::new();
     if let Some(control) = control {
         match compare(plan, Claim::Same, right, control, tolerance, level) {
-            Err(e) => return (Outcome::Error, e),
+            Err(e) => return (Outcome::Error, e.to_string()),
             Ok(c) if c.shown => {
                 return (
                     Outcome::Inconclusive,
@@ -382,7 +469,7 @@ pub fn judge(
         }
     }
     match compare(plan, claim, left, right, tolerance, level) {
-        Err(e) => (Outcome::Error, e),
+        Err(e) => (Outcome::Error, e.to_string()),
         Ok(c) => (
             if c.shown {
                 Outcome::Fail
@@ -407,7 +494,7 @@ fn compare(
     right: &[f64],
     tolerance: f64,
     level: f64,
-) -> Result<Comparison, String> {
+) -> Result<Comparison, Error> {
     if same_when_sorted(left, right, tolerance) {
         return Ok(Comparison {
             shown: false,
@@ -438,8 +525,7 @@ fn compare(
                 Claim::NotBelow if kind == "-inf" => Alternative::Greater,
                 _ => Alternative::TwoSided,
             };
-            let p = fishers_exact(&table, alternative)
-                .map_err(|e| format!("Fisher's exact test could not run: {e}"))?;
+            let p = fishers_exact(&table, alternative).map_err(Error::Fisher)?;
             if p < level {
                 return Ok(Comparison {
                     shown: true,
@@ -929,13 +1015,78 @@ mod tests {
         assert_eq!(Test::parse("Mann-Whitney"), Ok(Test::MannWhitney));
         assert_eq!(Test::parse("variance_ratio"), Ok(Test::VarianceRatio));
         let e = Test::parse("anova").unwrap_err();
-        assert!(
-            e.contains("`welch`, `mann_whitney`, `ks`, `variance_ratio`"),
-            "{e}"
+        assert_eq!(
+            e.to_string(),
+            "unknown statistical test `anova`: use one of `welch`, `mann_whitney`, `ks`, \
+             `variance_ratio`"
         );
         assert_eq!(Claim::of(Op::Ne), None);
         assert_eq!(Claim::of(Op::Lt), Some(Claim::NotAbove));
         assert_eq!(Claim::of(Op::Ge), Some(Claim::NotBelow));
+    }
+
+    #[test]
+    fn each_error_says_what_to_change_and_chains_to_the_library_s() {
+        use std::error::Error as _;
+        let runs = Plan {
+            runs: 4,
+            ..Plan::default()
+        };
+        assert_eq!(
+            runs.validate().unwrap_err().to_string(),
+            "`runs = 4` is out of range: a statistical relation needs between 5 and 100000 runs \
+             per side (30 when not given)"
+        );
+        let alpha = Plan {
+            alpha: 1.0,
+            ..Plan::default()
+        };
+        assert_eq!(
+            alpha.validate().unwrap_err().to_string(),
+            "`alpha = 1` is not a probability: give the false-alarm rate per check, between 0 \
+             and 1 exclusive, such as 0.001 (0.0001 when not given)"
+        );
+        let none = Plan {
+            checks: 0,
+            ..Plan::default()
+        };
+        assert_eq!(none.validate(), Err(Error::NoChecks));
+        let e = plan(Test::VarianceRatio)
+            .supports(Claim::NotBelow)
+            .unwrap_err();
+        assert_eq!(
+            e,
+            Error::SamenessOnly {
+                test: Test::VarianceRatio,
+                claim: Claim::NotBelow
+            }
+        );
+        assert!(e
+            .to_string()
+            .starts_with("the variance-ratio F-test compares two samples for sameness only"));
+        let e = test(Test::Welch, Claim::Same, &[1.0], &[1.0, 2.0]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "Welch's t-test needs at least two values per side (got 1 and 2)"
+        );
+        assert!(e.source().is_none());
+        let e = Error::MannWhitney(MannWhitneyUError::UncomparableData);
+        assert_eq!(
+            e.to_string(),
+            "the Mann-Whitney U test could not run: elements in the data are not comparable"
+        );
+        assert!(e.source().is_some());
+        let e = test(
+            Test::KolmogorovSmirnov,
+            Claim::Same,
+            &[1.0, f64::NAN],
+            &[1.0, 2.0],
+        )
+        .unwrap_err();
+        assert!(matches!(e, Error::KolmogorovSmirnov(_)), "{e:?}");
+        assert!(e
+            .to_string()
+            .starts_with("the Kolmogorov-Smirnov test could not run: "));
     }
 
     #[test]
