@@ -94,6 +94,7 @@ mod collector;
 pub mod config;
 mod diag;
 pub mod discover;
+mod error;
 mod executor;
 mod exit_report;
 #[allow(unsafe_code)]
@@ -126,6 +127,7 @@ pub use check::{check, check_replaying, Checked};
 #[cfg(feature = "proptest")]
 pub use check::{check_strategy, check_strategy_with};
 pub use collector::on_failure;
+pub use error::InitError;
 pub use invite_macros::{discover, in_vivo, metamorphic};
 pub use outcomes::outcomes;
 pub use regression::regression;

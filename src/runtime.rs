@@ -15,6 +15,7 @@ use crate::budget::Budget;
 use crate::collector::Collector;
 use crate::config::{Config, Sandbox, Source};
 use crate::diag::Level;
+use crate::error::InitError;
 use crate::record::{self, Instance, Start};
 use crate::sandbox::{seccomp, Launcher};
 use crate::site::{self, Sampling};
@@ -115,11 +116,10 @@ pub(crate) fn for_checks() -> Option<&'static Runtime> {
 ///     eprintln!("{e}");
 /// }
 /// ```
-pub fn init_with(config: Config) -> Result<(), String> {
-    let text = toml::to_string(&config)
-        .map_err(|e| format!("invite::init_with: the configuration cannot be written out: {e}"))?;
+pub fn init_with(config: Config) -> Result<(), InitError> {
+    let text = toml::to_string(&config).map_err(InitError::Unwritable)?;
     let config = Config::from_toml(&text, std::path::Path::new("invite::init_with"))
-        .map_err(|e| e.to_string())?;
+        .map_err(InitError::Invalid)?;
     let mut applied = false;
     RUNTIME.get_or_init(|| {
         applied = true;
@@ -131,12 +131,7 @@ pub fn init_with(config: Config) -> Result<(), String> {
     if applied {
         Ok(())
     } else {
-        Err(
-            "invite::init_with: invite had already started (or been found off) from the \
-             configuration file or an earlier call; call init_with before the first \
-             instrumented call"
-                .to_string(),
-        )
+        Err(InitError::AlreadyStarted)
     }
 }
 

@@ -122,7 +122,7 @@ pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 }
                 all.0.extend(found.proposals.0);
             }
-            Err(e) => notes.push(e),
+            Err(e) => notes.push(e.to_string()),
         }
     }
     let printed = match opts.format {

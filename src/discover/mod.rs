@@ -55,7 +55,7 @@ use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
 pub use observe::{observe, Call, Follow, Observation, MAX_LEN};
-pub use signature::{Param, Signature};
+pub use signature::{Param, Signature, SignatureError};
 use transform::SeqOp;
 pub use transform::Transform;
 pub use value::{Discoverable, Kind, Value};
@@ -229,13 +229,17 @@ pub fn propose_observed(
     signature: &str,
     obs: &[Observation],
     min_inputs: usize,
-) -> Result<Observed, String> {
+) -> Result<Observed, Error> {
     let Some(first) = obs.first() else {
         return Ok(Observed::default());
     };
     let kinds: Vec<Kind> = first.input.iter().map(Value::kind).collect();
-    let sig = Signature::parse(signature, &kinds, first.output.kind())
-        .map_err(|e| format!("site {site}: {e}"))?;
+    let sig = Signature::parse(signature, &kinds, first.output.kind()).map_err(|source| {
+        Error::RecordedSignature {
+            site: site.to_string(),
+            source,
+        }
+    })?;
     let transforms = Transform::all(&sig);
     let ids: Vec<String> = transforms.iter().map(|t| t.id(&sig)).collect();
     let fits = |o: &&Observation| {
@@ -524,17 +528,43 @@ pub fn quietly<R>(f: impl FnOnce() -> R) -> Option<R> {
     out
 }
 
-/// An error in setting up an offline discovery.
+/// Why discovery could not start on a function: its signature does not parse or does not agree
+/// with the function.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error(String);
+#[non_exhaustive]
+pub enum Error {
+    /// The signature given to [`Discovery::new`]: fix it as the [`SignatureError`] says. Its
+    /// text is this error's text.
+    Signature(SignatureError),
+    /// The signature a site's observations name ([`propose_observed`]) does not parse or does
+    /// not match the recorded arguments: the log was written by another version of invite, or
+    /// edited. Record the site again with the current build.
+    RecordedSignature {
+        /// The site whose records name the signature.
+        site: String,
+        /// What is wrong with the signature.
+        source: SignatureError,
+    },
+}
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            Error::Signature(e) => e.fmt(f),
+            Error::RecordedSignature { site, source } => write!(f, "site {site}: {source}"),
+        }
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            // Its text is this error's text: a chain printed link by link would repeat it.
+            Error::Signature(e) => e.source(),
+            Error::RecordedSignature { source, .. } => Some(source),
+        }
+    }
+}
 
 /// The function, called on values.
 type Eval<'f> = Box<dyn Fn(&[Value]) -> Option<Value> + 'f>;
@@ -554,7 +584,8 @@ impl<'f, A: Args> Discovery<'f, A> {
     /// types the relations are written with). `f` takes owned arguments: a `&[f64]` parameter
     /// is a `Vec<f64>` here.
     pub fn new<F: Function<A> + 'f>(signature: &str, f: F) -> Result<Self, Error> {
-        let sig = Signature::parse(signature, &A::kinds(), F::output_kind()).map_err(Error)?;
+        let sig =
+            Signature::parse(signature, &A::kinds(), F::output_kind()).map_err(Error::Signature)?;
         Ok(Discovery {
             sig,
             call: Box::new(move |v: &[Value]| f.call_values(v)),
@@ -763,7 +794,20 @@ mod tests {
         let none = propose_observed("app::sin", text, &[], 30).unwrap();
         assert_eq!((none.observations, none.mismatched), (0, 0));
         let bad = propose_observed("app::sin", "sin(", &obs, 30).unwrap_err();
-        assert!(bad.starts_with("site app::sin: "), "{bad}");
+        let Error::RecordedSignature { site, source } = &bad else {
+            panic!("{bad:?}");
+        };
+        assert_eq!(site, "app::sin");
+        assert!(
+            matches!(source, SignatureError::NoClosingParen { .. }),
+            "{source:?}"
+        );
+        assert_eq!(
+            bad.to_string(),
+            "site app::sin: signature `sin(` has no closing `)`; write it as \
+             `fn name(x: f64, xs: &[f64]) -> f64`, as the function is declared"
+        );
+        assert!(std::error::Error::source(&bad).is_some());
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! The function discovery works on: its name, whether it is a method, and its parameters as
 //! they are written, which decide how a relation passes a transformed argument.
 
+use std::fmt;
+
 use super::transform::NumTy;
 use super::value::Kind;
 
@@ -117,31 +119,34 @@ impl Signature {
 
     /// Parses `fn name(a: f64, xs: &[f64]) -> f64` (`pub`, `fn`, a receiver and the result are
     /// optional), checking it against the kinds of the callable's parameters and result.
-    pub fn parse(text: &str, kinds: &[Kind], output: Kind) -> Result<Signature, String> {
-        let fix = "write it as `fn name(x: f64, xs: &[f64]) -> f64`, as the function is declared";
+    pub fn parse(text: &str, kinds: &[Kind], output: Kind) -> Result<Signature, SignatureError> {
+        let signature = || text.to_string();
         let mut rest = text.trim();
         for word in ["pub ", "fn "] {
             rest = rest.strip_prefix(word).unwrap_or(rest).trim_start();
         }
         let open = rest
             .find('(')
-            .ok_or_else(|| format!("signature `{text}` has no parameter list; {fix}"))?;
-        let close = rest
-            .rfind(')')
-            .filter(|&c| c > open)
-            .ok_or_else(|| format!("signature `{text}` has no closing `)`; {fix}"))?;
+            .ok_or_else(|| SignatureError::NoParameterList {
+                signature: signature(),
+            })?;
+        let close = rest.rfind(')').filter(|&c| c > open).ok_or_else(|| {
+            SignatureError::NoClosingParen {
+                signature: signature(),
+            }
+        })?;
         let name = rest[..open].trim();
         if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
-            return Err(format!(
-                "signature `{text}` does not start with a function name; {fix}"
-            ));
+            return Err(SignatureError::NoName {
+                signature: signature(),
+            });
         }
         let output_ty = match rest[close + 1..].trim() {
             "" => "f64".to_string(),
             r => r
                 .strip_prefix("->")
-                .ok_or_else(|| {
-                    format!("signature `{text}`: expected `->` after the parameters; {fix}")
+                .ok_or_else(|| SignatureError::NoArrow {
+                    signature: signature(),
                 })?
                 .trim()
                 .replace(' ', ""),
@@ -162,19 +167,21 @@ impl Signature {
                 method = true;
                 continue;
             }
-            let (pat, ty) = part.split_once(':').ok_or_else(|| {
-                format!("signature `{text}`: parameter `{part}` has no type; {fix}")
-            })?;
+            let (pat, ty) =
+                part.split_once(':')
+                    .ok_or_else(|| SignatureError::UntypedParameter {
+                        signature: signature(),
+                        param: part.to_string(),
+                    })?;
             let pat = pat.trim().trim_start_matches("mut ").trim();
             params.push((pat.to_string(), ty.replace(' ', "")));
         }
         if params.len() != kinds.len() {
-            return Err(format!(
-                "signature `{text}` has {} parameter(s) but the function given takes {}; \
-                 make them agree",
-                params.len(),
-                kinds.len()
-            ));
+            return Err(SignatureError::ParameterCount {
+                signature: signature(),
+                written: params.len(),
+                taken: kinds.len(),
+            });
         }
         Ok(Signature {
             name: name.to_string(),
@@ -189,6 +196,87 @@ impl Signature {
         })
     }
 }
+
+/// Why [`Signature::parse`] refused a signature. Each is fixed by writing the signature as the
+/// function is declared, `fn name(x: f64, xs: &[f64]) -> f64`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SignatureError {
+    /// No `(`.
+    NoParameterList {
+        /// The signature as given.
+        signature: String,
+    },
+    /// No `)` after the `(`.
+    NoClosingParen {
+        /// The signature as given.
+        signature: String,
+    },
+    /// Nothing, or something other than a name, before the `(`.
+    NoName {
+        /// The signature as given.
+        signature: String,
+    },
+    /// Something other than `-> Type` after the parameters.
+    NoArrow {
+        /// The signature as given.
+        signature: String,
+    },
+    /// A parameter without `: Type`.
+    UntypedParameter {
+        /// The signature as given.
+        signature: String,
+        /// The parameter as written.
+        param: String,
+    },
+    /// Not as many parameters as the function given takes: make them agree.
+    ParameterCount {
+        /// The signature as given.
+        signature: String,
+        /// Parameters in the signature (a receiver not counted).
+        written: usize,
+        /// Parameters the function takes.
+        taken: usize,
+    },
+}
+
+impl fmt::Display for SignatureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const FIX: &str =
+            "write it as `fn name(x: f64, xs: &[f64]) -> f64`, as the function is declared";
+        match self {
+            SignatureError::NoParameterList { signature } => {
+                write!(f, "signature `{signature}` has no parameter list; {FIX}")
+            }
+            SignatureError::NoClosingParen { signature } => {
+                write!(f, "signature `{signature}` has no closing `)`; {FIX}")
+            }
+            SignatureError::NoName { signature } => write!(
+                f,
+                "signature `{signature}` does not start with a function name; {FIX}"
+            ),
+            SignatureError::NoArrow { signature } => write!(
+                f,
+                "signature `{signature}`: expected `->` after the parameters; {FIX}"
+            ),
+            SignatureError::UntypedParameter { signature, param } => write!(
+                f,
+                "signature `{signature}`: parameter `{param}` has no type; {FIX}"
+            ),
+            SignatureError::ParameterCount {
+                signature,
+                written,
+                taken,
+            } => write!(
+                f,
+                "signature `{signature}` has {written} parameter(s) but the function given \
+                 takes {taken}; make them agree"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SignatureError {}
 
 /// Splits on commas outside brackets (`HashMap<K, V>` stays one piece).
 fn split_top_level(s: &str) -> Vec<&str> {
@@ -239,13 +327,26 @@ mod tests {
 
     #[test]
     fn a_bad_signature_is_refused_with_what_is_wrong() {
-        let err = |t: &str, k: &[Kind]| Signature::parse(t, k, Kind::Float).unwrap_err();
+        let err =
+            |t: &str, k: &[Kind]| Signature::parse(t, k, Kind::Float).unwrap_err().to_string();
         assert!(err("sin", &[]).contains("no parameter list"));
         assert!(err("sin(x: f64, y: f64)", &[Kind::Float]).contains("2 parameter(s)"));
         assert!(err("sin(x)", &[Kind::Float]).contains("parameter `x` has no type"));
         assert!(err("(x: f64)", &[Kind::Float]).contains("function name"));
         assert!(err("sin(x: f64) f64", &[Kind::Float]).contains("expected `->`"));
         assert!(err("sin(x: f64", &[Kind::Float]).contains("closing"));
+        assert_eq!(
+            Signature::parse("sin(x)", &[Kind::Float], Kind::Float),
+            Err(SignatureError::UntypedParameter {
+                signature: "sin(x)".into(),
+                param: "x".into()
+            })
+        );
+        assert_eq!(
+            err("fn f(x: f64)", &[]),
+            "signature `fn f(x: f64)` has 1 parameter(s) but the function given takes 0; make \
+             them agree"
+        );
     }
 
     #[test]

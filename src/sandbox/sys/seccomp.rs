@@ -31,6 +31,32 @@ impl std::fmt::Debug for Filter {
     }
 }
 
+/// Why no filter was built: tests then run with memory isolation only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// The allow list is written for x86_64 and aarch64 only. On another architecture,
+    /// `sandbox = "fork"` in `invite.toml` says that memory isolation is meant and silences the
+    /// warning.
+    UnsupportedArch {
+        /// The architecture this library runs on.
+        arch: &'static str,
+    },
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::UnsupportedArch { arch } => write!(
+                f,
+                "the sandbox's allow list is written for x86_64 and aarch64, not {arch}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
 /// Whether this kernel has seccomp filters.
 pub fn available() -> bool {
     // SAFETY: PR_GET_SECCOMP only reads this thread's mode.
@@ -39,18 +65,15 @@ pub fn available() -> bool {
 
 impl Filter {
     /// Compiles the allow list for the architecture this library runs on.
-    pub fn build() -> Result<Filter, String> {
+    pub fn build() -> Result<Filter, BuildError> {
         Filter::build_for(Arch::native())
     }
 
     /// The filter for `arch`, the architecture this library runs on (`None`: one the allow
     /// list is not written for, where tests run with memory isolation only).
-    fn build_for(arch: Option<Arch>) -> Result<Filter, String> {
-        let arch = arch.ok_or_else(|| {
-            format!(
-                "the sandbox's allow list is written for x86_64 and aarch64, not {}",
-                std::env::consts::ARCH
-            )
+    fn build_for(arch: Option<Arch>) -> Result<Filter, BuildError> {
+        let arch = arch.ok_or(BuildError::UnsupportedArch {
+            arch: std::env::consts::ARCH,
         })?;
         Ok(Filter {
             program: bpf::program(arch, &policy::resolve(arch)),
@@ -369,7 +392,16 @@ mod tests {
     #[test]
     fn no_filter_is_built_for_an_architecture_the_allow_list_is_not_written_for() {
         let e = Filter::build_for(None).err().unwrap();
-        assert!(e.contains("written for x86_64 and aarch64"), "{e}");
+        assert_eq!(
+            e,
+            BuildError::UnsupportedArch {
+                arch: std::env::consts::ARCH
+            }
+        );
+        assert!(
+            e.to_string().contains("written for x86_64 and aarch64"),
+            "{e}"
+        );
         assert!(Filter::build_for(Some(Arch::Aarch64)).is_ok());
         assert!(Filter::build_for(Some(Arch::X86_64)).is_ok());
     }

@@ -1,122 +1,20 @@
-//! Statistical relations: for code whose output is random, a relation may hold only in
-//! distribution. Each side of such a relation is run many times, each run on its own random
-//! stream, and the two samples are compared with a two-sample test at a stated α.
-//!
-//! The tests are Welch's t (means), Mann–Whitney U (location, by ranks), two-sample
-//! Kolmogorov–Smirnov (whole distributions) and the variance ratio (F). The distributions come
-//! from `statrs`. Rankings are compared with the metrics at the end of this module, in an
-//! ordinary relation: `invite::stats::footrule(&f(&permute(xs)), &result) <= 0.1`.
-//!
-//! A transformed sample is compared, never a transformed statistic: for `f(10·x)` against
-//! `10·f(x)` the right side's sample is each run's result times ten, so its variance is a hundred
-//! times the original's, as it must be.
+//! The two-sample tests and the verdict on a statistical relation: how often each side gave
+//! NaN or an infinity is compared first, then the finite values with the plan's test, and a
+//! report gets the numbers behind the verdict.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::hash::Hash;
 
 use statrs::distribution::{ContinuousCDF, FisherSnedecor, StudentsT};
 use statrs::stats_tests::ks_test::{ks_twosample, KSTwoSampleAlternativeMethod};
 use statrs::stats_tests::mannwhitneyu::{mannwhitneyu, MannWhitneyUMethod};
 use statrs::stats_tests::{fishers_exact, Alternative, NaNPolicy};
 
-use crate::mr::{Approx, Op};
+use super::{Claim, Error, Finding, Plan, Test};
+use crate::mr::Approx;
 use crate::record::Outcome;
 
-/// Runs per side when a relation does not say.
-pub const DEFAULT_RUNS: usize = 30;
-/// The false-alarm rate per check when a relation does not say: low enough that a program
-/// checking itself a thousand times a day raises a false alarm about once in ten days.
-pub const DEFAULT_ALPHA: f64 = 1e-4;
-/// Fewer runs than this say nothing a test could trust.
-pub const MIN_RUNS: usize = 5;
-/// More runs than this make a child run for minutes; a relation asking for more is refused.
-pub const MAX_RUNS: usize = 100_000;
-
-/// A two-sample test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Test {
-    /// Welch's t-test: the means are equal (variances may differ).
-    Welch,
-    /// Mann–Whitney U: neither side tends to be larger (ranks; robust to outliers).
-    MannWhitney,
-    /// Two-sample Kolmogorov–Smirnov: the distributions are the same.
-    KolmogorovSmirnov,
-    /// The variance ratio (F-test): the variances are equal.
-    VarianceRatio,
-}
-
-impl Test {
-    /// Every test, in the order errors list them.
-    pub const ALL: [Test; 4] = [
-        Test::Welch,
-        Test::MannWhitney,
-        Test::KolmogorovSmirnov,
-        Test::VarianceRatio,
-    ];
-
-    /// The name a relation or a spec uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            Test::Welch => "welch",
-            Test::MannWhitney => "mann_whitney",
-            Test::KolmogorovSmirnov => "ks",
-            Test::VarianceRatio => "variance_ratio",
-        }
-    }
-
-    /// What a report calls it.
-    pub fn title(self) -> &'static str {
-        match self {
-            Test::Welch => "Welch's t-test",
-            Test::MannWhitney => "the Mann-Whitney U test",
-            Test::KolmogorovSmirnov => "the Kolmogorov-Smirnov test",
-            Test::VarianceRatio => "the variance-ratio F-test",
-        }
-    }
-
-    /// Parses a test's name (`-` and `_` alike, any case).
-    pub fn parse(name: &str) -> Result<Test, String> {
-        let key = name.trim().to_ascii_lowercase().replace('-', "_");
-        Test::ALL
-            .into_iter()
-            .find(|t| t.name() == key)
-            .ok_or_else(|| {
-                format!(
-                    "unknown statistical test `{name}`: use one of {}",
-                    Test::ALL.map(|t| format!("`{}`", t.name())).join(", ")
-                )
-            })
-    }
-
-    /// Whether the test can judge a one-sided relation (`<`, `<=`, `>`, `>=`).
-    pub fn one_sided(self) -> bool {
-        matches!(self, Test::Welch | Test::MannWhitney)
-    }
-}
-
-/// What the relation claims of the left sample against the right.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Claim {
-    /// `==`: the same (mean, location, distribution or variance, as the test measures).
-    Same,
-    /// `<` or `<=`: the left side is not larger; it fails only when the left is shown larger.
-    NotAbove,
-    /// `>` or `>=`: the left side is not smaller.
-    NotBelow,
-}
-
 impl Claim {
-    /// The claim of a comparison operator, or `None` for `!=`, which no test can confirm.
-    pub fn of(op: Op) -> Option<Claim> {
-        match op {
-            Op::Eq => Some(Claim::Same),
-            Op::Lt | Op::Le => Some(Claim::NotAbove),
-            Op::Gt | Op::Ge => Some(Claim::NotBelow),
-            Op::Ne => None,
-        }
-    }
-
+    /// The alternative hypothesis a test must find for the claim to be shown false.
     fn alternative(self) -> Alternative {
         match self {
             Claim::Same => Alternative::TwoSided,
@@ -126,92 +24,14 @@ impl Claim {
     }
 }
 
-/// How a statistical relation is judged.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Plan {
-    /// The test the samples go to.
-    pub test: Test,
-    /// Runs per side.
-    pub runs: usize,
-    /// The false-alarm rate asked for, before correction.
-    pub alpha: f64,
-    /// How many statistical checks share `alpha` (Bonferroni): each is judged at `alpha / checks`.
-    pub checks: usize,
-    /// Whether the right side is first compared with an independent sample of itself.
-    pub control: bool,
-}
-
-impl Default for Plan {
-    fn default() -> Plan {
-        Plan {
-            test: Test::Welch,
-            runs: DEFAULT_RUNS,
-            alpha: DEFAULT_ALPHA,
-            checks: 1,
-            control: false,
-        }
-    }
-}
-
-impl Plan {
-    /// Refuses what no test could judge.
-    pub fn validate(&self) -> Result<(), String> {
-        if !(MIN_RUNS..=MAX_RUNS).contains(&self.runs) {
-            return Err(format!(
-                "`runs = {}` is out of range: a statistical relation needs between {MIN_RUNS} and \
-                 {MAX_RUNS} runs per side ({DEFAULT_RUNS} when not given)",
-                self.runs
-            ));
-        }
-        if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err(format!(
-                "`alpha = {}` is not a probability: give the false-alarm rate per check, between \
-                 0 and 1 exclusive, such as 0.001 ({DEFAULT_ALPHA} when not given)",
-                self.alpha
-            ));
-        }
-        if self.checks == 0 {
-            return Err("a statistical relation counts among at least one check".into());
-        }
-        Ok(())
-    }
-
-    /// The level each check is judged at.
-    pub fn level(&self) -> f64 {
-        self.alpha / self.checks.max(1) as f64
-    }
-
-    /// Checks that `claim` is one this plan's test can judge.
-    pub fn supports(&self, claim: Claim) -> Result<(), String> {
-        if claim != Claim::Same && !self.test.one_sided() {
-            return Err(format!(
-                "{} compares two samples for sameness only: write the relation with `==`, or \
-                 use `welch` or `mann_whitney` for `<`, `<=`, `>` and `>=`",
-                self.test.title()
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// A test's statistic and p-value.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Finding {
-    /// The test's statistic (t, U, D or F).
-    pub statistic: f64,
-    /// The probability of a statistic at least this extreme were the claim true.
-    pub p: f64,
-}
-
 /// Runs `test` on two samples of finite numbers.
-pub fn test(test: Test, claim: Claim, left: &[f64], right: &[f64]) -> Result<Finding, String> {
+pub fn test(test: Test, claim: Claim, left: &[f64], right: &[f64]) -> Result<Finding, Error> {
     if left.len() < 2 || right.len() < 2 {
-        return Err(format!(
-            "{} needs at least two values per side (got {} and {})",
-            test.title(),
-            left.len(),
-            right.len()
-        ));
+        return Err(Error::TooFewValues {
+            test,
+            left: left.len(),
+            right: right.len(),
+        });
     }
     match test {
         Test::Welch => Ok(welch(claim, left, right)),
@@ -223,7 +43,7 @@ pub fn test(test: Test, claim: Claim, left: &[f64], right: &[f64]) -> Result<Fin
             claim.alternative(),
         )
         .map(|(statistic, p)| Finding { statistic, p })
-        .map_err(|e| format!("the Mann-Whitney U test could not run: {e}")),
+        .map_err(Error::MannWhitney),
         Test::KolmogorovSmirnov => {
             // The exact distribution (which accounts for ties) costs time in the product of the
             // sample sizes; past a few hundred values the asymptotic one is as good.
@@ -234,7 +54,7 @@ pub fn test(test: Test, claim: Claim, left: &[f64], right: &[f64]) -> Result<Fin
             };
             ks_twosample(left.to_vec(), right.to_vec(), method, NaNPolicy::Error)
                 .map(|(statistic, p)| Finding { statistic, p })
-                .map_err(|e| format!("the Kolmogorov-Smirnov test could not run: {e}"))
+                .map_err(Error::KolmogorovSmirnov)
         }
     }
 }
@@ -363,7 +183,7 @@ pub fn judge(
     let mut detail = String::new();
     if let Some(control) = control {
         match compare(plan, Claim::Same, right, control, tolerance, level) {
-            Err(e) => return (Outcome::Error, e),
+            Err(e) => return (Outcome::Error, e.to_string()),
             Ok(c) if c.shown => {
                 return (
                     Outcome::Inconclusive,
@@ -382,7 +202,7 @@ pub fn judge(
         }
     }
     match compare(plan, claim, left, right, tolerance, level) {
-        Err(e) => (Outcome::Error, e),
+        Err(e) => (Outcome::Error, e.to_string()),
         Ok(c) => (
             if c.shown {
                 Outcome::Fail
@@ -407,7 +227,7 @@ fn compare(
     right: &[f64],
     tolerance: f64,
     level: f64,
-) -> Result<Comparison, String> {
+) -> Result<Comparison, Error> {
     if same_when_sorted(left, right, tolerance) {
         return Ok(Comparison {
             shown: false,
@@ -438,8 +258,7 @@ fn compare(
                 Claim::NotBelow if kind == "-inf" => Alternative::Greater,
                 _ => Alternative::TwoSided,
             };
-            let p = fishers_exact(&table, alternative)
-                .map_err(|e| format!("Fisher's exact test could not run: {e}"))?;
+            let p = fishers_exact(&table, alternative).map_err(Error::Fisher)?;
             if p < level {
                 return Ok(Comparison {
                     shown: true,
@@ -543,127 +362,6 @@ fn num(x: f64) -> String {
     } else {
         text
     }
-}
-
-/// A value a statistical relation's side may take: a number, or a `bool` (counted as 0 or 1,
-/// so that the tests compare how often it is true).
-#[diagnostic::on_unimplemented(
-    message = "a statistical relation compares samples of numbers, and `{Self}` is not one",
-    label = "this side gives a `{Self}`",
-    note = "make each side a number (an integer, a float or a bool): for a vector, compare a \
-            summary of it such as `invite::mr::mean(&...)`"
-)]
-pub trait Sample {
-    /// The value as a number of the sample.
-    fn sample(&self) -> f64;
-}
-
-macro_rules! sample_as {
-    ($($t:ty),*) => {$(
-        impl Sample for $t {
-            fn sample(&self) -> f64 {
-                *self as f64
-            }
-        }
-    )*};
-}
-sample_as!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
-
-impl Sample for bool {
-    fn sample(&self) -> f64 {
-        f64::from(u8::from(*self))
-    }
-}
-
-impl<T: Sample + ?Sized> Sample for &T {
-    fn sample(&self) -> f64 {
-        (**self).sample()
-    }
-}
-
-// Rankings: the metrics the thesis names for comparing two orderings of the same items.
-
-/// The positions of `ranking`'s items; an item given twice keeps its first position.
-fn positions<T: Eq + Hash>(ranking: &[T]) -> HashMap<&T, usize> {
-    let mut at = HashMap::with_capacity(ranking.len());
-    for (i, item) in ranking.iter().enumerate() {
-        at.entry(item).or_insert(i);
-    }
-    at
-}
-
-/// How far each item of `a` moved in `b`: an item missing from `b` counts as ranked just past
-/// its end.
-fn displacements<'r, T: Eq + Hash>(a: &'r [T], b: &'r [T]) -> impl Iterator<Item = usize> + 'r {
-    let in_b = positions(b);
-    a.iter()
-        .enumerate()
-        .map(move |(i, item)| in_b.get(item).copied().unwrap_or(b.len()).abs_diff(i))
-}
-
-/// Spearman's footrule between two rankings, normalised to 0 (the same order) … 1 (the largest
-/// displacement possible for this length, as when one ranking is the other reversed).
-///
-/// ```
-/// use invite::stats::footrule;
-/// assert_eq!(footrule(&["a", "b", "c"], &["a", "b", "c"]), 0.0);
-/// assert_eq!(footrule(&["a", "b", "c"], &["c", "b", "a"]), 1.0);
-/// ```
-pub fn footrule<T: Eq + Hash>(a: &[T], b: &[T]) -> f64 {
-    let n = a.len().max(b.len());
-    // The largest total displacement of a permutation of n items is ⌊n²/2⌋.
-    let max = n * n / 2;
-    if max == 0 {
-        return 0.0;
-    }
-    (manhattan(a, b) as f64 / max as f64).min(1.0)
-}
-
-/// The total displacement of `a`'s items in `b` (the footrule, not normalised).
-pub fn manhattan<T: Eq + Hash>(a: &[T], b: &[T]) -> usize {
-    displacements(a, b).sum()
-}
-
-/// The Euclidean distance between the two rankings' position vectors.
-pub fn euclidean<T: Eq + Hash>(a: &[T], b: &[T]) -> f64 {
-    displacements(a, b)
-        .map(|d| (d as f64).powi(2))
-        .sum::<f64>()
-        .sqrt()
-}
-
-/// How many positions hold different items (a length difference counts once per extra item).
-pub fn ranked_differently<T: PartialEq>(a: &[T], b: &[T]) -> usize {
-    let common = a.iter().zip(b).filter(|(x, y)| x != y).count();
-    common + a.len().abs_diff(b.len())
-}
-
-/// The share of positions holding the same item in both: 1 when equal, 0 when no item kept its
-/// place (normalised equivalence).
-pub fn same_place_share<T: PartialEq>(a: &[T], b: &[T]) -> f64 {
-    let n = a.len().max(b.len());
-    if n == 0 {
-        return 1.0;
-    }
-    1.0 - ranked_differently(a, b) as f64 / n as f64
-}
-
-/// The first `share` of a ranking (at least one item of a non-empty ranking), for metrics on
-/// the top only: `footrule(top(&f(&xs), 0.1), top(&result, 0.1))`.
-pub fn top<T>(ranking: &[T], share: f64) -> &[T] {
-    &ranking[..cut(ranking.len(), share)]
-}
-
-/// The last `share` of a ranking.
-pub fn bottom<T>(ranking: &[T], share: f64) -> &[T] {
-    &ranking[ranking.len() - cut(ranking.len(), share)..]
-}
-
-fn cut(len: usize, share: f64) -> usize {
-    if len == 0 {
-        return 0;
-    }
-    ((share.clamp(0.0, 1.0) * len as f64).ceil() as usize).clamp(1, len)
 }
 
 #[cfg(test)]
@@ -886,59 +584,6 @@ mod tests {
     }
 
     #[test]
-    fn plans_are_validated() {
-        assert!(Plan::default().validate().is_ok());
-        for bad in [
-            Plan {
-                runs: 4,
-                ..Plan::default()
-            },
-            Plan {
-                runs: MAX_RUNS + 1,
-                ..Plan::default()
-            },
-            Plan {
-                alpha: 0.0,
-                ..Plan::default()
-            },
-            Plan {
-                alpha: 1.0,
-                ..Plan::default()
-            },
-            Plan {
-                alpha: f64::NAN,
-                ..Plan::default()
-            },
-            Plan {
-                checks: 0,
-                ..Plan::default()
-            },
-        ] {
-            assert!(bad.validate().is_err(), "{bad:?}");
-        }
-        assert!(Plan {
-            runs: MIN_RUNS,
-            ..Plan::default()
-        }
-        .validate()
-        .is_ok());
-        let ks = plan(Test::KolmogorovSmirnov);
-        assert!(ks.supports(Claim::Same).is_ok());
-        assert!(ks.supports(Claim::NotAbove).is_err());
-        assert!(plan(Test::MannWhitney).supports(Claim::NotBelow).is_ok());
-        assert_eq!(Test::parse("Mann-Whitney"), Ok(Test::MannWhitney));
-        assert_eq!(Test::parse("variance_ratio"), Ok(Test::VarianceRatio));
-        let e = Test::parse("anova").unwrap_err();
-        assert!(
-            e.contains("`welch`, `mann_whitney`, `ks`, `variance_ratio`"),
-            "{e}"
-        );
-        assert_eq!(Claim::of(Op::Ne), None);
-        assert_eq!(Claim::of(Op::Lt), Some(Claim::NotAbove));
-        assert_eq!(Claim::of(Op::Ge), Some(Claim::NotBelow));
-    }
-
-    #[test]
     fn a_test_needs_two_values_a_side_of_any_sizes() {
         for t in Test::ALL {
             assert!(test(t, Claim::Same, &[1.0], &[1.0, 2.0]).is_err(), "{t:?}");
@@ -1128,38 +773,5 @@ mod tests {
         assert_eq!(num(1234567.0), "1.2346e6");
         assert_eq!(num(0.00001234), "1.2340e-5");
         assert_eq!(num(-2.5), "-2.5");
-    }
-
-    #[test]
-    fn ranking_metrics() {
-        let a = ["a", "b", "c", "d"];
-        let swapped = ["b", "a", "c", "d"];
-        let reversed = ["d", "c", "b", "a"];
-        assert_eq!(manhattan(&a, &swapped), 2);
-        assert_eq!(footrule(&a, &swapped), 0.25);
-        assert_eq!(footrule(&a, &reversed), 1.0);
-        assert_eq!(manhattan(&a, &reversed), 8);
-        assert!((euclidean(&a, &reversed) - 20f64.sqrt()).abs() < 1e-12);
-        assert_eq!(ranked_differently(&a, &swapped), 2);
-        assert_eq!(ranked_differently(&a, &a[..3]), 1);
-        assert_eq!(same_place_share(&a, &swapped), 0.5);
-        assert_eq!(same_place_share::<&str>(&[], &[]), 1.0);
-        // An item missing from the other ranking counts as just past its end.
-        assert_eq!(manhattan(&["a", "x"], &["a", "b"]), 1);
-        assert_eq!(manhattan(&["x", "a"], &["a", "b"]), 2 + 1);
-        assert_eq!(top(&a, 0.5), &["a", "b"]);
-        assert_eq!(top(&a, 0.1), &["a"]);
-        assert_eq!(bottom(&a, 0.25), &["d"]);
-        assert_eq!(top::<u8>(&[], 0.5), &[] as &[u8]);
-        assert_eq!(footrule::<u8>(&[], &[]), 0.0);
-    }
-
-    #[test]
-    fn samples_of_every_number_type() {
-        assert_eq!(3u8.sample(), 3.0);
-        assert_eq!((-2i64).sample(), -2.0);
-        assert_eq!(true.sample(), 1.0);
-        assert_eq!(false.sample(), 0.0);
-        assert_eq!(Sample::sample(&&1.5f32), 1.5);
     }
 }
