@@ -259,6 +259,12 @@ pub(crate) fn wait_for(run: u64, site: &str, limit: Duration) {
     FOUND.with(|f| f.borrow_mut().tests.extend(found.tests));
 }
 
+/// A record of a test this thread ran in process, for the enclosing check.
+#[cfg_attr(invite_linux, allow(dead_code))]
+pub(crate) fn found(t: record::Test) {
+    FOUND.with(|f| f.borrow_mut().tests.push(t));
+}
+
 /// Gives up on a run that will never be followed (it was not handed to the collector).
 pub(crate) fn forget(run: u64) {
     awaited().remove(&run);

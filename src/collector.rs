@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::{mpsc, Arc, RwLock};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use crate::budget::Budget;
@@ -22,18 +22,6 @@ use crate::rng::Snapshot;
 use crate::sandbox::wire::{Frame, FrameReader};
 use crate::sandbox::{self, Exit};
 use crate::site::{self, Site, TestKind, DISCOVER_PREFIX};
-
-type FailureHook = Arc<dyn Fn(&record::Test) + Send + Sync>;
-static FAILURE_HOOK: RwLock<Option<FailureHook>> = RwLock::new(None);
-
-/// Sets the function called (on the collector thread) for every failing test (`fail`, `error`,
-/// `timeout`, `blocked`), whatever `on_failure` says. It replaces any earlier hook. A panic in
-/// the hook is caught; the hook should return quickly, as results wait while it runs.
-pub fn on_failure(hook: impl Fn(&record::Test) + Send + Sync + 'static) {
-    if let Ok(mut slot) = FAILURE_HOOK.write() {
-        *slot = Some(Arc::new(hook));
-    }
-}
 
 /// Everything the collector needs to follow one run.
 pub(crate) struct RunHandle {
@@ -729,7 +717,7 @@ impl State {
     fn on_failure(&mut self, t: &record::Test) {
         // The hook runs in every mode (before an abort, so that it can record the failure its
         // own way); a panicking hook is contained here.
-        let hook = FAILURE_HOOK.read().ok().and_then(|h| h.clone());
+        let hook = crate::outcomes::failure_hook();
         if let Some(hook) = hook {
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| hook(t)));
         }

@@ -76,6 +76,9 @@
 #![warn(missing_docs)]
 // System calls and raw memory live in two low layers, `sys` and the sandbox's own `sys` (with
 // the hand-over's byte protocol); everything else is safe code.
+// The portable build keeps the shared modules whole; the parts of them only the Linux runtime
+// and sandbox use go unused there.
+#![cfg_attr(not(invite_linux), allow(dead_code))]
 #![deny(
     unsafe_code,
     unsafe_op_in_unsafe_fn,
@@ -90,6 +93,7 @@ pub mod bounds;
 mod budget;
 mod check;
 mod checking;
+#[cfg(invite_linux)]
 mod collector;
 pub mod config;
 mod diag;
@@ -97,6 +101,7 @@ pub mod discover;
 mod error;
 mod executor;
 mod exit_report;
+#[cfg(invite_linux)]
 #[allow(unsafe_code)]
 mod handover;
 pub mod log_sink;
@@ -106,9 +111,15 @@ pub mod record;
 pub mod regression;
 pub mod rng;
 mod role;
+#[cfg(invite_linux)]
+mod runtime;
+// Where runs cannot be forked: the runtime stays off, and checks run in process.
+#[cfg(not(invite_linux))]
+#[path = "portable/runtime.rs"]
 mod runtime;
 pub mod shrink;
 pub mod stats;
+#[cfg(invite_linux)]
 #[allow(unsafe_code)]
 mod sys;
 mod turns;
@@ -118,7 +129,12 @@ mod wait_line;
 // tools: documented for the crate's developers, not for users.
 #[allow(missing_docs)]
 mod dedup;
+#[cfg(invite_linux)]
 #[allow(missing_docs)]
+mod sandbox;
+#[cfg(not(invite_linux))]
+#[allow(missing_docs)]
+#[path = "portable/sandbox.rs"]
 mod sandbox;
 #[allow(missing_docs)]
 mod site;
@@ -126,9 +142,9 @@ mod site;
 pub use check::{check, check_replaying, Checked};
 #[cfg(feature = "proptest")]
 pub use check::{check_strategy, check_strategy_with};
-pub use collector::on_failure;
 pub use error::InitError;
 pub use invite_macros::{discover, in_vivo, metamorphic};
+pub use outcomes::on_failure;
 pub use outcomes::outcomes;
 pub use regression::regression;
 pub use rng::rng;

@@ -9,7 +9,6 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 
 /// How much unwritten log a failing sink keeps for later; older records beyond it are dropped
 /// (and counted).
@@ -58,11 +57,14 @@ impl LogSink {
                     return Err(not_regular(meta.file_type()));
                 }
             }
-            let file = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY)
-                .open(target)?;
+            let mut options = OpenOptions::new();
+            options.create(true).append(true);
+            #[cfg(invite_linux)]
+            std::os::unix::fs::OpenOptionsExt::custom_flags(
+                &mut options,
+                crate::sys::fd::NONBLOCKING_OPEN_FLAGS,
+            );
+            let file = options.open(target)?;
             let kind = file.metadata()?.file_type();
             if !kind.is_file() {
                 return Err(not_regular(kind));
@@ -134,13 +136,18 @@ fn not_regular(kind: std::fs::FileType) -> std::io::Error {
 }
 
 fn describe(kind: std::fs::FileType) -> &'static str {
-    if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_dir() {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        } else if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        } else if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
         "a directory"
     } else {
         "not a regular file"

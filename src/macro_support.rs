@@ -19,9 +19,11 @@ pub use crate::sandbox::{ChildRun, TestCtx};
 // Below the user API, for invite's own CLI, benchmarks and scenario tests.
 pub use crate::dedup::SeenFilter;
 pub use crate::site::{all as sites, DISCOVER_PREFIX};
+#[cfg(invite_linux)]
 pub use crate::sys::usage::resident_mib;
 
 /// The sandbox's parts that `invite system` and the benchmarks reuse.
+#[cfg(invite_linux)]
 pub mod sandbox {
     pub use crate::sandbox::orphans::{GRACE, UNCONFIRMED};
     pub use crate::sandbox::{bpf, broker, detach, launch, seccomp, wire};

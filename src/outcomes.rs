@@ -160,6 +160,23 @@ pub fn outcomes() -> Outcomes {
     }
 }
 
+type FailureHook = std::sync::Arc<dyn Fn(&record::Test) + Send + Sync>;
+static FAILURE_HOOK: std::sync::RwLock<Option<FailureHook>> = std::sync::RwLock::new(None);
+
+/// Sets the function called (on the collector thread) for every failing test (`fail`, `error`,
+/// `timeout`, `blocked`), whatever `on_failure` says. It replaces any earlier hook. A panic in
+/// the hook is caught; the hook should return quickly, as results wait while it runs.
+pub fn on_failure(hook: impl Fn(&record::Test) + Send + Sync + 'static) {
+    if let Ok(mut slot) = FAILURE_HOOK.write() {
+        *slot = Some(std::sync::Arc::new(hook));
+    }
+}
+
+/// The hook [`on_failure`] set, if any.
+pub(crate) fn failure_hook() -> Option<FailureHook> {
+    FAILURE_HOOK.read().ok().and_then(|h| h.clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

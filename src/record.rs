@@ -432,7 +432,12 @@ pub const REPLAY_INPUT: &str = "replay";
 
 /// This machine's host name, as records carry it.
 pub fn hostname() -> String {
-    crate::sys::host::name()
+    #[cfg(invite_linux)]
+    return crate::sys::host::name();
+    #[cfg(not(invite_linux))]
+    return std::env::var("HOSTNAME")
+        .or_else(|_| std::env::var("COMPUTERNAME"))
+        .unwrap_or_else(|_| "unknown".to_string());
 }
 
 /// Now, as the log writes times.

@@ -14,6 +14,34 @@ pub fn in_child() -> bool {
     IN_CHILD.load(Ordering::Relaxed)
 }
 
+thread_local! {
+    /// Where runs cannot be forked, a check runs its tests on the calling thread: while one
+    /// runs, this thread is a test, and a call of an instrumented function runs its body alone.
+    static TESTING_HERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether this thread is running a test in process (see [`testing_here`]).
+pub(crate) fn testing_here() -> bool {
+    TESTING_HERE.with(std::cell::Cell::get)
+}
+
+/// Marks this thread as running a test in process until the guard is dropped.
+#[cfg_attr(invite_linux, allow(dead_code))]
+pub(crate) fn test_here() -> TestingHere {
+    TESTING_HERE.with(|t| t.set(true));
+    TestingHere(())
+}
+
+/// While alive, this thread runs a test in process.
+#[cfg_attr(invite_linux, allow(dead_code))]
+pub(crate) struct TestingHere(());
+
+impl Drop for TestingHere {
+    fn drop(&mut self) {
+        TESTING_HERE.with(|t| t.set(false));
+    }
+}
+
 /// Marks this process as a test's child: called first thing in every run.
 pub(crate) fn enter_child() {
     IN_CHILD.store(true, Ordering::Relaxed);

@@ -225,7 +225,7 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
             }
         }
     };
-    let sites = site::configure_sites(&config, filter.is_some());
+    let sites = site::configure_sites(&config, filter.is_some(), false);
     for (entry, meant) in config.unmatched_entries(sites.iter().map(|s| s.name.as_str())) {
         // A site named at its first call may yet take this name.
         if site::all().any(|s| s.could_be_named(&entry)) {
@@ -307,6 +307,7 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
             hidden_runs,
             busy_wait_limit,
             busy_line: Default::default(),
+            checks_only: false,
         },
         launch,
         instance,

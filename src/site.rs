@@ -42,6 +42,8 @@ pub(crate) struct Sampling {
     pub busy_wait_limit: Duration,
     /// With `when_busy = "wait"`, the calls waiting for the caps, served in turn.
     pub busy_line: WaitLine,
+    /// Only checks test calls: nothing is sampled (where runs cannot be forked).
+    pub checks_only: bool,
 }
 
 /// How the sampler reaches the runtime without importing it: the runtime registers its lazy
@@ -62,17 +64,31 @@ fn sampling() -> Option<&'static Sampling> {
 impl Sampling {
     /// Configures a site named at its first call, as start-up configured the others.
     pub(crate) fn configure_late(&self, s: &Site) {
-        s.configure(&settings_of(&self.config, self.seccomp, s));
+        s.configure(&effective(&self.config, self.seccomp, self.checks_only, s));
+    }
+}
+
+/// A site's settings as applied: with `checks_only`, never sampled (a check re-arms it).
+fn effective(config: &Config, seccomp: bool, checks_only: bool, s: &Site) -> Settings {
+    let settings = settings_of(config, seccomp, s);
+    if checks_only {
+        Settings {
+            rho: 0.0,
+            target_tests_per_min: None,
+            ..settings
+        }
+    } else {
+        settings
     }
 }
 
 /// Applies the configuration to every site and describes them for the `start` record. A site
 /// named at its first call is left for then ([`Sampling::configure_late`]).
-pub(crate) fn configure_sites(config: &Config, seccomp: bool) -> Vec<SiteInfo> {
+pub(crate) fn configure_sites(config: &Config, seccomp: bool, checks_only: bool) -> Vec<SiteInfo> {
     let mut infos: Vec<SiteInfo> = all()
         .filter(|s| s.is_named())
         .map(|s| {
-            s.configure(&settings_of(config, seccomp, s));
+            s.configure(&effective(config, seccomp, checks_only, s));
             s.info()
         })
         .collect();
@@ -598,6 +614,16 @@ impl Site {
             if !self.is_named() && self.name_from(self_type()) {
                 rt.configure_late(self);
             }
+        }
+        if crate::role::testing_here() {
+            // A follow-up call inside a test run in process: the body alone. The countdown is
+            // left due, as in a check, for the calls after the test.
+            local.with(|l| {
+                l.countdown.set(1);
+                l.interval.set(0);
+                l.generation.set(0);
+            });
+            return None;
         }
         if crate::role::in_child() {
             // Instrumentation is off inside a test: never fork again from here.

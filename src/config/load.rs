@@ -2,7 +2,6 @@
 //! blocking and within a size cap, and its TOML is parsed into a [`Config`], every bad key
 //! reported at once with its line, column and dotted path.
 
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use super::{Config, ConfigError};
@@ -59,15 +58,23 @@ impl Config {
             message,
             more: Vec::new(),
         };
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY)
-            .open(path)
-            .map_err(|e| {
-                fail(format!(
-                    "cannot read the file: {e}; fix the path in INVITE_CONFIG or create it"
-                ))
-            })?;
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true);
+        #[cfg(invite_linux)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(
+            &mut options,
+            crate::sys::fd::NONBLOCKING_OPEN_FLAGS,
+        );
+        // Without a non-blocking open, a FIFO would hold the open: look first.
+        #[cfg(not(invite_linux))]
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(fail("it is not a regular file; name a file".to_string()));
+        }
+        let file = options.open(path).map_err(|e| {
+            fail(format!(
+                "cannot read the file: {e}; fix the path in INVITE_CONFIG or create it"
+            ))
+        })?;
         let meta = file
             .metadata()
             .map_err(|e| fail(format!("cannot read the file: {e}")))?;

@@ -7,7 +7,6 @@
 //! the parent's buffered output). If it deadlocks anyway, its own interval timer and the
 //! collector's deadline both end it.
 
-use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -18,10 +17,10 @@ use super::broker;
 use super::detach;
 use super::sys::run::{self, exit_now, Forked};
 use super::wire::{self, Frame, FrameReader};
-use super::Launcher;
 use super::{
     kill, leave_cpu, pidfd_open, pipe, raw, readable, run_deadline, set_blocking, try_reap, Exit,
 };
+use super::{Launcher, TestCtx};
 use crate::record::Outcome;
 use crate::rng::{self, Snapshot};
 use crate::site::Site;
@@ -320,15 +319,7 @@ impl ChildRun {
         }
         self.snapshot.restore();
         rng::set_transform_seed(rng::mix(self.test_seed, index as u64));
-        let mut ctx = TestCtx {
-            index,
-            snapshot: self.snapshot,
-            tolerance: self.tolerance,
-            self_check: self.self_check,
-            verdict: RefCell::new(None),
-            taken: run::TakeOnce::default(),
-            next_stream: Cell::new(None),
-        };
+        let mut ctx = TestCtx::new(index, self.snapshot, self.tolerance, self.self_check);
         if let Some(filter) = self.filter {
             let broker = broker.as_ref().map_or(-1, |b| b.as_raw_fd());
             if let Err(e) = filter.install(fd, broker) {
@@ -348,7 +339,7 @@ impl ChildRun {
         let result = catch_unwind(AssertUnwindSafe(|| tests(&mut ctx)));
         let duration_us = started.elapsed().as_micros() as u64;
         let (outcome, detail) = match result {
-            Ok(()) => ctx.verdict.take().unwrap_or((
+            Ok(()) => ctx.take_verdict().unwrap_or((
                 Outcome::Error,
                 Some("the test ended without a verdict".to_string()),
             )),
@@ -436,63 +427,4 @@ fn wait_readable(fds: &[Option<RawFd>], limit: Duration) {
         1000
     };
     run::wait_readable(&polls, limit.as_millis().clamp(1, cap) as i32);
-}
-
-/// What the generated test code sees inside a test process.
-pub struct TestCtx {
-    index: usize,
-    snapshot: Snapshot,
-    tolerance: f64,
-    self_check: bool,
-    verdict: RefCell<Option<(Outcome, Option<String>)>>,
-    taken: run::TakeOnce,
-    /// For a statistical relation: the next independent stream to give an execution.
-    next_stream: Cell<Option<u64>>,
-}
-
-impl TestCtx {
-    /// Which of the site's tests this process runs.
-    pub fn index(&self) -> usize {
-        self.index
-    }
-
-    /// Rewinds the replayable stream to where the call started; before every execution. Once
-    /// [`independent_streams`](Self::independent_streams) is called, gives each execution a
-    /// stream of its own instead.
-    pub fn replay(&self) {
-        match self.next_stream.get() {
-            None => self.snapshot.restore(),
-            Some(k) => {
-                self.snapshot.restore_independent(k);
-                self.next_stream.set(Some(k + 1));
-            }
-        }
-    }
-
-    /// From now on, every execution draws from its own stream, independent of the others and
-    /// of the call's, and still repeatable from the logged seeds: the runs of a statistical
-    /// relation are samples, not replays.
-    pub fn independent_streams(&self) {
-        self.next_stream.set(Some(0));
-    }
-
-    pub fn tolerance(&self) -> f64 {
-        self.tolerance
-    }
-
-    /// Whether the source run is repeated to detect nondeterminism.
-    pub fn self_check(&self) -> bool {
-        self.self_check
-    }
-
-    pub fn set(&self, outcome: Outcome, detail: Option<String>) {
-        *self.verdict.borrow_mut() = Some((outcome, detail));
-    }
-
-    /// A bitwise copy of a by-value receiver for an In Vivo test. Sound because this process
-    /// runs one test and leaves with `_exit`: the original is never used or dropped again.
-    /// A second call in the same process panics rather than create a second owner.
-    pub fn take<T>(&self, value: &T) -> T {
-        self.taken.take(value)
-    }
 }

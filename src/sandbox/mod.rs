@@ -17,6 +17,7 @@ pub mod orphans;
 pub mod policy;
 #[allow(unsafe_code)]
 pub mod sys;
+mod test_ctx;
 
 use sys::run::{self, Forked};
 pub use sys::{broker, detach, launch, seccomp, wire};
@@ -33,7 +34,10 @@ use crate::site::Permit;
 pub(crate) use crate::sys::process::{
     kill, leave_cpu, pidfd_open, pipe, raw, readable, set_blocking, try_reap, Exit, Follow,
 };
-pub use child::{ChildRun, TestCtx};
+pub use child::ChildRun;
+/// How a test takes a by-value receiver: a bitwise copy, once, in a test process of its own.
+pub(crate) use sys::run::TakeOnce as Taker;
+pub use test_ctx::TestCtx;
 
 /// What runs are started with, made once at start-up: the filter test processes install, the
 /// `/dev/null` their standard streams become, and the collector's inbox that each run is

@@ -7,6 +7,11 @@ use std::time::Duration;
 use rustix::event::{EventfdFlags, PollFd, PollFlags, Timespec};
 use rustix::fs::{Mode, OFlags};
 
+/// How the configuration and the log are opened, beyond reading or appending: never blocking
+/// (a FIFO named by mistake fails or reads at once), closed on exec, and never the process's
+/// controlling terminal.
+pub(crate) const NONBLOCKING_OPEN_FLAGS: i32 = libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY;
+
 /// `/dev/null`, open for reading and writing, closed on exec.
 pub(crate) fn open_dev_null() -> std::io::Result<OwnedFd> {
     Ok(rustix::fs::open(
