@@ -127,3 +127,9 @@ pub fn init() -> bool {
 pub fn in_test() -> bool {
     runtime::in_child()
 }
+
+/// The README's examples, compiled and run as doctests: `cargo test --doc` fails when the
+/// README shows code that no longer builds or no longer does what its text says.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
