@@ -72,7 +72,7 @@ impl<K: Hash + Eq + Clone + Debug, V: Clone + PartialEq + Debug> Lru<K, V> {
     }
 
     /// Inserts or replaces; returns the previous value of `k`.
-    #[invite::in_vivo(test = Self::put_then_get)]
+    #[invite::in_vivo(test = Self::put_then_get, rho = 0.05)]
     pub fn put(&mut self, k: K, v: V) -> Option<V> {
         if let Some((old, _)) = self.entries.get_mut(&k) {
             let prev = std::mem::replace(old, v);

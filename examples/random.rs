@@ -19,6 +19,7 @@ use rand::{Rng, SeedableRng};
     pick_weighted(&multiply(weights, 3.0)) == result,
     pick_weighted(&multiply(weights, 0.5)) == result,
     result < weights.len(),
+    rho = 0.05,
 )]
 pub fn pick_weighted(weights: &[f64]) -> usize {
     let total: f64 = weights.iter().sum();

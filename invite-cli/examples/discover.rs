@@ -14,25 +14,25 @@ use rand::{Rng, SeedableRng};
 
 mod physics {
     /// Kinetic energy of a 2 kg body at speed `v`.
-    #[invite::discover]
+    #[invite::discover(rho = 0.05)]
     pub fn kinetic_energy(v: f64) -> f64 {
         0.5 * 2.0 * v * v
     }
 
     /// Height of a projectile launched at speed `v0` (m/s) after `t` seconds.
-    #[invite::discover]
+    #[invite::discover(rho = 0.05)]
     pub fn height(v0: f64, t: f64) -> f64 {
         v0 * t - 0.5 * 9.81 * t * t
     }
 
     /// Root mean square of a batch of speeds.
-    #[invite::discover]
+    #[invite::discover(rho = 0.05)]
     pub fn rms(vs: &[f64]) -> f64 {
         (vs.iter().map(|v| v * v).sum::<f64>() / vs.len().max(1) as f64).sqrt()
     }
 
     /// The fastest speed of a batch.
-    #[invite::discover]
+    #[invite::discover(rho = 0.05)]
     pub fn top_speed(vs: &[f64]) -> f64 {
         vs.iter().copied().fold(f64::NEG_INFINITY, f64::max)
     }

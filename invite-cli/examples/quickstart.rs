@@ -12,7 +12,7 @@
 //! Run from the repository root, which holds the `invite.toml` this example reads:
 //!
 //! ```text
-//! cargo run --release --example quickstart
+//! cargo run --release -p invite-mt-cli --example quickstart
 //! ```
 
 use rand::{Rng, SeedableRng};
@@ -26,6 +26,7 @@ mod stats {
         mean(&add(xs, 10.0)) == result + 10.0,
         mean(&multiply(xs, 3.0)) == result * 3.0,
         if !xs.is_empty() => mean(&include(xs, result)) == result,
+        rho = 0.02,
     )]
     pub fn mean(xs: &[f64]) -> f64 {
         if xs.is_empty() {
@@ -77,6 +78,7 @@ mod stats {
         sorted(&permute(xs)) == result,
         sorted(&multiply(xs, 2.0)) == multiply(&result, 2.0),
         result.windows(2).all(|w| w[0] <= w[1]),
+        rho = 0.005,
     )]
     pub fn sorted(xs: &[f64]) -> Vec<f64> {
         let mut v = xs.to_vec();

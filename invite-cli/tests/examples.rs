@@ -2,6 +2,8 @@
 //! builds it and run under the repository's own `invite.toml`, with two changes: the log goes
 //! to a temporary directory, and the overhead cap is lifted, since a debug build is slow enough
 //! for the 5% cap to refuse most runs. Workloads are shortened by the examples' own argument.
+//! Every example shares that file, so none of them may be told of a `[functions]` entry that
+//! names another's function.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -31,6 +33,7 @@ fn example(package: &str, name: &str) -> PathBuf {
 /// What a run of an example printed, and its log's test records.
 struct Ran {
     stdout: String,
+    stderr: String,
     tests: Vec<Test>,
 }
 
@@ -86,11 +89,11 @@ fn run(package: &str, name: &str, args: &[&str]) -> Ran {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(
         out.status.success(),
-        "{name} {args:?}: {}\n{stdout}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
+        "{name} {args:?}: {}\n{stdout}\n{stderr}",
+        out.status
     );
     let tests = std::fs::read_to_string(&log)
         .unwrap_or_default()
@@ -100,12 +103,27 @@ fn run(package: &str, name: &str, args: &[&str]) -> Ran {
             _ => None,
         })
         .collect();
-    Ran { stdout, tests }
+    Ran {
+        stdout,
+        stderr,
+        tests,
+    }
+}
+
+/// The shared `invite.toml` holds no setting that concerns another example: a run is not told
+/// of an entry that names no function of its own.
+fn says_nothing_of_other_examples(name: &str, ran: &Ran) {
+    assert!(
+        !ran.stderr.contains("names no instrumented function"),
+        "{name} was told of another example's settings:\n{}",
+        ran.stderr
+    );
 }
 
 #[test]
 fn quickstart_catches_its_mean_defect_and_ends_with_the_report() {
     let ran = run("invite-mt-cli", "quickstart", &["20000"]);
+    says_nothing_of_other_examples("quickstart", &ran);
     let permuted = ran.outcomes_of("mean(&permute(xs)) == result");
     assert!(permuted.contains(&Outcome::Fail), "{permuted:?}");
     // Scaling keeps which reading is dropped, and its share: it holds.
@@ -158,6 +176,7 @@ fn quickstart_catches_its_mean_defect_and_ends_with_the_report() {
 #[test]
 fn the_cache_example_catches_its_eviction_defect() {
     let ran = run("invite-mt", "cache", &[]);
+    says_nothing_of_other_examples("cache", &ran);
     assert!(
         ran.tests
             .iter()
@@ -171,6 +190,7 @@ fn the_cache_example_catches_its_eviction_defect() {
 #[test]
 fn the_random_example_catches_its_weighted_pick_through_the_replayed_stream() {
     let ran = run("invite-mt", "random", &[]);
+    says_nothing_of_other_examples("random", &ran);
     let halved = ran.outcomes_of("pick_weighted(&multiply(weights, 0.5)) == result");
     assert!(halved.contains(&Outcome::Fail), "{:?}", ran.tests);
 }
@@ -179,6 +199,7 @@ fn the_random_example_catches_its_weighted_pick_through_the_replayed_stream() {
 fn the_sampler_fails_welch_on_reversal_and_the_fixed_sampler_passes() {
     let reversal = "statistical(test = welch) => bootstrap_mean(&reverse(xs), draws) == result";
     let ran = run("invite-mt", "sampler", &["20000"]);
+    says_nothing_of_other_examples("sampler", &ran);
     let outcomes = ran.outcomes_of(reversal);
     assert!(
         !outcomes.is_empty() && outcomes.iter().all(|o| *o == Outcome::Fail),
@@ -205,6 +226,7 @@ fn the_sampler_fails_welch_on_reversal_and_the_fixed_sampler_passes() {
 #[test]
 fn the_discover_example_proposes_relations_on_its_simulation() {
     let ran = run("invite-mt-cli", "discover", &["20000"]);
+    says_nothing_of_other_examples("discover", &ran);
     assert!(
         ran.stdout.contains("#[invite::metamorphic("),
         "nothing proposed:\n{}",

@@ -1,5 +1,5 @@
 //! The shapes suite (`shapes/`), run from the macros' own package: what mutation testing of the
-//! macros runs against (`scripts/mutants invite-macros/src/expand.rs`), since cargo-mutants
+//! macros runs against (`scripts/mutants invite-macros/src/expand/*.rs`), since cargo-mutants
 //! tests the package it mutates. A mutant is caught when the shapes no longer compile or no
 //! longer pass. Ignored in ordinary runs, where the workspace runs the suite itself.
 

@@ -1,0 +1,147 @@
+//! Relation discovery's side of the expansion: what a function under `#[invite::discover]` must
+//! be (refused otherwise), its signature as discovery reads it, and the entry that, in the
+//! child, runs the function on the live arguments and on the follow-ups discovery makes.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, ToTokens};
+use syn::spanned::Spanned;
+use syn::{FnArg, Ident, ItemFn, Type};
+
+use super::execution::{awaited_call, receiver_for_execution};
+use super::shape::{Passing, Receiver, Shape};
+
+/// Refuses, at compile time, what discovery cannot call again on transformed copies.
+pub(super) fn check_discoverable(func: &ItemFn, shape: &Shape) -> syn::Result<()> {
+    for (p, input) in shape.params.iter().zip(
+        func.sig
+            .inputs
+            .iter()
+            .filter(|i| matches!(i, FnArg::Typed(_))),
+    ) {
+        if p.passing == Passing::Mut {
+            return Err(syn::Error::new(
+                input.span(),
+                "relation discovery calls the function again on transformed copies of its \
+                 arguments and compares the results; a `&mut` parameter is an output it cannot \
+                 compare: discover a function that takes it by value or by `&` reference",
+            ));
+        }
+    }
+    if shape.output.is_none() {
+        return Err(syn::Error::new(
+            func.sig.ident.span(),
+            "relation discovery compares the function's results, and this function returns \
+             none: discover a function that returns a number, a `bool` or a vector of numbers",
+        ));
+    }
+    Ok(())
+}
+
+/// The signature as discovery reads it: `fn name(&self, x: f64, xs: &[f64]) -> f64`.
+pub(super) fn signature_text(shape: &Shape) -> String {
+    let receiver = match shape.receiver {
+        Receiver::None => None,
+        Receiver::Ref => Some("&self".to_string()),
+        Receiver::RefMut => Some("&mut self".to_string()),
+        Receiver::PinMut => Some("self: Pin<&mut Self>".to_string()),
+        Receiver::Value => Some("self".to_string()),
+    };
+    let params: Vec<String> = receiver
+        .into_iter()
+        .chain(
+            shape
+                .params
+                .iter()
+                .map(|p| format!("{}: {}", p.ident, p.ty)),
+        )
+        .collect();
+    let output = shape
+        .output
+        .as_ref()
+        .map(|t| crate::text::source_text(&t.to_token_stream()))
+        .unwrap_or_else(|| "()".into());
+    format!("fn {}({}) -> {output}", shape.name, params.join(", "))
+}
+
+/// The type discovery converts a value of `ty` through: `<U as ToOwned>::Owned` for a `&U`
+/// (a `&[f64]` is discovered as a `Vec<f64>`), `ty` itself otherwise.
+fn owned_type(ty: &Type) -> TokenStream {
+    match ty {
+        Type::Reference(r) => {
+            let elem = &r.elem;
+            quote!(<#elem as ::std::borrow::ToOwned>::Owned)
+        }
+        other => quote!(#other),
+    }
+}
+
+/// A discovery entry: the function run on the live arguments and on follow-ups made from them,
+/// each call on fresh copies and on the replayed random stream.
+pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
+    let owned: Vec<TokenStream> = shape
+        .params
+        .iter()
+        .map(|p| owned_type(&p.ty_tokens))
+        .collect();
+    let d = quote!(::invite::__private::Discoverable);
+    let kinds = owned.iter().map(|o| quote!(<#o as #d>::KIND));
+    let values = shape.params.iter().zip(&owned).map(|(p, o)| {
+        let id = &p.ident;
+        match p.passing {
+            Passing::Shared => quote!(<#o as #d>::to_value(&::std::borrow::ToOwned::to_owned(#id))),
+            _ => quote!(<#o as #d>::to_value(&#id)),
+        }
+    });
+    let locals: Vec<Ident> = (0..shape.params.len())
+        .map(|i| format_ident!("__invite_d{}", i))
+        .collect();
+    let converts = locals
+        .iter()
+        .zip(&owned)
+        .enumerate()
+        .map(|(i, (l, o))| quote!(let #l = <#o as #d>::from_value(__invite_v.get(#i)?)?;));
+    let (setup, receiver, _) = receiver_for_execution(shape, "__invite_d_self");
+    let mut call_args: Vec<TokenStream> = receiver.into_iter().collect();
+    for (p, l) in shape.params.iter().zip(&locals) {
+        call_args.push(match p.passing {
+            Passing::Shared => quote!(&#l),
+            _ => quote!(#l),
+        });
+    }
+    let call = awaited_call(shape, &call_args);
+    let output = shape
+        .output
+        .as_ref()
+        .expect("checked by check_discoverable");
+    let (out_owned, out_value) = match output {
+        Type::Reference(_) => {
+            let o = owned_type(output);
+            let v = quote!(<#o as #d>::to_value(&::std::borrow::ToOwned::to_owned(__invite_r)));
+            (o, v)
+        }
+        other => (
+            quote!(#other),
+            quote!(<#other as #d>::to_value(&__invite_r)),
+        ),
+    };
+    let signature = signature_text(shape);
+    quote!({
+        let mut __invite_call = |__invite_v: &[::invite::__private::Value]|
+            -> ::core::option::Option<::invite::__private::Value>
+        {
+            #(#converts)*
+            #setup
+            __invite_t.replay();
+            let __invite_r = ::invite::__private::discover_quietly(|| #call)?;
+            #out_value
+        };
+        ::invite::__private::discover_observe(
+            __invite_t,
+            #signature,
+            &[#(#kinds),*],
+            <#out_owned as #d>::KIND,
+            ::std::vec![#(#values),*],
+            &mut __invite_call,
+        );
+    })
+}
