@@ -238,9 +238,14 @@ fn spawn_in(name: &str, config: Option<&str>, env: &[(&str, &str)]) -> Run {
         cmd.env(k, v);
     }
     let (status, stdout, stderr) = run_bounded(cmd, Duration::from_secs(120));
+    // Without the mark no test ran the body: none is named `name` in this binary, and the
+    // scenario would pass on an empty log.
     let stdout = match stdout.find(BEGIN) {
         Some(i) => stdout[i + BEGIN.len()..].to_string(),
-        None => stdout,
+        None => panic!(
+            "the scenario process ran no test named {name:?} (a test's name is its path in the \
+             binary, as `here!()` gives it): {status}\nstdout:\n{stdout}\nstderr:\n{stderr}"
+        ),
     };
     let log = std::fs::read_to_string(&log)
         .unwrap_or_default()
