@@ -9,9 +9,11 @@
 
 #![allow(dead_code)]
 
+use std::cell::Cell;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use invite::record::{Outcome, Record, Stats, Test};
@@ -137,7 +139,9 @@ pub fn scenario_path(name: &str) -> std::ffi::CString {
 /// Runs `body` as the scenario `name` under `config` (TOML without `log`, which is added, and
 /// with [`SCENARIO_TIMEOUT_MS`] and [`SCENARIO_DRAIN_MS`] unless it sets its own `timeout_ms`
 /// and `drain_ms`).
-/// Inside the scenario process it runs the body and exits; outside it returns the run.
+/// Inside the scenario process it runs the body and exits; outside it returns the run. `name`
+/// is the test's path as the harness names it, module included (`here!()`): the scenario
+/// process runs that test alone, matched with `--exact`.
 pub fn scenario(name: &str, config: &str, body: impl FnOnce()) -> Run {
     scenario_with(name, config, &[], body)
 }
@@ -197,6 +201,42 @@ fn with_scenario_deadlines(config: &str) -> String {
     with
 }
 
+/// Held whole by a scenario that must run alone ([`alone`]), and shared by every other
+/// scenario while its process runs.
+static SIDE_BY_SIDE: RwLock<()> = RwLock::new(());
+
+thread_local! {
+    /// Whether this thread holds [`SIDE_BY_SIDE`] whole: its scenarios take no share.
+    static ALONE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// While kept, no other scenario of this test binary runs: for tests that measure contention
+/// for slots and CPU time, which scenarios run beside them would starve. Scenarios started on
+/// the thread that holds it run as usual.
+pub struct Alone {
+    _whole: RwLockWriteGuard<'static, ()>,
+}
+
+impl Drop for Alone {
+    fn drop(&mut self) {
+        ALONE.set(false);
+    }
+}
+
+/// Waits until no other scenario runs, and keeps the others waiting until the [`Alone`] is
+/// dropped.
+pub fn alone() -> Alone {
+    let whole = SIDE_BY_SIDE.write().unwrap_or_else(|e| e.into_inner());
+    ALONE.set(true);
+    Alone { _whole: whole }
+}
+
+/// To be kept while a scenario process runs: waits while a scenario runs [`alone`] (unless
+/// this thread's is the one).
+pub fn side_by_side() -> Option<RwLockReadGuard<'static, ()>> {
+    (!ALONE.get()).then(|| SIDE_BY_SIDE.read().unwrap_or_else(|e| e.into_inner()))
+}
+
 fn spawn(name: &str, config: &str, env: &[(&str, &str)]) -> Run {
     spawn_in(name, Some(config), env)
 }
@@ -237,10 +277,17 @@ fn spawn_in(name: &str, config: Option<&str>, env: &[(&str, &str)]) -> Run {
     for (k, v) in env {
         cmd.env(k, v);
     }
+    let share = side_by_side();
     let (status, stdout, stderr) = run_bounded(cmd, Duration::from_secs(120));
+    drop(share);
+    // Without the mark no test ran the body: none is named `name` in this binary, and the
+    // scenario would pass on an empty log.
     let stdout = match stdout.find(BEGIN) {
         Some(i) => stdout[i + BEGIN.len()..].to_string(),
-        None => stdout,
+        None => panic!(
+            "the scenario process ran no test named {name:?} (a test's name is its path in the \
+             binary, as `here!()` gives it): {status}\nstdout:\n{stdout}\nstderr:\n{stderr}"
+        ),
     };
     let log = std::fs::read_to_string(&log)
         .unwrap_or_default()

@@ -1,11 +1,9 @@
 //! Unseen-state testing (`dedup`) and the adaptive rate (`target_tests_per_min`), in real
 //! processes.
 
-mod support;
-
 use std::time::{Duration, Instant};
 
-use support::scenario;
+use crate::support::scenario;
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -98,7 +96,7 @@ fn only_unseen_states_are_tested_and_the_saved_runs_are_counted() {
     let m = stats
         .sites
         .iter()
-        .find(|s| s.site.ends_with("::magnitude"))
+        .find(|s| s.site == "scenarios::unseen_and_adaptive::magnitude")
         .unwrap();
     assert_eq!(m.runs, 5, "{m:?}");
     assert_eq!(m.skipped.dedup, 195, "{m:?}");
@@ -107,7 +105,7 @@ fn only_unseen_states_are_tested_and_the_saved_runs_are_counted() {
     let p = stats
         .sites
         .iter()
-        .find(|s| s.site.ends_with("::push"))
+        .find(|s| s.site == "scenarios::unseen_and_adaptive::Shelf::push")
         .unwrap();
     assert_eq!((p.runs, p.skipped.dedup), (30, 0), "{p:?}");
     // Relations: one run per unseen state, each run tests the relation once.
@@ -115,17 +113,17 @@ fn only_unseen_states_are_tested_and_the_saved_runs_are_counted() {
         stats
             .sites
             .iter()
-            .find(|s| s.site.ends_with(name))
+            .find(|s| s.site == format!("scenarios::unseen_and_adaptive::{name}"))
             .unwrap()
             .clone()
     };
-    let s = site("::scaled_sum");
+    let s = site("scaled_sum");
     assert_eq!((s.runs, s.skipped.dedup), (4, 96), "{s:?}");
     assert_eq!(
         run.outcomes_of("scaled_sum(&invite::mr::permute(xs), k) == result"),
         vec![invite::record::Outcome::Pass; 4]
     );
-    let l = site("::total_with");
+    let l = site("Ledger::total_with");
     assert_eq!((l.runs, l.skipped.dedup), (10, 20), "{l:?}");
     assert_eq!(
         run.outcomes_of("self.total_with(extra + 1) == result + 1"),
@@ -136,7 +134,7 @@ fn only_unseen_states_are_tested_and_the_saved_runs_are_counted() {
 #[test]
 fn dedup_can_be_turned_off_in_the_configuration() {
     let config = "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n\
-                  [functions.\"unseen_and_adaptive::magnitude\"]\ndedup = false";
+                  [functions.\"scenarios::unseen_and_adaptive::magnitude\"]\ndedup = false";
     let run = scenario(here!(), config, || {
         for _ in 0..10 {
             magnitude(&[1.0], 1);
@@ -148,7 +146,7 @@ fn dedup_can_be_turned_off_in_the_configuration() {
     let m = stats
         .sites
         .iter()
-        .find(|s| s.site.ends_with("::magnitude"))
+        .find(|s| s.site == "scenarios::unseen_and_adaptive::magnitude")
         .unwrap();
     assert_eq!((m.runs, m.skipped.dedup), (10, 0), "{m:?}");
 }
@@ -185,8 +183,10 @@ fn a_site_at_the_default_rho_of_zero_with_a_target_starts_at_a_hundredth_and_ada
     // Both at the default ρ of 0 with a target; `quiet` is also set to ρ = 0 explicitly, which
     // keeps it off.
     let config = "max_overhead = 1.0\nchild_cpu_charge = 0.0\nmax_concurrent = 4\n\
-                  [functions.\"unseen_and_adaptive::rare\"]\ntarget_tests_per_min = 6000\n\
-                  [functions.\"unseen_and_adaptive::quiet\"]\nrho = 0.0\ntarget_tests_per_min = 6000";
+                  [functions.\"scenarios::unseen_and_adaptive::rare\"]\n\
+                  target_tests_per_min = 6000\n\
+                  [functions.\"scenarios::unseen_and_adaptive::quiet\"]\n\
+                  rho = 0.0\ntarget_tests_per_min = 6000";
     let run = scenario(here!(), config, || {
         // About 100 calls a second each, for 2 s: the target asks for every call to be tested.
         for i in 0..200 {
@@ -209,28 +209,33 @@ fn a_site_at_the_default_rho_of_zero_with_a_target_starts_at_a_hundredth_and_ada
         start
             .sites
             .iter()
-            .find(|s| s.name.ends_with(name))
+            .find(|s| s.name == format!("scenarios::unseen_and_adaptive::{name}"))
             .unwrap()
             .rho
     };
-    assert_eq!(rho_at_start("::rare"), 0.01);
-    assert_eq!(rho_at_start("::quiet"), 0.0);
+    assert_eq!(rho_at_start("rare"), 0.01);
+    assert_eq!(rho_at_start("quiet"), 0.0);
     let stats = run.final_stats();
-    let site = |name: &str| stats.sites.iter().find(|s| s.site.ends_with(name));
-    let rare = site("::rare").unwrap();
+    let site = |name: &str| {
+        let name = format!("scenarios::unseen_and_adaptive::{name}");
+        stats.sites.iter().find(|s| s.site == name)
+    };
+    let rare = site("rare").unwrap();
     assert!(rare.tests > 0, "{rare:?}");
     // From 0.01 towards 1: a call rate below the target raises ρ.
     assert!(rare.rho > 0.01, "{rare:?}");
     // A site never sampled has no activity to report.
-    assert!(site("::quiet").is_none_or(|q| q.tests == 0), "{stats:?}");
+    assert!(site("quiet").is_none_or(|q| q.tests == 0), "{stats:?}");
     assert_eq!(run.outcomes_of("quiet_ok").len(), 0);
 }
 
 #[test]
 fn the_adaptive_rate_lowers_rho_for_hot_sites_and_raises_it_for_rare_ones() {
     let config = "max_overhead = 0.5\nmax_concurrent = 4\n\
-                  [functions.\"unseen_and_adaptive::hot\"]\nrho = 0.5\ntarget_tests_per_min = 120\n\
-                  [functions.\"unseen_and_adaptive::rare\"]\nrho = 0.01\ntarget_tests_per_min = 6000";
+                  [functions.\"scenarios::unseen_and_adaptive::hot\"]\n\
+                  rho = 0.5\ntarget_tests_per_min = 120\n\
+                  [functions.\"scenarios::unseen_and_adaptive::rare\"]\n\
+                  rho = 0.01\ntarget_tests_per_min = 6000";
     let run = scenario(here!(), config, || {
         let started = Instant::now();
         let mut last_rare = started;
@@ -255,11 +260,11 @@ fn the_adaptive_rate_lowers_rho_for_hot_sites_and_raises_it_for_rare_ones() {
         stats
             .sites
             .iter()
-            .find(|s| s.site.ends_with(name))
+            .find(|s| s.site == format!("scenarios::unseen_and_adaptive::{name}"))
             .unwrap()
             .clone()
     };
-    let (hot, rare) = (site("::hot"), site("::rare"));
+    let (hot, rare) = (site("hot"), site("rare"));
     // Millions of calls a second want a tiny ρ for 2 tests a second; 50 calls a second want
     // every call tested (from 0.01 to 1, give or take the rate estimate's error).
     assert!(hot.rho < 0.01, "hot site still at rho {}: {hot:?}", hot.rho);

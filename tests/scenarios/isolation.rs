@@ -2,15 +2,13 @@
 //! children. Tests that crash or hang are recorded, never felt. Every hazard of forking a
 //! multithreaded process is exercised for real.
 
-mod support;
-
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
+use crate::support::{self, child_pids, scenario, scenario_dir, scenario_with};
 use invite::record::Outcome::*;
-use support::{child_pids, scenario, scenario_dir, scenario_with};
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -552,7 +550,10 @@ fn the_programs_panic_hook_never_runs_in_a_test() {
     // Invite's hook took the panic: its message and place, not the program's abort.
     let d = t.detail.as_deref().unwrap_or_default();
     assert!(d.contains("the test's own panic on 7"), "{d}");
-    assert!(d.contains("panicked at tests/isolation.rs:"), "{d}");
+    assert!(
+        d.contains("panicked at tests/scenarios/isolation.rs:"),
+        "{d}"
+    );
 }
 
 /// An argument whose `Debug` writes a file: formatting runs in the run's child, before the
@@ -866,7 +867,7 @@ fn no_child_is_left_unreaped_after_hundreds_of_runs() {
     let site = stats
         .sites
         .iter()
-        .find(|s| s.site.ends_with("::double"))
+        .find(|s| s.site == "scenarios::isolation::double")
         .unwrap();
     assert!(site.runs >= 300, "{site:?}");
     // Every sampled call either ran or was refused, and each refusal is counted by reason.
@@ -897,8 +898,8 @@ fn reports_and_spins(_: &u64) -> bool {
 
 #[test]
 fn a_killed_program_leaves_no_test_process_behind() {
-    const NAME: &str = "a_killed_program_leaves_no_test_process_behind";
-    if std::env::var("INVITE_SCENARIO").as_deref() == Ok(NAME) {
+    let name = here!();
+    if std::env::var("INVITE_SCENARIO").as_deref() == Ok(name) {
         long_test(1);
         std::thread::sleep(Duration::from_secs(60));
         return;
@@ -912,9 +913,10 @@ fn a_killed_program_leaves_no_test_process_behind() {
         dir.path().join("log.jsonl")
     )
     .unwrap();
+    let _share = support::side_by_side();
     let mut program = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([NAME, "--exact", "--nocapture", "--test-threads=1"])
-        .env("INVITE_SCENARIO", NAME)
+        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env("INVITE_SCENARIO", name)
         .env("INVITE_SCENARIO_DIR", dir.path())
         .env("INVITE_CONFIG", &config)
         .stdout(std::process::Stdio::null())

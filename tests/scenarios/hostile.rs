@@ -7,14 +7,12 @@
 //! unchanged and end `blocked` or `fail` (the call failed inside the test); the few tests
 //! marked `Pass` act on what became private to them, which is the point.
 
-mod support;
-
 use std::os::fd::{AsRawFd, IntoRawFd};
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use crate::support::{self, scenario, scenario_dir};
 use invite::record::Outcome::{self, *};
-use support::{scenario, scenario_dir};
 
 const WAIT: Duration = Duration::from_secs(30);
 const CONFIG: &str = "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0";

@@ -1,13 +1,11 @@
 //! Relations in `cargo test`: `invite::check` tests every call made inside it, synchronously,
 //! with or without a configuration file, and fails on the relations a defect breaks.
 
-mod support;
-
 use std::time::Duration;
 
+use crate::support::{scenario, scenario_dir, scenario_unconfigured};
 use invite::mr::{add, multiply};
 use invite::record::Outcome::*;
-use support::{scenario, scenario_dir, scenario_unconfigured};
 
 #[invite::metamorphic(
     mean(&multiply(xs, 2.0)) == result * 2.0,
@@ -371,7 +369,8 @@ mod strategies {
         assert!(lines[0].contains("(2 elements)"), "{}", run.describe());
         assert!(
             lines[0].contains(
-                "failing: check::strategies::median `median(&negate(xs)) == -result`: fail"
+                "failing: scenarios::check::strategies::median \
+                 `median(&negate(xs)) == -result`: fail"
             ),
             "{}",
             run.describe()
@@ -379,7 +378,8 @@ mod strategies {
         assert_eq!(
             lines[1],
             "invite::check_strategy: minimal failing input: [-1] | \
-             (1 element) | failing: check::strategies::l1 `l1(&magnitudes(xs)) == result`: fail",
+             (1 element) | failing: scenarios::check::strategies::l1 \
+             `l1(&magnitudes(xs)) == result`: fail",
             "{}",
             run.describe()
         );
@@ -560,7 +560,8 @@ fn finite(m: &f64) -> bool {
 #[test]
 fn methods_are_named_with_their_type_and_configured_by_that_name() {
     // The configuration turns one of the two `double`s off by its full name.
-    let config = "default_rho = 1.0\n[functions.\"check::Feet::double\"]\nenabled = false\n";
+    let config =
+        "default_rho = 1.0\n[functions.\"scenarios::check::Feet::double\"]\nenabled = false\n";
     let run = scenario(here!(), config, || {
         let checked = invite::check(|| {
             Meters(1.0).double();
@@ -571,9 +572,9 @@ fn methods_are_named_with_their_type_and_configured_by_that_name() {
         assert_eq!(
             sites,
             [
-                "check::Meters::double",
-                "check::Feet::double",
-                "check::Feet::from_meters"
+                "scenarios::check::Meters::double",
+                "scenarios::check::Feet::double",
+                "scenarios::check::Feet::from_meters"
             ]
         );
         // Outside a check the configuration rules: the disabled site is never sampled.
@@ -585,7 +586,7 @@ fn methods_are_named_with_their_type_and_configured_by_that_name() {
         println!(
             "{}",
             counts
-                .site("check::Feet::double")
+                .site("scenarios::check::Feet::double")
                 .map_or(0, |s| s.counts().total())
                 - 1
         );

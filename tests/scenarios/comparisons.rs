@@ -2,11 +2,9 @@
 //! result breaks fails with the compared values in its detail, and its mirror passes. Near zero,
 //! the tolerance's absolute floor decides; infinities and integers are exact.
 
-mod support;
-
+use crate::support::scenario_unconfigured;
 use invite::mr::{include, negate, reverse};
 use invite::record::Outcome::{self, *};
-use support::scenario_unconfigured;
 
 fn triple(x: f64) -> f64 {
     3.0 * x

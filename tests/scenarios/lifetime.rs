@@ -1,12 +1,10 @@
 //! No test process outlives its deadline or the program, whatever it tries. Checked from the
 //! outside: the processes themselves are looked up in /proc after the program is gone.
 
-mod support;
-
 use std::time::{Duration, Instant};
 
+use crate::support::{self, scenario, scenario_dir};
 use invite::record::Outcome::*;
-use support::{scenario, scenario_dir};
 
 const CONFIG: &str = "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0";
 

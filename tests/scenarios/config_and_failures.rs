@@ -1,13 +1,11 @@
 //! A broken configuration gives one clear message and leaves the program running untouched;
 //! `on_failure` logs, notifies or aborts as configured; the log reads back record by record.
 
-mod support;
-
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use crate::support::{self, scenario};
 use invite::record::{Outcome, Record};
-use support::scenario;
 
 #[invite::metamorphic(halve(x * 2) == x)]
 fn halve(x: i64) -> i64 {
@@ -139,20 +137,27 @@ fn every_log_line_reads_back_as_a_record() {
     let Some(Record::Start(start)) = records.first() else {
         unreachable!()
     };
-    let mut names: Vec<&str> = start.sites.iter().map(|s| s.name.as_str()).collect();
+    // The record lists every site of the program: the test binary's other suites' too.
+    let mut names: Vec<&str> = start
+        .sites
+        .iter()
+        .map(|s| s.name.as_str())
+        .filter(|n| n.starts_with("scenarios::config_and_failures::"))
+        .collect();
     names.sort();
     assert_eq!(
         names,
         [
-            "config_and_failures::busy_at_exit",
-            "config_and_failures::halve",
-            "config_and_failures::off_by_one"
+            "scenarios::config_and_failures::busy_at_exit",
+            "scenarios::config_and_failures::halve",
+            "scenarios::config_and_failures::off_by_one"
         ]
     );
     assert!(start
         .sites
         .iter()
-        .any(|s| s.tests == ["off_by_one(x) == x"]));
+        .any(|s| s.name == "scenarios::config_and_failures::off_by_one"
+            && s.tests == ["off_by_one(x) == x"]));
     assert_eq!(
         run.outcomes_of("off_by_one(x) == x"),
         vec![Outcome::Fail; 5]
@@ -163,9 +168,9 @@ fn every_log_line_reads_back_as_a_record() {
 #[test]
 fn entries_that_match_no_site_are_reported_at_start_with_a_suggestion() {
     let config = "default_rho = 0.0\n\
-                  [functions.\"config_and_failures::of_by_one\"]\nrho = 1.0\n\
+                  [functions.\"scenarios::config_and_failures::of_by_one\"]\nrho = 1.0\n\
                   [functions.\"somewhere::else_entirely\"]\nrho = 1.0\n\
-                  [functions.\"config_and_failures::halve\"]\nrho = 1.0\n";
+                  [functions.\"scenarios::config_and_failures::halve\"]\nrho = 1.0\n";
     let run = scenario(here!(), config, || {
         off_by_one(1);
         halve(1);
@@ -179,8 +184,10 @@ fn entries_that_match_no_site_are_reported_at_start_with_a_suggestion() {
     assert_eq!(lines.len(), 2, "{}", run.stderr);
     assert!(
         lines.iter().any(|l| l.contains(
-            "[functions.\"config_and_failures::of_by_one\"] names no instrumented function"
-        ) && l.ends_with("did you mean \"config_and_failures::off_by_one\"?")),
+            "[functions.\"scenarios::config_and_failures::of_by_one\"] names no instrumented \
+             function"
+        ) && l
+            .ends_with("did you mean \"scenarios::config_and_failures::off_by_one\"?")),
         "{}",
         run.stderr
     );
@@ -311,7 +318,7 @@ fn the_final_stats_account_for_every_sampled_call_and_give_the_rate_of_tests() {
     let site = stats
         .sites
         .iter()
-        .find(|s| s.site.ends_with("::busy_at_exit"))
+        .find(|s| s.site == "scenarios::config_and_failures::busy_at_exit")
         .unwrap();
     // One slot, held by the first run while the other thread calls (a second run starts only
     // if the program took longer than that run to exit).
@@ -362,7 +369,7 @@ fn report_at_exit_prints_the_run_s_outcomes_and_each_defect_on_its_smallest_inpu
     );
     assert!(stderr.contains("1 defect(s)"), "{stderr}");
     assert!(
-        stderr.contains("config_and_failures::off_by_one: fail ×3\n"),
+        stderr.contains("scenarios::config_and_failures::off_by_one: fail ×3\n"),
         "{stderr}"
     );
     // The smallest of the three inputs.

@@ -2,15 +2,13 @@
 //! tries its side effect against a real file, socket, process or shared mapping of the program;
 //! the assertions check both the `blocked` record and that the target is unchanged.
 
-mod support;
-
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use crate::support::{self, scenario, scenario_dir};
 use invite::record::Outcome::*;
-use support::{scenario, scenario_dir};
 
 const WAIT: Duration = Duration::from_secs(20);
 const CONFIG: &str = "default_rho = 1.0\nmax_overhead = 1.0";
@@ -372,8 +370,8 @@ fn appends_a_line(_: &u64) -> bool {
 
 #[test]
 fn sandbox_fork_per_site_allows_side_effects() {
-    let config =
-        "default_rho = 1.0\nmax_overhead = 1.0\n[functions.\"sandbox::tally\"]\nsandbox = \"fork\"";
+    let config = "default_rho = 1.0\nmax_overhead = 1.0\n\
+                  [functions.\"scenarios::sandbox::tally\"]\nsandbox = \"fork\"";
     let run = scenario(here!(), config, || {
         set_up();
         tally(1);
@@ -628,7 +626,7 @@ fn when_no_process_can_be_made_calls_go_on_untested_and_are_counted_as_fork_fail
     let site = stats
         .sites
         .iter()
-        .find(|s| s.site.ends_with("::cannot_fork"))
+        .find(|s| s.site == "scenarios::sandbox::cannot_fork")
         .unwrap();
     assert_eq!(site.runs, 0, "{site:?}");
     assert_eq!(site.sampled, 20, "{site:?}");
@@ -693,7 +691,7 @@ fn runs_that_could_not_be_started_do_not_hold_back_the_ones_that_can() {
         .final_stats()
         .sites
         .into_iter()
-        .find(|s| s.site.ends_with("::cannot_fork"))
+        .find(|s| s.site == "scenarios::sandbox::cannot_fork")
         .unwrap();
     assert!(site.skipped.fork_failed > 1024, "{site:?}");
     assert_eq!(site.runs, 3, "{site:?}");

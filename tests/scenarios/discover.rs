@@ -252,7 +252,7 @@ fn a_relation_true_only_on_the_inputs_given_is_caught_on_fresh_ones() {
 // Live discovery: the attribute, the child that observes, the log record, and the proposals
 // made from the log.
 
-mod support;
+use crate::support;
 
 use invite::record::{Outcome, Record};
 
@@ -364,7 +364,7 @@ fn observed(run: &support::Run) -> Vec<(String, String, Vec<invite::discover::Ob
 
 #[test]
 fn discovery_is_sampled_as_tests_are_a_site_at_rho_zero_is_never_observed() {
-    let config = format!("{EVERY_CALL}\n[functions.\"discover::sine\"]\nrho = 0.0");
+    let config = format!("{EVERY_CALL}\n[functions.\"scenarios::discover::sine\"]\nrho = 0.0");
     let run = support::scenario(here!(), &config, || {
         for i in 0..5 {
             let x = i as f64;
@@ -379,7 +379,12 @@ fn discovery_is_sampled_as_tests_are_a_site_at_rho_zero_is_never_observed() {
         .iter()
         .map(|(site, _, obs)| (site.as_str(), obs.len()))
         .collect();
-    assert_eq!(sites, vec![("discover::variance", 5)], "{}", run.describe());
+    assert_eq!(
+        sites,
+        vec![("scenarios::discover::variance", 5)],
+        "{}",
+        run.describe()
+    );
 }
 
 #[test]

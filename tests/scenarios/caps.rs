@@ -1,21 +1,13 @@
 //! The caps: never more live test children than `max_concurrent`, never more caller time spent
 //! starting tests than `max_overhead` allows; every skip counted by reason.
 
-mod support;
-
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use support::scenario;
-
-/// The caps tests measure contention for slots and CPU time, so they run one at a time: run
-/// side by side on a small, busy machine, each starves the others' test processes.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn alone() -> std::sync::MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
-}
+// The caps tests measure contention for slots and CPU time, so each runs `alone`: run side by
+// side with other scenarios on a small, busy machine, they starve each other's test processes.
+use crate::support::{self, alone, scenario};
 
 #[invite::in_vivo(test = slow_check)]
 fn work(x: u64) -> u64 {
@@ -79,14 +71,18 @@ fn live_children_never_exceed_max_concurrent() {
         "{most} children alive at once with max_concurrent = 2"
     );
     let stats = run.final_stats();
-    let site = stats.sites.iter().find(|s| s.site == "caps::work").unwrap();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == "scenarios::caps::work")
+        .unwrap();
     assert!(site.skipped.concurrency > 0, "{site:?}");
     assert_eq!(
         site.sampled,
         site.runs + site.skipped.concurrency + site.skipped.overhead
     );
     // At exit, one line says so when the caps refused most sampled calls (this is the only
-    // site, so its counts are the program's).
+    // site called, so its counts are the program's).
     let refused = site.skipped.concurrency + site.skipped.overhead;
     let notice = format!(
         "invite: the caps refused {refused} of {} sampled calls",
@@ -131,7 +127,7 @@ fn caller_time_spent_starting_tests_stays_within_max_overhead() {
     let site = stats
         .sites
         .iter()
-        .find(|s| s.site == "caps::cheap")
+        .find(|s| s.site == "scenarios::caps::cheap")
         .unwrap();
     assert!(site.runs > 0, "{site:?}");
     assert!(site.skipped.overhead > 0, "{site:?}");
@@ -166,7 +162,7 @@ fn observations(run: &support::Run, site: &str) -> u64 {
         .count() as u64
 }
 
-const OBSERVED_SITE: &str = "caps::observed_root";
+const OBSERVED_SITE: &str = "scenarios::caps::observed_root";
 
 #[test]
 fn discovery_is_held_to_max_concurrent_as_tests_are() {
@@ -352,14 +348,18 @@ fn when_busy_wait_tests_every_sampled_call_within_max_concurrent() {
     let tests: Vec<_> = run
         .tests()
         .into_iter()
-        .filter(|t| t.site == "caps::work")
+        .filter(|t| t.site == "scenarios::caps::work")
         .collect();
     assert_eq!(tests.len() as u64, 4 * CALLS, "{}", run.describe());
     assert!(tests
         .iter()
         .all(|t| t.outcome == invite::record::Outcome::Pass));
     let stats = run.final_stats();
-    let site = stats.sites.iter().find(|s| s.site == "caps::work").unwrap();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == "scenarios::caps::work")
+        .unwrap();
     assert_eq!((site.sampled, site.runs), (4 * CALLS, 4 * CALLS));
     assert_eq!(site.skipped, invite::record::SkipCounts::default());
 }
@@ -410,7 +410,7 @@ fn waiting_calls_are_tested_in_the_order_they_came() {
     let mut tests: Vec<_> = run
         .tests()
         .into_iter()
-        .filter(|t| t.site == "caps::queued")
+        .filter(|t| t.site == "scenarios::caps::queued")
         .collect();
     tests.sort_by_key(|t| t.run);
     let order: Vec<String> = tests.iter().map(|t| t.inputs["x"].clone()).collect();

@@ -1,14 +1,11 @@
 //! Invite's own messages reach the program's `tracing` subscriber or `log` logger when it has
 //! one (and stderr otherwise); with `tracing = true` every test record becomes an event; a storm
 //! of one kind of message is held back, and its size is said at exit.
-#![cfg(all(feature = "tracing", feature = "log"))]
-
-mod support;
 
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use support::scenario;
+use crate::support::scenario;
 
 #[invite::metamorphic(halve(x * 2) == x)]
 fn halve(x: i64) -> i64 {
@@ -22,7 +19,7 @@ fn off_by_one(x: i64) -> i64 {
 
 const CONFIG: &str = "default_rho = 1.0\nmax_concurrent = 4\nmax_overhead = 1.0\n\
                       child_cpu_charge = 0.0\non_failure = \"notify\"\n\
-                      [functions.\"telemetry::halv\"]\nrho = 1.0\n";
+                      [functions.\"scenarios::telemetry::halv\"]\nrho = 1.0\n";
 
 /// A subscriber that prints every event to stdout as `EVENT <level> <target> <fields>`.
 struct Printer;
@@ -108,14 +105,15 @@ fn a_tracing_subscriber_gets_the_messages_and_every_record() {
     assert!(
         events.iter().any(|e| e.starts_with("EVENT WARN invite ")
             && e.contains("names no instrumented function")
-            && e.contains("did you mean \"telemetry::halve\"")),
+            && e.contains("did you mean \"scenarios::telemetry::halve\"")),
         "{events:#?}"
     );
     // Each failure in notify mode, as an error.
     let notified = events
         .iter()
         .filter(|e| {
-            e.starts_with("EVENT ERROR invite ") && e.contains("fail in telemetry::off_by_one")
+            e.starts_with("EVENT ERROR invite ")
+                && e.contains("fail in scenarios::telemetry::off_by_one")
         })
         .count();
     assert_eq!(notified, 3, "{events:#?}");
@@ -132,12 +130,12 @@ fn a_tracing_subscriber_gets_the_messages_and_every_record() {
             .count()
     };
     assert_eq!(
-        records("WARN", "fail", "telemetry::off_by_one"),
+        records("WARN", "fail", "scenarios::telemetry::off_by_one"),
         3,
         "{events:#?}"
     );
     assert_eq!(
-        records("DEBUG", "pass", "telemetry::halve"),
+        records("DEBUG", "pass", "scenarios::telemetry::halve"),
         3,
         "{events:#?}"
     );
@@ -176,7 +174,7 @@ fn a_logger_left_at_off_gets_nothing_and_the_messages_go_to_stderr() {
     assert_eq!(
         lines
             .iter()
-            .filter(|l| l.contains("fail in telemetry::off_by_one"))
+            .filter(|l| l.contains("fail in scenarios::telemetry::off_by_one"))
             .count(),
         3,
         "{lines:#?}"
@@ -207,7 +205,7 @@ fn a_logger_gets_the_messages_when_no_subscriber_is_set() {
     assert_eq!(
         lines
             .iter()
-            .filter(|l| l.starts_with("LOG ERROR invite fail in telemetry::off_by_one"))
+            .filter(|l| l.starts_with("LOG ERROR invite fail in scenarios::telemetry::off_by_one"))
             .count(),
         3,
         "{lines:#?}"

@@ -2,12 +2,10 @@
 //! device, an oversized configuration, and a log that stops taking writes. The program must run
 //! on unchanged, be told once, and lose no record it could keep.
 
-mod support;
-
 use std::time::Duration;
 
+use crate::support::{scenario, scenario_dir, scenario_with};
 use invite::record::Outcome;
-use support::{scenario, scenario_dir, scenario_with};
 
 const CONFIG: &str = "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0";
 

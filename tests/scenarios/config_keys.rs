@@ -2,13 +2,11 @@
 //! from what the default gives. (That every default is the README's is pinned by a unit test of
 //! the configuration module.)
 
-mod support;
-
 use std::time::Duration;
 
+use crate::support::{self, scenario, scenario_dir, scenario_unconfigured, scenario_with};
 use invite::record::Outcome::*;
 use invite::record::Record;
-use support::{scenario, scenario_dir, scenario_unconfigured, scenario_with};
 
 const WAIT: Duration = Duration::from_secs(60);
 const EVERY_CALL: &str =
@@ -61,7 +59,8 @@ fn names_the_deadline(detail: &str, ms: u64) -> bool {
 #[test]
 fn timeout_ms_is_each_test_s_deadline_and_a_site_may_set_its_own() {
     let config = format!(
-        "{EVERY_CALL}\ntimeout_ms = 300\n[functions.\"config_keys::sleepy_too\"]\ntimeout_ms = 250"
+        "{EVERY_CALL}\ntimeout_ms = 300\n\
+         [functions.\"scenarios::config_keys::sleepy_too\"]\ntimeout_ms = 250"
     );
     let run = scenario(here!(), &config, || {
         sleepy(1);
@@ -209,7 +208,7 @@ fn a_site_at_rho_zero_is_not_counted_and_stats_describe_the_process() {
     // The children's CPU time is charged (and reported) in full; the overhead cap is off.
     let config =
         "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0\nchild_cpu_charge = 1.0\n\
-                  [functions.\"config_keys::never_sampled\"]\nrho = 0.0";
+                  [functions.\"scenarios::config_keys::never_sampled\"]\nrho = 0.0";
     let run = scenario(here!(), config, || {
         for i in 0..1000 {
             never_sampled(i);
@@ -228,13 +227,16 @@ fn a_site_at_rho_zero_is_not_counted_and_stats_describe_the_process() {
     });
     run.assert_success();
     let stats = run.final_stats();
-    let site = |name: &str| stats.sites.iter().find(|s| s.site.ends_with(name));
+    let site = |name: &str| {
+        let name = format!("scenarios::config_keys::{name}");
+        stats.sites.iter().find(|s| s.site == name)
+    };
     assert!(
-        site("::never_sampled").is_none_or(|s| s.calls == 0 && s.runs == 0),
+        site("never_sampled").is_none_or(|s| s.calls == 0 && s.runs == 0),
         "{stats:?}"
     );
     // Every call of a site at ρ = 1 is a sampling point; the last interval is not yet counted.
-    let slow = site("::slow_on_odd").unwrap();
+    let slow = site("slow_on_odd").unwrap();
     assert!((19..=20).contains(&slow.calls), "{slow:?}");
     assert_eq!(slow.runs, 20, "{slow:?}");
     // Twenty forks: the program's own writes fault on shared pages, the children use CPU, and
@@ -280,11 +282,11 @@ fn the_configuration_is_read_once_and_the_start_record_says_what_took_effect() {
     let site = start
         .sites
         .iter()
-        .find(|s| s.name == "config_keys::doubled")
+        .find(|s| s.name == "scenarios::config_keys::doubled")
         .unwrap();
     assert_eq!(
         (site.file.as_str(), site.line),
-        ("tests/config_keys.rs", 18)
+        ("tests/scenarios/config_keys.rs", 16)
     );
     assert_eq!(site.rho, 1.0);
     assert_eq!(site.tests, ["doubled(x + 1) == result + 2"]);
@@ -349,7 +351,8 @@ fn exact_rough(x: f64) -> f64 {
 
 #[test]
 fn a_site_s_tolerance_is_used_by_its_relations() {
-    let config = format!("{EVERY_CALL}\n[functions.\"config_keys::rough\"]\ntolerance = 0.02");
+    let config =
+        format!("{EVERY_CALL}\n[functions.\"scenarios::config_keys::rough\"]\ntolerance = 0.02");
     let run = scenario(here!(), &config, || {
         rough(8.0);
         exact_rough(8.0);
@@ -390,7 +393,8 @@ fn allocates(_: &u64) -> bool {
 #[test]
 fn a_site_s_memory_mb_limits_its_tests_only() {
     let config = format!(
-        "{EVERY_CALL}\ntimeout_ms = 60000\n[functions.\"config_keys::greedy\"]\nmemory_mb = 256"
+        "{EVERY_CALL}\ntimeout_ms = 60000\n\
+         [functions.\"scenarios::config_keys::greedy\"]\nmemory_mb = 256"
     );
     let run = scenario(here!(), &config, || {
         greedy(1);
@@ -404,11 +408,11 @@ fn a_site_s_memory_mb_limits_its_tests_only() {
         .map(|t| (t.site.clone(), t.outcome))
         .collect();
     assert!(
-        outcomes.contains(&("config_keys::greedy".to_string(), Error)),
+        outcomes.contains(&("scenarios::config_keys::greedy".to_string(), Error)),
         "{outcomes:?}"
     );
     assert!(
-        outcomes.contains(&("config_keys::greedy_too".to_string(), Pass)),
+        outcomes.contains(&("scenarios::config_keys::greedy_too".to_string(), Pass)),
         "{outcomes:?}"
     );
 }
@@ -422,24 +426,21 @@ fn anything(_: &u64) -> bool {
     true
 }
 
-/// Calls `remembered` with 300 distinct states and returns the calls the filter took for seen.
-fn false_seen(config: &str) -> u64 {
-    let run = scenario(
-        "a_small_filter_takes_new_states_for_seen_ones",
-        config,
-        || {
-            for i in 0..300 {
-                remembered(i);
-                assert!(invite::wait_idle(WAIT));
-            }
-        },
-    );
+/// Calls `remembered` with 300 distinct states, as the scenario `name`, and returns the calls
+/// the filter took for seen.
+fn false_seen(name: &str, config: &str) -> u64 {
+    let run = scenario(name, config, || {
+        for i in 0..300 {
+            remembered(i);
+            assert!(invite::wait_idle(WAIT));
+        }
+    });
     run.assert_success();
     let stats = run.final_stats();
     let site = stats
         .sites
         .iter()
-        .find(|s| s.site == "config_keys::remembered")
+        .find(|s| s.site == "scenarios::config_keys::remembered")
         .unwrap();
     assert_eq!(site.runs + site.skipped.dedup, 300, "{site:?}");
     site.skipped.dedup
@@ -449,12 +450,16 @@ fn false_seen(config: &str) -> u64 {
 fn a_small_filter_takes_new_states_for_seen_ones() {
     // With the default 1 MiB, 300 states are told apart (a false seen has a chance of about
     // 1e-28); a 64-byte filter, one block, fills up within a few hundred.
-    assert_eq!(false_seen(EVERY_CALL), 0);
-    let global = false_seen(&format!("{EVERY_CALL}\ndedup_bytes = 64"));
+    let name = here!();
+    assert_eq!(false_seen(name, EVERY_CALL), 0);
+    let global = false_seen(name, &format!("{EVERY_CALL}\ndedup_bytes = 64"));
     assert!(global > 100, "{global} of 300 taken for seen");
-    let site = false_seen(&format!(
-        "{EVERY_CALL}\n[functions.\"config_keys::remembered\"]\ndedup_bytes = 64"
-    ));
+    let site = false_seen(
+        name,
+        &format!(
+            "{EVERY_CALL}\n[functions.\"scenarios::config_keys::remembered\"]\ndedup_bytes = 64"
+        ),
+    );
     assert!(site > 100, "{site} of 300 taken for seen");
 }
 
@@ -474,13 +479,12 @@ fn burns_cpu(x: &u64) -> bool {
     true
 }
 
-/// Twenty calls, one at a time; how many were tested.
-fn runs_with_charge(charge: &str, hide_runs: bool) -> u64 {
+/// Twenty calls, one at a time, as the scenario `name`; how many were tested.
+fn runs_with_charge(name: &str, charge: &str, hide_runs: bool) -> u64 {
     let config = format!(
         "default_rho = 1.0\nmax_overhead = 0.2\nmax_concurrent = 8\nhide_runs = {hide_runs}\n\
          child_cpu_charge = {charge}"
     );
-    let name = "child_cpu_charge_counts_the_tests_cpu_time_against_max_overhead";
     let run = scenario(name, &config, || {
         for i in 0..20 {
             busy(i);
@@ -492,7 +496,7 @@ fn runs_with_charge(charge: &str, hide_runs: bool) -> u64 {
     let site = stats
         .sites
         .iter()
-        .find(|s| s.site == "config_keys::busy")
+        .find(|s| s.site == "scenarios::config_keys::busy")
         .unwrap();
     site.runs
 }
@@ -503,10 +507,13 @@ fn child_cpu_charge_counts_the_tests_cpu_time_against_max_overhead() {
     // while the caller waits only about 100 ms for it: most later calls are refused. Charged
     // at nothing, a run costs the caller a few milliseconds, and most calls are tested. Runs
     // hidden from the program's child handling (the default) report their own time; plain
-    // forks' time is the program's children's.
+    // forks' time is the program's children's. Alone: a test's 100 ms is of wall time, and
+    // scenarios beside it would take the CPU it is meant to spend.
+    let _alone = support::alone();
+    let name = here!();
     for hide_runs in [true, false] {
-        let full = runs_with_charge("1.0", hide_runs);
-        let none = runs_with_charge("0.0", hide_runs);
+        let full = runs_with_charge(name, "1.0", hide_runs);
+        let none = runs_with_charge(name, "0.0", hide_runs);
         assert!(
             full <= 10,
             "{full} of 20 tested with the charge (hide_runs = {hide_runs})"

@@ -2,14 +2,12 @@
 //! test judges the samples. Each test here has a defect that a named test must catch, and the
 //! correct code beside it that must pass.
 
-mod support;
-
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::support::scenario;
 use invite::mr::{add, multiply, reverse};
 use invite::record::Outcome::{self, *};
 use rand::Rng;
-use support::scenario;
 
 /// Fixed streams: each verdict here is the same on every run, so none can be a false alarm
 /// that comes and goes (the rates of false alarms are measured in `benches/statistical.rs`).

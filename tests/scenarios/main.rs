@@ -1,0 +1,48 @@
+//! The scenario suites, one module each, in one test binary: after a change to the runtime, an
+//! incremental `cargo test` compiles and links it once instead of a binary for each suite.
+//!
+//! A scenario re-runs this binary with `INVITE_SCENARIO` naming its test (`support`), and the
+//! harness names a test by its path in the binary, module included
+//! (`caps::live_children_never_exceed_max_concurrent`), which `here!()` gives. A site is named
+//! by its module path, so every site here is named `scenarios::<suite>::...`, and every suite's
+//! sites are registered in every scenario process: with `default_rho = 1.0` the `start` and
+//! `stats` records list all of them. A suite that looks a site up in those records names it in
+//! full, and one that checks a set of sites checks the sites of its own module.
+//!
+//! Tests that measure contention for slots and CPU time (`caps`'s, and `config_keys`'s of
+//! `child_cpu_charge`) take [`support::alone`]: no other scenario runs beside them, and none
+//! of another suite starves their test processes.
+//!
+//! Suites that stay binaries of their own:
+//! - `allocation.rs` counts allocations with a global allocator: a binary has one allocator for
+//!   all its tests, and every suite's would go through the counting one.
+//! - `compile_fail.rs` builds its cases with trybuild, and `.ci/run` runs it without the default
+//!   feature too, where the scenarios here would fail.
+//! - `feature_off.rs` is built with `--no-default-features` too, where these suites' sites do
+//!   not exist; it denies dead code for the whole crate and asserts that the only sites
+//!   registered are its own.
+//! - `reaper.rs` makes its test process a child subreaper, a property of the whole process: a
+//!   subreaper adopts the orphans of every scenario run beside it.
+
+#[macro_use]
+#[path = "../support/mod.rs"]
+mod support;
+
+mod caps;
+mod check;
+mod comparisons;
+mod config_and_failures;
+mod config_keys;
+mod dependencies;
+mod discover;
+mod hostile;
+mod isolation;
+mod lifetime;
+mod properties;
+mod relations;
+mod sandbox;
+mod startup;
+mod statistical;
+#[cfg(all(feature = "tracing", feature = "log"))]
+mod telemetry;
+mod unseen_and_adaptive;
