@@ -179,7 +179,7 @@ impl ChildRun {
         let pidfd = pidfd_open(pid);
         let deadline = started + self.timeout;
         let mut reader = FrameReader::default();
-        let (mut verdict, mut panic): (_, Option<String>) = (None, None);
+        let (mut verdict, mut panic): (Verdict, Option<String>) = (None, None);
         let mut eof = false;
         let rd = raw(&read_end);
         let exit = loop {
@@ -189,43 +189,12 @@ impl ChildRun {
             if !eof {
                 eof = reader.read_available(rd);
             }
-            while let Some(frame) = reader.next_frame() {
-                match frame {
-                    Frame::Verdict {
-                        outcome,
-                        detail,
-                        duration_us,
-                    } => verdict = Some((outcome, detail, duration_us)),
-                    // A panic during the unwinding of another aborts the process; the first
-                    // message names the test's own failure, so the messages are kept in order
-                    // (up to a bound: a test may catch and repeat panics without end).
-                    Frame::Panic { message } => {
-                        panic = Some(match panic.take() {
-                            Some(first) if first.len() < PANIC_TEXT_MAX => {
-                                format!("{first}; then {message}")
-                            }
-                            Some(first) => first,
-                            None => message,
-                        })
-                    }
-                    Frame::Blocked { detail } => {
-                        verdict = Some((Outcome::Blocked, Some(detail), 0))
-                    }
-                    _ => {}
-                }
-            }
+            absorb(&mut reader, &mut verdict, &mut panic);
             if let Some(exit) = try_reap(pid, pidfd.as_ref()) {
+                // What it wrote just before it ended: a verdict, or the filter's report of a
+                // blocked call, which its SIGSYS handler sends right before leaving.
                 reader.read_available(rd);
-                while let Some(frame) = reader.next_frame() {
-                    if let Frame::Verdict {
-                        outcome,
-                        detail,
-                        duration_us,
-                    } = frame
-                    {
-                        verdict = Some((outcome, detail, duration_us));
-                    }
-                }
+                absorb(&mut reader, &mut verdict, &mut panic);
                 break Some(exit);
             }
             let now = Instant::now();
@@ -357,6 +326,37 @@ impl ChildRun {
     }
 }
 
+/// A test process's verdict, so far.
+type Verdict = Option<(Outcome, Option<String>, u64)>;
+
+/// Takes the whole frames read so far: the verdict (or the filter's report of a blocked call)
+/// and the panic messages.
+fn absorb(reader: &mut FrameReader, verdict: &mut Verdict, panic: &mut Option<String>) {
+    while let Some(frame) = reader.next_frame() {
+        match frame {
+            Frame::Verdict {
+                outcome,
+                detail,
+                duration_us,
+            } => *verdict = Some((outcome, detail, duration_us)),
+            // A panic during the unwinding of another aborts the process; the first message
+            // names the test's own failure, so the messages are kept in order (up to a bound:
+            // a test may catch and repeat panics without end).
+            Frame::Panic { message } => {
+                *panic = Some(match panic.take() {
+                    Some(first) if first.len() < PANIC_TEXT_MAX => {
+                        format!("{first}; then {message}")
+                    }
+                    Some(first) => first,
+                    None => message,
+                })
+            }
+            Frame::Blocked { detail } => *verdict = Some((Outcome::Blocked, Some(detail), 0)),
+            _ => {}
+        }
+    }
+}
+
 /// Cuts the child loose: no instrumentation, default signal handling, no terminal, lower
 /// priority, a deadline of its own, and a panic hook that reports instead of printing.
 fn isolate(launcher: &Launcher, deadline: Duration, caller_cpu: i32) {
@@ -427,4 +427,45 @@ fn wait_readable(fds: &[Option<RawFd>], limit: Duration) {
         1000
     };
     run::wait_readable(&polls, limit.as_millis().clamp(1, cap) as i32);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(frames: &[Frame]) -> (Verdict, Option<String>) {
+        let mut reader = FrameReader::default();
+        for f in frames {
+            reader.feed(&f.encode());
+        }
+        let (mut verdict, mut panic) = (None, None);
+        absorb(&mut reader, &mut verdict, &mut panic);
+        (verdict, panic)
+    }
+
+    #[test]
+    fn a_blocked_call_is_the_verdict_whenever_its_report_is_read() {
+        let blocked = Frame::Blocked {
+            detail: "msgsnd".into(),
+        };
+        let (verdict, _) = read(&[blocked]);
+        assert_eq!(verdict, Some((Outcome::Blocked, Some("msgsnd".into()), 0)));
+        let passed = Frame::Verdict {
+            outcome: Outcome::Pass,
+            detail: None,
+            duration_us: 7,
+        };
+        assert_eq!(read(&[passed]).0, Some((Outcome::Pass, None, 7)));
+    }
+
+    #[test]
+    fn panic_messages_are_kept_in_order_up_to_a_bound() {
+        let panic = |m: &str| Frame::Panic { message: m.into() };
+        let (_, text) = read(&[panic("first"), panic("second")]);
+        assert_eq!(text.as_deref(), Some("first; then second"));
+        let long = "x".repeat(PANIC_TEXT_MAX);
+        let (_, text) = read(&[panic(&long), panic("dropped")]);
+        assert_eq!(text, Some(long));
+        assert_eq!(read(&[]), (None, None));
+    }
 }
