@@ -29,7 +29,7 @@ struct Awaited {
 /// whether the run has ended.
 static AWAITED: Mutex<BTreeMap<u64, Awaited>> = Mutex::new(BTreeMap::new());
 static RUN_ENDED: Condvar = Condvar::new();
-/// What the tests of the calls inside a [`check`] found.
+/// What the tests of the calls inside a [`check`](crate::check()) found.
 #[derive(Clone, Debug, Default)]
 pub struct Checked {
     /// Every test record, in the order the calls were made (within a call, as they arrived).

@@ -147,7 +147,7 @@ impl<T: StateHash> StateHash for Option<T> {
     }
 }
 
-/// Feeds a value to the state hash: through `Hash` when it has it, else through [`StateHash`]
+/// Feeds a value to the state hash: through `Hash` when it has it, else through `StateHash`
 /// (autoref dispatch, as in the macro support). A type with neither is a compile error at the
 /// site that asked for `dedup`.
 pub struct HashProbe<'a, T: ?Sized>(pub &'a T);

@@ -155,7 +155,7 @@ pub enum Naming {
     /// [`SiteMeta::name`] is the name.
     Fixed,
     /// A method of an impl that a macro made for a type it was given (`impl Stat for $t`): no
-    /// compile-time name for the type exists, so [`SiteMeta::name`] holds [`SELF_TYPE`] where
+    /// compile-time name for the type exists, so [`SiteMeta::name`] holds `SELF_TYPE` where
     /// the type's name goes, and the first call of the site fills it in from
     /// `std::any::type_name::<Self>()`. A generic impl's site serves every instantiation, so
     /// its name keeps no generic arguments.

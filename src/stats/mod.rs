@@ -329,7 +329,8 @@ impl<T: Sample + ?Sized> Sample for &T {
 mod tests {
     use super::*;
 
-    fn plan(test: Test) -> Plan {
+    /// A plan for `test` at a strict significance, shared with the other files' tests.
+    pub(super) fn plan(test: Test) -> Plan {
         Plan {
             test,
             alpha: 0.001,

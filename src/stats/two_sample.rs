@@ -367,14 +367,7 @@ fn num(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn plan(test: Test) -> Plan {
-        Plan {
-            test,
-            alpha: 0.001,
-            ..Plan::default()
-        }
-    }
+    use crate::stats::tests::plan;
 
     /// A fixed, spread sample: quantiles of a standard normal, so no test depends on luck.
     fn normal(n: usize, mean: f64, sd: f64) -> Vec<f64> {

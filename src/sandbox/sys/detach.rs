@@ -3,7 +3,7 @@
 //! A fork copies memory but shares the rest: every descriptor the child inherits points at the
 //! program's own open file description (its offset, its flags, its locks, the data queued on its
 //! pipes and sockets), and every shared mapping is the program's memory. The seccomp allow list
-//! ([`crate::sandbox::policy`]) only lets a test use what it holds, so what it holds must be its own:
+//! (`sandbox::policy`) only lets a test use what it holds, so what it holds must be its own:
 //!
 //! - a regular file or directory is opened again, read-only, at the same offset: a new open file
 //!   description, so reads work and move nothing of the program's;

@@ -1,6 +1,6 @@
 //! Side-effect blocking: a seccomp allow list that lets a test compute, allocate, read, print
 //! and report, and stops it at the first system call that is not known to stay inside its
-//! process ([`crate::sandbox::policy`] says which, and why).
+//! process (`sandbox::policy` says which, and why).
 //!
 //! The filter is compiled once, in the parent at start-up ([`crate::sandbox::bpf`]); a test process only
 //! patches its own pid into a copy and installs it. A denied call traps (`SIGSYS`); the handler
