@@ -205,7 +205,7 @@ mod exit_report;
 #[cfg(invite_linux)]
 #[allow(unsafe_code)]
 mod handover;
-pub mod log_sink;
+mod log_sink;
 pub mod mr;
 pub mod outcomes;
 pub mod record;

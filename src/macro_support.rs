@@ -18,6 +18,7 @@ pub use crate::sandbox::{ChildRun, TestCtx};
 
 // Below the user API, for invite's own CLI, benchmarks and scenario tests.
 pub use crate::dedup::SeenFilter;
+pub use crate::log_sink::append as append_to_log;
 pub use crate::site::{all as sites, DISCOVER_PREFIX};
 #[cfg(invite_linux)]
 pub use crate::sys::usage::resident_mib;

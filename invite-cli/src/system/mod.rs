@@ -416,7 +416,7 @@ impl Job<'_> {
             drained: verdicts.len() as u64,
             killed: 0,
         }));
-        let written = invite::log_sink::append(&self.settings.log, &lines);
+        let written = invite::__private::append_to_log(&self.settings.log, &lines);
         if self.opts.wait {
             let counts = count(verdicts);
             eprintln!(
