@@ -1,0 +1,205 @@
+//! Discovery offline, on inputs you give: observe every input, propose, and keep what also
+//! holds on fresh inputs drawn near the given ones.
+
+use std::marker::PhantomData;
+
+use rand::{Rng, SeedableRng};
+
+use super::function::{Args, Function};
+use super::observe::{observe, Observation};
+use super::proposal::{propose, Proposals};
+use super::search;
+use super::signature::Signature;
+use super::transform::Transform;
+use super::value::Value;
+use super::{Error, DEFAULT_MIN_INPUTS};
+
+/// The function, called on values.
+type Eval<'f> = Box<dyn Fn(&[Value]) -> Option<Value> + 'f>;
+
+/// Discovery on inputs you give, in a test or an example.
+pub struct Discovery<'f, A: Args> {
+    sig: Signature,
+    call: Eval<'f>,
+    inputs: Vec<Vec<Value>>,
+    min_inputs: usize,
+    seed: u64,
+    _args: PhantomData<A>,
+}
+
+impl<'f, A: Args> Discovery<'f, A> {
+    /// Discovery for `f`, declared as `signature` (`fn mean(xs: &[f64]) -> f64`: the names and
+    /// types the relations are written with). `f` takes owned arguments: a `&[f64]` parameter
+    /// is a `Vec<f64>` here.
+    pub fn new<F: Function<A> + 'f>(signature: &str, f: F) -> Result<Self, Error> {
+        let sig =
+            Signature::parse(signature, &A::kinds(), F::output_kind()).map_err(Error::Signature)?;
+        Ok(Discovery {
+            sig,
+            call: Box::new(move |v: &[Value]| f.call_values(v)),
+            inputs: Vec::new(),
+            min_inputs: DEFAULT_MIN_INPUTS,
+            seed: 0x1A2B_3C4D,
+            _args: PhantomData,
+        })
+    }
+
+    /// Adds inputs, as tuples of arguments (`(x,)` for one).
+    pub fn inputs(mut self, inputs: impl IntoIterator<Item = A>) -> Self {
+        // An argument discovery cannot represent (a `u64` above `i64::MAX`) leaves that input
+        // out; the others still count.
+        self.inputs
+            .extend(inputs.into_iter().filter_map(|a| a.to_values()));
+        self
+    }
+
+    /// Adds `cases` inputs drawn from a proptest strategy of argument tuples (`(x,)` for one),
+    /// the same ones for the same [`seed`](Self::seed).
+    ///
+    /// ```
+    /// # #[cfg(feature = "proptest")] {
+    /// use proptest::prelude::*;
+    /// let found = invite::discover::Discovery::new("fn cube(x: f64) -> f64", |x: f64| x * x * x)
+    ///     .unwrap()
+    ///     .strategy((-50.0..50.0f64,).prop_map(|(x,)| (x,)), 60)
+    ///     .run();
+    /// assert!(found.relations().any(|r| r == "cube(2.0 * x) == 8.0 * result"));
+    /// # }
+    /// ```
+    #[cfg(feature = "proptest")]
+    pub fn strategy<S>(self, strategy: S, cases: usize) -> Self
+    where
+        S: proptest::strategy::Strategy<Value = A>,
+    {
+        use proptest::strategy::ValueTree;
+        use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
+        let mut seed = [0u8; 32];
+        seed[..8].copy_from_slice(&self.seed.to_le_bytes());
+        let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
+        let mut runner = TestRunner::new_with_rng(proptest::test_runner::Config::default(), rng);
+        let drawn: Vec<A> = (0..cases)
+            .filter_map(|_| strategy.new_tree(&mut runner).ok().map(|t| t.current()))
+            .collect();
+        self.inputs(drawn)
+    }
+
+    /// Distinct inputs a relation must hold on (default 30).
+    pub fn min_inputs(mut self, n: usize) -> Self {
+        self.min_inputs = n;
+        self
+    }
+
+    /// The seed of the permutations and of the fresh inputs proposals are re-verified on.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    fn observe_all(
+        &self,
+        transforms: &[Transform],
+        inputs: &[Vec<Value>],
+        seed: u64,
+    ) -> Vec<Observation> {
+        let mut call = |v: &[Value]| (self.call)(v);
+        inputs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| {
+                observe(
+                    &self.sig,
+                    transforms,
+                    v.clone(),
+                    &mut call,
+                    seed.wrapping_add(i as u64),
+                )
+            })
+            .collect()
+    }
+
+    /// Observes every input, proposes, and keeps the proposals that also hold on as many fresh
+    /// inputs, drawn near the given ones and within their categories.
+    pub fn run(&self) -> Proposals {
+        let transforms = Transform::all(&self.sig);
+        let obs = self.observe_all(&transforms, &self.inputs, self.seed);
+        let proposals = propose(&self.sig.name, &self.sig, &obs, self.min_inputs);
+        let mut rng = rand::rngs::StdRng::seed_from_u64(self.seed);
+        let fresh: Vec<Vec<Value>> = (0..self.inputs.len().max(DEFAULT_MIN_INPUTS))
+            .filter_map(|i| {
+                let base = self.inputs.get(i % self.inputs.len().max(1))?;
+                Some(base.iter().map(|v| jitter(v, &mut rng)).collect())
+            })
+            .collect();
+        self.keep_holding(proposals, &transforms, &fresh)
+    }
+
+    /// The proposals that also hold on every observation of `fresh` inputs under their guard.
+    fn keep_holding(
+        &self,
+        proposals: Proposals,
+        transforms: &[Transform],
+        fresh: &[Vec<Value>],
+    ) -> Proposals {
+        let obs = self.observe_all(transforms, fresh, self.seed ^ 0xF4E5);
+        Proposals(
+            proposals
+                .0
+                .into_iter()
+                .filter(|p| {
+                    p.check
+                        .as_ref()
+                        .is_none_or(|f| search::holds_on(&self.sig, transforms, f, &obs))
+                })
+                .collect(),
+        )
+    }
+
+    /// The proposals that fail on some of further `inputs` (in their guard's category).
+    pub fn failing(
+        &self,
+        proposals: &Proposals,
+        inputs: impl IntoIterator<Item = A>,
+    ) -> Vec<String> {
+        let fresh: Vec<Vec<Value>> = inputs.into_iter().filter_map(|a| a.to_values()).collect();
+        let transforms = Transform::all(&self.sig);
+        let held = self.keep_holding(proposals.clone(), &transforms, &fresh);
+        proposals
+            .relations()
+            .filter(|r| !held.relations().any(|h| h == *r))
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+/// A fresh value near `v` and in its categories: the same sign, a sequence of the same length,
+/// order, spread and duplicates.
+fn jitter(v: &Value, rng: &mut impl Rng) -> Value {
+    match v {
+        // Up to twice or half as far from zero: a relation that holds only on the range
+        // given (such as `sqrt(8.0 - x)` on small `x`) is caught here.
+        // Down to a sixty-fourth: one that holds only away from zero (`abs(8.0 * x - 1.0)`
+        // for `x >= 0.125`) too.
+        Value::Float(x) => Value::Float(x * 2f64.powf(rng.random_range(-6.0..1.0))),
+        Value::Int(i) => {
+            let j = i + rng.random_range(-3..=3);
+            Value::Int(if j.signum() == i.signum() { j } else { *i })
+        }
+        Value::Bool(b) => Value::Bool(*b),
+        Value::FloatSeq(xs) => {
+            let (s, t) = (rng.random_range(0.5..2.0), rng.random_range(0.0..3.0));
+            let mapped: Vec<f64> = xs
+                .iter()
+                .map(|x| x * s + if xs.iter().all(|v| *v >= 0.0) { t } else { 0.0 })
+                .collect();
+            Value::FloatSeq(mapped)
+        }
+        Value::IntSeq(xs) => {
+            let (s, t) = (rng.random_range(1..=3i64), rng.random_range(0..=3i64));
+            Value::IntSeq(
+                xs.iter()
+                    .map(|x| x.saturating_mul(s).saturating_add(t))
+                    .collect(),
+            )
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! The functions discovery calls: tuples of arguments taken apart into values, and a function
+//! of them called on values, its panics on follow-up inputs outside its domain kept quiet.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use super::value::{Discoverable, Kind, Value};
+
+/// A tuple of arguments discovery can take apart.
+pub trait Args: Sized {
+    /// The kinds of its elements.
+    fn kinds() -> Vec<Kind>;
+    /// Its elements as values.
+    fn to_values(&self) -> Option<Vec<Value>>;
+}
+
+/// A function of [`Args`] whose result discovery can compare.
+pub trait Function<A: Args> {
+    /// The kind of its result.
+    fn output_kind() -> Kind;
+    /// Calls it on values (`None`: they do not convert, or it panicked).
+    fn call_values(&self, v: &[Value]) -> Option<Value>;
+}
+
+macro_rules! tuples {
+    ($(($($t:ident $i:tt),+)),*) => {$(
+        impl<$($t: Discoverable),+> Args for ($($t,)+) {
+            fn kinds() -> Vec<Kind> {
+                vec![$($t::KIND),+]
+            }
+            fn to_values(&self) -> Option<Vec<Value>> {
+                Some(vec![$(self.$i.to_value()?),+])
+            }
+        }
+        impl<F, R: Discoverable, $($t: Discoverable),+> Function<($($t,)+)> for F
+        where
+            F: Fn($($t),+) -> R,
+        {
+            fn output_kind() -> Kind {
+                R::KIND
+            }
+            fn call_values(&self, v: &[Value]) -> Option<Value> {
+                let args = ($($t::from_value(v.get($i)?)?,)+);
+                quietly(|| self($(args.$i),+))?.to_value()
+            }
+        }
+    )*};
+}
+tuples!((A 0), (A 0, B 1), (A 0, B 1, C 2), (A 0, B 1, C 2, D 3));
+
+thread_local! {
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f`, turning a panic into `None` without printing it: a follow-up input outside the
+/// function's domain is an answer ("the relation does not apply here"), not an error.
+#[doc(hidden)]
+pub fn quietly<R>(f: impl FnOnce() -> R) -> Option<R> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(|q| q.get()) {
+                previous(info);
+            }
+        }));
+    });
+    QUIET.with(|q| q.set(true));
+    let out = catch_unwind(AssertUnwindSafe(f)).ok();
+    QUIET.with(|q| q.set(false));
+    out
+}

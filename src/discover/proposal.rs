@@ -1,0 +1,191 @@
+//! The proposals: what the search found, sorted simplest first and folded (so that what others
+//! follow from is the one kept), then ranked by the wrong outputs each catches; and their forms
+//! for a reader, for JSON and for pasting into `#[invite::metamorphic(...)]`.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::fold::{cleanse, fold};
+use super::observe::Observation;
+use super::render;
+use super::search::{self, Found};
+use super::signature::Signature;
+use super::transform::{self, Transform};
+
+/// The tolerance a pasted relation is checked with when its attribute sets none.
+const SITE_TOLERANCE: f64 = crate::config::DEFAULT_TOLERANCE;
+
+/// A proposed relation, with its evidence.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Proposal {
+    /// The site, as named in the log (the function's name offline).
+    pub site: String,
+    /// The relation exactly as written inside the function's `#[invite::metamorphic(...)]`.
+    pub relation: String,
+    /// Distinct inputs it held on.
+    pub inputs: usize,
+    /// Observations it held on; it was violated on none.
+    pub held: usize,
+    /// Wrong versions of the output it catches.
+    pub detects: usize,
+    /// Wrong versions tried.
+    pub perturbations: usize,
+    /// The relative tolerance it needs, when more than the default of a site.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+    /// The relation as the search found it, to check it on further observations.
+    #[serde(skip)]
+    pub(super) check: Option<Found>,
+}
+
+/// The proposals for one or more sites, best first within each.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Proposals(pub Vec<Proposal>);
+
+impl Proposals {
+    /// The relation texts.
+    pub fn relations(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|p| p.relation.as_str())
+    }
+
+    /// A JSON array of the proposals.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&self.0).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// The ready attributes, one per site.
+    pub fn to_rust(&self) -> String {
+        let mut out = String::new();
+        for (site, group) in self.by_site() {
+            out += &format!("// {site}\n#[invite::metamorphic(\n");
+            for p in &group {
+                out += &format!("    {},\n", p.relation);
+            }
+            if let Some(t) = group.iter().filter_map(|p| p.tolerance).reduce(f64::max) {
+                out += &format!(
+                    "    tolerance = {},\n",
+                    transform::float_literal(round_up(t))
+                );
+            }
+            out += ")]\n";
+        }
+        out
+    }
+
+    fn by_site(&self) -> Vec<(&str, Vec<&Proposal>)> {
+        let mut out: Vec<(&str, Vec<&Proposal>)> = Vec::new();
+        for p in &self.0 {
+            match out.iter_mut().find(|(s, _)| *s == p.site) {
+                Some((_, g)) => g.push(p),
+                None => out.push((&p.site, vec![p])),
+            }
+        }
+        out
+    }
+}
+
+/// A tolerance rounded up to one significant digit, with room: `3.2e-6` becomes `1e-5`.
+fn round_up(t: f64) -> f64 {
+    let decade = 10f64.powf((t * 2.0).log10().ceil());
+    format!("{decade:e}").parse().unwrap_or(decade)
+}
+
+impl fmt::Display for Proposals {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return writeln!(
+                f,
+                "no relation held on enough distinct inputs and caught a wrong output"
+            );
+        }
+        for (site, group) in self.by_site() {
+            writeln!(f, "{site}: {} relation(s)", group.len())?;
+            for p in group {
+                writeln!(f, "    {},", p.relation)?;
+                write!(
+                    f,
+                    "        // held {}/{} on {} distinct inputs; catches {} of {} wrong outputs",
+                    p.held, p.held, p.inputs, p.detects, p.perturbations
+                )?;
+                match p.tolerance {
+                    Some(t) => writeln!(f, "; needs tolerance {t:.1e}")?,
+                    None => writeln!(f)?,
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The proposals from observations of one site.
+pub fn propose(site: &str, sig: &Signature, obs: &[Observation], min_inputs: usize) -> Proposals {
+    let transforms = Transform::all(sig);
+    let mut found = search::search(sig, &transforms, obs, min_inputs);
+    // Simplest first, so that what others follow from is kept and they are folded into it.
+    let text = |f: &Found| render::relation(sig, &transforms, f);
+    found.sort_by_cached_key(|f| {
+        (
+            f.raw_constants(),
+            text(f).len(),
+            std::cmp::Reverse(f.detects),
+        )
+    });
+    let found = cleanse(&transforms, fold(&transforms, found));
+    let mut out: Vec<Proposal> = found
+        .iter()
+        .map(|f| Proposal {
+            site: site.to_string(),
+            relation: text(f),
+            inputs: f.inputs,
+            held: f.held,
+            detects: f.detects,
+            perturbations: f.perturbations,
+            tolerance: (f.tolerance > SITE_TOLERANCE).then_some(f.tolerance),
+            check: Some(f.clone()),
+        })
+        .collect();
+    out.dedup_by(|a, b| a.relation == b.relation);
+    out.sort_by(|a, b| {
+        b.detects
+            .cmp(&a.detects)
+            .then(a.relation.len().cmp(&b.relation.len()))
+    });
+    Proposals(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_needed_tolerance_is_rounded_up_with_room_and_printed_with_the_attribute() {
+        assert_eq!(round_up(3.2e-6), 1e-5);
+        assert_eq!(round_up(6e-6), 1e-4);
+        let p = |relation: &str, tolerance| Proposal {
+            site: "s".into(),
+            relation: relation.into(),
+            inputs: 30,
+            held: 30,
+            detects: 1,
+            perturbations: 6,
+            tolerance,
+            check: None,
+        };
+        let found = Proposals(vec![
+            p("f(-x) == result", Some(3.2e-6)),
+            p("f(2.0 * x) == result", None),
+        ]);
+        assert_eq!(
+            found.to_rust(),
+            "// s\n#[invite::metamorphic(\n    f(-x) == result,\n    f(2.0 * x) == result,\n    \
+             tolerance = 1e-5,\n)]\n"
+        );
+        let text = found.to_string();
+        assert!(
+            text.starts_with("s: 2 relation(s)\n    f(-x) == result,\n"),
+            "{text}"
+        );
+        assert!(text.contains("held 30/30 on 30 distinct inputs; catches 1 of 6 wrong outputs; needs tolerance 3.2e-6\n"), "{text}");
+    }
+}
