@@ -1186,6 +1186,84 @@ mod settings_tests {
         Config::from_toml(text, std::path::Path::new("invite.toml")).expect("a valid config")
     }
 
+    fn sampling(config: Config, checks_only: bool) -> &'static Sampling {
+        Box::leak(Box::new(Sampling {
+            config,
+            seccomp: false,
+            budget: Arc::new(Budget::new(1, 1.0)),
+            hidden_runs: false,
+            busy_wait_limit: Duration::ZERO,
+            busy_line: WaitLine::default(),
+            checks_only,
+        }))
+    }
+
+    #[test]
+    fn with_checks_only_a_site_is_never_sampled_whatever_its_rate() {
+        let s = site(Some(0.25), None, None);
+        let adaptive =
+            config("default_rho = 0.5\n[functions.\"app::f\"]\ntarget_tests_per_min = 60");
+        let sampled = effective(&adaptive, false, false, &s);
+        assert_eq!(
+            (sampled.rho, sampled.target_tests_per_min),
+            (0.25, Some(60.0))
+        );
+        let checked = effective(&adaptive, false, true, &s);
+        assert_eq!((checked.rho, checked.target_tests_per_min), (0.0, None));
+        assert_eq!(
+            checked.timeout_ms, sampled.timeout_ms,
+            "only the rate changes"
+        );
+    }
+
+    #[test]
+    fn a_site_named_at_its_first_call_is_configured_by_its_entry_then() {
+        let s: &'static Site = Box::leak(Box::new(Site::new(SiteMeta {
+            name: "app::{Self}::f",
+            naming: Naming::OfSelf {
+                generic_impl: false,
+            },
+            file: "f.rs",
+            line: 1,
+            tests: &[],
+            params: &[],
+            rho: None,
+            tolerance: None,
+            timeout_ms: None,
+            self_check: true,
+            dedup: false,
+        })));
+        let with_entry = config("[functions.\"app::Meters::f\"]\nrho = 0.125\ntolerance = 0.5");
+        assert!(s.name_from("Meters"));
+        sampling(with_entry.clone(), false).configure_late(s);
+        assert_eq!((s.rho(), s.tolerance()), (0.125, 0.5));
+        sampling(with_entry, true).configure_late(s);
+        assert_eq!(s.rho(), 0.0, "where only checks test, not sampled");
+    }
+
+    #[test]
+    fn a_refused_permit_gives_its_slot_back_counts_the_skip_and_tells_a_check() {
+        let s: &'static Site = Box::leak(Box::new(site(None, None, None)));
+        let rt = sampling(Config::default(), true);
+        for checked in [false, true] {
+            rt.budget.acquire_for_check().expect("a slot");
+            assert_eq!(rt.budget.live(), 1);
+            let before = crate::checking::take_found();
+            Permit {
+                site: s,
+                rt,
+                provisional_ns: 0,
+                checked,
+            }
+            .refuse(SkipReason::ForkFailed, "no fork here");
+            assert_eq!(rt.budget.live(), 0, "the slot is back");
+            let untested = crate::checking::take_found().untested;
+            assert_eq!(untested.len(), usize::from(checked), "{untested:?}");
+            drop(before);
+        }
+        assert_eq!(s.skips().fork_failed, 2);
+    }
+
     #[test]
     fn a_site_s_entry_wins_over_its_attribute_which_wins_over_the_defaults() {
         let plain = site(None, None, None);

@@ -101,6 +101,32 @@ mod tests {
     }
 
     #[test]
+    fn files_opened_without_blocking_are_closed_on_exec_and_never_a_terminal() {
+        for flag in [libc::O_NONBLOCK, libc::O_CLOEXEC, libc::O_NOCTTY] {
+            assert_eq!(NONBLOCKING_OPEN_FLAGS & flag, flag, "{flag:#x}");
+        }
+        // A FIFO without a writer opens at once for reading, and reads nothing.
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, Mode::RUSR | Mode::WUSR).unwrap();
+        let file = std::os::unix::fs::OpenOptionsExt::custom_flags(
+            std::fs::OpenOptions::new().read(true),
+            NONBLOCKING_OPEN_FLAGS,
+        )
+        .open(&fifo)
+        .unwrap();
+        let mut buf = [0u8; 4];
+        assert_eq!(read_some(file.as_fd(), &mut buf), 0);
+    }
+
+    #[test]
+    fn the_eventfd_is_closed_on_exec() {
+        let efd = eventfd().expect("eventfd");
+        let flags = rustix::io::fcntl_getfd(&efd).expect("flags");
+        assert!(flags.contains(rustix::io::FdFlags::CLOEXEC));
+    }
+
+    #[test]
     fn dev_null_swallows_writes_and_reads_nothing() {
         let null = open_dev_null().expect("/dev/null");
         assert_eq!(rustix::io::write(&null, b"gone").expect("write"), 4);
