@@ -237,6 +237,30 @@ fn an_in_vivo_test_that_returns_false_fails_the_check_on_that_call_only() {
     assert_eq!(run.stdout, "ok\n", "{}", run.describe());
 }
 
+#[invite::in_vivo(test = sees_itself_in_a_test)]
+fn role_seen(x: u64) -> u64 {
+    x
+}
+
+fn sees_itself_in_a_test(_: &u64) -> bool {
+    invite::in_test()
+}
+
+#[test]
+fn in_test_is_true_inside_a_test_and_false_in_the_program() {
+    let run = scenario_unconfigured(here!(), || {
+        assert!(!invite::in_test(), "the program is not a test");
+        let checked = invite::check(|| {
+            role_seen(1);
+        });
+        checked.assert_passed();
+        assert!(!invite::in_test(), "nor after its tests");
+        println!("ok");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "ok\n", "{}", run.describe());
+}
+
 #[cfg(feature = "proptest")]
 mod strategies {
     use super::*;
