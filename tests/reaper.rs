@@ -5,6 +5,9 @@
 //! runs, as a PID 1 that never waits would; the scenario counts the zombies it leaves with that
 //! adopter, from the adopter's side of /proc. One test per binary: being a subreaper is a
 //! property of the whole test process.
+//!
+//! Linux only: the portable build (`--cfg invite_portable`) has no sandbox to test.
+#![cfg(not(invite_portable))]
 
 mod support;
 

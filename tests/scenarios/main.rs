@@ -23,6 +23,9 @@
 //!   registered are its own.
 //! - `reaper.rs` makes its test process a child subreaper, a property of the whole process: a
 //!   subreaper adopts the orphans of every scenario run beside it.
+//!
+//! Linux only: the portable build (`--cfg invite_portable`) has no sandbox to test.
+#![cfg(not(invite_portable))]
 
 #[macro_use]
 #[path = "../support/mod.rs"]
