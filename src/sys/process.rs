@@ -254,20 +254,21 @@ pub(crate) fn kill(pid: libc::pid_t, pidfd: Option<&OwnedFd>) {
     };
 }
 
-/// Has `f` run when the process exits normally (`atexit`); false if it could not be
-/// registered.
-pub(crate) fn at_exit(f: extern "C" fn()) -> bool {
+/// Has `f` run when the process exits normally (`atexit`). Registration fails only when the C
+/// library is out of memory, and then the process exits without it: nothing to do about it.
+pub(crate) fn at_exit(f: extern "C" fn()) {
     // SAFETY: registering a plain `extern "C" fn` has no preconditions; the caller's function
     // must not unwind, which `extern "C"` already turns into an abort.
-    unsafe { libc::atexit(f) == 0 }
+    unsafe { libc::atexit(f) };
 }
 
-/// Has `f` run in the child of every later `fork` of this process (`pthread_atfork`).
-pub(crate) fn at_fork_in_child(f: extern "C" fn()) -> bool {
+/// Has `f` run in the child of every later `fork` of this process (`pthread_atfork`); as with
+/// [`at_exit`], only an exhausted C library refuses.
+pub(crate) fn at_fork_in_child(f: extern "C" fn()) {
     // SAFETY: registering a plain `extern "C" fn` has no preconditions; it runs in a child
     // right after a fork, so it must be async-signal-safe, which the caller's (a store to an
     // atomic) is.
-    unsafe { libc::pthread_atfork(None, None, Some(f)) == 0 }
+    unsafe { libc::pthread_atfork(None, None, Some(f)) };
 }
 
 /// Blocks `signals` in the calling thread only: a signal the kernel raises for a failed
@@ -307,6 +308,76 @@ mod tests {
     use super::*;
     use crate::sandbox::launch;
     use std::time::Duration;
+
+    #[test]
+    fn a_process_leaves_any_cpu_it_names_while_it_has_another() {
+        let allowed = rustix::thread::sched_getaffinity(None).expect("affinity");
+        if allowed.count() < 2 {
+            return; // Nowhere else to go: leave_cpu stays, which is right.
+        }
+        for cpu in (0..rustix::thread::CpuSet::MAX_CPU).filter(|&c| allowed.is_set(c)) {
+            // Affinity is a thread's own: each check runs on a fresh thread.
+            let left = std::thread::spawn(move || {
+                leave_cpu(cpu as i32);
+                rustix::thread::sched_getaffinity(None).expect("affinity")
+            })
+            .join()
+            .unwrap();
+            assert!(!left.is_set(cpu), "still on CPU {cpu}");
+            assert_eq!(left.count(), allowed.count() - 1, "only CPU {cpu} left");
+        }
+        // Out of range, or unknown (-1): nothing changes.
+        for cpu in [-1, rustix::thread::CpuSet::MAX_CPU as i32] {
+            let kept = std::thread::spawn(move || {
+                leave_cpu(cpu);
+                rustix::thread::sched_getaffinity(None).expect("affinity")
+            })
+            .join()
+            .unwrap();
+            assert_eq!(kept.count(), allowed.count(), "CPU {cpu}");
+        }
+    }
+
+    #[test]
+    fn a_pipe_is_non_blocking_until_its_writer_makes_it_blocking() {
+        use rustix::fs::{fcntl_getfl, OFlags};
+        let (r, w) = pipe().expect("pipe");
+        for end in [&r, &w] {
+            assert!(fcntl_getfl(end).unwrap().contains(OFlags::NONBLOCK));
+            let fd = rustix::io::fcntl_getfd(end).unwrap();
+            assert!(fd.contains(rustix::io::FdFlags::CLOEXEC));
+        }
+        set_blocking(&w);
+        assert!(!fcntl_getfl(&w).unwrap().contains(OFlags::NONBLOCK));
+        assert!(
+            fcntl_getfl(&r).unwrap().contains(OFlags::NONBLOCK),
+            "the other end stays"
+        );
+    }
+
+    #[test]
+    fn signals_are_blocked_in_the_calling_thread_only() {
+        let blocked = |sig| {
+            // SAFETY: reading this thread's mask into a zeroed set.
+            unsafe {
+                let mut now: libc::sigset_t = std::mem::zeroed();
+                libc::pthread_sigmask(libc::SIG_BLOCK, std::ptr::null(), &mut now);
+                libc::sigismember(&now, sig) == 1
+            }
+        };
+        let inside = std::thread::spawn(move || {
+            block_in_this_thread(&[libc::SIGUSR2, libc::SIGXFSZ]);
+            (
+                blocked(libc::SIGUSR2),
+                blocked(libc::SIGXFSZ),
+                blocked(libc::SIGUSR1),
+            )
+        })
+        .join()
+        .unwrap();
+        assert_eq!(inside, (true, true, false));
+        assert!(!blocked(libc::SIGUSR2), "another thread's mask is its own");
+    }
 
     fn fork_sleeper() -> libc::pid_t {
         // SAFETY: the child only sleeps and exits through async-signal-safe calls.
