@@ -29,6 +29,13 @@ fn faulty_mean(xs: &[f64]) -> f64 {
     xs[..xs.len().saturating_sub(1)].iter().sum::<f64>() / xs.len().max(1) as f64
 }
 
+/// Panics on 8, which a follow-up of 7 reaches.
+#[invite::metamorphic(fragile(x + 1) == result + 1)]
+fn fragile(x: u64) -> u64 {
+    assert!(x != 8, "eight is not allowed");
+    x
+}
+
 #[derive(Clone, Debug, Default)]
 struct Counter {
     hits: u64,
@@ -82,6 +89,24 @@ fn a_check_runs_every_relation_in_process_and_finds_the_defect() {
 }
 
 #[test]
+fn a_relation_that_panics_is_an_error_that_quotes_the_panic() {
+    let checked = invite::check(|| {
+        fragile(7);
+    });
+    let t = &checked.tests[0];
+    assert_eq!(t.outcome, Outcome::Error, "{checked:?}");
+    let detail = t.detail.as_deref().unwrap_or_default();
+    assert!(
+        detail.contains("panicked") && detail.contains("eight is not allowed"),
+        "{detail}"
+    );
+    assert!(invite::check(|| {
+        fragile(3);
+    })
+    .passed());
+}
+
+#[test]
 fn a_follow_up_call_runs_the_body_alone_and_the_call_still_returns_its_own_result() {
     // Each relation calls `mean` again: were those calls tested in turn, the check would
     // never end, or hold more than the two records of the one call.
@@ -117,52 +142,111 @@ fn an_in_vivo_test_is_not_run_in_process_and_its_record_says_why() {
     assert_eq!((checked.tests.len(), consumed.tests.len()), (1, 1));
 }
 
-/// With an `invite.toml` that asks for sampling: one message says nothing is sampled here, no
-/// log is written, and the program computes what it computes.
-#[test]
-fn a_configuration_that_asks_for_sampling_gets_one_message_and_no_run() {
-    if std::env::var_os("INVITE_PORTABLE_CHILD").is_some() {
-        assert!(!invite::init(), "the runtime stays off");
-        let mut sum = 0.0;
-        for i in 0..2000 {
-            sum += faulty_mean(&[f64::from(i), 1.0]);
-        }
-        assert!(invite::wait_idle(std::time::Duration::from_secs(1)));
-        invite::shutdown();
-        println!("sum {sum}");
-        return;
-    }
+/// What a fresh process of this test binary prints and says under `config` (the body of
+/// `the_program_under_a_configuration`, which only runs when asked to), and whether it wrote
+/// the log the configuration names.
+fn run_under(config: &str) -> (String, String, bool) {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("invite-log.jsonl");
-    let config = dir.path().join("invite.toml");
-    std::fs::write(
-        &config,
-        format!("default_rho = 1.0\nlog = \"{}\"\n", log.display()),
-    )
-    .unwrap();
+    let file = dir.path().join("invite.toml");
+    std::fs::write(&file, format!("log = \"{}\"\n{config}", log.display())).unwrap();
     let out = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "a_configuration_that_asks_for_sampling_gets_one_message_and_no_run",
+            "the_program_under_a_configuration",
             "--nocapture",
             "--test-threads=1",
         ])
         .env("INVITE_PORTABLE_CHILD", "1")
-        .env("INVITE_CONFIG", &config)
+        .env("INVITE_CONFIG", &file)
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{stdout}\n{stderr}");
-    let expected: f64 = (0..2000).map(|i| f64::from(i) / 2.0).sum();
-    assert!(stdout.contains(&format!("sum {expected}")), "{stdout}");
-    let said: Vec<&str> = stderr
+    (stdout, stderr, log.exists())
+}
+
+#[test]
+fn the_program_under_a_configuration() {
+    if std::env::var_os("INVITE_PORTABLE_CHILD").is_none() {
+        return;
+    }
+    assert!(!invite::init(), "the runtime stays off");
+    let mut sum = 0.0;
+    for i in 0..2000 {
+        sum += faulty_mean(&[f64::from(i), 1.0]);
+    }
+    assert!(invite::wait_idle(std::time::Duration::from_secs(1)));
+    invite::shutdown();
+    println!("sum {sum}");
+    let checked = invite::check(|| {
+        mean(&[1.0]);
+        mean(&[2.0]);
+    });
+    let runs: Vec<u64> = checked.tests.iter().map(|t| t.run).collect();
+    println!("runs {runs:?}");
+    use rand::Rng;
+    println!("draw {}", invite::rng().random::<u64>());
+}
+
+fn said_not_sampled(stderr: &str) -> usize {
+    stderr
         .lines()
         .filter(|l| l.contains("asks for sampling"))
-        .collect();
-    assert_eq!(said.len(), 1, "{stderr}");
-    assert!(said[0].contains("only on Linux") && said[0].contains("enabled = false"));
-    assert!(!log.exists(), "no log is written where nothing runs");
+        .count()
+}
+
+/// With an `invite.toml` that asks for sampling: one message says nothing is sampled here, no
+/// log is written, and the program computes what it computes.
+#[test]
+fn a_configuration_that_asks_for_sampling_gets_one_message_and_no_run() {
+    let (stdout, stderr, logged) = run_under("default_rho = 1.0\n");
+    let expected: f64 = (0..2000).map(|i| f64::from(i) / 2.0).sum();
+    assert!(stdout.contains(&format!("sum {expected}")), "{stdout}");
+    assert_eq!(said_not_sampled(&stderr), 1, "{stderr}");
+    let said = stderr
+        .lines()
+        .find(|l| l.contains("asks for sampling"))
+        .unwrap();
+    assert!(said.contains("only on Linux") && said.contains("enabled = false"));
+    assert!(!logged, "no log is written where nothing runs");
+    // A check's runs are numbered from 1, one a call, as on Linux.
+    assert!(stdout.contains("runs [1, 1, 2, 2]"), "{stdout}");
+}
+
+#[test]
+fn only_a_configuration_that_would_sample_is_told_it_will_not() {
+    let entry = |body: &str| format!("[functions.\"portable::faulty_mean\"]\n{body}\n");
+    for (config, says) in [
+        ("default_rho = 0.0\n".to_string(), false),
+        ("default_rho = 0.5\nenabled = false\n".to_string(), false),
+        (entry("rho = 0.25"), true),
+        (entry("rho = 0.0"), false),
+        (entry("target_tests_per_min = 60"), true),
+        (entry("rho = 0.25\nenabled = false"), false),
+    ] {
+        let (_, stderr, _) = run_under(&config);
+        assert_eq!(
+            said_not_sampled(&stderr),
+            usize::from(says),
+            "{config}\n{stderr}"
+        );
+    }
+}
+
+#[test]
+fn the_configured_seed_seeds_the_streams() {
+    let draw = |seed: u64| {
+        let (stdout, _, _) = run_under(&format!("seed = {seed}\n"));
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("draw "))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(draw(42), draw(42), "the same seed, the same stream");
+    assert_ne!(draw(42), draw(43));
 }
 
 #[test]

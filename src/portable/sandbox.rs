@@ -38,11 +38,6 @@ impl Taker {
     }
 }
 
-/// How long a whole run may live: each test's deadline, plus slack. Nothing enforces it here.
-pub(crate) fn run_deadline(per_test: std::time::Duration, tests: u32) -> std::time::Duration {
-    per_test * tests.max(1) + std::time::Duration::from_millis(500)
-}
-
 /// Unwinds out of [`ChildRun::run`], which cannot return, back to [`run_here`].
 struct RunEnded;
 
