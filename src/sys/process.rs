@@ -1,7 +1,7 @@
 //! Following processes: pipes to hear from them, pidfds to wait for and signal them without
 //! touching the program's own children, and how each ended.
 
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 
 /// A pipe whose both ends close on exec, both non-blocking: one system call for the caller.
 /// The writer, in a child, makes its end blocking again with [`set_blocking`].
@@ -43,8 +43,15 @@ pub(crate) fn set_blocking(fd: impl std::os::fd::AsFd) {
 
 /// A pidfd for our own child, or `None` on kernels without pidfds (the caller then polls).
 pub(crate) fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
+    open_pidfd(pid).ok()
+}
+
+/// A non-blocking pidfd for `pid`; a pid that names no process (0 or negative) is `EINVAL`,
+/// as the kernel would say.
+fn open_pidfd(pid: libc::pid_t) -> rustix::io::Result<OwnedFd> {
     use rustix::process::{Pid, PidfdFlags};
-    rustix::process::pidfd_open(Pid::from_raw(pid)?, PidfdFlags::NONBLOCK).ok()
+    let pid = Pid::from_raw(pid).ok_or(rustix::io::Errno::INVAL)?;
+    rustix::process::pidfd_open(pid, PidfdFlags::NONBLOCK)
 }
 
 /// How the collector holds on to a run's child.
@@ -68,16 +75,11 @@ pub(crate) enum Follow {
 /// reaped child shows up as `ESRCH`, or as a process that `waitid` says is not our child
 /// (`ECHILD`): both are `Gone`.
 pub(crate) fn follow(pid: libc::pid_t) -> Follow {
-    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
-    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, libc::PIDFD_NONBLOCK) };
-    if fd < 0 {
-        return match std::io::Error::last_os_error().raw_os_error() {
-            Some(libc::ENOSYS) => Follow::Pid,
-            _ => Follow::Gone,
-        };
-    }
-    // SAFETY: a non-negative return is a fresh descriptor that nothing else owns.
-    let fd = unsafe { OwnedFd::from_raw_fd(fd as RawFd) };
+    let fd = match open_pidfd(pid) {
+        Ok(fd) => fd,
+        Err(rustix::io::Errno::NOSYS) => return Follow::Pid,
+        Err(_) => return Follow::Gone,
+    };
     // SAFETY: an all-zero siginfo_t is a valid value for waitid to fill in.
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
     loop {
