@@ -202,9 +202,11 @@ pub mod discover;
 mod error;
 mod executor;
 mod exit_report;
+pub mod fleet;
 #[cfg(invite_linux)]
 #[allow(unsafe_code)]
 mod handover;
+mod identity;
 mod log_sink;
 pub mod mr;
 pub mod outcomes;

@@ -29,6 +29,8 @@ pub enum Record {
     Site(SiteNamed),
     /// The process stopped invite (it drained its runs first).
     Stop(Stop),
+    /// The process applied a changed configuration, or refused one.
+    Config(ConfigChange),
 }
 
 impl Record {
@@ -53,6 +55,28 @@ pub struct Instance {
     #[serde(default)]
     /// The executable's path, empty in logs of older versions.
     pub exe: String,
+    /// The instance's name, unique in its fleet: `INVITE_INSTANCE`, else `service.instance.id`
+    /// in `OTEL_RESOURCE_ATTRIBUTES`, else host, pid and start time. Empty in logs of older
+    /// versions.
+    #[serde(default)]
+    pub id: String,
+    /// The service: `service` in `invite.toml`, else the executable's name.
+    #[serde(default)]
+    pub service: String,
+    /// `version` in `invite.toml`, else the instrumented crate's version.
+    #[serde(default)]
+    pub version: String,
+}
+
+impl Instance {
+    /// The name records other than `start` give this instance by.
+    pub fn name(&self) -> String {
+        if self.id.is_empty() {
+            format!("{}-{}", self.host, self.pid)
+        } else {
+            self.id.clone()
+        }
+    }
 }
 
 /// An instrumented function as registered at start-up.
@@ -85,6 +109,15 @@ pub struct SiteNamed {
     pub host: String,
     /// The process id.
     pub pid: u32,
+    /// The instance that wrote it (see [`Instance::id`]); empty in logs of older versions.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub instance: String,
+    /// The service the instance runs (see [`Instance::service`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub service: String,
+    /// The service's version (see [`Instance::version`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub version: String,
     /// The site, as the start record describes the others.
     pub info: SiteInfo,
 }
@@ -191,6 +224,15 @@ pub struct Test {
     pub host: String,
     /// The process id.
     pub pid: u32,
+    /// The instance that wrote it (see [`Instance::id`]); empty in logs of older versions.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub instance: String,
+    /// The service the instance runs (see [`Instance::service`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub service: String,
+    /// The service's version (see [`Instance::version`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub version: String,
     /// The site's name (see [`SiteInfo::name`]).
     pub site: String,
     /// The relation's source text or the test function's path.
@@ -223,6 +265,15 @@ pub struct Observation {
     pub host: String,
     /// The process id.
     pub pid: u32,
+    /// The instance that wrote it (see [`Instance::id`]); empty in logs of older versions.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub instance: String,
+    /// The service the instance runs (see [`Instance::service`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub service: String,
+    /// The service's version (see [`Instance::version`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub version: String,
     /// The site's name (see [`SiteInfo::name`]).
     pub site: String,
     /// The function's signature as written (`fn std_dev(xs: &[f64]) -> f64`): the names and
@@ -377,6 +428,15 @@ pub struct Stats {
     pub host: String,
     /// The process id.
     pub pid: u32,
+    /// The instance that wrote it (see [`Instance::id`]); empty in logs of older versions.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub instance: String,
+    /// The service the instance runs (see [`Instance::service`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub service: String,
+    /// The service's version (see [`Instance::version`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub version: String,
     /// Seconds since start-up.
     pub elapsed_s: f64,
     /// True for the record written at exit.
@@ -420,10 +480,78 @@ pub struct Stop {
     pub host: String,
     /// The process id.
     pub pid: u32,
+    /// The instance that wrote it (see [`Instance::id`]); empty in logs of older versions.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub instance: String,
+    /// The service the instance runs (see [`Instance::service`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub service: String,
+    /// The service's version (see [`Instance::version`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub version: String,
     /// Runs that finished during the drain at exit.
     pub drained: u64,
     /// Runs still alive after the grace period, killed and recorded as `timeout`.
     pub killed: u64,
+}
+
+/// A configuration the running process read again (a change of its file, or
+/// `invite::reload()`): applied, or refused with the reason, the last good one staying in force.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConfigChange {
+    /// Record format version.
+    pub v: u32,
+    /// RFC 3339, UTC, microseconds.
+    pub time: String,
+    /// The host name.
+    pub host: String,
+    /// The process id.
+    pub pid: u32,
+    /// The instance that wrote it (see [`Instance::id`]); empty in logs of older versions.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub instance: String,
+    /// The service the instance runs (see [`Instance::service`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub service: String,
+    /// The service's version (see [`Instance::version`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub version: String,
+    /// The file read.
+    pub file: String,
+    /// The hash of the configuration in force afterwards (16 hex digits), the same in every
+    /// instance that applied the same settings.
+    pub hash: String,
+    /// Whether the new configuration was applied; when not, `error` says why and the last
+    /// good one stays in force.
+    pub applied: bool,
+    /// The keys whose values changed (`default_rho`, `functions."a::f".rho`, `fleet`).
+    #[serde(default)]
+    pub changed: Vec<String>,
+    /// Of those, the keys that take effect only at the next start (`log`, `sandbox`, ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub at_restart: Vec<String>,
+    /// This instance's share of the fleet afterwards (`K/N`), if it is in one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// Why the configuration was refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The configuration in force afterwards (as `invite.toml` keys).
+    pub config: serde_json::Value,
+}
+
+/// The stable name of a kind of failure, the same in every instance and version that meets it:
+/// 16 hex digits from the site, the test and the outcome. Error trackers group events by it;
+/// the fleet report counts the instances that saw each.
+pub fn fingerprint(site: &str, test: &str, outcome: Outcome) -> String {
+    format!(
+        "{:016x}",
+        crate::fleet::stable_hash(&[
+            site.as_bytes(),
+            test.as_bytes(),
+            outcome.as_str().as_bytes()
+        ])
+    )
 }
 
 /// The input under which a record of a whole program's test (`invite system`) holds the
@@ -545,6 +673,9 @@ mod tests {
             time: now(),
             host: "h".into(),
             pid: 7,
+            instance: String::new(),
+            service: String::new(),
+            version: String::new(),
             site: "a::f".into(),
             test: "f(&permute(xs)) == result".into(),
             run: 3,
@@ -585,6 +716,9 @@ mod tests {
             time: now(),
             host: "h".into(),
             pid: 1,
+            instance: String::new(),
+            service: String::new(),
+            version: String::new(),
             elapsed_s: 2.5,
             is_final: true,
             sites: vec![SiteStats {

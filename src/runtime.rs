@@ -239,13 +239,7 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
             )
         });
     }
-    let instance = Instance {
-        host: crate::record::hostname(),
-        pid: std::process::id(),
-        exe: std::env::current_exe()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-    };
+    let instance = identify(&config);
     let start = Start {
         v: record::VERSION,
         time: record::now(),
@@ -313,6 +307,40 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
         instance,
         collector,
     })
+}
+
+/// This process as records name it: host, pid, executable, and the instance, service and version
+/// (see `identity`). A name refused from the environment is said once, and replaced.
+fn identify(config: &Config) -> Instance {
+    let host = crate::record::hostname();
+    let pid = std::process::id();
+    let exe = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let crates: Vec<(&str, &str)> = site::all().map(|s| s.meta.krate).collect();
+    let env = |k: &str| std::env::var(k).ok();
+    let (id, refused) = crate::identity::resolve(
+        config,
+        &crate::identity::Sources {
+            env: &env,
+            host: &host,
+            pid,
+            started: std::time::SystemTime::now(),
+            exe: &exe,
+            crates: &crates,
+        },
+    );
+    for message in refused {
+        crate::diag::say(Level::Warn, "instance", || message);
+    }
+    Instance {
+        host,
+        pid,
+        exe,
+        id: id.instance,
+        service: id.service,
+        version: id.version,
+    }
 }
 
 fn disarm_all() -> Option<Runtime> {

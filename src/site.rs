@@ -183,6 +183,9 @@ pub struct SiteMeta {
     pub self_check: bool,
     /// Compiled with `dedup = true`: the wrapper can hash the call's state.
     pub dedup: bool,
+    /// The instrumented crate's name and version as Cargo gave them (empty outside Cargo):
+    /// the version records carry when `invite.toml` names none.
+    pub krate: (&'static str, &'static str),
 }
 
 /// `armed` before start-up: take the slow path once, which initialises the runtime.
@@ -961,6 +964,7 @@ mod tests {
             timeout_ms: None,
             self_check: true,
             dedup: false,
+            krate: ("", ""),
         })
     }
 
@@ -1179,6 +1183,7 @@ mod settings_tests {
             timeout_ms,
             self_check: true,
             dedup: false,
+            krate: ("", ""),
         })
     }
 
@@ -1232,6 +1237,7 @@ mod settings_tests {
             timeout_ms: None,
             self_check: true,
             dedup: false,
+            krate: ("", ""),
         })));
         let with_entry = config("[functions.\"app::Meters::f\"]\nrho = 0.125\ntolerance = 0.5");
         assert!(s.name_from("Meters"));

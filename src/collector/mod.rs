@@ -280,6 +280,9 @@ impl State {
                 time: record::now(),
                 host: self.instance.host.clone(),
                 pid: self.instance.pid,
+                instance: self.instance.id.clone(),
+                service: self.instance.service.clone(),
+                version: self.instance.version.clone(),
                 info: h.site.info(),
             }));
         }
@@ -357,6 +360,9 @@ impl State {
                 time: record::now(),
                 host: self.instance.host.clone(),
                 pid: self.instance.pid,
+                instance: self.instance.id.clone(),
+                service: self.instance.service.clone(),
+                version: self.instance.version.clone(),
                 drained: self.drained,
                 killed: self.killed_at_exit,
             });
@@ -556,6 +562,9 @@ mod tests {
                 host: "test".into(),
                 pid: std::process::id(),
                 exe: String::new(),
+                id: "test-0".into(),
+                service: "test".into(),
+                version: String::new(),
             };
             let start = record::Start {
                 v: record::VERSION,

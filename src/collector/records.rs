@@ -139,6 +139,9 @@ impl State {
             time: record::now(),
             host: self.instance.host.clone(),
             pid: self.instance.pid,
+            instance: self.instance.id.clone(),
+            service: self.instance.service.clone(),
+            version: self.instance.version.clone(),
             elapsed_s: elapsed,
             is_final,
             sites,
@@ -163,24 +166,29 @@ impl State {
     }
 }
 
-/// One test record as a `tracing` event, for programs whose telemetry runs through `tracing`.
+/// One test record as a `tracing` event, for programs whose telemetry runs through `tracing`:
+/// the exact record as one field (`invite.record`, which `invite report` reads back from
+/// whatever the subscriber ships to), flat fields to filter and group on, and for a failure a
+/// `fingerprint` that is the same in every instance meeting the same failure, at `ERROR`.
 #[cfg(feature = "tracing")]
 fn trace_record(t: &record::Test) {
-    let detail = t.detail.as_deref().unwrap_or("");
-    let inputs = serde_json::to_string(&t.inputs).unwrap_or_default();
+    let line = Record::Test(t.clone()).to_line();
+    let fingerprint = record::fingerprint(&t.site, &t.test, t.outcome);
     macro_rules! event {
         ($level:expr) => {
             tracing::event!(
                 target: "invite::record",
                 $level,
+                { "invite.record" } = %line,
                 site = %t.site,
                 test = %t.test,
                 outcome = %t.outcome,
+                fingerprint = %fingerprint,
+                instance = %t.instance,
+                service = %t.service,
+                version = %t.version,
                 run = t.run,
                 duration_us = t.duration_us,
-                detail,
-                inputs = %inputs,
-                test_seed = t.seeds.test_seed,
                 "{} in {}: {}",
                 t.outcome,
                 t.site,
@@ -189,7 +197,7 @@ fn trace_record(t: &record::Test) {
         };
     }
     if t.outcome.is_failure() {
-        event!(tracing::Level::WARN);
+        event!(tracing::Level::ERROR);
     } else {
         event!(tracing::Level::DEBUG);
     }
@@ -225,6 +233,9 @@ pub(super) fn observation_record(
         time: run.time.clone(),
         host: instance.host.clone(),
         pid: instance.pid,
+        instance: instance.id.clone(),
+        service: instance.service.clone(),
+        version: instance.version.clone(),
         site: run.h.site.name().to_string(),
         signature: text
             .strip_prefix(DISCOVER_PREFIX)
@@ -250,6 +261,9 @@ pub(super) fn test_record(
         time: run.time.clone(),
         host: instance.host.clone(),
         pid: instance.pid,
+        instance: instance.id.clone(),
+        service: instance.service.clone(),
+        version: instance.version.clone(),
         site: run.h.site.name().to_string(),
         test: run.h.site.meta.tests[index].0.to_string(),
         run: run.h.run,

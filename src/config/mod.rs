@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 pub use load::{Source, MAX_CONFIG_BYTES};
+pub use validate::{check_label, MAX_LABEL};
 
 /// What happens when a test fails.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -170,8 +171,44 @@ pub struct Config {
     /// At exit, the program prints the report of its own run to stderr: outcomes per site and
     /// relation, and each defect on its smallest input, whole.
     pub report_at_exit: bool,
+    /// The service this program is, as records name it (default: the executable's name).
+    #[serde(deserialize_with = "validate::label_opt")]
+    pub service: Option<String>,
+    /// The program's version, as records name it (default: the version of the instrumented
+    /// crate, where the attributes can see it).
+    #[serde(deserialize_with = "validate::label_opt")]
+    pub version: Option<String>,
+    /// This instance's share of a fleet's testing (`INVITE_SHARD` wins over it).
+    #[serde(deserialize_with = "validate::fleet_opt")]
+    pub fleet: Option<Fleet>,
     /// Per-site settings by site name (`[functions."module::Type::method"]`).
     pub functions: BTreeMap<String, SiteConfig>,
+}
+
+/// `fleet = { size = N, member = K, rotate = "10m" }`: member K of a fleet of N instances,
+/// which share the (site, test) pairs among them and hand them on every `rotate`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fleet {
+    /// Instances in the fleet.
+    pub size: u64,
+    /// This instance's index, from 0 to `size - 1`.
+    pub member: u64,
+    /// How long one assignment of pairs lasts (`"10m"`, `"90s"`; at least a second).
+    #[serde(
+        default = "default_rotate",
+        with = "validate::period",
+        skip_serializing_if = "is_default_rotate"
+    )]
+    pub rotate: std::time::Duration,
+}
+
+fn default_rotate() -> std::time::Duration {
+    crate::fleet::DEFAULT_ROTATE
+}
+
+fn is_default_rotate(d: &std::time::Duration) -> bool {
+    *d == crate::fleet::DEFAULT_ROTATE
 }
 
 impl Default for Config {
@@ -197,6 +234,9 @@ impl Default for Config {
             hide_runs: true,
             tracing: false,
             report_at_exit: false,
+            service: None,
+            version: None,
+            fleet: None,
             functions: BTreeMap::new(),
         }
     }

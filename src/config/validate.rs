@@ -222,3 +222,86 @@ mod tests {
         assert!(e.message.contains("1 or more"), "{e}");
     }
 }
+
+/// A name that records carry (`service`, `version`): printable, one line, at most 128 bytes.
+pub(super) fn label_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let v = String::deserialize(d)?;
+    check_label(&v)
+        .map(|()| Some(v))
+        .map_err(serde::de::Error::custom)
+}
+
+/// The longest name records carry for an instance, a service or a version.
+pub const MAX_LABEL: usize = 128;
+
+/// Whether `v` can name an instance, a service or a version in records, metrics and events:
+/// one line of printable text, at most [`MAX_LABEL`] bytes. The error says what is wrong.
+pub fn check_label(v: &str) -> Result<(), String> {
+    if v.trim().is_empty() {
+        return Err("expected a name, got an empty one".to_string());
+    }
+    if let Some(c) = v.chars().find(|c| c.is_control()) {
+        return Err(format!(
+            "`{}` holds the control character {:?}; use printable characters only",
+            v.escape_debug(),
+            c
+        ));
+    }
+    if v.len() > MAX_LABEL {
+        return Err(format!(
+            "a name of {} bytes is too long; use at most {MAX_LABEL}",
+            v.len()
+        ));
+    }
+    Ok(())
+}
+
+pub(super) fn fleet_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<super::Fleet>, D::Error> {
+    let f = super::Fleet::deserialize(d)?;
+    crate::fleet::check_member_of(f.member, f.size).map_err(|e| {
+        serde::de::Error::custom(format!(
+            "{e}; set `member` from 0 to `size` - 1 (or INVITE_SHARD=K/N)"
+        ))
+    })?;
+    Ok(Some(f))
+}
+
+/// A period written as `"10m"`, `"90s"` or a whole number of seconds; at least a second.
+pub(super) mod period {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Seconds(u64),
+        Text(String),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        let period = match Written::deserialize(d).map_err(|_| {
+            serde::de::Error::custom(
+                "expected a period such as \"10m\" or \"90s\", or a number of seconds",
+            )
+        })? {
+            Written::Seconds(s) => Duration::from_secs(s),
+            Written::Text(t) => humantime::parse_duration(&t).map_err(|e| {
+                serde::de::Error::custom(format!(
+                    "`{}` is not a period ({e}); write one such as \"10m\" or \"90s\"",
+                    t.escape_debug()
+                ))
+            })?,
+        };
+        if period < Duration::from_secs(1) {
+            return Err(serde::de::Error::custom(
+                "expected a period of a second or more, such as \"10m\"",
+            ));
+        }
+        Ok(period)
+    }
+
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&humantime::format_duration(*d).to_string())
+    }
+}

@@ -21,14 +21,19 @@ const CONFIG: &str = "default_rho = 1.0\nmax_concurrent = 4\nmax_overhead = 1.0\
                       child_cpu_charge = 0.0\non_failure = \"notify\"\n\
                       [functions.\"scenarios::telemetry::halv\"]\nrho = 1.0\n";
 
-/// A subscriber that prints every event to stdout as `EVENT <level> <target> <fields>`.
+/// A subscriber that prints every event to stdout as `EVENT <level> <target> <fields>`, and
+/// an event's `invite.record` field on a line of its own, as `RECORD <json>`.
 struct Printer;
 
-struct Fields(String);
+struct Fields(String, Option<String>);
 
 impl tracing::field::Visit for Fields {
     fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-        let _ = write!(self.0, " {}={:?}", field.name(), value);
+        if field.name() == "invite.record" {
+            self.1 = Some(format!("{value:?}"));
+        } else {
+            let _ = write!(self.0, " {}={:?}", field.name(), value);
+        }
     }
 }
 
@@ -42,10 +47,13 @@ impl tracing::Subscriber for Printer {
     fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
     fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
     fn event(&self, event: &tracing::Event<'_>) {
-        let mut fields = Fields(String::new());
+        let mut fields = Fields(String::new(), None);
         event.record(&mut fields);
         let m = event.metadata();
         println!("EVENT {} {}{}", m.level(), m.target(), fields.0);
+        if let Some(record) = fields.1 {
+            println!("RECORD {record}");
+        }
     }
     fn enter(&self, _: &tracing::span::Id) {}
     fn exit(&self, _: &tracing::span::Id) {}
@@ -117,7 +125,7 @@ fn a_tracing_subscriber_gets_the_messages_and_every_record() {
         })
         .count();
     assert_eq!(notified, 3, "{events:#?}");
-    // Every record, with its fields: failures at WARN, passes at DEBUG.
+    // Every record, with its fields: failures at ERROR with their fingerprint, passes at DEBUG.
     let records = |level: &str, outcome: &str, site: &str| {
         events
             .iter()
@@ -125,12 +133,39 @@ fn a_tracing_subscriber_gets_the_messages_and_every_record() {
                 e.starts_with(&format!("EVENT {level} invite::record "))
                     && e.contains(&format!("outcome={outcome}"))
                     && e.contains(&format!("site={site}"))
-                    && e.contains("test_seed=")
+                    && e.contains("instance=")
             })
             .count()
     };
+    let failed = run.tests().into_iter().find(|t| t.outcome.is_failure());
+    let failed = failed.expect("the off-by-one relation failed");
+    let fingerprint = invite::record::fingerprint(&failed.site, &failed.test, failed.outcome);
     assert_eq!(
-        records("WARN", "fail", "scenarios::telemetry::off_by_one"),
+        events
+            .iter()
+            .filter(|e| e.contains(&format!(" fingerprint={fingerprint}")))
+            .count(),
+        3,
+        "{fingerprint}: {events:#?}"
+    );
+    // The record each event carries is the logged one, exactly.
+    let mut carried: Vec<invite::record::Record> = run
+        .stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("RECORD "))
+        .map(|j| invite::record::Record::from_line(j).expect("the carried record parses"))
+        .collect();
+    let mut logged: Vec<invite::record::Record> = run
+        .records()
+        .into_iter()
+        .filter(|r| matches!(r, invite::record::Record::Test(_)))
+        .collect();
+    let key = |r: &invite::record::Record| r.to_line();
+    carried.sort_by_key(key);
+    logged.sort_by_key(key);
+    assert_eq!(carried, logged);
+    assert_eq!(
+        records("ERROR", "fail", "scenarios::telemetry::off_by_one"),
         3,
         "{events:#?}"
     );

@@ -392,7 +392,7 @@ impl Aggregator {
                 i.seen(&stop.time);
                 i.stopped = true;
             }
-            Record::Test(_) | Record::Observation(_) => {}
+            Record::Test(_) | Record::Observation(_) | Record::Config(_) => {}
         }
     }
 

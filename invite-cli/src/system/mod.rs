@@ -328,6 +328,10 @@ impl Job<'_> {
         let spec = self.spec;
         let host = record::hostname();
         let pid = std::process::id();
+        let instance = std::env::var("INVITE_INSTANCE")
+            .ok()
+            .filter(|v| invite::config::check_label(v).is_ok())
+            .unwrap_or_else(|| format!("{host}-{pid}"));
         let mut lines = vec![Record::Start(Start {
             v: record::VERSION,
             time: record::now(),
@@ -335,6 +339,9 @@ impl Job<'_> {
                 host: host.clone(),
                 pid,
                 exe: spec.command[0].clone(),
+                id: instance.clone(),
+                service: spec.name.clone(),
+                version: String::new(),
             },
             config_file: spec.path.display().to_string(),
             config: serde_json::json!({
@@ -394,6 +401,9 @@ impl Job<'_> {
                 time: record::now(),
                 host: host.clone(),
                 pid,
+                instance: instance.clone(),
+                service: spec.name.clone(),
+                version: String::new(),
                 site: spec.name.clone(),
                 test: rel.name.clone(),
                 run: 1,
@@ -413,6 +423,9 @@ impl Job<'_> {
             time: record::now(),
             host,
             pid,
+            instance,
+            service: spec.name.clone(),
+            version: String::new(),
             drained: verdicts.len() as u64,
             killed: 0,
         }));

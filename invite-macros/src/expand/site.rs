@@ -112,6 +112,16 @@ pub(super) fn site_static(shape: &Shape, args: &Args) -> TokenStream {
                 timeout_ms: #timeout,
                 self_check: #self_check,
                 dedup: #dedup,
+                krate: (
+                    match ::core::option_env!("CARGO_CRATE_NAME") {
+                        ::core::option::Option::Some(n) => n,
+                        ::core::option::Option::None => "",
+                    },
+                    match ::core::option_env!("CARGO_PKG_VERSION") {
+                        ::core::option::Option::Some(v) => v,
+                        ::core::option::Option::None => "",
+                    },
+                ),
             });
         ::invite::__private::inventory::submit! {
             ::invite::__private::SiteRef(&__INVITE_SITE)
