@@ -138,6 +138,9 @@ pub struct Start {
     pub config: serde_json::Value,
     /// The functions linked into the program, sorted by name.
     pub sites: Vec<SiteInfo>,
+    /// This instance's share of the fleet (`K/N`), if it is in one (see `fleet`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
 }
 
 /// How one test ended.

@@ -247,6 +247,7 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
         config_file,
         config: serde_json::to_value(&config).unwrap_or_default(),
         sites,
+        shard: None,
     };
     let budget = Arc::new(Budget::new(config.max_concurrent, config.max_overhead));
     let cow_fault_ns = crate::sys::usage::cow_fault_cost_ns();

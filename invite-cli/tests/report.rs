@@ -57,6 +57,7 @@ fn start(pid: u32, sites: &[(&str, &[&str])]) -> String {
                 params: None,
             })
             .collect(),
+        shard: None,
     })
     .to_line()
 }

@@ -573,6 +573,7 @@ mod tests {
                 config_file: String::new(),
                 config: serde_json::Value::Null,
                 sites: Vec::new(),
+                shard: None,
             };
             let config = Config {
                 drain_ms: 1,

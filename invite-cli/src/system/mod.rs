@@ -359,6 +359,7 @@ impl Job<'_> {
                 tests: self.relations().map(|(_, r)| r.name.clone()).collect(),
                 params: None,
             }],
+            shard: None,
         })];
         let mut inputs = BTreeMap::new();
         if let Some(i) = &spec.input {
