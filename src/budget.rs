@@ -55,8 +55,9 @@ enum Time {
 
 #[derive(Debug)]
 pub struct Budget {
-    max_concurrent: u64,
-    max_overhead: f64,
+    /// The caps, changed by a reload of the configuration (`max_overhead` as `f64` bits).
+    max_concurrent: AtomicU64,
+    max_overhead_bits: AtomicU64,
     live: AtomicU64,
     /// Runs that ended so far: a call waiting for a slot sees the runs making progress.
     ended: AtomicU64,
@@ -83,8 +84,8 @@ impl Budget {
 
     fn with_time(max_concurrent: u64, max_overhead: f64, time: Time) -> Budget {
         Budget {
-            max_concurrent,
-            max_overhead,
+            max_concurrent: AtomicU64::new(max_concurrent),
+            max_overhead_bits: AtomicU64::new(max_overhead.to_bits()),
             live: AtomicU64::new(0),
             ended: AtomicU64::new(0),
             clock_ns: AtomicU64::new(0),
@@ -93,6 +94,22 @@ impl Budget {
             estimate_ns: AtomicU64::new(0),
             turns: Turns::default(),
         }
+    }
+
+    /// Puts new caps in force (a reload of the configuration). Runs alive stay; a lower
+    /// `max_concurrent` admits no run until they are fewer.
+    pub fn set_caps(&self, max_concurrent: u64, max_overhead: f64) {
+        self.max_concurrent.store(max_concurrent, Relaxed);
+        self.max_overhead_bits
+            .store(max_overhead.to_bits(), Relaxed);
+    }
+
+    fn max_overhead(&self) -> f64 {
+        f64::from_bits(self.max_overhead_bits.load(Relaxed))
+    }
+
+    fn max_concurrent(&self) -> u64 {
+        self.max_concurrent.load(Relaxed)
     }
 
     /// Nanoseconds since the budget was made: the clock sites measure their sampling gaps by.
@@ -112,16 +129,18 @@ impl Budget {
         if self.closed.load(Acquire) {
             return Err(SkipReason::Disabled);
         }
-        if self.max_overhead <= 0.0 {
+        if self.max_overhead() <= 0.0 {
             return Err(SkipReason::Overhead);
         }
         // A share of 1 is no cap: the charges (faults, children's CPU) can exceed wall time on
         // a busy machine, and a program that allows all of its time allows that too.
         let now = self.now_ns();
-        if self.max_overhead < 1.0 && self.clock_ns.load(Relaxed) > now + BURST_NS {
+        if self.max_overhead() < 1.0 && self.clock_ns.load(Relaxed) > now + BURST_NS {
             return Err(SkipReason::Overhead);
         }
-        let free = self.max_concurrent.saturating_sub(self.live.load(Acquire));
+        let free = self
+            .max_concurrent()
+            .saturating_sub(self.live.load(Acquire));
         if free == 0 {
             self.turns.refused(site, window_ns);
             return Err(SkipReason::Concurrency);
@@ -131,7 +150,7 @@ impl Budget {
         }
         self.live
             .fetch_update(AcqRel, Relaxed, |n| {
-                (n < self.max_concurrent).then_some(n + 1)
+                (n < self.max_concurrent()).then_some(n + 1)
             })
             .map_err(|_| {
                 self.turns.refused(site, window_ns);
@@ -187,7 +206,7 @@ impl Budget {
 
     /// Moves the virtual clock by a cost (negative: gives time back).
     fn advance(&self, cost_ns: f64) {
-        let step = cost_ns / self.max_overhead;
+        let step = cost_ns / self.max_overhead();
         let now = self.now_ns();
         let _ = self.clock_ns.fetch_update(Relaxed, Relaxed, |c| {
             let moved = if step >= 0.0 {

@@ -33,6 +33,8 @@ pub(crate) struct RunStart {
     /// The caller's stream position; with `test_seed`, logged as the run's `seeds`.
     pub snapshot: Snapshot,
     pub test_seed: u64,
+    /// The site's tests the run runs (see `site::runs_test`): all, but in a fleet.
+    pub tests: u64,
     /// What the overhead budget charged when admitting the run.
     pub provisional_ns: u64,
     /// The read end of the run's result pipe.
@@ -162,6 +164,7 @@ impl RunStart {
             time: SystemTime::now(),
             snapshot: Snapshot::default(),
             test_seed: 0,
+            tests: 0,
             provisional_ns: 0,
             pipe: -1,
             child_end: -1,

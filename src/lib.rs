@@ -212,6 +212,8 @@ pub mod mr;
 pub mod outcomes;
 pub mod record;
 pub mod regression;
+#[cfg(invite_linux)]
+mod reload;
 pub mod rng;
 mod role;
 #[cfg(invite_linux)]
@@ -251,7 +253,7 @@ pub use outcomes::on_failure;
 pub use outcomes::outcomes;
 pub use regression::regression;
 pub use rng::rng;
-pub use runtime::{init_with, shutdown, wait_idle};
+pub use runtime::{init_with, reload, shutdown, wait_idle};
 
 /// Starts invite now rather than at the first instrumented call: reads the configuration,
 /// opens the log and starts the collector. Returns whether invite is on.

@@ -17,8 +17,9 @@ use crate::config::{Config, Sandbox, Source};
 use crate::diag::Level;
 use crate::error::InitError;
 use crate::record::{self, Instance, Start};
+use crate::reload as follow;
 use crate::sandbox::{seccomp, Launcher};
-use crate::site::{self, Sampling};
+use crate::site::{self, Live, Sampling};
 
 static RUNTIME: OnceLock<Option<Runtime>> = OnceLock::new();
 /// The runtime of [`crate::check`] when the configuration left invite off: started on the
@@ -33,6 +34,8 @@ pub struct Runtime {
     pub(crate) launch: Launcher,
     pub(crate) instance: Instance,
     pub(crate) collector: Collector,
+    /// The configuration came from a file, which the collector follows.
+    follows_a_file: bool,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -42,10 +45,6 @@ impl std::fmt::Debug for Runtime {
             .finish_non_exhaustive()
     }
 }
-
-/// How long a run killed at its deadline may take to die and be reaped: on a machine whose
-/// CPUs are all busy, a run (which runs at a lower priority) has been seen to take over a second.
-const KILL_GRACE: Duration = Duration::from_secs(1);
 
 /// The runtime, starting it on first use; `None` when invite is off (and no check started it).
 pub fn get() -> Option<&'static Runtime> {
@@ -94,7 +93,7 @@ pub(crate) fn for_checks() -> Option<&'static Runtime> {
                     default_rho: 0.0,
                     ..Config::default()
                 };
-                start_with(config, "invite::check".to_string(), false)
+                start_with(config, "invite::check".to_string(), None, false)
             })
             .as_ref()
     })?;
@@ -126,12 +125,29 @@ pub fn init_with(config: Config) -> Result<(), InitError> {
         if !config.enabled || crate::role::in_child() {
             return disarm_all();
         }
-        start_with(config, "invite::init_with".to_string(), true)
+        start_with(config, "invite::init_with".to_string(), None, true)
     });
     if applied {
         Ok(())
     } else {
         Err(InitError::AlreadyStarted)
+    }
+}
+
+/// Reads the configuration file again and applies what changed, as a change of the file does
+/// by itself: for a program that handles `SIGHUP` (invite installs no signal handler). Returns
+/// at once; the collector thread applies the file within milliseconds and writes a `config`
+/// record. Returns `false` when there is no file to read: invite is off, or it was started by
+/// [`init_with`].
+///
+/// Only an atomic store: safe to call from anywhere, even a signal handler.
+pub fn reload() -> bool {
+    match peek() {
+        Some(rt) if rt.follows_a_file => {
+            follow::ask();
+            true
+        }
+        _ => false,
     }
 }
 
@@ -150,10 +166,10 @@ fn start() -> Option<Runtime> {
     } else {
         Source::from_env()
     };
-    let (config, config_file) = match source {
+    let (config, path) = match source {
         Source::Disabled | Source::Absent => return disarm_all(),
         Source::File(path) => match Config::from_file(&path) {
-            Ok(c) => (c, path.display().to_string()),
+            Ok(c) => (c, path),
             Err(e) => {
                 crate::diag::say(Level::Error, "config", || {
                     format!("{e}. Invite is off for this run; the program is unaffected.")
@@ -165,12 +181,18 @@ fn start() -> Option<Runtime> {
     if !config.enabled {
         return disarm_all();
     }
-    start_with(config, config_file, true)
+    start_with(config, path.display().to_string(), Some(path), true)
 }
 
 /// Starts the runtime with `config` (from `config_file`, named in messages), writing the log
-/// it names, or none at all unless `writes_log`.
-fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<Runtime> {
+/// it names, or none at all unless `writes_log`. With the `file` it was read from, the runtime
+/// follows the file's changes (see `reload`).
+fn start_with(
+    config: Config,
+    config_file: String,
+    file: Option<std::path::PathBuf>,
+    writes_log: bool,
+) -> Option<Runtime> {
     let dev_null = match crate::sys::fd::open_dev_null() {
         Ok(fd) => fd,
         Err(e) => {
@@ -225,20 +247,23 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
             }
         }
     };
-    let sites = site::configure_sites(&config, filter.is_some(), false);
-    for (entry, meant) in config.unmatched_entries(sites.iter().map(|s| s.name.as_str())) {
-        // A site named at its first call may yet take this name.
-        if site::all().any(|s| s.could_be_named(&entry)) {
-            continue;
+    let shard_from_env = match follow::shard_from_env(std::env::var_os("INVITE_SHARD")) {
+        Ok(shard) => shard,
+        Err(e) => {
+            crate::diag::say(Level::Warn, "fleet", || match &config.fleet {
+                Some(f) => format!(
+                    "{e}; this instance is member {} of {} as `fleet` in {config_file} says",
+                    f.member, f.size
+                ),
+                None => format!("{e}; this instance tests every pair, as a lone instance does"),
+            });
+            None
         }
-        let hint = meant.map_or(String::new(), |m| format!("; did you mean \"{m}\"?"));
-        crate::diag::say(Level::Warn, "unmatched", || {
-            format!(
-                "{config_file}: [functions.\"{entry}\"] names no instrumented function in this \
-                 program, so its settings apply to nothing{hint}"
-            )
-        });
-    }
+    };
+    let shard = follow::shard_of(shard_from_env, &config);
+    let period = shard.map(|s| s.period(site::wall_clock()));
+    let sites = site::configure_sites(&config, filter.is_some(), false, shard.zip(period));
+    follow::warn_unmatched(&config, &config_file);
     let instance = identify(&config);
     let start = Start {
         v: record::VERSION,
@@ -247,10 +272,22 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
         config_file,
         config: serde_json::to_value(&config).unwrap_or_default(),
         sites,
-        shard: None,
+        shard: shard.map(|s| format!("{}/{}", s.member, s.size)),
     };
     let budget = Arc::new(Budget::new(config.max_concurrent, config.max_overhead));
     let cow_fault_ns = crate::sys::usage::cow_fault_cost_ns();
+    let seccomp = filter.is_some();
+    let follows_a_file = file.is_some();
+    let live = Arc::new(Live::new(&config, shard, follow::busy_wait_limit(&config)));
+    let reloader = follow::Reloader::new(follow::Setup {
+        file,
+        config: config.clone(),
+        shard_from_env,
+        live: Arc::clone(&live),
+        budget: Arc::clone(&budget),
+        seccomp,
+        instance: instance.clone(),
+    });
     let (collector, inbox) = match Collector::spawn(
         &config,
         instance.clone(),
@@ -258,6 +295,7 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
         cow_fault_ns,
         sink,
         start,
+        reloader,
     ) {
         Ok(c) => c,
         Err(e) => {
@@ -275,17 +313,6 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
     crate::sys::process::at_exit(shutdown_at_exit);
     crate::sys::process::at_fork_in_child(crate::role::mark_forked);
     let hidden_runs = config.hide_runs && crate::sandbox::launch::available();
-    let busy_wait_limit = site::all()
-        .map(|s| {
-            crate::sandbox::run_deadline(
-                Duration::from_millis(s.timeout_ms()),
-                s.meta.tests.len() as u32,
-            )
-        })
-        .max()
-        .unwrap_or_default()
-        + KILL_GRACE;
-    let seccomp = filter.is_some();
     let launch = Launcher::new(
         filter,
         dev_null,
@@ -300,13 +327,14 @@ fn start_with(config: Config, config_file: String, writes_log: bool) -> Option<R
             seccomp,
             budget,
             hidden_runs,
-            busy_wait_limit,
             busy_line: Default::default(),
             checks_only: false,
+            live,
         },
         launch,
         instance,
         collector,
+        follows_a_file,
     })
 }
 
@@ -389,9 +417,9 @@ pub fn shutdown() {
     let (done_tx, done_rx) = mpsc::channel();
     rt.collector.shutdown(&rt.launch.inbox, done_tx);
     // Bounded: a collector that cannot finish must not hold the program's exit hostage.
-    let _ = done_rx
-        .recv_timeout(Duration::from_millis(rt.sampling.config.drain_ms) + Duration::from_secs(2));
-    if rt.sampling.config.report_at_exit {
+    let in_force = rt.sampling.live.config();
+    let _ = done_rx.recv_timeout(Duration::from_millis(in_force.drain_ms) + Duration::from_secs(2));
+    if in_force.report_at_exit {
         let log = match rt.sampling.config.log.as_str() {
             "-" => "",
             path => path,

@@ -21,6 +21,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::budget::{Budget, SkipReason};
 use crate::config::{Config, Sandbox, WhenBusy, DEFAULT_TOLERANCE};
+use crate::fleet::Shard;
 use crate::record::{SiteInfo, SkipCounts};
 use crate::wait_line::WaitLine;
 
@@ -29,6 +30,8 @@ use crate::wait_line::WaitLine;
 /// its lazy start ([`Start`]).
 #[derive(Debug)]
 pub(crate) struct Sampling {
+    /// The configuration invite started with: what takes effect only at a restart (`seed`,
+    /// `log`, ...). What a reload changes is in [`Live`].
     pub config: Config,
     /// A seccomp filter was built, so sites that ask for one get it.
     pub seccomp: bool,
@@ -36,14 +39,119 @@ pub(crate) struct Sampling {
     /// Runs are launched hidden from the program's own child handling (see
     /// `sandbox::launch`); false with `hide_runs = false` or without pidfds.
     pub hidden_runs: bool,
-    /// With `when_busy = "wait"`, the longest the first waiting call waits for a run to end:
-    /// the longest deadline of any site's run plus the grace a killed run takes to be reaped,
-    /// after which its slot should be free again.
-    pub busy_wait_limit: Duration,
     /// With `when_busy = "wait"`, the calls waiting for the caps, served in turn.
     pub busy_line: WaitLine,
     /// Only checks test calls: nothing is sampled (where runs cannot be forked).
     pub checks_only: bool,
+    /// The settings a reload changes while the program runs.
+    pub live: Arc<Live>,
+}
+
+/// The settings a reload of the configuration changes, shared by the sampler (which reads them
+/// with single atomic loads, never a lock, on the sampled path) and the collector thread (which
+/// applies a new configuration and the fleet's rotations).
+#[derive(Debug)]
+pub(crate) struct Live {
+    /// `when_busy = "wait"`.
+    wait_when_busy: std::sync::atomic::AtomicBool,
+    /// With `when_busy = "wait"`, the longest the first waiting call waits for a run to end, in
+    /// ms: the longest deadline of any site's run plus the grace a killed run takes to be
+    /// reaped, after which its slot should be free again.
+    busy_wait_limit_ms: AtomicU64,
+    /// This instance's share of the fleet ([`pack_shard`]); 0 when not in a fleet.
+    shard: AtomicU64,
+    /// The configuration in force, for sites named at their first call (configured once each).
+    config: std::sync::Mutex<Arc<Config>>,
+}
+
+impl Live {
+    pub fn new(config: &Config, shard: Option<Shard>, busy_wait_limit: Duration) -> Live {
+        let live = Live {
+            wait_when_busy: Default::default(),
+            busy_wait_limit_ms: AtomicU64::new(0),
+            shard: AtomicU64::new(0),
+            config: std::sync::Mutex::new(Arc::new(config.clone())),
+        };
+        live.set(config, shard, busy_wait_limit);
+        live
+    }
+
+    /// Puts `config` and `shard` in force.
+    pub fn set(&self, config: &Config, shard: Option<Shard>, busy_wait_limit: Duration) {
+        self.wait_when_busy
+            .store(config.when_busy == WhenBusy::Wait, Relaxed);
+        self.busy_wait_limit_ms.store(
+            busy_wait_limit.as_millis().min(u128::from(u64::MAX)) as u64,
+            Relaxed,
+        );
+        self.shard.store(pack_shard(shard), Relaxed);
+        *self.config.lock().unwrap_or_else(|e| e.into_inner()) = Arc::new(config.clone());
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> Arc<Config> {
+        Arc::clone(&self.config.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// This instance's share of the fleet, if it is in one.
+    pub fn shard(&self) -> Option<Shard> {
+        unpack_shard(self.shard.load(Relaxed))
+    }
+
+    /// The tests of `s` this instance runs for a call sampled `at` ([`runs_test`]).
+    pub fn tests_at(&self, s: &Site, at: std::time::SystemTime) -> u64 {
+        match self.shard() {
+            None => ALL_TESTS,
+            Some(shard) => {
+                let since = at.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+                shard_mask(s, shard, shard.period(since))
+            }
+        }
+    }
+
+    fn busy_wait_limit(&self) -> Duration {
+        Duration::from_millis(self.busy_wait_limit_ms.load(Relaxed))
+    }
+}
+
+/// A shard in one word, so that the sampler reads member, size and period together: 20 bits
+/// each for member and size (a million instances), 24 for the period in seconds (194 days).
+fn pack_shard(shard: Option<Shard>) -> u64 {
+    match shard {
+        None => 0,
+        Some(s) => {
+            let rotate = s.rotate.as_secs().clamp(1, (1 << 24) - 1);
+            (s.member.min((1 << 20) - 1) << 44) | (s.size.min((1 << 20) - 1) << 24) | rotate
+        }
+    }
+}
+
+fn unpack_shard(word: u64) -> Option<Shard> {
+    let size = (word >> 24) & ((1 << 20) - 1);
+    (size > 0).then(|| Shard {
+        member: word >> 44,
+        size,
+        rotate: Duration::from_secs(word & ((1 << 24) - 1)),
+    })
+}
+
+/// The most members a fleet may have (what [`pack_shard`] holds).
+pub(crate) const MAX_FLEET: u64 = (1 << 20) - 1;
+
+/// The seconds since the Unix epoch: the clock a fleet's members share.
+pub(crate) fn wall_clock() -> Duration {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+}
+
+/// Every test of a site, as a mask of [`Site::tests_mask`].
+pub(crate) const ALL_TESTS: u64 = u64::MAX;
+
+/// Whether the test at `index` runs under `mask`. A site of more than 64 tests shares bits:
+/// test `i` runs with test `i % 64`, so that each of its pairs still has exactly one owner.
+pub fn runs_test(mask: u64, index: usize) -> bool {
+    mask & (1 << (index % 64)) != 0
 }
 
 /// How the sampler reaches the runtime without importing it: the runtime registers its lazy
@@ -64,14 +172,48 @@ fn sampling() -> Option<&'static Sampling> {
 impl Sampling {
     /// Configures a site named at its first call, as start-up configured the others.
     pub(crate) fn configure_late(&self, s: &Site) {
-        s.configure(&effective(&self.config, self.seccomp, self.checks_only, s));
+        let config = self.live.config();
+        let shard = self.live.shard().map(|f| (f, f.period(wall_clock())));
+        s.configure(&effective(
+            &config,
+            self.seccomp,
+            self.checks_only,
+            shard,
+            s,
+        ));
     }
 }
 
-/// A site's settings as applied: with `checks_only`, never sampled (a check re-arms it).
-fn effective(config: &Config, seccomp: bool, checks_only: bool, s: &Site) -> Settings {
-    let settings = settings_of(config, seccomp, s);
-    if checks_only {
+/// The tests of `s` that this member of a fleet runs in `period` ([`runs_test`]).
+pub(crate) fn shard_mask(s: &Site, shard: Shard, period: u64) -> u64 {
+    s.meta
+        .tests
+        .iter()
+        .take(64)
+        .enumerate()
+        .filter(|(_, (test, _))| shard.owns(s.name(), test, period))
+        .fold(0, |mask, (i, _)| mask | 1 << i)
+}
+
+/// A site's settings as applied: with `checks_only`, never sampled (a check re-arms it); in a
+/// fleet, its tests outside this member's share (`shard` in its period) left out, and never
+/// sampled if none is left.
+pub(crate) fn effective(
+    config: &Config,
+    seccomp: bool,
+    checks_only: bool,
+    shard: Option<(Shard, u64)>,
+    s: &Site,
+) -> Settings {
+    let mut settings = settings_of(config, seccomp, s);
+    if let Some((shard, period)) = shard {
+        settings.tests_mask = shard_mask(s, shard, period);
+    }
+    if !config.enabled {
+        settings.rho = 0.0;
+        settings.target_tests_per_min = None;
+    }
+    if checks_only || settings.tests_mask == 0 {
         Settings {
             rho: 0.0,
             target_tests_per_min: None,
@@ -84,11 +226,16 @@ fn effective(config: &Config, seccomp: bool, checks_only: bool, s: &Site) -> Set
 
 /// Applies the configuration to every site and describes them for the `start` record. A site
 /// named at its first call is left for then ([`Sampling::configure_late`]).
-pub(crate) fn configure_sites(config: &Config, seccomp: bool, checks_only: bool) -> Vec<SiteInfo> {
+pub(crate) fn configure_sites(
+    config: &Config,
+    seccomp: bool,
+    checks_only: bool,
+    shard: Option<(Shard, u64)>,
+) -> Vec<SiteInfo> {
     let mut infos: Vec<SiteInfo> = all()
         .filter(|s| s.is_named())
         .map(|s| {
-            s.configure(&effective(config, seccomp, checks_only, s));
+            s.configure(&effective(config, seccomp, checks_only, shard, s));
             s.info()
         })
         .collect();
@@ -129,6 +276,7 @@ fn settings_of(config: &Config, seccomp: bool, s: &Site) -> Settings {
         target_tests_per_min: target,
         seccomp: seccomp && own.sandbox.unwrap_or(config.sandbox) == Sandbox::Seccomp,
         memory_mb: own.memory_mb.or(config.memory_mb),
+        tests_mask: ALL_TESTS,
     }
 }
 
@@ -233,6 +381,8 @@ pub struct Site {
     memory_mb: AtomicU64,
     /// The name of a site named by its `Self` type, once its first call has said it.
     late_name: std::sync::OnceLock<String>,
+    /// The tests this instance runs as last configured ([`runs_test`]).
+    tests_mask: AtomicU64,
 }
 
 /// A site's per-thread sampling state.
@@ -306,6 +456,8 @@ pub(crate) struct Settings {
     pub target_tests_per_min: Option<f64>,
     pub seccomp: bool,
     pub memory_mb: Option<u64>,
+    /// The tests this instance runs ([`runs_test`]): all of them, but in a fleet.
+    pub tests_mask: u64,
 }
 
 /// A call the sampler chose, before the caps and the unseen-state filter have their say.
@@ -353,9 +505,10 @@ impl Sampled {
         }
         let now = rt.budget.now_ns();
         let window = turn_window(site.note_sampled(now));
-        let admitted = match rt.config.when_busy {
-            WhenBusy::Skip => ask_caps(rt, site, window),
-            WhenBusy::Wait => wait_for_caps(rt, site, window),
+        let admitted = if rt.live.wait_when_busy.load(Relaxed) {
+            wait_for_caps(rt, site, window)
+        } else {
+            ask_caps(rt, site, window)
         };
         match admitted {
             Ok(provisional_ns) => {
@@ -405,7 +558,7 @@ fn ask_caps(rt: &Sampling, site: &Site, window: u64) -> Result<u64, SkipReason> 
 /// should have been killed and reaped: something is stuck, and the call goes on untested).
 fn wait_for_caps(rt: &Sampling, site: &Site, window: u64) -> Result<u64, SkipReason> {
     rt.busy_line.wait(
-        rt.busy_wait_limit,
+        rt.live.busy_wait_limit(),
         || rt.budget.runs_ended(),
         || ask_caps(rt, site, window),
         |r| matches!(r, Err(SkipReason::Concurrency | SkipReason::Overhead)),
@@ -481,6 +634,7 @@ impl Site {
             seccomp: std::sync::atomic::AtomicBool::new(false),
             memory_mb: AtomicU64::new(0),
             late_name: std::sync::OnceLock::new(),
+            tests_mask: AtomicU64::new(ALL_TESTS),
         }
     }
 
@@ -663,6 +817,11 @@ impl Site {
         if !sampled_now {
             return None;
         }
+        if rt.live.shard().is_some() && rt.live.tests_at(self, std::time::SystemTime::now()) == 0 {
+            // In a fleet, since this member's period turned: none of the site's tests is this
+            // member's now, and the collector is about to stop sampling the site.
+            return None;
+        }
         self.sampled.fetch_add(1, Relaxed);
         Some(Sampled {
             site: self,
@@ -759,7 +918,16 @@ impl Site {
         self.seccomp.store(settings.seccomp, Relaxed);
         self.memory_mb
             .store(settings.memory_mb.unwrap_or(0), Relaxed);
+        self.tests_mask.store(settings.tests_mask, Relaxed);
         self.set_rho(settings.rho);
+    }
+
+    /// How many of the site's tests a run of it runs here: all, but in a fleet.
+    pub(crate) fn tests_run(&self) -> usize {
+        let mask = self.tests_mask.load(Relaxed);
+        (0..self.meta.tests.len())
+            .filter(|&i| runs_test(mask, i))
+            .count()
     }
 
     /// Changes ρ on every thread at once (a new generation).
@@ -1045,6 +1213,7 @@ mod tests {
             target_tests_per_min: Some(12.0),
             seccomp: true,
             memory_mb: Some(64),
+            tests_mask: ALL_TESTS,
         };
         site.configure(&settings);
         assert_eq!(site.rho(), 0.25);
@@ -1193,11 +1362,11 @@ mod settings_tests {
 
     fn sampling(config: Config, checks_only: bool) -> &'static Sampling {
         Box::leak(Box::new(Sampling {
+            live: Arc::new(Live::new(&config, None, Duration::ZERO)),
             config,
             seccomp: false,
             budget: Arc::new(Budget::new(1, 1.0)),
             hidden_runs: false,
-            busy_wait_limit: Duration::ZERO,
             busy_line: WaitLine::default(),
             checks_only,
         }))
@@ -1208,12 +1377,12 @@ mod settings_tests {
         let s = site(Some(0.25), None, None);
         let adaptive =
             config("default_rho = 0.5\n[functions.\"app::f\"]\ntarget_tests_per_min = 60");
-        let sampled = effective(&adaptive, false, false, &s);
+        let sampled = effective(&adaptive, false, false, None, &s);
         assert_eq!(
             (sampled.rho, sampled.target_tests_per_min),
             (0.25, Some(60.0))
         );
-        let checked = effective(&adaptive, false, true, &s);
+        let checked = effective(&adaptive, false, true, None, &s);
         assert_eq!((checked.rho, checked.target_tests_per_min), (0.0, None));
         assert_eq!(
             checked.timeout_ms, sampled.timeout_ms,

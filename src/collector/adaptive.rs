@@ -118,7 +118,7 @@ impl State {
                 .entry(s.key())
                 .or_insert((now, Instant::now()));
             let secs = entry.1.elapsed().as_secs_f64();
-            match adapt_rate(s.rho(), target, s.meta.tests.len(), entry.0, now, secs) {
+            match adapt_rate(s.rho(), target, s.tests_run(), entry.0, now, secs) {
                 Adapt::Wait => {}
                 decision => {
                     *entry = (now, Instant::now());

@@ -52,6 +52,8 @@ pub(crate) struct RunHandle {
     /// The caller's stream position and the run's transformation seed (logged as `seeds`).
     pub snapshot: Snapshot,
     pub test_seed: u64,
+    /// The site's tests the run runs (see `site::runs_test`).
+    pub tests: u64,
     /// When the call was sampled (formatted for the log on the collector thread).
     pub time: std::time::SystemTime,
     /// What starting the run cost the caller.
@@ -84,6 +86,7 @@ impl RunHandle {
             timeout,
             snapshot: start.snapshot,
             test_seed: start.test_seed,
+            tests: start.tests,
             time: start.time,
             parent_ns: start.parent_ns,
             provisional_ns: start.provisional_ns,
@@ -108,6 +111,7 @@ impl Collector {
         cow_fault_ns: u64,
         mut sink: LogSink,
         start: record::Start,
+        reloader: crate::reload::Reloader,
     ) -> std::io::Result<(Collector, Inbox)> {
         let (inbox, rx, woken) = Inbox::open()?;
         let mut line = Record::Start(start).to_line().into_bytes();
@@ -142,6 +146,7 @@ impl Collector {
             adapt_seen: HashMap::new(),
             orphans: sandbox::orphans::Watch::default(),
             announced: HashSet::new(),
+            reloader,
         };
         let collector = Collector {
             shutdown_ack: Arc::clone(&state.shutdown_ack),
@@ -230,6 +235,8 @@ struct State {
     orphans: sandbox::orphans::Watch,
     /// Sites named at their first call whose `site` record is written.
     announced: HashSet<usize>,
+    /// Follows the configuration file and the fleet's rotation.
+    reloader: crate::reload::Reloader,
 }
 
 impl State {
@@ -245,6 +252,27 @@ impl State {
                 }),
             }
             self.wait(woken);
+        }
+    }
+
+    /// Applies a changed configuration file, and a fleet's new period.
+    fn follow_configuration(&mut self) {
+        if self.shutdown.is_some() {
+            return;
+        }
+        match self.reloader.look() {
+            crate::reload::Outcome::Unchanged => {}
+            crate::reload::Outcome::Rotated => {
+                // The sites' rates start again from their configured values.
+                self.adapt_seen.clear();
+            }
+            crate::reload::Outcome::Refused(record) => self.push(&Record::Config(record)),
+            crate::reload::Outcome::Applied(config, record) => {
+                self.child_cpu_charge = config.child_cpu_charge();
+                self.config = *config;
+                self.adapt_seen.clear();
+                self.push(&Record::Config(record));
+            }
         }
     }
 
@@ -287,13 +315,15 @@ impl State {
             }));
         }
         let n = h.site.meta.tests.len();
+        let reported = (0..n).map(|i| !site::runs_test(h.tests, i)).collect();
         self.runs.push(LiveRun {
             time: humantime::format_rfc3339_micros(h.time).to_string(),
             seeds: h.snapshot.seeds(h.test_seed),
             h,
             reader: FrameReader::default(),
             inputs: BTreeMap::new(),
-            reported: vec![false; n],
+            // A test the run does not run (another member's, in a fleet) is not awaited.
+            reported,
             pipe_eof: false,
             exit: None,
             killed: None,
@@ -310,6 +340,7 @@ impl State {
             .is_some_and(|t| t.elapsed() < Duration::from_secs(1));
         self.charge_faults(!self.runs.is_empty() || recent);
         self.charge_children();
+        self.follow_configuration();
         self.adapt();
         self.receive(rx);
         handover::SPARE_PIPES.refill();
@@ -580,8 +611,18 @@ mod tests {
                 ..Config::default()
             };
             let budget = Arc::new(Budget::new(1, 1.0));
+            let reloader = crate::reload::Reloader::new(crate::reload::Setup {
+                file: None,
+                config: config.clone(),
+                shard_from_env: None,
+                live: Arc::new(crate::site::Live::new(&config, None, Duration::ZERO)),
+                budget: Arc::clone(&budget),
+                seccomp: false,
+                instance: instance.clone(),
+            });
             let (collector, inbox) =
-                Collector::spawn(&config, instance, budget, 0, sink, start).expect("collector");
+                Collector::spawn(&config, instance, budget, 0, sink, start, reloader)
+                    .expect("collector");
             let (done_tx, done_rx) = mpsc::channel();
             collector.shutdown(&inbox, done_tx);
             let finished = done_rx.recv_timeout(Duration::from_secs(10)).is_ok();

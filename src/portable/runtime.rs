@@ -49,17 +49,17 @@ pub(crate) fn for_checks() -> Option<&'static Runtime> {
     FOR_CHECKS
         .get_or_init(|| {
             let config = configured();
-            site::configure_sites(&config, false, true);
+            site::configure_sites(&config, false, true, None);
             let budget = Arc::new(Budget::new(config.max_concurrent, config.max_overhead));
             Some(Runtime {
                 sampling: Sampling {
-                    config,
+                    config: config.clone(),
                     seccomp: false,
                     budget,
                     hidden_runs: false,
-                    busy_wait_limit: Duration::ZERO,
                     busy_line: Default::default(),
                     checks_only: true,
+                    live: Arc::new(site::Live::new(&config, None, Duration::ZERO)),
                 },
             })
         })
@@ -140,6 +140,11 @@ pub fn wait_idle(_limit: Duration) -> bool {
 
 /// Nothing to drain or write here.
 pub fn shutdown() {}
+
+/// Nothing to read again: the runtime never samples on this platform. Returns `false`.
+pub fn reload() -> bool {
+    false
+}
 
 /// Runs a checked call's tests in process.
 pub(crate) fn fork_run(permit: Permit, tests: impl FnOnce(crate::sandbox::ChildRun)) {

@@ -41,6 +41,8 @@ pub struct ChildRun {
     /// The seccomp filter for this site's tests, if it has one.
     filter: Option<&'static super::seccomp::Filter>,
     test_seed: u64,
+    /// The site's tests to run (see `site::runs_test`).
+    tests: u64,
     snapshot: Snapshot,
     pipe: OwnedFd,
     /// A pidfd of the program: readable once it has died, when every run must end at once.
@@ -58,6 +60,7 @@ impl ChildRun {
         launcher: &'static Launcher,
         caller_cpu: i32,
         test_seed: u64,
+        tests: u64,
         snapshot: Snapshot,
         pipe: OwnedFd,
         program: Option<OwnedFd>,
@@ -86,6 +89,7 @@ impl ChildRun {
             site,
             filter: launcher.filter.as_ref().filter(|_| site.seccomp()),
             test_seed,
+            tests,
             snapshot,
             pipe,
             program,
@@ -111,6 +115,9 @@ impl ChildRun {
             exit_now(3); // The collector is gone; nobody would read the results.
         }
         for index in 0..self.site.meta.tests.len() {
+            if !crate::site::runs_test(self.tests, index) {
+                continue;
+            }
             let (outcome, detail, duration_us) = self.supervise(index, tests);
             let frame = Frame::Test {
                 index,

@@ -115,6 +115,18 @@ pub(crate) fn fork_run(permit: Permit, launcher: &'static Launcher, tests: impl 
         rt.budget.settle(provisional_ns, 0);
         rt.budget.release();
     };
+    let time = std::time::SystemTime::now();
+    // In a fleet, the tests of this member's share in the period the call falls in, as its
+    // record will say; a check runs them all.
+    let tests_mask = if checked {
+        crate::site::ALL_TESTS
+    } else {
+        rt.live.tests_at(site, time)
+    };
+    if tests_mask == 0 {
+        // The period turned since the sampler looked: nothing here is this member's.
+        return fail(SkipReason::Disabled);
+    }
     // Until the adopter of hidden runs is known to reap them, only so many are made; the others
     // wait like runs over a cap.
     let Some(place) = crate::adopter::Place::take(hide, checked) else {
@@ -129,7 +141,8 @@ pub(crate) fn fork_run(permit: Permit, launcher: &'static Launcher, tests: impl 
         site: Some(site),
         run,
         started,
-        time: std::time::SystemTime::now(),
+        time,
+        tests: tests_mask,
         snapshot: Snapshot::take(),
         test_seed: checked
             .then(crate::checking::replayed_test_seed)
@@ -153,7 +166,7 @@ pub(crate) fn fork_run(permit: Permit, launcher: &'static Launcher, tests: impl 
         run::close_raw(read_end);
         let write_end = run::own_raw(write_end);
         let run = ChildRun::start(
-            site, launcher, caller_cpu, test_seed, snapshot, write_end, program,
+            site, launcher, caller_cpu, test_seed, tests_mask, snapshot, write_end, program,
         );
         if let Some(tests) = tests.take() {
             tests(run);

@@ -1,0 +1,565 @@
+//! Live configuration: the running program follows its `invite.toml`.
+//!
+//! An orchestrator changes a fleet's settings by changing a file: a Kubernetes ConfigMap
+//! mounted as a directory (updated by swapping a symlink), a file a configuration-management
+//! tool writes. The collector thread applies a changed file within a second: ρ, the caps,
+//! `[functions]`, `fleet` and the other settings that a running process can change; the rest
+//! (`log`, `seed`, `sandbox`, ...) are listed as taking effect at the next start. The change is
+//! seen by `notify` watching the file's directory (where a symlink swap shows; a watch on the
+//! file itself would follow the old file), by a look at the file's metadata every second in
+//! case an event was missed (and every quarter second where no watch could be set up), and at
+//! once after [`crate::reload`]. A file that fails to parse or validate leaves the last good
+//! configuration in force; its error is said once, as `invite check-config` would say it, and
+//! written as a `config` record.
+//!
+//! The sampler never waits for any of this: what it reads changes by atomic stores (see
+//! `site::Live`).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::budget::Budget;
+use crate::config::{Config, ConfigError};
+use crate::diag::Level;
+use crate::fleet::Shard;
+use crate::record::{self, ConfigChange, Instance};
+use crate::site::{self, Live};
+
+/// Asked by [`crate::reload`], and by the watcher on any event in the file's directory.
+static ASKED: AtomicBool = AtomicBool::new(false);
+
+/// Asks the collector to read the configuration file again at its next step (within 10 ms).
+pub(crate) fn ask() {
+    ASKED.store(true, Ordering::Release);
+}
+
+/// The keys a running process cannot change: they are applied at its next start.
+const AT_RESTART: [&str; 8] = [
+    "log",
+    "seed",
+    "nice",
+    "sandbox",
+    "hide_runs",
+    "dedup_bytes",
+    "service",
+    "version",
+];
+
+/// How a kill at a run's deadline is given time to be reaped (as the runtime starts with).
+const KILL_GRACE: Duration = Duration::from_secs(1);
+
+/// What one look at the configuration found, for the collector to act on.
+#[derive(Debug)]
+pub(crate) enum Outcome {
+    /// Nothing new.
+    Unchanged,
+    /// A new configuration is in force; the collector takes its own settings from it.
+    Applied(Box<Config>, ConfigChange),
+    /// The file could not be used; the last good configuration stays.
+    Refused(ConfigChange),
+    /// A fleet's period turned: the sites were given the new period's share.
+    Rotated,
+}
+
+/// The file's identity and version as the file system tells them: a change of any is looked at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Stamp {
+    inode: u64,
+    device: u64,
+    length: u64,
+    modified: Option<std::time::SystemTime>,
+    changed_ns: i64,
+    kind: &'static str,
+}
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path).ok()?;
+    Some(Stamp {
+        inode: m.ino(),
+        device: m.dev(),
+        length: m.len(),
+        modified: m.modified().ok(),
+        changed_ns: m.ctime() * 1_000_000_000 + m.ctime_nsec(),
+        kind: if m.is_file() { "file" } else { "other" },
+    })
+}
+
+/// The collector's side of live configuration.
+pub(crate) struct Reloader {
+    /// The file, if the configuration came from one (not from `init_with` or a check).
+    file: Option<PathBuf>,
+    /// Keeps the directory watched; `None` where no watch could be set up.
+    _watcher: Option<notify::RecommendedWatcher>,
+    look_every: Duration,
+    last_look: Instant,
+    stamp: Option<Stamp>,
+    /// What the process started with (for the keys applied at restart) and what is in force.
+    started: Config,
+    in_force: Config,
+    hash: u64,
+    /// `INVITE_SHARD`, which wins over the file's `fleet`.
+    shard_from_env: Option<(u64, u64)>,
+    shard: Option<Shard>,
+    period: Option<u64>,
+    /// The last error said, so that a bad file is reported once, not at every look.
+    refused: Option<String>,
+    live: Arc<Live>,
+    budget: Arc<Budget>,
+    seccomp: bool,
+    instance: Instance,
+}
+
+impl std::fmt::Debug for Reloader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reloader")
+            .field("file", &self.file)
+            .field("hash", &self.hash)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What the runtime knows at start-up that a reload needs again.
+pub(crate) struct Setup {
+    pub file: Option<PathBuf>,
+    pub config: Config,
+    pub shard_from_env: Option<(u64, u64)>,
+    pub live: Arc<Live>,
+    pub budget: Arc<Budget>,
+    pub seccomp: bool,
+    pub instance: Instance,
+}
+
+impl Reloader {
+    pub fn new(setup: Setup) -> Reloader {
+        let watcher = setup.file.as_deref().and_then(watch);
+        let look_every = if watcher.is_some() {
+            Duration::from_secs(1)
+        } else {
+            Duration::from_millis(250)
+        };
+        let shard = shard_of(setup.shard_from_env, &setup.config);
+        let stamp = setup.file.as_deref().and_then(stamp);
+        Reloader {
+            _watcher: watcher,
+            look_every,
+            last_look: Instant::now(),
+            stamp,
+            hash: hash_of(&setup.config),
+            started: setup.config.clone(),
+            in_force: setup.config,
+            file: setup.file,
+            shard_from_env: setup.shard_from_env,
+            period: shard.map(|s| s.period(site::wall_clock())),
+            shard,
+            refused: None,
+            live: setup.live,
+            budget: setup.budget,
+            seccomp: setup.seccomp,
+            instance: setup.instance,
+        }
+    }
+
+    /// One look, from the collector's step: the file if it may have changed (or was asked
+    /// for), and the fleet's period.
+    pub fn look(&mut self) -> Outcome {
+        let asked = ASKED.swap(false, Ordering::AcqRel);
+        let due = self.last_look.elapsed() >= self.look_every;
+        if let (Some(file), true) = (self.file.clone(), asked || due) {
+            self.last_look = Instant::now();
+            let now = stamp(&file);
+            if asked || now != self.stamp {
+                self.stamp = now;
+                let outcome = self.read(&file);
+                if !matches!(outcome, Outcome::Unchanged) {
+                    return outcome;
+                }
+            }
+        }
+        self.rotate()
+    }
+
+    /// Gives the sites the share of a new period, when one has begun.
+    fn rotate(&mut self) -> Outcome {
+        let Some(shard) = self.shard else {
+            return Outcome::Unchanged;
+        };
+        let period = shard.period(site::wall_clock());
+        if self.period == Some(period) {
+            return Outcome::Unchanged;
+        }
+        self.period = Some(period);
+        site::configure_sites(&self.in_force, self.seccomp, false, Some((shard, period)));
+        Outcome::Rotated
+    }
+
+    fn read(&mut self, file: &Path) -> Outcome {
+        match Config::from_file(file) {
+            Err(e) => self.refuse(file, &e),
+            Ok(read) => {
+                self.refused = None;
+                let next = with_restart_keys_of(&self.started, read.clone());
+                let hash = hash_of(&next);
+                if hash == self.hash {
+                    return Outcome::Unchanged;
+                }
+                let changed = changed_keys(&self.in_force, &read);
+                let at_restart: Vec<String> = changed
+                    .iter()
+                    .filter(|k| AT_RESTART.contains(&k.as_str()))
+                    .cloned()
+                    .collect();
+                self.apply(next.clone());
+                self.hash = hash;
+                crate::diag::say(Level::Info, "config", || {
+                    let mut text = format!(
+                        "{} applied: {}",
+                        file.display(),
+                        if changed.is_empty() {
+                            "no key changed".to_string()
+                        } else {
+                            changed.join(", ")
+                        }
+                    );
+                    if !at_restart.is_empty() {
+                        text.push_str(&format!(
+                            " ({} take effect at the next start)",
+                            at_restart.join(", ")
+                        ));
+                    }
+                    text
+                });
+                let record = self.record(file, true, changed, at_restart, None);
+                Outcome::Applied(Box::new(next), record)
+            }
+        }
+    }
+
+    fn refuse(&mut self, file: &Path, e: &ConfigError) -> Outcome {
+        let text = e.to_string();
+        if self.refused.as_deref() == Some(text.as_str()) {
+            return Outcome::Unchanged;
+        }
+        self.refused = Some(text.clone());
+        crate::diag::say(Level::Error, "config", || {
+            format!("{text}. The last good configuration stays in force.")
+        });
+        Outcome::Refused(self.record(file, false, Vec::new(), Vec::new(), Some(text)))
+    }
+
+    /// Puts `config` in force: the caps, the sampler's settings, every site, the fleet's share.
+    fn apply(&mut self, config: Config) {
+        self.budget
+            .set_caps(config.max_concurrent, config.max_overhead);
+        let shard = shard_of(self.shard_from_env, &config);
+        let period = shard.map(|s| s.period(site::wall_clock()));
+        self.live.set(&config, shard, busy_wait_limit(&config));
+        site::configure_sites(&config, self.seccomp, false, shard.zip(period));
+        warn_unmatched(&config, &self.file_name());
+        self.shard = shard;
+        self.period = period;
+        self.in_force = config;
+    }
+
+    fn file_name(&self) -> String {
+        self.file
+            .as_deref()
+            .map_or_else(String::new, |f| f.display().to_string())
+    }
+
+    fn record(
+        &self,
+        file: &Path,
+        applied: bool,
+        changed: Vec<String>,
+        at_restart: Vec<String>,
+        error: Option<String>,
+    ) -> ConfigChange {
+        ConfigChange {
+            v: record::VERSION,
+            time: record::now(),
+            host: self.instance.host.clone(),
+            pid: self.instance.pid,
+            instance: self.instance.id.clone(),
+            service: self.instance.service.clone(),
+            version: self.instance.version.clone(),
+            file: file.display().to_string(),
+            hash: format!("{:016x}", self.hash),
+            applied,
+            changed,
+            at_restart,
+            shard: self.shard.map(|s| format!("{}/{}", s.member, s.size)),
+            error,
+            config: serde_json::to_value(&self.in_force).unwrap_or_default(),
+        }
+    }
+}
+
+/// Watches the directory of `file` (non-recursively): an edit in place, a rename over it and a
+/// ConfigMap's swap of its `..data` symlink all show there. `None` where no watch can be set up
+/// (no inotify instances left, say): the metadata is then looked at more often.
+fn watch(file: &Path) -> Option<notify::RecommendedWatcher> {
+    use notify::Watcher;
+    let dir = match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut watcher = notify::recommended_watcher(|_event: notify::Result<notify::Event>| {
+        ask();
+    })
+    .ok()?;
+    watcher
+        .watch(&dir, notify::RecursiveMode::NonRecursive)
+        .ok()?;
+    Some(watcher)
+}
+
+/// The fleet share in force: `INVITE_SHARD` if it was given (and valid), else the file's.
+pub(crate) fn shard_of(from_env: Option<(u64, u64)>, config: &Config) -> Option<Shard> {
+    let rotate = config
+        .fleet
+        .as_ref()
+        .map_or(crate::fleet::DEFAULT_ROTATE, |f| f.rotate);
+    match (from_env, &config.fleet) {
+        (Some((member, size)), _) => Some(Shard {
+            member,
+            size,
+            rotate,
+        }),
+        (None, Some(f)) => Some(Shard {
+            member: f.member,
+            size: f.size,
+            rotate,
+        }),
+        (None, None) => None,
+    }
+}
+
+/// Reads `INVITE_SHARD`: `Ok(None)` when unset, the error (naming the variable and the fix)
+/// when it cannot be used.
+pub(crate) fn shard_from_env(
+    value: Option<std::ffi::OsString>,
+) -> Result<Option<(u64, u64)>, String> {
+    let Some(value) = value else { return Ok(None) };
+    let text = value.to_string_lossy();
+    let (member, size) = crate::fleet::parse_member_of(&text)
+        .map_err(|e| format!("INVITE_SHARD is refused: {e}"))?;
+    if size > site::MAX_FLEET {
+        return Err(format!(
+            "INVITE_SHARD is refused: a fleet of {size} is more than the {} members supported",
+            site::MAX_FLEET
+        ));
+    }
+    Ok(Some((member, size)))
+}
+
+/// The longest a call waits with `when_busy = "wait"` for a run to end (see `site::Live`).
+pub(crate) fn busy_wait_limit(config: &Config) -> Duration {
+    site::all()
+        .map(|s| {
+            let own = config.site(s.name());
+            let timeout = own
+                .timeout_ms
+                .or(s.meta.timeout_ms)
+                .unwrap_or(config.timeout_ms)
+                .max(1);
+            crate::sandbox::run_deadline(Duration::from_millis(timeout), s.meta.tests.len() as u32)
+        })
+        .max()
+        .unwrap_or_default()
+        + KILL_GRACE
+}
+
+/// Warns of `[functions."…"]` entries that name no instrumented function, with the site each
+/// likely meant.
+pub(crate) fn warn_unmatched(config: &Config, config_file: &str) {
+    let named = site::all().filter(|s| s.is_named());
+    let names: Vec<&str> = named.map(|s| s.name()).collect();
+    for (entry, meant) in config.unmatched_entries(names) {
+        // A site named at its first call may yet take this name.
+        if site::all().any(|s| s.could_be_named(&entry)) {
+            continue;
+        }
+        let hint = meant.map_or(String::new(), |m| format!("; did you mean \"{m}\"?"));
+        crate::diag::say(Level::Warn, "unmatched", || {
+            format!(
+                "{config_file}: [functions.\"{entry}\"] names no instrumented function in this \
+                 program, so its settings apply to nothing{hint}"
+            )
+        });
+    }
+}
+
+/// `read` with the keys that apply at restart as the process started with them: what is in
+/// force once `read` is applied.
+fn with_restart_keys_of(started: &Config, read: Config) -> Config {
+    Config {
+        log: started.log.clone(),
+        seed: started.seed,
+        nice: started.nice,
+        sandbox: started.sandbox,
+        hide_runs: started.hide_runs,
+        dedup_bytes: started.dedup_bytes,
+        service: started.service.clone(),
+        version: started.version.clone(),
+        ..read
+    }
+}
+
+/// A hash of a configuration that every instance computes alike for the same settings.
+fn hash_of(config: &Config) -> u64 {
+    let text = serde_json::to_string(config).unwrap_or_default();
+    crate::fleet::stable_hash(&[text.as_bytes()])
+}
+
+/// The keys whose values differ between `old` and `new`: top-level keys by name, and
+/// `[functions]` entries by `functions."site"` (added or removed) or `functions."site".key`.
+fn changed_keys(old: &Config, new: &Config) -> Vec<String> {
+    let (serde_json::Value::Object(a), serde_json::Value::Object(b)) = (
+        serde_json::to_value(old).unwrap_or_default(),
+        serde_json::to_value(new).unwrap_or_default(),
+    ) else {
+        return Vec::new();
+    };
+    let mut keys: Vec<String> = Vec::new();
+    let empty = serde_json::Map::new();
+    let mut names: Vec<&String> = a.keys().chain(b.keys()).collect();
+    names.sort();
+    names.dedup();
+    for key in names {
+        if key == "functions" {
+            continue;
+        }
+        if a.get(key) != b.get(key) {
+            keys.push(key.clone());
+        }
+    }
+    let table = |m: &serde_json::Map<String, serde_json::Value>| {
+        m.get("functions")
+            .and_then(|f| f.as_object())
+            .cloned()
+            .unwrap_or_default()
+    };
+    let (fa, fb) = (table(&a), table(&b));
+    let mut sites: Vec<&String> = fa.keys().chain(fb.keys()).collect();
+    sites.sort();
+    sites.dedup();
+    for s in sites {
+        match (fa.get(s), fb.get(s)) {
+            (Some(x), Some(y)) if x != y => {
+                let (x, y) = (
+                    x.as_object().unwrap_or(&empty),
+                    y.as_object().unwrap_or(&empty),
+                );
+                let mut inner: Vec<&String> = x.keys().chain(y.keys()).collect();
+                inner.sort();
+                inner.dedup();
+                for k in inner {
+                    if x.get(k) != y.get(k) {
+                        keys.push(format!("functions.\"{s}\".{k}"));
+                    }
+                }
+            }
+            (Some(_), Some(_)) => {}
+            _ => keys.push(format!("functions.\"{s}\"")),
+        }
+    }
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Config {
+        Config::from_toml(text, Path::new("invite.toml")).expect("a valid configuration")
+    }
+
+    #[test]
+    fn changed_keys_name_top_level_keys_and_site_entries() {
+        let old = parse(
+            "default_rho = 0.1\n[functions.\"a::f\"]\nrho = 0.5\n[functions.\"a::g\"]\nrho = 0.2\n",
+        );
+        let new = parse(
+            "default_rho = 0.2\nmax_concurrent = 3\n[functions.\"a::f\"]\nrho = 0.5\ntimeout_ms = 9\n\
+             [functions.\"a::h\"]\nrho = 0.2\n",
+        );
+        assert_eq!(
+            changed_keys(&old, &new),
+            vec![
+                "default_rho",
+                "max_concurrent",
+                "functions.\"a::f\".timeout_ms",
+                "functions.\"a::g\"",
+                "functions.\"a::h\"",
+            ]
+        );
+        assert!(changed_keys(&old, &old).is_empty());
+        let fleet = parse("fleet = { size = 4, member = 1 }");
+        assert_eq!(changed_keys(&Config::default(), &fleet), vec!["fleet"]);
+    }
+
+    #[test]
+    fn keys_applied_at_restart_keep_their_starting_values() {
+        let started = parse("log = \"/var/log/a.jsonl\"\nseed = 7\nnice = 5\nservice = \"a\"");
+        let read =
+            parse("log = \"/tmp/b.jsonl\"\nseed = 8\nnice = 9\nservice = \"b\"\ndefault_rho = 0.3");
+        let next = with_restart_keys_of(&started, read);
+        assert_eq!(next.log, "/var/log/a.jsonl");
+        assert_eq!((next.seed, next.nice), (Some(7), 5));
+        assert_eq!(next.service.as_deref(), Some("a"));
+        assert_eq!(next.default_rho, 0.3, "a live key takes the new value");
+        for key in AT_RESTART {
+            let changed = changed_keys(&started, &next);
+            assert!(!changed.contains(&key.to_string()), "{key}: {changed:?}");
+        }
+    }
+
+    #[test]
+    fn the_hash_is_the_same_for_the_same_settings_and_differs_otherwise() {
+        let a = parse("default_rho = 0.1\n");
+        let b = parse("# a comment\ndefault_rho = 0.10\n");
+        assert_eq!(hash_of(&a), hash_of(&b));
+        assert_ne!(hash_of(&a), hash_of(&parse("default_rho = 0.2\n")));
+    }
+
+    #[test]
+    fn the_environment_s_shard_wins_over_the_file_s_and_takes_its_period() {
+        let file = parse("fleet = { size = 4, member = 1, rotate = \"90s\" }");
+        assert_eq!(
+            shard_of(Some((3, 8)), &file),
+            Some(Shard {
+                member: 3,
+                size: 8,
+                rotate: Duration::from_secs(90)
+            })
+        );
+        assert_eq!(
+            shard_of(None, &file),
+            Some(Shard {
+                member: 1,
+                size: 4,
+                rotate: Duration::from_secs(90)
+            })
+        );
+        assert_eq!(
+            shard_of(Some((0, 2)), &Config::default()).map(|s| s.rotate),
+            Some(crate::fleet::DEFAULT_ROTATE)
+        );
+        assert_eq!(shard_of(None, &Config::default()), None);
+    }
+
+    #[test]
+    fn invite_shard_is_read_or_refused_with_the_variable_named() {
+        assert_eq!(shard_from_env(None), Ok(None));
+        assert_eq!(shard_from_env(Some("2/4".into())), Ok(Some((2, 4))));
+        for bad in ["8/8", "0/0", "-1/4", "x"] {
+            let e = shard_from_env(Some(bad.into())).unwrap_err();
+            assert!(e.starts_with("INVITE_SHARD is refused: "), "{e}");
+        }
+        let e = shard_from_env(Some("0/2000000".into())).unwrap_err();
+        assert!(e.contains("more than the 1048575 members"), "{e}");
+    }
+}
