@@ -131,27 +131,8 @@ pub fn append(target: &str, records: &[crate::record::Record]) -> std::io::Resul
 fn not_regular(kind: std::fs::FileType) -> std::io::Error {
     std::io::Error::other(format!(
         "it is {}, not a regular file; name a file, or \"-\" for stderr",
-        describe(kind)
+        crate::config::describe_file_type(kind)
     ))
-}
-
-fn describe(kind: std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO";
-        } else if kind.is_char_device() || kind.is_block_device() {
-            return "a device";
-        } else if kind.is_socket() {
-            return "a socket";
-        }
-    }
-    if kind.is_dir() {
-        "a directory"
-    } else {
-        "not a regular file"
-    }
 }
 
 /// Appends all of `bytes` or nothing: a write cut short is cut back out of the file, unless

@@ -27,8 +27,12 @@ use crate::fleet::Shard;
 use crate::record::{self, ConfigChange, Instance};
 use crate::site::{self, Live};
 
-/// Asked by [`crate::reload`], and by the watcher on any event in the file's directory.
+/// Asked by [`crate::reload`]: the file is read whatever its metadata says.
 static ASKED: AtomicBool = AtomicBool::new(false);
+
+/// Set by the watcher on any event in the file's directory (the log written beside it, too):
+/// the file's metadata is looked at, and the file read only if that changed.
+static STIRRED: AtomicBool = AtomicBool::new(false);
 
 /// Asks the collector to read the configuration file again at its next step (within 10 ms).
 pub(crate) fn ask() {
@@ -166,8 +170,9 @@ impl Reloader {
     /// for), and the fleet's period.
     pub fn look(&mut self) -> Outcome {
         let asked = ASKED.swap(false, Ordering::AcqRel);
+        let stirred = STIRRED.swap(false, Ordering::AcqRel);
         let due = self.last_look.elapsed() >= self.look_every;
-        if let (Some(file), true) = (self.file.clone(), asked || due) {
+        if let (Some(file), true) = (self.file.clone(), asked || stirred || due) {
             self.last_look = Instant::now();
             let now = stamp(&file);
             if asked || now != self.stamp {
@@ -307,7 +312,7 @@ fn watch(file: &Path) -> Option<notify::RecommendedWatcher> {
         _ => PathBuf::from("."),
     };
     let mut watcher = notify::recommended_watcher(|_event: notify::Result<notify::Event>| {
-        ask();
+        STIRRED.store(true, Ordering::Release);
     })
     .ok()?;
     watcher

@@ -137,12 +137,13 @@ pub fn init_with(config: Config) -> Result<(), InitError> {
 /// Reads the configuration file again and applies what changed, as a change of the file does
 /// by itself: for a program that handles `SIGHUP` (invite installs no signal handler). Returns
 /// at once; the collector thread applies the file within milliseconds and writes a `config`
-/// record. Returns `false` when there is no file to read: invite is off, or it was started by
-/// [`init_with`].
+/// record. Starts invite if it has not started. Returns `false` when there is no file to read:
+/// invite is off, or it was started by [`init_with`].
 ///
-/// Only an atomic store: safe to call from anywhere, even a signal handler.
+/// Call it from the thread that handles the signal (as `signal-hook`'s iterator gives it), not
+/// from a signal handler: starting invite allocates.
 pub fn reload() -> bool {
-    match peek() {
+    match get() {
         Some(rt) if rt.follows_a_file => {
             follow::ask();
             true

@@ -45,6 +45,26 @@ impl Source {
 /// The largest configuration file read (an `invite.toml` is a few hundred bytes).
 pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
+/// What a file that is not a regular one is, for messages (the configuration's, the log's).
+pub fn describe_file_type(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        } else if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        } else if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
 impl Config {
     /// Reads and validates one file. It is opened without blocking and must be a regular file
     /// of at most [`MAX_CONFIG_BYTES`]: a FIFO or a device named by mistake must not hang or
@@ -79,11 +99,10 @@ impl Config {
             .metadata()
             .map_err(|e| fail(format!("cannot read the file: {e}")))?;
         if !meta.is_file() {
-            return Err(fail(
-                "it is not a regular file (a FIFO, device or directory); point INVITE_CONFIG \
-                 at an invite.toml"
-                    .to_string(),
-            ));
+            return Err(fail(format!(
+                "it is {}, not a regular file; point INVITE_CONFIG at an invite.toml",
+                describe_file_type(meta.file_type())
+            )));
         }
         let mut text = String::new();
         let read = std::io::Read::read_to_string(

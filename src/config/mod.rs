@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-pub use load::{Source, MAX_CONFIG_BYTES};
+pub use load::{describe_file_type, Source, MAX_CONFIG_BYTES};
 pub use validate::{check_label, MAX_LABEL};
 
 /// What happens when a test fails.

@@ -35,6 +35,14 @@ const PANIC_TEXT_MAX: usize = 2048;
 const TIMEOUT_HINT: &str = "if the test waits on a lock, another thread may have held that lock \
     when the process forked; a lock held across fork is never released in the child";
 
+/// Which of a site's tests a run runs, and the seed of their transformations.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tests {
+    pub seed: u64,
+    /// See `site::runs_test`.
+    pub mask: u64,
+}
+
 /// The child side of a run.
 pub struct ChildRun {
     site: &'static Site,
@@ -59,8 +67,7 @@ impl ChildRun {
         site: &'static Site,
         launcher: &'static Launcher,
         caller_cpu: i32,
-        test_seed: u64,
-        tests: u64,
+        tests: Tests,
         snapshot: Snapshot,
         pipe: OwnedFd,
         program: Option<OwnedFd>,
@@ -88,8 +95,8 @@ impl ChildRun {
         ChildRun {
             site,
             filter: launcher.filter.as_ref().filter(|_| site.seccomp()),
-            test_seed,
-            tests,
+            test_seed: tests.seed,
+            tests: tests.mask,
             snapshot,
             pipe,
             program,

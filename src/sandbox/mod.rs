@@ -166,7 +166,16 @@ pub(crate) fn fork_run(permit: Permit, launcher: &'static Launcher, tests: impl 
         run::close_raw(read_end);
         let write_end = run::own_raw(write_end);
         let run = ChildRun::start(
-            site, launcher, caller_cpu, test_seed, tests_mask, snapshot, write_end, program,
+            site,
+            launcher,
+            caller_cpu,
+            child::Tests {
+                seed: test_seed,
+                mask: tests_mask,
+            },
+            snapshot,
+            write_end,
+            program,
         );
         if let Some(tests) = tests.take() {
             tests(run);

@@ -41,6 +41,7 @@ mod discover;
 mod hostile;
 mod isolation;
 mod lifetime;
+mod live_config;
 mod properties;
 mod relations;
 mod sandbox;
