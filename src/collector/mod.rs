@@ -142,6 +142,10 @@ impl Collector {
             adapt_seen: HashMap::new(),
             orphans: sandbox::orphans::Watch::default(),
             announced: HashSet::new(),
+            #[cfg(feature = "metrics")]
+            meter: crate::meter::Meter::new(),
+            #[cfg(feature = "metrics")]
+            last_meter: Instant::now(),
         };
         let collector = Collector {
             shutdown_ack: Arc::clone(&state.shutdown_ack),
@@ -152,6 +156,9 @@ impl Collector {
                 // A file size limit or a closed stderr must fail the write, not kill the
                 // program: this thread writes the log, so it takes neither signal.
                 crate::sys::process::block_in_this_thread(&[libc::SIGXFSZ, libc::SIGPIPE]);
+                // Here rather than in `spawn`, which may run on a caller's first sampled call.
+                #[cfg(feature = "metrics")]
+                state.meter.describe();
                 state.run(&rx, &woken);
                 // The read end stays open for good: a caller admitted just before shutdown
                 // may still write its message, and a write to a pipe without a reader would
@@ -230,6 +237,12 @@ struct State {
     orphans: sandbox::orphans::Watch,
     /// Sites named at their first call whose `site` record is written.
     announced: HashSet<usize>,
+    /// The metrics emitted through the `metrics` facade, and when the sites' counters were
+    /// last read for them.
+    #[cfg(feature = "metrics")]
+    meter: crate::meter::Meter,
+    #[cfg(feature = "metrics")]
+    last_meter: Instant,
 }
 
 impl State {
@@ -314,6 +327,8 @@ impl State {
         self.receive(rx);
         handover::SPARE_PIPES.refill();
         self.service_runs();
+        #[cfg(feature = "metrics")]
+        self.meter_sites();
         if self.orphans.look(Instant::now()) == sandbox::orphans::Verdict::Unreaped {
             diag::say(Level::Warn, "unreaped runs", || {
                 format!(
