@@ -130,10 +130,17 @@ impl Meter {
     /// taken up once it is named and tested (sampled, or with ρ above zero); its series start
     /// at zero then.
     pub(crate) fn site(&mut self, site: &Site, sampled: u64, skips: &SkipCounts) {
-        if !self.sites.contains_key(&site.key())
-            && !(site.is_named() && (sampled > 0 || site.rho() > 0.0))
-        {
-            return;
+        let counts = reasons(skips).map(|(_, n)| n);
+        // Most steps find nothing new: they cost a look-up and no allocation.
+        match self.sites.get(&site.key()) {
+            Some(seen)
+                if sampled <= seen.sampled
+                    && counts.iter().zip(&seen.skips).all(|(n, s)| n <= s) =>
+            {
+                return
+            }
+            None if !(site.is_named() && (sampled > 0 || site.rho() > 0.0)) => return,
+            _ => {}
         }
         self.guarded(|m| {
             let seen = m.seen(site);
@@ -324,6 +331,9 @@ mod tests {
             meter.site(&f, 7, &skips);
             skips.overhead = 5;
             meter.site(&f, 10, &skips);
+            // A rise of a skip count alone is reported too.
+            skips.fork_failed = 2;
+            meter.site(&f, 10, &skips);
             meter.overhead(0.0125);
         });
         let all = series(&recorder);
@@ -343,7 +353,8 @@ mod tests {
         };
         assert_eq!(skipped("overhead"), Some(&DebugValue::Counter(5)));
         assert_eq!(skipped("dedup"), Some(&DebugValue::Counter(1)));
-        for reason in ["concurrency", "disabled", "fork_failed"] {
+        assert_eq!(skipped("fork_failed"), Some(&DebugValue::Counter(2)));
+        for reason in ["concurrency", "disabled"] {
             assert_eq!(skipped(reason), Some(&DebugValue::Counter(0)), "{reason}");
         }
         assert_eq!(

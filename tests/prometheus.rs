@@ -5,8 +5,10 @@
 //!
 //! It needs Debian's `prometheus` (`/usr/bin/prometheus`): without it the test says so and
 //! passes, except under CI (`CI` set), where it fails. The fleet member is this package's
-//! example, which `cargo test --all-features` builds beside this test; run alone
-//! (`--test prometheus`), the test builds it.
+//! example, which `cargo test --all-features` builds beside this test. Run alone
+//! (`--test prometheus`), the test takes the example as last built, and builds it only where
+//! there is none with the feature: after a change, `cargo build --example fleet --features
+//! metrics` first.
 //!
 //! A binary of its own: it runs no scenario, only other programs.
 #![cfg(all(feature = "metrics", not(invite_portable)))]
