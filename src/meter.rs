@@ -95,14 +95,15 @@ impl Meter {
                 "Sampled calls that started no run, by site and reason \
                  (concurrency, overhead, disabled, fork_failed, dedup)"
             );
+            // The names carry their units, as Prometheus' conventions ask; a unit here too
+            // would be appended again by an exporter that adds units to names
+            // (`invite_test_duration_seconds_seconds`).
             describe_histogram!(
                 DURATION,
-                Unit::Seconds,
-                "How long a test took in its child, by site"
+                "How long a test took in its child, in seconds, by site"
             );
             describe_gauge!(
                 OVERHEAD,
-                Unit::Count,
                 "Share of wall time the program spent starting tests since start-up"
             );
         });
