@@ -10,7 +10,8 @@
 //! It runs until its standard input ends or has a line, or for `FLEET_SECONDS` (default 60),
 //! and then prints the rounds of its workload it ran (every function once a round).
 //! With the `metrics` feature and `FLEET_METRICS=127.0.0.1:PORT` it serves its metrics there
-//! for Prometheus to scrape.
+//! for Prometheus to scrape; then, once its workload stops, it shuts Invite down and goes on
+//! serving until its standard input ends, so that a last scrape sees the final totals.
 
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -77,7 +78,7 @@ fn round(rng: &mut u64, out: &mut f64) {
 static STOP: AtomicBool = AtomicBool::new(false);
 
 fn main() {
-    serve_metrics();
+    let serving = serve_metrics();
     let seconds: u64 = std::env::var("FLEET_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -105,23 +106,42 @@ fn main() {
     }
     invite::shutdown();
     println!("{rounds} rounds ({out:.0})");
+    if serving {
+        // The listener's thread serves the totals as they stand after shutdown; wait until
+        // whoever reads them closes standard input.
+        let _ = std::io::copy(&mut std::io::stdin().lock(), &mut std::io::sink());
+    }
 }
 
+/// Starts serving metrics if `FLEET_METRICS` asks for it; returns whether it does.
 #[cfg(feature = "metrics")]
-fn serve_metrics() {
+fn serve_metrics() -> bool {
+    use metrics_exporter_prometheus::{Matcher, PrometheusBuilder};
     let Ok(addr) = std::env::var("FLEET_METRICS") else {
-        return;
+        return false;
     };
     let addr: std::net::SocketAddr = addr.parse().expect("FLEET_METRICS is host:port");
-    metrics_exporter_prometheus::PrometheusBuilder::new()
+    // Before the first instrumented call, so that the counters count from Invite's start.
+    PrometheusBuilder::new()
         .with_http_listener(addr)
+        // Buckets make the durations a Prometheus histogram, which sums across the fleet
+        // (the exporter's default, a summary of quantiles, does not).
+        .set_buckets_for_metric(
+            Matcher::Full("invite_test_duration_seconds".into()),
+            &[
+                0.000_1, 0.000_5, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0,
+            ],
+        )
+        .expect("buckets are given")
         .install()
         .expect("the metrics listener starts");
+    true
 }
 
 #[cfg(not(feature = "metrics"))]
-fn serve_metrics() {
+fn serve_metrics() -> bool {
     if std::env::var_os("FLEET_METRICS").is_some() {
         eprintln!("FLEET_METRICS needs the `metrics` feature: cargo run --features metrics ...");
     }
+    false
 }

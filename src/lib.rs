@@ -208,6 +208,9 @@ pub mod fleet;
 mod handover;
 mod identity;
 mod log_sink;
+// Emitted from the collector thread, which only the Linux runtime has.
+#[cfg(all(invite_linux, feature = "metrics"))]
+mod meter;
 pub mod mr;
 pub mod outcomes;
 pub mod record;

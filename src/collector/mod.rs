@@ -147,6 +147,10 @@ impl Collector {
             orphans: sandbox::orphans::Watch::default(),
             announced: HashSet::new(),
             reloader,
+            #[cfg(feature = "metrics")]
+            meter: crate::meter::Meter::new(),
+            #[cfg(feature = "metrics")]
+            last_meter: Instant::now(),
         };
         let collector = Collector {
             shutdown_ack: Arc::clone(&state.shutdown_ack),
@@ -157,6 +161,9 @@ impl Collector {
                 // A file size limit or a closed stderr must fail the write, not kill the
                 // program: this thread writes the log, so it takes neither signal.
                 crate::sys::process::block_in_this_thread(&[libc::SIGXFSZ, libc::SIGPIPE]);
+                // Here rather than in `spawn`, which may run on a caller's first sampled call.
+                #[cfg(feature = "metrics")]
+                state.meter.describe();
                 state.run(&rx, &woken);
                 // The read end stays open for good: a caller admitted just before shutdown
                 // may still write its message, and a write to a pipe without a reader would
@@ -237,6 +244,12 @@ struct State {
     announced: HashSet<usize>,
     /// Follows the configuration file and the fleet's rotation.
     reloader: crate::reload::Reloader,
+    /// The metrics emitted through the `metrics` facade, and when the sites' counters were
+    /// last read for them.
+    #[cfg(feature = "metrics")]
+    meter: crate::meter::Meter,
+    #[cfg(feature = "metrics")]
+    last_meter: Instant,
 }
 
 impl State {
@@ -345,6 +358,8 @@ impl State {
         self.receive(rx);
         handover::SPARE_PIPES.refill();
         self.service_runs();
+        #[cfg(feature = "metrics")]
+        self.meter_sites();
         if self.orphans.look(Instant::now()) == sandbox::orphans::Verdict::Unreaped {
             diag::say(Level::Warn, "unreaped runs", || {
                 format!(

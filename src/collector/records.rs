@@ -43,6 +43,8 @@ impl State {
         crate::outcomes::add(&t);
         crate::checking::deliver(&t);
         self.push(&Record::Test(t.clone()));
+        #[cfg(feature = "metrics")]
+        self.meter.test(site, &t.test, t.outcome, t.duration_us);
         #[cfg(feature = "tracing")]
         if self.config.tracing {
             // The program's subscriber runs here, on the collector thread; it must not take the
@@ -108,12 +110,17 @@ impl State {
                         (t.tests, t.outcomes.clone(), t.test_us)
                     });
                 let sampled = s.sampled.load(Relaxed);
+                let skipped = s.skips();
+                // From the record's own readings, so that the final record and the metrics
+                // agree even if a call is counted while the record is made.
+                #[cfg(feature = "metrics")]
+                self.meter.site(s, sampled, &skipped);
                 SiteStats {
                     site: s.name().to_string(),
                     rho: s.rho(),
                     calls: s.calls.load(Relaxed).max(sampled),
                     sampled,
-                    skipped: s.skips(),
+                    skipped,
                     runs,
                     tests,
                     outcomes,
@@ -133,6 +140,9 @@ impl State {
                 }
             })
             .collect::<Vec<SiteStats>>();
+        #[cfg(feature = "metrics")]
+        self.meter
+            .overhead(sites.iter().map(|s| s.overhead_share).sum());
         let failed: u64 = sites.iter().map(|s| s.skipped.fork_failed).sum();
         let stats = Record::Stats(record::Stats {
             v: record::VERSION,
@@ -163,6 +173,26 @@ impl State {
                 self.fork_failures_said = failed;
             }
         }
+    }
+}
+
+impl State {
+    /// Brings the metrics of the sites' counters up to date, at most once a [`super::TICK`]:
+    /// a scrape at any time sees what the log's next `stats` record will say.
+    #[cfg(feature = "metrics")]
+    pub(super) fn meter_sites(&mut self) {
+        if self.last_meter.elapsed() < super::TICK {
+            return;
+        }
+        self.last_meter = Instant::now();
+        let mut parent_ns = 0;
+        for s in site::all() {
+            parent_ns += s.parent_ns.load(Relaxed);
+            self.meter.site(s, s.sampled.load(Relaxed), &s.skips());
+        }
+        // As `write_stats` computes it: the sum of the sites' `overhead_share`.
+        let elapsed = self.started.elapsed().as_secs_f64().max(1e-9);
+        self.meter.overhead(parent_ns as f64 / 1e9 / elapsed);
     }
 }
 

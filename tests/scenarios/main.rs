@@ -21,6 +21,8 @@
 //! - `feature_off.rs` is built with `--no-default-features` too, where these suites' sites do
 //!   not exist; it denies dead code for the whole crate and asserts that the only sites
 //!   registered are its own.
+//! - `prometheus.rs` runs no scenario: it starts a fleet of the `fleet` example and a real
+//!   Prometheus, and compares what Prometheus scraped with the members' logs.
 //! - `reaper.rs` makes its test process a child subreaper, a property of the whole process: a
 //!   subreaper adopts the orphans of every scenario run beside it.
 //!
