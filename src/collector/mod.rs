@@ -270,7 +270,8 @@ impl State {
 
     /// Applies a changed configuration file, and a fleet's new period.
     fn follow_configuration(&mut self) {
-        if self.shutdown.is_some() {
+        // Shutdown has disarmed the sites: neither a reload nor a rotation may arm them again.
+        if self.shutdown.is_some() || self.budget.is_closed() {
             return;
         }
         match self.reloader.look() {
