@@ -67,8 +67,19 @@ fn tripled(x: u64) -> u64 {
 
 #[test]
 fn a_sampled_call_allocates_nothing_in_the_caller() {
-    let config = "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0";
-    let run = scenario(here!(), config, || {
+    sampled_calls_allocate_nothing(here!(), "");
+}
+
+/// In a fleet (of one, so that every call is this member's), the sampler also works out which
+/// of the site's tests are the member's in the call's period: without allocating either.
+#[test]
+fn a_fleet_member_s_sampled_call_allocates_nothing_in_the_caller() {
+    sampled_calls_allocate_nothing(here!(), "fleet = { size = 1, member = 0, rotate = \"1s\" }");
+}
+
+fn sampled_calls_allocate_nothing(name: &str, more: &str) {
+    let config = format!("default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n{more}");
+    let run = scenario(name, &config, || {
         // The counter counts: a box is one allocation.
         assert_eq!(
             allocations_in(|| drop(std::hint::black_box(Box::new(1u64)))),
@@ -101,6 +112,12 @@ fn a_sampled_call_allocates_nothing_in_the_caller() {
         "{}",
         run.describe()
     );
+    let shard = run.records().into_iter().find_map(|r| match r {
+        invite::record::Record::Start(s) => Some(s.shard),
+        _ => None,
+    });
+    let in_a_fleet = more.contains("fleet");
+    assert_eq!(shard, Some(in_a_fleet.then(|| "0/1".to_string())));
 }
 
 #[invite::metamorphic(priced(2 * qty).await == 2 * result)]

@@ -371,7 +371,11 @@ fn a_fleet_shares_the_pairs_and_follows_its_configuration() {
         if now >= runs_before + 150 {
             break;
         }
-        assert!(started.elapsed() < DEADLINE, "{} runs after the change", now - runs_before);
+        assert!(
+            started.elapsed() < DEADLINE,
+            "{} runs after the change",
+            now - runs_before
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     fleet.stop();
