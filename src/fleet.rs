@@ -142,6 +142,27 @@ mod tests {
     }
 
     #[test]
+    fn owners_are_fixed_across_builds() {
+        // Members of one fleet may run different versions: a pair's owner in a period is part
+        // of the contract between them, pinned here.
+        let mut owners: Vec<u64> = [
+            ("app::f", "f(x) == x", 0),
+            ("app::f", "f(x) == x", 1),
+            ("app::g", "g(&permute(xs)) == result", 2_960_000),
+            (
+                "fleet::site_07",
+                "site_07(&[xs, xs].concat()) == 2.0 * result",
+                598_553_430,
+            ),
+        ]
+        .iter()
+        .map(|(s, t, p)| owner(8, s, t, *p))
+        .collect();
+        owners.extend((0..12).map(|i| owner(3 + i % 6, &format!("s{i}"), "t", i * 7)));
+        assert_eq!(owners, [4, 5, 3, 2, 2, 0, 2, 4, 6, 4, 0, 0, 1, 1, 2, 5]);
+    }
+
+    #[test]
     fn every_pair_has_exactly_one_owner_in_every_period() {
         for size in [1, 2, 3, 8] {
             for period in [0, 1, 2_960_000] {
