@@ -494,12 +494,12 @@ fn read_input(
         shown = now;
     };
     let mut batch = Batch::new(index);
-    let mut buf = Vec::with_capacity(4096);
     let (mut line, mut bytes) = (0u64, 0u64);
     let mut docker = DockerPieces::default();
     let result = loop {
-        buf.clear();
-        let (n, cut) = match read_line_bounded(&mut reader, &mut buf, MAX_LINE) {
+        // Read straight into the batch: each line is copied once, from the reader's buffer.
+        let start = batch.text.len();
+        let (n, cut) = match read_line_bounded(&mut reader, &mut batch.text, MAX_LINE) {
             Ok(read) => read,
             Err(e) => break Err(e),
         };
@@ -511,18 +511,29 @@ fn read_input(
         if cut {
             batch.lines.push((line, Span::TooLong(n as u64)));
         } else {
-            let mut text = &buf[..];
-            while let [rest @ .., b'\n' | b'\r'] = text {
-                text = rest;
+            let mut end = batch.text.len();
+            while end > start && matches!(batch.text[end - 1], b'\n' | b'\r') {
+                end -= 1;
             }
+            let text = &batch.text[start..end];
             if text.iter().all(u8::is_ascii_whitespace) {
+                batch.text.truncate(start);
                 continue;
             }
             match docker.take(line, text) {
-                Taken::Held => {}
-                Taken::Same => batch.push(line, text),
-                Taken::Joined(first, entry) => batch.push(first, &entry),
-                Taken::TooLong(first, len) => batch.lines.push((first, Span::TooLong(len))),
+                Taken::Same => {
+                    batch.text.truncate(end);
+                    batch.lines.push((line, Span::At(start as u32, end as u32)));
+                }
+                Taken::Held => batch.text.truncate(start),
+                Taken::Joined(first, entry) => {
+                    batch.text.truncate(start);
+                    batch.push(first, &entry);
+                }
+                Taken::TooLong(first, len) => {
+                    batch.text.truncate(start);
+                    batch.lines.push((first, Span::TooLong(len)));
+                }
             }
         }
         if batch.full() {
@@ -745,14 +756,15 @@ pub fn for_each_line(
     Ok(())
 }
 
-/// Reads one line, newline included, into `buf`, keeping at most `max` bytes of it. Returns the
-/// bytes consumed (0 at the end of the input) and whether the line was longer than `max`, in
-/// which case `buf` is left empty and the rest of the line is read past, not kept.
+/// Reads one line, newline included, onto the end of `buf`, keeping at most `max` bytes of it.
+/// Returns the bytes consumed (0 at the end of the input) and whether the line was longer than
+/// `max`, in which case `buf` is left as it was and the rest of the line is read past, not kept.
 fn read_line_bounded(
     reader: &mut (impl BufRead + ?Sized),
     buf: &mut Vec<u8>,
     max: usize,
 ) -> std::io::Result<(usize, bool)> {
+    let start = buf.len();
     let mut consumed = 0;
     let mut cut = false;
     loop {
@@ -764,14 +776,16 @@ fn read_line_bounded(
         if chunk.is_empty() {
             return Ok((consumed, cut));
         }
-        let (take, ends) = match chunk.iter().position(|&b| b == b'\n') {
+        let (take, ends) = match memchr::memchr(b'\n', chunk) {
             Some(i) => (i + 1, true),
             None => (chunk.len(), false),
         };
         if !cut {
-            if buf.len() + take > max {
+            if buf.len() - start + take > max {
                 cut = true;
-                *buf = Vec::new();
+                buf.truncate(start);
+                // What the long line took is not held on to.
+                buf.shrink_to(start + BATCH_BYTES);
             } else {
                 buf.extend_from_slice(&chunk[..take]);
             }
