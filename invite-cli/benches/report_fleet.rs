@@ -1,8 +1,9 @@
 //! Scale of `invite report` on a fleet: generates the logs of 1,000 instances spread over many
 //! files (most compressed, gzip and zstd, some plain, as pipelines leave them), then runs the
 //! real `invite` binary on their directory with one thread and with one per core, alternating,
-//! and prints the time, the child's peak memory (its rusage maxrss) and the speed-up side by
-//! side. The outputs of every run are compared: they must be identical.
+//! and prints the time, the child's CPU time and peak memory (its rusage) and the speed-up side
+//! by side: on a machine whose cores are busy with other work, CPU time over wall time says
+//! how many cores the report got. The outputs of every run are compared: they must be identical.
 //!
 //! ```text
 //! cargo bench -p invite-mt-cli --bench report_fleet                  # 256 MiB of records
@@ -57,9 +58,11 @@ fn main() {
         started.elapsed()
     );
 
-    let mut times: Vec<(u64, Vec<f64>, Vec<f64>)> = [1, threads]
+    // Per thread count: the seconds, peak MiB and CPU seconds of each run.
+    type Runs = (u64, Vec<f64>, Vec<f64>, Vec<f64>);
+    let mut times: Vec<Runs> = [1, threads]
         .iter()
-        .map(|&t| (t, Vec::new(), Vec::new()))
+        .map(|&t| (t, Vec::new(), Vec::new(), Vec::new()))
         .collect();
     times.dedup_by_key(|t| t.0);
     let mut first_output: Option<Vec<u8>> = None;
@@ -71,7 +74,7 @@ fn main() {
             (0..times.len()).rev().collect()
         };
         for i in order {
-            let (secs, peak_mib, output) = run(dir.path(), times[i].0);
+            let (secs, cpu, peak_mib, output) = run(dir.path(), times[i].0);
             match &first_output {
                 None => first_output = Some(output),
                 Some(first) => assert!(
@@ -82,8 +85,10 @@ fn main() {
             }
             times[i].1.push(secs);
             times[i].2.push(peak_mib);
+            times[i].3.push(cpu);
             println!(
-                "  round {round}: --threads {}: {secs:.2} s, peak memory {peak_mib:.1} MiB",
+                "  round {round}: --threads {}: {secs:.2} s, {cpu:.2} s of CPU, peak memory \
+                 {peak_mib:.1} MiB",
                 times[i].0
             );
         }
@@ -98,11 +103,12 @@ fn main() {
     };
     let one = median(&times[0].1);
     let mib = records as f64 / (1 << 20) as f64;
-    println!("\nthreads  seconds  MiB/s (records)  peak MiB  speed-up");
-    for (t, secs, peaks) in &times {
+    println!("\nthreads  seconds  CPU s  MiB/s (records)  peak MiB  speed-up  (medians)");
+    for (t, secs, peaks, cpu) in &times {
         let s = median(secs);
         println!(
-            "{t:>7}  {s:>7.2}  {:>15.0}  {:>8.1}  {:>7.2}×",
+            "{t:>7}  {s:>7.2}  {:>5.1}  {:>15.0}  {:>8.1}  {:>7.2}×",
+            median(cpu),
             mib / s,
             peaks.iter().copied().fold(0.0, f64::max),
             one / s
@@ -110,9 +116,9 @@ fn main() {
     }
 }
 
-/// Runs `invite report --format json --threads N` on the directory: seconds, the child's peak
-/// resident memory in MiB, and what it wrote.
-fn run(dir: &Path, threads: u64) -> (f64, f64, Vec<u8>) {
+/// Runs `invite report --format json --threads N` on the directory: seconds, the child's CPU
+/// seconds and peak resident memory in MiB, and what it wrote.
+fn run(dir: &Path, threads: u64) -> (f64, f64, f64, Vec<u8>) {
     let out = tempfile::tempfile().expect("a file for the output");
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_invite"))
@@ -148,7 +154,13 @@ fn run(dir: &Path, threads: u64) -> (f64, f64, Vec<u8>) {
     out.rewind().expect("rewind");
     let mut written = Vec::new();
     out.read_to_end(&mut written).expect("read the report");
-    (secs, usage.ru_maxrss as f64 / 1024.0, written)
+    let cpu = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    (
+        secs,
+        cpu(usage.ru_utime) + cpu(usage.ru_stime),
+        usage.ru_maxrss as f64 / 1024.0,
+        written,
+    )
 }
 
 /// Writes the logs: file `f` holds the instances `i` with `i % files == f`, their records
