@@ -8,6 +8,7 @@ use invite::discover::{propose_observed, Observation, Proposals};
 use invite::record::Record;
 
 use crate::report::read::{self, Location};
+use crate::report::shipped::{self, Shipped};
 
 /// How the proposals are printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,32 +47,45 @@ pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let mut sites: BTreeMap<(String, String), Vec<Observation>> = BTreeMap::new();
     let mut bad = 0u64;
     let mut first_bad: Option<String> = None;
+    let mut damaged = Vec::new();
     let read = read::for_each_line(
         &inputs,
         |line, at: &Location| {
-            // Only observation records are parsed in full; the rest of the log is skipped.
-            if !contains(line, br#""kind":"observation""#) {
-                return Ok(());
-            }
-            match std::str::from_utf8(line)
-                .map_err(|e| e.to_string())
-                .and_then(|l| Record::from_line(l).map_err(|e| e.to_string()))
-            {
-                Ok(Record::Observation(o)) => sites
-                    .entry((o.site, o.signature))
-                    .or_default()
-                    .push(o.observation),
-                Ok(_) => {}
-                Err(e) => {
-                    bad += 1;
-                    first_bad.get_or_insert_with(|| format!("{}:{}: {e}", at.file, at.line));
+            let mut observed = |line: &[u8]| {
+                // Only observation records are parsed in full; the rest of the log is skipped.
+                if !contains(line, br#""kind":"observation""#) {
+                    return;
+                }
+                match std::str::from_utf8(line)
+                    .map_err(|e| e.to_string())
+                    .and_then(|l| Record::from_line(l).map_err(|e| e.to_string()))
+                {
+                    Ok(Record::Observation(o)) => sites
+                        .entry((o.site, o.signature))
+                        .or_default()
+                        .push(o.observation),
+                    Ok(_) => {}
+                    Err(e) => {
+                        bad += 1;
+                        first_bad.get_or_insert_with(|| format!("{}:{}: {e}", at.file, at.line));
+                    }
+                }
+            };
+            match shipped::unwrap(line) {
+                Shipped::Plain => observed(line),
+                Shipped::Wrapped { records, .. } => {
+                    records.iter().for_each(|r| observed(r.as_bytes()))
                 }
             }
             Ok(())
         },
         |_, _| Ok(()),
         |_| {},
+        |e| damaged.push(e.to_string()),
     );
+    for e in damaged {
+        let _ = writeln!(err, "invite discover: {e}");
+    }
     if let Err(e) = read {
         let _ = writeln!(err, "invite discover: {e}");
         return 2;

@@ -41,9 +41,15 @@ enum DiscoverFormat {
 #[derive(Subcommand)]
 enum Command {
     /// Summarise logs: outcomes, failures with what replays them, costs, and tuned ρ.
+    #[command(group(clap::ArgGroup::new("target")
+        .args(["target_overhead", "target_tests_per_min"])
+        .multiple(true)))]
     Report {
-        /// Log files, directories (every *.jsonl inside) or `-` for stdin; default: the `log`
-        /// that $INVITE_CONFIG or ./invite.toml names, else invite-log.jsonl.
+        /// Log files (plain, .gz or .zst; lines of invite's log, or Docker, logcli or
+        /// OpenTelemetry Collector JSON holding them), directories (every *.jsonl, *.json and
+        /// *.log below, compressed too), quoted patterns ('logs/*/invite*.jsonl*') or `-` for
+        /// stdin; default: the `log` that $INVITE_CONFIG or ./invite.toml names, else
+        /// invite-log.jsonl.
         paths: Vec<String>,
         #[arg(long, value_enum, default_value = "text")]
         format: FormatArg,
@@ -54,9 +60,21 @@ enum Command {
         /// (for example 0.01), split evenly between sites.
         #[arg(long, value_parser = share)]
         target_overhead: Option<f64>,
-        /// Recommend ρ per site for this many tests per minute per process.
+        /// Recommend ρ per site for this many tests per minute of each site over all the
+        /// instances (see --instances).
         #[arg(long, value_parser = positive)]
         target_tests_per_min: Option<f64>,
+        /// The instances that share --target-tests-per-min, each sampling at the recommended ρ;
+        /// default: as many as the logs name.
+        #[arg(long, value_name = "N", value_parser = instances, requires = "target_tests_per_min")]
+        instances: Option<u64>,
+        /// Also write the recommended ρ to FILE, as an invite.toml of [functions."…"] tables
+        /// that the fleet can reload (replaced whole; a file it did not write is left alone).
+        #[arg(long, value_name = "FILE", requires = "target")]
+        write_config: Option<PathBuf>,
+        /// Threads that parse the logs; default: one per core.
+        #[arg(long, value_name = "N", value_parser = at_least_one)]
+        threads: Option<usize>,
         /// Failures listed per test.
         #[arg(long, default_value_t = 3)]
         failures: usize,
@@ -203,6 +221,15 @@ fn configured_log() -> Result<String, String> {
     Ok(log)
 }
 
+fn instances(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "expected a whole number of instances, 1 or more, got `{s}`"
+        )),
+    }
+}
+
 fn at_least_one(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
@@ -228,6 +255,9 @@ fn main() -> ExitCode {
             strict,
             target_overhead,
             target_tests_per_min,
+            instances,
+            write_config,
+            threads,
             failures,
             color,
             fail_on,
@@ -254,6 +284,9 @@ fn main() -> ExitCode {
                 strict,
                 target_overhead,
                 target_tests_per_min,
+                instances,
+                write_config,
+                threads: threads.unwrap_or_else(report::read::default_threads),
                 failures,
                 colour: match color.as_str() {
                     "always" => Some(true),

@@ -750,20 +750,24 @@ fn json_schema_is_stable() {
     assert_eq!(
         keys(&r),
         [
+            "fleet_failures",
             "input",
             "instances",
             "schema",
             "sites",
             "timeline",
-            "tuning"
+            "tuning",
+            "versions"
         ]
     );
     assert_eq!(
         keys(&r["input"]),
         [
             "bad_lines",
+            "damaged_files",
             "empty_files",
             "files",
+            "other_lines",
             "records",
             "unknown_kinds"
         ]
@@ -775,10 +779,35 @@ fn json_schema_is_stable() {
             "exe",
             "first",
             "host",
+            "instance",
             "last",
+            "outcomes",
+            "overhead_share",
             "pid",
-            "stopped"
+            "service",
+            "shard",
+            "stopped",
+            "tests",
+            "version"
         ]
+    );
+    assert_eq!(
+        keys(&r["fleet_failures"][0]),
+        [
+            "failures",
+            "fingerprint",
+            "first",
+            "instances",
+            "last",
+            "outcome",
+            "site",
+            "test",
+            "versions"
+        ]
+    );
+    assert_eq!(
+        keys(&r["versions"][0]),
+        ["instances", "outcomes", "service", "tests", "version"]
     );
     let site = &r["sites"][0];
     assert_eq!(
@@ -839,13 +868,19 @@ fn json_schema_is_stable() {
     assert_eq!(keys(&r["timeline"][0]), ["minute", "outcomes"]);
     assert_eq!(
         keys(&r["tuning"]),
-        ["sites", "target_overhead", "target_tests_per_min"]
+        [
+            "instances",
+            "sites",
+            "target_overhead",
+            "target_tests_per_min"
+        ]
     );
     assert_eq!(
         keys(&r["tuning"]["sites"][0]),
         [
             "current_rho",
             "note",
+            "projected_fleet_tests_per_min",
             "projected_overhead",
             "projected_tests_per_min",
             "rho",

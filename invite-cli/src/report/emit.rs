@@ -22,6 +22,7 @@ use invite::record::{self, Record};
 use invite::regression::ShrinkReport;
 
 use super::read;
+use super::shipped::{self, Shipped};
 
 /// What `emit` wrote and what it could not.
 #[derive(Debug, Default)]
@@ -79,30 +80,39 @@ pub fn defects_from_logs(paths: &[String]) -> Result<(Defects, Params), String> 
     read::for_each_line(
         &inputs,
         |line, _| {
-            let Ok(line) = std::str::from_utf8(line) else {
-                return Ok(());
-            };
-            match Record::from_line(line) {
-                Ok(Record::Start(s)) => {
-                    for site in s.sites {
+            let mut take = |line: &[u8]| {
+                let Ok(line) = std::str::from_utf8(line) else {
+                    return;
+                };
+                match Record::from_line(line) {
+                    Ok(Record::Start(s)) => {
+                        for site in s.sites {
+                            if let Some(p) = site.params {
+                                params.insert(site.name, p);
+                            }
+                        }
+                    }
+                    Ok(Record::Site(named)) => {
+                        let site = named.info;
                         if let Some(p) = site.params {
                             params.insert(site.name, p);
                         }
                     }
-                }
-                Ok(Record::Site(named)) => {
-                    let site = named.info;
-                    if let Some(p) = site.params {
-                        params.insert(site.name, p);
+                    Ok(Record::Test(t)) if t.outcome.is_failure() => {
+                        add(&mut defects, &mut seen, t)
                     }
+                    _ => {}
                 }
-                Ok(Record::Test(t)) if t.outcome.is_failure() => add(&mut defects, &mut seen, t),
-                _ => {}
+            };
+            match shipped::unwrap(line) {
+                Shipped::Plain => take(line),
+                Shipped::Wrapped { records, .. } => records.iter().for_each(|r| take(r.as_bytes())),
             }
             Ok(())
         },
         |_, _| Ok(()),
         |_| {},
+        |e| eprintln!("invite report: {e}"),
     )?;
     Ok((defects, params))
 }

@@ -55,6 +55,11 @@ pub fn render(s: &Summary) -> String {
         s.input.bad_lines + s.input.unknown_kinds
     );
     failures(&mut h, s);
+    // A fleet's tables; a single instance's page stays as it was.
+    let fleet = s.instances.len() > 1;
+    if fleet {
+        fleet_failures(&mut h, s);
+    }
     legend(&mut h);
     h.push_str("<h2>Outcomes per site</h2>");
     outcomes_chart(&mut h, s);
@@ -65,8 +70,98 @@ pub fn render(s: &Summary) -> String {
         overhead_chart(&mut h, s);
     }
     tables(&mut h, s);
+    if fleet {
+        instances(&mut h, s);
+    }
     h.push_str("</body></html>\n");
     h
+}
+
+/// A time to the second, without its fraction: `2026-11-22 10:01:00`.
+fn second(t: &str) -> String {
+    esc(&t.get(..19).unwrap_or(t).replace('T', " "))
+}
+
+/// Each kind of failure once, with how far it spread.
+fn fleet_failures(h: &mut String, s: &Summary) {
+    if s.fleet_failures.is_empty() {
+        return;
+    }
+    h.push_str(
+        "<h2>Failures across instances</h2><table id=\"fleet-failures\"><tr>\
+         <th>fingerprint</th><th>site</th><th>test</th><th>outcome</th><th>failures</th>\
+         <th>instances</th><th>first seen (UTC)</th><th>last seen (UTC)</th><th>versions</th></tr>",
+    );
+    for f in &s.fleet_failures {
+        let _ = write!(
+            h,
+            "<tr><td><code>{}</code></td><td>{}</td><td><code>{}</code></td><td class=\"fail\">{}</td>\
+             <td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&f.fingerprint),
+            esc(&f.site),
+            esc(&f.test),
+            f.outcome,
+            f.failures,
+            f.instances,
+            second(&f.first),
+            second(&f.last),
+            esc(&f.versions.join(", "))
+        );
+    }
+    h.push_str("</table>");
+}
+
+/// Each instance, and each version of each service.
+fn instances(h: &mut String, s: &Summary) {
+    let dash = |t: &str| {
+        if t.is_empty() {
+            "-".to_string()
+        } else {
+            esc(t)
+        }
+    };
+    h.push_str(
+        "<h2>Instances</h2><table id=\"instances\"><tr><th>instance</th><th>service</th>\
+         <th>version</th><th>shard</th><th>tests</th><th>overhead</th><th>first seen (UTC)</th>\
+         <th>last seen (UTC)</th></tr>",
+    );
+    for i in &s.instances {
+        let _ = write!(
+            h,
+            "<tr><th>{}</th><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td>\
+             <td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&i.instance),
+            dash(&i.service),
+            dash(&i.version),
+            dash(i.shard.as_deref().unwrap_or("")),
+            i.tests,
+            i.overhead_share
+                .map_or("-".into(), |o| format!("{:.3}%", o * 100.0)),
+            second(&i.first),
+            second(&i.last)
+        );
+    }
+    h.push_str(
+        "</table><h2>Services and versions</h2><table id=\"versions\"><tr><th>service</th>\
+         <th>version</th><th>instances</th><th>tests</th>",
+    );
+    for o in Outcome::ALL {
+        let _ = write!(h, "<th>{o}</th>");
+    }
+    h.push_str("</tr>");
+    for v in &s.versions {
+        let _ = write!(
+            h,
+            "<tr><th>{}</th><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>",
+            dash(&v.service),
+            dash(&v.version),
+            v.instances,
+            v.tests
+        );
+        outcome_cells(h, &v.outcomes);
+        h.push_str("</tr>");
+    }
+    h.push_str("</table>");
 }
 
 /// Logged text wraps anywhere (a long token too), tables shrink to the page with it, and
@@ -1041,7 +1136,7 @@ mod tests {
             site.calls_per_sec = Some(calls);
             site.rho = Some(0.5);
         }
-        s.tuning = Some(crate::report::tuning::tune(&s.sites, Some(1e-9), None));
+        s.tuning = Some(crate::report::tuning::tune(&s.sites, Some(1e-9), None, 1));
         s
     }
 

@@ -9,6 +9,7 @@ pub mod emit;
 pub mod histogram;
 pub mod html;
 pub mod read;
+pub mod shipped;
 pub mod shrink;
 pub mod text;
 pub mod tuning;
@@ -41,8 +42,14 @@ pub struct Options {
     pub strict: bool,
     /// Tune ρ for this share of wall time.
     pub target_overhead: Option<f64>,
-    /// Tune ρ for this many tests per minute per process.
+    /// Tune ρ for this many tests per minute per site, over the whole fleet.
     pub target_tests_per_min: Option<f64>,
+    /// The instances that share the test rate; `None`: as many as the logs name.
+    pub instances: Option<u64>,
+    /// Also write the tuned ρ to this file, an `invite.toml` the fleet can reload.
+    pub write_config: Option<std::path::PathBuf>,
+    /// Parsing threads; at least 1.
+    pub threads: usize,
     /// Failures listed per test.
     pub failures: usize,
     /// Colour in text output; `None`: when stdout is a terminal and `NO_COLOR` is unset.
@@ -59,14 +66,16 @@ pub const EXIT_FAILED_TESTS: i32 = 3;
 /// The bad lines met, for the warning summary.
 #[derive(Default)]
 pub struct Problems {
-    /// The bad lines listed (the first few).
-    pub listed: Vec<String>,
+    /// The bad lines listed: the first few by file and line, whatever order they were met in.
+    pub listed: Vec<(String, u64, String)>,
     /// Bad lines in all.
     pub bad: u64,
     /// Records of an unknown kind.
     pub unknown: u64,
     /// Files without a line.
     pub empty: Vec<String>,
+    /// Compressed files damaged: a message each.
+    pub damaged: Vec<String>,
 }
 
 /// How many bad lines the warning summary names one by one.
@@ -84,8 +93,31 @@ impl Problems {
                 format!("{file}:{line}: unknown record kind `{k}` (written by a newer version?)")
             }
         };
-        if self.listed.len() < LISTED {
-            self.listed.push(text);
+        self.list((file.to_string(), line, text));
+    }
+
+    fn list(&mut self, item: (String, u64, String)) {
+        if self.listed.len() == LISTED
+            && self
+                .listed
+                .last()
+                .is_some_and(|l| (&l.0, l.1) < (&item.0, item.1))
+        {
+            return;
+        }
+        let at = self
+            .listed
+            .partition_point(|l| (&l.0, l.1) <= (&item.0, item.1));
+        self.listed.insert(at, item);
+        self.listed.truncate(LISTED);
+    }
+
+    /// Takes in the problems another thread met.
+    fn merge(&mut self, other: Problems) {
+        self.bad += other.bad;
+        self.unknown += other.unknown;
+        for item in other.listed {
+            self.list(item);
         }
     }
 
@@ -98,7 +130,7 @@ impl Problems {
                 "invite report: skipped {skipped} line(s): {} bad, {} of unknown kinds\n",
                 self.bad, self.unknown
             ));
-            for l in &self.listed {
+            for (_, _, l) in &self.listed {
                 out.push_str(&format!("  {l}\n"));
             }
             if skipped > self.listed.len() as u64 {
@@ -111,68 +143,140 @@ impl Problems {
         for e in &self.empty {
             out.push_str(&format!("invite report: {e} is empty\n"));
         }
+        for e in &self.damaged {
+            out.push_str(&format!("invite report: {e}\n"));
+        }
         out
     }
 }
 
-/// Reads, aggregates and tunes. `Err` carries the message for a failed run.
-pub fn summarise(opts: &Options, problems: &mut Problems) -> Result<Summary, String> {
-    let inputs = read::resolve(&opts.paths)?;
-    let mut agg = aggregate::Aggregator::new(opts.failures);
-    agg.input.files = inputs.len() as u64;
-    let mut empty = Vec::new();
-    let mut long_lines = Vec::new();
-    read::for_each_line(
-        &inputs,
-        |line, loc| match agg.add_line(line) {
-            Ok(()) => Ok(()),
-            Err(e) if opts.strict => Err(format!(
-                "{}:{}: {} (--strict stops at the first bad line)",
-                loc.file,
-                loc.line,
-                match e {
-                    LineError::Bad(why) => why,
-                    LineError::UnknownKind(k) => format!("unknown record kind `{k}`"),
-                }
-            )),
-            Err(e) => {
-                problems.add(loc.file, loc.line, &e);
-                Ok(())
-            }
-        },
-        |loc, bytes| {
-            let why = format!(
-                "a line of {bytes} bytes, over the {} MiB a log line may have",
-                read::MAX_LINE >> 20
-            );
-            if opts.strict {
-                return Err(format!(
-                    "{}:{}: {why} (--strict stops at the first bad line)",
-                    loc.file, loc.line
-                ));
-            }
-            long_lines.push((loc.file.to_string(), loc.line, why));
-            Ok(())
-        },
-        |name| empty.push(name.to_string()),
-    )?;
-    for (file, line, why) in long_lines {
-        problems.add(&file, line, &LineError::Bad(why));
+/// What one parsing thread gathers.
+struct Part {
+    agg: aggregate::Aggregator,
+    problems: Problems,
+    other_lines: u64,
+}
+
+const STRICT: &str = "(--strict stops at the first bad line)";
+
+/// The message of `--strict` for a bad line.
+fn strict(file: &str, line: u64, why: &str) -> String {
+    format!("{file}:{line}: {why} {STRICT}")
+}
+
+/// Why `invite report` wrote no report.
+#[derive(Debug)]
+pub struct Failed {
+    /// What to say.
+    pub message: String,
+    /// The exit status: 1 for no valid record or a bad line under `--strict`, 2 for an input
+    /// that cannot be read.
+    pub code: i32,
+}
+
+impl Failed {
+    fn unreadable(message: String) -> Failed {
+        Failed { message, code: 2 }
     }
-    problems.empty = empty;
+}
+
+/// Reads, aggregates and tunes. `Err` says why no report can be written.
+pub fn summarise(opts: &Options, problems: &mut Problems) -> Result<Summary, Failed> {
+    let inputs = read::resolve(&opts.paths).map_err(Failed::unreadable)?;
+    let scanned = read::scan(
+        &inputs,
+        opts.threads,
+        || Part {
+            agg: aggregate::Aggregator::new(opts.failures),
+            problems: Problems::default(),
+            other_lines: 0,
+        },
+        |part, line, at| {
+            let text = match line {
+                read::Line::Text(text) => text,
+                read::Line::TooLong(bytes) => {
+                    let why = format!(
+                        "a line of {bytes} bytes, over the {} MiB a log line may have",
+                        read::MAX_LINE >> 20
+                    );
+                    if opts.strict {
+                        return Err(strict(at.file, at.line, &why));
+                    }
+                    part.problems.add(at.file, at.line, &LineError::Bad(why));
+                    return Ok(());
+                }
+            };
+            let mut add = |record: &[u8]| match part.agg.add_line(record) {
+                Ok(()) => Ok(()),
+                Err(e) if opts.strict => Err(strict(
+                    at.file,
+                    at.line,
+                    &match e {
+                        LineError::Bad(why) => why,
+                        LineError::UnknownKind(k) => format!("unknown record kind `{k}`"),
+                    },
+                )),
+                Err(e) => {
+                    part.problems.add(at.file, at.line, &e);
+                    Ok(())
+                }
+            };
+            match shipped::unwrap(text) {
+                shipped::Shipped::Plain => add(text),
+                shipped::Shipped::Wrapped { records, other } => {
+                    records.iter().try_for_each(|r| add(r.as_bytes()))?;
+                    part.other_lines += other;
+                    Ok(())
+                }
+            }
+        },
+    )
+    .map_err(|message| Failed {
+        code: if message.ends_with(STRICT) { 1 } else { 2 },
+        message,
+    })?;
+    let mut agg = aggregate::Aggregator::new(opts.failures);
+    let mut other_lines = 0;
+    for part in scanned.states {
+        agg.merge(part.agg);
+        problems.merge(part.problems);
+        other_lines += part.other_lines;
+    }
+    problems.empty = scanned.empty;
+    problems.damaged = scanned.damaged;
+    agg.input.files = inputs.len() as u64;
     agg.input.bad_lines = problems.bad;
     agg.input.unknown_kinds = problems.unknown;
     agg.input.empty_files = problems.empty.len() as u64;
+    agg.input.other_lines = other_lines;
+    agg.input.damaged_files = problems.damaged.len() as u64;
     if agg.input.records == 0 {
         let names: Vec<String> = inputs.iter().map(|i| i.name()).collect();
-        return Err(format!("no valid invite record in {}", names.join(", ")));
+        let shipped = if other_lines > 0 {
+            format!(
+                " ({other_lines} shipped log line(s) of the program, none an invite record: \
+                 ship the log invite writes, or its `tracing` events with their `{}` field)",
+                shipped::RECORD_FIELD
+            )
+        } else {
+            String::new()
+        };
+        return Err(Failed {
+            message: format!("no valid invite record in {}{shipped}", names.join(", ")),
+            code: 1,
+        });
     }
     let mut summary = agg.finish();
     if opts.target_overhead.is_some() || opts.target_tests_per_min.is_some() {
+        let instances = opts
+            .instances
+            .unwrap_or(summary.instances.len() as u64)
+            .max(1);
         summary.tuning = Some(tuning::tune(
             &summary.sites,
             opts.target_overhead,
             opts.target_tests_per_min,
+            instances,
         ));
     }
     Ok(summary)
@@ -186,12 +290,24 @@ pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let _ = err.write_all(problems.summary().as_bytes());
     let summary = match result {
         Ok(s) => s,
-        Err(msg) => {
-            let _ = writeln!(err, "invite report: {msg}");
-            let unreadable = msg.contains("no such file") || msg.contains("cannot");
-            return if unreadable { 2 } else { 1 };
+        Err(failed) => {
+            let _ = writeln!(err, "invite report: {}", failed.message);
+            return failed.code;
         }
     };
+    if let (Some(path), Some(t)) = (&opts.write_config, &summary.tuning) {
+        let config = tuning::config_text(t, text::percent);
+        if let Err(e) = tuning::write_config(path, &config) {
+            let _ = writeln!(err, "invite report: {e}");
+            return 2;
+        }
+        let tuned = t.sites.iter().filter(|s| s.rho.is_some()).count();
+        let _ = writeln!(
+            err,
+            "invite report: wrote the rho of {tuned} site(s) to {}",
+            path.display()
+        );
+    }
     let rendered = match opts.format {
         Format::Text => {
             let colour = opts.colour.unwrap_or_else(|| {

@@ -2,17 +2,26 @@
 //!
 //! Logs come from processes that crash, are killed mid-line or run a newer version, so a bad
 //! line is normal: it is skipped, counted and listed (file and line) in a short warning summary.
-//! Nothing is loaded whole: lines are read one at a time through a large buffer, and a line
-//! longer than [`MAX_LINE`] is skipped (and counted) without being held.
+//! Nothing is loaded whole: each file is read by one reader, a line at a time through a large
+//! buffer (decompressing `.gz` and `.zst` as a stream), into batches of about a mebibyte that
+//! [`scan`] hands to parsing threads through a bounded queue; a line longer than [`MAX_LINE`]
+//! is skipped (and counted) without being held.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The longest line kept, in bytes. invite writes lines far shorter (inputs are truncated to
 /// 512 characters each); a longer line is damage, and holding it could exhaust memory.
 pub const MAX_LINE: usize = 16 << 20;
+
+/// A batch is handed on once it holds this many bytes of lines, or [`BATCH_LINES`] lines.
+const BATCH_BYTES: usize = 1 << 20;
+const BATCH_LINES: usize = 1024;
 
 /// One input: a file, or standard input (`-`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,45 +42,165 @@ impl Input {
     }
 }
 
-/// Expands the command line's paths: files as given, directories to their `*.jsonl` files
-/// (sorted), `-` to standard input. A path that does not exist is an error naming it.
+/// How a file is compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compression {
+    /// Not at all.
+    Plain,
+    /// gzip, one member or several (as `cat a.gz b.gz` and log rotation make).
+    Gzip,
+    /// Zstandard, one frame or several.
+    Zstd,
+}
+
+impl Compression {
+    /// What a file's name says: `.gz`, `.zst`; `None` for any other name.
+    pub fn of_name(path: &Path) -> Option<Compression> {
+        match path.extension()?.to_str()? {
+            "gz" => Some(Compression::Gzip),
+            "zst" | "zstd" => Some(Compression::Zstd),
+            _ => None,
+        }
+    }
+
+    /// What a file's first bytes say.
+    pub fn sniff(head: &[u8]) -> Compression {
+        if head.starts_with(&[0x1f, 0x8b]) {
+            Compression::Gzip
+        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+            Compression::Zstd
+        } else {
+            Compression::Plain
+        }
+    }
+}
+
+/// Whether a file in a directory is a log to read: `*.jsonl`, `*.json` or `*.log`, perhaps
+/// rotated (`.1`, `.2`, ...) and perhaps compressed (`.gz`, `.zst`).
+pub fn is_log_name(name: &str) -> bool {
+    let name = [".gz", ".zst", ".zstd"]
+        .iter()
+        .find_map(|x| name.strip_suffix(x))
+        .unwrap_or(name);
+    // A rotated log's number: `invite.jsonl.3`.
+    let name = match name.rsplit_once('.') {
+        Some((base, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => base,
+        _ => name,
+    };
+    [".jsonl", ".json", ".log"]
+        .iter()
+        .any(|x| name.len() > x.len() && name.ends_with(x))
+}
+
+/// What a directory holds that [`is_log_name`] names, in its subdirectories too. Symbolic
+/// links to directories are not followed (they may loop); links to files are.
+fn logs_under(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: cannot list the directory: {e}", dir.display()))?;
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            logs_under(&path, found)?;
+        } else if entry.file_name().to_str().is_some_and(is_log_name) && path.is_file() {
+            found.push(path);
+        }
+    }
+    Ok(())
+}
+
+const DIRECTORY_LOGS: &str = "*.jsonl, *.json or *.log, plain or .gz or .zst";
+
+/// Adds one existing path: a file as it is, a directory as the logs under it.
+fn add_path(p: &str, path: &Path, inputs: &mut Vec<Input>) -> Result<(), String> {
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => format!("{p}: no such file or directory"),
+        _ => format!("{p}: {e}"),
+    })?;
+    if meta.is_dir() {
+        let mut found = Vec::new();
+        logs_under(path, &mut found)?;
+        if found.is_empty() {
+            return Err(format!(
+                "{p}: the directory holds no log ({DIRECTORY_LOGS}, in it or below)"
+            ));
+        }
+        inputs.extend(found.into_iter().map(Input::File));
+    } else if meta.is_file() {
+        inputs.push(Input::File(path.to_path_buf()));
+    } else {
+        use std::os::unix::fs::FileTypeExt;
+        // A device or socket never ends (`/dev/zero`) or is not a log; a FIFO is a stream
+        // that a program may be writing a log into, as standard input may be.
+        if !meta.file_type().is_fifo() {
+            return Err(format!(
+                "{p}: not a log file or directory (a device or socket); pass a regular file, \
+                 a directory of logs, or - for standard input"
+            ));
+        }
+        inputs.push(Input::File(path.to_path_buf()));
+    }
+    Ok(())
+}
+
+/// Expands the command line's paths: files as given, directories to the logs under them (see
+/// [`is_log_name`]), a pattern (`'logs/*/invite*.jsonl*'`, for a shell that passed it
+/// unexpanded) to the paths it matches, `-` to standard input. A path that does not exist is an
+/// error naming it. Each file is read once however many paths name it, and the inputs are
+/// sorted by name, so that nothing depends on the order they were given in.
 pub fn resolve(paths: &[String]) -> Result<Vec<Input>, String> {
     let mut inputs = Vec::new();
+    let mut stdin = false;
     for p in paths {
         if p == "-" {
-            inputs.push(Input::Stdin);
+            stdin = true;
             continue;
         }
         let path = Path::new(p);
-        let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => format!("{p}: no such file or directory"),
-            _ => format!("{p}: {e}"),
-        })?;
-        if meta.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-                .map_err(|e| format!("{p}: cannot list the directory: {e}"))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.extension().is_some_and(|x| x == "jsonl") && f.is_file())
-                .collect();
-            if found.is_empty() {
-                return Err(format!("{p}: the directory holds no *.jsonl log"));
-            }
-            found.sort();
-            inputs.extend(found.into_iter().map(Input::File));
-        } else if meta.is_file() {
-            inputs.push(Input::File(path.to_path_buf()));
-        } else {
-            use std::os::unix::fs::FileTypeExt;
-            // A device or socket never ends (`/dev/zero`) or is not a log; a FIFO is a stream
-            // that a program may be writing a log into, as standard input may be.
-            if !meta.file_type().is_fifo() {
-                return Err(format!(
-                    "{p}: not a log file or directory (a device or socket); pass a regular file, \
-                     a directory of *.jsonl logs, or - for standard input"
-                ));
-            }
-            inputs.push(Input::File(path.to_path_buf()));
+        let pattern = p.contains(['*', '?', '[']);
+        if !pattern || path.symlink_metadata().is_ok() {
+            add_path(p, path, &mut inputs)?;
+            continue;
         }
+        let matches = glob::glob(p).map_err(|e| {
+            format!(
+                "{p}: not a valid pattern ({e}); quote a pattern to pass it whole, or escape \
+                 a literal `*`, `?` or `[` as `[*]`, `[?]`, `[[]`"
+            )
+        })?;
+        let mut any = false;
+        for m in matches {
+            let m = m.map_err(|e| format!("{p}: {e}"))?;
+            any = true;
+            add_path(&m.display().to_string(), &m, &mut inputs)?;
+        }
+        if !any {
+            return Err(format!("{p}: no file matches the pattern"));
+        }
+    }
+    // One name per file: the same file given twice, or through a directory and by name, is
+    // read once.
+    let mut named: Vec<(String, PathBuf, Input)> = inputs
+        .into_iter()
+        .map(|i| {
+            let Input::File(p) = &i else {
+                unreachable!("files only")
+            };
+            let real = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+            (i.name(), real, i)
+        })
+        .collect();
+    named.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    let mut seen = std::collections::HashSet::new();
+    let mut inputs: Vec<Input> = named
+        .into_iter()
+        .filter(|(_, real, _)| seen.insert(real.clone()))
+        .map(|(_, _, i)| i)
+        .collect();
+    if stdin {
+        inputs.push(Input::Stdin);
     }
     Ok(inputs)
 }
@@ -85,75 +214,557 @@ pub struct Location<'a> {
     pub line: u64,
 }
 
-/// Calls `each` with every non-empty line (without its newline) of every input, in order, and
-/// `too_long` with the place and length of every line over [`MAX_LINE`] bytes instead.
-/// Either returning `Err` stops the reading with that error. Shows a progress bar on a terminal
-/// once reading has taken more than a second.
-pub fn for_each_line(
-    inputs: &[Input],
-    mut each: impl FnMut(&[u8], &Location) -> Result<(), String>,
-    mut too_long: impl FnMut(&Location, u64) -> Result<(), String>,
-    mut empty_file: impl FnMut(&str),
+/// A line handed to a parser.
+#[derive(Clone, Copy, Debug)]
+pub enum Line<'a> {
+    /// Its text, without the newline; never empty or only blanks.
+    Text(&'a [u8]),
+    /// A line over [`MAX_LINE`] bytes: its length, read past and not held.
+    TooLong(u64),
+}
+
+/// Counts the bytes read from a file, before decompression: the progress bar's measure.
+struct Counted<R> {
+    inner: R,
+    read: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Why a file could not be read to its end: fatal (it cannot be opened, a disk error) or the
+/// damage of a compressed file, after which the other files are still read.
+enum Stop {
+    Fatal(String),
+    Damaged(String),
+}
+
+/// Opens an input, decompressing it as its name or, for any other name, its first bytes say.
+fn open(
+    input: &Input,
+    name: &str,
+    read: Arc<AtomicU64>,
+) -> Result<(Box<dyn BufRead + Send>, Compression), Stop> {
+    let raw: Box<dyn Read + Send> = match input {
+        Input::File(p) => {
+            Box::new(File::open(p).map_err(|e| Stop::Fatal(format!("{name}: cannot open: {e}")))?)
+        }
+        Input::Stdin => Box::new(std::io::stdin()),
+    };
+    let mut raw = BufReader::with_capacity(256 << 10, Counted { inner: raw, read });
+    let head = loop {
+        match raw.fill_buf() {
+            Ok(head) => break head,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Stop::Fatal(format!("{name}: {e}"))),
+        }
+    };
+    let sniffed = Compression::sniff(head);
+    let named = match input {
+        Input::File(p) => Compression::of_name(p),
+        Input::Stdin => None,
+    };
+    let compression = match named {
+        Some(c) if c != sniffed && !head.is_empty() => {
+            let (what, magic, tool) = match c {
+                Compression::Gzip => ("gzip", "1f 8b", "gzip"),
+                _ => ("zstd", "28 b5 2f fd", "zstd"),
+            };
+            return Err(Stop::Damaged(format!(
+                "{name}: not {what}: it does not start with {what}'s magic bytes ({magic}); \
+                 rename it if it is not compressed, or compress it again with `{tool}`"
+            )));
+        }
+        Some(c) => c,
+        None => sniffed,
+    };
+    let reader: Box<dyn BufRead + Send> = match compression {
+        Compression::Plain => Box::new(raw),
+        Compression::Gzip => Box::new(BufReader::with_capacity(
+            1 << 20,
+            flate2::bufread::MultiGzDecoder::new(raw),
+        )),
+        Compression::Zstd => {
+            let decoder = zstd::stream::read::Decoder::with_buffer(raw)
+                .map_err(|e| Stop::Fatal(format!("{name}: cannot start decompressing: {e}")))?;
+            Box::new(BufReader::with_capacity(1 << 20, decoder))
+        }
+    };
+    Ok((reader, compression))
+}
+
+/// Lines of one file, handed on in batches.
+struct Batch {
+    /// The input's index.
+    input: usize,
+    /// The lines' text, one after the other.
+    text: Vec<u8>,
+    /// Each line: its number, and where its text is (or, for a line too long, its length).
+    lines: Vec<(u64, Span)>,
+}
+
+#[derive(Clone, Copy)]
+enum Span {
+    At(u32, u32),
+    TooLong(u64),
+}
+
+impl Batch {
+    fn new(input: usize) -> Batch {
+        Batch {
+            input,
+            text: Vec::with_capacity(BATCH_BYTES + 4096),
+            lines: Vec::new(),
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.text.len() >= BATCH_BYTES || self.lines.len() >= BATCH_LINES
+    }
+
+    fn push(&mut self, line: u64, text: &[u8]) {
+        let start = self.text.len() as u32;
+        self.text.extend_from_slice(text);
+        self.lines
+            .push((line, Span::At(start, self.text.len() as u32)));
+    }
+
+    fn each(
+        &self,
+        mut f: impl FnMut(u64, Line) -> Result<(), String>,
+    ) -> Result<(), (u64, String)> {
+        for &(n, span) in &self.lines {
+            let line = match span {
+                Span::At(a, b) => Line::Text(&self.text[a as usize..b as usize]),
+                Span::TooLong(len) => Line::TooLong(len),
+            };
+            f(n, line).map_err(|e| (n, e))?;
+        }
+        Ok(())
+    }
+}
+
+/// What reading a file met besides its lines.
+#[derive(Default)]
+struct Ends {
+    /// Files without a line.
+    empty: Vec<String>,
+    /// Compressed files damaged or not compressed as named: the message for each.
+    damaged: Vec<String>,
+}
+
+/// Docker's json-file driver splits a line longer than 16 KiB into entries of which only the
+/// last ends in a newline: the pieces of each stream, joined until then, become one entry again.
+#[derive(Default)]
+struct DockerPieces {
+    /// Per stream: the first piece's line number and the text so far.
+    pending: HashMap<String, (u64, String)>,
+}
+
+#[derive(serde::Deserialize)]
+struct DockerEntry {
+    log: String,
+    #[serde(default)]
+    stream: String,
+}
+
+/// `{"log":"...` of a Docker entry whose text does not end in a newline: a piece of a longer
+/// line. Only the prefix and the escaped newline before `","stream":"` are looked at.
+fn docker_piece(line: &[u8]) -> bool {
+    const HEAD: &[u8] = b"{\"log\":\"";
+    const STREAM: &[u8] = b"\",\"stream\":\"";
+    if !line.starts_with(HEAD) {
+        return false;
+    }
+    // Inside the JSON string every quote is escaped, so the first unescaped `","stream":"` ends
+    // it; a `"` preceded by a backslash is one of its characters.
+    let mut from = HEAD.len();
+    let end = loop {
+        let Some(at) = line[from..].windows(STREAM.len()).position(|w| w == STREAM) else {
+            return false;
+        };
+        let at = from + at;
+        let slashes = line[..at].iter().rev().take_while(|&&b| b == b'\\').count();
+        if slashes % 2 == 0 {
+            break at;
+        }
+        from = at + 1;
+    };
+    let value = &line[HEAD.len()..end];
+    // Ends with the escape `\n`: an `n` after an odd number of backslashes.
+    let Some(before) = value.strip_suffix(b"n") else {
+        return true;
+    };
+    let slashes = before.iter().rev().take_while(|&&b| b == b'\\').count();
+    slashes % 2 == 0
+}
+
+/// What [`DockerPieces::take`] made of a line.
+enum Taken {
+    /// A piece, held until its line is whole.
+    Held,
+    /// The line as it is.
+    Same,
+    /// The pieces of a line joined, as one Docker entry, at the first piece's line number.
+    Joined(u64, Vec<u8>),
+    /// Pieces that add up to more than [`MAX_LINE`] bytes: the first's number and their length.
+    TooLong(u64, u64),
+}
+
+/// One Docker entry holding `text`.
+fn docker_entry(text: &str) -> Vec<u8> {
+    serde_json::to_vec(&serde_json::json!({ "log": text })).expect("a string serialises")
+}
+
+impl DockerPieces {
+    fn take(&mut self, n: u64, line: &[u8]) -> Taken {
+        if !line.starts_with(b"{\"log\":\"") {
+            return Taken::Same;
+        }
+        let piece = docker_piece(line);
+        if !piece && self.pending.is_empty() {
+            return Taken::Same;
+        }
+        let Ok(entry) = serde_json::from_slice::<DockerEntry>(line) else {
+            return Taken::Same;
+        };
+        if piece {
+            let (first, text) = self
+                .pending
+                .entry(entry.stream.clone())
+                .or_insert_with(|| (n, String::new()));
+            text.push_str(&entry.log);
+            if text.len() > MAX_LINE {
+                let (first, len) = (*first, text.len() as u64);
+                self.pending.remove(&entry.stream);
+                return Taken::TooLong(first, len);
+            }
+            return Taken::Held;
+        }
+        match self.pending.remove(&entry.stream) {
+            Some((first, mut text)) => {
+                text.push_str(&entry.log);
+                Taken::Joined(first, docker_entry(&text))
+            }
+            None => Taken::Same,
+        }
+    }
+
+    /// The pieces still held at the end of the file, each stream's as an entry of its own.
+    fn rest(&mut self) -> Vec<(u64, Vec<u8>)> {
+        let mut rest: Vec<(u64, Vec<u8>)> = self
+            .pending
+            .drain()
+            .map(|(_, (first, text))| (first, docker_entry(&text)))
+            .collect();
+        rest.sort();
+        rest
+    }
+}
+
+/// Reads one input to its end, or until `sink` returns `false`, handing its lines on in
+/// batches. A compressed file found damaged is noted in `ends` (its lines before the damage
+/// are handed on); `Err` is for an input that cannot be read at all.
+fn read_input(
+    index: usize,
+    input: &Input,
+    name: &str,
+    progress: &Mutex<Progress>,
+    ends: &Mutex<Ends>,
+    sink: &mut dyn FnMut(Batch) -> bool,
 ) -> Result<(), String> {
-    let total: u64 = inputs
+    let read = Arc::new(AtomicU64::new(0));
+    let (mut reader, compression) = match open(input, name, read.clone()) {
+        Ok(r) => r,
+        Err(Stop::Fatal(e)) => return Err(e),
+        Err(Stop::Damaged(e)) => {
+            lock(ends).damaged.push(e);
+            return Ok(());
+        }
+    };
+    let mut shown = 0u64;
+    let mut advance = || {
+        let now = read.load(Ordering::Relaxed);
+        lock(progress).advance(now - shown);
+        shown = now;
+    };
+    let mut batch = Batch::new(index);
+    let (mut line, mut bytes) = (0u64, 0u64);
+    let mut docker = DockerPieces::default();
+    let result = loop {
+        // Read straight into the batch: each line is copied once, from the reader's buffer.
+        let start = batch.text.len();
+        let (n, cut) = match read_line_bounded(&mut reader, &mut batch.text, MAX_LINE) {
+            Ok(read) => read,
+            Err(e) => break Err(e),
+        };
+        if n == 0 {
+            break Ok(());
+        }
+        line += 1;
+        bytes += n as u64;
+        if cut {
+            batch.lines.push((line, Span::TooLong(n as u64)));
+        } else {
+            let mut end = batch.text.len();
+            while end > start && matches!(batch.text[end - 1], b'\n' | b'\r') {
+                end -= 1;
+            }
+            let text = &batch.text[start..end];
+            if text.iter().all(u8::is_ascii_whitespace) {
+                batch.text.truncate(start);
+                continue;
+            }
+            match docker.take(line, text) {
+                Taken::Same => {
+                    batch.text.truncate(end);
+                    batch.lines.push((line, Span::At(start as u32, end as u32)));
+                }
+                Taken::Held => batch.text.truncate(start),
+                Taken::Joined(first, entry) => {
+                    batch.text.truncate(start);
+                    batch.push(first, &entry);
+                }
+                Taken::TooLong(first, len) => {
+                    batch.text.truncate(start);
+                    batch.lines.push((first, Span::TooLong(len)));
+                }
+            }
+        }
+        if batch.full() {
+            advance();
+            if !sink(std::mem::replace(&mut batch, Batch::new(index))) {
+                return Ok(());
+            }
+        }
+    };
+    for (first, entry) in docker.rest() {
+        batch.push(first, &entry);
+    }
+    advance();
+    // The lines before any damage count.
+    if !batch.lines.is_empty() && !sink(batch) {
+        return Ok(());
+    }
+    match result {
+        Ok(()) => {
+            if bytes == 0 {
+                lock(ends).empty.push(name.to_string());
+            }
+            Ok(())
+        }
+        Err(e) if compression != Compression::Plain => {
+            let what = if compression == Compression::Gzip {
+                "gzip"
+            } else {
+                "zstd"
+            };
+            lock(ends).damaged.push(format!(
+                "{name}: not {what}, or truncated ({e}); its first {line} line(s) were read, \
+                 the rest of it is lost"
+            ));
+            Ok(())
+        }
+        Err(e) => Err(format!("{name}: {e}")),
+    }
+}
+
+/// A mutex's value, also after a thread panicked holding it (the panic is reported anyway).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What [`scan`] read besides the lines: each thread's state, and the files empty or damaged.
+pub struct Scanned<S> {
+    /// The state of each parsing thread, to be merged.
+    pub states: Vec<S>,
+    /// Files without a line, by name.
+    pub empty: Vec<String>,
+    /// Compressed files that are not as compressed as named, or damaged: a message each.
+    pub damaged: Vec<String>,
+}
+
+/// The number of parsing threads when none is asked for: one per core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Reads every input, each by one reader thread, and has `threads` threads call `each` on the
+/// lines in batches, each with a state of its own made by `make`; the states are returned for
+/// the caller to merge, which must not depend on which thread saw which line. With one thread
+/// everything happens on the calling thread. The queue between readers and parsers holds two
+/// batches a thread, so memory stays bounded whatever the inputs' size.
+///
+/// `each` returning `Err` stops the reading; so does an input that cannot be read. Of several
+/// such errors met before everything stopped, the first by input and line is returned.
+/// Shows a progress bar on a terminal once reading has taken more than a second.
+pub fn scan<S: Send>(
+    inputs: &[Input],
+    threads: usize,
+    make: impl Fn() -> S + Sync,
+    each: impl Fn(&mut S, Line, &Location) -> Result<(), String> + Sync,
+) -> Result<Scanned<S>, String> {
+    let names: Vec<String> = inputs.iter().map(Input::name).collect();
+    let progress = Mutex::new(Progress::new(total_size(inputs)));
+    let ends = Mutex::new(Ends::default());
+    let errors: Mutex<Vec<(usize, u64, String)>> = Mutex::new(Vec::new());
+    let stop = AtomicBool::new(false);
+    let fail = |input: usize, line: u64, e: String| {
+        lock(&errors).push((input, line, e));
+        stop.store(true, Ordering::Relaxed);
+    };
+    let parse = |state: &mut S, batch: &Batch| {
+        let file = &names[batch.input];
+        if let Err((line, e)) = batch.each(|line, text| each(state, text, &Location { file, line }))
+        {
+            fail(batch.input, line, e);
+        }
+    };
+    let states = if threads <= 1 {
+        let mut state = make();
+        for (i, input) in inputs.iter().enumerate() {
+            let mut sink = |batch: Batch| {
+                parse(&mut state, &batch);
+                !stop.load(Ordering::Relaxed)
+            };
+            if let Err(e) = read_input(i, input, &names[i], &progress, &ends, &mut sink) {
+                fail(i, 0, e);
+            }
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        vec![state]
+    } else {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(2 * threads);
+        let rx = Mutex::new(rx);
+        let next = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..threads.min(inputs.len()) {
+                let tx = tx.clone();
+                let (next, stop, names, progress, ends) = (&next, &stop, &names, &progress, &ends);
+                let fail = &fail;
+                s.spawn(move || loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= inputs.len() || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let mut sink = |batch: Batch| tx.send(batch).is_ok();
+                    if let Err(e) = read_input(i, &inputs[i], &names[i], progress, ends, &mut sink)
+                    {
+                        fail(i, 0, e);
+                    }
+                });
+            }
+            drop(tx);
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    let (rx, stop, make, parse) = (&rx, &stop, &make, &parse);
+                    s.spawn(move || {
+                        let mut state = make();
+                        loop {
+                            let batch = lock(rx).recv();
+                            let Ok(batch) = batch else { break };
+                            // After an error the queue is only drained, so readers end.
+                            if !stop.load(Ordering::Relaxed) {
+                                parse(&mut state, &batch);
+                            }
+                        }
+                        state
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        })
+    };
+    lock(&progress).finish();
+    let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
+    errors.sort();
+    if let Some((_, _, e)) = errors.into_iter().next() {
+        return Err(e);
+    }
+    let mut ends = ends.into_inner().unwrap_or_else(|e| e.into_inner());
+    ends.empty.sort();
+    ends.damaged.sort();
+    Ok(Scanned {
+        states,
+        empty: ends.empty,
+        damaged: ends.damaged,
+    })
+}
+
+fn total_size(inputs: &[Input]) -> u64 {
+    inputs
         .iter()
         .filter_map(|i| match i {
             Input::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
             Input::Stdin => None,
         })
-        .sum();
-    let mut progress = Progress::new(total);
-    for input in inputs {
+        .sum()
+}
+
+/// Calls `each` with every non-empty line (without its newline) of every input, in order, and
+/// `too_long` with the place and length of every line over [`MAX_LINE`] bytes instead; then
+/// `empty_file` with each input without a line, and `damaged` with the message for each
+/// compressed input found damaged. Either of the first two returning `Err` stops the reading
+/// with that error. One thread: for readers that keep their findings in order.
+pub fn for_each_line(
+    inputs: &[Input],
+    mut each: impl FnMut(&[u8], &Location) -> Result<(), String>,
+    mut too_long: impl FnMut(&Location, u64) -> Result<(), String>,
+    mut empty_file: impl FnMut(&str),
+    mut damaged: impl FnMut(&str),
+) -> Result<(), String> {
+    let progress = Mutex::new(Progress::new(total_size(inputs)));
+    let ends = Mutex::new(Ends::default());
+    let mut failed = None;
+    for (i, input) in inputs.iter().enumerate() {
         let name = input.name();
-        let reader: Box<dyn Read> = match input {
-            Input::File(p) => {
-                Box::new(File::open(p).map_err(|e| format!("{}: cannot open: {e}", p.display()))?)
+        let mut sink = |batch: Batch| {
+            let done = batch.each(|line, text| {
+                let at = Location { file: &name, line };
+                match text {
+                    Line::Text(t) => each(t, &at),
+                    Line::TooLong(n) => too_long(&at, n),
+                }
+            });
+            match done {
+                Ok(()) => true,
+                Err((_, e)) => {
+                    failed = Some(e);
+                    false
+                }
             }
-            Input::Stdin => Box::new(std::io::stdin().lock()),
         };
-        let mut reader = BufReader::with_capacity(1 << 20, reader);
-        let mut buf = Vec::with_capacity(4096);
-        let mut line = 0u64;
-        let mut bytes_in_file = 0u64;
-        loop {
-            buf.clear();
-            let (n, cut) = read_line_bounded(&mut reader, &mut buf, MAX_LINE)
-                .map_err(|e| format!("{name}: {e}"))?;
-            if n == 0 {
-                break;
-            }
-            line += 1;
-            bytes_in_file += n as u64;
-            progress.advance(n as u64);
-            if cut {
-                too_long(&Location { file: &name, line }, n as u64)?;
-                continue;
-            }
-            let mut text = &buf[..];
-            while let [rest @ .., b'\n' | b'\r'] = text {
-                text = rest;
-            }
-            if text.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            each(text, &Location { file: &name, line })?;
-        }
-        if bytes_in_file == 0 {
-            empty_file(&name);
+        read_input(i, input, &name, &progress, &ends, &mut sink)?;
+        if let Some(e) = failed {
+            return Err(e);
         }
     }
-    progress.finish();
+    lock(&progress).finish();
+    let ends = ends.into_inner().unwrap_or_else(|e| e.into_inner());
+    ends.empty.iter().for_each(|e| empty_file(e));
+    ends.damaged.iter().for_each(|e| damaged(e));
     Ok(())
 }
 
-/// Reads one line, newline included, into `buf`, keeping at most `max` bytes of it. Returns the
-/// bytes consumed (0 at the end of the input) and whether the line was longer than `max`, in
-/// which case `buf` is left empty and the rest of the line is read past, not kept.
+/// Reads one line, newline included, onto the end of `buf`, keeping at most `max` bytes of it.
+/// Returns the bytes consumed (0 at the end of the input) and whether the line was longer than
+/// `max`, in which case `buf` is left as it was and the rest of the line is read past, not kept.
 fn read_line_bounded(
-    reader: &mut impl BufRead,
+    reader: &mut (impl BufRead + ?Sized),
     buf: &mut Vec<u8>,
     max: usize,
 ) -> std::io::Result<(usize, bool)> {
+    let start = buf.len();
     let mut consumed = 0;
     let mut cut = false;
     loop {
@@ -165,14 +776,16 @@ fn read_line_bounded(
         if chunk.is_empty() {
             return Ok((consumed, cut));
         }
-        let (take, ends) = match chunk.iter().position(|&b| b == b'\n') {
+        let (take, ends) = match memchr::memchr(b'\n', chunk) {
             Some(i) => (i + 1, true),
             None => (chunk.len(), false),
         };
         if !cut {
-            if buf.len() + take > max {
+            if buf.len() - start + take > max {
                 cut = true;
-                *buf = Vec::new();
+                buf.truncate(start);
+                // What the long line took is not held on to.
+                buf.shrink_to(start + BATCH_BYTES);
             } else {
                 buf.extend_from_slice(&chunk[..take]);
             }
@@ -271,6 +884,81 @@ mod tests {
     }
 
     #[test]
+    fn logs_are_known_by_their_names_rotated_and_compressed_too() {
+        for name in [
+            "invite.jsonl",
+            "a.json",
+            "app.log",
+            "invite.jsonl.gz",
+            "invite.jsonl.zst",
+            "invite.jsonl.3",
+            "app.log.2.gz",
+        ] {
+            assert!(is_log_name(name), "{name}");
+        }
+        for name in [
+            ".jsonl",
+            "notes.txt",
+            "invite.jsonl.bak",
+            "a.gz",
+            "jsonl",
+            "x.log.1a",
+        ] {
+            assert!(!is_log_name(name), "{name}");
+        }
+        assert_eq!(Compression::sniff(&[0x1f, 0x8b, 8]), Compression::Gzip);
+        assert_eq!(
+            Compression::sniff(&[0x28, 0xb5, 0x2f, 0xfd]),
+            Compression::Zstd
+        );
+        assert_eq!(Compression::sniff(b"{\"kind\""), Compression::Plain);
+        assert_eq!(Compression::sniff(&[]), Compression::Plain);
+    }
+
+    #[test]
+    fn a_docker_entry_without_its_newline_is_a_piece() {
+        let entry = |log: &str| format!(r#"{{"log":{log},"stream":"stdout","time":"t"}}"#);
+        assert!(!docker_piece(entry(r#""whole\n""#).as_bytes()));
+        assert!(docker_piece(entry(r#""a piece""#).as_bytes()));
+        // An escaped backslash before `n` is no newline.
+        assert!(docker_piece(entry(r#""ends in \\n""#).as_bytes()));
+        assert!(!docker_piece(entry(r#""ends in \\\n""#).as_bytes()));
+        // A quote and the stream's key inside the text do not end it.
+        assert!(docker_piece(
+            entry(r#""say \",\"stream\":\"x\n then more""#).as_bytes()
+        ));
+        assert!(!docker_piece(b"{\"kind\":\"test\"}"));
+        // Pieces of each stream are joined, and a line of another stream between them is
+        // handed on as it is.
+        let mut pieces = DockerPieces::default();
+        let e = |log: &str, stream: &str| {
+            format!(
+                r#"{{"log":{},"stream":"{stream}"}}"#,
+                serde_json::to_string(log).unwrap()
+            )
+        };
+        assert!(matches!(
+            pieces.take(1, e("ab", "stdout").as_bytes()),
+            Taken::Held
+        ));
+        assert!(matches!(
+            pieces.take(2, e("x\n", "stderr").as_bytes()),
+            Taken::Same
+        ));
+        match pieces.take(3, e("cd\n", "stdout").as_bytes()) {
+            Taken::Joined(1, entry) => {
+                assert_eq!(entry, br#"{"log":"abcd\n"}"#.to_vec())
+            }
+            _ => panic!("not joined"),
+        }
+        assert!(matches!(
+            pieces.take(4, e("tail", "stdout").as_bytes()),
+            Taken::Held
+        ));
+        assert_eq!(pieces.rest(), vec![(4, br#"{"log":"tail"}"#.to_vec())]);
+    }
+
+    #[test]
     fn lines_keep_their_numbers_and_lose_their_newlines() {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("x.jsonl");
@@ -288,6 +976,7 @@ mod tests {
             },
             |loc, n| panic!("line {} of {n} bytes called too long", loc.line),
             |name| empties.push(name.to_string()),
+            |e| panic!("{e}"),
         )
         .unwrap();
         assert_eq!(
@@ -424,6 +1113,7 @@ mod tests {
                 Ok(())
             },
             |_| {},
+            |e| panic!("{e}"),
         )
         .unwrap();
         assert_eq!(seen, vec![(b"a".to_vec(), 1), (b"b".to_vec(), 3)]);

@@ -375,7 +375,8 @@ fn micros(us: f64) -> String {
     }
 }
 
-fn percent(x: f64) -> String {
+/// A share as a percentage, with more digits below 0.1%.
+pub fn percent(x: f64) -> String {
     let p = x * 100.0;
     if p != 0.0 && p.abs() < 0.1 {
         format!("{p:.3}%")
@@ -411,9 +412,132 @@ pub fn render(summary: &Summary, paint: Paint, width: usize) -> String {
     outcomes(&mut out, summary, paint, width);
     sampling(&mut out, summary, paint, width);
     costs(&mut out, summary, paint, width);
+    // A fleet's sections; a single instance's report stays as it was.
+    if summary.instances.len() > 1 {
+        fleet_failures(&mut out, summary, paint, width);
+    }
     failures(&mut out, summary, paint, width);
+    if summary.instances.len() > 1 {
+        instances(&mut out, summary, paint, width);
+        versions(&mut out, summary, paint, width);
+    }
     tuning(&mut out, summary, paint, width);
     out
+}
+
+/// A time to the minute, for tables: `2026-11-22 10:01`.
+fn minute(t: &str) -> String {
+    t.get(..16)
+        .map_or_else(|| t.to_string(), |m| m.replace('T', " "))
+}
+
+/// Each kind of failure once, with how far it spread: instances, times and versions.
+fn fleet_failures(out: &mut String, s: &Summary, paint: Paint, width: usize) {
+    if s.fleet_failures.is_empty() {
+        return;
+    }
+    title(
+        out,
+        "Failures across instances (by fingerprint)",
+        paint,
+        width,
+    );
+    for f in &s.fleet_failures {
+        let heading = format!("{}  {}: {}: {}", f.fingerprint, f.site, f.test, f.outcome);
+        for line in wrap(&heading, width, "", "  ") {
+            let _ = writeln!(out, "{}", paint.red(&line));
+        }
+        let spread = format!(
+            "{} failure{} in {} instance{}, {} to {} UTC",
+            f.failures,
+            if f.failures == 1 { "" } else { "s" },
+            f.instances,
+            if f.instances == 1 { "" } else { "s" },
+            short_time(&f.first).trim_end_matches(" UTC"),
+            short_time(&f.last).trim_end_matches(" UTC"),
+        );
+        para(out, &spread, width, "  ", "    ");
+        if !f.versions.is_empty() {
+            para(
+                out,
+                &format!("versions {}", f.versions.join(", ")),
+                width,
+                "  ",
+                "    ",
+            );
+        }
+    }
+}
+
+/// What the logs do not name: `-`.
+fn or_dash(s: &str) -> String {
+    if s.is_empty() {
+        "-".to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+fn instances(out: &mut String, s: &Summary, paint: Paint, width: usize) {
+    title(out, "Instances", paint, width);
+    let rows: Vec<Row> = s
+        .instances
+        .iter()
+        .map(|i| Row {
+            depth: 0,
+            name: i.instance.clone(),
+            cells: [
+                or_dash(&i.service),
+                or_dash(&i.version),
+                or_dash(i.shard.as_deref().unwrap_or("")),
+                count(i.tests),
+                i.overhead_share.map_or("-".into(), percent),
+                minute(&i.first),
+                minute(&i.last),
+            ]
+            .map(Cell::plain)
+            .into(),
+        })
+        .collect();
+    let heads = [
+        "service", "version", "shard", "tests", "ovrhead", "first", "last",
+    ];
+    table(out, width, paint, "instance", &heads, &rows);
+}
+
+fn versions(out: &mut String, s: &Summary, paint: Paint, width: usize) {
+    title(out, "Services and versions", paint, width);
+    let rows: Vec<Row> = s
+        .versions
+        .iter()
+        .map(|v| {
+            let failing: u64 = Outcome::ALL
+                .iter()
+                .filter(|o| o.is_failure())
+                .map(|&o| v.outcomes.get(o))
+                .sum();
+            Row {
+                depth: 0,
+                name: format!("{} {}", or_dash(&v.service), or_dash(&v.version)),
+                cells: vec![
+                    Cell::plain(count(v.instances)),
+                    Cell::plain(count(v.tests)),
+                    Cell {
+                        text: count(failing),
+                        tone: if failing > 0 { Tone::Bad } else { Tone::Plain },
+                    },
+                ],
+            }
+        })
+        .collect();
+    table(
+        out,
+        width,
+        paint,
+        "service version",
+        &["instances", "tests", "failing"],
+        &rows,
+    );
 }
 
 /// A section's title, after a blank line.
@@ -669,9 +793,20 @@ fn tuning(out: &mut String, s: &Summary, paint: Paint, width: usize) {
         match site.rho {
             Some(rho) => {
                 let value = format!("rho = {}", format_rho(rho));
+                let rate = if t.instances > 1 {
+                    format!(
+                        "~{:.0} tests/min each, ~{:.0} in all",
+                        site.projected_tests_per_min.unwrap_or(0.0),
+                        site.projected_fleet_tests_per_min.unwrap_or(0.0)
+                    )
+                } else {
+                    format!(
+                        "~{:.0} tests/min",
+                        site.projected_tests_per_min.unwrap_or(0.0)
+                    )
+                };
                 let note = format!(
-                    "~{:.0} tests/min, {} overhead{}",
-                    site.projected_tests_per_min.unwrap_or(0.0),
+                    "{rate}, {} overhead{}",
                     percent(site.projected_overhead.unwrap_or(0.0)),
                     site.current_rho
                         .map_or(String::new(), |c| format!(" (now {})", format_rho(c))),
@@ -949,6 +1084,7 @@ mod tests {
             &summary.sites,
             Some(0.01),
             None,
+            1,
         ));
         summary
     }
