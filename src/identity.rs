@@ -108,7 +108,7 @@ fn crate_version(exe_name: &str, crates: &[(&str, &str)]) -> String {
     let most = counts.values().copied().max().unwrap_or(0);
     counts
         .into_iter()
-        .find(|&(_, n)| n == most && n > 0)
+        .find(|&(_, n)| n == most)
         .map_or(String::new(), |(v, _)| v.to_string())
 }
 

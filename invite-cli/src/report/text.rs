@@ -742,10 +742,13 @@ fn paste(out: &mut String, label: &str, text: &str, width: usize) {
 }
 
 fn failure(out: &mut String, f: &Failure, width: usize) {
-    let when = format!(
-        "{} at {} on {}:{} run {}",
-        f.outcome, f.time, f.host, f.pid, f.run
-    );
+    // The instance's name where the log gives one (a fleet's member), with the process.
+    let place = if f.instance.is_empty() {
+        format!("{}:{}", f.host, f.pid)
+    } else {
+        format!("{} ({}:{})", f.instance, f.host, f.pid)
+    };
+    let when = format!("{} at {} on {place} run {}", f.outcome, f.time, f.run);
     para(out, &when, width, "  ", "    ");
     if let Some(d) = &f.detail {
         labelled(out, "detail", d, width);
@@ -974,6 +977,28 @@ mod tests {
         // A terminal narrower than the report can be still gets the narrowest report.
         assert_eq!(width_from(true, None, || Some(20)), MIN_WIDTH);
         assert_eq!(width_from(true, Some("12"), || Some(90)), MIN_WIDTH);
+    }
+
+    #[test]
+    fn a_failure_names_its_instance_where_the_log_gives_one() {
+        let mut f = Failure {
+            time: "2026-11-22T10:00:00Z".into(),
+            instance: String::new(),
+            host: "node-3".into(),
+            pid: 41,
+            run: 2,
+            outcome: Outcome::Fail,
+            inputs: Default::default(),
+            detail: None,
+            seeds: Seeds::default(),
+        };
+        let mut out = String::new();
+        failure(&mut out, &f, 100);
+        assert!(out.contains("on node-3:41 run 2"), "{out}");
+        f.instance = "member-3".into();
+        let mut out = String::new();
+        failure(&mut out, &f, 100);
+        assert!(out.contains("on member-3 (node-3:41) run 2"), "{out}");
     }
 
     const SITE: &str = "stats::median";
