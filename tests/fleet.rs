@@ -13,9 +13,11 @@
 
 #![cfg(not(invite_portable))]
 
+mod support;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -57,38 +59,6 @@ fn config(rho: f64, fleet: bool) -> String {
         ));
     }
     text
-}
-
-fn replace_atomically(path: &Path, text: &str) {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).unwrap();
-    std::fs::rename(&tmp, path).unwrap();
-}
-
-/// A ConfigMap volume (see the live configuration scenarios): `invite.toml` → `..data/…`.
-struct ConfigMap {
-    root: PathBuf,
-    version: u32,
-}
-
-impl ConfigMap {
-    fn new(root: PathBuf, text: &str) -> ConfigMap {
-        std::fs::create_dir_all(&root).unwrap();
-        let mut map = ConfigMap { root, version: 0 };
-        map.update(text);
-        std::os::unix::fs::symlink("..data/invite.toml", map.root.join("invite.toml")).unwrap();
-        map
-    }
-
-    fn update(&mut self, text: &str) {
-        self.version += 1;
-        let dir = format!("..2026_11_26_{}", self.version);
-        std::fs::create_dir(self.root.join(&dir)).unwrap();
-        std::fs::write(self.root.join(&dir).join("invite.toml"), text).unwrap();
-        let tmp = self.root.join("..data_tmp");
-        std::os::unix::fs::symlink(&dir, &tmp).unwrap();
-        std::fs::rename(&tmp, self.root.join("..data")).unwrap();
-    }
 }
 
 /// The instances; killed and reaped on drop, whatever happened.
@@ -177,7 +147,7 @@ fn a_fleet_shares_the_pairs_and_follows_its_configuration() {
     let plain = root.path().join("plain");
     std::fs::create_dir(&plain).unwrap();
     std::fs::write(plain.join("invite.toml"), config(RHO_BEFORE, true)).unwrap();
-    let mut map = ConfigMap::new(root.path().join("configmap"), &config(RHO_BEFORE, true));
+    let mut map = support::ConfigMap::new(root.path().join("configmap"), &config(RHO_BEFORE, true));
     let lone = root.path().join("lone-config");
     std::fs::create_dir(&lone).unwrap();
     std::fs::write(lone.join("invite.toml"), config(RHO_BEFORE, false)).unwrap();
@@ -295,9 +265,9 @@ fn a_fleet_shares_the_pairs_and_follows_its_configuration() {
         .collect();
     let rounds_before: Vec<u64> = (0..=MEMBERS as usize).map(|i| fleet.rounds(i)).collect();
     let changed_at = SystemTime::now();
-    replace_atomically(&plain.join("invite.toml"), &config(RHO_AFTER, true));
+    support::replace_atomically(&plain.join("invite.toml"), &config(RHO_AFTER, true));
     map.update(&config(RHO_AFTER, true));
-    replace_atomically(&lone.join("invite.toml"), &config(RHO_AFTER, false));
+    support::replace_atomically(&lone.join("invite.toml"), &config(RHO_AFTER, false));
     let mut applied: Vec<Option<ConfigChange>> = vec![None; MEMBERS as usize + 1];
     while applied.iter().any(Option::is_none) {
         for (i, slot) in applied.iter_mut().enumerate() {

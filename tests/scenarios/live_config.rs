@@ -3,7 +3,6 @@
 //! `invite::reload()`), a file that cannot be used leaves the last good settings in force with
 //! one message, and a member of a fleet tests only its share of the (site, test) pairs.
 
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::support::{self, scenario, scenario_dir, scenario_with};
@@ -49,13 +48,6 @@ fn config_with(more: &str) -> String {
     )
 }
 
-/// Replaces `path` as editors and tools do: a new file renamed over the old one.
-fn replace_atomically(path: &Path, text: &str) {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).unwrap();
-    std::fs::rename(&tmp, path).unwrap();
-}
-
 /// Tests of `tripled` so far in this process.
 fn tested() -> u64 {
     invite::outcomes()
@@ -93,7 +85,7 @@ fn a_file_replaced_while_the_program_runs_is_applied_without_a_restart() {
         invite::wait_idle(WAIT);
         println!("before: {}", tested());
         let path = scenario_dir().join("invite.toml");
-        replace_atomically(
+        support::replace_atomically(
             &path,
             &config_with(&format!(
                 "max_concurrent = 3\n[functions.\"{TRIPLED}\"]\nrho = 1.0"
@@ -145,40 +137,12 @@ fn instance_of(run: &support::Run) -> String {
         .expect("a start record")
 }
 
-/// A ConfigMap volume: `invite.toml` links to `..data/invite.toml`, and `..data` to a directory
-/// named by its version; an update writes a new version's directory and renames a new `..data`
-/// link over the old one.
-struct ConfigMap {
-    root: PathBuf,
-    version: u32,
-}
-
-impl ConfigMap {
-    fn new(root: PathBuf, text: &str) -> ConfigMap {
-        std::fs::create_dir_all(&root).unwrap();
-        let mut map = ConfigMap { root, version: 0 };
-        map.update(text);
-        std::os::unix::fs::symlink("..data/invite.toml", map.root.join("invite.toml")).unwrap();
-        map
-    }
-
-    fn update(&mut self, text: &str) {
-        self.version += 1;
-        let dir = format!("..2026_11_26_{}", self.version);
-        std::fs::create_dir(self.root.join(&dir)).unwrap();
-        std::fs::write(self.root.join(&dir).join("invite.toml"), text).unwrap();
-        let tmp = self.root.join("..data_tmp");
-        std::os::unix::fs::symlink(&dir, &tmp).unwrap();
-        std::fs::rename(&tmp, self.root.join("..data")).unwrap();
-    }
-}
-
 #[test]
 fn a_configmap_s_symlink_swap_is_applied() {
     let run = scenario(here!(), EVERY_CALL, || {
         // Before invite starts: the program's configuration is a ConfigMap volume.
         let root = scenario_dir().join("config");
-        let mut map = ConfigMap::new(
+        let mut map = support::ConfigMap::new(
             root.clone(),
             &config_with(&format!("[functions.\"{TRIPLED}\"]\nrho = 0.0")),
         );
@@ -229,10 +193,10 @@ fn a_file_that_cannot_be_used_leaves_the_last_good_settings_and_is_said_once() {
             steps.push(format!("{what}: still tested {}", calls_until_tested()));
         };
         tried("stops parsing", &|| {
-            replace_atomically(&path, "default_rho = [\n")
+            support::replace_atomically(&path, "default_rho = [\n")
         });
         tried("a wrong value", &|| {
-            replace_atomically(&path, &config_with(&format!("max_concurrent = 999\n{on}")))
+            support::replace_atomically(&path, &config_with(&format!("max_concurrent = 999\n{on}")))
         });
         tried("a directory", &|| {
             std::fs::remove_file(&path).unwrap();

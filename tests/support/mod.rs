@@ -419,3 +419,38 @@ macro_rules! here {
         path.split_once("::").map_or(path, |(_, rest)| rest)
     }};
 }
+
+/// Replaces `path` as editors and tools do: a new file renamed over the old one.
+pub fn replace_atomically(path: &Path, text: &str) {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
+}
+
+/// A ConfigMap volume: `invite.toml` links to `..data/invite.toml`, and `..data` to a directory
+/// named by its version; an update writes a new version's directory and renames a new `..data`
+/// link over the old one.
+pub struct ConfigMap {
+    pub root: PathBuf,
+    version: u32,
+}
+
+impl ConfigMap {
+    pub fn new(root: PathBuf, text: &str) -> ConfigMap {
+        std::fs::create_dir_all(&root).unwrap();
+        let mut map = ConfigMap { root, version: 0 };
+        map.update(text);
+        std::os::unix::fs::symlink("..data/invite.toml", map.root.join("invite.toml")).unwrap();
+        map
+    }
+
+    pub fn update(&mut self, text: &str) {
+        self.version += 1;
+        let dir = format!("..2026_11_26_{}", self.version);
+        std::fs::create_dir(self.root.join(&dir)).unwrap();
+        std::fs::write(self.root.join(&dir).join("invite.toml"), text).unwrap();
+        let tmp = self.root.join("..data_tmp");
+        std::os::unix::fs::symlink(&dir, &tmp).unwrap();
+        std::fs::rename(&tmp, self.root.join("..data")).unwrap();
+    }
+}
