@@ -93,12 +93,12 @@ fn main() {
     let limit = Duration::from_secs(seconds);
     let mut rng = 0x9e37_79b9_7f4a_7c15u64 ^ u64::from(std::process::id());
     let (mut rounds, mut out) = (0u64, 0.0);
-    // With FLEET_PROGRESS, the rounds so far every thousand rounds, for whoever compares loads.
+    // With FLEET_PROGRESS, the rounds so far every hundred rounds, for whoever compares loads.
     let progress = std::env::var_os("FLEET_PROGRESS").is_some();
     while !STOP.load(Ordering::Relaxed) && started.elapsed() < limit {
         round(&mut rng, &mut out);
         rounds += 1;
-        if progress && rounds.is_multiple_of(1000) {
+        if progress && rounds.is_multiple_of(100) {
             println!("{rounds}");
         }
         // A service between requests: about 10,000 rounds a second at most.
