@@ -67,6 +67,29 @@ pub(crate) enum Outcome {
     Rotated,
 }
 
+/// What one look does with the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Glance {
+    /// Nothing: not asked, nothing stirred, and the last look was recent.
+    Skip,
+    /// Its metadata is compared with the last; the file is read if they differ.
+    Stat,
+    /// It is read whatever its metadata says ([`crate::reload`]).
+    Read,
+}
+
+/// The look due when asked or not, stirred or not, `since_last` after the last look, with looks
+/// due `every` so long anyway.
+fn glance(asked: bool, stirred: bool, since_last: Duration, every: Duration) -> Glance {
+    if asked {
+        Glance::Read
+    } else if stirred || since_last >= every {
+        Glance::Stat
+    } else {
+        Glance::Skip
+    }
+}
+
 /// The file's identity and version as the file system tells them: a change of any is looked at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Stamp {
@@ -74,7 +97,7 @@ struct Stamp {
     device: u64,
     length: u64,
     modified: Option<std::time::SystemTime>,
-    changed_ns: i64,
+    changed: (i64, i64),
     kind: &'static str,
 }
 
@@ -86,7 +109,7 @@ fn stamp(path: &Path) -> Option<Stamp> {
         device: m.dev(),
         length: m.len(),
         modified: m.modified().ok(),
-        changed_ns: m.ctime() * 1_000_000_000 + m.ctime_nsec(),
+        changed: (m.ctime(), m.ctime_nsec()),
         kind: if m.is_file() { "file" } else { "other" },
     })
 }
@@ -114,15 +137,6 @@ pub(crate) struct Reloader {
     budget: Arc<Budget>,
     seccomp: bool,
     instance: Instance,
-}
-
-impl std::fmt::Debug for Reloader {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Reloader")
-            .field("file", &self.file)
-            .field("hash", &self.hash)
-            .finish_non_exhaustive()
-    }
 }
 
 /// What the runtime knows at start-up that a reload needs again.
@@ -171,11 +185,11 @@ impl Reloader {
     pub fn look(&mut self) -> Outcome {
         let asked = ASKED.swap(false, Ordering::AcqRel);
         let stirred = STIRRED.swap(false, Ordering::AcqRel);
-        let due = self.last_look.elapsed() >= self.look_every;
-        if let (Some(file), true) = (self.file.clone(), asked || stirred || due) {
+        let glance = glance(asked, stirred, self.last_look.elapsed(), self.look_every);
+        if let (Some(file), false) = (self.file.clone(), glance == Glance::Skip) {
             self.last_look = Instant::now();
             let now = stamp(&file);
-            if asked || now != self.stamp {
+            if glance == Glance::Read || now != self.stamp {
                 self.stamp = now;
                 let outcome = self.read(&file);
                 if !matches!(outcome, Outcome::Unchanged) {
@@ -183,15 +197,16 @@ impl Reloader {
                 }
             }
         }
-        self.rotate()
+        self.rotate(site::wall_clock())
     }
 
-    /// Gives the sites the share of a new period, when one has begun.
-    fn rotate(&mut self) -> Outcome {
+    /// Gives the sites the share of a new period, when one has begun by `now` (since the Unix
+    /// epoch).
+    fn rotate(&mut self, now: Duration) -> Outcome {
         let Some(shard) = self.shard else {
             return Outcome::Unchanged;
         };
-        let period = shard.period(site::wall_clock());
+        let period = shard.period(now);
         if self.period == Some(period) {
             return Outcome::Unchanged;
         }
@@ -219,22 +234,7 @@ impl Reloader {
                 self.apply(next.clone());
                 self.hash = hash;
                 crate::diag::say(Level::Info, "config", || {
-                    let mut text = format!(
-                        "{} applied: {}",
-                        file.display(),
-                        if changed.is_empty() {
-                            "no key changed".to_string()
-                        } else {
-                            changed.join(", ")
-                        }
-                    );
-                    if !at_restart.is_empty() {
-                        text.push_str(&format!(
-                            " ({} take effect at the next start)",
-                            at_restart.join(", ")
-                        ));
-                    }
-                    text
+                    applied_message(file, &changed, &at_restart)
                 });
                 let record = self.record(file, true, changed, at_restart, None);
                 Outcome::Applied(Box::new(next), record)
@@ -262,16 +262,14 @@ impl Reloader {
         let period = shard.map(|s| s.period(site::wall_clock()));
         self.live.set(&config, shard, busy_wait_limit(&config));
         site::configure_sites(&config, self.seccomp, false, shard.zip(period));
-        warn_unmatched(&config, &self.file_name());
+        if let Some(file) = &self.file {
+            for message in unmatched(&config, &file.display().to_string()) {
+                crate::diag::say(Level::Warn, "unmatched", || message);
+            }
+        }
         self.shard = shard;
         self.period = period;
         self.in_force = config;
-    }
-
-    fn file_name(&self) -> String {
-        self.file
-            .as_deref()
-            .map_or_else(String::new, |f| f.display().to_string())
     }
 
     fn record(
@@ -300,6 +298,26 @@ impl Reloader {
             config: serde_json::to_value(&self.in_force).unwrap_or_default(),
         }
     }
+}
+
+/// The line that says a file was applied: what changed, and what waits for a restart.
+fn applied_message(file: &Path, changed: &[String], at_restart: &[String]) -> String {
+    let mut text = format!(
+        "{} applied: {}",
+        file.display(),
+        if changed.is_empty() {
+            "no key changed".to_string()
+        } else {
+            changed.join(", ")
+        }
+    );
+    if !at_restart.is_empty() {
+        text.push_str(&format!(
+            " ({} take effect at the next start)",
+            at_restart.join(", ")
+        ));
+    }
+    text
 }
 
 /// Watches the directory of `file` (non-recursively): an edit in place, a rename over it and a
@@ -380,21 +398,28 @@ pub(crate) fn busy_wait_limit(config: &Config) -> Duration {
 /// Warns of `[functions."…"]` entries that name no instrumented function, with the site each
 /// likely meant.
 pub(crate) fn warn_unmatched(config: &Config, config_file: &str) {
+    for message in unmatched(config, config_file) {
+        crate::diag::say(Level::Warn, "unmatched", || message);
+    }
+}
+
+/// The warnings of [`warn_unmatched`].
+fn unmatched(config: &Config, config_file: &str) -> Vec<String> {
     let named = site::all().filter(|s| s.is_named());
     let names: Vec<&str> = named.map(|s| s.name()).collect();
-    for (entry, meant) in config.unmatched_entries(names) {
+    config
+        .unmatched_entries(names)
+        .into_iter()
         // A site named at its first call may yet take this name.
-        if site::all().any(|s| s.could_be_named(&entry)) {
-            continue;
-        }
-        let hint = meant.map_or(String::new(), |m| format!("; did you mean \"{m}\"?"));
-        crate::diag::say(Level::Warn, "unmatched", || {
+        .filter(|(entry, _)| !site::all().any(|s| s.could_be_named(entry)))
+        .map(|(entry, meant)| {
+            let hint = meant.map_or(String::new(), |m| format!("; did you mean \"{m}\"?"));
             format!(
                 "{config_file}: [functions.\"{entry}\"] names no instrumented function in this \
                  program, so its settings apply to nothing{hint}"
             )
-        });
-    }
+        })
+        .collect()
 }
 
 /// `read` with the keys that apply at restart as the process started with them: what is in
@@ -508,18 +533,157 @@ mod tests {
 
     #[test]
     fn keys_applied_at_restart_keep_their_starting_values() {
-        let started = parse("log = \"/var/log/a.jsonl\"\nseed = 7\nnice = 5\nservice = \"a\"");
-        let read =
-            parse("log = \"/tmp/b.jsonl\"\nseed = 8\nnice = 9\nservice = \"b\"\ndefault_rho = 0.3");
+        let started = parse(
+            "log = \"/var/log/a.jsonl\"\nseed = 7\nnice = 5\nsandbox = \"fork\"\n\
+             hide_runs = false\ndedup_bytes = 4096\nservice = \"a\"\nversion = \"1.0\"",
+        );
+        let read = parse(
+            "log = \"/tmp/b.jsonl\"\nseed = 8\nnice = 9\nsandbox = \"seccomp\"\nhide_runs = true\n\
+             dedup_bytes = 8192\nservice = \"b\"\nversion = \"2.0\"\ndefault_rho = 0.3",
+        );
+        // Every key applied at restart differs between the two...
+        assert_eq!(changed_keys(&started, &read).len(), AT_RESTART.len() + 1);
         let next = with_restart_keys_of(&started, read);
-        assert_eq!(next.log, "/var/log/a.jsonl");
-        assert_eq!((next.seed, next.nice), (Some(7), 5));
-        assert_eq!(next.service.as_deref(), Some("a"));
+        // ...and keeps its starting value.
+        assert!(changed_keys(&started, &next) == ["default_rho"], "{next:?}");
         assert_eq!(next.default_rho, 0.3, "a live key takes the new value");
-        for key in AT_RESTART {
-            let changed = changed_keys(&started, &next);
-            assert!(!changed.contains(&key.to_string()), "{key}: {changed:?}");
+    }
+
+    #[test]
+    fn reload_asks_for_a_read() {
+        ASKED.store(false, Ordering::SeqCst);
+        ask();
+        assert!(ASKED.swap(false, Ordering::SeqCst));
+    }
+
+    #[test]
+    fn the_applied_line_says_what_changed_and_what_waits_for_a_restart() {
+        let file = Path::new("/etc/invite/invite.toml");
+        let keys = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            applied_message(file, &keys(&["default_rho", "log"]), &keys(&["log"])),
+            "/etc/invite/invite.toml applied: default_rho, log (log take effect at the next start)"
+        );
+        assert_eq!(
+            applied_message(file, &keys(&["default_rho"]), &[]),
+            "/etc/invite/invite.toml applied: default_rho"
+        );
+        assert_eq!(
+            applied_message(file, &[], &[]),
+            "/etc/invite/invite.toml applied: no key changed"
+        );
+    }
+
+    #[test]
+    fn an_entry_for_no_site_is_warned_of_with_the_file_named() {
+        let config = parse("[functions.\"app::nowhere\"]\nrho = 0.5\n");
+        let said = unmatched(&config, "/etc/invite/invite.toml");
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].starts_with("/etc/invite/invite.toml: [functions.\"app::nowhere\"] names no"),
+            "{said:?}"
+        );
+        assert!(unmatched(&Config::default(), "f").is_empty());
+    }
+
+    #[test]
+    fn the_wait_limit_is_the_longest_run_and_a_grace() {
+        let limit = busy_wait_limit(&Config::default());
+        let longest = site::all()
+            .map(|s| {
+                crate::sandbox::run_deadline(
+                    Duration::from_millis(s.timeout_ms().max(1)),
+                    s.meta.tests.len() as u32,
+                )
+            })
+            .max()
+            .unwrap_or_default();
+        assert!(limit >= KILL_GRACE && limit >= longest, "{limit:?}");
+    }
+
+    #[test]
+    fn a_new_period_rotates_the_shares_once() {
+        let config = parse("fleet = { size = 4, member = 1, rotate = \"10s\" }");
+        let mut reloader = Reloader::new(setup(None, config));
+        let period = reloader.period.expect("in a fleet");
+        let start = Duration::from_secs(period * 10);
+        assert!(matches!(
+            reloader.rotate(start + Duration::from_secs(9)),
+            Outcome::Unchanged
+        ));
+        assert!(matches!(
+            reloader.rotate(start + Duration::from_secs(10)),
+            Outcome::Rotated
+        ));
+        assert_eq!(reloader.period, Some(period + 1));
+        assert!(matches!(
+            reloader.rotate(start + Duration::from_secs(11)),
+            Outcome::Unchanged
+        ));
+        let mut alone = Reloader::new(setup(None, Config::default()));
+        assert!(matches!(
+            alone.rotate(start + Duration::from_secs(10)),
+            Outcome::Unchanged
+        ));
+    }
+
+    fn setup(file: Option<std::path::PathBuf>, config: Config) -> Setup {
+        Setup {
+            file,
+            live: Arc::new(Live::new(&config, None, Duration::ZERO)),
+            config,
+            shard_from_env: None,
+            budget: Arc::new(Budget::new(1, 1.0)),
+            seccomp: false,
+            instance: Instance {
+                host: "h".into(),
+                pid: 1,
+                exe: String::new(),
+                id: "h-1".into(),
+                service: "s".into(),
+                version: String::new(),
+            },
         }
+    }
+
+    #[test]
+    fn a_look_reads_when_asked_and_compares_when_stirred_or_due() {
+        let (second, recent) = (Duration::from_secs(1), Duration::from_millis(10));
+        assert_eq!(glance(true, false, recent, second), Glance::Read);
+        assert_eq!(glance(true, true, second, second), Glance::Read);
+        assert_eq!(glance(false, true, recent, second), Glance::Stat);
+        assert_eq!(glance(false, false, second, second), Glance::Stat);
+        assert_eq!(glance(false, false, recent, second), Glance::Skip);
+    }
+
+    #[test]
+    fn a_file_s_directory_is_watched_and_looked_at_every_second() {
+        // A file named without a directory is in the working directory.
+        assert!(watch(Path::new("Cargo.toml")).is_some());
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("invite.toml");
+        std::fs::write(&file, "").unwrap();
+        assert!(watch(&file).is_some());
+        assert!(watch(Path::new("/no/such/directory/invite.toml")).is_none());
+        let reloader = Reloader::new(setup(Some(file), Config::default()));
+        assert!(reloader._watcher.is_some());
+        assert_eq!(reloader.look_every, Duration::from_secs(1));
+    }
+
+    #[test]
+    fn a_stamp_changes_with_the_file_and_not_otherwise() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("invite.toml");
+        std::fs::write(&file, "a").unwrap();
+        let first = stamp(&file).unwrap();
+        assert_eq!(stamp(&file), Some(first.clone()));
+        assert_eq!(first.kind, "file");
+        std::fs::write(&file, "ab").unwrap();
+        assert_ne!(stamp(&file), Some(first));
+        std::fs::remove_file(&file).unwrap();
+        assert_eq!(stamp(&file), None);
+        std::fs::create_dir(&file).unwrap();
+        assert_eq!(stamp(&file).unwrap().kind, "other");
     }
 
     #[test]
@@ -564,7 +728,14 @@ mod tests {
             let e = shard_from_env(Some(bad.into())).unwrap_err();
             assert!(e.starts_with("INVITE_SHARD is refused: "), "{e}");
         }
-        let e = shard_from_env(Some("0/2000000".into())).unwrap_err();
-        assert!(e.contains("more than the 1048575 members"), "{e}");
+        assert_eq!(
+            shard_from_env(Some("0/1048575".into())),
+            Ok(Some((0, 1_048_575)))
+        );
+        let e = shard_from_env(Some("0/1048576".into())).unwrap_err();
+        assert!(
+            e.contains("a fleet of 1048576 is more than the 1048575"),
+            "{e}"
+        );
     }
 }
