@@ -478,7 +478,7 @@ fn changed_keys(old: &Config, new: &Config) -> Vec<String> {
     sites.dedup();
     for s in sites {
         match (fa.get(s), fb.get(s)) {
-            (Some(x), Some(y)) if x != y => {
+            (Some(x), Some(y)) => {
                 let (x, y) = (
                     x.as_object().unwrap_or(&empty),
                     y.as_object().unwrap_or(&empty),
@@ -492,7 +492,6 @@ fn changed_keys(old: &Config, new: &Config) -> Vec<String> {
                     }
                 }
             }
-            (Some(_), Some(_)) => {}
             _ => keys.push(format!("functions.\"{s}\"")),
         }
     }
