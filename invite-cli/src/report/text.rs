@@ -742,8 +742,10 @@ fn paste(out: &mut String, label: &str, text: &str, width: usize) {
 }
 
 fn failure(out: &mut String, f: &Failure, width: usize) {
-    // The instance's name where the log gives one (a fleet's member), with the process.
-    let place = if f.instance.is_empty() {
+    // The instance's name where the log gives one (a fleet's member), with the process; a
+    // name made of host, pid and start time, as invite makes one by default, says no more.
+    let made_up = f.instance.starts_with(&format!("{}-{}-", f.host, f.pid));
+    let place = if f.instance.is_empty() || made_up {
         format!("{}:{}", f.host, f.pid)
     } else {
         format!("{} ({}:{})", f.instance, f.host, f.pid)
@@ -999,6 +1001,10 @@ mod tests {
         let mut out = String::new();
         failure(&mut out, &f, 100);
         assert!(out.contains("on member-3 (node-3:41) run 2"), "{out}");
+        f.instance = "node-3-41-1795666315".into();
+        let mut out = String::new();
+        failure(&mut out, &f, 100);
+        assert!(out.contains("on node-3:41 run 2"), "{out}");
     }
 
     const SITE: &str = "stats::median";
