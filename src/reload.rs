@@ -260,8 +260,8 @@ impl Reloader {
             .set_caps(config.max_concurrent, config.max_overhead);
         let shard = shard_of(self.shard_from_env, &config);
         let period = shard.map(|s| s.period(site::wall_clock()));
-        self.live.set(&config, shard, busy_wait_limit(&config));
         site::configure_sites(&config, self.seccomp, false, shard.zip(period));
+        self.live.set(&config, shard, busy_wait_limit());
         if let Some(file) = &self.file {
             for message in unmatched(&config, &file.display().to_string()) {
                 crate::diag::say(Level::Warn, "unmatched", || message);
@@ -378,17 +378,15 @@ pub(crate) fn shard_from_env(
     Ok(Some((member, size)))
 }
 
-/// The longest a call waits with `when_busy = "wait"` for a run to end (see `site::Live`).
-pub(crate) fn busy_wait_limit(config: &Config) -> Duration {
+/// The longest a call waits with `when_busy = "wait"` for a run to end (see `site::Live`):
+/// from the sites' deadlines as configured, so called after the sites are.
+pub(crate) fn busy_wait_limit() -> Duration {
     site::all()
         .map(|s| {
-            let own = config.site(s.name());
-            let timeout = own
-                .timeout_ms
-                .or(s.meta.timeout_ms)
-                .unwrap_or(config.timeout_ms)
-                .max(1);
-            crate::sandbox::run_deadline(Duration::from_millis(timeout), s.meta.tests.len() as u32)
+            crate::sandbox::run_deadline(
+                Duration::from_millis(s.timeout_ms()),
+                s.meta.tests.len() as u32,
+            )
         })
         .max()
         .unwrap_or_default()
@@ -587,11 +585,11 @@ mod tests {
 
     #[test]
     fn the_wait_limit_is_the_longest_run_and_a_grace() {
-        let limit = busy_wait_limit(&Config::default());
+        let limit = busy_wait_limit();
         let longest = site::all()
             .map(|s| {
                 crate::sandbox::run_deadline(
-                    Duration::from_millis(s.timeout_ms().max(1)),
+                    Duration::from_millis(s.timeout_ms()),
                     s.meta.tests.len() as u32,
                 )
             })

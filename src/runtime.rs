@@ -279,7 +279,7 @@ fn start_with(
     let cow_fault_ns = crate::sys::usage::cow_fault_cost_ns();
     let seccomp = filter.is_some();
     let follows_a_file = file.is_some();
-    let live = Arc::new(Live::new(&config, shard, follow::busy_wait_limit(&config)));
+    let live = Arc::new(Live::new(&config, shard, follow::busy_wait_limit()));
     let reloader = follow::Reloader::new(follow::Setup {
         file,
         config: config.clone(),

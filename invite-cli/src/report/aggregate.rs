@@ -121,36 +121,23 @@ pub struct Failure {
 impl Failure {
     /// The order failures are kept in: the earliest first, then every field, so that which
     /// are kept does not depend on the order records are read in.
-    #[allow(clippy::type_complexity)]
-    fn order(
-        &self,
-    ) -> (
-        &str,
-        &str,
-        &str,
-        u32,
-        u64,
-        Outcome,
-        &BTreeMap<String, String>,
-        &Option<String>,
-        (&str, u64, u64, u64),
-    ) {
-        (
-            &self.time,
-            &self.instance,
-            &self.host,
-            self.pid,
-            self.run,
-            self.outcome,
-            &self.inputs,
-            &self.detail,
-            (
-                &self.seeds.rng_seed,
-                self.seeds.rng_stream,
-                self.seeds.rng_word_pos,
-                self.seeds.test_seed,
-            ),
-        )
+    fn order(&self, other: &Failure) -> std::cmp::Ordering {
+        fn seeds(f: &Failure) -> (&str, u64, u64, u64) {
+            let s = &f.seeds;
+            (&s.rng_seed, s.rng_stream, s.rng_word_pos, s.test_seed)
+        }
+        (&self.time, &self.instance, &self.host, self.pid, self.run)
+            .cmp(&(
+                &other.time,
+                &other.instance,
+                &other.host,
+                other.pid,
+                other.run,
+            ))
+            .then_with(|| self.outcome.cmp(&other.outcome))
+            .then_with(|| self.inputs.cmp(&other.inputs))
+            .then_with(|| self.detail.cmp(&other.detail))
+            .then_with(|| seeds(self).cmp(&seeds(other)))
     }
 }
 
@@ -413,7 +400,7 @@ impl TestAgg {
         self.durations.merge(&other.durations);
         self.failures_total += other.failures_total;
         self.failures.extend(other.failures);
-        self.failures.sort_by(|a, b| a.order().cmp(&b.order()));
+        self.failures.sort_by(|a, b| a.order(b));
         self.failures.truncate(keep);
         for (o, s) in other.spread {
             self.spread.entry(o).or_default().merge(s);
@@ -1009,7 +996,7 @@ fn keep_failure(
         return;
     }
     let Some(f) = full() else { return };
-    let at = kept.partition_point(|k| k.order() <= f.order());
+    let at = kept.partition_point(|k| k.order(&f).is_le());
     if at < keep {
         kept.insert(at, f);
         kept.truncate(keep);
