@@ -572,6 +572,26 @@ fn strict_stops_at_the_first_bad_line() {
 }
 
 #[test]
+fn strict_stops_at_a_record_of_a_known_kind_that_is_malformed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = instance_log(1).into_bytes();
+    bytes.extend_from_slice(b"{\"kind\":\"test\",\"v\":1}\n");
+    let log = write(dir.path(), "a.jsonl", &bytes);
+    let out = invite(&["report", "--strict", log.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("a.jsonl:10: test record without `site`")
+            && text(&out.stderr).contains("(--strict stops at the first bad line)"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+    // Without --strict the line is skipped and counted.
+    let out = invite(&["report", log.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
 fn no_valid_record_or_a_missing_path_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let junk = write(dir.path(), "junk.jsonl", b"\x00\x01\x02\nnot json\n");
@@ -579,6 +599,12 @@ fn no_valid_record_or_a_missing_path_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("no valid invite record in"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Junk, not shipped lines of the program: no word of shipping.
+    assert!(
+        !text(&out.stderr).contains("shipped log line"),
         "{}",
         text(&out.stderr)
     );

@@ -368,6 +368,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn problems_of_several_threads_add_up_and_keep_the_first_lines() {
+        let mut a = Problems::default();
+        let mut b = Problems::default();
+        for line in 1..=6u64 {
+            a.add("b.jsonl", line, &LineError::Bad("bad".into()));
+            b.add("a.jsonl", line, &LineError::Bad("bad".into()));
+        }
+        b.add("a.jsonl", 7, &LineError::UnknownKind("future".into()));
+        a.merge(b);
+        assert_eq!((a.bad, a.unknown), (12, 1));
+        let listed: Vec<(String, u64)> = a.listed.iter().map(|l| (l.0.clone(), l.1)).collect();
+        let mut first: Vec<(String, u64)> = (1..=7).map(|l| ("a.jsonl".to_string(), l)).collect();
+        first.extend((1..=3).map(|l| ("b.jsonl".to_string(), l)));
+        assert_eq!(
+            listed, first,
+            "the first ten by file and line, whoever met them"
+        );
+    }
+
+    #[test]
+    fn the_strict_message_names_the_place_and_why_it_stopped() {
+        assert_eq!(
+            strict("a.jsonl", 4, "not a JSON record"),
+            "a.jsonl:4: not a JSON record (--strict stops at the first bad line)"
+        );
+    }
+
+    #[test]
     fn the_summary_lists_the_first_bad_lines_and_counts_the_rest() {
         let mut p = Problems::default();
         for line in 1..=LISTED as u64 {
