@@ -1008,6 +1008,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_instance_is_a_name_escaped_or_not_or_an_object_and_nothing_else() {
+        let named =
+            |json: &str| serde_json::from_str::<Named>(json).map(|n| n.0.map(|c| c.into_owned()));
+        assert_eq!(named(r#""app-1""#).unwrap(), Some("app-1".to_string()));
+        // An escape makes serde hand over an owned string.
+        assert_eq!(named(r#""app\u002d1""#).unwrap(), Some("app-1".to_string()));
+        assert_eq!(named(r#"{"host":"h","pid":1}"#).unwrap(), None);
+        assert_eq!(named("null").unwrap(), None);
+        let e = named("5").unwrap_err().to_string();
+        assert!(e.contains("an instance's name or object"), "{e}");
+    }
+
+    #[test]
     fn an_observation_counts_as_a_passed_run_of_its_discovery_entry() {
         let mut agg = Aggregator::new(3);
         let line = r#"{"kind":"observation","v":1,"time":"2026-01-01T00:00:01Z","host":"h","pid":7,"site":"app::f","signature":"fn f(x: f64) -> f64","run":1,"duration_us":40,"seeds":{"rng_seed":"00","rng_stream":0,"rng_word_pos":0,"test_seed":0},"observation":{}}"#;
