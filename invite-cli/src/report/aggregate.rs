@@ -1008,6 +1008,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn failures_equal_but_for_their_seeds_are_ordered_by_them() {
+        let f = |test_seed: u64| Failure {
+            time: "2026-11-22T10:00:00Z".into(),
+            instance: "app-1".into(),
+            host: "h".into(),
+            pid: 1,
+            run: 2,
+            outcome: Outcome::Fail,
+            inputs: BTreeMap::new(),
+            detail: None,
+            seeds: Seeds {
+                test_seed,
+                ..Seeds::default()
+            },
+        };
+        assert_eq!(f(1).order(&f(2)), std::cmp::Ordering::Less);
+        assert_eq!(f(2).order(&f(1)), std::cmp::Ordering::Greater);
+        assert_eq!(f(1).order(&f(1)), std::cmp::Ordering::Equal);
+    }
+
+    #[test]
     fn an_instance_is_a_name_escaped_or_not_or_an_object_and_nothing_else() {
         let named =
             |json: &str| serde_json::from_str::<Named>(json).map(|n| n.0.map(|c| c.into_owned()));
