@@ -39,6 +39,11 @@ pub enum SkipReason {
     ForkFailed,
     /// The call's state was tested before (unseen-state testing).
     Seen,
+    /// A pure site's call found no room in the worker's ring.
+    RingFull,
+    /// A pure site's call was in the worker's ring when the program exited, and was never
+    /// tested.
+    Unrun,
 }
 
 /// How far the virtual clock may run ahead of real time.
@@ -159,6 +164,22 @@ impl Budget {
         let provisional = self.estimate_ns.load(Relaxed);
         self.advance(provisional as f64);
         Ok(provisional)
+    }
+
+    /// Whether the overhead budget admits a call of a pure site into the worker's ring: no
+    /// slot is taken (the ring's room limits what waits), and the caller charges what it
+    /// spent with [`Budget::charge`].
+    pub fn admits_queued(&self) -> Result<(), SkipReason> {
+        if self.closed.load(Acquire) {
+            return Err(SkipReason::Disabled);
+        }
+        if self.max_overhead() <= 0.0 {
+            return Err(SkipReason::Overhead);
+        }
+        if self.max_overhead() < 1.0 && self.clock_ns.load(Relaxed) > self.now_ns() + BURST_NS {
+            return Err(SkipReason::Overhead);
+        }
+        Ok(())
     }
 
     /// Takes a slot for a run that [`crate::check`] asked for, beyond both caps (a test that

@@ -230,6 +230,7 @@ pub mod stats;
 #[cfg(invite_linux)]
 #[allow(unsafe_code)]
 mod sys;
+mod travel;
 mod turns;
 mod wait_line;
 
@@ -257,6 +258,7 @@ pub use outcomes::outcomes;
 pub use regression::regression;
 pub use rng::rng;
 pub use runtime::{init_with, reload, shutdown, wait_idle};
+pub use travel::Travel;
 
 /// Starts invite now rather than at the first instrumented call: reads the configuration,
 /// opens the log and starts the collector. Returns whether invite is on.

@@ -14,7 +14,23 @@ pub use crate::executor::block_on;
 pub use crate::mr::{in_range_tolerant, one_of_tolerant, Approx, Op};
 pub use crate::record::Outcome;
 pub use crate::role::in_child;
+pub use crate::sandbox::worker::{queue as queue_call, Queued, Runner, WorkerRun};
 pub use crate::sandbox::{ChildRun, TestCtx};
+#[cfg(feature = "serde")]
+pub use crate::travel::ViaSerde;
+pub use crate::travel::{put_slice, put_str, Carry, Travel, ViaTravel};
+/// Without the `serde` feature nothing travels through serde: generated code imports this
+/// empty trait in its place.
+#[cfg(not(feature = "serde"))]
+pub trait ViaSerde {}
+
+/// Refuses, at compile time and on the parameter, a type of a `pure` site that cannot travel to
+/// the worker (with the `serde` feature, a type may travel through serde instead: the call that
+/// copies it is then what refuses).
+#[cfg(not(feature = "serde"))]
+pub fn must_travel<T: Travel>() {}
+#[cfg(feature = "serde")]
+pub fn must_travel<T>() {}
 
 // Below the user API, for invite's own CLI, benchmarks and scenario tests.
 pub use crate::dedup::SeenFilter;

@@ -38,13 +38,15 @@ pub(crate) const OVERHEAD: &str = "invite_overhead_ratio";
 
 /// Each skip reason's label and count. The destructuring names every field, so that a reason
 /// added to [`SkipCounts`] fails to compile here rather than go uncounted.
-fn reasons(s: &SkipCounts) -> [(&'static str, u64); 5] {
+fn reasons(s: &SkipCounts) -> [(&'static str, u64); 7] {
     let SkipCounts {
         concurrency,
         overhead,
         disabled,
         fork_failed,
         dedup,
+        ring_full,
+        unrun,
     } = *s;
     [
         ("concurrency", concurrency),
@@ -52,6 +54,8 @@ fn reasons(s: &SkipCounts) -> [(&'static str, u64); 5] {
         ("disabled", disabled),
         ("fork_failed", fork_failed),
         ("dedup", dedup),
+        ("ring_full", ring_full),
+        ("unrun", unrun),
     ]
 }
 
@@ -59,7 +63,7 @@ fn reasons(s: &SkipCounts) -> [(&'static str, u64); 5] {
 #[derive(Default)]
 struct Reported {
     sampled: u64,
-    skips: [u64; 5],
+    skips: [u64; 7],
 }
 
 /// The collector's meter: which sites it has seen, and what it reported of each.
@@ -93,7 +97,7 @@ impl Meter {
                 SKIPPED,
                 Unit::Count,
                 "Sampled calls that started no run, by site and reason \
-                 (concurrency, overhead, disabled, fork_failed, dedup)"
+                 (concurrency, overhead, disabled, fork_failed, dedup, ring_full, unrun)"
             );
             // The names carry their units, as Prometheus' conventions ask; a unit here too
             // would be appended again by an exporter that adds units to names
@@ -226,6 +230,7 @@ mod tests {
             self_check: true,
             dedup: false,
             krate: ("", ""),
+            pure: false,
         })
     }
 

@@ -369,6 +369,16 @@ pub struct SkipCounts {
     /// The call's arguments and state had been tested before (`dedup`): runs saved.
     #[serde(default)]
     pub dedup: u64,
+    /// A pure site's call found the worker's ring full.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ring_full: u64,
+    /// A pure site's call was still in the worker's ring when the program exited.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unrun: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl SkipCounts {
@@ -383,6 +393,8 @@ impl SkipCounts {
         self.overhead += other.overhead;
         self.disabled += other.disabled;
         self.fork_failed += other.fork_failed;
+        self.ring_full += other.ring_full;
+        self.unrun += other.unrun;
         self.dedup += other.dedup;
     }
 }
@@ -615,6 +627,8 @@ mod tests {
             disabled: 100,
             fork_failed: 1000,
             dedup: 10000,
+            ring_full: 7,
+            unrun: 9,
         };
         assert_eq!(skips.refused_by_caps(), 8);
     }
@@ -627,6 +641,8 @@ mod tests {
             disabled: 3,
             fork_failed: 4,
             dedup: 5,
+            ring_full: 6,
+            unrun: 7,
         };
         sum.merge(&SkipCounts {
             concurrency: 10,
@@ -634,6 +650,8 @@ mod tests {
             disabled: 30,
             fork_failed: 40,
             dedup: 50,
+            ring_full: 60,
+            unrun: 70,
         });
         assert_eq!(
             sum,
@@ -643,6 +661,8 @@ mod tests {
                 disabled: 33,
                 fork_failed: 44,
                 dedup: 55,
+                ring_full: 66,
+                unrun: 77,
             }
         );
     }

@@ -40,8 +40,9 @@ pub(crate) fn ask() {
 }
 
 /// The keys a running process cannot change: they are applied at its next start.
-const AT_RESTART: [&str; 8] = [
+const AT_RESTART: [&str; 9] = [
     "log",
+    "worker_ring_mib",
     "seed",
     "nice",
     "sandbox",
@@ -429,6 +430,7 @@ fn with_restart_keys_of(started: &Config, read: Config) -> Config {
         nice: started.nice,
         sandbox: started.sandbox,
         hide_runs: started.hide_runs,
+        worker_ring_mib: started.worker_ring_mib,
         dedup_bytes: started.dedup_bytes,
         service: started.service.clone(),
         version: started.version.clone(),
@@ -532,11 +534,13 @@ mod tests {
     fn keys_applied_at_restart_keep_their_starting_values() {
         let started = parse(
             "log = \"/var/log/a.jsonl\"\nseed = 7\nnice = 5\nsandbox = \"fork\"\n\
-             hide_runs = false\ndedup_bytes = 4096\nservice = \"a\"\nversion = \"1.0\"",
+             hide_runs = false\ndedup_bytes = 4096\nservice = \"a\"\nversion = \"1.0\"\n\
+             worker_ring_mib = 8",
         );
         let read = parse(
             "log = \"/tmp/b.jsonl\"\nseed = 8\nnice = 9\nsandbox = \"seccomp\"\nhide_runs = true\n\
-             dedup_bytes = 8192\nservice = \"b\"\nversion = \"2.0\"\ndefault_rho = 0.3",
+             dedup_bytes = 8192\nservice = \"b\"\nversion = \"2.0\"\ndefault_rho = 0.3\n\
+             worker_ring_mib = 16",
         );
         // Every key applied at restart differs between the two...
         assert_eq!(changed_keys(&started, &read).len(), AT_RESTART.len() + 1);

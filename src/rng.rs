@@ -106,6 +106,22 @@ pub struct Snapshot {
     word_pos: u128,
 }
 
+/// A position travels to the worker of pure sites inside each call's entry.
+impl crate::travel::Travel for Snapshot {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.seed.put(out);
+        self.stream.put(out);
+        self.word_pos.put(out);
+    }
+    fn take(input: &mut &[u8]) -> Option<Snapshot> {
+        Some(Snapshot {
+            seed: <[u8; 32]>::take(input)?,
+            stream: u64::take(input)?,
+            word_pos: u128::take(input)?,
+        })
+    }
+}
+
 impl Snapshot {
     /// The calling thread's position, creating its generator if it had none (so that every
     /// replay in a child starts from the same numbers).

@@ -48,10 +48,43 @@ impl std::fmt::Debug for Runtime {
 
 /// The runtime, starting it on first use; `None` when invite is off (and no check started it).
 pub fn get() -> Option<&'static Runtime> {
-    RUNTIME
-        .get_or_init(start)
-        .as_ref()
-        .or_else(|| FOR_CHECKS.get().and_then(Option::as_ref))
+    let started = RUNTIME.get_or_init(start).as_ref();
+    if let Some(rt) = started {
+        // Once the runtime has its place: the worker is forked with its launcher.
+        WORKER.call_once(|| open_worker(rt));
+    }
+    started.or_else(|| FOR_CHECKS.get().and_then(Option::as_ref))
+}
+
+static WORKER: std::sync::Once = std::sync::Once::new();
+
+/// Makes the ring of pure sites' worker where some site is pure (the worker itself is forked
+/// by the collector when a call is waiting), and says which `isolation = "worker"` entries
+/// name a site that cannot run there.
+fn open_worker(rt: &'static Runtime) {
+    let config = &rt.sampling.config;
+    for (name, own) in &config.functions {
+        if own.isolation != Some(crate::config::Isolation::Worker) {
+            continue;
+        }
+        if let Some(s) = site::all().find(|s| s.could_be_named(name) && !s.meta.pure) {
+            crate::diag::say(Level::Warn, "config", || {
+                format!(
+                    "[functions.\"{name}\"] sets isolation = \"worker\", but {} was not compiled \
+                     pure: its calls fork. Add `pure` to its attribute (its arguments and result \
+                     must implement invite::Travel), or remove the key",
+                    s.name()
+                )
+            });
+        }
+    }
+    if site::all().any(|s| s.meta.pure) {
+        crate::sandbox::worker::open(
+            &rt.launch,
+            rt.sampling.hidden_runs,
+            (config.worker_ring_mib as usize) << 20,
+        );
+    }
 }
 
 /// What sampled calls need of the runtime, starting it on first use: the lazy start, which

@@ -277,6 +277,7 @@ fn settings_of(config: &Config, seccomp: bool, s: &Site) -> Settings {
         seccomp: seccomp && own.sandbox.unwrap_or(config.sandbox) == Sandbox::Seccomp,
         memory_mb: own.memory_mb.or(config.memory_mb),
         tests_mask: ALL_TESTS,
+        worker: s.meta.pure && own.isolation != Some(crate::config::Isolation::Fork),
     }
 }
 
@@ -334,6 +335,8 @@ pub struct SiteMeta {
     /// The instrumented crate's name and version as Cargo gave them (empty outside Cargo):
     /// the version records carry when `invite.toml` names none.
     pub krate: (&'static str, &'static str),
+    /// Compiled `pure`: a sampled call may be tested by the worker instead of a fork.
+    pub pure: bool,
 }
 
 /// `armed` before start-up: take the slow path once, which initialises the runtime.
@@ -370,6 +373,16 @@ pub struct Site {
     skip_disabled: AtomicU64,
     skip_fork: AtomicU64,
     skip_dedup: AtomicU64,
+    skip_ring_full: AtomicU64,
+    skip_unrun: AtomicU64,
+    /// A pure site's tests run in the worker: configured so, and not moved back to forking.
+    worker: std::sync::atomic::AtomicBool,
+    /// A pure site's calls whose result the worker could not reproduce.
+    pub(crate) impure: AtomicU64,
+    /// The site was moved back to forking after too many of those.
+    demoted: std::sync::atomic::AtomicBool,
+    /// Said that a call does not fit the worker's ring.
+    pub(crate) said_too_large: std::sync::atomic::AtomicBool,
     /// Unseen-state testing: on when compiled in and not turned off by the configuration.
     dedup_on: std::sync::atomic::AtomicBool,
     dedup_bytes: AtomicU64,
@@ -458,6 +471,8 @@ pub(crate) struct Settings {
     pub memory_mb: Option<u64>,
     /// The tests this instance runs ([`runs_test`]): all of them, but in a fleet.
     pub tests_mask: u64,
+    /// A site compiled `pure` runs its tests in the worker (`isolation`, default yes).
+    pub worker: bool,
 }
 
 /// A call the sampler chose, before the caps and the unseen-state filter have their say.
@@ -479,6 +494,57 @@ impl Sampled {
             return None;
         }
         Some(self)
+    }
+
+    /// Whether this call's tests go to the worker of pure sites (never a check's: a check
+    /// awaits its run, and a run is what it awaits).
+    pub(crate) fn in_worker(&self) -> bool {
+        !self.checked && self.site.in_worker()
+    }
+
+    pub(crate) fn site(&self) -> &'static Site {
+        self.site
+    }
+
+    pub(crate) fn sampling(&self) -> &'static Sampling {
+        self.rt
+    }
+
+    /// Asks the overhead budget to let a pure site's call into the worker's ring (no slot is
+    /// taken: the ring's room bounds what waits). A refusal backs the thread off as
+    /// [`Sampled::admit`] does.
+    pub(crate) fn admit_queued(self) -> Option<()> {
+        match self.rt.budget.admits_queued() {
+            Ok(()) => {
+                self.local.with(|l| l.backoff.set(0));
+                Some(())
+            }
+            Err(reason) => {
+                self.refused(reason, self.rt.budget.now_ns());
+                None
+            }
+        }
+    }
+
+    /// Counts a refusal and backs this thread off the site (see [`Sampled::admit`]).
+    fn refused(&self, reason: SkipReason, now: u64) {
+        let site = self.site;
+        site.count_skip(reason);
+        // While the caps refuse runs often, this thread samples this site at half the rate
+        // after each refusal that follows the last within a millisecond (down to 2^-20), and
+        // at twice it after a slower one, back to ρ after the next admitted run: a refused
+        // call of a hot ρ = 1 site then costs nothing in the common case, while a quiet site
+        // keeps coming back in time for its turn (see `turns`). Intervals stay random
+        // (geometric).
+        let rho = site.rho();
+        self.local.with(|l| {
+            let since = now.saturating_sub(l.refused_at.replace(now));
+            let k = next_backoff(l.backoff.get(), since);
+            l.backoff.set(k);
+            let skip = draw_interval(rho / f64::from(1u32 << k));
+            l.interval.set(skip);
+            l.countdown.set(skip);
+        });
     }
 
     /// Asks the caps for a run.
@@ -521,22 +587,13 @@ impl Sampled {
                 })
             }
             Err(reason) => {
-                site.count_skip(reason);
-                // While the caps refuse runs often, this thread samples this site at half the
-                // rate after each refusal that follows the last within a millisecond (down to
-                // 2^-20), and at twice it after a slower one, back to ρ after the next admitted
-                // run: a refused call of a hot ρ = 1 site then costs nothing in the common
-                // case, while a quiet site keeps coming back in time for its turn (see
-                // `turns`). Intervals stay random (geometric).
-                let rho = site.rho();
-                local.with(|l| {
-                    let since = now.saturating_sub(l.refused_at.replace(now));
-                    let k = next_backoff(l.backoff.get(), since);
-                    l.backoff.set(k);
-                    let skip = draw_interval(rho / f64::from(1u32 << k));
-                    l.interval.set(skip);
-                    l.countdown.set(skip);
-                });
+                Sampled {
+                    site,
+                    rt,
+                    local,
+                    checked,
+                }
+                .refused(reason, now);
                 None
             }
         }
@@ -627,6 +684,12 @@ impl Site {
             skip_disabled: AtomicU64::new(0),
             skip_fork: AtomicU64::new(0),
             skip_dedup: AtomicU64::new(0),
+            skip_ring_full: AtomicU64::new(0),
+            skip_unrun: AtomicU64::new(0),
+            worker: std::sync::atomic::AtomicBool::new(false),
+            impure: AtomicU64::new(0),
+            demoted: std::sync::atomic::AtomicBool::new(false),
+            said_too_large: std::sync::atomic::AtomicBool::new(false),
             dedup_on: std::sync::atomic::AtomicBool::new(false),
             dedup_bytes: AtomicU64::new(0),
             seen: std::sync::OnceLock::new(),
@@ -889,6 +952,8 @@ impl Site {
             SkipReason::Disabled => &self.skip_disabled,
             SkipReason::ForkFailed => &self.skip_fork,
             SkipReason::Seen => &self.skip_dedup,
+            SkipReason::RingFull => &self.skip_ring_full,
+            SkipReason::Unrun => &self.skip_unrun,
         };
         c.fetch_add(1, Relaxed);
     }
@@ -900,7 +965,19 @@ impl Site {
             disabled: self.skip_disabled.load(Relaxed),
             fork_failed: self.skip_fork.load(Relaxed),
             dedup: self.skip_dedup.load(Relaxed),
+            ring_full: self.skip_ring_full.load(Relaxed),
+            unrun: self.skip_unrun.load(Relaxed),
         }
+    }
+
+    /// Whether a sampled call's tests go to the worker rather than a fork.
+    pub fn in_worker(&self) -> bool {
+        self.worker.load(Relaxed) && !self.demoted.load(Relaxed)
+    }
+
+    /// Moves a pure site back to forking (its function is not pure); true the first time.
+    pub(crate) fn demote(&self) -> bool {
+        !self.demoted.swap(true, Relaxed)
     }
 
     /// Sets the effective settings and arms or disarms the site.
@@ -919,6 +996,7 @@ impl Site {
         self.memory_mb
             .store(settings.memory_mb.unwrap_or(0), Relaxed);
         self.tests_mask.store(settings.tests_mask, Relaxed);
+        self.worker.store(settings.worker, Relaxed);
         self.set_rho(settings.rho);
     }
 
@@ -1133,6 +1211,7 @@ mod tests {
             self_check: true,
             dedup: false,
             krate: ("", ""),
+            pure: false,
         })
     }
 
@@ -1214,6 +1293,7 @@ mod tests {
             seccomp: true,
             memory_mb: Some(64),
             tests_mask: ALL_TESTS,
+            worker: true,
         };
         site.configure(&settings);
         assert_eq!(site.rho(), 0.25);
@@ -1353,6 +1433,7 @@ mod settings_tests {
             self_check: true,
             dedup: false,
             krate: ("", ""),
+            pure: false,
         })
     }
 
@@ -1407,6 +1488,7 @@ mod settings_tests {
             self_check: true,
             dedup: false,
             krate: ("", ""),
+            pure: false,
         })));
         let with_entry = config("[functions.\"app::Meters::f\"]\nrho = 0.125\ntolerance = 0.5");
         assert!(s.name_from("Meters"));

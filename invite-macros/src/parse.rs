@@ -37,6 +37,7 @@ impl Kind {
                 "dedup",
                 "state",
                 "discover",
+                "pure",
             ],
             Kind::InVivo => &["test", "name", "timeout_ms", "rho", "dedup", "state"],
             Kind::Discover => &["name", "timeout_ms", "rho"],
@@ -106,6 +107,9 @@ pub struct Args {
     pub dedup: Option<bool>,
     /// Expressions that, with the arguments, make up the state `dedup` remembers.
     pub state: Vec<Expr>,
+    /// `pure`: the result depends on the arguments alone, so the worker may test calls
+    /// without a fork. The place of the word, for errors.
+    pub pure: Option<Span>,
 }
 
 impl Args {
@@ -277,6 +281,26 @@ impl Args {
                     ))
                 }
             },
+            "pure" => {
+                if self.pure.is_some() {
+                    return Err(dup());
+                }
+                match value {
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Bool(b), ..
+                    }) => {
+                        if b.value {
+                            self.pure = Some(name.span());
+                        }
+                    }
+                    other => {
+                        return Err(syn::Error::new(
+                            other.span(),
+                            "`pure` takes `true` or `false` (or stands alone)",
+                        ))
+                    }
+                }
+            }
             "self_check" => {
                 if self.self_check.is_some() {
                     return Err(dup());
@@ -366,6 +390,14 @@ fn parse_item(kind: Kind, input: ParseStream) -> syn::Result<Item> {
         }
     }
     let expr: Expr = input.parse()?;
+    // `pure` alone is the option `pure = true`.
+    if let Expr::Path(p) = &expr {
+        if p.path.is_ident("pure") && kind == Kind::Metamorphic {
+            let word = p.path.get_ident().expect("one segment").clone();
+            let yes = syn::parse_quote_spanned!(word.span()=> true);
+            return Ok(Item::Option(word, yes));
+        }
+    }
     if let Expr::Assign(assign) = &expr {
         if let Expr::Path(p) = &*assign.left {
             if let Some(ident) = p.path.get_ident() {

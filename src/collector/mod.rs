@@ -14,6 +14,7 @@ mod adaptive;
 mod charges;
 mod notices;
 mod records;
+mod workers;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
@@ -147,6 +148,7 @@ impl Collector {
             orphans: sandbox::orphans::Watch::default(),
             announced: HashSet::new(),
             reloader,
+            workers: workers::Workers::default(),
             #[cfg(feature = "metrics")]
             meter: crate::meter::Meter::new(),
             #[cfg(feature = "metrics")]
@@ -244,6 +246,8 @@ struct State {
     announced: HashSet<usize>,
     /// Follows the configuration file and the fleet's rotation.
     reloader: crate::reload::Reloader,
+    /// The worker of pure sites.
+    workers: workers::Workers,
     /// The metrics emitted through the `metrics` facade, and when the sites' counters were
     /// last read for them.
     #[cfg(feature = "metrics")]
@@ -315,19 +319,7 @@ impl State {
         self.budget.settle(h.provisional_ns, h.parent_ns);
         h.site.runs.fetch_add(1, Relaxed);
         h.site.parent_ns.fetch_add(h.parent_ns, Relaxed);
-        if h.site.named_late() && self.announced.insert(h.site.key()) {
-            // Not in the start record: named at its first call, and announced before its tests.
-            self.push(&Record::Site(record::SiteNamed {
-                v: record::VERSION,
-                time: record::now(),
-                host: self.instance.host.clone(),
-                pid: self.instance.pid,
-                instance: self.instance.id.clone(),
-                service: self.instance.service.clone(),
-                version: self.instance.version.clone(),
-                info: h.site.info(),
-            }));
-        }
+        self.note_announced(h.site);
         let n = h.site.meta.tests.len();
         let reported = (0..n).map(|i| !site::runs_test(h.tests, i)).collect();
         self.runs.push(LiveRun {
@@ -342,6 +334,23 @@ impl State {
             exit: None,
             killed: None,
         });
+    }
+
+    /// Writes the `site` record of a site named at its first call, before its first test.
+    fn note_announced(&mut self, site: &'static Site) {
+        if site.named_late() && self.announced.insert(site.key()) {
+            // Not in the start record: named at its first call, and announced before its tests.
+            self.push(&Record::Site(record::SiteNamed {
+                v: record::VERSION,
+                time: record::now(),
+                host: self.instance.host.clone(),
+                pid: self.instance.pid,
+                instance: self.instance.id.clone(),
+                service: self.instance.service.clone(),
+                version: self.instance.version.clone(),
+                info: site.info(),
+            }));
+        }
     }
 
     /// One round of work. Returns `true` when shutdown is complete.
@@ -359,6 +368,7 @@ impl State {
         self.receive(rx);
         handover::SPARE_PIPES.refill();
         self.service_runs();
+        self.service_worker();
         #[cfg(feature = "metrics")]
         self.meter_sites();
         if self.orphans.look(Instant::now()) == sandbox::orphans::Verdict::Unreaped {
@@ -381,9 +391,12 @@ impl State {
         }
         let mut finished = false;
         if let Some((_, drain_deadline)) = &self.shutdown {
-            if self.runs.is_empty() {
+            let past = Instant::now() >= *drain_deadline;
+            if self.runs.is_empty() && (past || !self.workers.busy()) {
+                // What the worker did not reach by now is counted before the last stats.
+                self.stop_worker();
                 finished = true;
-            } else if Instant::now() >= *drain_deadline {
+            } else if past {
                 for r in &mut self.runs {
                     if r.killed.is_none() && r.exit.is_none() {
                         r.h.follow.kill(r.h.pid);
@@ -476,7 +489,7 @@ impl State {
                         Some(o) => self.emit_observation(site, o),
                         None => {
                             let record = test_record(
-                                run,
+                                &run.about(),
                                 &self.instance,
                                 index,
                                 outcome,
@@ -526,7 +539,14 @@ impl State {
                 ),
             };
             let us = run.h.started.elapsed().as_micros() as u64;
-            let record = test_record(&run, &self.instance, index, outcome, us, Some(detail));
+            let record = test_record(
+                &run.about(),
+                &self.instance,
+                index,
+                outcome,
+                us,
+                Some(detail),
+            );
             self.emit(run.h.site, record);
         }
         if self.shutdown.is_some() {
@@ -555,6 +575,7 @@ impl State {
         let mut limit = Duration::from_millis(self.config.stats_interval_ms)
             .saturating_sub(self.last_stats.elapsed());
         let mut without_pidfd = false;
+        fds.extend(self.workers.fds());
         for r in &self.runs {
             if !r.pipe_eof {
                 fds.push(r.h.pipe.as_fd());

@@ -278,8 +278,32 @@ pub(super) fn observation_record(
     })
 }
 
+/// What a test's record says of the call it tested: a forked run's, or a call the worker of
+/// pure sites tested.
+pub(super) struct About<'a> {
+    pub site: &'static Site,
+    pub run: u64,
+    pub time: &'a str,
+    pub seeds: &'a record::Seeds,
+    pub parent_ns: u64,
+    pub inputs: &'a std::collections::BTreeMap<String, String>,
+}
+
+impl LiveRun {
+    pub(super) fn about(&self) -> About<'_> {
+        About {
+            site: self.h.site,
+            run: self.h.run,
+            time: &self.time,
+            seeds: &self.seeds,
+            parent_ns: self.h.parent_ns,
+            inputs: &self.inputs,
+        }
+    }
+}
+
 pub(super) fn test_record(
-    run: &LiveRun,
+    run: &About<'_>,
     instance: &Instance,
     index: usize,
     outcome: Outcome,
@@ -288,17 +312,17 @@ pub(super) fn test_record(
 ) -> record::Test {
     record::Test {
         v: record::VERSION,
-        time: run.time.clone(),
+        time: run.time.to_string(),
         host: instance.host.clone(),
         pid: instance.pid,
         instance: instance.id.clone(),
         service: instance.service.clone(),
         version: instance.version.clone(),
-        site: run.h.site.name().to_string(),
-        test: run.h.site.meta.tests[index].0.to_string(),
-        run: run.h.run,
+        site: run.site.name().to_string(),
+        test: run.site.meta.tests[index].0.to_string(),
+        run: run.run,
         outcome,
-        parent_us: run.h.parent_ns / 1000,
+        parent_us: run.parent_ns / 1000,
         duration_us,
         inputs: run.inputs.clone(),
         detail,

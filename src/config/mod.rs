@@ -56,6 +56,16 @@ pub enum Sandbox {
     Fork,
 }
 
+/// Where a pure site's tests run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Isolation {
+    /// A fork of the program per sampled call, as every other site.
+    Fork,
+    /// The worker of pure sites: the caller copies its arguments and result, and never forks.
+    Worker,
+}
+
 /// Settings for one site, from `[functions."site::name"]`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -104,6 +114,9 @@ pub struct SiteConfig {
         skip_serializing_if = "Option::is_none"
     )]
     pub memory_mb: Option<u64>,
+    /// Where the tests of a site compiled `pure` run (default: the worker).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolation: Option<Isolation>,
     /// Adaptive rate: adjust the site's ρ to about this many tests a minute.
     #[serde(
         default,
@@ -153,6 +166,10 @@ pub struct Config {
     /// Address space each test may add beyond what it inherits, in MiB (unset: no limit).
     #[serde(deserialize_with = "validate::mib_opt")]
     pub memory_mb: Option<u64>,
+    /// The shared ring pure sites' callers write their calls into, in MiB: a call that finds
+    /// it full is not tested.
+    #[serde(deserialize_with = "validate::ring_mib")]
+    pub worker_ring_mib: u64,
     /// Share of test children's CPU time charged to the overhead budget (default
     /// `1 / (CPUs - 1)`, 1 on one or two CPUs).
     #[serde(deserialize_with = "validate::probability_some")]
@@ -230,6 +247,7 @@ impl Default for Config {
             dedup_bytes: 1 << 20,
             sandbox: Sandbox::Seccomp,
             memory_mb: None,
+            worker_ring_mib: 4,
             child_cpu_charge: None,
             hide_runs: true,
             tracing: false,

@@ -107,6 +107,17 @@ pub(super) fn mib_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D:
     }
 }
 
+pub(super) fn ring_mib<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let v = u64::deserialize(d)?;
+    if (1..=1024).contains(&v) {
+        Ok(v)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "expected MiB from 1 to 1024, got {v}"
+        )))
+    }
+}
+
 pub(super) fn rate_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     let v = f64::deserialize(d)?;
     if v.is_finite() && v > 0.0 {

@@ -164,3 +164,53 @@ pub(crate) fn run_here(permit: Permit, tests: impl FnOnce(ChildRun), run: u64, t
         Err(payload) => resume_unwind(payload),
     }
 }
+
+/// Pure sites' worker, where there is none: every call forks (here, runs in a check) instead.
+pub mod worker {
+    use crate::site::Sampled;
+
+    /// See the Linux worker's `Runner`.
+    pub type Runner = fn(&mut &[u8], WorkerRun<'_>);
+
+    /// Never made here.
+    pub struct WorkerRun<'a> {
+        never: std::convert::Infallible,
+        _life: std::marker::PhantomData<&'a ()>,
+    }
+
+    impl WorkerRun<'_> {
+        pub fn garbled(self) {
+            match self.never {}
+        }
+        pub fn purity(&mut self, _check: &mut dyn FnMut(&mut super::TestCtx) -> Option<String>) {
+            match self.never {}
+        }
+        pub fn run(
+            self,
+            _inputs: Vec<(&'static str, String)>,
+            _tests: &mut dyn FnMut(&mut super::TestCtx),
+        ) {
+            match self.never {}
+        }
+    }
+
+    /// Never made here.
+    pub struct Queued {
+        never: std::convert::Infallible,
+    }
+
+    impl Queued {
+        pub fn send(self, _result: impl FnOnce(&mut Vec<u8>)) {
+            match self.never {}
+        }
+    }
+
+    /// Gives every call back to be forked.
+    pub fn queue(
+        sampled: Sampled,
+        _runner: Runner,
+        _args: impl FnOnce(&mut Vec<u8>),
+    ) -> Result<Option<Queued>, Sampled> {
+        Err(sampled)
+    }
+}

@@ -28,6 +28,11 @@ use crate::site::Site;
 /// The write end of the current test process's verdict pipe, for the panic hook.
 static PANIC_PIPE: AtomicI32 = AtomicI32::new(-1);
 
+/// Sends this process's panics to `fd` (the worker's executor's verdict pipe).
+pub(super) fn set_panic_pipe(fd: RawFd) {
+    PANIC_PIPE.store(fd, Ordering::Relaxed);
+}
+
 /// Beyond this many bytes of panic messages from one test, later ones are dropped.
 const PANIC_TEXT_MAX: usize = 2048;
 
@@ -373,7 +378,7 @@ fn absorb(reader: &mut FrameReader, verdict: &mut Verdict, panic: &mut Option<St
 
 /// Cuts the child loose: no instrumentation, default signal handling, no terminal, lower
 /// priority, a deadline of its own, and a panic hook that reports instead of printing.
-fn isolate(launcher: &Launcher, deadline: Duration, caller_cpu: i32) {
+pub(super) fn isolate(launcher: &Launcher, deadline: Duration, caller_cpu: i32) {
     crate::role::enter_child();
     run::name_process(c"invite run");
     // Off the caller's CPU, so that the tests do not compete with the caller for its core.
@@ -413,7 +418,7 @@ fn isolate(launcher: &Launcher, deadline: Duration, caller_cpu: i32) {
 
 /// Caps this test process's address space at what it has now plus `mb` MiB: an allocation
 /// beyond that fails (and a Rust program aborts), instead of the test eating the machine.
-fn limit_memory(mb: u64) {
+pub(super) fn limit_memory(mb: u64) {
     let Ok(statm) = std::fs::read_to_string("/proc/self/statm") else {
         return;
     };
@@ -427,7 +432,7 @@ fn limit_memory(mb: u64) {
     run::limit_address_space(pages * run::page_size() + (mb << 20));
 }
 
-fn last_panic() -> String {
+pub(super) fn last_panic() -> String {
     run::last_panic().unwrap_or_else(|| "panicked".to_string())
 }
 

@@ -18,6 +18,7 @@ pub mod policy;
 #[allow(unsafe_code)]
 pub mod sys;
 mod test_ctx;
+pub mod worker;
 
 use sys::run::{self, Forked};
 pub use sys::{broker, detach, launch, seccomp, wire};

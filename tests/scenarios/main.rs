@@ -45,6 +45,7 @@ mod isolation;
 mod lifetime;
 mod live_config;
 mod properties;
+mod pure;
 mod relations;
 mod sandbox;
 mod startup;

@@ -721,7 +721,8 @@ fn skips_table(h: &mut String, s: &Summary) {
     h.push_str(
         "<h2>Sampled calls</h2><table id=\"skips\"><tr><th>site</th><th>calls</th>\
          <th>sampled</th><th>runs</th><th>refused: concurrency</th><th>refused: overhead</th>\
-         <th>off</th><th>fork failed</th><th>seen state</th></tr>",
+         <th>off</th><th>fork failed</th><th>seen state</th><th>worker ring full</th>\
+         <th>unrun at exit</th></tr>",
     );
     let opt = |v: Option<u64>| v.map_or("-".to_string(), |n| n.to_string());
     for site in &s.sites {
@@ -730,7 +731,8 @@ fn skips_table(h: &mut String, s: &Summary) {
             h,
             "<tr><th>{}</th><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
              <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
-             <td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+             <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+             <td class=\"n\">{}</td></tr>",
             esc(&site.site),
             opt(site.calls),
             opt(site.sampled),
@@ -739,7 +741,9 @@ fn skips_table(h: &mut String, s: &Summary) {
             k.overhead,
             k.disabled,
             k.fork_failed,
-            k.dedup
+            k.dedup,
+            k.ring_full,
+            k.unrun
         );
     }
     h.push_str("</table>");

@@ -624,18 +624,22 @@ fn sampling(out: &mut String, s: &Summary, paint: Paint, width: usize) {
                 count(site.skipped.disabled),
                 count(site.skipped.fork_failed),
                 count(site.skipped.dedup),
+                count(site.skipped.ring_full),
+                count(site.skipped.unrun),
             ]
             .map(Cell::plain)
             .into(),
         })
         .collect();
     let heads = [
-        "calls", "sampld", "runs", "s:conc", "s:ovhd", "s:off", "s:fork", "s:seen",
+        "calls", "sampld", "runs", "s:conc", "s:ovhd", "s:off", "s:fork", "s:seen", "s:ring",
+        "s:unrn",
     ];
     table(out, width, paint, "site", &heads, &rows);
     para(
         out,
-        "(s:… sampled calls skipped: concurrency, overhead, off, fork failed, seen)",
+        "(s:… sampled calls skipped: concurrency, overhead, off, fork failed, seen; a pure \
+         site's: ring full, unrun at exit)",
         width,
         "",
         " ",

@@ -23,6 +23,7 @@ mod checks;
 mod discover;
 mod execution;
 mod follow_ups;
+mod pure;
 mod result;
 mod shape;
 mod site;
@@ -87,6 +88,7 @@ fn try_expand(kind: Kind, attr: TokenStream, item: TokenStream) -> syn::Result<T
         ));
     }
     check_names(&func, &shape, &args)?;
+    self::pure::check_pure(&shape, &args)?;
     check_awaits(&shape, &args)?;
     if args.tests.iter().any(|t| matches!(t, Test::Discover(_))) {
         check_discoverable(&func, &shape)?;

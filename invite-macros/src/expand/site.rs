@@ -92,6 +92,7 @@ pub(super) fn site_static(shape: &Shape, args: &Args) -> TokenStream {
     };
     let self_check = args.self_check.unwrap_or(true);
     let dedup = args.dedup.unwrap_or(false);
+    let pure = args.pure.is_some();
     let params = shape.params.iter().map(|p| {
         let name = p.ident.to_string();
         let ty = &p.ty;
@@ -112,6 +113,7 @@ pub(super) fn site_static(shape: &Shape, args: &Args) -> TokenStream {
                 timeout_ms: #timeout,
                 self_check: #self_check,
                 dedup: #dedup,
+                pure: #pure,
                 krate: (
                     match ::core::option_env!("CARGO_CRATE_NAME") {
                         ::core::option::Option::Some(n) => n,

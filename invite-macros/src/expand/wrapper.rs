@@ -10,6 +10,7 @@ use syn::{FnArg, ItemFn, Pat};
 
 use super::arms::{in_vivo_arm, metamorphic_test_arm, relation_arm, statistical_arm};
 use super::discover::discover_arm;
+use super::pure::pure_body;
 use super::shape::{plain_name, Receiver, Shape};
 use super::site::{named_by_self_type, site_static};
 use crate::parse::{Args, Test};
@@ -27,6 +28,27 @@ pub(super) fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream
         .iter()
         .partition(|a| matches!(a.style, syn::AttrStyle::Inner(_)));
     let (sig, rebinds) = named_signature(sig, shape);
+    let stmts = &block.stmts;
+    if cfg!(feature = "enabled") && args.pure.is_some() {
+        let site = site_static(shape, args);
+        let child = child_branch(shape, args);
+        let body = quote!(#(#rebinds)* #(#stmts)*);
+        let pure = pure_body(
+            shape,
+            sample_call(shape, args),
+            unseen_check(shape, args),
+            &child,
+            body,
+        );
+        return quote! {
+            #(#outer)*
+            #vis #sig {
+                #(#inner)*
+                #site
+                #pure
+            }
+        };
+    }
     let instrumentation = if cfg!(feature = "enabled") {
         sampling(shape, args)
     } else {
@@ -34,7 +56,6 @@ pub(super) fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream
     };
     // The body's statements join the new body rather than nest in it as a block: a nested
     // one-expression block would draw `unused_braces`.
-    let stmts = &block.stmts;
     quote! {
         #(#outer)*
         #vis #sig {
@@ -81,18 +102,7 @@ fn sampling(shape: &Shape, args: &Args) -> TokenStream {
     let site = site_static(shape, args);
     let child = child_branch(shape, args);
     let unseen = unseen_check(shape, args);
-    let sample = if named_by_self_type(shape, args) {
-        quote!(::invite::__private::Site::sample_of_self(
-            &__INVITE_SITE,
-            &__INVITE_LOCAL,
-            ::core::any::type_name::<Self>,
-        ))
-    } else {
-        quote!(::invite::__private::Site::sample(
-            &__INVITE_SITE,
-            &__INVITE_LOCAL
-        ))
-    };
+    let sample = sample_call(shape, args);
     quote! {
         #site
         if let ::core::option::Option::Some(__invite_sampled) = #sample {
@@ -106,6 +116,22 @@ fn sampling(shape: &Shape, args: &Args) -> TokenStream {
                 }
             });
         }
+    }
+}
+
+/// The per-call decision of the site.
+fn sample_call(shape: &Shape, args: &Args) -> TokenStream {
+    if named_by_self_type(shape, args) {
+        quote!(::invite::__private::Site::sample_of_self(
+            &__INVITE_SITE,
+            &__INVITE_LOCAL,
+            ::core::any::type_name::<Self>,
+        ))
+    } else {
+        quote!(::invite::__private::Site::sample(
+            &__INVITE_SITE,
+            &__INVITE_LOCAL
+        ))
     }
 }
 

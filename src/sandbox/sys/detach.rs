@@ -180,10 +180,19 @@ pub fn shared_mappings(maps: &str) -> Vec<SharedMapping> {
 
 /// Replaces every shared mapping of this process by a private copy, in place.
 pub fn privatize_shared_mappings() {
+    privatize_shared_mappings_except(&[]);
+}
+
+/// [`privatize_shared_mappings`], but for the mappings inside `keep` (start, end): the
+/// worker of pure sites keeps its ring shared.
+pub fn privatize_shared_mappings_except(keep: &[(usize, usize)]) {
     let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
         return;
     };
     for m in shared_mappings(&maps) {
+        if keep.iter().any(|&(a, b)| m.start >= a && m.end <= b) {
+            continue;
+        }
         if !privatize(m) {
             seal(m);
         }

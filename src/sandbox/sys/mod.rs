@@ -9,6 +9,7 @@
 
 pub mod broker;
 pub mod detach;
+pub mod entry;
 pub mod launch;
 pub mod run;
 pub mod seccomp;

@@ -40,6 +40,51 @@ pub enum Frame {
     /// processes used, for the overhead budget when the run is not the program's own child
     /// (a hidden run's time never reaches the program's `RUSAGE_CHILDREN`).
     Done { cpu_ns: u64 },
+    /// A pure site's worker (see `sandbox::worker`), executor to supervisor: the next tests
+    /// are those of the call whose entry starts at `pos` in the ring.
+    Begin { pos: u64 },
+    /// Executor to supervisor: the function's result on the worker's copy differs from the
+    /// caller's, so the call's remaining tests are inconclusive.
+    Impure { detail: String },
+    /// Executor to supervisor: every test of the call has reported; `cpu_ns` is the
+    /// executor's CPU time so far.
+    Finished { cpu_ns: u64 },
+    /// Supervisor to collector: a call the worker tests, as its caller wrote it into the ring.
+    Call(Box<Call>),
+    /// Supervisor to collector: the arguments of a call, as `Debug` text.
+    CallInputs {
+        run: u64,
+        inputs: BTreeMap<String, String>,
+    },
+    /// Supervisor to collector: one finished test of a call.
+    CallTest {
+        run: u64,
+        index: usize,
+        outcome: Outcome,
+        duration_us: u64,
+        detail: Option<String>,
+    },
+    /// Supervisor to collector: the call's result on the worker's copy differed from the
+    /// caller's (its tests are reported as inconclusive).
+    CallImpure { run: u64 },
+    /// Supervisor to collector: every test of the call has reported; `cpu_ns` is the CPU time
+    /// the worker's processes used since the last such frame.
+    CallEnd { run: u64, cpu_ns: u64 },
+}
+
+/// What the collector needs to record a worker's call as it records a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Call {
+    pub run: u64,
+    /// The site's address in the program, checked against the registered sites.
+    pub site: u64,
+    /// When the call was sampled, in nanoseconds since the Unix epoch.
+    pub time_ns: u64,
+    pub seeds: crate::record::Seeds,
+    pub tests: u64,
+    pub parent_ns: u64,
+    /// The ring position after the call's entry.
+    pub next: u64,
 }
 
 impl Frame {

@@ -1,0 +1,307 @@
+//! A `pure` site: on a sampled call the caller copies its arguments and, once the body has run,
+//! its result into the worker's ring instead of forking; the *runner* written here reads them
+//! back in the worker, checks that the function gives the caller's result on the copy, and
+//! runs the tests on it. Where the worker is not available (or the site was moved back), the
+//! call forks as any other.
+//!
+//! What can travel is decided by the types: `&[T]` travels as `Vec<T>`, `&str` as `String`,
+//! `&T` and `T` as `T`, each by `invite::Travel` (or serde, with invite's `serde` feature).
+//! What cannot be pure (a receiver, a `&mut` argument, `impl Trait`, an `async` or `unsafe`
+//! function, In Vivo tests, a borrowed result) is refused here, on the offending token.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
+use syn::{Type, TypeReference};
+
+use super::execution::source_run;
+use super::shape::{Passing, Receiver, Shape};
+use crate::parse::{Args, Test};
+
+/// Refuses `pure` where the worker could not test the function.
+pub(super) fn check_pure(shape: &Shape, args: &Args) -> syn::Result<()> {
+    let Some(word) = args.pure else {
+        return Ok(());
+    };
+    let refuse = |span, why: &str| Err(syn::Error::new(span, format!("`pure` {why}")));
+    if shape.receiver != Receiver::None {
+        return refuse(
+            shape.receiver_span,
+            "takes functions whose result depends on their arguments alone, and a method reads \
+             its receiver: put the relations on a free or associated function without `self`, or \
+             drop `pure` so that the site forks",
+        );
+    }
+    if shape.is_async {
+        return refuse(
+            word,
+            "does not take an `async fn`: its tests need the program's executor; drop `pure`",
+        );
+    }
+    if shape.is_unsafe {
+        return refuse(word, "does not take an `unsafe fn`; drop `pure`");
+    }
+    for t in &args.tests {
+        let why = match t {
+            Test::InVivo(_) => "cannot go with In Vivo tests, which act on the live state",
+            Test::Discover(_) => "cannot go with relation discovery",
+            _ => continue,
+        };
+        return refuse(
+            word,
+            &format!("{why}: drop `pure`, or move the other tests"),
+        );
+    }
+    if let Some(e) = args.state.first() {
+        return refuse(
+            e.span(),
+            "cannot go with `state = ...`: a pure function has no state beyond its arguments",
+        );
+    }
+    for p in &shape.params {
+        let name = &p.ident;
+        if p.passing == Passing::Mut {
+            return refuse(
+                p.ty_tokens.span(),
+                &format!(
+                    "takes values and shared references: parameter `{name}` is `&mut`, and what \
+                     the function changes there is not its result; drop `pure`"
+                ),
+            );
+        }
+        if has_impl_trait(&p.ty_tokens) {
+            return refuse(
+                p.ty_tokens.span(),
+                &format!(
+                    "needs types that can be named: parameter `{name}` is `impl Trait`; use a \
+                     generic parameter bounded by `invite::Travel`, or drop `pure`"
+                ),
+            );
+        }
+    }
+    if let Some(out) = &shape.output {
+        if has_impl_trait(out) {
+            return refuse(
+                out.span(),
+                "needs a result type that can be named, not `impl Trait`; drop `pure`",
+            );
+        }
+        if matches!(out, Type::Reference(_)) {
+            return refuse(
+                out.span(),
+                "needs an owned result (the worker compares its own with the caller's): return \
+                 a value, or drop `pure`",
+            );
+        }
+    }
+    Ok(())
+}
+
+fn has_impl_trait(ty: &Type) -> bool {
+    struct Find(bool);
+    impl syn::visit::Visit<'_> for Find {
+        fn visit_type_impl_trait(&mut self, _: &syn::TypeImplTrait) {
+            self.0 = true;
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_type(&mut f, ty);
+    f.0
+}
+
+/// A type with every named lifetime made `'_`: inside the runner the function's lifetimes
+/// name nothing (the values are the runner's own).
+fn anonymous_lifetimes(ty: &Type) -> Type {
+    struct Erase;
+    impl VisitMut for Erase {
+        fn visit_lifetime_mut(&mut self, l: &mut syn::Lifetime) {
+            if l.ident != "static" {
+                *l = syn::Lifetime::new("'_", l.span());
+            }
+        }
+    }
+    let mut ty = ty.clone();
+    Erase.visit_type_mut(&mut ty);
+    ty
+}
+
+/// How one parameter crosses: the caller's statement that writes it, and the runner's that
+/// read it back and bind it under its own name.
+struct Crossing {
+    put: TokenStream,
+    take: TokenStream,
+}
+
+fn crossing(ident: &syn::Ident, ty: &Type, by_value: bool, k: usize) -> Crossing {
+    let held = format_ident!("__invite_held{}", k);
+    let garbled = quote!(return __invite_run.garbled(););
+    let out = quote!(__invite_out);
+    if !by_value {
+        if let Type::Reference(TypeReference { elem, .. }) = ty {
+            let elem = anonymous_lifetimes(elem);
+            match &elem {
+                Type::Slice(s) => {
+                    let item = &s.elem;
+                    let check =
+                        quote_spanned!(item.span()=> ::invite::__private::must_travel::<#item>(););
+                    return Crossing {
+                        put: quote!(::invite::__private::put_slice(#ident, #out);),
+                        take: quote! {
+                            #check
+                            let ::core::option::Option::Some(#held) =
+                                <::std::vec::Vec<#item> as ::invite::__private::Travel>::take(__invite_in)
+                            else { #garbled };
+                            let #ident: &[#item] = &#held[..];
+                        },
+                    };
+                }
+                Type::Path(p) if p.qself.is_none() && p.path.is_ident("str") => {
+                    return Crossing {
+                        put: quote!(::invite::__private::put_str(#ident, #out);),
+                        take: quote! {
+                            let ::core::option::Option::Some(#held) =
+                                <::std::string::String as ::invite::__private::Travel>::take(__invite_in)
+                            else { #garbled };
+                            let #ident: &str = #held.as_str();
+                        },
+                    };
+                }
+                _ => {
+                    let check = travel_check(&elem);
+                    return Crossing {
+                        put: quote!((&&::invite::__private::Carry::<#elem>::new()).invite_put(#ident, #out);),
+                        take: quote! {
+                            #check
+                            let ::core::option::Option::Some(#held) =
+                                (&&::invite::__private::Carry::<#elem>::new()).invite_take(__invite_in)
+                            else { #garbled };
+                            let #ident: &#elem = &#held;
+                        },
+                    };
+                }
+            }
+        }
+    }
+    let ty = anonymous_lifetimes(ty);
+    let check = travel_check(&ty);
+    Crossing {
+        put: quote!((&&::invite::__private::Carry::<#ty>::new()).invite_put(&#ident, #out);),
+        take: quote! {
+            #check
+            let ::core::option::Option::Some(#held) =
+                (&&::invite::__private::Carry::<#ty>::new()).invite_take(__invite_in)
+            else { #garbled };
+            let #ident: #ty = #held;
+        },
+    }
+}
+
+/// The compile-time check that `ty` travels, spanned on it so that the error names it.
+fn travel_check(ty: &Type) -> TokenStream {
+    quote_spanned!(ty.span()=> ::invite::__private::must_travel::<#ty>();)
+}
+
+/// The result's type (`()` without one).
+fn result_type(shape: &Shape) -> Type {
+    match &shape.output {
+        Some(t) => anonymous_lifetimes(t),
+        None => syn::parse_quote!(()),
+    }
+}
+
+/// The sampled branch and the body of a pure site: `sample` decides, `unseen` may drop the
+/// call, `child` is the forked run's code (used when the call forks), `body` the function's
+/// statements.
+pub(super) fn pure_body(
+    shape: &Shape,
+    sample: TokenStream,
+    unseen: TokenStream,
+    child: &TokenStream,
+    body: TokenStream,
+) -> TokenStream {
+    let crossings: Vec<Crossing> = shape
+        .params
+        .iter()
+        .enumerate()
+        .map(|(k, p)| crossing(&p.ident, &p.ty_tokens, p.passing == Passing::Value, k))
+        .collect();
+    let puts = crossings.iter().map(|c| &c.put);
+    let takes = crossings.iter().map(|c| &c.take);
+    let ret = result_type(shape);
+    let ret_check = travel_check(&ret);
+    let fresh = source_run(shape, "__invite_pure");
+    let (setup, call) = (&fresh.setup, &fresh.call);
+    quote! {
+        let mut __invite_queued: ::core::option::Option<::invite::__private::Queued> =
+            ::core::option::Option::None;
+        if let ::core::option::Option::Some(__invite_sampled) = #sample {
+            ::invite::__private::cold_path(|| {
+                #unseen
+                let __invite_runner: ::invite::__private::Runner =
+                    |__invite_in: &mut &[u8], __invite_run: ::invite::__private::WorkerRun<'_>| {
+                        #[allow(unused_imports)]
+                        use ::invite::__private::{
+                            ApproxCompare as _, HasDebug as _, Incomparable as _, NoDebug as _,
+                            StdEq as _, StdOrd as _, ViaSerde as _, ViaTravel as _,
+                        };
+                        #(#takes)*
+                        #ret_check
+                        let ::core::option::Option::Some(__invite_caller) =
+                            (&&::invite::__private::Carry::<#ret>::new()).invite_take(__invite_in)
+                        else { return __invite_run.garbled(); };
+                        let mut __invite_run = __invite_run;
+                        __invite_run.purity(&mut |__invite_t: &mut ::invite::__private::TestCtx| {
+                            #setup
+                            __invite_t.replay();
+                            let __invite_fresh = #call;
+                            if (&&::invite::__private::Cmp(&__invite_fresh, &__invite_caller))
+                                .invite_same(__invite_t.tolerance())
+                                == ::core::option::Option::Some(false)
+                            {
+                                ::core::option::Option::Some(::std::format!(
+                                    "the function gave {} on the worker's copy of the arguments \
+                                     where the caller's call gave {}: it is not pure (it reads \
+                                     state beyond its arguments that the program changed since \
+                                     the worker started)",
+                                    (&&::invite::__private::DebugProbe(&__invite_fresh)).invite_debug(),
+                                    (&&::invite::__private::DebugProbe(&__invite_caller)).invite_debug(),
+                                ))
+                            } else {
+                                ::core::option::Option::None
+                            }
+                        });
+                        { #child }
+                    };
+                match ::invite::__private::queue_call(
+                    __invite_sampled,
+                    __invite_runner,
+                    |__invite_out: &mut ::std::vec::Vec<u8>| {
+                        #[allow(unused_imports)]
+                        use ::invite::__private::{ViaSerde as _, ViaTravel as _};
+                        #(#puts)*
+                    },
+                ) {
+                    ::core::result::Result::Ok(__invite_q) => __invite_queued = __invite_q,
+                    ::core::result::Result::Err(__invite_sampled) => {
+                        if let ::core::option::Option::Some(__invite_permit) = __invite_sampled.admit() {
+                            ::invite::__private::fork_run(__invite_permit, |__invite_run| {
+                                #child
+                            });
+                        }
+                    }
+                }
+            });
+        }
+        #[allow(clippy::redundant_closure_call)]
+        let __invite_value: #ret = (|| { #body })();
+        if let ::core::option::Option::Some(__invite_q) = __invite_queued {
+            __invite_q.send(|__invite_out: &mut ::std::vec::Vec<u8>| {
+                #[allow(unused_imports)]
+                use ::invite::__private::{ViaSerde as _, ViaTravel as _};
+                (&&::invite::__private::Carry::<#ret>::new()).invite_put(&__invite_value, __invite_out);
+            });
+        }
+        __invite_value
+    }
+}

@@ -1,0 +1,872 @@
+//! The worker of `pure` sites: tests at the cost of a copy, not of a fork.
+//!
+//! A site declared pure (its result depends on its arguments alone) does not fork on a sampled
+//! call. The caller writes an *entry* into a shared ring ([`crate::sys::ring`]): the facts a
+//! run's record needs (site, run number, time, random-stream position, seeds), the code that
+//! tests such a call (a function pointer, valid in the worker because the worker is a fork of
+//! the program), the arguments and the result, copied by [`crate::travel`]. It then returns.
+//!
+//! The worker is two processes, forked once from the program by the collector (hidden as runs
+//! are) and forked again when they die:
+//!
+//! - the *supervisor* plays the part a run plays for a forked call: cut loose from the program
+//!   (signals, terminal, descriptors, shared memory but the ring), it reads each entry's facts
+//!   from the ring, reports every test to the collector, and watches the executor: a test that
+//!   passes its deadline is a `timeout`, one that kills the executor a `crash`/`error`/`blocked`,
+//!   exactly as a forked test process is classified; the executor is then forked again and goes
+//!   on with the next test.
+//! - the *executor* plays the part of the test processes: under the same seccomp filter and
+//!   memory cap, it reads each entry into values of its own, checks that the function gives
+//!   the caller's result on them (a function that reads state the caller changed is not pure:
+//!   its tests are then `inconclusive`), and runs the site's tests one after the other.
+//!
+//! The ring is mapped read-only in both, from a read-only descriptor, so nothing a test does can
+//! change what callers read. The worker sees the program's memory as it was when it was forked.
+
+use std::collections::BTreeMap;
+use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant, SystemTime};
+
+use super::broker;
+use super::child::{self, Tests};
+use super::detach;
+use super::sys::run::{self, exit_now, Forked};
+use super::wire::{self, Call, Frame, FrameReader};
+use super::{kill, pidfd_open, pipe, raw, readable, set_blocking, try_reap, Exit, Launcher};
+use super::{Follow, TestCtx};
+use crate::budget::SkipReason;
+use crate::record::Outcome;
+use crate::rng::{self, Snapshot};
+use crate::site::{Sampled, Site};
+use crate::sys::ring::{Found, Full, Ring};
+use crate::travel::Travel;
+
+/// The code that tests one call of a pure site, written by the attribute: it reads the
+/// arguments and the caller's result from the entry's bytes and hands the tests to the run.
+pub type Runner = fn(&mut &[u8], WorkerRun<'_>);
+
+/// The program's side of the worker: the ring, and what the collector forks the worker with.
+#[derive(Debug)]
+pub(crate) struct Pool {
+    pub ring: Ring,
+    pub launcher: &'static Launcher,
+    /// Runs are hidden from the program's child handling: so is the worker.
+    pub hidden: bool,
+    /// Set when a caller wrote an entry while no worker was alive.
+    wanted: AtomicBool,
+    /// The worker's supervisor is alive (the collector follows it).
+    alive: AtomicBool,
+}
+
+static POOL: OnceLock<Pool> = OnceLock::new();
+
+/// Makes the ring, once, where some site is pure; `ring_bytes` is `worker_ring`.
+pub(crate) fn open(launcher: &'static Launcher, hidden: bool, ring_bytes: usize) {
+    match Ring::new(ring_bytes) {
+        Ok(ring) => {
+            let _ = POOL.set(Pool {
+                ring,
+                launcher,
+                hidden,
+                wanted: AtomicBool::new(false),
+                alive: AtomicBool::new(false),
+            });
+        }
+        Err(e) => crate::diag::say(crate::diag::Level::Warn, "worker", || {
+            format!(
+                "cannot make the shared ring of pure sites' worker ({e}); pure sites fork their \
+                 runs as other sites do"
+            )
+        }),
+    }
+}
+
+pub(crate) fn pool() -> Option<&'static Pool> {
+    POOL.get()
+}
+
+impl Pool {
+    /// Whether the collector should fork a worker: entries wait and none is alive.
+    pub fn wanted(&self) -> bool {
+        !self.alive.load(Ordering::Acquire)
+            && (self.wanted.load(Ordering::Acquire)
+                || self.ring.tail() != self.ring.progress().done.load(Ordering::Acquire))
+    }
+
+    pub fn set_alive(&self, alive: bool) {
+        self.alive.store(alive, Ordering::Release);
+        if alive {
+            self.wanted.store(false, Ordering::Release);
+        }
+    }
+}
+
+/// The bytes of an entry before the arguments.
+struct Head {
+    runner: u64,
+    site: u64,
+    run: u64,
+    time_ns: u64,
+    snapshot: Snapshot,
+    test_seed: u64,
+    tests: u64,
+    timeout_ms: u64,
+    tolerance: f64,
+    parent_ns: u64,
+}
+
+impl Head {
+    fn put(&self, out: &mut Vec<u8>) {
+        for word in [
+            self.runner,
+            self.site,
+            self.run,
+            self.time_ns,
+            self.test_seed,
+            self.tests,
+            self.timeout_ms,
+            self.parent_ns,
+        ] {
+            word.put(out);
+        }
+        self.tolerance.put(out);
+        self.snapshot.put(out);
+    }
+
+    fn take(input: &mut &[u8]) -> Option<Head> {
+        let mut w = [0u64; 8];
+        for word in &mut w {
+            *word = u64::take(input)?;
+        }
+        Some(Head {
+            runner: w[0],
+            site: w[1],
+            run: w[2],
+            time_ns: w[3],
+            test_seed: w[4],
+            tests: w[5],
+            timeout_ms: w[6],
+            parent_ns: w[7],
+            tolerance: f64::take(input)?,
+            snapshot: <Snapshot as Travel>::take(input)?,
+        })
+    }
+
+    /// The registered site this entry names; `None` for an address no site has.
+    fn site(&self) -> Option<&'static Site> {
+        crate::site::all().find(|s| std::ptr::from_ref::<Site>(s) as u64 == self.site)
+    }
+}
+
+/// A sampled call of a pure site on its way to the worker: its arguments are written; the
+/// result follows once the body has run ([`Queued::send`]).
+pub struct Queued {
+    bytes: Vec<u8>,
+    site: &'static Site,
+    started: Instant,
+    parent_at: usize,
+    budget: &'static crate::budget::Budget,
+}
+
+thread_local! {
+    /// A spare buffer for entries, kept to save an allocation per sampled call.
+    static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Starts the entry of a sampled call of a pure site: `Err` gives the call back when it must
+/// fork instead (the site is not pure, or no longer, or there is no worker here, or a check
+/// asked for it), `Ok(None)` when the caps refuse it.
+pub fn queue(
+    sampled: Sampled,
+    runner: Runner,
+    args: impl FnOnce(&mut Vec<u8>),
+) -> Result<Option<Queued>, Sampled> {
+    let Some(pool) = pool() else {
+        return Err(sampled);
+    };
+    if !sampled.in_worker() {
+        return Err(sampled);
+    }
+    let started = Instant::now();
+    let (site, rt) = (sampled.site(), sampled.sampling());
+    let Some(()) = sampled.admit_queued() else {
+        return Ok(None);
+    };
+    let time = SystemTime::now();
+    let tests = rt.live.tests_at(site, time);
+    if tests == 0 {
+        site.count_skip(SkipReason::Disabled);
+        return Ok(None);
+    }
+    let mut bytes = SPARE.with(std::cell::Cell::take);
+    bytes.clear();
+    let head = Head {
+        runner: super::sys::entry::runner_address(runner),
+        site: std::ptr::from_ref::<Site>(site) as u64,
+        run: pool.launcher.next_run_id(),
+        time_ns: time
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64),
+        snapshot: Snapshot::take(),
+        test_seed: 0,
+        tests,
+        timeout_ms: site.timeout_ms(),
+        tolerance: site.tolerance(),
+        parent_ns: 0,
+    };
+    let head = Head {
+        test_seed: pool.launcher.test_seed(head.run),
+        ..head
+    };
+    head.put(&mut bytes);
+    // Where `parent_ns` is, to fill in when the entry is complete.
+    let parent_at = 7 * 8;
+    args(&mut bytes);
+    Ok(Some(Queued {
+        bytes,
+        site,
+        started,
+        parent_at,
+        budget: &rt.budget,
+    }))
+}
+
+impl Queued {
+    /// Adds the caller's result and writes the entry into the ring, never waiting: a full ring
+    /// skips the test (counted as `ring_full`).
+    pub fn send(mut self, result: impl FnOnce(&mut Vec<u8>)) {
+        result(&mut self.bytes);
+        let Some(pool) = pool() else { return };
+        let cost = self.started.elapsed().as_nanos() as u64;
+        self.bytes[self.parent_at..self.parent_at + 8].copy_from_slice(&cost.to_le_bytes());
+        match pool.ring.push(&self.bytes) {
+            Ok(()) => {
+                self.site.runs.fetch_add(1, Ordering::Relaxed);
+                self.site.parent_ns.fetch_add(cost, Ordering::Relaxed);
+                if !pool.alive.load(Ordering::Relaxed) {
+                    pool.wanted.store(true, Ordering::Release);
+                }
+            }
+            Err(full) => {
+                if full == Full::TooLarge {
+                    too_large(self.site, self.bytes.len(), pool.ring.capacity());
+                }
+                self.site.count_skip(SkipReason::RingFull);
+            }
+        }
+        self.budget.charge(self.started.elapsed().as_nanos() as u64);
+        let mut bytes = std::mem::take(&mut self.bytes);
+        // A huge entry's buffer is not kept.
+        if bytes.capacity() <= 1 << 20 {
+            bytes.clear();
+            SPARE.with(|s| s.set(bytes));
+        }
+    }
+}
+
+/// Says once per site that its calls do not fit the ring.
+fn too_large(site: &Site, bytes: usize, cap: usize) {
+    if site.said_too_large.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    crate::diag::say(crate::diag::Level::Warn, "worker ring", || {
+        format!(
+            "a call of pure site {} takes {bytes} bytes, more than half the worker's ring \
+             ({cap} bytes): its tests are skipped (counted as ring_full); raise worker_ring_mib \
+             in invite.toml",
+            site.name()
+        )
+    });
+}
+
+/// Forks the worker's supervisor from the collector thread; returns its pid, how to follow it,
+/// and the read end of its report pipe.
+pub(crate) fn spawn(pool: &'static Pool) -> std::io::Result<(libc::pid_t, Follow, OwnedFd)> {
+    let (read_end, write_end) = pipe()?;
+    let write_raw = write_end.as_raw_fd();
+    let read_raw = read_end.as_raw_fd();
+    let mut in_worker = |program: Option<OwnedFd>| {
+        run::close_raw(read_raw);
+        let report = run::own_raw(write_raw);
+        supervise(pool, report, program);
+    };
+    let launcher = pool.launcher;
+    if pool.hidden {
+        let launched = super::launch::hidden(launcher.pid, -1, &mut in_worker)?;
+        drop(write_end);
+        Ok((launched.pid, Follow::Pidfd(launched.pidfd), read_end))
+    } else {
+        let pid = match run::fork()? {
+            Forked::Parent(pid) => pid,
+            Forked::Child => {
+                if run::parent_pid() != launcher.pid {
+                    exit_now(5);
+                }
+                in_worker(pidfd_open(launcher.pid));
+                exit_now(70);
+            }
+        };
+        drop(write_end);
+        Ok((pid, crate::sys::process::follow(pid), read_end))
+    }
+}
+
+/// Where the executor takes up the work: an entry, and how many of its tests are done.
+#[derive(Clone, Copy, Debug)]
+struct Resume {
+    pos: u64,
+    done_tests: usize,
+}
+
+/// The call the executor is on, as the supervisor follows it.
+struct Current {
+    run: u64,
+    next: u64,
+    /// The site's tests the call runs, in order, and how many have reported.
+    order: Vec<usize>,
+    reported: usize,
+    pos: u64,
+    /// When the test under way began, and its deadline.
+    since: Instant,
+    timeout: Duration,
+}
+
+/// The supervisor: cut loose, then follow the executor until the program ends.
+fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> ! {
+    let launcher = pool.launcher;
+    child::isolate(launcher, Duration::ZERO, -1);
+    run::name_process(c"invite worker");
+    if program.as_ref().is_some_and(|p| readable(raw(p))) {
+        exit_now(5);
+    }
+    if pool.ring.seal_read_only().is_err() {
+        exit_now(6);
+    }
+    let filtered = launcher.filter.is_some();
+    let mut files = Vec::new();
+    if filtered {
+        let mut keep = vec![report.as_raw_fd()];
+        keep.extend(program.as_ref().map(raw));
+        files = detach::descriptors(&keep);
+        detach::privatize_shared_mappings_except(&pool.ring.ranges());
+    }
+    set_blocking(&report);
+    let fd = report.as_raw_fd();
+    let progress = pool.ring.progress();
+    let mut resume = Resume {
+        pos: progress.done.load(Ordering::Acquire),
+        done_tests: 0,
+    };
+    let mut current: Option<Current> = None;
+    // The position after the entry the executor is on, whatever the entry held.
+    let mut begun_next: Option<u64> = None;
+    let mut cpu_reported = 0u64;
+    loop {
+        // One executor's life: fork it, follow it, classify how it ended.
+        let Ok((read_end, write_end)) = pipe() else {
+            exit_now(7);
+        };
+        let broker = if filtered {
+            match broker::pair() {
+                Ok(pair) => Some(pair),
+                Err(_) => exit_now(7),
+            }
+        } else {
+            None
+        };
+        let supervisor = run::pid();
+        let pid = match run::fork() {
+            Ok(Forked::Parent(pid)) => pid,
+            Ok(Forked::Child) => {
+                drop(read_end);
+                let broker = broker.map(|(ours, theirs)| {
+                    drop(ours);
+                    theirs
+                });
+                run::close_inherited(&[&report]);
+                if let Some(p) = &program {
+                    run::close_inherited(&[p]);
+                }
+                execute(pool, supervisor, write_end, broker, &files, resume)
+            }
+            Err(_) => exit_now(7),
+        };
+        drop(write_end);
+        let broker = broker.map(|(ours, _)| ours);
+        let pidfd = pidfd_open(pid);
+        let rd = raw(&read_end);
+        let mut reader = FrameReader::default();
+        let mut panic: Option<String> = None;
+        let mut blocked: Option<String> = None;
+        let mut eof = false;
+        let ended = loop {
+            if let Some(sock) = &broker {
+                broker::serve(sock.as_fd());
+            }
+            if !eof {
+                eof = reader.read_available(rd);
+            }
+            let exit = try_reap(pid, pidfd.as_ref());
+            if exit.is_some() {
+                reader.read_available(rd);
+            }
+            while let Some(frame) = reader.next_frame() {
+                match frame {
+                    Frame::Begin { pos } => {
+                        let (next, call) = begin(&pool.ring, pos, fd, resume);
+                        begun_next = next;
+                        current = call;
+                        panic = None;
+                    }
+                    Frame::Inputs { inputs } => {
+                        if let Some(c) = &current {
+                            send(fd, &Frame::CallInputs { run: c.run, inputs });
+                        }
+                    }
+                    Frame::Verdict {
+                        outcome,
+                        detail,
+                        duration_us,
+                    } => {
+                        if let Some(c) = &mut current {
+                            test_reported(fd, c, outcome, detail, duration_us);
+                            panic = None;
+                        }
+                    }
+                    Frame::Impure { detail } => {
+                        if let Some(c) = &mut current {
+                            while c.reported < c.order.len() {
+                                let d = Some(detail.clone());
+                                test_reported(fd, c, Outcome::Inconclusive, d, 0);
+                            }
+                            send(fd, &Frame::CallImpure { run: c.run });
+                        }
+                    }
+                    Frame::Finished { cpu_ns } => {
+                        let delta = cpu_ns.saturating_sub(cpu_reported);
+                        cpu_reported = cpu_ns;
+                        if let Some(c) = current.take() {
+                            send(
+                                fd,
+                                &Frame::CallEnd {
+                                    run: c.run,
+                                    cpu_ns: delta,
+                                },
+                            );
+                        }
+                        if let Some(next) = begun_next.take() {
+                            progress.done.store(next, Ordering::Release);
+                            resume = Resume {
+                                pos: next,
+                                done_tests: 0,
+                            };
+                        }
+                    }
+                    Frame::Panic { message } => {
+                        panic = Some(match panic.take() {
+                            Some(first) => first,
+                            None => message,
+                        })
+                    }
+                    Frame::Blocked { detail } => blocked = Some(detail),
+                    _ => {}
+                }
+            }
+            if let Some(exit) = exit {
+                break Some(exit);
+            }
+            if program.as_ref().is_some_and(|p| readable(raw(p))) {
+                kill(pid, pidfd.as_ref());
+                exit_now(5);
+            }
+            let now = Instant::now();
+            if let Some(c) = &current {
+                if now >= c.since + c.timeout {
+                    kill(pid, pidfd.as_ref());
+                    while try_reap(pid, pidfd.as_ref()).is_none() {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    break None;
+                }
+            }
+            let limit = current.as_ref().map_or(Duration::from_millis(1000), |c| {
+                (c.since + c.timeout).saturating_duration_since(now)
+            });
+            let fds: Vec<RawFd> = [
+                (!eof).then_some(rd),
+                program.as_ref().map(raw),
+                broker.as_ref().map(raw),
+                pidfd.as_ref().map(raw),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            let cap = if pidfd.is_some() { 1000 } else { 5 };
+            run::wait_readable(&fds, limit.as_millis().clamp(1, cap) as i32);
+        };
+        // The executor is gone. Whatever test it was on costs that test alone.
+        cpu_reported = 0;
+        let Some(c) = &mut current else {
+            // Between calls, or on an entry naming no site: take up after it.
+            if let Some(next) = begun_next.take() {
+                progress.done.store(next, Ordering::Release);
+                resume = Resume {
+                    pos: next,
+                    done_tests: 0,
+                };
+            }
+            continue;
+        };
+        let elapsed = c.since.elapsed().as_micros() as u64;
+        let (outcome, detail) = match (ended, blocked.take(), panic.take()) {
+            (None, _, _) => (
+                Outcome::Timeout,
+                format!(
+                    "killed after its deadline of {} ms in the worker of pure sites; the worker \
+                     was replaced",
+                    c.timeout.as_millis()
+                ),
+            ),
+            (_, Some(detail), _) => (Outcome::Blocked, detail),
+            (Some(Exit::Signal(libc::SIGSYS)), None, _) => (
+                Outcome::Blocked,
+                "the worker was killed by SIGSYS: the test made a system call the sandbox \
+                 denies while it had SIGSYS blocked"
+                    .to_string(),
+            ),
+            (Some(exit), None, Some(message)) => (
+                Outcome::Error,
+                format!("{message}; the worker then {}", exit.describe()),
+            ),
+            (Some(exit), None, None) => (
+                Outcome::Error,
+                format!(
+                    "the worker {} during the test (it was replaced)",
+                    exit.describe()
+                ),
+            ),
+        };
+        if c.reported < c.order.len() {
+            test_reported(fd, c, outcome, Some(detail), elapsed);
+        }
+        resume = Resume {
+            pos: c.pos,
+            done_tests: c.reported,
+        };
+        if c.reported == c.order.len() {
+            send(
+                fd,
+                &Frame::CallEnd {
+                    run: c.run,
+                    cpu_ns: 0,
+                },
+            );
+            progress.done.store(c.next, Ordering::Release);
+            resume = Resume {
+                pos: c.next,
+                done_tests: 0,
+            };
+            current = None;
+            begun_next = None;
+        }
+    }
+}
+
+/// Writes a frame to the collector; a collector that is gone ends the worker.
+fn send(fd: RawFd, frame: &Frame) {
+    if wire::send(fd, frame).is_err() {
+        exit_now(3);
+    }
+}
+
+/// A test of the current call reported: to the collector, and the next one's clock starts.
+fn test_reported(
+    fd: RawFd,
+    c: &mut Current,
+    outcome: Outcome,
+    detail: Option<String>,
+    duration_us: u64,
+) {
+    let Some(&index) = c.order.get(c.reported) else {
+        return;
+    };
+    c.reported += 1;
+    c.since = Instant::now();
+    send(
+        fd,
+        &Frame::CallTest {
+            run: c.run,
+            index,
+            outcome,
+            duration_us,
+            detail,
+        },
+    );
+}
+
+/// The executor began the entry at `pos`: read its facts from the ring (not from the
+/// executor, which runs the tests' code) and announce the call to the collector, unless it was
+/// announced before the executor was replaced.
+fn begin(ring: &Ring, pos: u64, fd: RawFd, resume: Resume) -> (Option<u64>, Option<Current>) {
+    let Found::Entry { bytes, next } = ring.read_prefix(pos, HEAD_BYTES) else {
+        return (None, None);
+    };
+    let Some(head) = Head::take(&mut bytes.as_slice()) else {
+        return (Some(next), None);
+    };
+    let Some(site) = head.site() else {
+        return (Some(next), None);
+    };
+    let order: Vec<usize> = (0..site.meta.tests.len())
+        .filter(|&i| crate::site::runs_test(head.tests, i))
+        .collect();
+    let again = resume.pos == pos && resume.done_tests > 0;
+    if !again {
+        let call = Call {
+            run: head.run,
+            site: head.site,
+            time_ns: head.time_ns,
+            seeds: head.snapshot.seeds(head.test_seed),
+            tests: head.tests,
+            parent_ns: head.parent_ns,
+            next,
+        };
+        send(fd, &Frame::Call(Box::new(call)));
+    }
+    let current = Current {
+        run: head.run,
+        next,
+        reported: if again {
+            resume.done_tests.min(order.len())
+        } else {
+            0
+        },
+        order,
+        pos,
+        since: Instant::now(),
+        timeout: Duration::from_millis(head.timeout_ms.max(1)),
+    };
+    (Some(next), Some(current))
+}
+
+/// The bytes of an entry's [`Head`] (and some to spare).
+const HEAD_BYTES: usize = 256;
+
+/// The executor: reads entries from the ring and runs their tests, until its supervisor or the
+/// program ends.
+fn execute(
+    pool: &'static Pool,
+    supervisor: libc::pid_t,
+    verdicts: OwnedFd,
+    broker: Option<OwnedFd>,
+    files: &[detach::Reopened],
+    resume: Resume,
+) -> ! {
+    run::die_with(supervisor);
+    run::name_process(c"invite worker");
+    detach::reopen_again(files);
+    set_blocking(&verdicts);
+    let fd = verdicts.as_raw_fd();
+    child::set_panic_pipe(fd);
+    if let Some(mb) = crate::site::all()
+        .filter(|s| s.meta.pure)
+        .filter_map(Site::memory_mb)
+        .max()
+    {
+        child::limit_memory(mb);
+    }
+    if let Some(filter) = &pool.launcher.filter {
+        let broker = broker.as_ref().map_or(-1, |b| b.as_raw_fd());
+        if filter.install(fd, broker).is_err() {
+            exit_now(8);
+        }
+    }
+    let mut pos = resume.pos;
+    let mut skip = resume.done_tests;
+    loop {
+        match pool.ring.read(pos) {
+            Found::Nothing => {
+                if run::parent_pid() != supervisor {
+                    exit_now(4);
+                }
+                pool.ring.sleep(pos, Duration::from_millis(200));
+            }
+            Found::Skip { next } => pos = next,
+            Found::Entry { bytes, next } => {
+                if wire::send(fd, &Frame::Begin { pos }).is_err() {
+                    exit_now(3);
+                }
+                one_call(&bytes, fd, std::mem::take(&mut skip));
+                let cpu_ns = crate::sys::usage::cpu_ns(libc::RUSAGE_SELF);
+                if wire::send(fd, &Frame::Finished { cpu_ns }).is_err() {
+                    exit_now(3);
+                }
+                pos = next;
+            }
+        }
+    }
+}
+
+/// Runs the tests of one entry, the first `skip` of them excepted (run by an executor before).
+fn one_call(bytes: &[u8], fd: RawFd, skip: usize) {
+    let mut input = bytes;
+    let Some(head) = Head::take(&mut input) else {
+        return;
+    };
+    let Some(site) = head.site() else {
+        return;
+    };
+    let runner = super::sys::entry::runner_at(head.runner);
+    let run = WorkerRun {
+        site,
+        fd,
+        tests: Tests {
+            seed: head.test_seed,
+            mask: head.tests,
+        },
+        snapshot: head.snapshot,
+        tolerance: head.tolerance,
+        skip,
+        stopped: false,
+        _life: std::marker::PhantomData,
+    };
+    runner(&mut input, run);
+}
+
+/// What a pure site's tests see of the worker, in place of a forked run (see
+/// [`super::ChildRun`]): the same calls, run one after the other in the executor.
+pub struct WorkerRun<'a> {
+    site: &'static Site,
+    fd: RawFd,
+    tests: Tests,
+    snapshot: Snapshot,
+    tolerance: f64,
+    skip: usize,
+    stopped: bool,
+    _life: std::marker::PhantomData<&'a ()>,
+}
+
+impl WorkerRun<'_> {
+    /// The entry's bytes were not the values the attribute wrote (they cannot be, but a
+    /// worker does not trust what it reads): every test is an error.
+    pub fn garbled(mut self) {
+        let detail = "the worker could not read the call's arguments back".to_string();
+        self.report_all(Outcome::Error, detail);
+    }
+
+    fn report_all(&mut self, outcome: Outcome, detail: String) {
+        let n = self.order().count();
+        for _ in self.skip..n {
+            let frame = Frame::Verdict {
+                outcome,
+                detail: Some(detail.clone()),
+                duration_us: 0,
+            };
+            if wire::send(self.fd, &frame).is_err() {
+                exit_now(3);
+            }
+        }
+        self.stopped = true;
+    }
+
+    fn order(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.site.meta.tests.len()).filter(|&i| crate::site::runs_test(self.tests.mask, i))
+    }
+
+    /// Runs the function on the worker's copy of the arguments and compares with the caller's
+    /// result: `check` returns a description of the difference, if any. A call whose result
+    /// differs is not tested (see the module's documentation).
+    pub fn purity(&mut self, check: &mut dyn FnMut(&mut TestCtx) -> Option<String>) {
+        self.snapshot.restore();
+        rng::set_transform_seed(self.tests.seed);
+        let mut ctx = TestCtx::new(usize::MAX, self.snapshot, self.tolerance, false);
+        let differs = match catch_unwind(AssertUnwindSafe(|| check(&mut ctx))) {
+            Ok(d) => d,
+            Err(_) => Some(format!(
+                "the function panicked on the worker's copy of the arguments where the \
+                 caller's call returned: {}",
+                child::last_panic()
+            )),
+        };
+        if let Some(differs) = differs {
+            if wire::send(self.fd, &Frame::Impure { detail: differs }).is_err() {
+                exit_now(3);
+            }
+            self.stopped = true;
+        }
+    }
+
+    /// Runs every test of the call (as a forked run would), one after the other, reporting each.
+    pub fn run(self, inputs: Vec<(&'static str, String)>, tests: &mut dyn FnMut(&mut TestCtx)) {
+        if self.stopped {
+            return;
+        }
+        let inputs: BTreeMap<String, String> = inputs
+            .into_iter()
+            .map(|(k, s)| (k.to_string(), s))
+            .collect();
+        if wire::send(self.fd, &Frame::Inputs { inputs }).is_err() {
+            exit_now(3);
+        }
+        let order: Vec<usize> = self.order().collect();
+        for &index in order.iter().skip(self.skip) {
+            self.snapshot.restore();
+            rng::set_transform_seed(rng::mix(self.tests.seed, index as u64));
+            let mut ctx = TestCtx::new(
+                index,
+                self.snapshot,
+                self.tolerance,
+                self.site.meta.self_check,
+            );
+            let started = Instant::now();
+            let result = catch_unwind(AssertUnwindSafe(|| tests(&mut ctx)));
+            let duration_us = started.elapsed().as_micros() as u64;
+            let (outcome, detail) = match result {
+                Ok(()) => ctx.take_verdict().unwrap_or((
+                    Outcome::Error,
+                    Some("the test ended without a verdict".to_string()),
+                )),
+                Err(_) => (Outcome::Error, Some(child::last_panic())),
+            };
+            let frame = Frame::Verdict {
+                outcome,
+                detail,
+                duration_us,
+            };
+            if wire::send(self.fd, &frame).is_err() {
+                exit_now(3);
+            }
+        }
+    }
+}
+
+/// The registered sites a worker's call may name, by address (for the collector, which
+/// checks what the worker reports).
+pub(crate) fn site_at(address: u64) -> Option<&'static Site> {
+    crate::site::all().find(|s| std::ptr::from_ref::<Site>(s) as u64 == address)
+}
+
+/// Counts the entries still in the ring (written, never tested) against their sites, when the
+/// program exits before the worker got to them; returns how many there were.
+pub(crate) fn count_unrun(pool: &Pool, from: u64) -> u64 {
+    let mut pos = from;
+    let mut unrun = 0;
+    let tail = pool.ring.tail();
+    while pos < tail {
+        match pool.ring.read_prefix(pos, HEAD_BYTES) {
+            Found::Nothing => break,
+            Found::Skip { next } => pos = next,
+            Found::Entry { bytes, next } => {
+                if let Some(site) = Head::take(&mut bytes.as_slice()).and_then(|h| h.site()) {
+                    site.count_skip(SkipReason::Unrun);
+                    unrun += 1;
+                }
+                pos = next;
+            }
+        }
+    }
+    unrun
+}
