@@ -418,13 +418,15 @@ extern "C" fn shutdown_at_exit() {
     let _ = std::panic::catch_unwind(shutdown);
 }
 
-/// Waits until no test run is alive, or `limit` has passed; returns whether none is.
+/// Waits until no test run is alive and the worker of pure sites has tested every call written
+/// for it, or `limit` has passed; returns whether that is so.
 /// Handy in tests and before reading the log from within the program.
 pub fn wait_idle(limit: Duration) -> bool {
     let Some(rt) = peek() else { return true };
     let started = Instant::now();
     rt.launch.inbox.wake();
-    while rt.sampling.budget.live() > 0 {
+    let worker_busy = || crate::sandbox::worker::pool().is_some_and(|p| !p.idle());
+    while rt.sampling.budget.live() > 0 || worker_busy() {
         if started.elapsed() >= limit {
             return false;
         }

@@ -208,6 +208,7 @@ impl State {
                         self.unreported(run, &c, Outcome::Error, || {
                             "the worker ended the call without reporting the test".to_string()
                         });
+                        settle(1);
                     }
                 }
                 _ => {}
@@ -279,6 +280,7 @@ impl State {
         let at_exit = w.killed_at_exit;
         let mut after = pool.ring.progress().done.load(Acquire);
         let drain_ms = self.config.drain_ms;
+        settle(w.calls.len() as u64);
         for (run, c) in w.calls {
             after = after.max(c.next);
             if at_exit {
@@ -325,6 +327,7 @@ impl State {
         let from = pool.ring.progress().done.load(Acquire);
         let unrun = worker::count_unrun(pool, from);
         pool.ring.progress().done.store(pool.ring.tail(), Release);
+        settle(unrun);
         if unrun > 0 {
             self.workers.unrun += unrun;
             let drain_ms = self.config.drain_ms;
@@ -336,6 +339,13 @@ impl State {
                 )
             });
         }
+    }
+}
+
+/// Counts calls whose records are written (see `Pool::idle`).
+fn settle(calls: u64) {
+    if let Some(pool) = worker::pool() {
+        pool.settled.fetch_add(calls, Release);
     }
 }
 

@@ -26,7 +26,7 @@
 use std::collections::BTreeMap;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -59,6 +59,10 @@ pub(crate) struct Pool {
     wanted: AtomicBool,
     /// The worker's supervisor is alive (the collector follows it).
     alive: AtomicBool,
+    /// Calls written into the ring, and calls whose records the collector has written (or
+    /// that it counted as never tested): equal when the worker is idle.
+    queued: AtomicU64,
+    pub settled: AtomicU64,
 }
 
 static POOL: OnceLock<Pool> = OnceLock::new();
@@ -73,6 +77,8 @@ pub(crate) fn open(launcher: &'static Launcher, hidden: bool, ring_bytes: usize)
                 hidden,
                 wanted: AtomicBool::new(false),
                 alive: AtomicBool::new(false),
+                queued: AtomicU64::new(0),
+                settled: AtomicU64::new(0),
             });
         }
         Err(e) => crate::diag::say(crate::diag::Level::Warn, "worker", || {
@@ -94,6 +100,11 @@ impl Pool {
         !self.alive.load(Ordering::Acquire)
             && (self.wanted.load(Ordering::Acquire)
                 || self.ring.tail() != self.ring.progress().done.load(Ordering::Acquire))
+    }
+
+    /// Whether every call written into the ring has its records written.
+    pub fn idle(&self) -> bool {
+        self.settled.load(Ordering::Acquire) >= self.queued.load(Ordering::Acquire)
     }
 
     pub fn set_alive(&self, alive: bool) {
@@ -244,6 +255,7 @@ impl Queued {
         self.bytes[self.parent_at..self.parent_at + 8].copy_from_slice(&cost.to_le_bytes());
         match pool.ring.push(&self.bytes) {
             Ok(()) => {
+                pool.queued.fetch_add(1, Ordering::Release);
                 self.site.runs.fetch_add(1, Ordering::Relaxed);
                 self.site.parent_ns.fetch_add(cost, Ordering::Relaxed);
                 if !pool.alive.load(Ordering::Relaxed) {

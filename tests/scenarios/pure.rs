@@ -3,9 +3,14 @@
 //! to forking; a relation that crashes, hangs or is blocked costs one test; a killed worker
 //! comes back; a full ring and an exit with calls still queued lose nothing silently.
 
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+
 use crate::support::{self, scenario};
 use invite::mr::{add, multiply, negate, permute};
 use invite::record::Outcome::*;
+
+const WAIT: Duration = Duration::from_secs(30);
 
 const EVERY_CALL: &str = "default_rho = 1.0\nmax_concurrent = 4\nmax_overhead = 1.0\n\
                           child_cpu_charge = 0.0\nseed = 7\nwhen_busy = \"wait\"";
@@ -101,4 +106,232 @@ fn a_pure_site_gives_the_records_a_forked_one_gives() {
         .find(|s| s.site == "scenarios::pure::spread")
         .unwrap();
     assert_eq!((site.runs, site.tests), (6, 24), "{site:?}");
+}
+
+static OFFSET: AtomicU64 = AtomicU64::new(0);
+
+/// Declared pure, but reads a global the program changes.
+#[invite::metamorphic(pure, offset_by(x + 1) == result + 1)]
+fn offset_by(x: u64) -> u64 {
+    x + OFFSET.load(Relaxed)
+}
+
+#[test]
+fn an_impure_function_is_inconclusive_never_failed_and_forks_from_then_on() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        // The worker starts with the global at 0 and agrees with the caller.
+        offset_by(1);
+        assert!(invite::wait_idle(WAIT));
+        OFFSET.store(10, Relaxed);
+        for x in 0..6 {
+            offset_by(x);
+            assert!(invite::wait_idle(WAIT));
+        }
+    });
+    run.assert_success();
+    let outcomes: Vec<_> = run
+        .tests()
+        .iter()
+        .map(|t| (t.run, t.outcome, t.detail.clone().unwrap_or_default()))
+        .collect();
+    assert_eq!(outcomes.len(), 7, "{}", run.describe());
+    assert!(outcomes.iter().all(|o| o.1 != Fail), "{outcomes:?}");
+    assert_eq!(outcomes[0].1, Pass, "{outcomes:?}");
+    // Three calls the worker could not reproduce, then the site forks, where the relation holds.
+    for o in &outcomes[1..4] {
+        assert_eq!(o.1, Inconclusive, "{outcomes:?}");
+        assert!(o.2.contains("it is not pure"), "{}", o.2);
+        assert!(o.2.contains("where the caller's call gave 1"), "{}", o.2);
+    }
+    assert!(outcomes[4..].iter().all(|o| o.1 == Pass), "{outcomes:?}");
+    let warnings = run.stderr.matches("it is not pure").count();
+    assert_eq!(warnings, 1, "said once: {}", run.stderr);
+    assert!(
+        run.stderr.contains("scenarios::pure::offset_by"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// The pids of this scenario's worker processes.
+fn workers() -> Vec<i32> {
+    support::invite_processes()
+        .into_iter()
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                .is_ok_and(|c| c.trim() == "invite worker")
+                && support::process_state(*pid) != Some('Z')
+        })
+        .collect()
+}
+
+fn signal_workers(signal: i32) -> usize {
+    let pids = workers();
+    for pid in &pids {
+        // SAFETY: a signal to a process of this scenario, found by name and environment.
+        unsafe { libc::kill(*pid, signal) };
+    }
+    pids.len()
+}
+
+#[invite::metamorphic(pure, total(&negate(xs)) == -result)]
+fn total(xs: &[f64]) -> f64 {
+    xs.iter().sum()
+}
+
+#[test]
+fn a_full_ring_skips_the_test_never_the_call_and_counts_it() {
+    let config = format!("{EVERY_CALL}\nworker_ring_mib = 1");
+    let run = scenario(here!(), &config, || {
+        total(&[1.0, 2.0]);
+        assert!(invite::wait_idle(WAIT));
+        // A stopped worker reads nothing: the ring fills, and calls go on untested.
+        assert_eq!(signal_workers(libc::SIGSTOP), 2, "supervisor and executor");
+        let big = vec![0.5f64; 12 << 10];
+        for _ in 0..40 {
+            assert_eq!(total(&big), 6144.0);
+        }
+        // One call that could never fit: said once, with the key to raise.
+        total(&vec![1.0f64; 80 << 10]);
+        signal_workers(libc::SIGCONT);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == "scenarios::pure::total")
+        .unwrap();
+    // 96 KiB entries in a 1 MiB ring: about ten fit.
+    assert!(site.skipped.ring_full >= 25, "{site:?}");
+    assert_eq!(site.sampled, 42, "{site:?}");
+    assert_eq!(site.runs + site.skipped.ring_full, 42, "{site:?}");
+    assert_eq!(
+        site.tests, site.runs,
+        "every queued call was tested: {site:?}"
+    );
+    assert_eq!(site.outcomes.pass, site.runs, "{site:?}");
+    assert!(
+        run.stderr.contains("raise worker_ring_mib"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        run.stderr
+            .matches("more than half the worker's ring")
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn a_worker_killed_from_outside_costs_its_calls_and_comes_back() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        total(&[1.0]);
+        assert!(invite::wait_idle(WAIT));
+        let killed = workers();
+        assert_eq!(signal_workers(libc::SIGKILL), 2);
+        assert!(support::eventually(WAIT, || killed.iter().all(
+            |p| !support::process_exists(*p) || support::process_state(*p) == Some('Z')
+        )));
+        for _ in 0..3 {
+            total(&[2.0, 3.0]);
+        }
+        assert!(invite::wait_idle(WAIT));
+        assert_eq!(workers().len(), 2, "a new worker took over");
+    });
+    run.assert_success();
+    let outcomes = run.outcomes_of("total(&negate(xs)) == -result");
+    assert_eq!(outcomes, vec![Pass; 4], "{}", run.describe());
+}
+
+/// A test that takes its time.
+fn slowly(_: &u64, _: &u64) -> bool {
+    std::thread::sleep(Duration::from_millis(40));
+    true
+}
+
+#[invite::metamorphic(pure, test = slowly)]
+fn slow(x: u64) -> u64 {
+    x
+}
+
+#[test]
+fn calls_still_queued_at_exit_are_drained_then_counted_as_unrun() {
+    let config = format!("{EVERY_CALL}\ndrain_ms = 200");
+    let run = scenario(here!(), &config, || {
+        for x in 0..40 {
+            slow(x);
+        }
+    });
+    run.assert_success();
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == "scenarios::pure::slow")
+        .unwrap();
+    let tests = run.tests_of("slowly");
+    // Every call is accounted for: tested (a test killed at exit is a timeout), or unrun.
+    assert_eq!(site.sampled, 40, "{site:?}");
+    assert_eq!(
+        tests.len() as u64 + site.skipped.unrun,
+        40,
+        "{site:?}\n{}",
+        run.describe()
+    );
+    assert!(
+        site.skipped.unrun > 0,
+        "40 tests of 40 ms do not fit 200 ms: {site:?}"
+    );
+    assert!(
+        tests.iter().any(|t| t.outcome == Pass),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        tests.iter().all(|t| t.outcome == Pass
+            || (t.outcome == Timeout && t.detail.as_deref().unwrap_or("").contains("exited"))),
+        "{}",
+        run.describe()
+    );
+    assert!(run.stderr.contains("counted as unrun"), "{}", run.stderr);
+}
+
+#[test]
+fn many_threads_call_pure_sites_at_once_and_lose_nothing() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        let threads: Vec<_> = (0..4)
+            .map(|k| {
+                std::thread::spawn(move || {
+                    for i in 0..150 {
+                        let xs = [k as f64, i as f64, 0.5];
+                        std::hint::black_box(total(&xs));
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == "scenarios::pure::total")
+        .unwrap();
+    assert_eq!(site.sampled, 600, "{site:?}");
+    assert_eq!(site.runs + site.skipped.ring_full, 600, "{site:?}");
+    assert_eq!(site.tests, site.runs, "{site:?}");
+    assert_eq!(site.outcomes.pass, site.runs, "{site:?}");
+    let runs: std::collections::BTreeSet<u64> = run.tests().iter().map(|t| t.run).collect();
+    assert_eq!(
+        runs.len() as u64,
+        site.runs,
+        "one record per call, each its own run"
+    );
 }
