@@ -1,0 +1,226 @@
+//! What a sampled call of a `pure` site costs its caller, side by side in one process with a
+//! bare `fork()`, with the same call unsampled, and with the same function forking its runs:
+//!
+//! 1. the caller's time per sampled call, for arguments of 8 B, 1 KiB, 64 KiB and 1 MiB;
+//! 2. tests per second of caller time, and of machine time (the caller's plus the worker's
+//!    CPU time), with a trivial relation;
+//! 3. tests a 1% overhead cap admits per second of a 1 µs function, worker against fork.
+//!
+//! ```text
+//! cargo bench --bench pure_call
+//! ```
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use invite::mr::negate;
+use support::median;
+
+const WAIT: Duration = Duration::from_secs(60);
+
+#[invite::metamorphic(pure, scalar(x + 1) == result + 1)]
+fn scalar(x: u64) -> u64 {
+    x
+}
+
+/// The same, never sampled.
+#[invite::metamorphic(pure, scalar_off(x + 1) == result + 1)]
+fn scalar_off(x: u64) -> u64 {
+    x
+}
+
+#[invite::metamorphic(pure, total(&negate(xs)) == -result)]
+fn total(xs: &[f64]) -> f64 {
+    xs.iter().sum()
+}
+
+/// The same function, never sampled (`rho = 0` in the bench's configuration).
+#[invite::metamorphic(pure, total_off(&negate(xs)) == -result)]
+fn total_off(xs: &[f64]) -> f64 {
+    xs.iter().sum()
+}
+
+/// About a microsecond of work.
+fn spin(x: u64) -> u64 {
+    let mut h = x;
+    for _ in 0..300 {
+        h = std::hint::black_box(h.wrapping_mul(6364136223846793005).wrapping_add(1));
+    }
+    h
+}
+
+#[invite::metamorphic(pure, work(x) == result)]
+fn work(x: u64) -> u64 {
+    spin(x)
+}
+
+/// The same, forking (`isolation = "fork"` in the configuration).
+#[invite::metamorphic(pure, work_forked(x) == result)]
+fn work_forked(x: u64) -> u64 {
+    spin(x)
+}
+
+/// CPU time of this bench's worker processes so far, in seconds (they are not its children:
+/// found by name and by the marker in their environment).
+fn worker_cpu_s(marker: &str) -> f64 {
+    let tick = 100.0; // USER_HZ
+    let mut total = 0.0;
+    for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+        if comm.trim() != "invite worker" {
+            continue;
+        }
+        let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+        if !env.split(|b| *b == 0).any(|v| v == marker.as_bytes()) {
+            continue;
+        }
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let Some(after) = stat.rfind(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = stat[after + 2..].split_whitespace().collect();
+        // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+        let ticks: f64 =
+            fields[11].parse::<f64>().unwrap_or(0.0) + fields[12].parse::<f64>().unwrap_or(0.0);
+        total += ticks / tick;
+    }
+    total
+}
+
+/// The caller's time per call over `n` calls of `call`, in microseconds, then waits for the
+/// worker to finish them.
+fn per_call_us(n: usize, mut call: impl FnMut(usize)) -> f64 {
+    let started = Instant::now();
+    for i in 0..n {
+        call(i);
+    }
+    let us = started.elapsed().as_secs_f64() * 1e6 / n as f64;
+    assert!(invite::wait_idle(WAIT), "the worker did not finish");
+    us
+}
+
+fn tests_of(site: &str) -> u64 {
+    invite::outcomes()
+        .site(site)
+        .map_or(0, |s| s.total().total())
+}
+
+fn main() {
+    let marker = format!("INVITE_BENCH_MARKER={}", std::process::id());
+    std::env::set_var("INVITE_BENCH_MARKER", std::process::id().to_string());
+    let _dir = support::start_invite(
+        "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n\
+         worker_ring_mib = 64\n\
+         [functions.\"pure_call::total_off\"]\nrho = 0.0\n\
+         [functions.\"pure_call::scalar_off\"]\nrho = 0.0\n\
+         [functions.\"pure_call::work_forked\"]\nisolation = \"fork\"\n",
+    );
+    // The worker starts at the first call.
+    scalar(0);
+    assert!(invite::wait_idle(WAIT));
+
+    println!("caller's time per call (median of 9 batches), against a bare fork of this process");
+    println!(
+        "{:>10} {:>12} {:>12} {:>12} {:>14}",
+        "arguments", "unsampled", "sampled", "bare fork", "sampled/fork"
+    );
+    let fork = median((0..41).map(|_| support::bare_fork_us()).collect());
+    let rows: [(&str, usize, usize); 4] = [
+        ("8 B", 0, 2000),
+        ("1 KiB", 128, 2000),
+        ("64 KiB", 8 << 10, 200),
+        ("1 MiB", 128 << 10, 20),
+    ];
+    for (label, len, n) in rows {
+        let xs: Vec<f64> = (0..len).map(|i| i as f64).collect();
+        let (mut on, mut off) = (Vec::new(), Vec::new());
+        for _ in 0..9 {
+            if len == 0 {
+                on.push(per_call_us(n, |i| {
+                    std::hint::black_box(scalar(i as u64));
+                }));
+                off.push(per_call_us(n, |i| {
+                    std::hint::black_box(scalar_off(i as u64));
+                }));
+            } else {
+                on.push(per_call_us(n, |_| {
+                    std::hint::black_box(total(&xs));
+                }));
+                off.push(per_call_us(n, |_| {
+                    std::hint::black_box(total_off(&xs));
+                }));
+            }
+        }
+        let (on, off) = (median(on), median(off));
+        println!(
+            "{label:>10} {off:>9.2} us {on:>9.2} us {fork:>9.1} us {:>13.4}x",
+            on / fork
+        );
+    }
+
+    // Throughput with a trivial relation.
+    let n = 50_000;
+    let cpu_before = worker_cpu_s(&marker);
+    let caller_s = per_call_us(n, |i| {
+        std::hint::black_box(scalar(i as u64));
+    }) * n as f64
+        / 1e6;
+    let worker_s = worker_cpu_s(&marker) - cpu_before;
+    println!(
+        "\n{n} sampled calls with a trivial relation: {:.0} tests per second of caller time; \
+         {:.0} per second of machine time (caller {:.3} s + worker CPU {:.3} s)",
+        n as f64 / caller_s,
+        n as f64 / (caller_s + worker_s),
+        caller_s,
+        worker_s
+    );
+
+    // What a 1% overhead cap admits: the same 1 µs function, in the worker and forking, each
+    // called for two seconds in one process (the cap charges the caller's time and the
+    // worker's or runs' CPU time).
+    println!("\nunder max_overhead = 0.01, a 1 us function called for 2 s:");
+    std::fs::write(
+        _dir.path().join("invite.toml"),
+        format!(
+            "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 0.01\n\
+             worker_ring_mib = 64\nlog = {:?}\n\
+             [functions.\"pure_call::total_off\"]\nrho = 0.0\n\
+             [functions.\"pure_call::scalar_off\"]\nrho = 0.0\n\
+             [functions.\"pure_call::work_forked\"]\nisolation = \"fork\"\n",
+            _dir.path().join(support::LOG).display().to_string()
+        ),
+    )
+    .expect("config");
+    invite::reload();
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut admitted = Vec::new();
+    for (name, f) in [
+        ("pure_call::work", work as fn(u64) -> u64),
+        ("pure_call::work_forked", work_forked),
+    ] {
+        let before = tests_of(name);
+        let started = Instant::now();
+        let mut calls = 0u64;
+        while started.elapsed() < Duration::from_secs(2) {
+            std::hint::black_box(f(calls));
+            calls += 1;
+        }
+        assert!(invite::wait_idle(WAIT));
+        let tests = tests_of(name) - before;
+        println!(
+            "  {name:<24} {calls:>9} calls, {tests:>7} tested: {:>8.0} tests per second",
+            tests as f64 / 2.0
+        );
+        admitted.push(tests as f64);
+        // Let the budget's clock catch up before the other kind runs.
+        std::thread::sleep(Duration::from_millis(1500));
+    }
+    println!(
+        "  worker / fork: {:.0}x",
+        admitted[0] / admitted[1].max(1.0)
+    );
+}
