@@ -19,6 +19,11 @@ use support::median;
 
 const WAIT: Duration = Duration::from_secs(60);
 
+/// The twins that are never sampled, and the one that forks.
+const SITES: &str = "functions = { \"pure_call::total_off\" = { rho = 0.0 }, \
+    \"pure_call::scalar_off\" = { rho = 0.0 }, \
+    \"pure_call::work_forked\" = { isolation = \"fork\" } }";
+
 #[invite::metamorphic(pure, scalar(x + 1) == result + 1)]
 fn scalar(x: u64) -> u64 {
     x
@@ -61,10 +66,22 @@ fn work_forked(x: u64) -> u64 {
     spin(x)
 }
 
+/// CPU time of a process so far, in seconds, from its `stat` line.
+fn cpu_s(pid: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let Some(after) = stat.rfind(')') else {
+        return 0.0;
+    };
+    let fields: Vec<&str> = stat[after + 2..].split_whitespace().collect();
+    // utime and stime, fields 14 and 15 of the line (12 and 13 after the name), in ticks.
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 /// CPU time of this bench's worker processes so far, in seconds (they are not its children:
-/// found by name and by the marker in their environment).
-fn worker_cpu_s(marker: &str) -> f64 {
-    let tick = 100.0; // USER_HZ
+/// found by name and by their executable, this one).
+fn worker_cpu_s() -> f64 {
+    let exe = std::fs::read_link("/proc/self/exe").expect("own executable");
     let mut total = 0.0;
     for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
         let Some(pid) = e.file_name().to_str().and_then(|p| p.parse::<u32>().ok()) else {
@@ -74,19 +91,10 @@ fn worker_cpu_s(marker: &str) -> f64 {
         if comm.trim() != "invite worker" {
             continue;
         }
-        let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
-        if !env.split(|b| *b == 0).any(|v| v == marker.as_bytes()) {
+        if std::fs::read_link(format!("/proc/{pid}/exe")).ok().as_ref() != Some(&exe) {
             continue;
         }
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let Some(after) = stat.rfind(')') else {
-            continue;
-        };
-        let fields: Vec<&str> = stat[after + 2..].split_whitespace().collect();
-        // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
-        let ticks: f64 =
-            fields[11].parse::<f64>().unwrap_or(0.0) + fields[12].parse::<f64>().unwrap_or(0.0);
-        total += ticks / tick;
+        total += cpu_s(&pid.to_string());
     }
     total
 }
@@ -106,19 +114,17 @@ fn per_call_us(n: usize, mut call: impl FnMut(usize)) -> f64 {
 fn tests_of(site: &str) -> u64 {
     invite::outcomes()
         .site(site)
-        .map_or(0, |s| s.total().total())
+        .map_or(0, |s| s.counts().total())
 }
 
 fn main() {
-    let marker = format!("INVITE_BENCH_MARKER={}", std::process::id());
-    std::env::set_var("INVITE_BENCH_MARKER", std::process::id().to_string());
-    let _dir = support::start_invite(
+    if let Ok(phase) = std::env::var("PURE_CALL_PHASE") {
+        return capped(&phase);
+    }
+    let _dir = support::start_invite(&format!(
         "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n\
-         worker_ring_mib = 64\n\
-         [functions.\"pure_call::total_off\"]\nrho = 0.0\n\
-         [functions.\"pure_call::scalar_off\"]\nrho = 0.0\n\
-         [functions.\"pure_call::work_forked\"]\nisolation = \"fork\"\n",
-    );
+         worker_ring_mib = 64\n{SITES}\n"
+    ));
     // The worker starts at the first call.
     scalar(0);
     assert!(invite::wait_idle(WAIT));
@@ -164,63 +170,79 @@ fn main() {
 
     // Throughput with a trivial relation.
     let n = 50_000;
-    let cpu_before = worker_cpu_s(&marker);
+    let (cpu_before, own_before, tests_before) =
+        (worker_cpu_s(), cpu_s("self"), tests_of("pure_call::scalar"));
     let caller_s = per_call_us(n, |i| {
         std::hint::black_box(scalar(i as u64));
     }) * n as f64
         / 1e6;
-    let worker_s = worker_cpu_s(&marker) - cpu_before;
+    let worker_s = worker_cpu_s() - cpu_before;
+    // The program's own CPU time: the callers' and the collector's, which reads the results.
+    let own_s = cpu_s("self") - own_before;
+    assert_eq!(
+        tests_of("pure_call::scalar") - tests_before,
+        n as u64,
+        "every call was tested"
+    );
     println!(
         "\n{n} sampled calls with a trivial relation: {:.0} tests per second of caller time; \
-         {:.0} per second of machine time (caller {:.3} s + worker CPU {:.3} s)",
+         {:.0} per second of machine time (the program's CPU {:.3} s, callers' and \
+         collector's, + the worker's {:.3} s)",
         n as f64 / caller_s,
-        n as f64 / (caller_s + worker_s),
-        caller_s,
+        n as f64 / (own_s + worker_s),
+        own_s,
         worker_s
     );
 
-    // What a 1% overhead cap admits: the same 1 µs function, in the worker and forking, each
-    // called for two seconds in one process (the cap charges the caller's time and the
-    // worker's or runs' CPU time).
+    // What a 1% overhead cap admits: the same 1 us function, in the worker and forking, each
+    // called for two seconds in a fresh process of this bench (so that each starts with the
+    // budget untouched), one after the other.
     println!("\nunder max_overhead = 0.01, a 1 us function called for 2 s:");
-    std::fs::write(
-        _dir.path().join("invite.toml"),
-        format!(
-            "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 0.01\n\
-             worker_ring_mib = 64\nlog = {:?}\n\
-             [functions.\"pure_call::total_off\"]\nrho = 0.0\n\
-             [functions.\"pure_call::scalar_off\"]\nrho = 0.0\n\
-             [functions.\"pure_call::work_forked\"]\nisolation = \"fork\"\n",
-            _dir.path().join(support::LOG).display().to_string()
-        ),
-    )
-    .expect("config");
-    invite::reload();
-    std::thread::sleep(Duration::from_millis(1500));
-    let mut admitted = Vec::new();
-    for (name, f) in [
-        ("pure_call::work", work as fn(u64) -> u64),
-        ("pure_call::work_forked", work_forked),
-    ] {
-        let before = tests_of(name);
-        let started = Instant::now();
-        let mut calls = 0u64;
-        while started.elapsed() < Duration::from_secs(2) {
-            std::hint::black_box(f(calls));
-            calls += 1;
-        }
-        assert!(invite::wait_idle(WAIT));
-        let tests = tests_of(name) - before;
-        println!(
-            "  {name:<24} {calls:>9} calls, {tests:>7} tested: {:>8.0} tests per second",
-            tests as f64 / 2.0
-        );
-        admitted.push(tests as f64);
-        // Let the budget's clock catch up before the other kind runs.
-        std::thread::sleep(Duration::from_millis(1500));
-    }
+    let exe = std::env::current_exe().expect("own executable");
+    let admitted: Vec<f64> = ["worker", "fork"]
+        .iter()
+        .map(|phase| {
+            let out = std::process::Command::new(&exe)
+                .env("PURE_CALL_PHASE", phase)
+                .env_remove("INVITE_CONFIG")
+                .output()
+                .expect("the phase ran");
+            let text = String::from_utf8_lossy(&out.stdout).to_string();
+            print!("{text}");
+            text.split_whitespace()
+                .rev()
+                .nth(3)
+                .and_then(|t| t.parse().ok())
+                .expect("tests per second")
+        })
+        .collect();
     println!(
         "  worker / fork: {:.0}x",
-        admitted[0] / admitted[1].max(1.0)
+        admitted[0] / admitted[1].max(0.5)
+    );
+}
+
+/// One phase of the cap's measure: `work` (the worker) or `work_forked` (forking).
+fn capped(phase: &str) {
+    let _dir = support::start_invite(&format!(
+        "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 0.01\n\
+         worker_ring_mib = 64\n{SITES}\n"
+    ));
+    let (name, f) = if phase == "worker" {
+        ("pure_call::work", work as fn(u64) -> u64)
+    } else {
+        ("pure_call::work_forked", work_forked as fn(u64) -> u64)
+    };
+    let started = Instant::now();
+    let mut calls = 0u64;
+    while started.elapsed() < Duration::from_secs(2) {
+        std::hint::black_box(f(calls));
+        calls += 1;
+    }
+    assert!(invite::wait_idle(WAIT));
+    let tests = tests_of(name);
+    println!(
+        "  {name:<24} {calls:>9} calls, {tests:>7} tested: {:>8.0} tests per second",
+        tests as f64 / 2.0
     );
 }

@@ -2,7 +2,6 @@
 //! recording the tests it reports as a forked run's are recorded, moving a site whose calls
 //! it cannot reproduce back to forking, and at exit draining it within `drain_ms`.
 
-use std::collections::{BTreeMap, HashMap};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::time::{Duration, Instant};
@@ -10,8 +9,8 @@ use std::time::{Duration, Instant};
 use super::records::{test_record, About};
 use super::State;
 use crate::diag::{self, Level};
-use crate::record::{Outcome, Seeds};
-use crate::sandbox::wire::{Call, Frame, FrameReader};
+use crate::record::Outcome;
+use crate::sandbox::wire::{Called, Frame, FrameReader};
 use crate::sandbox::worker::{self, Pool};
 use crate::sandbox::{Exit, Follow};
 use crate::site::{self, Site};
@@ -31,35 +30,6 @@ pub(super) struct LiveWorker {
     reader: FrameReader,
     eof: bool,
     exit: Option<Exit>,
-    /// Calls announced and not ended, by run number.
-    calls: HashMap<u64, WorkerCall>,
-    /// Killed at exit, after `drain_ms`.
-    killed_at_exit: bool,
-}
-
-/// A call the worker tests.
-struct WorkerCall {
-    site: &'static Site,
-    time: String,
-    seeds: Seeds,
-    parent_ns: u64,
-    inputs: BTreeMap<String, String>,
-    /// Tests reported, or not this instance's to run.
-    reported: Vec<bool>,
-    next: u64,
-}
-
-impl WorkerCall {
-    fn about(&self, run: u64) -> About<'_> {
-        About {
-            site: self.site,
-            run,
-            time: &self.time,
-            seeds: &self.seeds,
-            parent_ns: self.parent_ns,
-            inputs: &self.inputs,
-        }
-    }
 }
 
 /// The collector's part in the worker: the one alive, and when a fork last failed.
@@ -90,8 +60,7 @@ impl Workers {
     /// Whether calls are waiting for the worker or under way in it.
     pub fn busy(&self) -> bool {
         worker::pool().is_some_and(|pool| {
-            pool.ring.tail() > pool.ring.progress().done.load(Acquire)
-                || self.live.as_ref().is_some_and(|w| !w.calls.is_empty())
+            !pool.idle() || pool.ring.tail() > pool.ring.progress().done.load(Acquire)
         })
     }
 }
@@ -121,9 +90,8 @@ impl State {
             }
         }
         self.take_worker_frames();
-        let Some(w) = &self.workers.live else { return };
-        if let Some(exit) = w.exit {
-            self.worker_ended(pool, exit);
+        if self.workers.live.as_ref().is_some_and(|w| w.exit.is_some()) {
+            self.worker_ended(pool);
         }
     }
 
@@ -139,8 +107,6 @@ impl State {
                     reader: FrameReader::default(),
                     eof: false,
                     exit: None,
-                    calls: HashMap::new(),
-                    killed_at_exit: false,
                 });
             }
             Err(e) => {
@@ -164,142 +130,81 @@ impl State {
             let Some(frame) = w.reader.next_frame() else {
                 return;
             };
-            match frame {
-                Frame::Call(call) => self.worker_call(*call),
-                Frame::CallInputs { run, inputs } => {
-                    if let Some(c) = w.calls.get_mut(&run) {
-                        c.inputs = inputs;
-                    }
-                }
-                Frame::CallTest {
-                    run,
-                    index,
-                    outcome,
-                    duration_us,
-                    detail,
-                } => {
-                    let Some(c) = w.calls.get_mut(&run) else {
-                        continue;
-                    };
-                    if index >= c.reported.len() || c.reported[index] {
-                        continue;
-                    }
-                    c.reported[index] = true;
-                    let record = test_record(
-                        &c.about(run),
-                        &self.instance,
-                        index,
-                        outcome,
-                        duration_us,
-                        detail,
-                    );
-                    let site = c.site;
-                    self.emit(site, record);
-                }
-                Frame::CallImpure { run } => {
-                    if let Some(c) = w.calls.get(&run) {
-                        impure(c.site);
-                    }
-                }
-                Frame::CallEnd { run, cpu_ns } => {
-                    let call = w.calls.remove(&run);
-                    self.charge_cpu(cpu_ns);
-                    if let Some(c) = call {
-                        self.unreported(run, &c, Outcome::Error, || {
-                            "the worker ended the call without reporting the test".to_string()
-                        });
-                        settle(1);
-                    }
-                }
-                _ => {}
+            if let Frame::Called(called) = frame {
+                self.worker_called(*called);
             }
         }
     }
 
-    /// A call the worker announced: followed if it names a registered site.
-    fn worker_call(&mut self, call: Call) {
+    /// A call the worker tested: recorded as a forked run's tests are, if it names a
+    /// registered site.
+    fn worker_called(&mut self, called: Called) {
+        self.charge_cpu(called.cpu_ns);
+        settle(1);
+        let Called {
+            call,
+            inputs,
+            tests,
+            impure: not_pure,
+            ..
+        } = called;
         let Some(site) = worker::site_at(call.site) else {
             return;
         };
-        let Some(w) = &mut self.workers.live else {
-            return;
-        };
-        if w.calls.contains_key(&call.run) {
-            return;
-        }
-        let time = std::time::UNIX_EPOCH + Duration::from_nanos(call.time_ns);
-        let reported = (0..site.meta.tests.len())
-            .map(|i| !site::runs_test(call.tests, i))
-            .collect();
-        w.calls.insert(
-            call.run,
-            WorkerCall {
-                site,
-                time: humantime::format_rfc3339_micros(time).to_string(),
-                seeds: call.seeds,
-                parent_ns: call.parent_ns,
-                inputs: BTreeMap::new(),
-                reported,
-                next: call.next,
-            },
-        );
         self.note_announced(site);
-    }
-
-    /// Records the tests of `c` that did not report, with `detail`.
-    fn unreported(
-        &mut self,
-        run: u64,
-        c: &WorkerCall,
-        outcome: Outcome,
-        detail: impl Fn() -> String,
-    ) {
-        for (index, done) in c.reported.iter().enumerate() {
-            if *done {
+        let time = std::time::UNIX_EPOCH + Duration::from_nanos(call.time_ns);
+        let time = humantime::format_rfc3339_micros(time).to_string();
+        let about = About {
+            site,
+            run: call.run,
+            time: &time,
+            seeds: &call.seeds,
+            parent_ns: call.parent_ns,
+            inputs: &inputs,
+        };
+        let mut reported = vec![false; site.meta.tests.len()];
+        let mut records = Vec::with_capacity(tests.len());
+        for (index, outcome, duration_us, detail) in tests {
+            if index >= reported.len() || reported[index] || !site::runs_test(call.tests, index)
+            {
                 continue;
             }
-            let record = test_record(
-                &c.about(run),
+            reported[index] = true;
+            records.push(test_record(
+                &about,
                 &self.instance,
                 index,
                 outcome,
-                0,
-                Some(detail()),
-            );
-            self.emit(c.site, record);
+                duration_us,
+                detail,
+            ));
+        }
+        for (index, done) in reported.iter().enumerate() {
+            if !done && site::runs_test(call.tests, index) {
+                records.push(test_record(
+                    &about,
+                    &self.instance,
+                    index,
+                    Outcome::Error,
+                    0,
+                    Some("the worker ended the call without reporting the test".to_string()),
+                ));
+            }
+        }
+        for record in records {
+            self.emit(site, record);
+        }
+        if not_pure {
+            impure(site);
         }
     }
 
-    /// The supervisor is gone (killed from outside, or at exit): its calls under way lose
-    /// their remaining tests, and the next worker takes up after them.
-    fn worker_ended(&mut self, pool: &'static Pool, exit: Exit) {
-        let Some(w) = self.workers.live.take() else {
-            return;
-        };
-        pool.set_alive(false);
-        let at_exit = w.killed_at_exit;
-        let mut after = pool.ring.progress().done.load(Acquire);
-        let drain_ms = self.config.drain_ms;
-        settle(w.calls.len() as u64);
-        for (run, c) in w.calls {
-            after = after.max(c.next);
-            if at_exit {
-                self.unreported(run, &c, Outcome::Timeout, || {
-                    format!(
-                        "still running in the worker when the program exited; killed after \
-                         drain_ms = {drain_ms}"
-                    )
-                });
-            } else {
-                self.unreported(run, &c, Outcome::Error, || {
-                    format!(
-                        "the worker of pure sites {} before this test reported",
-                        exit.describe()
-                    )
-                });
-            }
+    /// The supervisor is gone (killed from outside, or at exit): the next worker takes up
+    /// where it was, the call it was on included.
+    fn worker_ended(&mut self, pool: &'static Pool) {
+        if self.workers.live.take().is_some() {
+            pool.set_alive(false);
         }
-        pool.ring.progress().done.store(after, Release);
     }
 
     /// At exit, after `drain_ms`: stops the worker, and counts the calls it never reached.
@@ -310,7 +215,6 @@ impl State {
         if let Some(w) = &mut self.workers.live {
             if w.exit.is_none() {
                 w.follow.kill(w.pid);
-                w.killed_at_exit = true;
                 while w.exit.is_none() {
                     w.exit = w.follow.try_reap(w.pid);
                     if w.exit.is_none() {
@@ -321,9 +225,7 @@ impl State {
             w.reader.read_available(w.pipe.as_raw_fd());
         }
         self.take_worker_frames();
-        if let Some(exit) = self.workers.live.as_ref().and_then(|w| w.exit) {
-            self.worker_ended(pool, exit);
-        }
+        self.worker_ended(pool);
         let from = pool.ring.progress().done.load(Acquire);
         let unrun = worker::count_unrun(pool, from);
         pool.ring.progress().done.store(pool.ring.tail(), Release);

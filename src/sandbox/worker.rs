@@ -34,7 +34,7 @@ use super::broker;
 use super::child::{self, Tests};
 use super::detach;
 use super::sys::run::{self, exit_now, Forked};
-use super::wire::{self, Call, Frame, FrameReader};
+use super::wire::{self, Call, Called, Frame, FrameReader};
 use super::{kill, pidfd_open, pipe, raw, readable, set_blocking, try_reap, Exit, Launcher};
 use super::{Follow, TestCtx};
 use crate::budget::SkipReason;
@@ -182,6 +182,9 @@ pub struct Queued {
     budget: &'static crate::budget::Budget,
 }
 
+/// The largest buffer a thread keeps between sampled calls of pure sites.
+const SPARE_MAX: usize = 8 << 20;
+
 thread_local! {
     /// A spare buffer for entries, kept to save an allocation per sampled call.
     static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
@@ -271,8 +274,9 @@ impl Queued {
         }
         self.budget.charge(self.started.elapsed().as_nanos() as u64);
         let mut bytes = std::mem::take(&mut self.bytes);
-        // A huge entry's buffer is not kept.
-        if bytes.capacity() <= 1 << 20 {
+        // A thread keeps its buffer for its next sampled call, up to 8 MiB: growing one again
+        // costs a page fault every 4 KiB.
+        if bytes.capacity() <= SPARE_MAX {
             bytes.clear();
             SPARE.with(|s| s.set(bytes));
         }
@@ -333,17 +337,25 @@ struct Resume {
     done_tests: usize,
 }
 
-/// The call the executor is on, as the supervisor follows it.
+/// The call the executor is on, as the supervisor follows it: its report so far.
 struct Current {
-    run: u64,
-    next: u64,
-    /// The site's tests the call runs, in order, and how many have reported.
+    called: Called,
+    /// The site's tests the call runs, in order (`called.tests` has the first ones).
     order: Vec<usize>,
-    reported: usize,
     pos: u64,
     /// When the test under way began, and its deadline.
     since: Instant,
     timeout: Duration,
+}
+
+impl Current {
+    fn reported(&self) -> usize {
+        self.called.tests.len()
+    }
+
+    fn complete(&self) -> bool {
+        self.reported() >= self.order.len()
+    }
 }
 
 /// The supervisor: cut loose, then follow the executor until the program ends.
@@ -366,7 +378,10 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
         detach::privatize_shared_mappings_except(&pool.ring.ranges());
     }
     set_blocking(&report);
-    let fd = report.as_raw_fd();
+    let mut rep = Outbox {
+        fd: report.as_raw_fd(),
+        queued: Vec::new(),
+    };
     let progress = pool.ring.progress();
     let mut resume = Resume {
         pos: progress.done.load(Ordering::Acquire),
@@ -414,28 +429,42 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
         let mut panic: Option<String> = None;
         let mut blocked: Option<String> = None;
         let mut eof = false;
+        // What is ready, from the last wait: everything, the first time round.
+        let mut ready = [true; 4];
         let ended = loop {
-            if let Some(sock) = &broker {
-                broker::serve(sock.as_fd());
+            let [frames, program_ready, files, ended] = ready;
+            if files {
+                if let Some(sock) = &broker {
+                    broker::serve(sock.as_fd());
+                }
             }
-            if !eof {
+            if frames && !eof {
                 eof = reader.read_available(rd);
             }
-            let exit = try_reap(pid, pidfd.as_ref());
+            // Without a pidfd, nothing says the executor ended: look each time round.
+            let exit = if ended || pidfd.is_none() {
+                try_reap(pid, pidfd.as_ref())
+            } else {
+                None
+            };
             if exit.is_some() {
                 reader.read_available(rd);
             }
             while let Some(frame) = reader.next_frame() {
                 match frame {
                     Frame::Begin { pos } => {
-                        let (next, call) = begin(&pool.ring, pos, fd, resume);
-                        begun_next = next;
-                        current = call;
+                        // The same call again, after its executor was replaced, keeps its
+                        // report so far.
+                        if !current.as_ref().is_some_and(|c| c.pos == pos) {
+                            let (next, call) = begin(&pool.ring, pos);
+                            begun_next = next;
+                            current = call;
+                        }
                         panic = None;
                     }
                     Frame::Inputs { inputs } => {
-                        if let Some(c) = &current {
-                            send(fd, &Frame::CallInputs { run: c.run, inputs });
+                        if let Some(c) = &mut current {
+                            c.called.inputs = inputs;
                         }
                     }
                     Frame::Verdict {
@@ -444,30 +473,25 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
                         duration_us,
                     } => {
                         if let Some(c) = &mut current {
-                            test_reported(fd, c, outcome, detail, duration_us);
+                            test_reported(c, outcome, detail, duration_us);
                             panic = None;
                         }
                     }
                     Frame::Impure { detail } => {
                         if let Some(c) = &mut current {
-                            while c.reported < c.order.len() {
+                            while !c.complete() {
                                 let d = Some(detail.clone());
-                                test_reported(fd, c, Outcome::Inconclusive, d, 0);
+                                test_reported(c, Outcome::Inconclusive, d, 0);
                             }
-                            send(fd, &Frame::CallImpure { run: c.run });
+                            c.called.impure = true;
                         }
                     }
                     Frame::Finished { cpu_ns } => {
                         let delta = cpu_ns.saturating_sub(cpu_reported);
                         cpu_reported = cpu_ns;
-                        if let Some(c) = current.take() {
-                            send(
-                                fd,
-                                &Frame::CallEnd {
-                                    run: c.run,
-                                    cpu_ns: delta,
-                                },
-                            );
+                        if let Some(mut c) = current.take() {
+                            c.called.cpu_ns = delta;
+                            rep.add(&Frame::Called(Box::new(c.called)));
                         }
                         if let Some(next) = begun_next.take() {
                             progress.done.store(next, Ordering::Release);
@@ -487,10 +511,11 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
                     _ => {}
                 }
             }
+            rep.flush();
             if let Some(exit) = exit {
                 break Some(exit);
             }
-            if program.as_ref().is_some_and(|p| readable(raw(p))) {
+            if program_ready && program.as_ref().is_some_and(|p| readable(raw(p))) {
                 kill(pid, pidfd.as_ref());
                 exit_now(5);
             }
@@ -507,17 +532,14 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
             let limit = current.as_ref().map_or(Duration::from_millis(1000), |c| {
                 (c.since + c.timeout).saturating_duration_since(now)
             });
-            let fds: Vec<RawFd> = [
-                (!eof).then_some(rd),
-                program.as_ref().map(raw),
-                broker.as_ref().map(raw),
-                pidfd.as_ref().map(raw),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
+            let fds = [
+                if eof { -1 } else { rd },
+                program.as_ref().map_or(-1, raw),
+                broker.as_ref().map_or(-1, raw),
+                pidfd.as_ref().map_or(-1, raw),
+            ];
             let cap = if pidfd.is_some() { 1000 } else { 5 };
-            run::wait_readable(&fds, limit.as_millis().clamp(1, cap) as i32);
+            ready = run::poll_ready(fds, limit.as_millis().clamp(1, cap) as i32);
         };
         // The executor is gone. Whatever test it was on costs that test alone.
         cpu_reported = 0;
@@ -561,68 +583,46 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
                 ),
             ),
         };
-        if c.reported < c.order.len() {
-            test_reported(fd, c, outcome, Some(detail), elapsed);
+        if !c.complete() {
+            test_reported(c, outcome, Some(detail), elapsed);
         }
         resume = Resume {
             pos: c.pos,
-            done_tests: c.reported,
+            done_tests: c.reported(),
         };
-        if c.reported == c.order.len() {
-            send(
-                fd,
-                &Frame::CallEnd {
-                    run: c.run,
-                    cpu_ns: 0,
-                },
-            );
-            progress.done.store(c.next, Ordering::Release);
+        if c.complete() {
+            let next = c.called.call.next;
+            if let Some(c) = current.take() {
+                rep.add(&Frame::Called(Box::new(c.called)));
+            }
+            progress.done.store(next, Ordering::Release);
             resume = Resume {
-                pos: c.next,
+                pos: next,
                 done_tests: 0,
             };
-            current = None;
             begun_next = None;
         }
+        rep.flush();
     }
 }
 
-/// Writes a frame to the collector; a collector that is gone ends the worker.
-fn send(fd: RawFd, frame: &Frame) {
-    if wire::send(fd, frame).is_err() {
-        exit_now(3);
-    }
-}
-
-/// A test of the current call reported: to the collector, and the next one's clock starts.
+/// A test of the current call reported, and the next one's clock starts.
 fn test_reported(
-    fd: RawFd,
     c: &mut Current,
     outcome: Outcome,
     detail: Option<String>,
     duration_us: u64,
 ) {
-    let Some(&index) = c.order.get(c.reported) else {
+    let Some(&index) = c.order.get(c.reported()) else {
         return;
     };
-    c.reported += 1;
+    c.called.tests.push((index, outcome, duration_us, detail));
     c.since = Instant::now();
-    send(
-        fd,
-        &Frame::CallTest {
-            run: c.run,
-            index,
-            outcome,
-            duration_us,
-            detail,
-        },
-    );
 }
 
-/// The executor began the entry at `pos`: read its facts from the ring (not from the
-/// executor, which runs the tests' code) and announce the call to the collector, unless it was
-/// announced before the executor was replaced.
-fn begin(ring: &Ring, pos: u64, fd: RawFd, resume: Resume) -> (Option<u64>, Option<Current>) {
+/// The executor began the entry at `pos`: its facts, read from the ring (not from the
+/// executor, which runs the tests' code), and the position after it.
+fn begin(ring: &Ring, pos: u64) -> (Option<u64>, Option<Current>) {
     let Found::Entry { bytes, next } = ring.read_prefix(pos, HEAD_BYTES) else {
         return (None, None);
     };
@@ -635,26 +635,22 @@ fn begin(ring: &Ring, pos: u64, fd: RawFd, resume: Resume) -> (Option<u64>, Opti
     let order: Vec<usize> = (0..site.meta.tests.len())
         .filter(|&i| crate::site::runs_test(head.tests, i))
         .collect();
-    let again = resume.pos == pos && resume.done_tests > 0;
-    if !again {
-        let call = Call {
-            run: head.run,
-            site: head.site,
-            time_ns: head.time_ns,
-            seeds: head.snapshot.seeds(head.test_seed),
-            tests: head.tests,
-            parent_ns: head.parent_ns,
-            next,
-        };
-        send(fd, &Frame::Call(Box::new(call)));
-    }
-    let current = Current {
+    let call = Call {
         run: head.run,
+        site: head.site,
+        time_ns: head.time_ns,
+        seeds: head.snapshot.seeds(head.test_seed),
+        tests: head.tests,
+        parent_ns: head.parent_ns,
         next,
-        reported: if again {
-            resume.done_tests.min(order.len())
-        } else {
-            0
+    };
+    let current = Current {
+        called: Called {
+            call,
+            inputs: BTreeMap::new(),
+            tests: Vec::with_capacity(order.len()),
+            impure: false,
+            cpu_ns: 0,
         },
         order,
         pos,
@@ -666,6 +662,30 @@ fn begin(ring: &Ring, pos: u64, fd: RawFd, resume: Resume) -> (Option<u64>, Opti
 
 /// The bytes of an entry's [`Head`] (and some to spare).
 const HEAD_BYTES: usize = 256;
+
+/// The executor's frames to its supervisor, written together: everything queued goes out
+/// before anything runs that could hang or crash (so the supervisor knows which test did),
+/// and no sooner.
+struct Outbox {
+    fd: RawFd,
+    queued: Vec<u8>,
+}
+
+impl Outbox {
+    fn add(&mut self, frame: &Frame) {
+        self.queued.extend_from_slice(&frame.encode());
+    }
+
+    fn flush(&mut self) {
+        if self.queued.is_empty() {
+            return;
+        }
+        if wire::write_all(self.fd, &self.queued).is_err() {
+            exit_now(3);
+        }
+        self.queued.clear();
+    }
+}
 
 /// The executor: reads entries from the ring and runs their tests, until its supervisor or the
 /// program ends.
@@ -696,11 +716,16 @@ fn execute(
             exit_now(8);
         }
     }
+    let mut out = Outbox {
+        fd,
+        queued: Vec::new(),
+    };
     let mut pos = resume.pos;
     let mut skip = resume.done_tests;
     loop {
         match pool.ring.read(pos) {
             Found::Nothing => {
+                out.flush();
                 if run::parent_pid() != supervisor {
                     exit_now(4);
                 }
@@ -708,13 +733,13 @@ fn execute(
             }
             Found::Skip { next } => pos = next,
             Found::Entry { bytes, next } => {
-                if wire::send(fd, &Frame::Begin { pos }).is_err() {
-                    exit_now(3);
-                }
-                one_call(&bytes, fd, std::mem::take(&mut skip));
+                out.add(&Frame::Begin { pos });
+                one_call(&bytes, &mut out, std::mem::take(&mut skip));
                 let cpu_ns = crate::sys::usage::cpu_ns(libc::RUSAGE_SELF);
-                if wire::send(fd, &Frame::Finished { cpu_ns }).is_err() {
-                    exit_now(3);
+                out.add(&Frame::Finished { cpu_ns });
+                // While more calls wait, their frames go out with the next call's first.
+                if !matches!(pool.ring.read_prefix(next, 0), Found::Entry { .. }) {
+                    out.flush();
                 }
                 pos = next;
             }
@@ -723,7 +748,7 @@ fn execute(
 }
 
 /// Runs the tests of one entry, the first `skip` of them excepted (run by an executor before).
-fn one_call(bytes: &[u8], fd: RawFd, skip: usize) {
+fn one_call(bytes: &[u8], out: &mut Outbox, skip: usize) {
     let mut input = bytes;
     let Some(head) = Head::take(&mut input) else {
         return;
@@ -734,7 +759,7 @@ fn one_call(bytes: &[u8], fd: RawFd, skip: usize) {
     let runner = super::sys::entry::runner_at(head.runner);
     let run = WorkerRun {
         site,
-        fd,
+        out,
         tests: Tests {
             seed: head.test_seed,
             mask: head.tests,
@@ -742,89 +767,96 @@ fn one_call(bytes: &[u8], fd: RawFd, skip: usize) {
         snapshot: head.snapshot,
         tolerance: head.tolerance,
         skip,
-        stopped: false,
-        _life: std::marker::PhantomData,
+        purity: None,
     };
     runner(&mut input, run);
 }
+
+/// The check that the function gives the caller's result on the worker's copy: a description
+/// of the difference, if any.
+type Purity<'a> = &'a mut dyn FnMut(&mut TestCtx) -> Option<String>;
 
 /// What a pure site's tests see of the worker, in place of a forked run (see
 /// [`super::ChildRun`]): the same calls, run one after the other in the executor.
 pub struct WorkerRun<'a> {
     site: &'static Site,
-    fd: RawFd,
+    out: &'a mut Outbox,
     tests: Tests,
     snapshot: Snapshot,
     tolerance: f64,
     skip: usize,
-    stopped: bool,
-    _life: std::marker::PhantomData<&'a ()>,
+    purity: Option<Purity<'a>>,
 }
 
-impl WorkerRun<'_> {
+impl<'a> WorkerRun<'a> {
     /// The entry's bytes were not the values the attribute wrote (they cannot be, but a
     /// worker does not trust what it reads): every test is an error.
-    pub fn garbled(mut self) {
+    pub fn garbled(self) {
         let detail = "the worker could not read the call's arguments back".to_string();
-        self.report_all(Outcome::Error, detail);
-    }
-
-    fn report_all(&mut self, outcome: Outcome, detail: String) {
         let n = self.order().count();
         for _ in self.skip..n {
-            let frame = Frame::Verdict {
-                outcome,
+            self.out.add(&Frame::Verdict {
+                outcome: Outcome::Error,
                 detail: Some(detail.clone()),
                 duration_us: 0,
-            };
-            if wire::send(self.fd, &frame).is_err() {
-                exit_now(3);
-            }
+            });
         }
-        self.stopped = true;
     }
 
-    fn order(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.site.meta.tests.len()).filter(|&i| crate::site::runs_test(self.tests.mask, i))
+    fn order(&self) -> impl Iterator<Item = usize> + use<> {
+        let mask = self.tests.mask;
+        (0..self.site.meta.tests.len()).filter(move |&i| crate::site::runs_test(mask, i))
     }
 
-    /// Runs the function on the worker's copy of the arguments and compares with the caller's
-    /// result: `check` returns a description of the difference, if any. A call whose result
-    /// differs is not tested (see the module's documentation).
-    pub fn purity(&mut self, check: &mut dyn FnMut(&mut TestCtx) -> Option<String>) {
+    /// Gives the run the check that the function gives the caller's result on the worker's
+    /// copy of the arguments (see the module's documentation); it runs before the tests, and a
+    /// call that fails it is not tested.
+    pub fn with_purity<'b>(self, check: Purity<'b>) -> WorkerRun<'b>
+    where
+        'a: 'b,
+    {
+        WorkerRun {
+            site: self.site,
+            out: self.out,
+            tests: self.tests,
+            snapshot: self.snapshot,
+            tolerance: self.tolerance,
+            skip: self.skip,
+            purity: Some(check),
+        }
+    }
+
+    /// Runs the purity check; the difference, if any.
+    fn impure(&mut self) -> Option<String> {
+        let check = self.purity.as_mut()?;
         self.snapshot.restore();
         rng::set_transform_seed(self.tests.seed);
         let mut ctx = TestCtx::new(usize::MAX, self.snapshot, self.tolerance, false);
-        let differs = match catch_unwind(AssertUnwindSafe(|| check(&mut ctx))) {
+        match catch_unwind(AssertUnwindSafe(|| check(&mut ctx))) {
             Ok(d) => d,
             Err(_) => Some(format!(
                 "the function panicked on the worker's copy of the arguments where the \
                  caller's call returned: {}",
                 child::last_panic()
             )),
-        };
-        if let Some(differs) = differs {
-            if wire::send(self.fd, &Frame::Impure { detail: differs }).is_err() {
-                exit_now(3);
-            }
-            self.stopped = true;
         }
     }
 
     /// Runs every test of the call (as a forked run would), one after the other, reporting each.
-    pub fn run(self, inputs: Vec<(&'static str, String)>, tests: &mut dyn FnMut(&mut TestCtx)) {
-        if self.stopped {
-            return;
-        }
+    pub fn run(mut self, inputs: Vec<(&'static str, String)>, tests: &mut dyn FnMut(&mut TestCtx)) {
         let inputs: BTreeMap<String, String> = inputs
             .into_iter()
             .map(|(k, s)| (k.to_string(), s))
             .collect();
-        if wire::send(self.fd, &Frame::Inputs { inputs }).is_err() {
-            exit_now(3);
+        self.out.add(&Frame::Inputs { inputs });
+        self.out.flush();
+        if let Some(differs) = self.impure() {
+            self.out.add(&Frame::Impure { detail: differs });
+            return;
         }
         let order: Vec<usize> = self.order().collect();
         for &index in order.iter().skip(self.skip) {
+            self.out.flush();
             self.snapshot.restore();
             rng::set_transform_seed(rng::mix(self.tests.seed, index as u64));
             let mut ctx = TestCtx::new(
@@ -843,14 +875,11 @@ impl WorkerRun<'_> {
                 )),
                 Err(_) => (Outcome::Error, Some(child::last_panic())),
             };
-            let frame = Frame::Verdict {
+            self.out.add(&Frame::Verdict {
                 outcome,
                 detail,
                 duration_us,
-            };
-            if wire::send(self.fd, &frame).is_err() {
-                exit_now(3);
-            }
+            });
         }
     }
 }

@@ -250,8 +250,7 @@ pub(super) fn pure_body(
                         let ::core::option::Option::Some(__invite_caller) =
                             (&&::invite::__private::Carry::<#ret>::new()).invite_take(__invite_in)
                         else { return __invite_run.garbled(); };
-                        let mut __invite_run = __invite_run;
-                        __invite_run.purity(&mut |__invite_t: &mut ::invite::__private::TestCtx| {
+                        let mut __invite_purity = |__invite_t: &mut ::invite::__private::TestCtx| {
                             #setup
                             __invite_t.replay();
                             let __invite_fresh = #call;
@@ -270,7 +269,8 @@ pub(super) fn pure_body(
                             } else {
                                 ::core::option::Option::None
                             }
-                        });
+                        };
+                        let __invite_run = __invite_run.with_purity(&mut __invite_purity);
                         { #child }
                     };
                 match ::invite::__private::queue_call(

@@ -171,6 +171,22 @@ pub fn wait_readable(fds: &[RawFd], ms: i32) {
     unsafe { libc::poll(polls.as_mut_ptr(), polls.len() as libc::nfds_t, ms) };
 }
 
+/// Waits until one of the descriptors is readable (or has hung up) or `ms` milliseconds have
+/// passed; which ones are. Negative descriptors are left out, and never ready.
+pub fn poll_ready<const N: usize>(fds: [RawFd; N], ms: i32) -> [bool; N] {
+    let mut polls = fds.map(|fd| libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    });
+    // SAFETY: `polls` is a live array of the length passed; poll skips negative descriptors.
+    let n = unsafe { libc::poll(polls.as_mut_ptr(), N as libc::nfds_t, ms) };
+    if n <= 0 {
+        return [false; N];
+    }
+    polls.map(|p| p.fd >= 0 && p.revents != 0)
+}
+
 /// The last panic message in this process (leaked on purpose: the process is short-lived).
 /// An atomic pointer rather than a lock: the panic hook that sets it may run anywhere, and a
 /// lock could have been held by a thread that does not exist after the fork.

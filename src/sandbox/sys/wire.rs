@@ -49,27 +49,8 @@ pub enum Frame {
     /// Executor to supervisor: every test of the call has reported; `cpu_ns` is the
     /// executor's CPU time so far.
     Finished { cpu_ns: u64 },
-    /// Supervisor to collector: a call the worker tests, as its caller wrote it into the ring.
-    Call(Box<Call>),
-    /// Supervisor to collector: the arguments of a call, as `Debug` text.
-    CallInputs {
-        run: u64,
-        inputs: BTreeMap<String, String>,
-    },
-    /// Supervisor to collector: one finished test of a call.
-    CallTest {
-        run: u64,
-        index: usize,
-        outcome: Outcome,
-        duration_us: u64,
-        detail: Option<String>,
-    },
-    /// Supervisor to collector: the call's result on the worker's copy differed from the
-    /// caller's (its tests are reported as inconclusive).
-    CallImpure { run: u64 },
-    /// Supervisor to collector: every test of the call has reported; `cpu_ns` is the CPU time
-    /// the worker's processes used since the last such frame.
-    CallEnd { run: u64, cpu_ns: u64 },
+    /// Supervisor to collector: a call the worker tested, all its tests reported.
+    Called(Box<Called>),
 }
 
 /// What the collector needs to record a worker's call as it records a run.
@@ -85,6 +66,20 @@ pub struct Call {
     pub parent_ns: u64,
     /// The ring position after the call's entry.
     pub next: u64,
+}
+
+/// A call the worker tested: what its caller wrote, the arguments as `Debug` text, and each
+/// test's outcome.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Called {
+    pub call: Call,
+    pub inputs: BTreeMap<String, String>,
+    /// Each test run: its index, outcome, duration and detail.
+    pub tests: Vec<(usize, Outcome, u64, Option<String>)>,
+    /// The function gave another result on the worker's copy than the caller's.
+    pub impure: bool,
+    /// The CPU time the worker's processes used since the last report.
+    pub cpu_ns: u64,
 }
 
 impl Frame {
