@@ -119,6 +119,8 @@ fn stats(pid: u32, site: &str, calls: u64, elapsed: f64) -> String {
                 disabled: 0,
                 fork_failed: 0,
                 dedup: 2,
+                ring_full: 0,
+                unrun: 0,
             },
             runs: 3,
             tests: 6,

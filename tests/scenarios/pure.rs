@@ -335,3 +335,88 @@ fn many_threads_call_pure_sites_at_once_and_lose_nothing() {
         "one record per call, each its own run"
     );
 }
+
+/// Hand-written tests that each take the worker's executor down on one input: a store through
+/// a null pointer, a loop without end (the site's deadline ends it), an allocation without end
+/// (the memory cap ends it). On every other input they pass.
+#[invite::metamorphic(
+    pure,
+    timeout_ms = 300,
+    test = crashes_on_1,
+    test = hangs_on_2,
+    test = allocates_on_3,
+)]
+fn hazard(x: u64) -> u64 {
+    x
+}
+
+fn crashes_on_1(x: &u64, _result: &u64) -> Result<(), String> {
+    if *x == 1 {
+        let null = std::hint::black_box(std::ptr::null_mut::<u64>());
+        // SAFETY: none: the store is the crash under test, in the worker's executor.
+        unsafe { std::ptr::write_volatile(null, 1) };
+    }
+    Ok(())
+}
+
+fn hangs_on_2(x: &u64, _result: &u64) -> Result<(), String> {
+    if *x == 2 {
+        loop {
+            std::hint::spin_loop();
+        }
+    }
+    Ok(())
+}
+
+fn allocates_on_3(x: &u64, _result: &u64) -> Result<(), String> {
+    if *x == 3 {
+        let mut held = Vec::new();
+        loop {
+            held.push(vec![1u8; 1 << 20]);
+            std::hint::black_box(&held);
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn a_test_that_crashes_hangs_or_exhausts_memory_costs_one_test_and_the_worker_comes_back() {
+    let run = scenario(here!(), &format!("{EVERY_CALL}\nmemory_mb = 64"), || {
+        for x in 1..=5 {
+            std::hint::black_box(hazard(x));
+        }
+    });
+    run.assert_success();
+    let tests: Vec<_> = run
+        .tests()
+        .into_iter()
+        .filter(|t| t.site == "scenarios::pure::hazard")
+        .collect();
+    assert_eq!(tests.len(), 5 * 3, "{}", run.describe());
+    for t in &tests {
+        let x = &t.inputs["x"];
+        let expected = match (t.test.as_str(), x.as_str()) {
+            ("crashes_on_1", "1") | ("allocates_on_3", "3") => Error,
+            ("hangs_on_2", "2") => Timeout,
+            _ => Pass,
+        };
+        assert_eq!(
+            t.outcome,
+            expected,
+            "{} on x = {x}: {:?}\n{}",
+            t.test,
+            t.detail,
+            run.describe()
+        );
+        if expected != Pass {
+            assert!(
+                t.detail.as_deref().is_some_and(|d| !d.is_empty()),
+                "{} on x = {x} says why",
+                t.test
+            );
+        }
+    }
+    // Every call was tested, the calls after each loss too: the executor was replaced.
+    let runs: std::collections::BTreeSet<u64> = tests.iter().map(|t| t.run).collect();
+    assert_eq!(runs.len(), 5, "{}", run.describe());
+}

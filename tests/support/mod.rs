@@ -267,13 +267,21 @@ fn spawn_in(name: &str, config: Option<&str>, env: &[(&str, &str)]) -> Run {
             cmd.env_remove("INVITE_CONFIG").current_dir(&dir);
         }
     }
-    cmd.args([name, "--exact", "--nocapture", "--test-threads=1"])
-        .env("INVITE_SCENARIO", name)
-        .env("INVITE_SCENARIO_DIR", &dir)
-        .env_remove("INVITE")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    // `--include-ignored`: a scenario marked `#[ignore]` runs its body when asked for with
+    // `--ignored`.
+    cmd.args([
+        name,
+        "--exact",
+        "--include-ignored",
+        "--nocapture",
+        "--test-threads=1",
+    ])
+    .env("INVITE_SCENARIO", name)
+    .env("INVITE_SCENARIO_DIR", &dir)
+    .env_remove("INVITE")
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
     for (k, v) in env {
         cmd.env(k, v);
     }

@@ -1084,6 +1084,8 @@ mod tests {
                     disabled: 0,
                     fork_failed: 0,
                     dedup: 2,
+                    ring_full: 0,
+                    unrun: 0,
                 },
                 runs: 3,
                 tests: 6,
