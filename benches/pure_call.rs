@@ -74,7 +74,12 @@ fn cpu_s(pid: &str) -> f64 {
     };
     let fields: Vec<&str> = stat[after + 2..].split_whitespace().collect();
     // utime and stime, fields 14 and 15 of the line (12 and 13 after the name), in ticks.
-    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
     (ticks(11) + ticks(12)) / 100.0
 }
 

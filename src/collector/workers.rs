@@ -165,8 +165,7 @@ impl State {
         let mut reported = vec![false; site.meta.tests.len()];
         let mut records = Vec::with_capacity(tests.len());
         for (index, outcome, duration_us, detail) in tests {
-            if index >= reported.len() || reported[index] || !site::runs_test(call.tests, index)
-            {
+            if index >= reported.len() || reported[index] || !site::runs_test(call.tests, index) {
                 continue;
             }
             reported[index] = true;

@@ -396,6 +396,11 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
         let Ok((read_end, write_end)) = pipe() else {
             exit_now(7);
         };
+        // How the supervisor wakes an idle executor (the executor has no other way to hear of
+        // new calls: it cannot reach the progress page, where callers look for a sleeper).
+        let Ok((wake_rx, wake_tx)) = pipe() else {
+            exit_now(7);
+        };
         let broker = if filtered {
             match broker::pair() {
                 Ok(pair) => Some(pair),
@@ -409,6 +414,7 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
             Ok(Forked::Parent(pid)) => pid,
             Ok(Forked::Child) => {
                 drop(read_end);
+                drop(wake_tx);
                 let broker = broker.map(|(ours, theirs)| {
                     drop(ours);
                     theirs
@@ -417,12 +423,14 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
                 if let Some(p) = &program {
                     run::close_inherited(&[p]);
                 }
-                execute(pool, supervisor, write_end, broker, &files, resume)
+                execute(pool, supervisor, write_end, wake_rx, broker, &files, resume)
             }
             Err(_) => exit_now(7),
         };
-        drop(write_end);
+        drop((write_end, wake_rx));
         let broker = broker.map(|(ours, _)| ours);
+        // Where the executor waits for a call, while it does.
+        let mut idle_at: Option<u64> = None;
         let pidfd = pidfd_open(pid);
         let rd = raw(&read_end);
         let mut reader = FrameReader::default();
@@ -430,9 +438,14 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
         let mut blocked: Option<String> = None;
         let mut eof = false;
         // What is ready, from the last wait: everything, the first time round.
-        let mut ready = [true; 4];
+        let mut ready = [true; 5];
         let ended = loop {
-            let [frames, program_ready, files, ended] = ready;
+            let [frames, program_ready, files, ended, woken] = ready;
+            if woken {
+                pool.ring.disarm();
+                wake(&wake_tx);
+                idle_at = None;
+            }
             if files {
                 if let Some(sock) = &broker {
                     broker::serve(sock.as_fd());
@@ -486,6 +499,7 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
                             c.called.impure = true;
                         }
                     }
+                    Frame::Idle { pos } => idle_at = Some(pos),
                     Frame::Finished { cpu_ns } => {
                         let delta = cpu_ns.saturating_sub(cpu_reported);
                         cpu_reported = cpu_ns;
@@ -532,15 +546,30 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
             let limit = current.as_ref().map_or(Duration::from_millis(1000), |c| {
                 (c.since + c.timeout).saturating_duration_since(now)
             });
+            // An idle executor sleeps until a caller wakes this process (or a call came in the
+            // meantime: it is woken at once).
+            let sleeper = match idle_at {
+                Some(pos) if pool.ring.arm(pos) => pool.ring.wakeup_fd(),
+                Some(_) => {
+                    wake(&wake_tx);
+                    idle_at = None;
+                    -1
+                }
+                None => -1,
+            };
             let fds = [
                 if eof { -1 } else { rd },
                 program.as_ref().map_or(-1, raw),
                 broker.as_ref().map_or(-1, raw),
                 pidfd.as_ref().map_or(-1, raw),
+                sleeper,
             ];
             let cap = if pidfd.is_some() { 1000 } else { 5 };
             ready = run::poll_ready(fds, limit.as_millis().clamp(1, cap) as i32);
         };
+        if idle_at.is_some() {
+            pool.ring.disarm();
+        }
         // The executor is gone. Whatever test it was on costs that test alone.
         cpu_reported = 0;
         let Some(c) = &mut current else {
@@ -606,13 +635,13 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
     }
 }
 
+/// Wakes the idle executor; a wake-up it has not read yet is as good as a new one.
+fn wake(tx: &OwnedFd) {
+    let _ = wire::write_all(raw(tx), &[1]);
+}
+
 /// A test of the current call reported, and the next one's clock starts.
-fn test_reported(
-    c: &mut Current,
-    outcome: Outcome,
-    detail: Option<String>,
-    duration_us: u64,
-) {
+fn test_reported(c: &mut Current, outcome: Outcome, detail: Option<String>, duration_us: u64) {
     let Some(&index) = c.order.get(c.reported()) else {
         return;
     };
@@ -693,12 +722,15 @@ fn execute(
     pool: &'static Pool,
     supervisor: libc::pid_t,
     verdicts: OwnedFd,
+    woken: OwnedFd,
     broker: Option<OwnedFd>,
     files: &[detach::Reopened],
     resume: Resume,
 ) -> ! {
     run::die_with(supervisor);
     run::name_process(c"invite worker");
+    // Only the supervisor keeps the page callers read; nothing run here can reach it.
+    pool.ring.unmap_progress();
     detach::reopen_again(files);
     set_blocking(&verdicts);
     let fd = verdicts.as_raw_fd();
@@ -725,11 +757,14 @@ fn execute(
     loop {
         match pool.ring.read(pos) {
             Found::Nothing => {
+                out.add(&Frame::Idle { pos });
                 out.flush();
                 if run::parent_pid() != supervisor {
                     exit_now(4);
                 }
-                pool.ring.sleep(pos, Duration::from_millis(200));
+                run::poll_ready([raw(&woken)], 200);
+                let mut drained = [0u8; 64];
+                crate::sandbox::sys::run::read_some(raw(&woken), &mut drained);
             }
             Found::Skip { next } => pos = next,
             Found::Entry { bytes, next } => {

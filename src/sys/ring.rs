@@ -10,11 +10,14 @@
 //!
 //! The reader gives bytes back by moving `done` in the [`Progress`] page. A caller never waits:
 //! if the bytes it needs are not free, it skips its test. The worker maps the ring read-only,
-//! from a read-only descriptor, so no code it runs can write what a caller reads; the progress
-//! page is the only memory the two share both ways, and a caller trusts nothing in it: a
-//! `done` beyond `tail`, or one that never moves, costs tests, never memory safety.
+//! from a read-only descriptor, so no code it runs can write what a caller reads. The progress
+//! page is the only memory the two share both ways, and only the worker's supervisor, which
+//! runs no test, keeps it: the process that runs the tests unmaps it. A reader that sleeps says
+//! so there, and a caller that finds it asleep wakes it through an eventfd. Even so, a caller
+//! trusts nothing in the page: a `done` beyond `tail`, or one that never moves, costs tests,
+//! never memory safety.
 
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 
 /// What the stamp of a complete entry at `pos` reads: never 0, which fresh memory holds.
@@ -36,10 +39,6 @@ pub struct Progress {
     pub done: AtomicU64,
     /// Non-zero while the reader sleeps (or is about to): a caller then wakes it.
     pub sleeping: AtomicU32,
-    /// The word the reader sleeps on; callers move it before waking it.
-    pub wake: AtomicU32,
-    /// The worker process's own bookkeeping (see `sandbox::worker`).
-    pub words: [AtomicU64; 8],
 }
 
 /// The ring's control words.
@@ -76,6 +75,8 @@ pub struct Ring {
     cap: usize,
     progress: *mut Progress,
     memfd: OwnedFd,
+    /// What a caller nudges to wake a sleeping reader.
+    wakeup: OwnedFd,
 }
 
 // SAFETY: the ring is memory shared between processes; every word that several threads write
@@ -123,6 +124,7 @@ impl Ring {
             cap,
             progress: progress.cast(),
             memfd,
+            wakeup: crate::sys::fd::eventfd()?,
         })
     }
 
@@ -217,16 +219,9 @@ impl Ring {
         // and then looks at `sleeping`: one of the two sees the other's write.
         fence(Ordering::SeqCst);
         if self.progress().sleeping.load(Ordering::Relaxed) != 0 {
-            self.wake();
+            crate::sys::fd::nudge(self.wakeup.as_fd());
         }
         Ok(())
-    }
-
-    /// Wakes the reader.
-    pub fn wake(&self) {
-        let p = self.progress();
-        p.wake.fetch_add(1, Ordering::Release);
-        let _ = rustix::thread::futex::wake(&p.wake, rustix::thread::futex::Flags::empty(), 1);
     }
 
     /// What lies at `pos` (a reader's side).
@@ -270,28 +265,29 @@ impl Ring {
         }
     }
 
-    /// Sleeps until a caller wakes the reader or `timeout` passes, unless an entry is waiting
-    /// at `pos` already.
-    pub fn sleep(&self, pos: u64, timeout: std::time::Duration) {
+    /// The reader is about to sleep until a caller writes an entry at `pos`: true if it may
+    /// (it then waits for [`Ring::wakeup_fd`] to be readable), false if an entry is there
+    /// already.
+    pub fn arm(&self, pos: u64) -> bool {
         let p = self.progress();
-        let seen = p.wake.load(Ordering::Acquire);
         p.sleeping.store(1, Ordering::Relaxed);
         fence(Ordering::SeqCst);
         if self.read_ready(pos) {
             p.sleeping.store(0, Ordering::Relaxed);
-            return;
+            return false;
         }
-        let limit = rustix::thread::futex::Timespec {
-            tv_sec: timeout.as_secs() as i64,
-            tv_nsec: i64::from(timeout.subsec_nanos()),
-        };
-        let _ = rustix::thread::futex::wait(
-            &p.wake,
-            rustix::thread::futex::Flags::empty(),
-            seen,
-            Some(&limit),
-        );
-        p.sleeping.store(0, Ordering::Relaxed);
+        true
+    }
+
+    /// The reader is awake again.
+    pub fn disarm(&self) {
+        self.progress().sleeping.store(0, Ordering::Relaxed);
+        crate::sys::fd::drain_eventfd(self.wakeup.as_fd());
+    }
+
+    /// The descriptor that becomes readable when a caller wakes the reader.
+    pub fn wakeup_fd(&self) -> std::os::fd::RawFd {
+        self.wakeup.as_raw_fd()
     }
 
     fn read_ready(&self, pos: u64) -> bool {
@@ -315,6 +311,20 @@ impl Ring {
         // never drops the `Ring` (it lives in a static and the process leaves with `_exit`).
         unsafe { libc::close(self.memfd.as_raw_fd()) };
         Ok(())
+    }
+
+    /// In the process that runs tests: unmaps the progress page, which only the supervisor
+    /// writes, so that nothing a test does can reach it. That process must not use
+    /// [`Ring::progress`], [`Ring::push`], [`Ring::arm`] or [`Ring::disarm`] afterwards.
+    pub fn unmap_progress(&self) {
+        // SAFETY: the page is this ring's own mapping, and per the contract above nothing in
+        // this process touches it again.
+        unsafe {
+            libc::munmap(
+                self.progress.cast(),
+                std::mem::size_of::<Progress>().max(4096),
+            )
+        };
     }
 
     /// The address ranges of the ring's two mappings, which the worker keeps shared.
@@ -422,23 +432,31 @@ mod tests {
     }
 
     #[test]
-    fn a_sleeping_reader_is_woken_by_a_caller() {
+    fn a_sleeping_reader_is_woken_by_a_caller_and_only_a_sleeping_one() {
+        use std::os::fd::BorrowedFd;
         let ring = std::sync::Arc::new(Ring::new(1).expect("ring"));
-        let reader = {
+        // SAFETY: the ring's descriptor, which outlives this borrow.
+        let fd = unsafe { BorrowedFd::borrow_raw(ring.wakeup_fd()) };
+        let readable = || crate::sys::fd::wait_readable(&[fd], std::time::Duration::ZERO) == 1;
+        // Awake: a caller does not nudge.
+        ring.push(b"a").expect("room");
+        assert!(!readable());
+        // An entry waits: the reader does not sleep.
+        assert!(!ring.arm(0));
+        let mut pos = 0;
+        assert!(take(&ring, &mut pos).is_some());
+        assert!(ring.arm(pos), "nothing at the next position");
+        let caller = {
             let ring = std::sync::Arc::clone(&ring);
-            std::thread::spawn(move || {
-                let started = std::time::Instant::now();
-                while ring.read(0) == Found::Nothing {
-                    ring.sleep(0, std::time::Duration::from_secs(30));
-                }
-                started.elapsed()
-            })
+            std::thread::spawn(move || ring.push(b"b").expect("room"))
         };
-        while ring.progress().sleeping.load(Ordering::Relaxed) == 0 {
-            std::thread::yield_now();
-        }
-        ring.push(b"x").expect("room");
-        // Woken, not timed out: well under the 30 s the reader would otherwise sleep.
-        assert!(reader.join().expect("reader") < std::time::Duration::from_secs(29));
+        caller.join().expect("caller");
+        assert!(
+            crate::sys::fd::wait_readable(&[fd], std::time::Duration::from_secs(30)) == 1,
+            "the caller woke the reader"
+        );
+        ring.disarm();
+        assert!(!readable(), "disarming drains the wake-up");
+        assert_eq!(take(&ring, &mut pos), Some(b"b".to_vec()));
     }
 }

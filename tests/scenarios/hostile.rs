@@ -1044,11 +1044,9 @@ fn marked_shared_mappings() -> Vec<String> {
 }
 
 /// A forked test holds no shared page: every one became its private copy. The worker's
-/// executor keeps the ring's progress page shared with the program, writable (it marks there
-/// that it sleeps), and a test run by the worker fills it: the marker is found in the program.
-/// Run with `--ignored` to see it; it passes once the executor cannot write that page.
+/// executor holds none of the program's either: the ring is mapped read-only, and the progress
+/// page the program reads is unmapped there (only the supervisor, which runs no test, keeps it).
 #[test]
-#[ignore = "the worker's executor can write the ring's progress page it shares with the program"]
 fn no_test_reaches_a_shared_page_of_the_programs() {
     let run = scenario(here!(), CONFIG, || {
         every_mapping_site(1);

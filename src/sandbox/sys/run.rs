@@ -187,6 +187,13 @@ pub fn poll_ready<const N: usize>(fds: [RawFd; N], ms: i32) -> [bool; N] {
     polls.map(|p| p.fd >= 0 && p.revents != 0)
 }
 
+/// Reads what a non-blocking descriptor holds into `buf`; the count read (0 for nothing).
+pub fn read_some(fd: RawFd, buf: &mut [u8]) -> usize {
+    // SAFETY: `buf` is a live buffer of the length passed.
+    let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+    n.max(0) as usize
+}
+
 /// The last panic message in this process (leaked on purpose: the process is short-lived).
 /// An atomic pointer rather than a lock: the panic hook that sets it may run anywhere, and a
 /// lock could have been held by a thread that does not exist after the fork.

@@ -43,6 +43,8 @@ pub enum Frame {
     /// A pure site's worker (see `sandbox::worker`), executor to supervisor: the next tests
     /// are those of the call whose entry starts at `pos` in the ring.
     Begin { pos: u64 },
+    /// Executor to supervisor: nothing is waiting at `pos` in the ring; wake me when there is.
+    Idle { pos: u64 },
     /// Executor to supervisor: the function's result on the worker's copy differs from the
     /// caller's, so the call's remaining tests are inconclusive.
     Impure { detail: String },
