@@ -18,19 +18,11 @@ pub use crate::sandbox::worker::{queue as queue_call, Queued, Runner, WorkerRun}
 pub use crate::sandbox::{ChildRun, TestCtx};
 #[cfg(feature = "serde")]
 pub use crate::travel::ViaSerde;
-pub use crate::travel::{put_slice, put_str, Carry, Travel, ViaTravel};
+pub use crate::travel::{Carry, ViaTravel};
 /// Without the `serde` feature nothing travels through serde: generated code imports this
 /// empty trait in its place.
 #[cfg(not(feature = "serde"))]
 pub trait ViaSerde {}
-
-/// Refuses, at compile time and on the parameter, a type of a `pure` site that cannot travel to
-/// the worker (with the `serde` feature, a type may travel through serde instead: the call that
-/// copies it is then what refuses).
-#[cfg(not(feature = "serde"))]
-pub fn must_travel<T: Travel>() {}
-#[cfg(feature = "serde")]
-pub fn must_travel<T>() {}
 
 // Below the user API, for invite's own CLI, benchmarks and scenario tests.
 pub use crate::dedup::SeenFilter;

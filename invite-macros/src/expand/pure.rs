@@ -133,49 +133,70 @@ struct Crossing {
     take: TokenStream,
 }
 
+/// Writes `value` (a reference to a `ty`) into `__invite_out`: by its `Travel`, or with the
+/// `serde` feature by whichever of `Travel` and serde it has. Spanned on the type, so that a
+/// type that cannot travel gets one error there, in terms of `invite::Travel`.
+fn put_value(ty: &Type, value: TokenStream) -> TokenStream {
+    if cfg!(feature = "serde") {
+        quote_spanned!(ty.span()=> (&&::invite::__private::Carry::<#ty>::new()).invite_put(#value, __invite_out);)
+    } else {
+        quote_spanned!(ty.span()=> <#ty as ::invite::Travel>::put(#value, __invite_out);)
+    }
+}
+
+/// Reads a `ty` back from `__invite_in`, as [`put_value`] wrote it: an `Option`.
+fn take_value(ty: &Type) -> TokenStream {
+    if cfg!(feature = "serde") {
+        quote_spanned!(ty.span()=> (&&::invite::__private::Carry::<#ty>::new()).invite_take(__invite_in))
+    } else {
+        quote_spanned!(ty.span()=> <#ty as ::invite::Travel>::take(__invite_in))
+    }
+}
+
 fn crossing(ident: &syn::Ident, ty: &Type, by_value: bool, k: usize) -> Crossing {
     let held = format_ident!("__invite_held{}", k);
     let garbled = quote!(return __invite_run.garbled(););
-    let out = quote!(__invite_out);
     if !by_value {
         if let Type::Reference(TypeReference { elem, .. }) = ty {
             let elem = anonymous_lifetimes(elem);
             match &elem {
                 Type::Slice(s) => {
                     let item = &s.elem;
-                    let check =
-                        quote_spanned!(item.span()=> ::invite::__private::must_travel::<#item>(););
+                    let put = quote_spanned!(item.span()=>
+                        <u64 as ::invite::Travel>::put(&(#ident.len() as u64), __invite_out);
+                        <#item as ::invite::Travel>::put_items(#ident, __invite_out);
+                    );
+                    let take = quote_spanned!(item.span()=>
+                        <::std::vec::Vec<#item> as ::invite::Travel>::take(__invite_in)
+                    );
                     return Crossing {
-                        put: quote!(::invite::__private::put_slice(#ident, #out);),
+                        put,
                         take: quote! {
-                            #check
-                            let ::core::option::Option::Some(#held) =
-                                <::std::vec::Vec<#item> as ::invite::__private::Travel>::take(__invite_in)
-                            else { #garbled };
+                            let ::core::option::Option::Some(#held) = #take else { #garbled };
                             let #ident: &[#item] = &#held[..];
                         },
                     };
                 }
                 Type::Path(p) if p.qself.is_none() && p.path.is_ident("str") => {
                     return Crossing {
-                        put: quote!(::invite::__private::put_str(#ident, #out);),
+                        put: quote! {
+                            <u64 as ::invite::Travel>::put(&(#ident.len() as u64), __invite_out);
+                            __invite_out.extend_from_slice(#ident.as_bytes());
+                        },
                         take: quote! {
                             let ::core::option::Option::Some(#held) =
-                                <::std::string::String as ::invite::__private::Travel>::take(__invite_in)
+                                <::std::string::String as ::invite::Travel>::take(__invite_in)
                             else { #garbled };
                             let #ident: &str = #held.as_str();
                         },
                     };
                 }
                 _ => {
-                    let check = travel_check(&elem);
+                    let take = take_value(&elem);
                     return Crossing {
-                        put: quote!((&&::invite::__private::Carry::<#elem>::new()).invite_put(#ident, #out);),
+                        put: put_value(&elem, quote!(#ident)),
                         take: quote! {
-                            #check
-                            let ::core::option::Option::Some(#held) =
-                                (&&::invite::__private::Carry::<#elem>::new()).invite_take(__invite_in)
-                            else { #garbled };
+                            let ::core::option::Option::Some(#held) = #take else { #garbled };
                             let #ident: &#elem = &#held;
                         },
                     };
@@ -184,22 +205,14 @@ fn crossing(ident: &syn::Ident, ty: &Type, by_value: bool, k: usize) -> Crossing
         }
     }
     let ty = anonymous_lifetimes(ty);
-    let check = travel_check(&ty);
+    let take = take_value(&ty);
     Crossing {
-        put: quote!((&&::invite::__private::Carry::<#ty>::new()).invite_put(&#ident, #out);),
+        put: put_value(&ty, quote!(&#ident)),
         take: quote! {
-            #check
-            let ::core::option::Option::Some(#held) =
-                (&&::invite::__private::Carry::<#ty>::new()).invite_take(__invite_in)
-            else { #garbled };
+            let ::core::option::Option::Some(#held) = #take else { #garbled };
             let #ident: #ty = #held;
         },
     }
-}
-
-/// The compile-time check that `ty` travels, spanned on it so that the error names it.
-fn travel_check(ty: &Type) -> TokenStream {
-    quote_spanned!(ty.span()=> ::invite::__private::must_travel::<#ty>();)
 }
 
 /// The result's type (`()` without one).
@@ -229,7 +242,8 @@ pub(super) fn pure_body(
     let puts = crossings.iter().map(|c| &c.put);
     let takes = crossings.iter().map(|c| &c.take);
     let ret = result_type(shape);
-    let ret_check = travel_check(&ret);
+    let take_caller = take_value(&ret);
+    let put_result = put_value(&ret, quote!(&__invite_value));
     let fresh = source_run(shape, "__invite_pure");
     let (setup, call) = (&fresh.setup, &fresh.call);
     quote! {
@@ -246,9 +260,7 @@ pub(super) fn pure_body(
                             StdEq as _, StdOrd as _, ViaSerde as _, ViaTravel as _,
                         };
                         #(#takes)*
-                        #ret_check
-                        let ::core::option::Option::Some(__invite_caller) =
-                            (&&::invite::__private::Carry::<#ret>::new()).invite_take(__invite_in)
+                        let ::core::option::Option::Some(__invite_caller) = #take_caller
                         else { return __invite_run.garbled(); };
                         let mut __invite_purity = |__invite_t: &mut ::invite::__private::TestCtx| {
                             #setup
@@ -299,7 +311,7 @@ pub(super) fn pure_body(
             __invite_q.send(|__invite_out: &mut ::std::vec::Vec<u8>| {
                 #[allow(unused_imports)]
                 use ::invite::__private::{ViaSerde as _, ViaTravel as _};
-                (&&::invite::__private::Carry::<#ret>::new()).invite_put(&__invite_value, __invite_out);
+                #put_result
             });
         }
         __invite_value
