@@ -67,7 +67,22 @@ fn comparable(run: &support::Run) -> Vec<String> {
 
 #[test]
 fn a_pure_site_gives_the_records_a_forked_one_gives() {
-    let worker = scenario(here!(), EVERY_CALL, workload);
+    // Both scenarios run this body (a scenario process runs the first scenario of its test):
+    // the configuration says which way the calls go, and the body checks they went that way.
+    let body = || {
+        workload();
+        assert!(invite::wait_idle(WAIT));
+        let config = std::env::var("INVITE_CONFIG").expect("a configuration file");
+        let forked = std::fs::read_to_string(config)
+            .unwrap()
+            .contains("isolation = \"fork\"");
+        assert_eq!(
+            workers().len(),
+            if forked { 0 } else { 2 },
+            "forked: {forked}"
+        );
+    };
+    let worker = scenario(here!(), EVERY_CALL, body);
     worker.assert_success();
     let forked = scenario(
         here!(),
@@ -75,7 +90,7 @@ fn a_pure_site_gives_the_records_a_forked_one_gives() {
             "{EVERY_CALL}\n[functions.\"scenarios::pure::spread\"]\nisolation = \"fork\"\n\
              [functions.\"scenarios::pure::norm\"]\nisolation = \"fork\""
         ),
-        workload,
+        body,
     );
     forked.assert_success();
     let (a, b) = (comparable(&worker), comparable(&forked));
@@ -261,7 +276,11 @@ fn slow(x: u64) -> u64 {
 fn calls_still_queued_at_exit_are_drained_then_counted_as_unrun() {
     let config = format!("{EVERY_CALL}\ndrain_ms = 200");
     let run = scenario(here!(), &config, || {
-        for x in 0..40 {
+        // One call tested for sure, whatever the machine's load; then more than the worker can
+        // test in 200 ms (40 ms each), left queued at exit.
+        slow(0);
+        assert!(invite::wait_idle(WAIT));
+        for x in 1..40 {
             slow(x);
         }
     });
@@ -419,4 +438,53 @@ fn a_test_that_crashes_hangs_or_exhausts_memory_costs_one_test_and_the_worker_co
     // Every call was tested, the calls after each loss too: the executor was replaced.
     let runs: std::collections::BTreeSet<u64> = tests.iter().map(|t| t.run).collect();
     assert_eq!(runs.len(), 5, "{}", run.describe());
+}
+
+/// A type of the program's own, with no `Travel`: with the `serde` feature it crosses through
+/// serde.
+#[cfg(feature = "serde")]
+mod through_serde {
+    #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    pub struct Reading {
+        pub value: f64,
+        pub unit: String,
+    }
+
+    #[invite::metamorphic(
+        pure,
+        calibrate(&Reading { value: r.value * 2.0, unit: r.unit.clone() }).value == 2.0 * result.value,
+    )]
+    pub fn calibrate(r: &Reading) -> Reading {
+        Reading {
+            value: r.value * 3.0,
+            unit: format!("{}·3", r.unit),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn with_the_serde_feature_a_serde_type_travels() {
+    use through_serde::{calibrate, Reading};
+    let run = scenario(here!(), EVERY_CALL, || {
+        let r = Reading {
+            value: 1.5,
+            unit: "mV".into(),
+        };
+        assert_eq!(calibrate(&r).value, 4.5);
+        assert!(invite::wait_idle(WAIT));
+        assert_eq!(workers().len(), 2, "the worker tested the call");
+    });
+    run.assert_success();
+    let t = run.tests();
+    assert_eq!(t.len(), 1, "{}", run.describe());
+    assert_eq!(t[0].outcome, Pass, "{:?}", t[0]);
+    assert!(t[0].inputs["r"].contains("mV"), "{:?}", t[0].inputs);
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site.ends_with("through_serde::calibrate"))
+        .unwrap();
+    assert_eq!(site.runs, 1, "tested by the worker: {site:?}");
 }
