@@ -174,3 +174,19 @@ pub fn square(x: f64) -> f64 {
 pub fn halved(x: f64) -> f64 {
     x / 2.0 + off_by("invite_shapes::free::halved")
 }
+
+/// The mean of `xs`, declared pure: its sampled calls are tested by the worker, not a fork.
+#[invite::metamorphic(
+    pure,
+    pure_mean(&permute(xs)) == result,
+    pure_mean(&multiply(xs, 2.0)) == 2.0 * result,
+)]
+pub fn pure_mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len().max(1) as f64 + off_by("invite_shapes::free::pure_mean")
+}
+
+/// A generic pure function: its values travel by their bound.
+#[invite::metamorphic(pure, pure_scaled(x, 2.0 * k) == 2.0 * result)]
+pub fn pure_scaled<T: Into<f64> + Copy + invite::Travel>(x: T, k: f64) -> f64 {
+    x.into() * k + off_by("invite_shapes::free::pure_scaled")
+}

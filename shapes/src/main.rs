@@ -66,6 +66,12 @@ fn sync_shapes() -> Vec<(&'static str, f64)> {
     r("max_mut", *free::max_mut(&mut ys));
     r("twice", free::twice(-1.25));
     r("sum_of_squares", free::sum_of_squares(&[1.0, 2.0, 3.0]));
+    r("pure_mean", free::pure_mean(&xs));
+    r("pure_scaled", free::pure_scaled(3u8, 1.5));
+    r(
+        "Km::to_metres",
+        <traits::Km as traits::Unit>::to_metres(2.5),
+    );
     // SAFETY: the slice is not empty.
     #[allow(unsafe_code)]
     r("first_unchecked", unsafe { raw::first_unchecked(&xs) });

@@ -319,3 +319,19 @@ pub fn put_then_get(store: &mut MapStore, k: &u32, v: &f64) -> bool {
     store.put(*k, *v);
     store.get(*k) == Some(*v)
 }
+
+/// A unit of length, converted by an associated function (no receiver).
+pub trait Unit {
+    /// `v` of this unit, in metres.
+    fn to_metres(v: f64) -> f64;
+}
+
+/// Kilometres.
+pub struct Km;
+
+impl Unit for Km {
+    #[invite::metamorphic(pure, <Self as Unit>::to_metres(3.0 * v) == 3.0 * result)]
+    fn to_metres(v: f64) -> f64 {
+        1000.0 * v + off_by("<invite_shapes::traits::Km as Unit>::to_metres")
+    }
+}

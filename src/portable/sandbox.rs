@@ -182,7 +182,10 @@ pub mod worker {
         pub fn garbled(self) {
             match self.never {}
         }
-        pub fn purity(&mut self, _check: &mut dyn FnMut(&mut super::TestCtx) -> Option<String>) {
+        pub fn with_purity<'b>(
+            self,
+            _check: &'b mut dyn FnMut(&mut super::TestCtx) -> Option<String>,
+        ) -> WorkerRun<'b> {
             match self.never {}
         }
         pub fn run(

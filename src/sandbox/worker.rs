@@ -468,7 +468,7 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
                     Frame::Begin { pos } => {
                         // The same call again, after its executor was replaced, keeps its
                         // report so far.
-                        if !current.as_ref().is_some_and(|c| c.pos == pos) {
+                        if current.as_ref().is_none_or(|c| c.pos != pos) {
                             let (next, call) = begin(&pool.ring, pos);
                             begun_next = next;
                             current = call;
