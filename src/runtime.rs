@@ -79,9 +79,12 @@ fn open_worker(rt: &'static Runtime) {
         }
     }
     if site::all().any(|s| s.meta.pure) {
+        // One worker per slot `max_concurrent` allows, but no more than the CPUs to run them.
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         crate::sandbox::worker::open(
             &rt.launch,
             rt.sampling.hidden_runs,
+            (config.max_concurrent as usize).min(cpus),
             (config.worker_ring_mib as usize) << 20,
         );
     }

@@ -32,11 +32,12 @@ pub(super) struct LiveWorker {
     exit: Option<Exit>,
 }
 
-/// The collector's part in the worker: the one alive, and when a fork last failed.
+/// The collector's part in the workers: each lane's worker alive, and when a fork of it last
+/// failed.
 #[derive(Default)]
 pub(super) struct Workers {
-    live: Option<LiveWorker>,
-    failed_at: Option<Instant>,
+    live: Vec<Option<LiveWorker>>,
+    failed_at: Vec<Option<Instant>>,
     /// Calls never tested because the program exited first.
     pub unrun: u64,
 }
@@ -44,63 +45,68 @@ pub(super) struct Workers {
 impl Workers {
     /// The descriptors to wait on.
     pub fn fds(&self) -> Vec<std::os::fd::BorrowedFd<'_>> {
-        let Some(w) = &self.live else {
-            return Vec::new();
-        };
-        let mut fds = Vec::with_capacity(2);
-        if !w.eof {
-            fds.push(w.pipe.as_fd());
-        }
-        if let Some(p) = w.follow.pidfd() {
-            fds.push(p.as_fd());
+        let mut fds = Vec::new();
+        for w in self.live.iter().flatten() {
+            if !w.eof {
+                fds.push(w.pipe.as_fd());
+            }
+            if let Some(p) = w.follow.pidfd() {
+                fds.push(p.as_fd());
+            }
         }
         fds
     }
 
-    /// Whether calls are waiting for the worker or under way in it.
+    /// Whether calls are waiting for a worker or under way in one.
     pub fn busy(&self) -> bool {
-        worker::pool().is_some_and(|pool| {
-            !pool.idle() || pool.ring.tail() > pool.ring.progress().done.load(Acquire)
-        })
+        worker::pool().is_some_and(|pool| !pool.idle() || pool.lanes.iter().any(|l| l.pending()))
     }
 }
 
 impl State {
-    /// Forks the worker when calls wait for it, and records what it reports.
+    /// Forks a lane's worker when calls wait for it, and records what the workers report.
     pub(super) fn service_worker(&mut self) {
         let Some(pool) = worker::pool() else {
             return;
         };
-        if self.workers.live.is_none()
-            && pool.wanted()
-            && self.workers.failed_at.is_none_or(|t| t.elapsed() >= RETRY)
-        {
-            self.start_worker(pool);
-        }
-        let Some(w) = &mut self.workers.live else {
-            return;
-        };
-        if !w.eof {
-            w.eof = w.reader.read_available(w.pipe.as_raw_fd());
-        }
-        if w.exit.is_none() {
-            w.exit = w.follow.try_reap(w.pid);
-            if w.exit.is_some() {
-                w.reader.read_available(w.pipe.as_raw_fd());
+        let n = pool.lanes.len();
+        self.workers.live.resize_with(n, || None);
+        self.workers.failed_at.resize(n, None);
+        for i in 0..n {
+            if self.workers.live[i].is_none()
+                && pool.lanes[i].wanted()
+                && self.workers.failed_at[i].is_none_or(|t| t.elapsed() >= RETRY)
+            {
+                self.start_worker(pool, i);
             }
-        }
-        self.take_worker_frames();
-        if self.workers.live.as_ref().is_some_and(|w| w.exit.is_some()) {
-            self.worker_ended(pool);
+            let Some(w) = &mut self.workers.live[i] else {
+                continue;
+            };
+            if !w.eof {
+                w.eof = w.reader.read_available(w.pipe.as_raw_fd());
+            }
+            if w.exit.is_none() {
+                w.exit = w.follow.try_reap(w.pid);
+                if w.exit.is_some() {
+                    w.reader.read_available(w.pipe.as_raw_fd());
+                }
+            }
+            self.take_worker_frames(i);
+            if self.workers.live[i]
+                .as_ref()
+                .is_some_and(|w| w.exit.is_some())
+            {
+                self.worker_ended(pool, i);
+            }
         }
     }
 
-    fn start_worker(&mut self, pool: &'static Pool) {
-        match worker::spawn(pool) {
+    fn start_worker(&mut self, pool: &'static Pool, lane: usize) {
+        match worker::spawn(pool, lane) {
             Ok((pid, follow, pipe)) => {
-                pool.set_alive(true);
-                self.workers.failed_at = None;
-                self.workers.live = Some(LiveWorker {
+                pool.lanes[lane].set_alive(true);
+                self.workers.failed_at[lane] = None;
+                self.workers.live[lane] = Some(LiveWorker {
                     pid,
                     follow,
                     pipe,
@@ -110,10 +116,10 @@ impl State {
                 });
             }
             Err(e) => {
-                self.workers.failed_at = Some(Instant::now());
+                self.workers.failed_at[lane] = Some(Instant::now());
                 diag::say(Level::Warn, "worker", || {
                     format!(
-                        "cannot fork the worker of pure sites ({e}); their calls wait in its \
+                        "cannot fork a worker of pure sites ({e}); their calls wait in its \
                          ring, and are tried again in {} ms",
                         RETRY.as_millis()
                     )
@@ -122,9 +128,9 @@ impl State {
         }
     }
 
-    fn take_worker_frames(&mut self) {
+    fn take_worker_frames(&mut self, lane: usize) {
         loop {
-            let Some(w) = &mut self.workers.live else {
+            let Some(Some(w)) = self.workers.live.get_mut(lane) else {
                 return;
             };
             let Some(frame) = w.reader.next_frame() else {
@@ -200,9 +206,11 @@ impl State {
 
     /// The supervisor is gone (killed from outside, or at exit): the next worker takes up
     /// where it was, the call it was on included.
-    fn worker_ended(&mut self, pool: &'static Pool) {
-        if self.workers.live.take().is_some() {
-            pool.set_alive(false);
+    fn worker_ended(&mut self, pool: &'static Pool, lane: usize) {
+        if let Some(w) = self.workers.live.get_mut(lane) {
+            if w.take().is_some() {
+                pool.lanes[lane].set_alive(false);
+            }
         }
     }
 
@@ -211,30 +219,34 @@ impl State {
         let Some(pool) = worker::pool() else {
             return;
         };
-        if let Some(w) = &mut self.workers.live {
-            if w.exit.is_none() {
-                w.follow.kill(w.pid);
-                while w.exit.is_none() {
-                    w.exit = w.follow.try_reap(w.pid);
-                    if w.exit.is_none() {
-                        std::thread::sleep(Duration::from_millis(1));
+        let mut unrun = 0;
+        for i in 0..pool.lanes.len() {
+            if let Some(Some(w)) = self.workers.live.get_mut(i) {
+                if w.exit.is_none() {
+                    w.follow.kill(w.pid);
+                    while w.exit.is_none() {
+                        w.exit = w.follow.try_reap(w.pid);
+                        if w.exit.is_none() {
+                            std::thread::sleep(Duration::from_millis(1));
+                        }
                     }
                 }
+                w.reader.read_available(w.pipe.as_raw_fd());
             }
-            w.reader.read_available(w.pipe.as_raw_fd());
+            self.take_worker_frames(i);
+            self.worker_ended(pool, i);
+            let ring = &pool.lanes[i].ring;
+            let from = ring.progress().done.load(Acquire);
+            unrun += worker::count_unrun(&pool.lanes[i], from);
+            ring.progress().done.store(ring.tail(), Release);
         }
-        self.take_worker_frames();
-        self.worker_ended(pool);
-        let from = pool.ring.progress().done.load(Acquire);
-        let unrun = worker::count_unrun(pool, from);
-        pool.ring.progress().done.store(pool.ring.tail(), Release);
         settle(unrun);
         if unrun > 0 {
             self.workers.unrun += unrun;
             let drain_ms = self.config.drain_ms;
             diag::say(Level::Warn, "worker", || {
                 format!(
-                    "{unrun} sampled calls of pure sites were still waiting for the worker when \
+                    "{unrun} sampled calls of pure sites were still waiting for a worker when \
                      the program exited (drain_ms = {drain_ms}): they were not tested, and are \
                      counted as unrun in the stats records"
                 )

@@ -48,43 +48,57 @@ use crate::travel::Travel;
 /// arguments and the caller's result from the entry's bytes and hands the tests to the run.
 pub type Runner = fn(&mut &[u8], WorkerRun<'_>);
 
-/// The program's side of the worker: the ring, and what the collector forks the worker with.
+/// The program's side of the workers: one lane (a ring and the worker that reads it) per
+/// worker, and what the collector forks them with.
 #[derive(Debug)]
 pub(crate) struct Pool {
-    pub ring: Ring,
+    pub lanes: Vec<Lane>,
     pub launcher: &'static Launcher,
-    /// Runs are hidden from the program's child handling: so is the worker.
+    /// Runs are hidden from the program's child handling: so are the workers.
     pub hidden: bool,
-    /// Set when a caller wrote an entry while no worker was alive.
-    wanted: AtomicBool,
-    /// The worker's supervisor is alive (the collector follows it).
-    alive: AtomicBool,
-    /// Calls written into the ring, and calls whose records the collector has written (or
-    /// that it counted as never tested): equal when the worker is idle.
+    /// Calls written into the rings, and calls whose records the collector has written (or
+    /// that it counted as never tested): equal when every worker is idle.
     queued: AtomicU64,
     pub settled: AtomicU64,
 }
 
+/// One worker's ring, and whether the worker is alive.
+#[derive(Debug)]
+pub(crate) struct Lane {
+    pub ring: Ring,
+    /// Set when a caller wrote an entry while no worker was alive.
+    wanted: AtomicBool,
+    /// The worker's supervisor is alive (the collector follows it).
+    alive: AtomicBool,
+}
+
 static POOL: OnceLock<Pool> = OnceLock::new();
 
-/// Makes the ring, once, where some site is pure; `ring_bytes` is `worker_ring`.
-pub(crate) fn open(launcher: &'static Launcher, hidden: bool, ring_bytes: usize) {
-    match Ring::new(ring_bytes) {
-        Ok(ring) => {
-            let _ = POOL.set(Pool {
-                ring,
-                launcher,
-                hidden,
+/// Makes the rings, once, where some site is pure: `workers` of `ring_bytes` each.
+pub(crate) fn open(launcher: &'static Launcher, hidden: bool, workers: usize, ring_bytes: usize) {
+    let lanes: std::io::Result<Vec<Lane>> = (0..workers.max(1))
+        .map(|_| {
+            Ok(Lane {
+                ring: Ring::new(ring_bytes)?,
                 wanted: AtomicBool::new(false),
                 alive: AtomicBool::new(false),
+            })
+        })
+        .collect();
+    match lanes {
+        Ok(lanes) => {
+            let _ = POOL.set(Pool {
+                lanes,
+                launcher,
+                hidden,
                 queued: AtomicU64::new(0),
                 settled: AtomicU64::new(0),
             });
         }
         Err(e) => crate::diag::say(crate::diag::Level::Warn, "worker", || {
             format!(
-                "cannot make the shared ring of pure sites' worker ({e}); pure sites fork their \
-                 runs as other sites do"
+                "cannot make the shared rings of pure sites' workers ({e}); pure sites fork \
+                 their runs as other sites do"
             )
         }),
     }
@@ -95,16 +109,22 @@ pub(crate) fn pool() -> Option<&'static Pool> {
 }
 
 impl Pool {
-    /// Whether the collector should fork a worker: entries wait and none is alive.
-    pub fn wanted(&self) -> bool {
-        !self.alive.load(Ordering::Acquire)
-            && (self.wanted.load(Ordering::Acquire)
-                || self.ring.tail() != self.ring.progress().done.load(Ordering::Acquire))
-    }
-
-    /// Whether every call written into the ring has its records written.
+    /// Whether every call written into the rings has its records written.
     pub fn idle(&self) -> bool {
         self.settled.load(Ordering::Acquire) >= self.queued.load(Ordering::Acquire)
+    }
+}
+
+impl Lane {
+    /// Whether the collector should fork this lane's worker: entries wait and none is alive.
+    pub fn wanted(&self) -> bool {
+        !self.alive.load(Ordering::Acquire)
+            && (self.wanted.load(Ordering::Acquire) || self.pending())
+    }
+
+    /// Whether entries wait in the ring, or are under way.
+    pub fn pending(&self) -> bool {
+        self.ring.tail() != self.ring.progress().done.load(Ordering::Acquire)
     }
 
     pub fn set_alive(&self, alive: bool) {
@@ -113,6 +133,21 @@ impl Pool {
             self.wanted.store(false, Ordering::Release);
         }
     }
+}
+
+/// The lane of this thread's calls: threads are dealt to lanes in turn, so that callers on
+/// many threads share the workers.
+fn lane_of_this_thread(lanes: usize) -> usize {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    thread_local! {
+        static LANE: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+    }
+    LANE.with(|l| {
+        if l.get() == usize::MAX {
+            l.set(NEXT.fetch_add(1, Ordering::Relaxed));
+        }
+        l.get() % lanes
+    })
 }
 
 /// The bytes of an entry before the arguments.
@@ -256,18 +291,33 @@ impl Queued {
         let Some(pool) = pool() else { return };
         let cost = self.started.elapsed().as_nanos() as u64;
         self.bytes[self.parent_at..self.parent_at + 8].copy_from_slice(&cost.to_le_bytes());
-        match pool.ring.push(&self.bytes) {
+        // This thread's lane first, then the others in turn: a full ring skips the test only
+        // when every ring is full.
+        let n = pool.lanes.len();
+        let first = lane_of_this_thread(n);
+        let mut outcome = Err(Full::NoRoom);
+        for k in 0..n {
+            let lane = &pool.lanes[(first + k) % n];
+            outcome = lane.ring.push(&self.bytes);
+            if outcome.is_ok() {
+                if !lane.alive.load(Ordering::Relaxed) {
+                    lane.wanted.store(true, Ordering::Release);
+                }
+                break;
+            }
+            if outcome == Err(Full::TooLarge) {
+                break;
+            }
+        }
+        match outcome {
             Ok(()) => {
                 pool.queued.fetch_add(1, Ordering::Release);
                 self.site.runs.fetch_add(1, Ordering::Relaxed);
                 self.site.parent_ns.fetch_add(cost, Ordering::Relaxed);
-                if !pool.alive.load(Ordering::Relaxed) {
-                    pool.wanted.store(true, Ordering::Release);
-                }
             }
             Err(full) => {
                 if full == Full::TooLarge {
-                    too_large(self.site, self.bytes.len(), pool.ring.capacity());
+                    too_large(self.site, self.bytes.len(), pool.lanes[0].ring.capacity());
                 }
                 self.site.count_skip(SkipReason::RingFull);
             }
@@ -298,16 +348,19 @@ fn too_large(site: &Site, bytes: usize, cap: usize) {
     });
 }
 
-/// Forks the worker's supervisor from the collector thread; returns its pid, how to follow it,
-/// and the read end of its report pipe.
-pub(crate) fn spawn(pool: &'static Pool) -> std::io::Result<(libc::pid_t, Follow, OwnedFd)> {
+/// Forks the supervisor of lane `lane`'s worker from the collector thread; returns its pid,
+/// how to follow it, and the read end of its report pipe.
+pub(crate) fn spawn(
+    pool: &'static Pool,
+    lane: usize,
+) -> std::io::Result<(libc::pid_t, Follow, OwnedFd)> {
     let (read_end, write_end) = pipe()?;
     let write_raw = write_end.as_raw_fd();
     let read_raw = read_end.as_raw_fd();
     let mut in_worker = |program: Option<OwnedFd>| {
         run::close_raw(read_raw);
         let report = run::own_raw(write_raw);
-        supervise(pool, report, program);
+        supervise(pool, lane, report, program);
     };
     let launcher = pool.launcher;
     if pool.hidden {
@@ -359,30 +412,38 @@ impl Current {
 }
 
 /// The supervisor: cut loose, then follow the executor until the program ends.
-fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> ! {
+fn supervise(pool: &'static Pool, lane: usize, report: OwnedFd, program: Option<OwnedFd>) -> ! {
     let launcher = pool.launcher;
     child::isolate(launcher, Duration::ZERO, -1);
     run::name_process(c"invite worker");
     if program.as_ref().is_some_and(|p| readable(raw(p))) {
         exit_now(5);
     }
-    if pool.ring.seal_read_only().is_err() {
-        exit_now(6);
+    // Every ring read-only here; the other lanes' progress pages gone.
+    for (i, other) in pool.lanes.iter().enumerate() {
+        if other.ring.seal_read_only().is_err() {
+            exit_now(6);
+        }
+        if i != lane {
+            other.ring.unmap_progress();
+        }
     }
+    let lane = &pool.lanes[lane];
     let filtered = launcher.filter.is_some();
     let mut files = Vec::new();
     if filtered {
-        let mut keep = vec![report.as_raw_fd()];
+        // The report pipe, the program's pidfd, and the eventfd callers wake this lane with.
+        let mut keep = vec![report.as_raw_fd(), lane.ring.wakeup_fd()];
         keep.extend(program.as_ref().map(raw));
         files = detach::descriptors(&keep);
-        detach::privatize_shared_mappings_except(&pool.ring.ranges());
+        detach::privatize_shared_mappings_except(&lane.ring.ranges());
     }
     set_blocking(&report);
     let mut rep = Outbox {
         fd: report.as_raw_fd(),
         queued: Vec::new(),
     };
-    let progress = pool.ring.progress();
+    let progress = lane.ring.progress();
     let mut resume = Resume {
         pos: progress.done.load(Ordering::Acquire),
         done_tests: 0,
@@ -423,7 +484,9 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
                 if let Some(p) = &program {
                     run::close_inherited(&[p]);
                 }
-                execute(pool, supervisor, write_end, wake_rx, broker, &files, resume)
+                execute(
+                    pool, lane, supervisor, write_end, wake_rx, broker, &files, resume,
+                )
             }
             Err(_) => exit_now(7),
         };
@@ -442,7 +505,7 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
         let ended = loop {
             let [frames, program_ready, files, ended, woken] = ready;
             if woken {
-                pool.ring.disarm();
+                lane.ring.disarm();
                 wake(&wake_tx);
                 idle_at = None;
             }
@@ -469,7 +532,7 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
                         // The same call again, after its executor was replaced, keeps its
                         // report so far.
                         if current.as_ref().is_none_or(|c| c.pos != pos) {
-                            let (next, call) = begin(&pool.ring, pos);
+                            let (next, call) = begin(&lane.ring, pos);
                             begun_next = next;
                             current = call;
                         }
@@ -549,7 +612,7 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
             // An idle executor sleeps until a caller wakes this process (or a call came in the
             // meantime: it is woken at once).
             let sleeper = match idle_at {
-                Some(pos) if pool.ring.arm(pos) => pool.ring.wakeup_fd(),
+                Some(pos) if lane.ring.arm(pos) => lane.ring.wakeup_fd(),
                 Some(_) => {
                     wake(&wake_tx);
                     idle_at = None;
@@ -568,7 +631,7 @@ fn supervise(pool: &'static Pool, report: OwnedFd, program: Option<OwnedFd>) -> 
             ready = run::poll_ready(fds, limit.as_millis().clamp(1, cap) as i32);
         };
         if idle_at.is_some() {
-            pool.ring.disarm();
+            lane.ring.disarm();
         }
         // The executor is gone. Whatever test it was on costs that test alone.
         cpu_reported = 0;
@@ -718,8 +781,10 @@ impl Outbox {
 
 /// The executor: reads entries from the ring and runs their tests, until its supervisor or the
 /// program ends.
+#[allow(clippy::too_many_arguments)]
 fn execute(
     pool: &'static Pool,
+    lane: &'static Lane,
     supervisor: libc::pid_t,
     verdicts: OwnedFd,
     woken: OwnedFd,
@@ -729,8 +794,10 @@ fn execute(
 ) -> ! {
     run::die_with(supervisor);
     run::name_process(c"invite worker");
-    // Only the supervisor keeps the page callers read; nothing run here can reach it.
-    pool.ring.unmap_progress();
+    // Only the supervisor keeps the page callers read, and the eventfd they wake it with;
+    // nothing run here can reach either.
+    lane.ring.unmap_progress();
+    run::close_raw(lane.ring.wakeup_fd());
     detach::reopen_again(files);
     set_blocking(&verdicts);
     let fd = verdicts.as_raw_fd();
@@ -755,7 +822,7 @@ fn execute(
     let mut pos = resume.pos;
     let mut skip = resume.done_tests;
     loop {
-        match pool.ring.read(pos) {
+        match lane.ring.read(pos) {
             Found::Nothing => {
                 out.add(&Frame::Idle { pos });
                 out.flush();
@@ -773,7 +840,7 @@ fn execute(
                 let cpu_ns = crate::sys::usage::cpu_ns(libc::RUSAGE_SELF);
                 out.add(&Frame::Finished { cpu_ns });
                 // While more calls wait, their frames go out with the next call's first.
-                if !matches!(pool.ring.read_prefix(next, 0), Found::Entry { .. }) {
+                if !matches!(lane.ring.read_prefix(next, 0), Found::Entry { .. }) {
                     out.flush();
                 }
                 pos = next;
@@ -927,12 +994,12 @@ pub(crate) fn site_at(address: u64) -> Option<&'static Site> {
 
 /// Counts the entries still in the ring (written, never tested) against their sites, when the
 /// program exits before the worker got to them; returns how many there were.
-pub(crate) fn count_unrun(pool: &Pool, from: u64) -> u64 {
+pub(crate) fn count_unrun(lane: &Lane, from: u64) -> u64 {
     let mut pos = from;
     let mut unrun = 0;
-    let tail = pool.ring.tail();
+    let tail = lane.ring.tail();
     while pos < tail {
-        match pool.ring.read_prefix(pos, HEAD_BYTES) {
+        match lane.ring.read_prefix(pos, HEAD_BYTES) {
             Found::Nothing => break,
             Found::Skip { next } => pos = next,
             Found::Entry { bytes, next } => {

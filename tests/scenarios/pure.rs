@@ -196,7 +196,11 @@ fn total(xs: &[f64]) -> f64 {
 
 #[test]
 fn a_full_ring_skips_the_test_never_the_call_and_counts_it() {
-    let config = format!("{EVERY_CALL}\nworker_ring_mib = 1");
+    // One worker, so one ring (with more, a call finds room in another's).
+    let config = format!(
+        "{}\nworker_ring_mib = 1",
+        EVERY_CALL.replace("max_concurrent = 4", "max_concurrent = 1")
+    );
     let run = scenario(here!(), &config, || {
         total(&[1.0, 2.0]);
         assert!(invite::wait_idle(WAIT));
@@ -335,6 +339,16 @@ fn many_threads_call_pure_sites_at_once_and_lose_nothing() {
             t.join().unwrap();
         }
         assert!(invite::wait_idle(WAIT));
+        // `max_concurrent = 4` on a machine of at least two CPUs: a worker per CPU, up to four,
+        // each with its lane of threads.
+        let cpus = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(4);
+        assert_eq!(
+            workers().len(),
+            2 * cpus,
+            "a supervisor and an executor per worker"
+        );
     });
     run.assert_success();
     let stats = run.final_stats();
@@ -360,7 +374,7 @@ fn many_threads_call_pure_sites_at_once_and_lose_nothing() {
 /// (the memory cap ends it). On every other input they pass.
 #[invite::metamorphic(
     pure,
-    timeout_ms = 300,
+    timeout_ms = 1000,
     test = crashes_on_1,
     test = hangs_on_2,
     test = allocates_on_3,
@@ -400,7 +414,7 @@ fn allocates_on_3(x: &u64, _result: &u64) -> Result<(), String> {
 
 #[test]
 fn a_test_that_crashes_hangs_or_exhausts_memory_costs_one_test_and_the_worker_comes_back() {
-    let run = scenario(here!(), &format!("{EVERY_CALL}\nmemory_mb = 64"), || {
+    let run = scenario(here!(), &format!("{EVERY_CALL}\nmemory_mb = 16"), || {
         for x in 1..=5 {
             std::hint::black_box(hazard(x));
         }
@@ -487,4 +501,37 @@ fn with_the_serde_feature_a_serde_type_travels() {
         .find(|s| s.site.ends_with("through_serde::calibrate"))
         .unwrap();
     assert_eq!(site.runs, 1, "tested by the worker: {site:?}");
+}
+
+#[test]
+fn an_idle_worker_sleeps() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        total(&[1.0, 2.0]);
+        assert!(invite::wait_idle(WAIT));
+        let pids = workers();
+        assert_eq!(pids.len(), 2);
+        // Both processes wait in the kernel for a call: a worker that spun would be seen running
+        // (or runnable) in most looks, whatever the machine's load.
+        let mut running = 0;
+        for _ in 0..100 {
+            for pid in &pids {
+                if support::process_state(*pid) == Some('R') {
+                    running += 1;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(3));
+        }
+        assert!(
+            running <= 5,
+            "the idle worker was running in {running} of 200 looks"
+        );
+        // And it still wakes for the next call.
+        total(&[3.0]);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    assert_eq!(
+        run.outcomes_of("total(&negate(xs)) == -result"),
+        vec![Pass; 2]
+    );
 }
