@@ -451,7 +451,12 @@ fn supervise(pool: &'static Pool, lane: usize, report: OwnedFd, program: Option<
     let mut current: Option<Current> = None;
     // The position after the entry the executor is on, whatever the entry held.
     let mut begun_next: Option<u64> = None;
+    // CPU time reported to the collector so far: the executor's (as it said) and this
+    // process's own; both are charged to the overhead budget.
     let mut cpu_reported = 0u64;
+    let mut own_reported = 0u64;
+    // Executors reaped so far: their CPU time, as this process's children's.
+    let mut children_seen = 0u64;
     loop {
         // One executor's life: fork it, follow it, classify how it ended.
         let Ok((read_end, write_end)) = pipe() else {
@@ -564,8 +569,11 @@ fn supervise(pool: &'static Pool, lane: usize, report: OwnedFd, program: Option<
                     }
                     Frame::Idle { pos } => idle_at = Some(pos),
                     Frame::Finished { cpu_ns } => {
-                        let delta = cpu_ns.saturating_sub(cpu_reported);
-                        cpu_reported = cpu_ns;
+                        // The executor's CPU time since its last report, and this process's.
+                        let own = crate::sys::usage::cpu_ns(libc::RUSAGE_SELF);
+                        let delta = cpu_ns.saturating_sub(cpu_reported)
+                            + own.saturating_sub(own_reported);
+                        (cpu_reported, own_reported) = (cpu_ns, own);
                         if let Some(mut c) = current.take() {
                             c.called.cpu_ns = delta;
                             rep.add(&Frame::Called(Box::new(c.called)));
@@ -633,7 +641,12 @@ fn supervise(pool: &'static Pool, lane: usize, report: OwnedFd, program: Option<
         if idle_at.is_some() {
             lane.ring.disarm();
         }
-        // The executor is gone. Whatever test it was on costs that test alone.
+        // The executor is gone, reaped: what it used since its last report is charged with
+        // the next call's. Whatever test it was on costs that test alone.
+        let children = crate::sys::usage::cpu_ns(libc::RUSAGE_CHILDREN);
+        own_reported = own_reported
+            .saturating_sub(children.saturating_sub(children_seen).saturating_sub(cpu_reported));
+        children_seen = children;
         cpu_reported = 0;
         let Some(c) = &mut current else {
             // Between calls, or on an entry naming no site: take up after it.
