@@ -394,6 +394,31 @@ mod tests {
         assert_eq!(String::take(&mut &[][..]), None);
     }
 
+    #[cfg(feature = "serde")]
+    #[test]
+    fn with_the_serde_feature_a_serde_type_travels_by_resolution() {
+        #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        struct Reading {
+            value: f64,
+            unit: String,
+        }
+        let r = Reading {
+            value: -1.5,
+            unit: "mV".into(),
+        };
+        let mut out = Vec::new();
+        (&&Carry::<Reading>::new()).invite_put(&r, &mut out);
+        let mut input = out.as_slice();
+        assert_eq!((&&Carry::<Reading>::new()).invite_take(&mut input), Some(r));
+        assert!(input.is_empty());
+        // A length beyond the bytes, or bytes that are not one, are refused.
+        assert_eq!((&&Carry::<Reading>::new()).invite_take(&mut &out[..3]), None);
+        let mut garbage = Vec::new();
+        put_len(2, &mut garbage);
+        garbage.extend_from_slice(&[0xff, 0xff]);
+        assert_eq!((&&Carry::<Reading>::new()).invite_take(&mut garbage.as_slice()), None);
+    }
+
     #[test]
     fn generated_code_finds_travel_by_resolution() {
         let mut out = Vec::new();
