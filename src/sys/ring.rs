@@ -375,6 +375,23 @@ mod tests {
     }
 
     #[test]
+    fn an_entry_left_from_an_earlier_lap_is_never_taken_for_a_new_one() {
+        let ring = Ring::new(1).expect("ring");
+        let mut pos = 0;
+        // More than a lap of entries, each read as it comes: every slot now holds an old one.
+        for _ in 0..200 {
+            ring.push(&[9u8; 500]).expect("room");
+            assert!(take(&ring, &mut pos).is_some());
+            ring.progress().done.store(pos, Ordering::Release);
+        }
+        assert!(pos > ring.capacity() as u64, "the ring went round");
+        assert_eq!(ring.read(pos), Found::Nothing, "nothing written at the reader's place");
+        assert_eq!(ring.read(pos + 8), Found::Nothing);
+        ring.push(b"new").expect("room");
+        assert_eq!(take(&ring, &mut pos), Some(b"new".to_vec()));
+    }
+
+    #[test]
     fn a_full_ring_refuses_and_frees_as_the_reader_goes() {
         let ring = Ring::new(1).expect("ring");
         let entry = vec![7u8; 1000];
