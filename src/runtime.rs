@@ -11,9 +11,10 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
 
+use crate::adopter::Hiding;
 use crate::budget::Budget;
 use crate::collector::Collector;
-use crate::config::{Config, Sandbox, Source};
+use crate::config::{Config, HideRuns, Sandbox, Source};
 use crate::diag::Level;
 use crate::error::InitError;
 use crate::record::{self, Instance, Start};
@@ -313,7 +314,12 @@ fn start_with(
     // Both touch only atomics (and, at exit, the collector).
     crate::sys::process::at_exit(shutdown_at_exit);
     crate::sys::process::at_fork_in_child(crate::role::mark_forked);
-    let hidden_runs = config.hide_runs && crate::sandbox::launch::available();
+    let hiding = match config.hide_runs {
+        _ if !crate::sandbox::launch::available() => Hiding::Never,
+        HideRuns::Never => Hiding::Never,
+        HideRuns::Always => Hiding::Always,
+        HideRuns::Auto => Hiding::WhenNeeded,
+    };
     let launch = Launcher::new(
         filter,
         dev_null,
@@ -327,7 +333,7 @@ fn start_with(
             config,
             seccomp,
             budget,
-            hidden_runs,
+            hiding,
             busy_line: Default::default(),
             checks_only: false,
             live,

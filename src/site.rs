@@ -36,9 +36,9 @@ pub(crate) struct Sampling {
     /// A seccomp filter was built, so sites that ask for one get it.
     pub seccomp: bool,
     pub budget: Arc<Budget>,
-    /// Runs are launched hidden from the program's own child handling (see
-    /// `sandbox::launch`); false with `hide_runs = false` or without pidfds.
-    pub hidden_runs: bool,
+    /// Whether runs are launched hidden from the program's own child handling (see
+    /// `sandbox::launch`): never with `hide_runs = "never"` or without pidfds.
+    pub hiding: crate::adopter::Hiding,
     /// With `when_busy = "wait"`, the calls waiting for the caps, served in turn.
     pub busy_line: WaitLine,
     /// Only checks test calls: nothing is sampled (where runs cannot be forked).
@@ -546,7 +546,7 @@ impl Sampled {
 /// Asks the caps for a run of `site`. Until the adopter of hidden runs is known to reap them,
 /// runs beyond the first few are refused like runs over a cap (see `sandbox::orphans`).
 fn ask_caps(rt: &Sampling, site: &Site, window: u64) -> Result<u64, SkipReason> {
-    if rt.hidden_runs && crate::adopter::held() {
+    if rt.hiding.possible() && crate::adopter::held() && rt.hiding.now() {
         return Err(SkipReason::Concurrency);
     }
     rt.budget.try_acquire(site.key(), window)
@@ -1366,7 +1366,7 @@ mod settings_tests {
             config,
             seccomp: false,
             budget: Arc::new(Budget::new(1, 1.0)),
-            hidden_runs: false,
+            hiding: crate::adopter::Hiding::Never,
             busy_line: WaitLine::default(),
             checks_only,
         }))

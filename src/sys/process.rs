@@ -288,6 +288,37 @@ pub(crate) fn block_in_this_thread(signals: &[libc::c_int]) {
     }
 }
 
+/// Whether the program leaves its children's ends to the default: SIGCHLD neither caught nor
+/// ignored, and no `SA_NOCLDWAIT`. Otherwise a plain fork's end would run the program's
+/// handler, or its status would be thrown away by the kernel before anyone could read it.
+pub(crate) fn sigchld_default() -> bool {
+    // SAFETY: `sigaction` is plain data, for which all zeroes is a valid value.
+    let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+    // SAFETY: with no new action, sigaction only writes the current one into `old`, which
+    // lives across the call; it changes nothing.
+    let r = unsafe { libc::sigaction(libc::SIGCHLD, std::ptr::null(), &mut old) };
+    r == 0 && old.sa_sigaction == libc::SIG_DFL && old.sa_flags & libc::SA_NOCLDWAIT == 0
+}
+
+/// The children of every thread of this process (`/proc/self/task/*/children`), or `None`
+/// where the kernel does not list them (built without `CONFIG_PROC_CHILDREN`).
+pub(crate) fn children() -> Option<Vec<libc::pid_t>> {
+    let mut pids = Vec::new();
+    let mut listed = false;
+    for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        // A thread that exits meanwhile takes its file with it; its children went elsewhere.
+        let Ok(text) = std::fs::read_to_string(task.path().join("children")) else {
+            continue;
+        };
+        listed = true;
+        pids.extend(
+            text.split_whitespace()
+                .filter_map(|p| p.parse::<libc::pid_t>().ok()),
+        );
+    }
+    listed.then_some(pids)
+}
+
 /// Whether the process behind a pidfd still exists, if only as a zombie nobody has reaped: a
 /// signal 0 through its pidfd reaches a zombie, and fails with ESRCH once it is reaped.
 pub(crate) fn exists(pidfd: &OwnedFd) -> bool {
