@@ -147,6 +147,10 @@ pub struct Config {
     pub timeout_ms: u64,
     /// What a sampled call does when a cap refuses its run.
     pub when_busy: WhenBusy,
+    /// With `when_busy = "wait"`: once a site has started this many tests, its calls stop
+    /// waiting and go untested when the caps refuse them (unset: they always wait).
+    #[serde(deserialize_with = "validate::count_opt")]
+    pub tests_per_site: Option<u64>,
     /// What to do when a test fails.
     pub on_failure: OnFailure,
     /// Path of the JSON Lines log, appended to; `"-"` for stderr.
@@ -236,6 +240,7 @@ impl Default for Config {
             max_overhead: 0.05,
             timeout_ms: 2000,
             when_busy: WhenBusy::Skip,
+            tests_per_site: None,
             on_failure: OnFailure::Log,
             log: "invite-log.jsonl".to_string(),
             seed: None,

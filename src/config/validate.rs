@@ -131,6 +131,16 @@ const TRACING_OFF: &str = "records become tracing events only when invite is bui
      with its `tracing` feature: add features = [\"tracing\"] to the invite-mt dependency in \
      Cargo.toml, or remove this key";
 
+pub(super) fn count_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    let v = u64::deserialize(d)?;
+    if v == 0 {
+        return Err(serde::de::Error::custom(
+            "expected a number of tests of 1 or more; to let calls always wait, remove this key",
+        ));
+    }
+    Ok(Some(v))
+}
+
 /// The values `hide_runs` takes, as its errors list them.
 const HIDE_RUNS_VALUES: &str =
     "\"auto\", \"always\" or \"never\" (true and false still mean \"always\" and \"never\")";
@@ -211,6 +221,20 @@ mod tests {
             assert!(line.contains(shown), "{line}");
             assert!(line.contains("\"auto\", \"always\" or \"never\""), "{line}");
         }
+    }
+
+    #[test]
+    fn tests_per_site_is_a_count_of_one_or_more() {
+        assert_eq!(Config::default().tests_per_site, None);
+        assert_eq!(
+            parse("tests_per_site = 200").unwrap().tests_per_site,
+            Some(200)
+        );
+        let e = parse("tests_per_site = 0").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (1, "tests_per_site"));
+        assert!(e.message.contains("1 or more"), "{e}");
+        let e = parse("tests_per_site = -3").unwrap_err();
+        assert_eq!(e.key, "tests_per_site", "{e}");
     }
 
     #[test]
