@@ -120,9 +120,18 @@ static OWN_CHILDREN: AtomicBool = AtomicBool::new(false);
 /// ignored (read now: one system call), or children of its own seen by the collector's
 /// [`ChildWatch`].
 pub fn program_handles_children() -> bool {
-    OWN_CHILDREN.load(Relaxed)
-        || UNEXPLAINED_CHILDREN.load(Relaxed)
-        || !crate::sys::process::sigchld_default()
+    OWN_CHILDREN.load(Relaxed) || UNEXPLAINED_CHILDREN.load(Relaxed) || !sigchld_default()
+}
+
+#[cfg(invite_linux)]
+fn sigchld_default() -> bool {
+    crate::sys::process::sigchld_default()
+}
+
+/// Where nothing is forked, nothing is hidden either (never asked).
+#[cfg(not(invite_linux))]
+fn sigchld_default() -> bool {
+    false
 }
 
 /// Looks at the program's children from time to time, on the collector thread, for
@@ -134,7 +143,7 @@ pub fn program_handles_children() -> bool {
 #[derive(Debug, Default)]
 pub(crate) struct ChildWatch {
     /// The unexplained children of the last look.
-    suspects: Vec<libc::pid_t>,
+    suspects: Vec<Pid>,
     last: Option<std::time::Instant>,
     /// What the looks found so far.
     pub seen: ChildrenSeen,
@@ -149,12 +158,15 @@ pub(crate) struct ChildrenSeen {
     pub own: bool,
 }
 
+/// A process id, as `/proc` lists it.
+type Pid = i32;
+
 /// How often [`ChildWatch`] looks.
 pub(crate) const CHILD_LOOK: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl ChildWatch {
     /// A look at start-up, before any run exists: every child is the program's own.
-    pub fn first(children: Option<Vec<libc::pid_t>>) -> ChildWatch {
+    pub fn first(children: Option<Vec<Pid>>) -> ChildWatch {
         let mut watch = ChildWatch::default();
         watch.look(children.clone(), |_| false);
         watch.look(children, |_| false);
@@ -171,8 +183,8 @@ impl ChildWatch {
     /// which pids are runs the collector follows.
     pub fn look(
         &mut self,
-        children: Option<Vec<libc::pid_t>>,
-        is_run: impl Fn(libc::pid_t) -> bool,
+        children: Option<Vec<Pid>>,
+        is_run: impl Fn(Pid) -> bool,
     ) -> ChildrenSeen {
         self.last = Some(std::time::Instant::now());
         let Some(children) = children else {
