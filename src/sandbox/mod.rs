@@ -249,11 +249,16 @@ fn plain_fork(
     let pid = match run::fork()? {
         Forked::Parent(pid) => pid,
         Forked::Child => {
+            // A pidfd of the program, which the run watches to end with it, as a hidden run
+            // does with the one its launcher opened (none where the kernel has no pidfds).
+            // Opened before the check below: while the program is still the parent, the pid
+            // can name no other process.
+            let program = pidfd_open(program_pid);
             // If the program died during the fork, so does the run.
             if run::parent_pid() != program_pid {
                 run::exit_now(5);
             }
-            in_run(None);
+            in_run(program);
             run::exit_now(70);
         }
     };
