@@ -3,6 +3,10 @@
 //! hidden, and sampled calls beyond wait or are skipped as if a cap had refused them; once it
 //! is judged never to reap, hiding is withdrawn. The collector's watch
 //! (`sandbox::orphans`) gives the verdict; the sampler and the sandbox read it here.
+//!
+//! Also whether a run is hidden at all ([`Hiding`]): with `hide_runs = "auto"`, only while the
+//! program handles children, which the sampler reads here and the collector's [`ChildWatch`]
+//! keeps up to date.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
