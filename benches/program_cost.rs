@@ -8,8 +8,13 @@
 //! 1 ms on another CPU (about as long as a run with one test, here). The kinds alternate in
 //! blocks, in rotating order.
 //!
+//! `INVITE_BENCH_HIDE_RUNS` sets `hide_runs` (default: unset, `"auto"`). The bare forks'
+//! children are this program's own, so under `"auto"` runs may be hidden once the collector has
+//! seen one of them.
+//!
 //! ```text
 //! cargo bench --bench program_cost
+//! INVITE_BENCH_HIDE_RUNS=never cargo bench --bench program_cost
 //! ```
 
 mod probes;
@@ -81,9 +86,17 @@ fn bare_fork(live: bool, children: &mut Vec<libc::pid_t>) -> u64 {
 }
 
 fn main() {
-    let dir = support::start_invite(
-        "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n",
-    );
+    let hide_runs = std::env::var("INVITE_BENCH_HIDE_RUNS").map_or(String::new(), |v| {
+        if v == "true" || v == "false" {
+            format!("hide_runs = {v}\n")
+        } else {
+            format!("hide_runs = {v:?}\n")
+        }
+    });
+    let dir = support::start_invite(&format!(
+        "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n\
+         {hide_runs}"
+    ));
 
     let mut state = vec![0u64; 1 << 14];
     let calibration = Instant::now();

@@ -11,12 +11,15 @@
 //! two alternate: both meet the same process in the same state. The cheaper fork of a process
 //! whose previous child exited at once on the caller's CPU is printed beside them.
 //!
-//! Runs are hidden from the program's child handling (`hide_runs = true`, the default);
-//! `INVITE_BENCH_HIDE_RUNS=false` measures plain forks instead.
+//! The settings are the defaults (`hide_runs = "auto"`: this program handles no children, so
+//! runs are plain forks); `INVITE_BENCH_HIDE_RUNS=always` (or `never`, `auto`, `true`, `false`)
+//! sets `hide_runs`. `INVITE_BENCH_RESIDENT_MB` lists the resident sizes measured after the
+//! small process (default `10,100,1000`).
 //!
 //! ```text
 //! cargo bench --bench sampled_call
-//! INVITE_BENCH_HIDE_RUNS=false cargo bench --bench sampled_call
+//! INVITE_BENCH_HIDE_RUNS=always cargo bench --bench sampled_call
+//! INVITE_BENCH_RESIDENT_MB=64,1024 cargo bench --bench sampled_call
 //! ```
 
 mod probes;
@@ -96,11 +99,30 @@ fn rss_mib() -> f64 {
 fn main() {
     // What is measured is the caller's time, not the budget: charging the children's CPU time
     // (1 GB runs take milliseconds of it) would refuse runs and back the sampler off.
-    let hide_runs = std::env::var("INVITE_BENCH_HIDE_RUNS").map_or(true, |v| v != "false");
-    println!("hide_runs = {hide_runs}");
+    let hide_runs = match std::env::var("INVITE_BENCH_HIDE_RUNS") {
+        Ok(v) if v == "true" || v == "false" => format!("hide_runs = {v}\n"),
+        Ok(v) => format!("hide_runs = {v:?}\n"),
+        Err(_) => String::new(),
+    };
+    if hide_runs.is_empty() {
+        println!("hide_runs as by default");
+    } else {
+        println!("{}", hide_runs.trim());
+    }
+    let sizes: Vec<usize> = std::env::var("INVITE_BENCH_RESIDENT_MB")
+        .map(|v| {
+            v.split(',')
+                .map(|n| {
+                    n.trim()
+                        .parse()
+                        .expect("INVITE_BENCH_RESIDENT_MB: sizes in MB")
+                })
+                .collect()
+        })
+        .unwrap_or_else(|_| vec![10, 100, 1000]);
     let _dir = support::start_invite(&format!(
         "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n\
-         hide_runs = {hide_runs}\n"
+         {hide_runs}"
     ));
     let mut next = 0u64;
 
@@ -154,7 +176,7 @@ fn main() {
         "resident", "bare fork", "sampled call", "ratio"
     );
     let mut held = Vec::new();
-    for target_mb in [10usize, 100, 1000] {
+    for target_mb in sizes {
         let have = rss_mib() as usize;
         if target_mb > have {
             held.push(resident((target_mb - have) << 20, false));

@@ -423,9 +423,16 @@ pub struct SiteStats {
     pub mean_test_us: f64,
     /// Mean time a caller lost per run.
     pub mean_parent_us: f64,
+    /// Time callers spent waiting in line for the caps (`when_busy = "wait"`), in all, in
+    /// microseconds.
+    #[serde(default)]
+    pub wait_us: u64,
+    /// That time per sampled call.
+    #[serde(default)]
+    pub mean_wait_us: f64,
     /// Tests per second of wall time.
     pub tests_per_sec: f64,
-    /// Caller time spent starting runs, as a share of wall time.
+    /// Caller time spent starting runs and waiting for the caps, as a share of wall time.
     pub overhead_share: f64,
     /// This site's runs as a share of all runs in the process so far (0 before any run).
     #[serde(default)]

@@ -11,9 +11,10 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
 
+use crate::adopter::Hiding;
 use crate::budget::Budget;
 use crate::collector::Collector;
-use crate::config::{Config, Sandbox, Source};
+use crate::config::{Config, HideRuns, Sandbox, Source};
 use crate::diag::Level;
 use crate::error::InitError;
 use crate::record::{self, Instance, Start};
@@ -83,7 +84,9 @@ fn open_worker(rt: &'static Runtime) {
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         crate::sandbox::worker::open(
             &rt.launch,
-            rt.sampling.hidden_runs,
+            // Forked once, the worker is hidden whenever runs may be: the launcher's cost is
+            // paid once, and a program that starts handling children later never sees it.
+            !matches!(rt.sampling.hiding, Hiding::Never),
             (config.max_concurrent as usize).min(cpus),
             (config.worker_ring_mib as usize) << 20,
         );
@@ -349,7 +352,12 @@ fn start_with(
     // Both touch only atomics (and, at exit, the collector).
     crate::sys::process::at_exit(shutdown_at_exit);
     crate::sys::process::at_fork_in_child(crate::role::mark_forked);
-    let hidden_runs = config.hide_runs && crate::sandbox::launch::available();
+    let hiding = match config.hide_runs {
+        _ if !crate::sandbox::launch::available() => Hiding::Never,
+        HideRuns::Never => Hiding::Never,
+        HideRuns::Always => Hiding::Always,
+        HideRuns::Auto => Hiding::WhenNeeded,
+    };
     let launch = Launcher::new(
         filter,
         dev_null,
@@ -363,7 +371,7 @@ fn start_with(
             config,
             seccomp,
             budget,
-            hidden_runs,
+            hiding,
             busy_line: Default::default(),
             checks_only: false,
             live,

@@ -36,9 +36,9 @@ pub(crate) struct Sampling {
     /// A seccomp filter was built, so sites that ask for one get it.
     pub seccomp: bool,
     pub budget: Arc<Budget>,
-    /// Runs are launched hidden from the program's own child handling (see
-    /// `sandbox::launch`); false with `hide_runs = false` or without pidfds.
-    pub hidden_runs: bool,
+    /// Whether runs are launched hidden from the program's own child handling (see
+    /// `sandbox::launch`): never with `hide_runs = "never"` or without pidfds.
+    pub hiding: crate::adopter::Hiding,
     /// With `when_busy = "wait"`, the calls waiting for the caps, served in turn.
     pub busy_line: WaitLine,
     /// Only checks test calls: nothing is sampled (where runs cannot be forked).
@@ -54,6 +54,9 @@ pub(crate) struct Sampling {
 pub(crate) struct Live {
     /// `when_busy = "wait"`.
     wait_when_busy: std::sync::atomic::AtomicBool,
+    /// `tests_per_site`: once a site has started this many tests, its calls stop waiting (0:
+    /// no target).
+    tests_per_site: AtomicU64,
     /// With `when_busy = "wait"`, the longest the first waiting call waits for a run to end, in
     /// ms: the longest deadline of any site's run plus the grace a killed run takes to be
     /// reaped, after which its slot should be free again.
@@ -68,6 +71,7 @@ impl Live {
     pub fn new(config: &Config, shard: Option<Shard>, busy_wait_limit: Duration) -> Live {
         let live = Live {
             wait_when_busy: Default::default(),
+            tests_per_site: AtomicU64::new(0),
             busy_wait_limit_ms: AtomicU64::new(0),
             shard: AtomicU64::new(0),
             config: std::sync::Mutex::new(Arc::new(config.clone())),
@@ -80,6 +84,8 @@ impl Live {
     pub fn set(&self, config: &Config, shard: Option<Shard>, busy_wait_limit: Duration) {
         self.wait_when_busy
             .store(config.when_busy == WhenBusy::Wait, Relaxed);
+        self.tests_per_site
+            .store(config.tests_per_site.unwrap_or(0), Relaxed);
         self.busy_wait_limit_ms.store(
             busy_wait_limit.as_millis().min(u128::from(u64::MAX)) as u64,
             Relaxed,
@@ -109,9 +115,26 @@ impl Live {
         }
     }
 
+    /// Whether a refused call of `s` waits for the caps: with `when_busy = "wait"`, until the
+    /// site has started `tests_per_site` tests.
+    fn waits(&self, s: &Site) -> bool {
+        self.wait_when_busy.load(Relaxed)
+            && !target_reached(
+                self.tests_per_site.load(Relaxed),
+                s.runs.load(Relaxed),
+                s.tests_run(),
+            )
+    }
+
     fn busy_wait_limit(&self) -> Duration {
         Duration::from_millis(self.busy_wait_limit_ms.load(Relaxed))
     }
+}
+
+/// Whether a site whose `runs` started `per_run` tests each has reached a target of `target`
+/// tests (0: no target).
+fn target_reached(target: u64, runs: u64, per_run: usize) -> bool {
+    target > 0 && runs.saturating_mul(per_run.max(1) as u64) >= target
 }
 
 /// A shard in one word, so that the sampler reads member, size and period together: 20 bits
@@ -368,6 +391,8 @@ pub struct Site {
     pub(crate) sampled: AtomicU64,
     pub(crate) runs: AtomicU64,
     pub(crate) parent_ns: AtomicU64,
+    /// Time callers spent waiting for the caps (`when_busy = "wait"`), in ns.
+    pub(crate) wait_ns: AtomicU64,
     skip_concurrency: AtomicU64,
     skip_overhead: AtomicU64,
     skip_disabled: AtomicU64,
@@ -571,8 +596,13 @@ impl Sampled {
         }
         let now = rt.budget.now_ns();
         let window = turn_window(site.note_sampled(now));
-        let admitted = if rt.live.wait_when_busy.load(Relaxed) {
-            wait_for_caps(rt, site, window)
+        let admitted = if rt.live.waits(site) {
+            // The caller's time in line is a cost of testing too: counted beside the forks'.
+            let asked = std::time::Instant::now();
+            let admitted = wait_for_caps(rt, site, window);
+            site.wait_ns
+                .fetch_add(asked.elapsed().as_nanos() as u64, Relaxed);
+            admitted
         } else {
             ask_caps(rt, site, window)
         };
@@ -603,7 +633,7 @@ impl Sampled {
 /// Asks the caps for a run of `site`. Until the adopter of hidden runs is known to reap them,
 /// runs beyond the first few are refused like runs over a cap (see `sandbox::orphans`).
 fn ask_caps(rt: &Sampling, site: &Site, window: u64) -> Result<u64, SkipReason> {
-    if rt.hidden_runs && crate::adopter::held() {
+    if rt.hiding.possible() && crate::adopter::held() && rt.hiding.now() {
         return Err(SkipReason::Concurrency);
     }
     rt.budget.try_acquire(site.key(), window)
@@ -679,6 +709,7 @@ impl Site {
             sampled: AtomicU64::new(0),
             runs: AtomicU64::new(0),
             parent_ns: AtomicU64::new(0),
+            wait_ns: AtomicU64::new(0),
             skip_concurrency: AtomicU64::new(0),
             skip_overhead: AtomicU64::new(0),
             skip_disabled: AtomicU64::new(0),
@@ -1441,13 +1472,47 @@ mod settings_tests {
         Config::from_toml(text, std::path::Path::new("invite.toml")).expect("a valid config")
     }
 
+    #[test]
+    fn a_test_target_is_reached_by_the_tests_of_the_runs_started() {
+        assert!(!target_reached(0, 1_000, 3), "no target");
+        assert!(!target_reached(10, 3, 3));
+        assert!(target_reached(10, 4, 3));
+        assert!(target_reached(9, 3, 3));
+        assert!(!target_reached(2, 1, 1));
+        assert!(target_reached(2, 2, 1));
+        // A site whose runs run no test here still counts each run once.
+        assert!(target_reached(2, 2, 0));
+        assert!(target_reached(1, u64::MAX, 2));
+    }
+
+    #[test]
+    fn a_site_waits_until_its_target_and_never_without_wait() {
+        let s: &'static Site = Box::leak(Box::new(Site::new(SiteMeta {
+            tests: &[("t1", TestKind::InVivo), ("t2", TestKind::InVivo)],
+            ..site(None, None, None).meta
+        })));
+        let parse = config;
+        let wait = parse("when_busy = \"wait\"\ntests_per_site = 4");
+        let live = Live::new(&wait, None, Duration::ZERO);
+        assert!(live.waits(s));
+        s.runs.store(1, Relaxed);
+        assert!(live.waits(s), "2 tests of 4");
+        s.runs.store(2, Relaxed);
+        assert!(!live.waits(s), "4 tests of 4");
+        let always = Live::new(&parse("when_busy = \"wait\""), None, Duration::ZERO);
+        assert!(always.waits(s));
+        let skip = Live::new(&parse("tests_per_site = 4"), None, Duration::ZERO);
+        s.runs.store(0, Relaxed);
+        assert!(!skip.waits(s));
+    }
+
     fn sampling(config: Config, checks_only: bool) -> &'static Sampling {
         Box::leak(Box::new(Sampling {
             live: Arc::new(Live::new(&config, None, Duration::ZERO)),
             config,
             seccomp: false,
             budget: Arc::new(Budget::new(1, 1.0)),
-            hidden_runs: false,
+            hiding: crate::adopter::Hiding::Never,
             busy_line: WaitLine::default(),
             checks_only,
         }))

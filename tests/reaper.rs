@@ -59,7 +59,10 @@ fn under_an_adopter_that_never_reaps_runs_stop_leaving_zombies() {
             0
         );
     }
-    let config = "default_rho = 1.0\nmax_concurrent = 2\nmax_overhead = 1.0\nwhen_busy = \"wait\"";
+    // Runs hidden from the start, although this program handles no children.
+    let config =
+        "default_rho = 1.0\nmax_concurrent = 2\nmax_overhead = 1.0\nwhen_busy = \"wait\"\n\
+                  hide_runs = \"always\"";
     let run = scenario(here!(), config, || {
         // SAFETY: getppid has no preconditions.
         let adopter = unsafe { libc::getppid() };

@@ -385,6 +385,8 @@ fn stats(m: u64, line: u64) -> String {
                 outcomes: OutcomeCounts::default(),
                 mean_test_us: 40.0,
                 mean_parent_us: 60.0,
+                wait_us: 0,
+                mean_wait_us: 0.0,
                 tests_per_sec: 100.0,
                 overhead_share: 0.004,
                 run_share: 0.0,

@@ -101,6 +101,8 @@ fn generate(path: &std::path::Path, bytes: u64) -> u64 {
                     },
                     mean_test_us: 40.0,
                     mean_parent_us: 60.0,
+                    wait_us: 0,
+                    mean_wait_us: 0.0,
                     tests_per_sec: 100.0,
                     overhead_share: 0.004,
                     run_share: 0.0,

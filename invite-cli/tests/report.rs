@@ -127,6 +127,8 @@ fn stats(pid: u32, site: &str, calls: u64, elapsed: f64) -> String {
             outcomes: OutcomeCounts::default(),
             mean_test_us: 0.0,
             mean_parent_us: 100.0,
+            wait_us: 0,
+            mean_wait_us: 0.0,
             tests_per_sec: 0.0,
             overhead_share: 0.0,
             run_share: 0.0,
@@ -856,7 +858,8 @@ fn json_schema_is_stable() {
             "site",
             "skipped",
             "tests",
-            "tests_per_sec"
+            "tests_per_sec",
+            "wait_share"
         ]
     );
     assert_eq!(

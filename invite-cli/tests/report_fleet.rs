@@ -146,6 +146,8 @@ impl Member {
                 outcomes: OutcomeCounts::default(),
                 mean_test_us: 0.0,
                 mean_parent_us: 100.0,
+                wait_us: 0,
+                mean_wait_us: 0.0,
                 tests_per_sec: 0.0,
                 overhead_share: 0.0,
                 run_share: 0.0,

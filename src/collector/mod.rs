@@ -147,6 +147,12 @@ impl Collector {
             adapt_seen: HashMap::new(),
             orphans: sandbox::orphans::Watch::default(),
             announced: HashSet::new(),
+            // Here, before the caller that started invite forks its run.
+            children: (config.hide_runs == crate::config::HideRuns::Auto).then(|| {
+                let watch = crate::adopter::ChildWatch::first(crate::sys::process::children());
+                watch.publish();
+                watch
+            }),
             reloader,
             workers: workers::Workers::default(),
             #[cfg(feature = "metrics")]
@@ -244,6 +250,8 @@ struct State {
     orphans: sandbox::orphans::Watch,
     /// Sites named at their first call whose `site` record is written.
     announced: HashSet<usize>,
+    /// With `hide_runs = "auto"`: the looks at the program's own children.
+    children: Option<crate::adopter::ChildWatch>,
     /// Follows the configuration file and the fleet's rotation.
     reloader: crate::reload::Reloader,
     /// The worker of pure sites.
@@ -366,6 +374,7 @@ impl State {
         self.follow_configuration();
         self.adapt();
         self.receive(rx);
+        self.watch_children();
         handover::SPARE_PIPES.refill();
         self.service_runs();
         self.service_worker();
@@ -379,7 +388,7 @@ impl State {
                      not reap, so hidden runs would fill the process table. Runs are plain forks \
                      from now on, seen by the program's SIGCHLD handler and waitpid(-1); run \
                      under an init that reaps (tini, docker run --init), or set \
-                     hide_runs = false to start that way",
+                     hide_runs = \"never\" to start that way",
                     sandbox::orphans::LIMIT,
                     sandbox::orphans::GRACE.as_secs()
                 )
@@ -560,6 +569,24 @@ impl State {
         if let sandbox::Follow::Pidfd(fd) = run.h.follow {
             let _ = self.orphans.ended(fd, Instant::now());
         }
+    }
+
+    /// With `hide_runs = "auto"`, looks at the program's children once a [`CHILD_LOOK`]
+    /// (after taking in the runs handed over, so that those are known), until it is seen to
+    /// have children of its own; a program whose SIGCHLD is not left to the default has its
+    /// runs hidden anyway, and is not looked at meanwhile.
+    ///
+    /// [`CHILD_LOOK`]: crate::adopter::CHILD_LOOK
+    fn watch_children(&mut self) {
+        let Some(watch) = &mut self.children else {
+            return;
+        };
+        if watch.seen.own || !watch.due(Instant::now()) || !crate::sys::process::sigchld_default() {
+            return;
+        }
+        let runs: HashSet<libc::pid_t> = self.runs.iter().map(|r| r.h.pid).collect();
+        watch.look(crate::sys::process::children(), |p| runs.contains(&p));
+        watch.publish();
     }
 
     /// Sleeps until a pipe or pidfd is ready, a message arrives, or a deadline is due.

@@ -105,6 +105,7 @@ impl State {
                 let tally = self.tallies.get(&s.key());
                 let runs = s.runs.load(Relaxed);
                 let parent_ns = s.parent_ns.load(Relaxed);
+                let wait_ns = s.wait_ns.load(Relaxed);
                 let (tests, outcomes, test_us) = tally
                     .map_or((0, OutcomeCounts::default(), 0), |t| {
                         (t.tests, t.outcomes.clone(), t.test_us)
@@ -134,8 +135,14 @@ impl State {
                     } else {
                         0.0
                     },
+                    wait_us: wait_ns / 1000,
+                    mean_wait_us: if sampled > 0 {
+                        wait_ns as f64 / sampled as f64 / 1e3
+                    } else {
+                        0.0
+                    },
                     tests_per_sec: tests as f64 / elapsed,
-                    overhead_share: parent_ns as f64 / 1e9 / elapsed,
+                    overhead_share: (parent_ns + wait_ns) as f64 / 1e9 / elapsed,
                     run_share: share(runs, all_runs),
                 }
             })
@@ -187,7 +194,7 @@ impl State {
         self.last_meter = Instant::now();
         let mut parent_ns = 0;
         for s in site::all() {
-            parent_ns += s.parent_ns.load(Relaxed);
+            parent_ns += s.parent_ns.load(Relaxed) + s.wait_ns.load(Relaxed);
             self.meter.site(s, s.sampled.load(Relaxed), &s.skips());
         }
         // As `write_stats` computes it: the sum of the sites' `overhead_share`.

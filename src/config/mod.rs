@@ -46,6 +46,20 @@ pub enum WhenBusy {
     Wait,
 }
 
+/// Whether runs are hidden from the program's own child handling (its SIGCHLD handler and
+/// `waitpid(-1)`). `true` and `false` are read as `Always` and `Never`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HideRuns {
+    /// Hidden while the program shows it handles children: SIGCHLD is caught or ignored, or
+    /// the program has children of its own; plain forks otherwise, which cost the caller less.
+    Auto,
+    /// Always hidden: a launcher that shares the program's memory makes each run.
+    Always,
+    /// Never hidden: plain forks, seen by the program's SIGCHLD handler and `waitpid(-1)`.
+    Never,
+}
+
 /// How a test is kept from changing anything outside its process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -146,6 +160,10 @@ pub struct Config {
     pub timeout_ms: u64,
     /// What a sampled call does when a cap refuses its run.
     pub when_busy: WhenBusy,
+    /// With `when_busy = "wait"`: once a site has started this many tests, its calls stop
+    /// waiting and go untested when the caps refuse them (unset: they always wait).
+    #[serde(deserialize_with = "validate::count_opt")]
+    pub tests_per_site: Option<u64>,
     /// What to do when a test fails.
     pub on_failure: OnFailure,
     /// Path of the JSON Lines log, appended to; `"-"` for stderr.
@@ -177,9 +195,10 @@ pub struct Config {
     /// Default memory of each deduplicating site's seen-state filter.
     #[serde(deserialize_with = "validate::bytes")]
     pub dedup_bytes: u64,
-    /// Runs are made so that the program's SIGCHLD handler and `waitpid(-1)` never see them;
-    /// `false`: plain forks, cheaper for the caller but seen by both.
-    pub hide_runs: bool,
+    /// Whether runs are made so that the program's SIGCHLD handler and `waitpid(-1)` never see
+    /// them: `"auto"` (when the program handles children), `"always"` or `"never"`.
+    #[serde(deserialize_with = "validate::hide_runs")]
+    pub hide_runs: HideRuns,
     /// Every test record also becomes a `tracing` event (target `invite::record`; failures at
     /// `WARN`, the rest at `DEBUG`), for the program's own subscriber. Needs the `tracing`
     /// feature.
@@ -238,6 +257,7 @@ impl Default for Config {
             max_overhead: 0.05,
             timeout_ms: 2000,
             when_busy: WhenBusy::Skip,
+            tests_per_site: None,
             on_failure: OnFailure::Log,
             log: "invite-log.jsonl".to_string(),
             seed: None,
@@ -249,7 +269,7 @@ impl Default for Config {
             memory_mb: None,
             worker_ring_mib: 4,
             child_cpu_charge: None,
-            hide_runs: true,
+            hide_runs: HideRuns::Auto,
             tracing: false,
             report_at_exit: false,
             service: None,

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Deserializer};
 
-use super::MAX_CONCURRENT;
+use super::{HideRuns, MAX_CONCURRENT};
 
 pub(super) fn probability<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     let v = f64::deserialize(d)?;
@@ -142,6 +142,46 @@ const TRACING_OFF: &str = "records become tracing events only when invite is bui
      with its `tracing` feature: add features = [\"tracing\"] to the invite-mt dependency in \
      Cargo.toml, or remove this key";
 
+pub(super) fn count_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    let v = u64::deserialize(d)?;
+    if v == 0 {
+        return Err(serde::de::Error::custom(
+            "expected a number of tests of 1 or more; to let calls always wait, remove this key",
+        ));
+    }
+    Ok(Some(v))
+}
+
+/// The values `hide_runs` takes, as its errors list them.
+const HIDE_RUNS_VALUES: &str =
+    "\"auto\", \"always\" or \"never\" (true and false still mean \"always\" and \"never\")";
+
+/// `hide_runs`: one of three words, or a boolean as older files wrote it.
+pub(super) fn hide_runs<'de, D: Deserializer<'de>>(d: D) -> Result<HideRuns, D::Error> {
+    struct Value;
+    impl serde::de::Visitor<'_> for Value {
+        type Value = HideRuns;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(HIDE_RUNS_VALUES)
+        }
+        fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<HideRuns, E> {
+            Ok(if v { HideRuns::Always } else { HideRuns::Never })
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<HideRuns, E> {
+            match v {
+                "auto" => Ok(HideRuns::Auto),
+                "always" => Ok(HideRuns::Always),
+                "never" => Ok(HideRuns::Never),
+                _ => Err(E::custom(format!(
+                    "expected {HIDE_RUNS_VALUES}, got \"{}\"",
+                    v.escape_debug()
+                ))),
+            }
+        }
+    }
+    d.deserialize_any(Value)
+}
+
 pub(super) fn non_empty<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let v = String::deserialize(d)?;
     if v.trim().is_empty() {
@@ -156,10 +196,68 @@ pub(super) fn non_empty<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Er
 mod tests {
     use std::path::Path;
 
-    use crate::config::{Config, ConfigError, Sandbox};
+    use crate::config::{Config, ConfigError, HideRuns, Sandbox};
 
     fn parse(text: &str) -> Result<Config, ConfigError> {
         Config::from_toml(text, Path::new("invite.toml"))
+    }
+
+    #[test]
+    fn hide_runs_takes_three_words_and_the_old_booleans() {
+        assert_eq!(Config::default().hide_runs, HideRuns::Auto);
+        for (text, expected) in [
+            ("\"auto\"", HideRuns::Auto),
+            ("\"always\"", HideRuns::Always),
+            ("\"never\"", HideRuns::Never),
+            ("true", HideRuns::Always),
+            ("false", HideRuns::Never),
+        ] {
+            let c = parse(&format!("hide_runs = {text}")).expect(text);
+            assert_eq!(c.hide_runs, expected, "{text}");
+        }
+        assert_eq!(parse("").unwrap().hide_runs, HideRuns::Auto);
+    }
+
+    #[test]
+    fn a_wrong_hide_runs_names_the_key_the_value_and_the_accepted_ones() {
+        for (text, shown) in [
+            ("\"sometimes\"", "got \"sometimes\""),
+            ("\"Auto\"", "got \"Auto\""),
+            ("1", "integer `1`"),
+        ] {
+            let e = parse(&format!("enabled = true\nhide_runs = {text}")).unwrap_err();
+            assert_eq!((e.line, e.key.as_str()), (2, "hide_runs"), "{e}");
+            let line = e.to_string();
+            assert!(line.contains("key `hide_runs`"), "{line}");
+            assert!(line.contains(shown), "{line}");
+            assert!(line.contains("\"auto\", \"always\" or \"never\""), "{line}");
+        }
+    }
+
+    #[test]
+    fn tests_per_site_is_a_count_of_one_or_more() {
+        assert_eq!(Config::default().tests_per_site, None);
+        assert_eq!(
+            parse("tests_per_site = 200").unwrap().tests_per_site,
+            Some(200)
+        );
+        let e = parse("tests_per_site = 0").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (1, "tests_per_site"));
+        assert!(e.message.contains("1 or more"), "{e}");
+        let e = parse("tests_per_site = -3").unwrap_err();
+        assert_eq!(e.key, "tests_per_site", "{e}");
+    }
+
+    #[test]
+    fn hide_runs_is_written_as_its_word_and_read_back() {
+        for mode in [HideRuns::Auto, HideRuns::Always, HideRuns::Never] {
+            let config = Config {
+                hide_runs: mode,
+                ..Config::default()
+            };
+            let text = toml::to_string(&config).expect("toml");
+            assert_eq!(parse(&text).expect(&text).hide_runs, mode, "{text}");
+        }
     }
 
     #[test]

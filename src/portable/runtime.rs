@@ -56,7 +56,7 @@ pub(crate) fn for_checks() -> Option<&'static Runtime> {
                     config: config.clone(),
                     seccomp: false,
                     budget,
-                    hidden_runs: false,
+                    hiding: crate::adopter::Hiding::Never,
                     busy_line: Default::default(),
                     checks_only: true,
                     live: Arc::new(site::Live::new(&config, None, Duration::ZERO)),

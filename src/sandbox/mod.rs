@@ -7,9 +7,12 @@
 //! state the call saw and a crash or hang of one test costs only that test.
 //!
 //! The run is made by glibc's `fork`, which leaves `malloc` usable in the child even when
-//! another thread held an arena lock at that moment, but from a launcher that shares the
-//! program's memory ([`launch`]), so that the program's SIGCHLD handler and `waitpid(-1)` never
-//! see it. The collector follows it through a pidfd opened before anyone could reap it.
+//! another thread held an arena lock at that moment. While the program handles children (a
+//! SIGCHLD handler, SIGCHLD ignored, children of its own: `adopter::Hiding`), or always with
+//! `hide_runs = "always"`, the fork is made from a launcher that shares the program's memory
+//! ([`launch`]), so that the program's SIGCHLD handler and `waitpid(-1)` never see the run; the
+//! collector follows it through a pidfd opened before anyone could reap it. Otherwise the
+//! caller forks it directly, which costs it less, and the collector follows its child.
 
 pub mod bpf;
 pub mod child;
@@ -107,7 +110,7 @@ pub(crate) fn fork_run(permit: Permit, launcher: &'static Launcher, tests: impl 
         provisional_ns,
         checked,
     } = permit;
-    let hide = rt.hidden_runs && !crate::adopter::withdrawn();
+    let hide = rt.hiding.possible() && !crate::adopter::withdrawn() && rt.hiding.now();
     let fail = |reason| {
         if checked {
             crate::checking::untested(site.name(), "its run could not be started (fork failed)");
@@ -233,8 +236,10 @@ pub(crate) fn fork_run(permit: Permit, launcher: &'static Launcher, tests: impl 
 /// How long a check waits beyond a run's own deadline for the collector to end it.
 const CHECK_SLACK: Duration = Duration::from_secs(10);
 
-/// A run made by glibc's `fork`, where pidfds are missing (kernels before 5.3): the program's
-/// SIGCHLD handler and `waitpid(-1)` see it. The collector follows it by pid.
+/// A run made by glibc's `fork` in the caller: where the program does not handle children, with
+/// `hide_runs = "never"`, or where pidfds are missing (kernels before 5.3). The program's
+/// SIGCHLD handler and `waitpid(-1)` would see it. The collector opens its pidfd (or follows
+/// it by pid) and checks that it is still a child of ours.
 fn plain_fork(
     program_pid: libc::pid_t,
     in_run: &mut dyn FnMut(Option<OwnedFd>),
@@ -245,11 +250,16 @@ fn plain_fork(
     let pid = match run::fork()? {
         Forked::Parent(pid) => pid,
         Forked::Child => {
+            // A pidfd of the program, which the run watches to end with it, as a hidden run
+            // does with the one its launcher opened (none where the kernel has no pidfds).
+            // Opened before the check below: while the program is still the parent, the pid
+            // can name no other process.
+            let program = pidfd_open(program_pid);
             // If the program died during the fork, so does the run.
             if run::parent_pid() != program_pid {
                 run::exit_now(5);
             }
-            in_run(None);
+            in_run(program);
             run::exit_now(70);
         }
     };

@@ -288,6 +288,37 @@ pub(crate) fn block_in_this_thread(signals: &[libc::c_int]) {
     }
 }
 
+/// Whether the program leaves its children's ends to the default: SIGCHLD neither caught nor
+/// ignored, and no `SA_NOCLDWAIT`. Otherwise a plain fork's end would run the program's
+/// handler, or its status would be thrown away by the kernel before anyone could read it.
+pub(crate) fn sigchld_default() -> bool {
+    // SAFETY: `sigaction` is plain data, for which all zeroes is a valid value.
+    let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+    // SAFETY: with no new action, sigaction only writes the current one into `old`, which
+    // lives across the call; it changes nothing.
+    let r = unsafe { libc::sigaction(libc::SIGCHLD, std::ptr::null(), &mut old) };
+    r == 0 && old.sa_sigaction == libc::SIG_DFL && old.sa_flags & libc::SA_NOCLDWAIT == 0
+}
+
+/// The children of every thread of this process (`/proc/self/task/*/children`), or `None`
+/// where the kernel does not list them (built without `CONFIG_PROC_CHILDREN`).
+pub(crate) fn children() -> Option<Vec<libc::pid_t>> {
+    let mut pids = Vec::new();
+    let mut listed = false;
+    for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        // A thread that exits meanwhile takes its file with it; its children went elsewhere.
+        let Ok(text) = std::fs::read_to_string(task.path().join("children")) else {
+            continue;
+        };
+        listed = true;
+        pids.extend(
+            text.split_whitespace()
+                .filter_map(|p| p.parse::<libc::pid_t>().ok()),
+        );
+    }
+    listed.then_some(pids)
+}
+
 /// Whether the process behind a pidfd still exists, if only as a zombie nobody has reaped: a
 /// signal 0 through its pidfd reaches a zombie, and fails with ESRCH once it is reaped.
 pub(crate) fn exists(pidfd: &OwnedFd) -> bool {
@@ -310,6 +341,79 @@ mod tests {
     use super::*;
     use crate::sandbox::launch;
     use std::time::Duration;
+
+    extern "C" fn ignore(_: libc::c_int) {}
+
+    #[test]
+    fn sigchld_is_default_only_when_neither_caught_ignored_nor_told_not_to_wait() {
+        // In a child of its own: the dispositions are the whole process's, and other tests
+        // here wait for their children.
+        // SAFETY: the child changes its own dispositions, reads them and leaves with _exit.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            let set = |handler: libc::sighandler_t, flags: libc::c_int| {
+                // SAFETY: a sigaction of plain data, installed for this process only.
+                unsafe {
+                    let mut action: libc::sigaction = std::mem::zeroed();
+                    action.sa_sigaction = handler;
+                    action.sa_flags = flags;
+                    libc::sigaction(libc::SIGCHLD, &action, std::ptr::null_mut());
+                }
+            };
+            let mut seen = Vec::new();
+            set(libc::SIG_DFL, 0);
+            seen.push(sigchld_default());
+            set(ignore as *const () as libc::sighandler_t, 0);
+            seen.push(sigchld_default());
+            set(libc::SIG_IGN, 0);
+            seen.push(sigchld_default());
+            set(libc::SIG_DFL, libc::SA_NOCLDWAIT);
+            seen.push(sigchld_default());
+            set(libc::SIG_DFL, libc::SA_RESTART);
+            seen.push(sigchld_default());
+            let ok = seen == [true, false, false, false, true];
+            // SAFETY: _exit never returns.
+            unsafe { libc::_exit(if ok { 0 } else { 1 }) };
+        }
+        let mut status = 0;
+        // SAFETY: reaping our own child.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "{status}"
+        );
+    }
+
+    #[test]
+    fn children_lists_the_children_of_every_thread() {
+        let Some(before) = children() else {
+            return; // a kernel built without CONFIG_PROC_CHILDREN lists none
+        };
+        let mut here = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let mut there = std::thread::spawn(|| {
+            std::process::Command::new("sleep")
+                .arg("30")
+                .spawn()
+                .unwrap()
+        })
+        .join()
+        .unwrap();
+        let listed = children().expect("listed");
+        for c in [&here, &there] {
+            let pid = c.id() as libc::pid_t;
+            assert!(listed.contains(&pid), "{pid} not in {listed:?}");
+            assert!(!before.contains(&pid));
+        }
+        for c in [&mut here, &mut there] {
+            c.kill().unwrap();
+            c.wait().unwrap();
+        }
+        let after = children().expect("listed");
+        assert!(!after.contains(&(here.id() as libc::pid_t)), "{after:?}");
+    }
 
     #[test]
     fn a_process_leaves_any_cpu_it_names_while_it_has_another() {

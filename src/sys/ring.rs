@@ -392,6 +392,21 @@ mod tests {
     }
 
     #[test]
+    fn an_entry_of_half_the_ring_fits_and_one_that_ends_at_the_end_needs_no_padding() {
+        let ring = Ring::new(1).expect("ring");
+        let cap = ring.capacity();
+        // Exactly half, header included: the largest entry there is.
+        ring.push(&vec![1u8; cap / 2 - ENTRY_HEADER]).expect("half the ring fits");
+        let mut pos = 0;
+        assert!(take(&ring, &mut pos).is_some());
+        ring.progress().done.store(pos, Ordering::Release);
+        // An entry that ends exactly at the end of the ring goes there, unpadded.
+        ring.push(&vec![2u8; cap / 2 - ENTRY_HEADER]).expect("room");
+        assert_eq!(ring.tail(), cap as u64, "no padding before it");
+        assert_eq!(take(&ring, &mut pos), Some(vec![2u8; cap / 2 - ENTRY_HEADER]));
+    }
+
+    #[test]
     fn a_full_ring_refuses_and_frees_as_the_reader_goes() {
         let ring = Ring::new(1).expect("ring");
         let entry = vec![7u8; 1000];

@@ -417,3 +417,93 @@ fn waiting_calls_are_tested_in_the_order_they_came() {
     let came: Vec<String> = (0..CALLS).map(|x| x.to_string()).collect();
     assert_eq!(order, came, "{}", run.describe());
 }
+
+#[test]
+fn time_waiting_for_the_caps_is_recorded_and_counted_as_overhead() {
+    let _alone = alone();
+    // One slot and 20 ms tests: each call after the first waits for the run before it to end.
+    let config = "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\n\
+                  when_busy = \"wait\"\ntimeout_ms = 30000";
+    const CALLS: u64 = 6;
+    let run = scenario(here!(), config, || {
+        let started = Instant::now();
+        for i in 0..CALLS {
+            work(i);
+        }
+        let callers_us = started.elapsed().as_micros();
+        assert!(invite::wait_idle(Duration::from_secs(60)));
+        println!("{callers_us}");
+    });
+    run.assert_success();
+    let callers_us: u64 = run.stdout.trim().parse().unwrap();
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == "scenarios::caps::work")
+        .unwrap();
+    assert_eq!(site.runs, CALLS, "{}", run.describe());
+    assert!(site.wait_us > 0, "{site:?}");
+    assert!(
+        site.wait_us <= callers_us,
+        "waited {} us within {callers_us} us of calls",
+        site.wait_us
+    );
+    let per_call = site.wait_us as f64 / CALLS as f64;
+    assert!((site.mean_wait_us - per_call).abs() <= 1.0, "{site:?}");
+    // The overhead share counts the waiting beside the forks.
+    let waiting = site.wait_us as f64 / 1e6 / stats.elapsed_s;
+    let forking = site.mean_parent_us * site.runs as f64 / 1e6 / stats.elapsed_s;
+    assert!(
+        site.overhead_share >= waiting && site.overhead_share >= forking,
+        "{site:?}"
+    );
+    assert!(
+        (site.overhead_share - (waiting + forking)).abs() <= 1e-3 * site.overhead_share,
+        "{site:?}"
+    );
+}
+
+#[test]
+fn tests_per_site_stops_the_waiting_once_a_site_has_that_many_tests() {
+    let _alone = alone();
+    // One caller, one slot, 20 ms tests: with "wait" alone every call would be tested. Once
+    // the site has four tests its calls stop waiting, and those that find the slot taken go
+    // untested.
+    let config = "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\n\
+                  when_busy = \"wait\"\ntimeout_ms = 30000\ntests_per_site = 4";
+    const CALLS: u64 = 40;
+    let run = scenario(here!(), config, || {
+        for i in 0..CALLS {
+            work(i);
+        }
+        assert!(invite::wait_idle(Duration::from_secs(60)));
+    });
+    run.assert_success();
+    let tested: Vec<u64> = run
+        .tests()
+        .into_iter()
+        .filter(|t| t.site == "scenarios::caps::work")
+        .map(|t| t.inputs["x"].parse().unwrap())
+        .collect();
+    // The first four calls waited and were tested.
+    for x in 0..4 {
+        assert!(tested.contains(&x), "{x} untested: {tested:?}");
+    }
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == "scenarios::caps::work")
+        .unwrap();
+    // After the target, refused calls went untested (and, as with "skip", the caller then
+    // samples the site less often for a while).
+    assert!(site.skipped.concurrency > 0, "{site:?}");
+    assert_eq!(
+        site.runs + site.skipped.concurrency,
+        site.sampled,
+        "{site:?}"
+    );
+    assert!(site.runs >= 4 && site.runs < CALLS, "{site:?}");
+    assert_eq!(site.runs, tested.len() as u64, "{site:?}");
+}

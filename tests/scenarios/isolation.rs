@@ -1084,3 +1084,142 @@ fn a_process_the_host_forks_never_starts_runs() {
     assert_eq!(run.outcomes_of("doubles"), vec![Pass]);
     assert!(run.tests().iter().all(|t| t.pid != forked));
 }
+
+/// The program's pid, as a run's test processes read it from their copy of memory.
+static PROGRAM_PID: AtomicUsize = AtomicUsize::new(0);
+
+#[invite::in_vivo(test = run_is_the_programs_child)]
+fn triple(x: u64) -> u64 {
+    x * 3
+}
+
+/// Passes when the test's run (its parent) is a child of the program: a plain fork. A hidden
+/// run was adopted elsewhere, and the test fails.
+fn run_is_the_programs_child(_: &u64) -> bool {
+    // SAFETY: getppid has no preconditions.
+    let run = unsafe { libc::getppid() };
+    let status = std::fs::read_to_string(format!("/proc/{run}/status")).unwrap_or_default();
+    let parent = status
+        .lines()
+        .find_map(|l| l.strip_prefix("PPid:"))
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    parent == Some(PROGRAM_PID.load(Ordering::SeqCst))
+}
+
+/// Makes `n` sampled calls of `triple`, one after another, each run waited for.
+fn triple_and_wait(n: u64) {
+    PROGRAM_PID.store(std::process::id() as usize, Ordering::SeqCst);
+    for i in 0..n {
+        assert_eq!(triple(i), 3 * i);
+        assert!(invite::wait_idle(WAIT));
+    }
+}
+
+/// `hide_runs = "auto"`, with the file sandbox off so that a test reads `/proc` freely.
+const AUTO: &str =
+    "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\nsandbox = \"fork\"\nhide_runs = \"auto\"";
+
+#[test]
+fn under_auto_a_program_that_handles_no_children_gets_plain_forks() {
+    let run = scenario(here!(), AUTO, || {
+        triple_and_wait(10);
+        // SAFETY: reads the disposition only.
+        assert_eq!(
+            unsafe { libc::signal(libc::SIGCHLD, libc::SIG_DFL) },
+            libc::SIG_DFL
+        );
+    });
+    run.assert_success();
+    assert_eq!(
+        run.outcomes_of("run_is_the_programs_child"),
+        vec![Pass; 10],
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn under_auto_a_sigchld_handler_never_hears_a_run() {
+    let run = scenario(here!(), AUTO, || {
+        // SAFETY: a handler that only counts, installed before invite starts.
+        unsafe {
+            libc::signal(
+                libc::SIGCHLD,
+                count_sigchld as *const () as libc::sighandler_t,
+            )
+        };
+        triple_and_wait(20);
+        println!("{}", SIGCHLD_SEEN.load(Ordering::SeqCst));
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "0\n", "SIGCHLDs heard; {}", run.describe());
+    // Every run was hidden: adopted elsewhere, each test saw a parent that is not the program.
+    assert_eq!(
+        run.outcomes_of("run_is_the_programs_child"),
+        vec![Fail; 20],
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn under_auto_a_handler_installed_after_start_hides_the_next_runs() {
+    let run = scenario(here!(), AUTO, || {
+        triple_and_wait(3);
+        // SAFETY: a handler that only counts.
+        unsafe {
+            libc::signal(
+                libc::SIGCHLD,
+                count_sigchld as *const () as libc::sighandler_t,
+            )
+        };
+        let before = SIGCHLD_SEEN.load(Ordering::SeqCst);
+        triple_and_wait(3);
+        println!("{}", SIGCHLD_SEEN.load(Ordering::SeqCst) - before);
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "0\n", "SIGCHLDs heard; {}", run.describe());
+    assert_eq!(
+        run.outcomes_of("run_is_the_programs_child"),
+        vec![Pass, Pass, Pass, Fail, Fail, Fail],
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn under_auto_a_program_with_children_of_its_own_gets_hidden_runs() {
+    let run = scenario(here!(), AUTO, || {
+        let mut own = std::process::Command::new("sleep")
+            .arg("60")
+            .spawn()
+            .unwrap();
+        triple_and_wait(5);
+        own.kill().unwrap();
+        // Invite never reaped the program's child: its status is still there to collect.
+        assert!(own.wait().is_ok());
+    });
+    run.assert_success();
+    assert_eq!(
+        run.outcomes_of("run_is_the_programs_child"),
+        vec![Fail; 5],
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn under_auto_a_program_that_ignores_sigchld_gets_hidden_runs_and_their_results() {
+    let run = scenario(here!(), AUTO, || {
+        // SAFETY: SIG_IGN makes the kernel reap children itself.
+        unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
+        triple_and_wait(5);
+    });
+    run.assert_success();
+    assert_eq!(
+        run.outcomes_of("run_is_the_programs_child"),
+        vec![Fail; 5],
+        "{}",
+        run.describe()
+    );
+}

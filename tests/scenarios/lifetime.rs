@@ -138,7 +138,19 @@ fn alive(pid: i32) -> bool {
 
 #[test]
 fn when_the_program_is_killed_its_tests_die_with_it() {
-    let run = scenario(here!(), CONFIG, || {
+    // This program handles no children: its runs are plain forks.
+    dies_with_the_program(here!(), CONFIG);
+}
+
+#[test]
+fn when_the_program_is_killed_its_hidden_runs_and_their_tests_die_with_it() {
+    let config = format!("{CONFIG}\nhide_runs = \"always\"");
+    dies_with_the_program(here!(), &config);
+}
+
+/// Kills the program while a run's tests would live a minute, and checks that they end at once.
+fn dies_with_the_program(name: &str, config: &str) {
+    let run = scenario(name, config, || {
         // Three sampled calls at once would exceed the default concurrency on small machines:
         // one call runs all three long tests, one after the other in the same run.
         long_site(1);

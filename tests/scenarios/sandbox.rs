@@ -670,7 +670,8 @@ fn when_no_process_can_be_made_calls_go_on_untested_and_are_counted_as_fork_fail
 fn runs_that_could_not_be_started_do_not_hold_back_the_ones_that_can() {
     // Until a hidden run is seen reaped, only 1024 are started; a launch that failed started
     // nothing and must not use up one of those places.
-    let run = scenario(here!(), CONFIG, || {
+    let config = format!("{CONFIG}\nhide_runs = \"always\"");
+    let run = scenario(here!(), &config, || {
         assert!(invite::init());
         std::thread::spawn(|| {
             // This thread alone cannot make processes.

@@ -210,8 +210,12 @@ pub struct SiteSummary {
     pub calls_per_sec: Option<f64>,
     /// Tests per second per process.
     pub tests_per_sec: Option<f64>,
-    /// Caller time spent starting runs, as a share of wall time.
+    /// Caller time spent starting runs and waiting in line for the caps (`when_busy =
+    /// "wait"`), as a share of wall time.
     pub overhead_share: Option<f64>,
+    /// The waiting alone, as a share of wall time (from `stats` records).
+    #[serde(default)]
+    pub wait_share: Option<f64>,
     /// Each of its tests.
     pub per_test: Vec<TestSummary>,
 }
@@ -251,7 +255,8 @@ pub struct InstanceSummary {
     /// How they ended.
     #[serde(default)]
     pub outcomes: OutcomeCounts,
-    /// Its caller time spent starting runs, as a share of its wall time.
+    /// Its caller time spent starting runs and waiting for the caps, as a share of its wall
+    /// time.
     #[serde(default)]
     pub overhead_share: Option<f64>,
 }
@@ -854,7 +859,10 @@ impl Aggregator {
                         **us as f64 / per_run_of.get(site.as_str()).copied().unwrap_or(1) as f64
                     })
                     .sum::<f64>()
-                    / 1e6;
+                    / 1e6
+                    + i.last_stats.as_ref().map_or(0.0, |st| {
+                        st.sites.iter().map(|ss| ss.wait_us as f64).sum::<f64>() / 1e6
+                    });
                 InstanceSummary {
                     instance: name.clone(),
                     service: i.service.clone(),
@@ -903,6 +911,7 @@ impl Aggregator {
                 let parent_total_us = s.parent_us_over_records as f64 / per_run as f64;
                 let (mut calls, mut sampled, mut skipped, mut stats_elapsed) =
                     (None::<u64>, None::<u64>, SkipCounts::default(), 0.0);
+                let mut wait_us = 0u64;
                 for (_, i) in &instances {
                     let Some(st) = &i.last_stats else { continue };
                     let Some(ss) = st.sites.iter().find(|x| x.site == name) else {
@@ -911,6 +920,7 @@ impl Aggregator {
                     *calls.get_or_insert(0) += ss.calls;
                     *sampled.get_or_insert(0) += ss.sampled;
                     skipped.merge(&ss.skipped);
+                    wait_us += ss.wait_us;
                     stats_elapsed += st.elapsed_s;
                 }
                 let mut per_test = Vec::with_capacity(s.tests.len());
@@ -955,7 +965,9 @@ impl Aggregator {
                     calls_per_sec: calls
                         .and_then(|c| positive(stats_elapsed).map(|e| c as f64 / e)),
                     tests_per_sec: positive(total_elapsed).map(|e| s.records as f64 / e),
-                    overhead_share: positive(total_elapsed).map(|e| parent_total_us / 1e6 / e),
+                    overhead_share: positive(total_elapsed)
+                        .map(|e| (parent_total_us + wait_us as f64) / 1e6 / e),
+                    wait_share: positive(total_elapsed).map(|e| wait_us as f64 / 1e6 / e),
                     per_test,
                 }
             })
@@ -1110,6 +1122,25 @@ mod tests {
         let site = summary_of(&[stats_line(0.0, 100)]).sites.remove(0);
         assert_eq!(site.calls, Some(100));
         assert_eq!(site.calls_per_sec, None, "{site:?}");
+    }
+
+    #[test]
+    fn callers_time_waiting_for_the_caps_counts_as_overhead() {
+        let waited = stats_line(8.0, 100).replace(
+            r#""mean_parent_us":0.0,"#,
+            r#""mean_parent_us":0.0,"wait_us":2000000,"mean_wait_us":20000.0,"#,
+        );
+        let summary = summary_of(&[waited]);
+        let site = &summary.sites[0];
+        assert_eq!(site.wait_share, Some(0.25), "{site:?}");
+        assert_eq!(site.overhead_share, Some(0.25), "{site:?}");
+        assert_eq!(summary.instances[0].overhead_share, Some(0.25));
+        // Older records say nothing of waiting: none is counted.
+        let site = summary_of(&[stats_line(8.0, 100)]).sites.remove(0);
+        assert_eq!(
+            (site.wait_share, site.overhead_share),
+            (Some(0.0), Some(0.0))
+        );
     }
 
     #[test]

@@ -681,11 +681,23 @@ fn costs(out: &mut String, s: &Summary, paint: Paint, width: usize) {
     table(out, width, paint, "site (test time)", &heads, &rows);
     para(
         out,
-        "(caller: time a sampled call lost starting its run)",
+        "(caller: time a sampled call lost starting its run; ovrhead: callers' time starting \
+         runs and waiting for the caps, as a share of wall time)",
         width,
         "",
         " ",
     );
+    for site in s.sites.iter() {
+        if let Some(wait) = site.wait_share.filter(|&w| w > 0.0) {
+            let note = format!(
+                "{}: callers waited for the caps (when_busy = \"wait\") {} of the time, \
+                 counted in its overhead",
+                site.site,
+                percent(wait)
+            );
+            para(out, &note, width, "", "  ");
+        }
+    }
 }
 
 fn failures(out: &mut String, s: &Summary, paint: Paint, width: usize) {
@@ -1092,6 +1104,8 @@ mod tests {
                 outcomes: OutcomeCounts::default(),
                 mean_test_us: 0.0,
                 mean_parent_us: 100.0,
+                wait_us: 0,
+                mean_wait_us: 0.0,
                 tests_per_sec: 0.0,
                 overhead_share: 0.0,
                 run_share: 0.0,

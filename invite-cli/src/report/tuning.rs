@@ -280,6 +280,7 @@ mod tests {
             calls_per_sec,
             tests_per_sec: None,
             overhead_share: None,
+            wait_share: None,
             per_test: vec![],
         }
     }
