@@ -412,11 +412,17 @@ mod tests {
         assert_eq!((&&Carry::<Reading>::new()).invite_take(&mut input), Some(r));
         assert!(input.is_empty());
         // A length beyond the bytes, or bytes that are not one, are refused.
-        assert_eq!((&&Carry::<Reading>::new()).invite_take(&mut &out[..3]), None);
+        assert_eq!(
+            (&&Carry::<Reading>::new()).invite_take(&mut &out[..3]),
+            None
+        );
         let mut garbage = Vec::new();
         put_len(2, &mut garbage);
         garbage.extend_from_slice(&[0xff, 0xff]);
-        assert_eq!((&&Carry::<Reading>::new()).invite_take(&mut garbage.as_slice()), None);
+        assert_eq!(
+            (&&Carry::<Reading>::new()).invite_take(&mut garbage.as_slice()),
+            None
+        );
     }
 
     #[test]

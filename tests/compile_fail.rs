@@ -7,11 +7,24 @@ fn misuse_is_a_compile_error_that_says_what_to_do() {
     cases.compile_fail("tests/ui/*.rs");
 }
 
+/// A `pure` site's type that cannot travel is named, on the parameter, with the fix. (With the
+/// `serde` feature a type may travel through serde too, and the error is rustc's on the call
+/// that would copy it.)
+#[cfg(not(feature = "serde"))]
+#[test]
+fn a_type_that_cannot_travel_is_named_with_the_fix() {
+    let cases = trybuild::TestCases::new();
+    cases.compile_fail("tests/ui-travel/*.rs");
+}
+
 /// Errors speak of the user's code and of documented items, never of the macros' internals.
 #[test]
 fn no_expected_error_names_an_internal_item() {
     let mut seen = 0;
-    for entry in std::fs::read_dir("tests/ui").unwrap() {
+    let cases = std::fs::read_dir("tests/ui")
+        .unwrap()
+        .chain(std::fs::read_dir("tests/ui-travel").unwrap());
+    for entry in cases {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "stderr") {
             let text = std::fs::read_to_string(&path).unwrap();

@@ -571,8 +571,8 @@ fn supervise(pool: &'static Pool, lane: usize, report: OwnedFd, program: Option<
                     Frame::Finished { cpu_ns } => {
                         // The executor's CPU time since its last report, and this process's.
                         let own = crate::sys::usage::cpu_ns(libc::RUSAGE_SELF);
-                        let delta = cpu_ns.saturating_sub(cpu_reported)
-                            + own.saturating_sub(own_reported);
+                        let delta =
+                            cpu_ns.saturating_sub(cpu_reported) + own.saturating_sub(own_reported);
                         (cpu_reported, own_reported) = (cpu_ns, own);
                         if let Some(mut c) = current.take() {
                             c.called.cpu_ns = delta;
@@ -644,8 +644,11 @@ fn supervise(pool: &'static Pool, lane: usize, report: OwnedFd, program: Option<
         // The executor is gone, reaped: what it used since its last report is charged with
         // the next call's. Whatever test it was on costs that test alone.
         let children = crate::sys::usage::cpu_ns(libc::RUSAGE_CHILDREN);
-        own_reported = own_reported
-            .saturating_sub(children.saturating_sub(children_seen).saturating_sub(cpu_reported));
+        own_reported = own_reported.saturating_sub(
+            children
+                .saturating_sub(children_seen)
+                .saturating_sub(cpu_reported),
+        );
         children_seen = children;
         cpu_reported = 0;
         let Some(c) = &mut current else {

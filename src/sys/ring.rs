@@ -385,7 +385,11 @@ mod tests {
             ring.progress().done.store(pos, Ordering::Release);
         }
         assert!(pos > ring.capacity() as u64, "the ring went round");
-        assert_eq!(ring.read(pos), Found::Nothing, "nothing written at the reader's place");
+        assert_eq!(
+            ring.read(pos),
+            Found::Nothing,
+            "nothing written at the reader's place"
+        );
         assert_eq!(ring.read(pos + 8), Found::Nothing);
         ring.push(b"new").expect("room");
         assert_eq!(take(&ring, &mut pos), Some(b"new".to_vec()));
@@ -396,14 +400,18 @@ mod tests {
         let ring = Ring::new(1).expect("ring");
         let cap = ring.capacity();
         // Exactly half, header included: the largest entry there is.
-        ring.push(&vec![1u8; cap / 2 - ENTRY_HEADER]).expect("half the ring fits");
+        ring.push(&vec![1u8; cap / 2 - ENTRY_HEADER])
+            .expect("half the ring fits");
         let mut pos = 0;
         assert!(take(&ring, &mut pos).is_some());
         ring.progress().done.store(pos, Ordering::Release);
         // An entry that ends exactly at the end of the ring goes there, unpadded.
         ring.push(&vec![2u8; cap / 2 - ENTRY_HEADER]).expect("room");
         assert_eq!(ring.tail(), cap as u64, "no padding before it");
-        assert_eq!(take(&ring, &mut pos), Some(vec![2u8; cap / 2 - ENTRY_HEADER]));
+        assert_eq!(
+            take(&ring, &mut pos),
+            Some(vec![2u8; cap / 2 - ENTRY_HEADER])
+        );
     }
 
     #[test]

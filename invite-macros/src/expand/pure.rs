@@ -223,6 +223,25 @@ fn result_type(shape: &Shape) -> Type {
     }
 }
 
+/// Without the `enabled` feature: the copies a pure site's calls would make, in a branch that
+/// never runs, so that a type that cannot travel is refused as with the feature.
+pub(super) fn travel_checks(shape: &Shape) -> TokenStream {
+    let puts = shape
+        .params
+        .iter()
+        .enumerate()
+        .map(|(k, p)| crossing(&p.ident, &p.ty_tokens, p.passing == Passing::Value, k).put);
+    let take_result = take_value(&result_type(shape));
+    quote! {
+        if false {
+            let __invite_out: &mut ::std::vec::Vec<u8> = &mut ::std::vec::Vec::new();
+            #(#puts)*
+            let __invite_in: &mut &[u8] = &mut &[][..];
+            let _ = #take_result;
+        }
+    }
+}
+
 /// The sampled branch and the body of a pure site: `sample` decides, `unseen` may drop the
 /// call, `child` is the forked run's code (used when the call forks), `body` the function's
 /// statements.

@@ -141,7 +141,13 @@ fn sample_call(shape: &Shape, args: &Args) -> TokenStream {
 fn type_check(shape: &Shape, args: &Args) -> TokenStream {
     let child = child_branch(shape, args);
     let state = &args.state;
+    let travels = if args.pure.is_some() {
+        super::pure::travel_checks(shape)
+    } else {
+        TokenStream::new()
+    };
     quote! {
+        #travels
         if false {
             #( let _ = &#state; )*
             ::invite::__private::type_check_only(|__invite_run| { #child });
