@@ -415,6 +415,96 @@ mod tests {
     }
 
     #[test]
+    fn two_halves_fill_the_ring_exactly() {
+        let ring = Ring::new(1).expect("ring");
+        let half = vec![3u8; ring.capacity() / 2 - ENTRY_HEADER];
+        ring.push(&half).expect("the first half");
+        ring.push(&half)
+            .expect("the second half fills the ring to the byte");
+        assert_eq!(ring.push(&[]), Err(Full::NoRoom));
+    }
+
+    #[test]
+    fn a_length_no_caller_wrote_is_passed_over_to_the_end_of_the_ring() {
+        let ring = Ring::new(1).expect("ring");
+        let cap = ring.capacity() as u64;
+        ring.push(b"abc").expect("room");
+        let mut pos = 0;
+        assert!(take(&ring, &mut pos).is_some());
+        ring.push(b"def").expect("room");
+        // Longer than what is left of the ring after the entry's header: not an entry.
+        ring.length(pos)
+            .store(cap - pos - ENTRY_HEADER as u64 + 1, Ordering::Relaxed);
+        assert_eq!(ring.read(pos), Found::Skip { next: cap });
+        // Exactly what is left is one.
+        ring.length(pos)
+            .store(cap - pos - ENTRY_HEADER as u64, Ordering::Relaxed);
+        assert!(matches!(ring.read(pos), Found::Entry { next, .. } if next == cap));
+    }
+
+    /// In a child process (a mapping's protection is the whole process's): the worker's view.
+    fn in_a_child(check: impl FnOnce() -> bool) -> bool {
+        // SAFETY: the child runs `check`, which allocates and reads /proc, and leaves with
+        // _exit; the test process is single-threaded here or only waits.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(check)).unwrap_or(false);
+            // SAFETY: _exit has no preconditions.
+            unsafe { libc::_exit(if ok { 0 } else { 1 }) };
+        }
+        let mut status = 0;
+        // SAFETY: reaping our own child.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+    }
+
+    /// The protection of the mapping that starts at `start`, from /proc/self/maps.
+    fn mapping_at(start: usize) -> Option<(usize, String)> {
+        let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
+        maps.lines().find_map(|l| {
+            let (range, rest) = l.split_once(' ')?;
+            let (a, b) = range.split_once('-')?;
+            let a = usize::from_str_radix(a, 16).ok()?;
+            let b = usize::from_str_radix(b, 16).ok()?;
+            (a == start).then(|| (b, rest.split(' ').next().unwrap_or("").to_string()))
+        })
+    }
+
+    #[test]
+    fn the_worker_s_view_is_read_only_and_without_the_progress_page() {
+        let ring = Ring::new(1).expect("ring");
+        let [(ring_start, ring_end), (page_start, page_end)] = ring.ranges();
+        // The ranges are the two mappings, whole.
+        assert_eq!(mapping_at(ring_start), Some((ring_end, "rw-s".to_string())));
+        assert_eq!(mapping_at(page_start), Some((page_end, "rw-s".to_string())));
+        ring.push(b"before").expect("room");
+        let sealed = in_a_child(|| {
+            ring.seal_read_only().is_ok()
+                && mapping_at(ring_start) == Some((ring_end, "r--s".to_string()))
+                // Writable again? Not from a read-only descriptor.
+                // SAFETY: changing the protection of this process's own mapping of the ring.
+                && unsafe {
+                    libc::mprotect(
+                        ring_start as *mut libc::c_void,
+                        ring_end - ring_start,
+                        libc::PROT_READ | libc::PROT_WRITE,
+                    )
+                } != 0
+                // What callers wrote is still there to read.
+                && matches!(ring.read(0), Found::Entry { .. })
+        });
+        assert!(sealed, "the child saw the ring read-only, for good");
+        let unmapped = in_a_child(|| {
+            ring.unmap_progress();
+            mapping_at(page_start).is_none()
+        });
+        assert!(unmapped, "the child no longer had the progress page");
+        // The program's own view is untouched.
+        ring.push(b"after").expect("still writable here");
+    }
+
+    #[test]
     fn a_full_ring_refuses_and_frees_as_the_reader_goes() {
         let ring = Ring::new(1).expect("ring");
         let entry = vec![7u8; 1000];

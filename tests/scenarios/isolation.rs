@@ -1025,7 +1025,9 @@ fn thousands_of_tests_leave_no_zombie() {
         // Invite's own descriptors (README: nine, three for following the configuration file,
         // and in this binary, which has pure sites, two for each worker's ring: one worker per
         // slot of `max_concurrent = 2`, up to the CPUs), and not one more for all those runs.
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(2);
+        let workers = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(2);
         let after = open_fds();
         assert!(
             after <= before + 12 + 2 * workers,
