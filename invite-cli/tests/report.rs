@@ -1062,7 +1062,11 @@ fn html_shows_the_time_axis_the_skips_the_projections_and_what_was_cut() {
         .skip(1)
         .map(|c| &c[..c.find('<').unwrap()])
         .collect();
-    assert_eq!(cells, ["100", "10", "3", "4", "3", "0", "0", "2"], "{row}");
+    assert_eq!(
+        cells,
+        ["100", "10", "3", "4", "3", "0", "0", "2", "0", "0"],
+        "{row}"
+    );
     // The projections of the tuning.
     let projections = &html[html.find("<table id=\"projections\"").unwrap()..];
     let projections = &projections[..projections.find("</table>").unwrap()];
