@@ -396,6 +396,8 @@ mod tests {
 
     #[cfg(feature = "serde")]
     #[test]
+    // The borrows are the generated code's: they choose `ViaTravel` where it applies.
+    #[allow(clippy::needless_borrow)]
     fn with_the_serde_feature_a_serde_type_travels_by_resolution() {
         #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
         struct Reading {
