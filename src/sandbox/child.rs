@@ -323,16 +323,7 @@ impl ChildRun {
                 exit_now(0);
             }
         }
-        let started = Instant::now();
-        let result = catch_unwind(AssertUnwindSafe(|| tests(&mut ctx)));
-        let duration_us = started.elapsed().as_micros() as u64;
-        let (outcome, detail) = match result {
-            Ok(()) => ctx.take_verdict().unwrap_or((
-                Outcome::Error,
-                Some("the test ended without a verdict".to_string()),
-            )),
-            Err(_) => (Outcome::Error, Some(last_panic())),
-        };
+        let (outcome, detail, duration_us) = run_one(&mut ctx, tests);
         let _ = wire::send(
             fd,
             &Frame::Verdict {
@@ -343,6 +334,25 @@ impl ChildRun {
         );
         exit_now(0)
     }
+}
+
+/// Runs one test on `ctx`: its verdict (a panic is an `error` with its message) and how long
+/// it took, in microseconds. For a test process, and for the worker of pure sites.
+pub(super) fn run_one(
+    ctx: &mut TestCtx,
+    tests: &mut dyn FnMut(&mut TestCtx),
+) -> (Outcome, Option<String>, u64) {
+    let started = Instant::now();
+    let result = catch_unwind(AssertUnwindSafe(|| tests(ctx)));
+    let duration_us = started.elapsed().as_micros() as u64;
+    let (outcome, detail) = match result {
+        Ok(()) => ctx.take_verdict().unwrap_or((
+            Outcome::Error,
+            Some("the test ended without a verdict".to_string()),
+        )),
+        Err(_) => (Outcome::Error, Some(last_panic())),
+    };
+    (outcome, detail, duration_us)
 }
 
 /// A test process's verdict, so far.

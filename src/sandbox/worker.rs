@@ -983,16 +983,7 @@ impl<'a> WorkerRun<'a> {
                 self.tolerance,
                 self.site.meta.self_check,
             );
-            let started = Instant::now();
-            let result = catch_unwind(AssertUnwindSafe(|| tests(&mut ctx)));
-            let duration_us = started.elapsed().as_micros() as u64;
-            let (outcome, detail) = match result {
-                Ok(()) => ctx.take_verdict().unwrap_or((
-                    Outcome::Error,
-                    Some("the test ended without a verdict".to_string()),
-                )),
-                Err(_) => (Outcome::Error, Some(child::last_panic())),
-            };
+            let (outcome, detail, duration_us) = child::run_one(&mut ctx, tests);
             self.out.add(&Frame::Verdict {
                 outcome,
                 detail,
