@@ -535,3 +535,29 @@ fn an_idle_worker_sleeps() {
         vec![Pass; 2]
     );
 }
+
+#[test]
+fn calls_queued_for_a_worker_that_then_died_are_tested_by_the_next() {
+    // One worker: the calls cannot go to another's ring.
+    let config = EVERY_CALL.replace("max_concurrent = 4", "max_concurrent = 1");
+    let run = scenario(here!(), &config, || {
+        total(&[1.0]);
+        assert!(invite::wait_idle(WAIT));
+        // Stopped, the worker looks alive: the calls are queued for it, and no caller asks
+        // for another.
+        assert_eq!(signal_workers(libc::SIGSTOP), 2);
+        for _ in 0..3 {
+            total(&[2.0, 3.0]);
+        }
+        let stopped = workers();
+        assert_eq!(signal_workers(libc::SIGKILL), 2);
+        assert!(support::eventually(WAIT, || stopped
+            .iter()
+            .all(|p| !support::process_exists(*p) || support::process_state(*p) == Some('Z'))));
+        // With no call after its death, the calls it held are still tested, by the next.
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    let outcomes = run.outcomes_of("total(&negate(xs)) == -result");
+    assert_eq!(outcomes, vec![Pass; 4], "{}", run.describe());
+}
