@@ -551,9 +551,9 @@ fn calls_queued_for_a_worker_that_then_died_are_tested_by_the_next() {
         }
         let stopped = workers();
         assert_eq!(signal_workers(libc::SIGKILL), 2);
-        assert!(support::eventually(WAIT, || stopped
-            .iter()
-            .all(|p| !support::process_exists(*p) || support::process_state(*p) == Some('Z'))));
+        assert!(support::eventually(WAIT, || stopped.iter().all(
+            |p| !support::process_exists(*p) || support::process_state(*p) == Some('Z')
+        )));
         // With no call after its death, the calls it held are still tested, by the next.
         assert!(invite::wait_idle(WAIT));
     });
