@@ -231,6 +231,7 @@ mod tests {
             dedup: false,
             krate: ("", ""),
             pure: false,
+            no_worker: "",
         })
     }
 

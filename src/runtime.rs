@@ -59,27 +59,32 @@ pub fn get() -> Option<&'static Runtime> {
 
 static WORKER: std::sync::Once = std::sync::Once::new();
 
-/// Makes the ring of pure sites' worker where some site is pure (the worker itself is forked
-/// by the collector when a call is waiting), and says which `isolation = "worker"` entries
-/// name a site that cannot run there.
+/// Makes the ring of pure sites' worker where some site may run there (the worker itself is
+/// forked by the collector when a call is waiting), and says which `isolation = "worker"`
+/// entries name a site that cannot.
 fn open_worker(rt: &'static Runtime) {
     let config = &rt.sampling.config;
+    let mut sent = false;
     for (name, own) in &config.functions {
         if own.isolation != Some(crate::config::Isolation::Worker) {
             continue;
         }
-        if let Some(s) = site::all().find(|s| s.could_be_named(name) && !s.meta.pure) {
+        for s in site::all().filter(|s| s.could_be_named(name)) {
+            if s.meta.no_worker.is_empty() {
+                sent = true;
+                continue;
+            }
             crate::diag::say(Level::Warn, "config", || {
                 format!(
-                    "[functions.\"{name}\"] sets isolation = \"worker\", but {} was not compiled \
-                     pure: its calls fork. Add `pure` to its attribute (its arguments and result \
-                     must implement invite::Travel), or remove the key",
-                    s.name()
+                    "[functions.\"{name}\"] sets isolation = \"worker\", but the worker cannot \
+                     test {}: {}. Its calls fork; remove the key",
+                    s.name(),
+                    s.meta.no_worker
                 )
             });
         }
     }
-    if site::all().any(|s| s.meta.pure) {
+    if sent || site::all().any(|s| s.meta.pure) {
         // One worker per slot `max_concurrent` allows, but no more than the CPUs to run them.
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         crate::sandbox::worker::open(

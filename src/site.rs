@@ -300,7 +300,7 @@ fn settings_of(config: &Config, seccomp: bool, s: &Site) -> Settings {
         seccomp: seccomp && own.sandbox.unwrap_or(config.sandbox) == Sandbox::Seccomp,
         memory_mb: own.memory_mb.or(config.memory_mb),
         tests_mask: ALL_TESTS,
-        worker: s.meta.pure && own.isolation != Some(crate::config::Isolation::Fork),
+        worker: s.meta.in_worker_under(own.isolation),
     }
 }
 
@@ -358,8 +358,26 @@ pub struct SiteMeta {
     /// The instrumented crate's name and version as Cargo gave them (empty outside Cargo):
     /// the version records carry when `invite.toml` names none.
     pub krate: (&'static str, &'static str),
-    /// Compiled `pure`: a sampled call may be tested by the worker instead of a fork.
+    /// Compiled `pure`: a sampled call is tested by the worker instead of a fork unless
+    /// `invite.toml` says `isolation = "fork"`.
     pub pure: bool,
+    /// Why the worker cannot test the site's calls (a receiver, an `&mut` parameter, ...), or
+    /// empty when the attribute wrote the worker's path: then `isolation = "worker"` in
+    /// `invite.toml` sends even a site not compiled `pure` there.
+    pub no_worker: &'static str,
+}
+
+impl SiteMeta {
+    /// Whether the worker tests the site's calls under `isolation`.
+    pub(crate) fn in_worker_under(&self, isolation: Option<crate::config::Isolation>) -> bool {
+        use crate::config::Isolation;
+        self.no_worker.is_empty()
+            && match isolation {
+                Some(Isolation::Worker) => true,
+                Some(Isolation::Fork) => false,
+                None => self.pure,
+            }
+    }
 }
 
 /// `armed` before start-up: take the slow path once, which initialises the runtime.
@@ -1228,6 +1246,26 @@ mod tests {
         assert_eq!(turn_window(u64::MAX), 1_000_000_000);
     }
 
+    #[test]
+    fn isolation_chooses_the_worker_only_for_a_site_compiled_with_its_path() {
+        use crate::config::Isolation::{Fork, Worker};
+        let meta = |pure, no_worker| SiteMeta {
+            pure,
+            no_worker,
+            ..test_site().meta
+        };
+        let (declared, able, unable) = (
+            meta(true, ""),
+            meta(false, ""),
+            meta(false, "it is an `async fn`"),
+        );
+        // (no key, "worker", "fork")
+        let under = |m: &SiteMeta| [None, Some(Worker), Some(Fork)].map(|i| m.in_worker_under(i));
+        assert_eq!(under(&declared), [true, true, false]);
+        assert_eq!(under(&able), [false, true, false]);
+        assert_eq!(under(&unable), [false, false, false]);
+    }
+
     fn test_site() -> Site {
         Site::new(SiteMeta {
             name: "tests::site",
@@ -1243,6 +1281,7 @@ mod tests {
             dedup: false,
             krate: ("", ""),
             pure: false,
+            no_worker: "",
         })
     }
 
@@ -1465,6 +1504,7 @@ mod settings_tests {
             dedup: false,
             krate: ("", ""),
             pure: false,
+            no_worker: "",
         })
     }
 
@@ -1554,6 +1594,7 @@ mod settings_tests {
             dedup: false,
             krate: ("", ""),
             pure: false,
+            no_worker: "",
         })));
         let with_entry = config("[functions.\"app::Meters::f\"]\nrho = 0.125\ntolerance = 0.5");
         assert!(s.name_from("Meters"));

@@ -268,9 +268,12 @@ tuples!(
 );
 
 /// How generated code copies a value of type `T` whatever it implements: [`Travel`] if it can,
-/// else (with the `serde` feature) `serde`, chosen at compile time by method resolution
-/// (`(&&Carry::<T>::new()).invite_put(..)` finds [`ViaTravel`] first).
-pub struct Carry<T>(std::marker::PhantomData<T>);
+/// else (with the `serde` feature) `serde`, else, where the site was not declared `pure` and
+/// only `invite.toml` may send it to the worker, nothing ([`CannotTravel`]). Chosen at compile
+/// time by method resolution: `(&&Carry::<T>::new()).invite_put(..)` finds [`ViaTravel`]
+/// (on `&&Carry`) first, then [`ViaSerde`] (on `&Carry`), then [`CannotTravel`] (on `Carry`
+/// by value, hence `Copy`).
+pub struct Carry<T>(std::marker::PhantomData<fn() -> T>);
 
 impl<T> Carry<T> {
     /// The dispatcher for `T`.
@@ -280,18 +283,37 @@ impl<T> Carry<T> {
     }
 }
 
+impl<T> Clone for Carry<T> {
+    fn clone(&self) -> Carry<T> {
+        *self
+    }
+}
+
+impl<T> Copy for Carry<T> {}
+
 /// [`Carry`]'s first choice: the type's own [`Travel`].
 pub trait ViaTravel<T> {
     /// Appends `value`.
     fn invite_put(&self, value: &T, out: &mut Vec<u8>);
+    /// Appends the length of `items`, then each; read back as a `Vec<T>`.
+    fn invite_put_items(&self, items: &[T], out: &mut Vec<u8>);
     /// Reads a value back.
     fn invite_take(&self, input: &mut &[u8]) -> Option<T>;
+    /// `None`: `T` travels.
+    fn invite_untravelled(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 impl<T: Travel> ViaTravel<T> for &Carry<T> {
     #[inline]
     fn invite_put(&self, value: &T, out: &mut Vec<u8>) {
         value.put(out);
+    }
+    #[inline]
+    fn invite_put_items(&self, items: &[T], out: &mut Vec<u8>) {
+        put_len(items.len(), out);
+        T::put_items(items, out);
     }
     #[inline]
     fn invite_take(&self, input: &mut &[u8]) -> Option<T> {
@@ -304,22 +326,63 @@ impl<T: Travel> ViaTravel<T> for &Carry<T> {
 pub trait ViaSerde<T> {
     /// Appends `value`.
     fn invite_put(&self, value: &T, out: &mut Vec<u8>);
+    /// Appends `items` as a `Vec<T>` would be.
+    fn invite_put_items(&self, items: &[T], out: &mut Vec<u8>);
     /// Reads a value back.
     fn invite_take(&self, input: &mut &[u8]) -> Option<T>;
+    /// `None`: `T` travels.
+    fn invite_untravelled(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 #[cfg(feature = "serde")]
 impl<T: serde::Serialize + serde::de::DeserializeOwned> ViaSerde<T> for Carry<T> {
     fn invite_put(&self, value: &T, out: &mut Vec<u8>) {
-        // A value serde cannot write (a map with non-string keys, say, in some formats; never
-        // in postcard's) travels as nothing, which the worker reads as a failed copy.
-        let mut body = postcard::to_allocvec(value).unwrap_or_default();
-        put_len(body.len(), out);
-        out.append(&mut body);
+        put_serialized(value, out);
+    }
+    fn invite_put_items(&self, items: &[T], out: &mut Vec<u8>) {
+        // postcard writes a slice as it writes a `Vec`: the worker reads it back as one.
+        put_serialized(items, out);
     }
     fn invite_take(&self, input: &mut &[u8]) -> Option<T> {
         let n = take_len(input)?;
         postcard::from_bytes(split(input, n)?).ok()
+    }
+}
+
+#[cfg(feature = "serde")]
+fn put_serialized<V: serde::Serialize + ?Sized>(value: &V, out: &mut Vec<u8>) {
+    // A value serde cannot write (a map with non-string keys, say, in some formats; never in
+    // postcard's) travels as nothing, which the worker reads as a failed copy.
+    let mut body = postcard::to_allocvec(value).unwrap_or_default();
+    put_len(body.len(), out);
+    out.append(&mut body);
+}
+
+/// [`Carry`]'s last resort, in scope only where `invite.toml` alone may send a site to the
+/// worker: `T` cannot travel, which the caller learns from
+/// [`invite_untravelled`](CannotTravel::invite_untravelled) before it writes anything, and then
+/// forks. The copies are never made.
+pub trait CannotTravel<T> {
+    /// Writes nothing.
+    fn invite_put(self, value: &T, out: &mut Vec<u8>);
+    /// Writes nothing.
+    fn invite_put_items(self, items: &[T], out: &mut Vec<u8>);
+    /// Reads nothing.
+    fn invite_take(self, input: &mut &[u8]) -> Option<T>;
+    /// The type's name: it does not travel.
+    fn invite_untravelled(self) -> Option<&'static str>;
+}
+
+impl<T> CannotTravel<T> for Carry<T> {
+    fn invite_put(self, _: &T, _: &mut Vec<u8>) {}
+    fn invite_put_items(self, _: &[T], _: &mut Vec<u8>) {}
+    fn invite_take(self, _: &mut &[u8]) -> Option<T> {
+        None
+    }
+    fn invite_untravelled(self) -> Option<&'static str> {
+        Some(std::any::type_name::<T>())
     }
 }
 
@@ -433,5 +496,59 @@ mod tests {
         (&&Carry::<(u8, f64)>::new()).invite_put(&(3, 0.5), &mut out);
         let back = (&&Carry::<(u8, f64)>::new()).invite_take(&mut out.as_slice());
         assert_eq!(back, Some((3, 0.5)));
+    }
+
+    #[test]
+    // The borrows are the generated code's: they choose the first impl that applies.
+    #[allow(clippy::needless_borrow)]
+    fn a_type_that_cannot_travel_is_named_and_copies_nothing() {
+        struct Opaque;
+        assert_eq!((&&Carry::<(u8, f64)>::new()).invite_untravelled(), None);
+        assert_eq!((&&Carry::<Vec<String>>::new()).invite_untravelled(), None);
+        let name = (&&Carry::<Opaque>::new()).invite_untravelled();
+        assert!(name.is_some_and(|n| n.ends_with("Opaque")), "{name:?}");
+        let mut out = Vec::new();
+        (&&Carry::<Opaque>::new()).invite_put(&Opaque, &mut out);
+        (&&Carry::<Opaque>::new()).invite_put_items(&[Opaque, Opaque], &mut out);
+        assert!(out.is_empty());
+        assert!((&&Carry::<Opaque>::new())
+            .invite_take(&mut &[1u8, 2, 3][..])
+            .is_none());
+    }
+
+    #[test]
+    #[allow(clippy::needless_borrow)]
+    fn items_written_by_resolution_come_back_as_a_vec() {
+        let mut out = Vec::new();
+        (&&Carry::<i32>::new()).invite_put_items(&[3, -4, 5], &mut out);
+        (&&Carry::<String>::new()).invite_put_items(&["a".to_string()], &mut out);
+        let mut input = out.as_slice();
+        assert_eq!(
+            (&&Carry::<Vec<i32>>::new()).invite_take(&mut input),
+            Some(vec![3, -4, 5])
+        );
+        assert_eq!(
+            (&&Carry::<Vec<String>>::new()).invite_take(&mut input),
+            Some(vec!["a".to_string()])
+        );
+        assert!(input.is_empty());
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    #[allow(clippy::needless_borrow)]
+    fn serde_items_come_back_as_a_vec() {
+        #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        struct Pair(u8, String);
+        let items = [Pair(1, "x".into()), Pair(2, String::new())];
+        let mut out = Vec::new();
+        (&&Carry::<Pair>::new()).invite_put_items(&items, &mut out);
+        assert_eq!((&&Carry::<Pair>::new()).invite_untravelled(), None);
+        let mut input = out.as_slice();
+        assert_eq!(
+            (&&Carry::<Vec<Pair>>::new()).invite_take(&mut input),
+            Some(Vec::from(items))
+        );
+        assert!(input.is_empty());
     }
 }

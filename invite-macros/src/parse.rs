@@ -110,6 +110,8 @@ pub struct Args {
     /// `pure`: the result depends on the arguments alone, so the worker may test calls
     /// without a fork. The place of the word, for errors.
     pub pure: Option<Span>,
+    /// `pure = false`: the worker never tests the site, whatever `invite.toml` says.
+    pub pure_off: bool,
 }
 
 impl Args {
@@ -282,7 +284,7 @@ impl Args {
                 }
             },
             "pure" => {
-                if self.pure.is_some() {
+                if self.pure.is_some() || self.pure_off {
                     return Err(dup());
                 }
                 match value {
@@ -291,6 +293,8 @@ impl Args {
                     }) => {
                         if b.value {
                             self.pure = Some(name.span());
+                        } else {
+                            self.pure_off = true;
                         }
                     }
                     other => {

@@ -38,6 +38,7 @@ use super::wire::{self, Call, Called, Frame, FrameReader};
 use super::{kill, pidfd_open, pipe, raw, readable, set_blocking, try_reap, Exit, Launcher};
 use super::{Follow, TestCtx};
 use crate::budget::SkipReason;
+use crate::diag::Level;
 use crate::record::Outcome;
 use crate::rng::{self, Snapshot};
 use crate::site::{Sampled, Site};
@@ -225,18 +226,28 @@ thread_local! {
     static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
+/// What of a site cannot travel to the worker: the parameter (or "the result") and its type.
+pub type Untravelled = (&'static str, &'static str);
+
 /// Starts the entry of a sampled call of a pure site: `Err` gives the call back when it must
 /// fork instead (the site is not pure, or no longer, or there is no worker here, or a check
-/// asked for it), `Ok(None)` when the caps refuse it.
+/// asked for it, or `untravelled` names a value that cannot be copied), `Ok(None)` when the
+/// caps refuse it.
 pub fn queue(
     sampled: Sampled,
     runner: Runner,
+    untravelled: Option<Untravelled>,
     args: impl FnOnce(&mut Vec<u8>),
 ) -> Result<Option<Queued>, Sampled> {
+    if !sampled.in_worker() {
+        return Err(sampled);
+    }
     let Some(pool) = pool() else {
+        no_worker_here(sampled.site());
         return Err(sampled);
     };
-    if !sampled.in_worker() {
+    if let Some((what, ty)) = untravelled {
+        cannot_travel(sampled.site(), what, ty);
         return Err(sampled);
     }
     let started = Instant::now();
@@ -281,6 +292,38 @@ pub fn queue(
         parent_at,
         budget: &rt.budget,
     }))
+}
+
+/// A site sent to the worker by a reloaded `invite.toml` in a program that made no worker at
+/// start: its calls fork, said once.
+fn no_worker_here(site: &'static Site) {
+    static SAID: AtomicBool = AtomicBool::new(false);
+    if SAID.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    crate::diag::say(Level::Warn, "config", || {
+        format!(
+            "isolation = \"worker\" for {} applies at the next start: no site could run in \
+             the worker when the program started, so there is none; its calls fork until then",
+            site.name()
+        )
+    });
+}
+
+/// A site `invite.toml` sent to the worker whose parameter or result cannot be copied there:
+/// it forks from now on, said once.
+fn cannot_travel(site: &'static Site, what: &str, ty: &str) {
+    if site.demote() {
+        crate::diag::say(Level::Warn, "config", || {
+            format!(
+                "isolation = \"worker\" for {}, but {what} has type `{ty}`, which cannot \
+                 travel to the worker: its calls fork. Implement invite::Travel for the type \
+                 (a type parameter must be bounded by invite::Travel), enable invite's `serde` \
+                 feature for a serde type, or remove the key",
+                site.name()
+            )
+        });
+    }
 }
 
 impl Queued {

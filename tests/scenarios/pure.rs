@@ -561,3 +561,88 @@ fn calls_queued_for_a_worker_that_then_died_are_tested_by_the_next() {
     let outcomes = run.outcomes_of("total(&negate(xs)) == -result");
     assert_eq!(outcomes, vec![Pass; 4], "{}", run.describe());
 }
+
+/// Not declared pure: only `invite.toml` sends it to the worker.
+#[invite::metamorphic(
+    midrange(&permute(xs)) == result,
+    midrange(&add(xs, 1.0)) == result + 1.0,
+)]
+fn midrange(xs: &[f64]) -> f64 {
+    let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (lo + hi) / 2.0
+}
+
+/// A type with no `Travel` (and no serde): a site that takes it cannot be copied.
+#[derive(Debug)]
+struct Opaque(f64);
+
+#[invite::metamorphic(halved(&Opaque(o.0 * 2.0)) == result * 2.0)]
+fn halved(o: &Opaque) -> f64 {
+    o.0 / 2.0
+}
+
+/// Kept out of the worker by its attribute.
+#[invite::metamorphic(pure = false, plain(x * 2.0) == result * 2.0)]
+fn plain(x: f64) -> f64 {
+    x * 3.0
+}
+
+#[test]
+fn invite_toml_alone_sends_a_site_to_the_worker_where_its_values_can_travel() {
+    // Both scenarios run this body: with `isolation = "worker"` for the three sites only
+    // `midrange` can go to the worker, and its calls start one; without it nothing does.
+    let body = || {
+        for k in 0..4 {
+            let xs: Vec<f64> = (0..(2 + k)).map(|i| (i * 5 % 3) as f64 - 0.5).collect();
+            std::hint::black_box(midrange(&xs));
+        }
+        for k in 0..3 {
+            std::hint::black_box(halved(&Opaque(k as f64)));
+            std::hint::black_box(plain(k as f64));
+        }
+        assert!(invite::wait_idle(WAIT));
+        let config = std::env::var("INVITE_CONFIG").expect("a configuration file");
+        let sent = std::fs::read_to_string(config)
+            .unwrap()
+            .contains("isolation = \"worker\"");
+        assert_eq!(workers().len(), if sent { 2 } else { 0 }, "sent: {sent}");
+    };
+    let sent = scenario(
+        here!(),
+        &format!(
+            "{EVERY_CALL}\n[functions.\"scenarios::pure::midrange\"]\nisolation = \"worker\"\n\
+             [functions.\"scenarios::pure::halved\"]\nisolation = \"worker\"\n\
+             [functions.\"scenarios::pure::plain\"]\nisolation = \"worker\""
+        ),
+        body,
+    );
+    sent.assert_success();
+    let forked = scenario(here!(), EVERY_CALL, body);
+    forked.assert_success();
+    // The same records either way, every test passing.
+    let (a, b) = (comparable(&sent), comparable(&forked));
+    assert_eq!(a.len(), 4 * 2 + 3 + 3, "{}", sent.describe());
+    assert_eq!(a, b, "the worker's records differ from the forks'");
+    assert!(
+        sent.tests().iter().all(|t| t.outcome == Pass),
+        "{}",
+        sent.describe()
+    );
+    // Each site the worker cannot take is named once, with why and the fix.
+    let said = |needle: &str| sent.stderr.matches(needle).count();
+    assert_eq!(
+        said("but parameter `o` has type `scenarios::pure::Opaque`, which cannot travel"),
+        1,
+        "{}",
+        sent.stderr
+    );
+    assert_eq!(
+        said("the worker cannot test scenarios::pure::plain: it is compiled `pure = false`"),
+        1,
+        "{}",
+        sent.stderr
+    );
+    assert_eq!(said("midrange"), 0, "{}", sent.stderr);
+    assert!(!forked.stderr.contains("worker"), "{}", forked.stderr);
+}

@@ -19,83 +19,136 @@ use super::execution::source_run;
 use super::shape::{Passing, Receiver, Shape};
 use crate::parse::{Args, Test};
 
-/// Refuses `pure` where the worker could not test the function.
-pub(super) fn check_pure(shape: &Shape, args: &Args) -> syn::Result<()> {
-    let Some(word) = args.pure else {
-        return Ok(());
-    };
-    let refuse = |span, why: &str| Err(syn::Error::new(span, format!("`pure` {why}")));
+/// Why the worker cannot test a function's calls: where, what `pure` says of it (an error),
+/// and the short reason `invite.toml`'s `isolation = "worker"` is told at run time.
+struct Refusal {
+    span: proc_macro2::Span,
+    error: String,
+    reason: String,
+}
+
+fn refusal(span: proc_macro2::Span, error: &str, reason: impl Into<String>) -> Option<Refusal> {
+    Some(Refusal {
+        span,
+        error: format!("`pure` {error}"),
+        reason: reason.into(),
+    })
+}
+
+/// Why the worker could not test the function, if it could not; `word` is where an error
+/// that belongs to no token goes.
+fn worker_refusal(shape: &Shape, args: &Args, word: proc_macro2::Span) -> Option<Refusal> {
     if shape.receiver != Receiver::None {
-        return refuse(
+        return refusal(
             shape.receiver_span,
             "takes functions whose result depends on their arguments alone, and a method reads \
              its receiver: put the relations on a free or associated function without `self`, or \
              drop `pure` so that the site forks",
+            "it is a method, and a method reads its receiver",
         );
     }
     if shape.is_async {
-        return refuse(
+        return refusal(
             word,
             "does not take an `async fn`: its tests need the program's executor; drop `pure`",
+            "it is an `async fn`",
         );
     }
     if shape.is_unsafe {
-        return refuse(word, "does not take an `unsafe fn`; drop `pure`");
+        return refusal(
+            word,
+            "does not take an `unsafe fn`; drop `pure`",
+            "it is an `unsafe fn`",
+        );
     }
     for t in &args.tests {
         let why = match t {
-            Test::InVivo(_) => "cannot go with In Vivo tests, which act on the live state",
-            Test::Discover(_) => "cannot go with relation discovery",
+            Test::InVivo(_) => "In Vivo tests, which act on the live state",
+            Test::Discover(_) => "relation discovery",
             _ => continue,
         };
-        return refuse(
+        return refusal(
             word,
-            &format!("{why}: drop `pure`, or move the other tests"),
+            &format!("cannot go with {why}: drop `pure`, or move the other tests"),
+            format!("it has {why}"),
         );
     }
     if let Some(e) = args.state.first() {
-        return refuse(
+        return refusal(
             e.span(),
             "cannot go with `state = ...`: a pure function has no state beyond its arguments",
+            "it declares `state = ...`",
         );
     }
     for p in &shape.params {
         let name = &p.ident;
         if p.passing == Passing::Mut {
-            return refuse(
+            return refusal(
                 p.ty_tokens.span(),
                 &format!(
                     "takes values and shared references: parameter `{name}` is `&mut`, and what \
                      the function changes there is not its result; drop `pure`"
                 ),
+                format!("its parameter `{name}` is `&mut`"),
             );
         }
         if has_impl_trait(&p.ty_tokens) {
-            return refuse(
+            return refusal(
                 p.ty_tokens.span(),
                 &format!(
                     "needs types that can be named: parameter `{name}` is `impl Trait`; use a \
                      generic parameter bounded by `invite::Travel`, or drop `pure`"
                 ),
+                format!("its parameter `{name}` is `impl Trait`"),
             );
         }
     }
     if let Some(out) = &shape.output {
         if has_impl_trait(out) {
-            return refuse(
+            return refusal(
                 out.span(),
                 "needs a result type that can be named, not `impl Trait`; drop `pure`",
+                "its result is `impl Trait`",
             );
         }
         if matches!(out, Type::Reference(_)) {
-            return refuse(
+            return refusal(
                 out.span(),
                 "needs an owned result (the worker compares its own with the caller's): return \
                  a value, or drop `pure`",
+                "its result is borrowed",
+            );
+        }
+        if matches!(out, Type::Never(_)) {
+            return refusal(
+                out.span(),
+                "needs a function that returns; drop `pure`",
+                "it never returns",
             );
         }
     }
-    Ok(())
+    None
+}
+
+/// Refuses `pure` where the worker could not test the function.
+pub(super) fn check_pure(shape: &Shape, args: &Args) -> syn::Result<()> {
+    let Some(word) = args.pure else {
+        return Ok(());
+    };
+    match worker_refusal(shape, args, word) {
+        Some(r) => Err(syn::Error::new(r.span, r.error)),
+        None => Ok(()),
+    }
+}
+
+/// Why the worker cannot test the site, for its `SiteMeta` (empty: the attribute writes the
+/// worker's path, which `pure` or `isolation = "worker"` in `invite.toml` takes).
+pub(super) fn no_worker(shape: &Shape, args: &Args) -> String {
+    if args.pure_off {
+        return "it is compiled `pure = false`".to_owned();
+    }
+    worker_refusal(shape, args, proc_macro2::Span::call_site())
+        .map_or_else(String::new, |r| r.reason)
 }
 
 fn has_impl_trait(ty: &Type) -> bool {
@@ -126,18 +179,48 @@ fn anonymous_lifetimes(ty: &Type) -> Type {
     ty
 }
 
-/// How one parameter crosses: the caller's statement that writes it, and the runner's that
-/// read it back and bind it under its own name.
+/// How a site's values cross: written by `invite::Travel` alone (`pure`, without invite's
+/// `serde` feature: a type that cannot travel is an error on it), by method resolution
+/// between `Travel` and serde (`pure` with the feature), or by resolution with a last resort
+/// that copies nothing (a site only `invite.toml` may send to the worker: a type that cannot
+/// travel makes its calls fork, said at run time).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    Declared,
+    IfAble,
+}
+
+impl Mode {
+    fn by_resolution(self) -> bool {
+        self == Mode::IfAble || cfg!(feature = "serde")
+    }
+
+    /// The traits method resolution chooses from.
+    fn imports(self) -> TokenStream {
+        let last = if self == Mode::IfAble {
+            quote!(CannotTravel as _,)
+        } else {
+            TokenStream::new()
+        };
+        quote! {
+            #[allow(unused_imports)]
+            use ::invite::__private::{#last ViaSerde as _, ViaTravel as _};
+        }
+    }
+}
+
+/// How one parameter crosses: the caller's statement that writes it, the runner's that read
+/// it back and bind it under its own name, and the type whose `Travel` decides whether it can.
 struct Crossing {
     put: TokenStream,
     take: TokenStream,
+    carried: Option<Type>,
 }
 
-/// Writes `value` (a reference to a `ty`) into `__invite_out`: by its `Travel`, or with the
-/// `serde` feature by whichever of `Travel` and serde it has. Spanned on the type, so that a
+/// Writes `value` (a reference to a `ty`) into `__invite_out`. Spanned on the type, so that a
 /// type that cannot travel gets one error there, in terms of `invite::Travel`.
-fn put_value(ty: &Type, value: TokenStream) -> TokenStream {
-    if cfg!(feature = "serde") {
+fn put_value(mode: Mode, ty: &Type, value: TokenStream) -> TokenStream {
+    if mode.by_resolution() {
         quote_spanned!(ty.span()=> (&&::invite::__private::Carry::<#ty>::new()).invite_put(#value, __invite_out);)
     } else {
         quote_spanned!(ty.span()=> <#ty as ::invite::Travel>::put(#value, __invite_out);)
@@ -145,15 +228,15 @@ fn put_value(ty: &Type, value: TokenStream) -> TokenStream {
 }
 
 /// Reads a `ty` back from `__invite_in`, as [`put_value`] wrote it: an `Option`.
-fn take_value(ty: &Type) -> TokenStream {
-    if cfg!(feature = "serde") {
+fn take_value(mode: Mode, ty: &Type) -> TokenStream {
+    if mode.by_resolution() {
         quote_spanned!(ty.span()=> (&&::invite::__private::Carry::<#ty>::new()).invite_take(__invite_in))
     } else {
         quote_spanned!(ty.span()=> <#ty as ::invite::Travel>::take(__invite_in))
     }
 }
 
-fn crossing(ident: &syn::Ident, ty: &Type, by_value: bool, k: usize) -> Crossing {
+fn crossing(mode: Mode, ident: &syn::Ident, ty: &Type, by_value: bool, k: usize) -> Crossing {
     let held = format_ident!("__invite_held{}", k);
     let garbled = quote!(return __invite_run.garbled(););
     if !by_value {
@@ -162,19 +245,26 @@ fn crossing(ident: &syn::Ident, ty: &Type, by_value: bool, k: usize) -> Crossing
             match &elem {
                 Type::Slice(s) => {
                     let item = &s.elem;
-                    let put = quote_spanned!(item.span()=>
-                        <u64 as ::invite::Travel>::put(&(#ident.len() as u64), __invite_out);
-                        <#item as ::invite::Travel>::put_items(#ident, __invite_out);
-                    );
-                    let take = quote_spanned!(item.span()=>
-                        <::std::vec::Vec<#item> as ::invite::Travel>::take(__invite_in)
-                    );
+                    let vec: Type = syn::parse_quote!(::std::vec::Vec<#item>);
+                    let put = if mode.by_resolution() {
+                        quote_spanned!(item.span()=>
+                            (&&::invite::__private::Carry::<#item>::new())
+                                .invite_put_items(#ident, __invite_out);
+                        )
+                    } else {
+                        quote_spanned!(item.span()=>
+                            <u64 as ::invite::Travel>::put(&(#ident.len() as u64), __invite_out);
+                            <#item as ::invite::Travel>::put_items(#ident, __invite_out);
+                        )
+                    };
+                    let take = take_value(mode, &vec);
                     return Crossing {
                         put,
                         take: quote! {
                             let ::core::option::Option::Some(#held) = #take else { #garbled };
                             let #ident: &[#item] = &#held[..];
                         },
+                        carried: Some((**item).clone()),
                     };
                 }
                 Type::Path(p) if p.qself.is_none() && p.path.is_ident("str") => {
@@ -189,30 +279,42 @@ fn crossing(ident: &syn::Ident, ty: &Type, by_value: bool, k: usize) -> Crossing
                             else { #garbled };
                             let #ident: &str = #held.as_str();
                         },
+                        carried: None,
                     };
                 }
                 _ => {
-                    let take = take_value(&elem);
+                    let take = take_value(mode, &elem);
                     return Crossing {
-                        put: put_value(&elem, quote!(#ident)),
+                        put: put_value(mode, &elem, quote!(#ident)),
                         take: quote! {
                             let ::core::option::Option::Some(#held) = #take else { #garbled };
                             let #ident: &#elem = &#held;
                         },
+                        carried: Some(elem.clone()),
                     };
                 }
             }
         }
     }
     let ty = anonymous_lifetimes(ty);
-    let take = take_value(&ty);
+    let take = take_value(mode, &ty);
     Crossing {
-        put: put_value(&ty, quote!(&#ident)),
+        put: put_value(mode, &ty, quote!(&#ident)),
         take: quote! {
             let ::core::option::Option::Some(#held) = #take else { #garbled };
             let #ident: #ty = #held;
         },
+        carried: Some(ty),
     }
+}
+
+fn crossings(mode: Mode, shape: &Shape) -> Vec<Crossing> {
+    shape
+        .params
+        .iter()
+        .enumerate()
+        .map(|(k, p)| crossing(mode, &p.ident, &p.ty_tokens, p.passing == Passing::Value, k))
+        .collect()
 }
 
 /// The result's type (`()` without one).
@@ -226,14 +328,12 @@ fn result_type(shape: &Shape) -> Type {
 /// Without the `enabled` feature: the copies a pure site's calls would make, in a branch that
 /// never runs, so that a type that cannot travel is refused as with the feature.
 pub(super) fn travel_checks(shape: &Shape) -> TokenStream {
-    let puts = shape
-        .params
-        .iter()
-        .enumerate()
-        .map(|(k, p)| crossing(&p.ident, &p.ty_tokens, p.passing == Passing::Value, k).put);
-    let take_result = take_value(&result_type(shape));
+    let puts = crossings(Mode::Declared, shape).into_iter().map(|c| c.put);
+    let take_result = take_value(Mode::Declared, &result_type(shape));
+    let imports = Mode::Declared.imports();
     quote! {
         if false {
+            #imports
             let __invite_out: &mut ::std::vec::Vec<u8> = &mut ::std::vec::Vec::new();
             #(#puts)*
             let __invite_in: &mut &[u8] = &mut &[][..];
@@ -242,27 +342,57 @@ pub(super) fn travel_checks(shape: &Shape) -> TokenStream {
     }
 }
 
-/// The sampled branch and the body of a pure site: `sample` decides, `unseen` may drop the
-/// call, `child` is the forked run's code (used when the call forks), `body` the function's
-/// statements.
+/// The first of the site's parameters and result whose type cannot travel, as an
+/// `Option<Untravelled>`: always `None` for a site declared `pure` (which refuses such types
+/// at compile time).
+fn untravelled(mode: Mode, shape: &Shape, crossings: &[Crossing], ret: &Type) -> TokenStream {
+    if mode == Mode::Declared {
+        return quote!(::core::option::Option::None);
+    }
+    let named = shape.params.iter().zip(crossings).filter_map(|(p, c)| {
+        let what = format!("parameter `{}`", p.ident);
+        c.carried.as_ref().map(|t| (what, t.clone()))
+    });
+    let checks = named
+        .chain(std::iter::once(("the result".to_owned(), ret.clone())))
+        .map(|(what, ty)| {
+            quote! {
+                if let ::core::option::Option::Some(__invite_ty) =
+                    (&&::invite::__private::Carry::<#ty>::new()).invite_untravelled()
+                {
+                    break 'untravelled ::core::option::Option::Some((#what, __invite_ty));
+                }
+            }
+        });
+    let imports = mode.imports();
+    quote! {
+        'untravelled: {
+            #imports
+            #(#checks)*
+            ::core::option::Option::None
+        }
+    }
+}
+
+/// The sampled branch and the body of a site the worker may test: `sample` decides, `unseen`
+/// may drop the call, `child` is the forked run's code (used when the call forks), `body` the
+/// function's statements.
 pub(super) fn pure_body(
+    mode: Mode,
     shape: &Shape,
     sample: TokenStream,
     unseen: TokenStream,
     child: &TokenStream,
     body: TokenStream,
 ) -> TokenStream {
-    let crossings: Vec<Crossing> = shape
-        .params
-        .iter()
-        .enumerate()
-        .map(|(k, p)| crossing(&p.ident, &p.ty_tokens, p.passing == Passing::Value, k))
-        .collect();
+    let crossings = crossings(mode, shape);
     let puts = crossings.iter().map(|c| &c.put);
     let takes = crossings.iter().map(|c| &c.take);
     let ret = result_type(shape);
-    let take_caller = take_value(&ret);
-    let put_result = put_value(&ret, quote!(&__invite_value));
+    let untravelled = untravelled(mode, shape, &crossings, &ret);
+    let take_caller = take_value(mode, &ret);
+    let put_result = put_value(mode, &ret, quote!(&__invite_value));
+    let imports = mode.imports();
     let fresh = source_run(shape, "__invite_pure");
     let (setup, call) = (&fresh.setup, &fresh.call);
     quote! {
@@ -276,8 +406,9 @@ pub(super) fn pure_body(
                         #[allow(unused_imports)]
                         use ::invite::__private::{
                             ApproxCompare as _, HasDebug as _, Incomparable as _, NoDebug as _,
-                            StdEq as _, StdOrd as _, ViaSerde as _, ViaTravel as _,
+                            StdEq as _, StdOrd as _,
                         };
+                        #imports
                         #(#takes)*
                         let ::core::option::Option::Some(__invite_caller) = #take_caller
                         else { return __invite_run.garbled(); };
@@ -307,9 +438,9 @@ pub(super) fn pure_body(
                 match ::invite::__private::queue_call(
                     __invite_sampled,
                     __invite_runner,
+                    #untravelled,
                     |__invite_out: &mut ::std::vec::Vec<u8>| {
-                        #[allow(unused_imports)]
-                        use ::invite::__private::{ViaSerde as _, ViaTravel as _};
+                        #imports
                         #(#puts)*
                     },
                 ) {
@@ -325,11 +456,10 @@ pub(super) fn pure_body(
             });
         }
         #[allow(clippy::redundant_closure_call)]
-        let __invite_value: #ret = (|| { #body })();
+        let __invite_value: #ret = (|| -> #ret { #body })();
         if let ::core::option::Option::Some(__invite_q) = __invite_queued {
             __invite_q.send(|__invite_out: &mut ::std::vec::Vec<u8>| {
-                #[allow(unused_imports)]
-                use ::invite::__private::{ViaSerde as _, ViaTravel as _};
+                #imports
                 #put_result
             });
         }

@@ -93,6 +93,7 @@ pub(super) fn site_static(shape: &Shape, args: &Args) -> TokenStream {
     let self_check = args.self_check.unwrap_or(true);
     let dedup = args.dedup.unwrap_or(false);
     let pure = args.pure.is_some();
+    let no_worker = super::pure::no_worker(shape, args);
     let params = shape.params.iter().map(|p| {
         let name = p.ident.to_string();
         let ty = &p.ty;
@@ -114,6 +115,7 @@ pub(super) fn site_static(shape: &Shape, args: &Args) -> TokenStream {
                 self_check: #self_check,
                 dedup: #dedup,
                 pure: #pure,
+                no_worker: #no_worker,
                 krate: (
                     match ::core::option_env!("CARGO_CRATE_NAME") {
                         ::core::option::Option::Some(n) => n,

@@ -10,7 +10,7 @@ use syn::{FnArg, ItemFn, Pat};
 
 use super::arms::{in_vivo_arm, metamorphic_test_arm, relation_arm, statistical_arm};
 use super::discover::discover_arm;
-use super::pure::pure_body;
+use super::pure::{no_worker, pure_body, Mode};
 use super::shape::{plain_name, Receiver, Shape};
 use super::site::{named_by_self_type, site_static};
 use crate::parse::{Args, Test};
@@ -29,11 +29,19 @@ pub(super) fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream
         .partition(|a| matches!(a.style, syn::AttrStyle::Inner(_)));
     let (sig, rebinds) = named_signature(sig, shape);
     let stmts = &block.stmts;
-    if cfg!(feature = "enabled") && args.pure.is_some() {
+    // A site the worker could test gets the worker's path: `pure` takes it by default, and
+    // `isolation = "worker"` in `invite.toml` may send any other there.
+    if cfg!(feature = "enabled") && no_worker(shape, args).is_empty() {
+        let mode = if args.pure.is_some() {
+            Mode::Declared
+        } else {
+            Mode::IfAble
+        };
         let site = site_static(shape, args);
         let child = child_branch(shape, args);
         let body = quote!(#(#rebinds)* #(#stmts)*);
         let pure = pure_body(
+            mode,
             shape,
             sample_call(shape, args),
             unseen_check(shape, args),
