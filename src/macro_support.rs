@@ -18,7 +18,7 @@ pub use crate::sandbox::worker::{queue as queue_call, Queued, Runner, WorkerRun}
 pub use crate::sandbox::{ChildRun, TestCtx};
 #[cfg(feature = "serde")]
 pub use crate::travel::ViaSerde;
-pub use crate::travel::{CannotTravel, Carry, ViaTravel};
+pub use crate::travel::{CannotTravel, Carry, Untravelled, ViaTravel};
 /// Without the `serde` feature nothing travels through serde: generated code imports this
 /// empty trait in its place.
 #[cfg(not(feature = "serde"))]

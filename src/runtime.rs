@@ -65,24 +65,46 @@ static WORKER: std::sync::Once = std::sync::Once::new();
 fn open_worker(rt: &'static Runtime) {
     let config = &rt.sampling.config;
     let mut sent = false;
+    let mut refused: Vec<String> = Vec::new();
     for (name, own) in &config.functions {
         if own.isolation != Some(crate::config::Isolation::Worker) {
             continue;
         }
-        for s in site::all().filter(|s| s.could_be_named(name)) {
+        // A site of that very name, else those a type may yet name so (`{Self}::sum` could
+        // be any `T::sum`, but not a free `sum` that has the name).
+        let exact = site::all().any(|s| s.is_named() && s.name() == name.as_str());
+        let mut why = None;
+        for s in site::all().filter(|s| {
+            if exact {
+                s.is_named() && s.name() == name.as_str()
+            } else {
+                s.could_be_named(name)
+            }
+        }) {
             if s.meta.no_worker.is_empty() {
                 sent = true;
-                continue;
+            } else {
+                why.get_or_insert(s.meta.no_worker);
             }
-            crate::diag::say(Level::Warn, "config", || {
-                format!(
-                    "[functions.\"{name}\"] sets isolation = \"worker\", but the worker cannot \
-                     test {}: {}. Its calls fork; remove the key",
-                    s.name(),
-                    s.meta.no_worker
-                )
-            });
         }
+        refused.extend(why.map(|why| format!("{name} ({why})")));
+    }
+    if !refused.is_empty() {
+        // One message for them all: a file that sends every site to the worker names each
+        // that cannot go, whatever the rate limit of messages.
+        crate::diag::say(Level::Warn, "config", || {
+            format!(
+                "invite.toml sets isolation = \"worker\" for {} the worker cannot test, whose \
+                 calls fork; remove the key for {}: {}",
+                if refused.len() == 1 {
+                    "a site"
+                } else {
+                    "sites"
+                },
+                if refused.len() == 1 { "it" } else { "them" },
+                refused.join("; ")
+            )
+        });
     }
     if sent || site::all().any(|s| s.meta.pure) {
         // One worker per slot `max_concurrent` allows, but no more than the CPUs to run them.

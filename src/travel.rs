@@ -386,6 +386,18 @@ impl<T> CannotTravel<T> for Carry<T> {
     }
 }
 
+/// What of a site cannot travel to the worker, as its attribute's expansion found it.
+#[derive(Clone, Copy, Debug)]
+pub struct Untravelled {
+    /// The parameter as written (`its parameter \`o: &Opaque\``), or the result.
+    pub what: &'static str,
+    /// The type that has neither `Travel` nor serde, as this instance of the function has it.
+    pub ty: &'static str,
+    /// The type written names a type parameter of the function: whether it travels was
+    /// decided once for every instance, by the parameter's bounds.
+    pub generic: bool,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

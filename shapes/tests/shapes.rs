@@ -304,3 +304,65 @@ fn instrumentation_changes_no_result() {
         assert_eq!(unconfigured.results, off.results);
     }
 }
+
+#[cfg(feature = "enabled")]
+#[test]
+fn every_shape_sent_to_the_worker_by_invite_toml_passes_or_forks_and_says_why() {
+    let clean = run(Some(EVERY_CALL), &[], &[]);
+    let mut config = EVERY_CALL.to_owned();
+    for name in clean.site_names() {
+        config.push_str(&format!("[functions.\"{name}\"]\nisolation = \"worker\"\n"));
+    }
+    let sent = run(Some(&config), &[], &[]);
+    assert_eq!(sent.results, clean.results, "the worker changed a result");
+    let outcomes = sent.outcomes();
+    for name in testable(&clean) {
+        assert_eq!(
+            outcomes.get(&name),
+            Some(&BTreeSet::from([Outcome::Pass])),
+            "{name}\n{}",
+            sent.stderr
+        );
+    }
+    // The sites that stay with forks are named once, with why; the others are not named.
+    let refused: Vec<&str> = sent
+        .stderr
+        .lines()
+        .filter(|l| l.contains("the worker cannot test"))
+        .collect();
+    assert_eq!(refused.len(), 1, "{}", sent.stderr);
+    let untravelled = |name: &str| {
+        sent.stderr
+            .lines()
+            .filter(|l| l.contains(&format!("for {name}, but")) && l.contains("cannot travel"))
+            .count()
+    };
+    for (name, why) in [
+        ("invite_shapes::methods::Acc::pinned_push", "it is a method"),
+        (
+            "<invite_shapes::asyncs::Flat as Pricer>::quote",
+            "it is a method",
+        ),
+        ("invite_shapes::asyncs::price", "it is an `async fn`"),
+    ] {
+        assert!(
+            refused[0].contains(&format!("{name} ({why}")),
+            "{name}: {why}\n{}",
+            refused[0]
+        );
+    }
+    assert_eq!(
+        untravelled("invite_shapes::free::weighted"),
+        1,
+        "{}",
+        sent.stderr
+    );
+    for name in [
+        "invite_shapes::free::sum",
+        "invite_shapes::free::dot",
+        "invite_shapes::families::total_f32",
+    ] {
+        assert!(!refused[0].contains(name), "{name}: {}", refused[0]);
+        assert_eq!(untravelled(name), 0, "{name}\n{}", sent.stderr);
+    }
+}

@@ -212,7 +212,7 @@ pub mod worker {
     pub fn queue(
         sampled: Sampled,
         _runner: Runner,
-        _untravelled: Option<(&'static str, &'static str)>,
+        _untravelled: Option<crate::travel::Untravelled>,
         _args: impl FnOnce(&mut Vec<u8>),
     ) -> Result<Option<Queued>, Sampled> {
         Err(sampled)

@@ -43,7 +43,7 @@ use crate::record::Outcome;
 use crate::rng::{self, Snapshot};
 use crate::site::{Sampled, Site};
 use crate::sys::ring::{Found, Full, Ring};
-use crate::travel::Travel;
+use crate::travel::{Travel, Untravelled};
 
 /// The code that tests one call of a pure site, written by the attribute: it reads the
 /// arguments and the caller's result from the entry's bytes and hands the tests to the run.
@@ -226,9 +226,6 @@ thread_local! {
     static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
-/// What of a site cannot travel to the worker: the parameter (or "the result") and its type.
-pub type Untravelled = (&'static str, &'static str);
-
 /// Starts the entry of a sampled call of a pure site: `Err` gives the call back when it must
 /// fork instead (the site is not pure, or no longer, or there is no worker here, or a check
 /// asked for it, or `untravelled` names a value that cannot be copied), `Ok(None)` when the
@@ -246,8 +243,8 @@ pub fn queue(
         no_worker_here(sampled.site());
         return Err(sampled);
     };
-    if let Some((what, ty)) = untravelled {
-        cannot_travel(sampled.site(), what, ty);
+    if let Some(u) = untravelled {
+        cannot_travel(sampled.site(), u);
         return Err(sampled);
     }
     let started = Instant::now();
@@ -312,18 +309,35 @@ fn no_worker_here(site: &'static Site) {
 
 /// A site `invite.toml` sent to the worker whose parameter or result cannot be copied there:
 /// it forks from now on, said once.
-fn cannot_travel(site: &'static Site, what: &str, ty: &str) {
+fn cannot_travel(site: &'static Site, u: Untravelled) {
     if site.demote() {
         crate::diag::say(Level::Warn, "config", || {
-            format!(
-                "isolation = \"worker\" for {}, but {what} has type `{ty}`, which cannot \
-                 travel to the worker: its calls fork. Implement invite::Travel for the type \
-                 (a type parameter must be bounded by invite::Travel), enable invite's `serde` \
-                 feature for a serde type, or remove the key",
-                site.name()
-            )
+            untravelled_message(site.name(), u)
         });
     }
+}
+
+fn untravelled_message(site: &str, u: Untravelled) -> String {
+    let (why, fix) = if u.generic {
+        (
+            "its type names a type parameter whose bounds do not include invite::Travel".to_owned(),
+            "add the bound",
+        )
+    } else {
+        (
+            format!(
+                "`{}` implements neither invite::Travel nor, with invite's `serde` feature, \
+                 serde's Serialize and DeserializeOwned",
+                u.ty
+            ),
+            "implement invite::Travel for it",
+        )
+    };
+    format!(
+        "isolation = \"worker\" for {site}, but {} cannot travel to the worker: {why}. Its \
+         calls fork; {fix}, or remove the key",
+        u.what
+    )
 }
 
 impl Queued {
@@ -1062,4 +1076,44 @@ pub(crate) fn count_unrun(lane: &Lane, from: u64) -> u64 {
         }
     }
     unrun
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_that_cannot_travel_is_named_with_the_fix_its_kind_needs() {
+        let concrete = untravelled_message(
+            "app::area",
+            Untravelled {
+                what: "its parameter `s: &Shape`",
+                ty: "app::Shape",
+                generic: false,
+            },
+        );
+        assert_eq!(
+            concrete,
+            "isolation = \"worker\" for app::area, but its parameter `s: &Shape` cannot travel \
+             to the worker: `app::Shape` implements neither invite::Travel nor, with invite's \
+             `serde` feature, serde's Serialize and DeserializeOwned. Its calls fork; implement \
+             invite::Travel for it, or remove the key"
+        );
+        let generic = untravelled_message(
+            "app::first",
+            Untravelled {
+                what: "its result `T`",
+                ty: "u8",
+                generic: true,
+            },
+        );
+        assert!(
+            generic.contains(
+                "its result `T` cannot travel to the worker: its type names a type parameter \
+                 whose bounds do not include invite::Travel. Its calls fork; add the bound"
+            ),
+            "{generic}"
+        );
+        assert!(!generic.contains("u8"), "{generic}");
+    }
 }

@@ -582,6 +582,15 @@ fn halved(o: &Opaque) -> f64 {
     o.0 / 2.0
 }
 
+/// Generic, its type parameter not bounded by `Travel`: whether it travels is decided once for
+/// every instance, and it does not.
+#[invite::metamorphic(largest(&permute(xs)) == result)]
+fn largest<T: PartialOrd + Copy + std::fmt::Debug>(xs: &[T]) -> T {
+    xs.iter()
+        .copied()
+        .fold(xs[0], |m, x| if x > m { x } else { m })
+}
+
 /// Kept out of the worker by its attribute.
 #[invite::metamorphic(pure = false, plain(x * 2.0) == result * 2.0)]
 fn plain(x: f64) -> f64 {
@@ -590,7 +599,7 @@ fn plain(x: f64) -> f64 {
 
 #[test]
 fn invite_toml_alone_sends_a_site_to_the_worker_where_its_values_can_travel() {
-    // Both scenarios run this body: with `isolation = "worker"` for the three sites only
+    // Both scenarios run this body: with `isolation = "worker"` for the four sites only
     // `midrange` can go to the worker, and its calls start one; without it nothing does.
     let body = || {
         for k in 0..4 {
@@ -600,6 +609,7 @@ fn invite_toml_alone_sends_a_site_to_the_worker_where_its_values_can_travel() {
         for k in 0..3 {
             std::hint::black_box(halved(&Opaque(k as f64)));
             std::hint::black_box(plain(k as f64));
+            std::hint::black_box(largest(&[k, 7 - k, 2]));
         }
         assert!(invite::wait_idle(WAIT));
         let config = std::env::var("INVITE_CONFIG").expect("a configuration file");
@@ -613,6 +623,7 @@ fn invite_toml_alone_sends_a_site_to_the_worker_where_its_values_can_travel() {
         &format!(
             "{EVERY_CALL}\n[functions.\"scenarios::pure::midrange\"]\nisolation = \"worker\"\n\
              [functions.\"scenarios::pure::halved\"]\nisolation = \"worker\"\n\
+             [functions.\"scenarios::pure::largest\"]\nisolation = \"worker\"\n\
              [functions.\"scenarios::pure::plain\"]\nisolation = \"worker\""
         ),
         body,
@@ -622,7 +633,7 @@ fn invite_toml_alone_sends_a_site_to_the_worker_where_its_values_can_travel() {
     forked.assert_success();
     // The same records either way, every test passing.
     let (a, b) = (comparable(&sent), comparable(&forked));
-    assert_eq!(a.len(), 4 * 2 + 3 + 3, "{}", sent.describe());
+    assert_eq!(a.len(), 4 * 2 + 3 * 3, "{}", sent.describe());
     assert_eq!(a, b, "the worker's records differ from the forks'");
     assert!(
         sent.tests().iter().all(|t| t.outcome == Pass),
@@ -632,13 +643,31 @@ fn invite_toml_alone_sends_a_site_to_the_worker_where_its_values_can_travel() {
     // Each site the worker cannot take is named once, with why and the fix.
     let said = |needle: &str| sent.stderr.matches(needle).count();
     assert_eq!(
-        said("but parameter `o` has type `scenarios::pure::Opaque`, which cannot travel"),
+        said(
+            "isolation = \"worker\" for scenarios::pure::halved, but its parameter \
+             `o: &Opaque` cannot travel to the worker: `scenarios::pure::Opaque` implements \
+             neither invite::Travel nor"
+        ),
         1,
         "{}",
         sent.stderr
     );
     assert_eq!(
-        said("the worker cannot test scenarios::pure::plain: it is compiled `pure = false`"),
+        said(
+            "isolation = \"worker\" for scenarios::pure::largest, but its parameter \
+             `xs: &[T]` cannot travel to the worker: its type names a type parameter whose \
+             bounds do not include invite::Travel. Its calls fork; add the bound"
+        ),
+        1,
+        "{}",
+        sent.stderr
+    );
+    assert_eq!(
+        said(
+            "invite.toml sets isolation = \"worker\" for a site the worker cannot test, whose \
+             calls fork; remove the key for it: scenarios::pure::plain (it is compiled \
+             `pure = false`)"
+        ),
         1,
         "{}",
         sent.stderr

@@ -10,7 +10,7 @@
 //! function, In Vivo tests, a borrowed result) is refused here, on the offending token.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Type, TypeReference};
@@ -342,6 +342,25 @@ pub(super) fn travel_checks(shape: &Shape) -> TokenStream {
     }
 }
 
+/// Whether `ty` names one of `params` (a type parameter of the function).
+fn names_any(ty: &Type, params: &[syn::Ident]) -> bool {
+    struct Find<'a>(&'a [syn::Ident], bool);
+    impl syn::visit::Visit<'_> for Find<'_> {
+        fn visit_path(&mut self, p: &syn::Path) {
+            if p.segments
+                .first()
+                .is_some_and(|s| self.0.contains(&s.ident))
+            {
+                self.1 = true;
+            }
+            syn::visit::visit_path(self, p);
+        }
+    }
+    let mut f = Find(params, false);
+    syn::visit::Visit::visit_type(&mut f, ty);
+    f.1
+}
+
 /// The first of the site's parameters and result whose type cannot travel, as an
 /// `Option<Untravelled>`: always `None` for a site declared `pure` (which refuses such types
 /// at compile time).
@@ -350,17 +369,32 @@ fn untravelled(mode: Mode, shape: &Shape, crossings: &[Crossing], ret: &Type) ->
         return quote!(::core::option::Option::None);
     }
     let named = shape.params.iter().zip(crossings).filter_map(|(p, c)| {
-        let what = format!("parameter `{}`", p.ident);
-        c.carried.as_ref().map(|t| (what, t.clone()))
+        let what = format!("its parameter `{}: {}`", p.ident, p.ty);
+        let generic = names_any(&p.ty_tokens, &shape.type_params);
+        c.carried.as_ref().map(|t| (what, t.clone(), generic))
     });
+    let result = (
+        format!(
+            "its result `{}`",
+            crate::text::source_text(&ret.to_token_stream())
+        ),
+        ret.clone(),
+        names_any(ret, &shape.type_params),
+    );
     let checks = named
-        .chain(std::iter::once(("the result".to_owned(), ret.clone())))
-        .map(|(what, ty)| {
+        .chain(std::iter::once(result))
+        .map(|(what, ty, generic)| {
             quote! {
                 if let ::core::option::Option::Some(__invite_ty) =
                     (&&::invite::__private::Carry::<#ty>::new()).invite_untravelled()
                 {
-                    break 'untravelled ::core::option::Option::Some((#what, __invite_ty));
+                    break 'untravelled ::core::option::Option::Some(
+                        ::invite::__private::Untravelled {
+                            what: #what,
+                            ty: __invite_ty,
+                            generic: #generic,
+                        },
+                    );
                 }
             }
         });

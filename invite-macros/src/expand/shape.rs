@@ -63,6 +63,9 @@ pub(super) struct Shape {
     pub(super) is_async: bool,
     /// The result type, when the function has one.
     pub(super) output: Option<Type>,
+    /// The function's type parameters, with `Self` in a trait's default method: a type that
+    /// names one is known only per instance.
+    pub(super) type_params: Vec<Ident>,
 }
 
 impl Shape {
@@ -276,6 +279,18 @@ pub(super) fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
             syn::GenericParam::Lifetime(_) => None,
         })
         .collect();
+    let mut type_params: Vec<Ident> = sig
+        .generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Type(t) => Some(t.ident.clone()),
+            _ => None,
+        })
+        .collect();
+    if matches!(enclosing, Some(Enclosing::Trait { .. })) {
+        type_params.push(Ident::new("Self", Span::call_site()));
+    }
     let turbofish = if impl_trait || generic_args.is_empty() {
         TokenStream::new()
     } else {
@@ -297,6 +312,7 @@ pub(super) fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
             syn::ReturnType::Type(_, ty) => Some((**ty).clone()),
             syn::ReturnType::Default => None,
         },
+        type_params,
     })
 }
 
