@@ -323,8 +323,8 @@ fn joint(
     out
 }
 
-/// Elements of follow-up inputs made again for the properties' evidence, at most: beyond
-/// them (long sequences, many observations) only the original runs are judged.
+/// Elements of follow-up inputs made again for a bound's evidence, at most: beyond them (long
+/// sequences, many observations) only the original runs are judged.
 const REMADE_ELEMENTS: usize = 1 << 22;
 
 /// Every result an observation holds with the input it came from: the original's, and each
@@ -360,25 +360,46 @@ fn results<'a>(
     out
 }
 
-/// The properties of the result that hold on every observation or on one category of inputs;
-/// of a strict and a loose one under the same guard, the strict one. A property must hold on
-/// the follow-up runs under its guard too: they are inputs the function took, and a wider
-/// sample than the ones given (a norm is zero on `[0.0]`, which `[3.0]` translated by -3 is).
+/// How close to zero the results of the live calls must come, relative to their median
+/// size, for an unguarded strict sign to be claimed on the evidence of an observed gap: a
+/// function that visibly stays away from zero (`cosh >= 1`) is strictly positive; one whose
+/// results come near zero and just did not reach it on the inputs seen (a distance) may.
+const SIGN_GAP: f64 = 0.005;
+
+/// Whether the results of `on` keep a visible gap from zero: the smallest is at least
+/// [`SIGN_GAP`] of the median size.
+fn clear_of_zero(obs: &[&Observation], on: &[usize]) -> bool {
+    let mut sizes: Vec<f64> = on
+        .iter()
+        .filter_map(|&i| obs[i].output.number())
+        .map(f64::abs)
+        .collect();
+    if sizes.is_empty() {
+        return false;
+    }
+    sizes.sort_by(f64::total_cmp);
+    sizes[0] >= SIGN_GAP * sizes[sizes.len() / 2]
+}
+
+/// The properties of the result that hold on every live call or on one category of them; of
+/// a strict and a loose one under the same guard, the strict one. A property is judged on the
+/// calls observed: the results the program produced need no follow-up input, and a follow-up
+/// the program never sends (a negated geometric mean's input) says nothing of them. A strict
+/// sign with no guard of its own is claimed only where the results keep a visible gap from
+/// zero ([`clear_of_zero`]); elsewhere the loose one is. A bound by the input (a parameter,
+/// or a sequence's range), which a few values can satisfy by chance (`hash(x) <= x` for
+/// `x >= 1`), must also hold on every follow-up run with a number for a result under the same
+/// guard.
 fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Vec<Found> {
     let obs = &scope.obs;
     let mut budget = REMADE_ELEMENTS;
-    let runs: Vec<_> = obs
-        .iter()
-        .map(|o| results(transforms, o, &mut budget))
-        .collect();
+    let mut runs: Vec<Vec<_>> = Vec::new();
     let (wide, narrow) = (Guard::all(sig), Guard::narrow_first(sig));
     let mut out: Vec<Found> = Vec::new();
     for prop in Property::all(sig) {
+        let strict = matches!(prop, Property::Sign(Cmp::Above | Cmp::Below));
         // Only a strict sign needs the narrower guard of a tie.
-        let guards = match prop {
-            Property::Sign(Cmp::Above | Cmp::Below) => &narrow,
-            _ => &wide,
-        };
+        let guards = if strict { &narrow } else { &wide };
         // A property is claimed only for the kinds of input seen: when every input fell in one
         // category (all positive, all non-empty), under that category's guard. Not a number or
         // a sequence being non-zero: that separates, but it is no domain anyone chose.
@@ -388,17 +409,27 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             .find(|g| scope.all.iter().all(|&i| g.holds(&obs[i].input)))
             .copied();
         let has = |i: usize| prop.holds(&obs[i].input, &obs[i].output, obs[i].noise);
-        // On every run of the observations `on` that falls under `guard`.
-        let everywhere = |on: &[usize], guard: Option<Guard>| {
+        let bound = matches!(prop, Property::Bound { .. } | Property::Between(_));
+        if bound && runs.is_empty() {
+            runs = obs
+                .iter()
+                .map(|o| results(transforms, o, &mut budget))
+                .collect();
+        }
+        // On every follow-up run of `on` under `guard` whose result is a number.
+        let widely = |on: &[usize], guard: Option<Guard>| {
             on.iter().all(|&i| {
                 runs[i]
                     .iter()
-                    .filter(|(input, ..)| guard.is_none_or(|g| g.holds(input)))
+                    .filter(|(input, y, _)| {
+                        y.number().is_some_and(f64::is_finite)
+                            && guard.is_none_or(|g| g.holds(input))
+                    })
                     .all(|(input, y, noise)| prop.holds(input, y, *noise))
             })
         };
         let fit = |on: &[usize], guard: Option<Guard>| {
-            if everywhere(on, guard.or(cover)) {
+            if on.iter().all(|&i| has(i)) && (!bound || widely(on, guard.or(cover))) {
                 vec![prop]
             } else {
                 Vec::new()
@@ -412,7 +443,19 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         if guard.is_some() && matches!(prop, Property::Bound { .. }) {
             continue;
         }
-        let guard = guard.or(cover);
+        if strict && guard.is_none() && !clear_of_zero(obs, &on) {
+            continue;
+        }
+        let guard = match (prop, guard.or(cover)) {
+            // `smallest(xs)` panics on an empty `xs`: the guard must rule it out.
+            (Property::Between(p), g) if !g.is_some_and(|g| g.rules_out_empty(p)) => {
+                if guard.is_some() {
+                    continue;
+                }
+                Some(Guard::NonEmpty(p))
+            }
+            (_, g) => g,
+        };
         // `x <= 0 => result <= 0` beside `x < 0 => result < 0` says little more.
         let implied = prop
             .stronger()
@@ -860,10 +903,10 @@ mod tests {
     }
 
     #[test]
-    fn a_property_the_remade_follow_up_runs_break_is_not_proposed() {
+    fn a_property_of_the_live_calls_is_judged_on_them_alone() {
         // Every element given is 2 or more, so every mean given is above 1.5; translated by -1,
-        // [2.0] is a non-empty sequence too, and its result is not positive. Sequences' follow-up
-        // inputs are made again within a budget of elements; scalars' cost nothing.
+        // [2.0] would give a result that is not positive, and negated every input would. Those
+        // are inputs the program never sent: the property holds on its calls.
         let sig =
             Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
         let transforms = Transform::all(&sig);
@@ -884,15 +927,72 @@ mod tests {
                 .unwrap()
             })
             .collect();
-        // Judged on the inputs given alone, `result > 0.0` would hold.
-        assert!(obs.iter().all(|o| o.output.number().unwrap() > 0.0));
         let found = search(&sig, &transforms, &obs, 10);
-        assert!(
-            found
-                .iter()
-                .all(|f| !matches!(f.subject, Subject::Property(Property::Sign(_)))),
-            "{found:?}"
+        let signs: Vec<&Found> = found
+            .iter()
+            .filter(|f| matches!(f.subject, Subject::Property(Property::Sign(_))))
+            .collect();
+        assert_eq!(signs.len(), 1, "{found:?}");
+        assert_eq!(
+            signs[0].subject,
+            Subject::Property(Property::Sign(Cmp::Above))
         );
+        assert_eq!(signs[0].guard, Some(Guard::NonEmpty(0)), "{:?}", signs[0]);
+    }
+
+    #[test]
+    fn a_strict_sign_is_claimed_only_where_the_results_keep_clear_of_zero() {
+        // A distance: never zero on the inputs seen, but it comes near, so zero is in reach.
+        let sig = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let run = |offset: f64| {
+            let mut f = |v: &[Value]| Some(Value::Float(v[0].number()?.abs() + offset));
+            let obs: Vec<Observation> = (1u32..=40)
+                .map(|i| {
+                    // Never zero, yet 0.001 of the largest at the nearest.
+                    let x = if i == 1 {
+                        0.004
+                    } else {
+                        f64::from(i) * 0.1 - 2.05
+                    };
+                    observe(&sig, &transforms, vec![Value::Float(x)], &mut f, i.into()).unwrap()
+                })
+                .collect();
+            search(&sig, &transforms, &obs, 10)
+                .into_iter()
+                .filter_map(|f| match f.subject {
+                    Subject::Property(Property::Sign(c)) if f.guard.is_none() => Some(c),
+                    _ => None,
+                })
+                .collect::<Vec<Cmp>>()
+        };
+        assert_eq!(run(0.0), [Cmp::AtLeast]);
+        // Kept clear of zero by 1 (as a `cosh` is), it is strictly positive.
+        assert_eq!(run(1.0), [Cmp::Above]);
+    }
+
+    #[test]
+    fn the_gap_from_zero_is_measured_against_the_median_result() {
+        let at = |ys: &[f64]| {
+            let obs: Vec<Observation> = ys
+                .iter()
+                .map(|&y| Observation {
+                    input: Vec::new(),
+                    output: Value::Float(y),
+                    noise: 0.0,
+                    probe: 0.0,
+                    size: 0,
+                    follow: Vec::new(),
+                })
+                .collect();
+            let refs: Vec<&Observation> = obs.iter().collect();
+            clear_of_zero(&refs, &(0..ys.len()).collect::<Vec<_>>())
+        };
+        // The median of [-1, 2, 200] by size is 2: 0.01 is half a percent of it.
+        assert!(at(&[200.0, 0.01, -2.0]));
+        assert!(!at(&[200.0, 0.0099, -2.0]));
+        assert!(!at(&[]));
+        assert!(at(&[-3.0]));
     }
 
     #[test]
@@ -917,6 +1017,44 @@ mod tests {
             positive.detects <= positive.perturbations - 2,
             "{positive:?}"
         );
+    }
+
+    #[test]
+    fn a_result_within_the_inputs_range_is_proposed_under_a_guard_that_rules_out_empty() {
+        let sig =
+            Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let between = |f: &mut dyn FnMut(&[f64]) -> f64, empty: bool| {
+            let mut call = |v: &[Value]| Some(Value::Float(f(&v[0].elements()?)));
+            let obs: Vec<Observation> = (0u32..60)
+                .map(|i| {
+                    let n = if empty { i % 4 } else { 1 + i % 4 };
+                    let xs = (0..n)
+                        .map(|j| f64::from((i * 7 + j * 3) % 11) - 4.0)
+                        .collect();
+                    observe(
+                        &sig,
+                        &transforms,
+                        vec![Value::FloatSeq(xs)],
+                        &mut call,
+                        i.into(),
+                    )
+                    .unwrap()
+                })
+                .collect();
+            search(&sig, &transforms, &obs, 10)
+                .into_iter()
+                .filter(|f| f.subject == Subject::Property(Property::Between(0)))
+                .map(|f| f.guard)
+                .collect::<Vec<_>>()
+        };
+        let mut mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
+        // Empty inputs (whose mean is NaN) or not, the guard rules them out.
+        assert_eq!(between(&mut mean, true), [Some(Guard::NonEmpty(0))]);
+        assert_eq!(between(&mut mean, false), [Some(Guard::NonEmpty(0))]);
+        // A sum leaves the range: nothing.
+        let mut sum = |xs: &[f64]| xs.iter().sum::<f64>();
+        assert_eq!(between(&mut sum, false), []);
     }
 
     #[test]
