@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use super::cover::Catches;
 use super::form::{fit_elementwise, fit_numeric, Form, Pair};
 use super::guard::Guard;
 use super::observe::Observation;
@@ -52,6 +53,8 @@ pub struct Found {
     pub held: usize,
     /// Wrong outputs it catches, of [`Found::perturbations`].
     pub detects: usize,
+    /// Which it catches on which observations, for the representative set.
+    pub catches: Catches,
     /// Wrong outputs tried.
     pub perturbations: usize,
     /// The relative tolerance invite's comparison needs for it.
@@ -59,6 +62,16 @@ pub struct Found {
 }
 
 impl Found {
+    /// The runs of the function a test of it adds to the original: none for a property of
+    /// the result, one for a follow-up, two for a relation of three runs.
+    pub fn executions(&self) -> usize {
+        match self.subject {
+            Subject::Property(_) => 0,
+            Subject::Follow { .. } => 1,
+            Subject::Joint { .. } => 2,
+        }
+    }
+
     /// How many of its coefficients are no simple constant.
     pub fn raw_constants(&self) -> usize {
         match &self.subject {
@@ -187,11 +200,11 @@ pub fn search(
         let Some((guard, forms, on)) = scope.category(&guards, fit, holds) else {
             continue;
         };
-        let mut scored: Vec<(Form, usize, usize)> = forms
+        let mut scored: Vec<(Form, usize, Catches, usize)> = forms
             .into_iter()
             .map(|form| {
-                let (detects, perturbations) = detections(sig.output, obs, t, &on, &form);
-                (form, detects, perturbations)
+                let (detects, catches, perturbations) = detections(sig.output, obs, t, &on, &form);
+                (form, detects, catches, perturbations)
             })
             .collect();
         // Of several weak forms of one transformation, the one that catches most says enough.
@@ -200,7 +213,7 @@ pub fn search(
             let first = scored.iter().position(|s| s.1 == best).unwrap_or(0);
             scored = vec![scored.swap_remove(first)];
         }
-        for (form, detects, perturbations) in scored {
+        for (form, detects, catches, perturbations) in scored {
             let tolerance = on
                 .iter()
                 .filter_map(|&i| pair(obs, i, t))
@@ -216,6 +229,7 @@ pub fn search(
                 inputs: scope.distinct(&on),
                 held: on.len(),
                 detects,
+                catches,
                 perturbations,
                 tolerance,
             });
@@ -282,7 +296,7 @@ fn joint(
                 };
                 let (list, first, scale) = perturbations(sig.output, obs, &on);
                 for form in forms {
-                    let detects = caught(&list, &on, |p, i| {
+                    let (detects, catches) = caught(&list, &on, obs.len(), |p, i| {
                         let o = obs[i];
                         let (f2, f3) = (&o.follow[partner], &o.follow[combined]);
                         let (Some(y2), Some(y3)) = (&f2.output, &f3.output) else {
@@ -313,7 +327,8 @@ fn joint(
                         inputs: scope.distinct(&on),
                         held: on.len(),
                         detects,
-                        perturbations: list.len(),
+                        catches,
+                        perturbations: counted(&list),
                         tolerance,
                     });
                 }
@@ -464,7 +479,7 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             continue;
         }
         let (list, first, scale) = perturbations(sig.output, obs, &on);
-        let detects = caught(&list, &on, |p, i| {
+        let (detects, catches) = caught(&list, &on, obs.len(), |p, i| {
             let o = obs[i];
             let y = p.apply(&o.output, first, scale, o.probe, o.size);
             !prop.holds(&o.input, &y, o.noise)
@@ -479,7 +494,8 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             inputs: scope.distinct(&on),
             held: on.len(),
             detects,
-            perturbations: list.len(),
+            catches,
+            perturbations: counted(&list),
             tolerance,
         });
     }
@@ -513,7 +529,7 @@ fn monotone(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Vec
             if !pairs.iter().all(|p| form.holds(p)) {
                 continue;
             }
-            let (detects, perturbations) = detections(sig.output, obs, t, all, &form);
+            let (detects, catches, perturbations) = detections(sig.output, obs, t, all, &form);
             out.push(Found {
                 subject: Subject::Follow {
                     transform: t,
@@ -524,6 +540,7 @@ fn monotone(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Vec
                 inputs: scope.distinct(all),
                 held: all.len(),
                 detects,
+                catches,
                 perturbations,
                 tolerance: 0.0,
             });
@@ -644,35 +661,48 @@ fn perturbations<'a>(
         .map(f64::abs)
         .collect();
     let scale = median(mags).filter(|&m| m > 0.0).unwrap_or(1.0);
-    (
-        Perturbation::for_kind(kind, sized),
-        &obs[on[0]].output,
-        scale,
-    )
+    let mut list = Perturbation::for_kind(kind, sized);
+    list.extend(Perturbation::FIXED);
+    (list, &obs[on[0]].output, scale)
 }
 
-/// How many of the wrong outputs `list` the relation catches: `breaks(p, i)` says whether
-/// wrong output `p` breaks it on observation `i`, and one of `on` is enough.
+/// Which of the wrong outputs `list` the relation catches on which of the `n` observations:
+/// `breaks(p, i)` says whether wrong output `p` breaks it on observation `i` (of `on`); and
+/// how many of them it catches on one at least.
 fn caught(
     list: &[Perturbation],
     on: &[usize],
+    n: usize,
     breaks: impl Fn(Perturbation, usize) -> bool,
-) -> usize {
-    list.iter()
-        .filter(|&&p| on.iter().any(|&i| breaks(p, i)))
-        .count()
+) -> (usize, Catches) {
+    let mut catches = Catches::new(list.len(), n);
+    for (k, &p) in list.iter().enumerate() {
+        for &i in on {
+            if breaks(p, i) {
+                catches.set(k, i, n);
+            }
+        }
+    }
+    (catches.kinds(counted(list), n), catches)
 }
 
-/// How many of the perturbations of the output the relation catches on the observations `on`.
+/// How many of a list of wrong outputs count as such: all but the fixed constants at its end,
+/// which only the representative set weighs.
+fn counted(list: &[Perturbation]) -> usize {
+    list.len() - Perturbation::FIXED.len()
+}
+
+/// Which perturbations of the output the relation catches on the observations `on`, how many,
+/// of how many.
 fn detections(
     kind: Kind,
     obs: &[&Observation],
     t: usize,
     on: &[usize],
     form: &Form,
-) -> (usize, usize) {
+) -> (usize, Catches, usize) {
     let (list, first, scale) = perturbations(kind, obs, on);
-    let detects = caught(&list, on, |p, i| {
+    let (detects, catches) = caught(&list, on, obs.len(), |p, i| {
         let o = obs[i];
         let f = &o.follow[t];
         let Some(y2) = &f.output else { return false };
@@ -685,7 +715,7 @@ fn detections(
             n2: f.noise,
         })
     });
-    (detects, list.len())
+    (detects, catches, counted(&list))
 }
 
 fn median(mut xs: Vec<f64>) -> Option<f64> {
@@ -887,6 +917,7 @@ mod tests {
             inputs: 1,
             held: 1,
             detects: 0,
+            catches: Catches::default(),
             perturbations: 0,
             tolerance: 0.0,
         };
