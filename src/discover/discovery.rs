@@ -203,3 +203,57 @@ fn jitter(v: &Value, rng: &mut impl Rng) -> Value {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `tau`-quantile by linear interpolation between order statistics; `tau` in [0, 1].
+    fn quantile(xs: Vec<f64>, tau: f64) -> f64 {
+        assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+        let mut s = xs;
+        s.sort_by(f64::total_cmp);
+        let h = (s.len() - 1) as f64 * tau;
+        let lo = h.floor() as usize;
+        let hi = (lo + 1).min(s.len() - 1);
+        s[lo] + (h - lo as f64) * (s[hi] - s[lo])
+    }
+
+    fn samples() -> Vec<(Vec<f64>, f64)> {
+        (0..80u32)
+            .map(|i| {
+                let xs = (0..1 + i % 6)
+                    .map(|j| f64::from((i * 13 + j * 7) % 17) * 0.5 - 3.0)
+                    .collect();
+                (xs, f64::from((i * 37) % 101) / 100.0)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_sequence_and_a_scalar_are_related_together_and_one_at_a_time() {
+        let found = Discovery::new("fn quantile(xs: &[f64], tau: f64) -> f64", quantile)
+            .unwrap()
+            .inputs(samples())
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        // The sequence negated with the probability reflected.
+        assert!(
+            rel.contains(&"quantile(&invite::mr::negate(xs), 1.0 - tau) == -result"),
+            "{found}"
+        );
+        // Monotone in the probability.
+        assert!(
+            rel.iter()
+                .any(|r| r.ends_with("quantile(xs, 0.5 * tau) <= result")),
+            "{found}"
+        );
+        // Within the sample's range.
+        assert!(
+            rel.iter().any(|r| r.ends_with(
+                "invite::mr::in_range(result, invite::mr::smallest(xs), invite::mr::largest(xs))"
+            )),
+            "{found}"
+        );
+    }
+}

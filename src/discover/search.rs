@@ -188,13 +188,19 @@ pub fn search(
             _ => None,
         };
         // Inequalities and the other weak forms only where they are the relation of the
-        // transformation (a sequence grown or cut, an implication between booleans), and under
-        // no guard but the one that makes the transformation apply: a monotone number function
-        // would otherwise give one per grid point and category.
-        let weak = matches!(transform, Transform::Seq { .. }) || sig.output == Kind::Bool;
+        // transformation (a sequence grown or cut, an implication between booleans, a step of
+        // one parameter among several), and for a sequence under no guard but the one that
+        // makes the transformation apply: a monotone number function would otherwise give one
+        // per grid point and category.
+        let seq_weak = matches!(transform, Transform::Seq { .. }) || sig.output == Kind::Bool;
+        // Of a function of several parameters, one number moved a step (`tau` halved, `p`
+        // less one) with the others kept: how the result moves with it (monotone in `tau`),
+        // under any guard, since such a step often leaves the domain on part of the inputs
+        // (`p - 1` at `p = 0`).
+        let scalar_weak = sig.params.len() > 1 && transform.is_scalar_step();
         let fit = |on: &[usize], g: Option<Guard>| {
             let applies = g.is_none_or(|g| matches!(g, Guard::NonEmpty(_) | Guard::Several(_)));
-            forms_on(sig, obs, t, on, weak && applies)
+            forms_on(sig, obs, t, on, (seq_weak && applies) || scalar_weak)
         };
         let holds = |f: &Form, i: usize| pair(obs, i, t).is_some_and(|p| f.holds(&p));
         let Some((guard, forms, on)) = scope.category(&guards, fit, holds) else {

@@ -223,6 +223,20 @@ pub enum Transform {
         /// The second input's offset.
         b: Const,
     },
+    /// A sequence parameter and a number parameter are transformed together: the sequence by
+    /// `op`, the number to `a·x + b` (`quantile(&negate(xs), 1.0 - tau) == -result`).
+    SeqWith {
+        /// The sequence parameter's index.
+        seq: usize,
+        /// What is done to it.
+        op: SeqOp,
+        /// The number parameter's index.
+        param: usize,
+        /// The number's factor.
+        a: f64,
+        /// The number's offset.
+        b: Const,
+    },
     /// A sequence parameter is transformed twice: the input of a composite of two relations.
     SeqThen {
         /// The parameter's index.
@@ -283,6 +297,35 @@ impl Transform {
                 Kind::Bool => {}
             }
         }
+        // A sequence and a number moved together, as order statistics with a probability, a
+        // weighted or a scaled summary move: negated with the number reflected about 1 (a
+        // probability), 100 (a percentage) or 0, scaled or translated with it.
+        for (s, sp) in sig.params.iter().enumerate() {
+            if !sp.kind.is_seq() {
+                continue;
+            }
+            for &p in &numbers {
+                let reflect_about = if sig.params[p].kind == Kind::Float {
+                    1.0
+                } else {
+                    100.0
+                };
+                for (op, a, b) in [
+                    (SeqOp::Negate, -1.0, reflect_about),
+                    (SeqOp::Negate, -1.0, 0.0),
+                    (SeqOp::Scale(2.0), 2.0, 0.0),
+                    (SeqOp::Translate(1.0), 1.0, 1.0),
+                ] {
+                    out.push(Transform::SeqWith {
+                        seq: s,
+                        op,
+                        param: p,
+                        a,
+                        b: Const::lit(b),
+                    });
+                }
+            }
+        }
         if numbers.len() > 1 {
             for a in [-1.0, 2.0, 0.5] {
                 if a != 0.5 || numbers.iter().all(|&p| sig.params[p].kind == Kind::Float) {
@@ -299,6 +342,12 @@ impl Transform {
             }
         }
         out
+    }
+
+    /// One number parameter moved a step: halved, or one more or less.
+    pub fn is_scalar_step(&self) -> bool {
+        matches!(*self, Transform::Affine { a, b, .. }
+            if (a == 0.5 && b.value == 0.0) || (a == 1.0 && b.value.abs() == 1.0))
     }
 
     /// A stable name for the transformation: the follow-up's arguments as written in a
@@ -346,6 +395,18 @@ impl Transform {
                 let ys = seq_op(then, seq_op(first, v.elements()?, seed)?, seed)?;
                 out[param] = v.seq_like(ys)?;
             }
+            Transform::SeqWith {
+                seq,
+                op,
+                param,
+                a,
+                b,
+            } => {
+                let v = &input[seq];
+                out[seq] = v.seq_like(seq_op(op, v.elements()?, seed)?)?;
+                let x = input[param].number()?;
+                out[param] = input[param].number_like(a * x + b.value)?;
+            }
         }
         Some(out)
     }
@@ -392,6 +453,18 @@ impl Transform {
                 let y = affine_text(&x, a, b, p.num_ty());
                 out[param] = p.pass(&format!("{x} * ({y})"));
             }
+            Transform::SeqWith {
+                seq,
+                op,
+                param,
+                a,
+                b,
+            } => {
+                let sp = &sig.params[seq];
+                out[seq] = sp.pass_owned(&seq_text(op, &sp.slice_text(), &sp.name, sp.num_ty()));
+                let p = &sig.params[param];
+                out[param] = p.pass(&affine_text(&p.value_text(), a, b, p.num_ty()));
+            }
             Transform::SeqThen { param, first, then } => {
                 let p = &sig.params[param];
                 let inner = match first {
@@ -409,6 +482,9 @@ impl Transform {
 pub fn affine_text(x: &str, a: f64, b: Const, ty: NumTy) -> String {
     let scaled = if a == 1.0 {
         x.to_string()
+    } else if a == -1.0 && b.value > 0.0 {
+        // `1.0 - tau`, as a reflection is written.
+        return format!("{} - {x}", b.text(ty));
     } else if a == -1.0 {
         format!("-{x}")
     } else {
@@ -562,5 +638,87 @@ mod tests {
             Value::FloatSeq(vec![]),
         ];
         assert_eq!(product(1, 2.0, 0.0).apply(&big, None, 0), None);
+    }
+
+    #[test]
+    fn a_sequence_and_a_number_move_together() {
+        let sig = Signature::parse(
+            "fn q(xs: &[f64], tau: f64, k: usize) -> f64",
+            &[Kind::FloatSeq, Kind::Float, Kind::Int],
+            Kind::Float,
+        )
+        .unwrap();
+        let joint: Vec<Transform> = Transform::all(&sig)
+            .into_iter()
+            .filter(|t| matches!(t, Transform::SeqWith { .. }))
+            .collect();
+        let texts: Vec<String> = joint.iter().map(|t| t.id(&sig)).collect();
+        assert_eq!(
+            texts,
+            [
+                "&invite::mr::negate(xs), 1.0 - tau, k",
+                "&invite::mr::negate(xs), -tau, k",
+                "&invite::mr::multiply(xs, 2.0), 2.0 * tau, k",
+                "&invite::mr::add(xs, 1.0), tau + 1.0, k",
+                "&invite::mr::negate(xs), tau, 100 - k",
+                "&invite::mr::negate(xs), tau, -k",
+                "&invite::mr::multiply(xs, 2.0), tau, 2 * k",
+                "&invite::mr::add(xs, 1.0), tau, k + 1",
+            ]
+        );
+        let input = [
+            Value::FloatSeq(vec![1.0, -2.0]),
+            Value::Float(0.25),
+            Value::Int(30),
+        ];
+        assert_eq!(
+            joint[0].apply(&input, None, 0).unwrap(),
+            [
+                Value::FloatSeq(vec![-1.0, 2.0]),
+                Value::Float(0.75),
+                Value::Int(30)
+            ]
+        );
+        assert_eq!(
+            joint[4].apply(&input, None, 0).unwrap(),
+            [
+                Value::FloatSeq(vec![-1.0, 2.0]),
+                Value::Float(0.25),
+                Value::Int(70)
+            ]
+        );
+        assert_eq!(
+            joint[3].apply(&input, None, 0).unwrap()[0],
+            Value::FloatSeq(vec![2.0, -1.0])
+        );
+        // Not for one number alone.
+        let one = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        assert!(!Transform::all(&one)
+            .iter()
+            .any(|t| matches!(t, Transform::SeqWith { .. })));
+    }
+
+    #[test]
+    fn a_scalar_step_is_a_halving_or_one_more_or_less() {
+        let step = |a: f64, b: f64| {
+            Transform::Affine {
+                param: 0,
+                a,
+                b: Const::lit(b),
+            }
+            .is_scalar_step()
+        };
+        assert!(step(0.5, 0.0) && step(1.0, 1.0) && step(1.0, -1.0));
+        assert!(!step(0.5, 1.0) && !step(2.0, 0.0) && !step(1.0, 2.0) && !step(-1.0, 1.0));
+        assert!(!Transform::Reflect { param: 0 }.is_scalar_step());
+        assert_eq!(
+            affine_text("t", -1.0, Const::lit(1.0), NumTy::F64),
+            "1.0 - t"
+        );
+        assert_eq!(
+            affine_text("t", -1.0, Const::lit(-1.0), NumTy::F64),
+            "-t - 1.0"
+        );
+        assert_eq!(affine_text("t", -1.0, Const::lit(0.0), NumTy::F64), "-t");
     }
 }
