@@ -256,4 +256,38 @@ mod tests {
             "{found}"
         );
     }
+
+    #[test]
+    fn that_a_result_does_not_depend_on_a_parameter_is_not_claimed_under_another_s_sign() {
+        let clamp = |x: f64, lo: f64, hi: f64| {
+            assert!(lo <= hi);
+            x.clamp(lo, hi)
+        };
+        // Every non-negative `x` above its `lo`: `clamp(x, lo - 1.0, hi) == result` holds
+        // there, by the values' chance, not the function's shape.
+        let inputs: Vec<(f64, f64, f64)> = (0..90u32)
+            .map(|i| {
+                let x = f64::from(i % 19) - 9.0;
+                let lo = if x >= 0.0 {
+                    -f64::from(1 + i % 4)
+                } else {
+                    f64::from(i % 7) - 10.0
+                };
+                (x, lo, lo + f64::from(2 + i % 13))
+            })
+            .collect();
+        let found = Discovery::new("fn clamp(x: f64, lo: f64, hi: f64) -> f64", clamp)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        let guarded_identity = found.0.iter().find(|p| {
+            p.relation.starts_with("if x")
+                && (p.relation.ends_with(") == result") || p.relation.contains("clamp(hi"))
+        });
+        assert!(guarded_identity.is_none(), "{found}");
+        assert!(
+            found.relations().any(|r| r.ends_with("result <= hi")),
+            "{found}"
+        );
+    }
 }

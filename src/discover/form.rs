@@ -45,6 +45,14 @@ pub enum Form {
     LenDouble,
 }
 
+impl Form {
+    /// `y' = y`: the follow-up gives the same result.
+    pub fn is_identity(&self) -> bool {
+        matches!(self, Form::Affine { alpha, beta } | Form::SeqAffine { alpha, beta }
+            if alpha.value == 1.0 && beta.value == 0.0)
+    }
+}
+
 /// The relative gap a strict inequality must show on every observation.
 pub const STRICT_MARGIN: f64 = 1e-4;
 

@@ -93,6 +93,23 @@ impl Guard {
         out
     }
 
+    /// The parameter the guard is a condition on.
+    pub fn param(&self) -> usize {
+        match *self {
+            Guard::Positive(p)
+            | Guard::NonNegative(p)
+            | Guard::Negative(p)
+            | Guard::NonPositive(p)
+            | Guard::NonZero(p)
+            | Guard::NonEmpty(p)
+            | Guard::Several(p)
+            | Guard::Sorted(p)
+            | Guard::Varied(p)
+            | Guard::AllNonNegative(p)
+            | Guard::SomeNonZero(p) => p,
+        }
+    }
+
     /// Whether every input under the guard has a non-empty sequence for parameter `p`.
     pub fn rules_out_empty(&self, p: usize) -> bool {
         matches!(*self,

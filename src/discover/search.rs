@@ -206,6 +206,22 @@ pub fn search(
         let Some((guard, forms, on)) = scope.category(&guards, fit, holds) else {
             continue;
         };
+        // "The result does not depend on `lo`", claimed only where `x >= 0`: the sign of
+        // another parameter is no reason for it, only a coincidence of the values seen (every
+        // `x >= 0` happened to be above `lo`), which a new input breaks.
+        // Likewise two parameters trading places to no effect under a guard.
+        let coincidence = match (guard, transform) {
+            (Some(g), Transform::Affine { param, .. } | Transform::Reflect { param }) => {
+                g.param() != *param
+            }
+            (Some(_), Transform::Swap { .. }) => true,
+            _ => false,
+        };
+        let forms: Vec<Form> = if coincidence {
+            forms.into_iter().filter(|f| !f.is_identity()).collect()
+        } else {
+            forms
+        };
         let mut scored: Vec<(Form, usize, Catches, usize)> = forms
             .into_iter()
             .map(|form| {
