@@ -290,4 +290,31 @@ mod tests {
             "{found}"
         );
     }
+
+    #[test]
+    fn a_fitted_constant_is_written_to_the_evidence_s_precision() {
+        // A model's weight, as training leaves it.
+        let w = 1.75 + 4.0 * f64::EPSILON;
+        let found = Discovery::new("fn predict(x: f64) -> f64", move |x: f64| w * x + 0.3)
+            .unwrap()
+            .inputs((0..60).map(|i| (f64::from(i) * 0.7 - 20.0,)))
+            .run();
+        assert!(
+            found
+                .relations()
+                .any(|r| r == "predict(x + 1.0) == result + 1.75"),
+            "{found}"
+        );
+        assert!(!found.relations().any(|r| r.contains("000")), "{found}");
+        let text = found.to_string();
+        let fitted = text
+            .lines()
+            .skip_while(|l| !l.ends_with("predict(x + 1.0) == result + 1.75,"))
+            .nth(1)
+            .unwrap_or_default();
+        assert!(
+            fitted.ends_with("; a constant fitted to these results, to their precision"),
+            "{text}"
+        );
+    }
 }

@@ -144,6 +144,13 @@ impl fmt::Display for Proposals {
                     "        // held {}/{} on {} distinct inputs; catches {} of {} wrong outputs",
                     p.held, p.held, p.inputs, p.detects, p.perturbations
                 )?;
+                if p.check.as_ref().is_some_and(|c| c.raw_constants() > 0) {
+                    // A model retrained moves such a constant: the relation is of this fit.
+                    write!(
+                        f,
+                        "; a constant fitted to these results, to their precision"
+                    )?;
+                }
                 match p.tolerance {
                     Some(t) => writeln!(f, "; needs tolerance {t:.1e}")?,
                     None => writeln!(f)?,
