@@ -206,6 +206,13 @@ pub fn search(
         let Some((guard, forms, on)) = scope.category(&guards, fit, holds) else {
             continue;
         };
+        // A follow-up that reads an element panics, pasted, on an empty sequence: its
+        // relation is guarded against one even where no input was empty.
+        let guard = match (transform.needs_element(), guard) {
+            (Some(p), None) => Some(Guard::NonEmpty(p)),
+            (Some(p), Some(g)) if !g.rules_out_empty(p) => continue,
+            (_, g) => g,
+        };
         // "The result does not depend on `lo`", claimed only where `x >= 0`: the sign of
         // another parameter is no reason for it, only a coincidence of the values seen (every
         // `x >= 0` happened to be above `lo`), which a new input breaks.
@@ -888,11 +895,20 @@ mod tests {
             })
             .collect();
         let found = search(&sig, &transforms, &obs, 10);
+        // No input was empty, but `&xs[1..]` would panic on one: guarded.
         assert!(found.iter().any(|f| matches!(
             (&f.subject, f.guard),
-            (Subject::Follow { form: Form::AtMost, transform, .. }, None)
+            (Subject::Follow { form: Form::AtMost, transform, .. }, Some(Guard::NonEmpty(0)))
                 if transforms[*transform] == Transform::Seq { param: 0, op: SeqOp::ExcludeFirst }
         )));
+        // Every relation whose follow-up reads an element is.
+        for f in &found {
+            if let Subject::Follow { transform, .. } = f.subject {
+                if transforms[transform].needs_element().is_some() {
+                    assert!(f.guard.is_some_and(|g| g.rules_out_empty(0)), "{f:?}");
+                }
+            }
+        }
     }
 
     #[test]

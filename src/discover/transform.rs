@@ -344,6 +344,22 @@ impl Transform {
         out
     }
 
+    /// The sequence parameter whose element the follow-up's text reads (`xs[0]`,
+    /// `largest(xs)`, `xs[1..]`): a relation with it needs a guard that rules out an empty one.
+    pub fn needs_element(&self) -> Option<usize> {
+        let reads = |op: SeqOp| {
+            matches!(
+                op,
+                SeqOp::IncludeFirst | SeqOp::IncludeMean | SeqOp::IncludeMax | SeqOp::ExcludeFirst
+            )
+        };
+        match *self {
+            Transform::Seq { param, op } if reads(op) => Some(param),
+            Transform::SeqThen { param, first, then } if reads(first) || reads(then) => Some(param),
+            _ => None,
+        }
+    }
+
     /// One number parameter moved a step: halved, or one more or less.
     pub fn is_scalar_step(&self) -> bool {
         matches!(*self, Transform::Affine { a, b, .. }
@@ -720,5 +736,33 @@ mod tests {
             "-t - 1.0"
         );
         assert_eq!(affine_text("t", -1.0, Const::lit(0.0), NumTy::F64), "-t");
+    }
+
+    #[test]
+    fn a_follow_up_that_reads_an_element_says_of_which_sequence() {
+        let seq = |op| Transform::Seq { param: 2, op }.needs_element();
+        for op in [
+            SeqOp::IncludeFirst,
+            SeqOp::IncludeMean,
+            SeqOp::IncludeMax,
+            SeqOp::ExcludeFirst,
+        ] {
+            assert_eq!(seq(op), Some(2), "{op:?}");
+        }
+        for op in [SeqOp::Permute, SeqOp::Negate, SeqOp::Duplicate, SeqOp::Sort] {
+            assert_eq!(seq(op), None, "{op:?}");
+        }
+        let then = |first, then| {
+            Transform::SeqThen {
+                param: 1,
+                first,
+                then,
+            }
+            .needs_element()
+        };
+        assert_eq!(then(SeqOp::ExcludeFirst, SeqOp::Negate), Some(1));
+        assert_eq!(then(SeqOp::Sort, SeqOp::IncludeMax), Some(1));
+        assert_eq!(then(SeqOp::Sort, SeqOp::Negate), None);
+        assert_eq!(Transform::Swap { i: 0, j: 1 }.needs_element(), None);
     }
 }
