@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use invite::discover::{propose_observed, Observation, Proposals};
+use invite::discover::{propose_observed, Observation, Proposals, Suspect};
 use invite::record::Record;
 
 use crate::report::read::{self, Location};
@@ -109,6 +109,7 @@ pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         return 1;
     }
     let mut all = Proposals::default();
+    let mut suspected: Vec<Suspect> = Vec::new();
     let mut notes = Vec::new();
     for ((site, signature), observations) in &sites {
         match propose_observed(site, signature, observations, opts.min_inputs) {
@@ -137,6 +138,7 @@ pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                     });
                 }
                 all.0.extend(found.proposals.0);
+                suspected.extend(found.suspects);
             }
             Err(e) => notes.push(e.to_string()),
         }
@@ -176,13 +178,21 @@ pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             } else {
                 all.to_string()
             };
+            let suspects = suspects_text(&suspected);
             let notes: String = notes.iter().map(|n| format!("note: {n}\n")).collect();
-            write!(out, "{text}{notes}")
+            write!(out, "{text}{suspects}{notes}")
         }
         Format::Json => writeln!(out, "{}", all.to_json()),
         Format::Rust => write!(out, "{}", all.to_rust()),
     };
     if opts.format != Format::Text {
+        if !suspected.is_empty() {
+            notes.push(format!(
+                "{} suspected defect(s): relations that held on most inputs and failed on one \
+                 kind of them; --format text shows them",
+                suspected.len()
+            ));
+        }
         for n in &notes {
             let _ = writeln!(err, "invite discover: {n}");
         }
@@ -195,6 +205,23 @@ pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             2
         }
     }
+}
+
+/// The suspected defects, apart from the proposals: not relations to paste, but a kind of
+/// input on which one failed, for a person to call a guard or a bug.
+fn suspects_text(suspected: &[Suspect]) -> String {
+    if suspected.is_empty() {
+        return String::new();
+    }
+    let mut text = format!(
+        "\nsuspected defects: {} relation(s) held on most inputs and failed on one kind of \
+         them; a bug there, or a guard to write\n",
+        suspected.len()
+    );
+    for s in suspected {
+        text += &format!("{s}\n");
+    }
+    text
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {

@@ -400,3 +400,59 @@ fn a_reader_that_goes_away_is_no_error_but_a_full_disk_is() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_relation_that_failed_on_one_kind_of_input_is_shown_apart_as_a_suspected_defect() {
+    // A median wrong for even lengths: the upper middle element alone.
+    let signature = "fn median(xs: &[f64]) -> f64";
+    let sig = Signature::parse(signature, &[Kind::FloatSeq], Kind::Float).unwrap();
+    let transforms = Transform::all(&sig);
+    let mut call = |v: &[Value]| {
+        let mut xs = v[0].elements()?;
+        xs.sort_by(f64::total_cmp);
+        xs.get(xs.len() / 2).copied().map(Value::Float)
+    };
+    let lines: Vec<String> = (0..90u32)
+        .map(|i| {
+            let xs = (0..1 + i % 6)
+                .map(|j| f64::from((i * 31 + j * 17) % 23) * 0.5 - 4.0)
+                .collect();
+            let o = observe(
+                &sig,
+                &transforms,
+                vec![Value::FloatSeq(xs)],
+                &mut call,
+                i.into(),
+            )
+            .unwrap();
+            line("app::median", signature, i.into(), o)
+        })
+        .collect();
+    let log = log_of(&lines);
+    let out = invite(&["discover", path(&log)]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let plain = text(&out.stdout);
+    let apart = plain
+        .split("\nsuspected defects: ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{plain}"));
+    assert!(
+        apart.contains("app::median: median(&invite::mr::negate(xs)) == -result\n    held on all "),
+        "{plain}"
+    );
+    assert!(
+        apart.contains("with an even length of `xs`; smallest: xs = ["),
+        "{plain}"
+    );
+    // Not among the relations to paste.
+    let proposals = plain.split("\nsuspected defects: ").next().unwrap();
+    assert!(!proposals.contains("negate(xs)) == -result"), "{plain}");
+    // Beside JSON, a note says where to see them.
+    let out = invite(&["discover", path(&log), "--format", "json"]);
+    assert!(
+        text(&out.stderr).contains(" suspected defect(s): relations that held on most inputs"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!text(&out.stdout).contains("negate(xs)) == -result"));
+}

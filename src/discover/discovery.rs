@@ -133,6 +133,16 @@ impl<'f, A: Args> Discovery<'f, A> {
         self.keep_holding(proposals, &transforms, &fresh)
     }
 
+    /// The suspected defects among the given inputs: relations that held on most of them and
+    /// failed on one kind of them ([`Suspect`](super::Suspect)), beside what [`run`](Self::run)
+    /// proposes.
+    pub fn suspects(&self) -> Vec<super::Suspect> {
+        let transforms = Transform::all(&self.sig);
+        let obs = self.observe_all(&transforms, &self.inputs, self.seed);
+        let proposals = propose(&self.sig.name, &self.sig, &obs, self.min_inputs);
+        super::suspects(&self.sig.name, &self.sig, &obs, self.min_inputs, &proposals)
+    }
+
     /// The proposals that also hold on every observation of `fresh` inputs under their guard.
     fn keep_holding(
         &self,
@@ -316,5 +326,69 @@ mod tests {
             fitted.ends_with("; a constant fitted to these results, to their precision"),
             "{text}"
         );
+    }
+
+    fn median_of(mut xs: Vec<f64>, even_right: bool) -> f64 {
+        xs.sort_by(f64::total_cmp);
+        let n = xs.len();
+        if n % 2 == 1 || !even_right {
+            // Wrong for an even length: the upper middle element alone.
+            xs[n / 2]
+        } else {
+            (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+        }
+    }
+
+    fn median_samples() -> Vec<(Vec<f64>,)> {
+        (0..90u32)
+            .map(|i| {
+                ((0..1 + i % 6)
+                    .map(|j| f64::from((i * 31 + j * 17) % 23) * 0.5 - 4.0)
+                    .collect(),)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_relation_that_fails_on_one_kind_of_input_is_a_suspected_defect() {
+        let wrong = |xs: Vec<f64>| median_of(xs, false);
+        let d = Discovery::new("fn median(xs: &[f64]) -> f64", wrong)
+            .unwrap()
+            .inputs(median_samples());
+        let suspects = d.suspects();
+        let negated = suspects
+            .iter()
+            .find(|s| s.relation == "median(&invite::mr::negate(xs)) == -result")
+            .unwrap_or_else(|| panic!("{suspects:#?}"));
+        assert_eq!(negated.category, "an even length of `xs`");
+        assert!(
+            negated.failed >= 2 && negated.failed <= negated.of,
+            "{negated:?}"
+        );
+        // The smallest even-length input it fails on: two elements.
+        assert_eq!(negated.smallest.matches(", ").count(), 1, "{negated:?}");
+        assert!(negated.smallest.starts_with("xs = ["), "{negated:?}");
+        assert!(!d
+            .run()
+            .relations()
+            .any(|r| r.contains("negate(xs)) == -result")));
+        let text = negated.to_string();
+        assert!(
+            text.starts_with(
+                "median: median(&invite::mr::negate(xs)) == -result\n    held on all "
+            ),
+            "{text}"
+        );
+        // The median that is right for every length: nothing suspected, the relation proposed.
+        let right = Discovery::new("fn median(xs: &[f64]) -> f64", |xs: Vec<f64>| {
+            median_of(xs, true)
+        })
+        .unwrap()
+        .inputs(median_samples());
+        assert_eq!(right.suspects(), [], "a right median is suspected");
+        assert!(right
+            .run()
+            .relations()
+            .any(|r| r.ends_with("median(&invite::mr::negate(xs)) == -result")));
     }
 }

@@ -55,6 +55,7 @@ mod proposal;
 mod render;
 mod search;
 mod signature;
+mod suspect;
 mod transform;
 mod triple;
 mod value;
@@ -69,6 +70,7 @@ pub use observe::{observe, Call, Follow, Observation, MAX_LEN};
 pub use observed::{propose_observed, Observed};
 pub use proposal::{propose, Proposal, Proposals};
 pub use signature::{Param, Signature, SignatureError};
+pub use suspect::{suspects, Suspect};
 pub use transform::Transform;
 pub use value::{Discoverable, Kind, Value};
 

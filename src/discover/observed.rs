@@ -4,6 +4,7 @@
 use super::observe::Observation;
 use super::proposal::{propose, Proposals};
 use super::signature::Signature;
+use super::suspect::{suspects, Suspect};
 use super::transform::Transform;
 use super::value::{Kind, Value};
 use super::Error;
@@ -20,6 +21,9 @@ pub struct Observed {
     /// Observations left out: made by another version of the function or of invite (other
     /// kinds of arguments, other transformations).
     pub mismatched: usize,
+    /// Relations that held on most inputs and failed on one kind of them: defects, or guards
+    /// to write.
+    pub suspects: Vec<Suspect>,
 }
 
 /// The proposals from the observations one site recorded, for the function whose signature
@@ -54,8 +58,10 @@ pub fn propose_observed(
         .map(|o| format!("{:?}", o.input))
         .collect::<std::collections::HashSet<_>>()
         .len();
+    let proposals = propose(site, &sig, &used, min_inputs);
     Ok(Observed {
-        proposals: propose(site, &sig, &used, min_inputs),
+        suspects: suspects(site, &sig, &used, min_inputs, &proposals),
+        proposals,
         observations: used.len(),
         distinct_inputs,
         mismatched: obs.len() - used.len(),

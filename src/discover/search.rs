@@ -148,14 +148,14 @@ impl Scope<'_> {
     }
 }
 
-/// Searches `obs` (observations of `sig` under `transforms`) for relations holding on at least
-/// `min_inputs` distinct inputs.
-pub fn search(
+/// The observations made under `transforms`, when there are enough distinct inputs among them
+/// and the function is not too noisy to relate.
+fn scope_of<'a>(
     sig: &Signature,
     transforms: &[Transform],
-    obs: &[Observation],
+    obs: &'a [Observation],
     min_inputs: usize,
-) -> Vec<Found> {
+) -> Option<Scope<'a>> {
     let ids: Vec<String> = transforms.iter().map(|t| t.id(sig)).collect();
     let obs: Vec<&Observation> = obs
         .iter()
@@ -170,12 +170,187 @@ pub fn search(
         obs,
         min_inputs: min_inputs.max(1),
     };
-    if scope.distinct(&scope.all) < scope.min_inputs {
+    (scope.distinct(&scope.all) >= scope.min_inputs && !too_noisy(&scope.obs)).then_some(scope)
+}
+
+/// A relation that held on most inputs and failed on one kind of them: a defect there, or a
+/// guard the search has no words for. Its observations are indices into those `search` used.
+pub struct Miss<'a> {
+    /// The relation, with no guard.
+    pub found: Found,
+    /// The kind of inputs it failed on.
+    pub category: Defect,
+    /// The observations of that kind it failed on.
+    pub failing: Vec<&'a Observation>,
+    /// The observations of that kind it could be judged on.
+    pub of: usize,
+}
+
+/// The relations between two runs that no proposal states (`proposed`: the transformations
+/// some proposal follows) and that held on every input but those of one [`Defect`] category
+/// (two fifths of them at least, and `min_inputs` distinct ones), and failed on a fifth or more
+/// of that category's (two at least): at most three, the most failures first.
+pub fn near_misses<'a>(
+    sig: &Signature,
+    transforms: &[Transform],
+    obs: &'a [Observation],
+    min_inputs: usize,
+    proposed: &[usize],
+) -> Vec<Miss<'a>> {
+    let Some(scope) = scope_of(sig, transforms, obs, min_inputs) else {
         return Vec::new();
+    };
+    let obs = &scope.obs;
+    let mut out: Vec<Miss<'a>> = Vec::new();
+    for (t, transform) in transforms.iter().enumerate() {
+        let plain = matches!(
+            transform,
+            Transform::Affine { .. }
+                | Transform::Seq { .. }
+                | Transform::SeqWith { .. }
+                | Transform::ScaleAll { .. }
+                | Transform::Swap { .. }
+        );
+        if !plain || proposed.contains(&t) {
+            continue;
+        }
+        let weak = matches!(transform, Transform::Seq { .. })
+            || sig.output == Kind::Bool
+            || (sig.params.len() > 1 && transform.is_scalar_step());
+        let mut best: Option<Miss<'a>> = None;
+        for category in Defect::all(sig) {
+            let (inside, rest): (Vec<usize>, Vec<usize>) = scope
+                .all
+                .iter()
+                .partition(|&&i| category.holds(&obs[i].input));
+            if 5 * rest.len() < 2 * scope.all.len() || scope.distinct(&rest) < scope.min_inputs {
+                continue;
+            }
+            let judged: Vec<usize> = inside
+                .iter()
+                .copied()
+                .filter(|&i| pair(obs, i, t).is_some())
+                .collect();
+            for form in forms_on(sig, obs, t, &rest, weak) {
+                let failing: Vec<usize> = judged
+                    .iter()
+                    .copied()
+                    .filter(|&i| pair(obs, i, t).is_some_and(|p| !form.holds(&p)))
+                    .collect();
+                if failing.len() < 2 || 5 * failing.len() < judged.len() {
+                    continue;
+                }
+                if best
+                    .as_ref()
+                    .is_some_and(|b| b.failing.len() >= failing.len())
+                {
+                    continue;
+                }
+                let (detects, catches, perturbations) =
+                    detections(sig.output, obs, t, &rest, &form);
+                if detects == 0 {
+                    continue;
+                }
+                best = Some(Miss {
+                    found: Found {
+                        subject: Subject::Follow {
+                            transform: t,
+                            center: None,
+                            form,
+                        },
+                        guard: None,
+                        inputs: scope.distinct(&rest),
+                        held: rest.len(),
+                        detects,
+                        catches,
+                        perturbations,
+                        tolerance: 0.0,
+                    },
+                    category,
+                    failing: failing.iter().map(|&i| obs[i]).collect(),
+                    of: judged.len(),
+                });
+            }
+        }
+        out.extend(best);
     }
-    if too_noisy(&scope.obs) {
+    out.sort_by_key(|m| std::cmp::Reverse(m.failing.len()));
+    out.truncate(3);
+    out
+}
+
+/// A kind of input a defect often lives in, and no guard a relation is proposed under: a
+/// median wrong for even lengths, a sum wrong with negative elements, a dedup wrong with
+/// duplicates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Defect {
+    /// `xs.len()` even (and not zero).
+    EvenLen(usize),
+    /// `xs.len()` odd.
+    OddLen(usize),
+    /// Some element twice.
+    Duplicates(usize),
+    /// Some element below zero.
+    SomeNegative(usize),
+}
+
+impl Defect {
+    fn all(sig: &Signature) -> Vec<Defect> {
+        sig.params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.kind.is_seq())
+            .flat_map(|(p, _)| {
+                [
+                    Defect::EvenLen(p),
+                    Defect::OddLen(p),
+                    Defect::Duplicates(p),
+                    Defect::SomeNegative(p),
+                ]
+            })
+            .collect()
+    }
+
+    fn holds(&self, input: &[Value]) -> bool {
+        let seq = |p: usize| input[p].elements().unwrap_or_default();
+        match *self {
+            Defect::EvenLen(p) => {
+                let n = seq(p).len();
+                n > 0 && n % 2 == 0
+            }
+            Defect::OddLen(p) => seq(p).len() % 2 == 1,
+            Defect::Duplicates(p) => {
+                let mut xs = seq(p);
+                xs.sort_by(f64::total_cmp);
+                xs.windows(2).any(|w| w[0] == w[1])
+            }
+            Defect::SomeNegative(p) => seq(p).iter().any(|&x| x < 0.0),
+        }
+    }
+
+    /// The category in words: "an even length of `xs`".
+    pub fn text(&self, sig: &Signature) -> String {
+        let name = |p: usize| &sig.params[p].name;
+        match *self {
+            Defect::EvenLen(p) => format!("an even length of `{}`", name(p)),
+            Defect::OddLen(p) => format!("an odd length of `{}`", name(p)),
+            Defect::Duplicates(p) => format!("a repeated element in `{}`", name(p)),
+            Defect::SomeNegative(p) => format!("a negative element in `{}`", name(p)),
+        }
+    }
+}
+
+/// Searches `obs` (observations of `sig` under `transforms`) for relations holding on at least
+/// `min_inputs` distinct inputs.
+pub fn search(
+    sig: &Signature,
+    transforms: &[Transform],
+    obs: &[Observation],
+    min_inputs: usize,
+) -> Vec<Found> {
+    let Some(scope) = scope_of(sig, transforms, obs, min_inputs) else {
         return Vec::new();
-    }
+    };
     let obs = &scope.obs;
     let guards = Guard::all(sig);
     let mut found = Vec::new();
