@@ -391,4 +391,62 @@ mod tests {
             .relations()
             .any(|r| r.ends_with("median(&invite::mr::negate(xs)) == -result")));
     }
+
+    #[test]
+    fn the_whole_input_is_moved_together() {
+        let clamp = |x: f64, lo: f64, hi: f64| {
+            assert!(lo <= hi);
+            x.clamp(lo, hi)
+        };
+        let inputs: Vec<(f64, f64, f64)> = (0..80u32)
+            .map(|i| {
+                let lo = f64::from(i % 11) - 6.0;
+                (
+                    f64::from((i * 7) % 23) - 11.0,
+                    lo,
+                    lo + f64::from(1 + i % 9),
+                )
+            })
+            .collect();
+        let found = Discovery::new("fn clamp(x: f64, lo: f64, hi: f64) -> f64", clamp)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        assert!(
+            found
+                .relations()
+                .any(|r| r == "clamp(x + 1.0, lo + 1.0, hi + 1.0) == result + 1.0"),
+            "{found}"
+        );
+        // Two points as sequences: their distance moves with neither a translation nor a
+        // reflection of both, and doubles with both doubled.
+        let distance = |p: Vec<f64>, q: Vec<f64>| {
+            assert_eq!(p.len(), q.len());
+            p.iter()
+                .zip(&q)
+                .map(|(a, b)| (a - b).powi(2))
+                .sum::<f64>()
+                .sqrt()
+        };
+        let points: Vec<(Vec<f64>, Vec<f64>)> = (0..60u32)
+            .map(|i| {
+                let c = |k: u32| {
+                    f64::from((i * 4 + k).wrapping_mul(2_654_435_761) % 1_000) / 50.0 - 10.0
+                };
+                (vec![c(0), c(1)], vec![c(2), c(3)])
+            })
+            .collect();
+        let found = Discovery::new("fn distance(p: &[f64], q: &[f64]) -> f64", distance)
+            .unwrap()
+            .inputs(points)
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        for r in [
+            "distance(&invite::mr::add(p, 1.0), &invite::mr::add(q, 1.0)) == result",
+            "distance(&invite::mr::negate(p), &invite::mr::negate(q)) == result",
+            "distance(&invite::mr::multiply(p, 2.0), &invite::mr::multiply(q, 2.0)) == 2.0 * result",
+        ] {
+            assert!(rel.contains(&r), "{r} missing: {found}");
+        }
+    }
 }

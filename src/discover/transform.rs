@@ -237,6 +237,15 @@ pub enum Transform {
         /// The number's offset.
         b: Const,
     },
+    /// Every float parameter becomes `a·x + b`, and every element of every float sequence:
+    /// the whole input moved together (a distance translated, a bounding box negated, a
+    /// clamp's value and bounds shifted alike).
+    AllMoved {
+        /// The factor.
+        a: f64,
+        /// The offset.
+        b: f64,
+    },
     /// A sequence parameter is transformed twice: the input of a composite of two relations.
     SeqThen {
         /// The parameter's index.
@@ -326,6 +335,21 @@ impl Transform {
                 }
             }
         }
+        // The whole input moved together, where it has two float parameters or more (numbers
+        // alone are scaled together below).
+        let floats = sig
+            .params
+            .iter()
+            .filter(|p| matches!(p.kind, Kind::Float | Kind::FloatSeq))
+            .count();
+        let any_seq = sig.params.iter().any(|p| p.kind == Kind::FloatSeq);
+        if floats > 1 {
+            out.push(Transform::AllMoved { a: 1.0, b: 1.0 });
+            if any_seq {
+                out.push(Transform::AllMoved { a: -1.0, b: 0.0 });
+                out.push(Transform::AllMoved { a: 2.0, b: 0.0 });
+            }
+        }
         if numbers.len() > 1 {
             for a in [-1.0, 2.0, 0.5] {
                 if a != 0.5 || numbers.iter().all(|&p| sig.params[p].kind == Kind::Float) {
@@ -411,6 +435,15 @@ impl Transform {
                 let ys = seq_op(then, seq_op(first, v.elements()?, seed)?, seed)?;
                 out[param] = v.seq_like(ys)?;
             }
+            Transform::AllMoved { a, b } => {
+                for v in out.iter_mut() {
+                    match v {
+                        Value::Float(x) => *x = a * *x + b,
+                        Value::FloatSeq(xs) => xs.iter_mut().for_each(|x| *x = a * *x + b),
+                        _ => {}
+                    }
+                }
+            }
             Transform::SeqWith {
                 seq,
                 op,
@@ -468,6 +501,26 @@ impl Transform {
                 let x = p.value_text();
                 let y = affine_text(&x, a, b, p.num_ty());
                 out[param] = p.pass(&format!("{x} * ({y})"));
+            }
+            Transform::AllMoved { a, b } => {
+                for (i, p) in sig.params.iter().enumerate() {
+                    match p.kind {
+                        Kind::Float => {
+                            out[i] =
+                                p.pass(&affine_text(&p.value_text(), a, Const::lit(b), p.num_ty()));
+                        }
+                        Kind::FloatSeq => {
+                            let op = match (a, b) {
+                                (1.0, b) => SeqOp::Translate(b),
+                                (-1.0, _) => SeqOp::Negate,
+                                (a, _) => SeqOp::Scale(a),
+                            };
+                            out[i] =
+                                p.pass_owned(&seq_text(op, &p.slice_text(), &p.name, p.num_ty()));
+                        }
+                        _ => {}
+                    }
+                }
             }
             Transform::SeqWith {
                 seq,
