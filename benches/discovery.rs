@@ -96,14 +96,7 @@ impl Tally {
         self.found += expect.len() - missing.len();
         self.false_relations.extend(failing.iter().cloned());
         self.cpu.push(took);
-        let kind = if sig.contains('[') {
-            "sequences"
-        } else if sig.contains(',') {
-            "two numbers"
-        } else {
-            "one number"
-        };
-        self.cpu_by_kind.push((kind, took));
+        self.cpu_by_kind.push((kind(sig), took));
         let name = sig
             .split('(')
             .next()
@@ -123,7 +116,11 @@ impl Tally {
         for f in failing {
             eprintln!("{name}: fails on fresh inputs: {f}");
         }
-        if std::env::var_os("SHOW").is_some() {
+        // `SHOW` prints every function's proposals; `INVITE_BENCH_SHOW=quantile,clamp` those
+        // of the functions named.
+        let shown = std::env::var("INVITE_BENCH_SHOW")
+            .is_ok_and(|names| names.split(',').any(|n| n.trim() == name));
+        if std::env::var_os("SHOW").is_some() || shown {
             eprintln!("{found}");
         }
         let hand = Proposals(
@@ -194,6 +191,30 @@ impl Tally {
     }
 }
 
+/// The kind of a function's parameters, as its signature writes them: numbers (one, two or
+/// three), sequences only, or mixed (a sequence and a number).
+fn kind(sig: &str) -> &'static str {
+    let params = sig
+        .split_once('(')
+        .and_then(|(_, rest)| rest.rsplit_once(')'))
+        .map_or("", |(params, _)| params);
+    let (mut seqs, mut numbers) = (0, 0);
+    for p in params.split(',').filter(|p| !p.trim().is_empty()) {
+        if p.contains('[') || p.contains("Vec<") {
+            seqs += 1;
+        } else {
+            numbers += 1;
+        }
+    }
+    match (seqs, numbers) {
+        (0, 0 | 1) => "one number",
+        (0, 2) => "two numbers",
+        (0, _) => "three numbers",
+        (_, 0) => "sequences",
+        _ => "mixed",
+    }
+}
+
 /// One function's discovery, kept to run its proposals against mutants.
 struct Case<A> {
     name: String,
@@ -234,6 +255,51 @@ fn int_seqs(rng: &mut impl Rng, n: usize) -> Vec<(Vec<i64>,)> {
         .collect()
 }
 
+/// A non-empty sample, its elements drawn as [`seqs`] draws them.
+fn sample(rng: &mut impl Rng) -> Vec<f64> {
+    let len = rng.random_range(1..9);
+    (0..len)
+        .map(|_| (rng.random_range(-50.0..50.0f64) * 8.0).round() / 8.0)
+        .collect()
+}
+
+/// Non-empty samples, each with a number drawn from `lo..=hi`.
+fn samples_with(rng: &mut impl Rng, n: usize, lo: f64, hi: f64) -> Vec<(Vec<f64>, f64)> {
+    (0..n)
+        .map(|_| (sample(rng), rng.random_range(lo..=hi)))
+        .collect()
+}
+
+/// Numbers `a`, `b` in `-r..r` and `t` in `0..=1`.
+fn endpoints(rng: &mut impl Rng, n: usize, r: f64) -> Vec<(f64, f64, f64)> {
+    (0..n)
+        .map(|_| {
+            (
+                rng.random_range(-r..r),
+                rng.random_range(-r..r),
+                rng.random_range(0.0..=1.0),
+            )
+        })
+        .collect()
+}
+
+/// A number `x` in `-2r..2r` and bounds `lo <= hi` in `-r..r`.
+fn bounded(rng: &mut impl Rng, n: usize, r: f64) -> Vec<(f64, f64, f64)> {
+    (0..n)
+        .map(|_| {
+            let (u, v) = (rng.random_range(-r..r), rng.random_range(-r..r));
+            (rng.random_range(-2.0 * r..2.0 * r), u.min(v), u.max(v))
+        })
+        .collect()
+}
+
+/// A number `x` in `-r..r` and a step in `0.1..5`.
+fn stepped(rng: &mut impl Rng, n: usize, r: f64) -> Vec<(f64, f64)> {
+    (0..n)
+        .map(|_| (rng.random_range(-r..r), rng.random_range(0.1..5.0)))
+        .collect()
+}
+
 fn mean(xs: Vec<f64>) -> f64 {
     xs.iter().sum::<f64>() / xs.len() as f64
 }
@@ -252,6 +318,46 @@ fn median(mut xs: Vec<f64>) -> f64 {
         xs[n / 2]
     } else {
         (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// The `tau`-quantile by linear interpolation between order statistics (R's type 7, NumPy's
+/// default): `h = (n - 1)·tau`, between the `floor(h)`-th and `ceil(h)`-th smallest.
+fn quantile(mut xs: Vec<f64>, tau: f64) -> f64 {
+    assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+    xs.sort_by(f64::total_cmp);
+    let h = (xs.len() - 1) as f64 * tau;
+    let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+    xs[lo] + (h - lo as f64) * (xs[hi] - xs[lo])
+}
+
+/// The `p`-th percentile by nearest rank: the `ceil(p·n / 100)`-th smallest (the smallest for
+/// `p = 0`).
+fn percentile(mut xs: Vec<f64>, p: usize) -> f64 {
+    assert!(!xs.is_empty() && p <= 100);
+    xs.sort_by(f64::total_cmp);
+    let rank = (p * xs.len()).div_ceil(100).max(1);
+    xs[rank - 1]
+}
+
+/// The exponentially weighted mean, the last element weighed `alpha`, the one before
+/// `alpha·(1 - alpha)`, and so on; the first carries what is left.
+fn ewma(xs: Vec<f64>, alpha: f64) -> f64 {
+    assert!(!xs.is_empty() && alpha > 0.0 && alpha <= 1.0);
+    xs[1..]
+        .iter()
+        .fold(xs[0], |s, &x| alpha * x + (1.0 - alpha) * s)
+}
+
+/// `x` held within `lo..=hi`; like `f64::clamp`, it refuses `lo > hi`.
+fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
+    assert!(lo <= hi);
+    if x < lo {
+        lo
+    } else if x > hi {
+        hi
+    } else {
+        x
     }
 }
 
@@ -986,6 +1092,345 @@ fn main() {
         ],
     );
 
+    // Functions of mixed shape, as statistics and geometry code has them: a sample and a
+    // number, or three numbers. The representative relations are the ones a person would
+    // write that discovery can check: `Discovery::failing` judges a relation by the check the
+    // search kept with it, so a relation counts only as a proposal, written in the engine's
+    // vocabulary (one parameter transformed, or all numbers scaled together; properties of
+    // the result alone or against one number parameter). What a person writes beyond it is
+    // noted at each function.
+    let mixed = |r: &mut rand::rngs::StdRng, lo, hi| {
+        (samples_with(r, N, lo, hi), samples_with(r, FRESH, lo, hi))
+    };
+    // Beyond the vocabulary: monotone in tau (`quantile(xs, 0.5 * tau) <= result`: no
+    // inequality is searched for a number's transformation), negation with tau reflected
+    // (`quantile(&invite::mr::negate(xs), 1.0 - tau) == -result`: two parameters at once),
+    // and the result within the sample's range (no property bounds a number by a sequence).
+    let (i, f) = mixed(r, 0.0, 1.0);
+    let c = t.case(
+        "fn quantile(xs: &[f64], tau: f64) -> f64",
+        quantile,
+        i,
+        f,
+        &[
+            "quantile(&invite::mr::permute(xs), tau) == result",
+            "quantile(&invite::mr::add(xs, 1.0), tau) == result + 1.0",
+            "quantile(&invite::mr::multiply(xs, 2.0), tau) == 2.0 * result",
+        ],
+    );
+    t.power::<_, fn(Vec<f64>, f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _| 0.0),
+            ("-> 1.0", |_, _| 1.0),
+            ("-> -1.0", |_, _| -1.0),
+            ("len - 1 -> len + 1", |mut xs, tau| {
+                assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+                xs.sort_by(f64::total_cmp);
+                let h = (xs.len() + 1) as f64 * tau;
+                let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+                xs[lo] + (h - lo as f64) * (xs[hi] - xs[lo])
+            }),
+            ("* tau -> / tau", |mut xs, tau| {
+                assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+                xs.sort_by(f64::total_cmp);
+                let h = (xs.len() - 1) as f64 / tau;
+                let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+                xs[lo] + (h - lo as f64) * (xs[hi] - xs[lo])
+            }),
+            ("+ -> -", |mut xs, tau| {
+                assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+                xs.sort_by(f64::total_cmp);
+                let h = (xs.len() - 1) as f64 * tau;
+                let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+                xs[lo] - (h - lo as f64) * (xs[hi] - xs[lo])
+            }),
+            ("h - lo -> h + lo", |mut xs, tau| {
+                assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+                xs.sort_by(f64::total_cmp);
+                let h = (xs.len() - 1) as f64 * tau;
+                let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+                xs[lo] + (h + lo as f64) * (xs[hi] - xs[lo])
+            }),
+            ("* (xs[hi] - xs[lo]) -> /", |mut xs, tau| {
+                assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+                xs.sort_by(f64::total_cmp);
+                let h = (xs.len() - 1) as f64 * tau;
+                let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+                xs[lo] + (h - lo as f64) / (xs[hi] - xs[lo])
+            }),
+            ("xs[hi] - xs[lo] -> +", |mut xs, tau| {
+                assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+                xs.sort_by(f64::total_cmp);
+                let h = (xs.len() - 1) as f64 * tau;
+                let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+                xs[lo] + (h - lo as f64) * (xs[hi] + xs[lo])
+            }),
+            ("no sort", |xs, tau| {
+                assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+                let h = (xs.len() - 1) as f64 * tau;
+                let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+                xs[lo] + (h - lo as f64) * (xs[hi] - xs[lo])
+            }),
+        ],
+    );
+    // Beyond the vocabulary: monotone in p (`percentile(xs, p / 2) <= result`), and the
+    // result one of the sample's elements (`xs.contains(&result)`).
+    let ranks = |r: &mut rand::rngs::StdRng, n| -> Vec<(Vec<f64>, usize)> {
+        (0..n)
+            .map(|_| (sample(r), r.random_range(0..=100)))
+            .collect()
+    };
+    let (i, f) = (ranks(r, N), ranks(r, FRESH));
+    let c = t.case(
+        "fn percentile(xs: &[f64], p: usize) -> f64",
+        percentile,
+        i,
+        f,
+        &[
+            "percentile(&invite::mr::permute(xs), p) == result",
+            "percentile(&invite::mr::add(xs, 1.0), p) == result + 1.0",
+            "percentile(&invite::mr::multiply(xs, 2.0), p) == 2.0 * result",
+            "percentile(&invite::mr::concatenate(xs, xs), p) == result",
+        ],
+    );
+    t.power::<_, fn(Vec<f64>, usize) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _| 0.0),
+            ("-> 1.0", |_, _| 1.0),
+            ("-> -1.0", |_, _| -1.0),
+            ("* -> +", |mut xs, p| {
+                assert!(!xs.is_empty() && p <= 100);
+                xs.sort_by(f64::total_cmp);
+                let rank = (p + xs.len()).div_ceil(100).max(1);
+                xs[rank - 1]
+            }),
+            ("div_ceil -> /", |mut xs, p| {
+                assert!(!xs.is_empty() && p <= 100);
+                xs.sort_by(f64::total_cmp);
+                let rank = (p * xs.len() / 100).max(1);
+                xs[rank - 1]
+            }),
+            ("max -> min", |mut xs, p| {
+                assert!(!xs.is_empty() && p <= 100);
+                xs.sort_by(f64::total_cmp);
+                let rank = (p * xs.len()).div_ceil(100).min(1);
+                xs[rank - 1]
+            }),
+            ("rank - 1 -> rank + 1", |mut xs, p| {
+                assert!(!xs.is_empty() && p <= 100);
+                xs.sort_by(f64::total_cmp);
+                let rank = (p * xs.len()).div_ceil(100).max(1);
+                xs[rank + 1]
+            }),
+            ("no sort", |xs, p| {
+                assert!(!xs.is_empty() && p <= 100);
+                let rank = (p * xs.len()).div_ceil(100).max(1);
+                xs[rank - 1]
+            }),
+        ],
+    );
+    // Beyond the vocabulary: the last element alone for `alpha = 1.0`
+    // (`ewma(xs, 1.0) == xs[xs.len() - 1]`), and the result within the sample's range.
+    let (i, f) = mixed(r, 0.05, 1.0);
+    let c = t.case(
+        "fn ewma(xs: &[f64], alpha: f64) -> f64",
+        ewma,
+        i,
+        f,
+        &[
+            "ewma(&invite::mr::add(xs, 1.0), alpha) == result + 1.0",
+            "ewma(&invite::mr::multiply(xs, 2.0), alpha) == 2.0 * result",
+            "ewma(&invite::mr::negate(xs), alpha) == -result",
+        ],
+    );
+    t.power::<_, fn(Vec<f64>, f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _| 0.0),
+            ("-> 1.0", |_, _| 1.0),
+            ("-> -1.0", |_, _| -1.0),
+            ("alpha * x -> alpha + x", |xs, alpha| {
+                assert!(!xs.is_empty() && alpha > 0.0 && alpha <= 1.0);
+                xs[1..]
+                    .iter()
+                    .fold(xs[0], |s, &x| (alpha + x) + (1.0 - alpha) * s)
+            }),
+            ("+ -> -", |xs, alpha| {
+                assert!(!xs.is_empty() && alpha > 0.0 && alpha <= 1.0);
+                xs[1..]
+                    .iter()
+                    .fold(xs[0], |s, &x| alpha * x - (1.0 - alpha) * s)
+            }),
+            ("1.0 - alpha -> 1.0 + alpha", |xs, alpha| {
+                assert!(!xs.is_empty() && alpha > 0.0 && alpha <= 1.0);
+                xs[1..]
+                    .iter()
+                    .fold(xs[0], |s, &x| alpha * x + (1.0 + alpha) * s)
+            }),
+            ("* s -> / s", |xs, alpha| {
+                assert!(!xs.is_empty() && alpha > 0.0 && alpha <= 1.0);
+                xs[1..]
+                    .iter()
+                    .fold(xs[0], |s, &x| alpha * x + (1.0 - alpha) / s)
+            }),
+        ],
+    );
+    // Beyond the vocabulary, every relation a person writes: the ends swapped with t
+    // reflected (`lerp(b, a, 1.0 - t) == result`), both ends translated or scaled with t
+    // left alone (`lerp(a + 1.0, b + 1.0, t) == result + 1.0`, `lerp(2.0 * a, 2.0 * b, t) ==
+    // 2.0 * result`: the engine moves one parameter, or scales all three), the ends at 0 and
+    // 1, and the result between them.
+    let (i, f) = (endpoints(r, N, 10.0), endpoints(r, FRESH, 20.0));
+    let c = t.case(
+        "fn lerp(a: f64, b: f64, t: f64) -> f64",
+        |a: f64, b: f64, t: f64| a + t * (b - a),
+        i,
+        f,
+        &[],
+    );
+    t.power::<_, fn(f64, f64, f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _, _| 0.0),
+            ("-> 1.0", |_, _, _| 1.0),
+            ("-> -1.0", |_, _, _| -1.0),
+            ("+ -> -", |a, b, t| a - t * (b - a)),
+            ("* -> +", |a, b, t| a + (t + (b - a))),
+            ("* -> /", |a, b, t| a + t / (b - a)),
+            ("- -> +", |a, b, t| a + t * (b + a)),
+        ],
+    );
+    // Beyond the vocabulary: idempotence (`clamp(result, lo, hi) == result`), translation of
+    // all three (`clamp(x + 1.0, lo + 1.0, hi + 1.0) == result + 1.0`), negation with the
+    // bounds swapped (`clamp(-x, -hi, -lo) == -result`), monotone in x.
+    let (i, f) = (bounded(r, N, 10.0), bounded(r, FRESH, 20.0));
+    let c = t.case(
+        "fn clamp(x: f64, lo: f64, hi: f64) -> f64",
+        clamp,
+        i,
+        f,
+        &[
+            "clamp(2.0 * x, 2.0 * lo, 2.0 * hi) == 2.0 * result",
+            "result >= lo",
+            "result <= hi",
+        ],
+    );
+    t.power::<_, fn(f64, f64, f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _, _| 0.0),
+            ("-> 1.0", |_, _, _| 1.0),
+            ("-> -1.0", |_, _, _| -1.0),
+            ("< -> <=", |x, lo, hi| {
+                assert!(lo <= hi);
+                if x <= lo {
+                    lo
+                } else if x > hi {
+                    hi
+                } else {
+                    x
+                }
+            }),
+            ("< -> ==", |x, lo, hi| {
+                assert!(lo <= hi);
+                if x == lo {
+                    lo
+                } else if x > hi {
+                    hi
+                } else {
+                    x
+                }
+            }),
+            ("< -> >", |x, lo, hi| {
+                assert!(lo <= hi);
+                if x > lo {
+                    lo
+                } else if x > hi {
+                    hi
+                } else {
+                    x
+                }
+            }),
+            ("> -> >=", |x, lo, hi| {
+                assert!(lo <= hi);
+                if x < lo {
+                    lo
+                } else if x >= hi {
+                    hi
+                } else {
+                    x
+                }
+            }),
+            ("> -> ==", |x, lo, hi| {
+                assert!(lo <= hi);
+                if x < lo {
+                    lo
+                } else if x == hi {
+                    hi
+                } else {
+                    x
+                }
+            }),
+            ("> -> <", |x, lo, hi| {
+                assert!(lo <= hi);
+                if x < lo {
+                    lo
+                } else if x < hi {
+                    hi
+                } else {
+                    x
+                }
+            }),
+        ],
+    );
+    // Beyond the vocabulary: a step's translation (`round_to(x + step, step) == result +
+    // step`: the offset is a parameter), idempotence (`round_to(result, step) == result`),
+    // and the distance (`(result - x).abs() <= 0.5 * step`).
+    let (i, f) = (stepped(r, N, 50.0), stepped(r, FRESH, 100.0));
+    let c = t.case(
+        "fn round_to(x: f64, step: f64) -> f64",
+        |x: f64, step: f64| {
+            assert!(step > 0.0);
+            (x / step).round() * step
+        },
+        i,
+        f,
+        &[
+            "round_to(-x, step) == -result",
+            "round_to(2.0 * x, 2.0 * step) == 2.0 * result",
+        ],
+    );
+    t.power::<_, fn(f64, f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _| 0.0),
+            ("-> 1.0", |_, _| 1.0),
+            ("-> -1.0", |_, _| -1.0),
+            ("/ -> *", |x, step| {
+                assert!(step > 0.0);
+                (x * step).round() * step
+            }),
+            ("* -> /", |x, step| {
+                assert!(step > 0.0);
+                (x / step).round() / step
+            }),
+            ("* -> +", |x, step| {
+                assert!(step > 0.0);
+                (x / step).round() + step
+            }),
+            ("round -> trunc", |x, step| {
+                assert!(step > 0.0);
+                (x / step).trunc() * step
+            }),
+            ("round -> floor", |x, step| {
+                assert!(step > 0.0);
+                (x / step).floor() * step
+            }),
+        ],
+    );
+
     println!(
         "Relation discovery, offline, {N} inputs per function (`cargo bench --bench discovery`)\n"
     );
@@ -1004,7 +1449,13 @@ fn main() {
         total / t.cpu.len() as f64 * 1e3,
         worst * 1e3
     );
-    for kind in ["one number", "two numbers", "sequences"] {
+    for kind in [
+        "one number",
+        "two numbers",
+        "three numbers",
+        "sequences",
+        "mixed",
+    ] {
         let of: Vec<f64> = t
             .cpu_by_kind
             .iter()
