@@ -166,6 +166,22 @@ pub fn largest<T: Copy + PartialOrd>(xs: &[T]) -> T {
     })
 }
 
+/// The smallest element, NaN passed over. Panics on an empty slice: guard the relation with
+/// `if !xs.is_empty() =>`.
+pub fn smallest<T: Copy + PartialOrd>(xs: &[T]) -> T {
+    let mut it = xs.iter().copied();
+    let first = it.next().expect(
+        "invite::mr::smallest of an empty slice; guard the relation with `if !xs.is_empty() =>`",
+    );
+    it.fold(first, |m, x| {
+        if x < m || m.partial_cmp(&m).is_none() {
+            x
+        } else {
+            m
+        }
+    })
+}
+
 /// Whether every element of `a` is also an element of `b` (exactly).
 pub fn is_subset<T: PartialEq>(a: &[T], b: &[T]) -> bool {
     a.iter().all(|x| b.contains(x))
@@ -481,6 +497,12 @@ mod tests {
         // Of equal elements the first is the largest: -0.0 before 0.0 stays -0.0.
         assert!(largest(&[-0.0f64, 0.0]).is_sign_negative());
         assert!(largest(&[0.0f64, -0.0]).is_sign_positive());
+        assert_eq!(smallest(&[1.0, 5.0, -2.0]), -2.0);
+        assert_eq!(smallest(&[f64::NAN, 1.0]), 1.0);
+        assert_eq!(smallest(&[1.0, f64::NAN]), 1.0);
+        assert_eq!(smallest(&[3, 9, 4]), 3);
+        assert!(smallest(&[-0.0f64, 0.0]).is_sign_negative());
+        assert!(smallest(&[0.0f64, -0.0]).is_sign_positive());
     }
 
     #[test]

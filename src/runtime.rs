@@ -52,19 +52,18 @@ pub fn get() -> Option<&'static Runtime> {
     let started = RUNTIME.get_or_init(start).as_ref();
     if let Some(rt) = started {
         // Once the runtime has its place: the worker is forked with its launcher.
-        WORKER.call_once(|| open_worker(rt));
+        WORKER.call_once(|| plan_workers(rt));
     }
     started.or_else(|| FOR_CHECKS.get().and_then(Option::as_ref))
 }
 
 static WORKER: std::sync::Once = std::sync::Once::new();
 
-/// Makes the ring of pure sites' worker where some site may run there (the worker itself is
-/// forked by the collector when a call is waiting), and says which `isolation = "worker"`
-/// entries name a site that cannot.
-fn open_worker(rt: &'static Runtime) {
+/// Says how to make the rings of pure sites' workers (made by the first call that goes there;
+/// the workers themselves are forked by the collector when a call is waiting), and which
+/// `isolation = "worker"` entries name a site that cannot go there.
+fn plan_workers(rt: &'static Runtime) {
     let config = &rt.sampling.config;
-    let mut sent = false;
     let mut refused: Vec<String> = Vec::new();
     for (name, own) in &config.functions {
         if own.isolation != Some(crate::config::Isolation::Worker) {
@@ -81,9 +80,7 @@ fn open_worker(rt: &'static Runtime) {
                 s.could_be_named(name)
             }
         }) {
-            if s.meta.no_worker.is_empty() {
-                sent = true;
-            } else {
+            if !s.meta.no_worker.is_empty() {
                 why.get_or_insert(s.meta.no_worker);
             }
         }
@@ -106,18 +103,16 @@ fn open_worker(rt: &'static Runtime) {
             )
         });
     }
-    if sent || site::all().any(|s| s.meta.pure) {
-        // One worker per slot `max_concurrent` allows, but no more than the CPUs to run them.
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-        crate::sandbox::worker::open(
-            &rt.launch,
-            // Forked once, the worker is hidden whenever runs may be: the launcher's cost is
-            // paid once, and a program that starts handling children later never sees it.
-            !matches!(rt.sampling.hiding, Hiding::Never),
-            (config.max_concurrent as usize).min(cpus),
-            (config.worker_ring_mib as usize) << 20,
-        );
-    }
+    // One worker per slot `max_concurrent` allows, but no more than the CPUs to run them.
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    crate::sandbox::worker::plan(
+        &rt.launch,
+        // Forked once, the worker is hidden whenever runs may be: the launcher's cost is paid
+        // once, and a program that starts handling children later never sees it.
+        !matches!(rt.sampling.hiding, Hiding::Never),
+        (config.max_concurrent as usize).min(cpus),
+        (config.worker_ring_mib as usize) << 20,
+    );
 }
 
 /// What sampled calls need of the runtime, starting it on first use: the lazy start, which

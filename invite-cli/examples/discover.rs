@@ -86,6 +86,7 @@ fn main() {
             paths: vec![log.display().to_string()],
             min_inputs: invite::discover::DEFAULT_MIN_INPUTS,
             format,
+            all: false,
         };
         invite_cli::discover::run(&options, &mut std::io::stdout(), &mut std::io::stderr());
     }

@@ -30,6 +30,8 @@ pub struct Options {
     pub min_inputs: usize,
     /// How to print.
     pub format: Format,
+    /// Every proposal, not only the representative set.
+    pub all: bool,
 }
 
 /// Reads the logs, proposes, prints. Returns the exit status: 0 when it printed proposals (or
@@ -139,6 +141,34 @@ pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
             Err(e) => notes.push(e.to_string()),
         }
     }
+    // By default the representative set; what it leaves out is counted per site.
+    let all = if opts.all {
+        all
+    } else {
+        let shown = all.representative();
+        let mut left: BTreeMap<&str, usize> = BTreeMap::new();
+        for p in &all.0 {
+            *left.entry(p.site.as_str()).or_default() += 1;
+        }
+        for p in &shown.0 {
+            if let Some(n) = left.get_mut(p.site.as_str()) {
+                *n -= 1;
+            }
+        }
+        // Said in the text alone: JSON and Rust go to programs and files.
+        let said = if opts.format == Format::Text {
+            left
+        } else {
+            BTreeMap::new()
+        };
+        for (site, n) in said.into_iter().filter(|(_, n)| *n > 0) {
+            notes.push(format!(
+                "{site}: {n} more relation(s) left out, each catching no wrong output on no \
+                 input that those shown do not; --all shows them"
+            ));
+        }
+        shown
+    };
     let printed = match opts.format {
         Format::Text => {
             let text = if all.0.is_empty() {

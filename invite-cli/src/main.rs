@@ -111,6 +111,10 @@ enum Command {
         /// attributes, ready to paste.
         #[arg(long, value_enum, default_value = "text")]
         format: DiscoverFormat,
+        /// Every proposal; by default only the representative set, the fewest that together
+        /// catch every wrong output any proposal catches.
+        #[arg(long)]
+        all: bool,
     },
     /// Run a whole program and check its metamorphic relations: the original invocation
     /// runs untouched (output, errors, exit status), then each relation's follow-up runs on
@@ -306,6 +310,7 @@ fn main() -> ExitCode {
             paths,
             min_inputs,
             format,
+            all,
         } => {
             let Some(paths) = paths_or_log(paths, "discover") else {
                 return ExitCode::from(2);
@@ -318,6 +323,7 @@ fn main() -> ExitCode {
                     DiscoverFormat::Json => discover::Format::Json,
                     DiscoverFormat::Rust => discover::Format::Rust,
                 },
+                all,
             };
             discover::run(
                 &opts,

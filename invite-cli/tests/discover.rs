@@ -99,7 +99,7 @@ fn path(f: &tempfile::NamedTempFile) -> &str {
 #[test]
 fn json_names_site_relation_inputs_and_detects() {
     let log = sine_log(40);
-    let out = invite(&["discover", path(&log), "--format", "json"]);
+    let out = invite(&["discover", "--all", path(&log), "--format", "json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let found: Vec<Json> = serde_json::from_slice(&out.stdout).unwrap();
     let odd = found
@@ -111,18 +111,53 @@ fn json_names_site_relation_inputs_and_detects() {
     assert_eq!(odd["held"], 40);
     assert!(odd["detects"].as_u64().unwrap() > 0, "{odd}");
     assert!(found.iter().all(|p| p["detects"].as_u64().unwrap() > 0));
-    // Best first: ranked by what they catch.
-    let detects: Vec<u64> = found
-        .iter()
-        .map(|p| p["detects"].as_u64().unwrap())
-        .collect();
-    assert!(detects.windows(2).all(|w| w[0] >= w[1]), "{detects:?}");
+}
+
+#[test]
+fn by_default_the_representative_set_is_printed_and_what_it_leaves_out_counted() {
+    let log = sine_log(40);
+    let relations = |args: &[&str]| -> Vec<String> {
+        let out = invite(&[&["discover", path(&log), "--format", "json"], args].concat());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(text(&out.stderr), "", "no note beside JSON");
+        let found: Vec<Json> = serde_json::from_slice(&out.stdout).unwrap();
+        found
+            .iter()
+            .map(|p| p["relation"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (shown, all) = (relations(&[]), relations(&["--all"]));
+    assert!(
+        !shown.is_empty() && shown.len() < all.len(),
+        "{shown:?}\n{all:?}"
+    );
+    assert!(shown.iter().all(|r| all.contains(r)), "{shown:?}\n{all:?}");
+    let out = invite(&["discover", path(&log)]);
+    let plain = text(&out.stdout);
+    assert!(
+        plain.starts_with(&format!("app::sin: {} relation(s)\n", shown.len())),
+        "{plain}"
+    );
+    assert!(
+        plain.ends_with(&format!(
+            "note: app::sin: {} more relation(s) left out, each catching no wrong output on no \
+             input that those shown do not; --all shows them\n",
+            all.len() - shown.len()
+        )),
+        "{plain}"
+    );
+    let out = invite(&["discover", "--all", path(&log)]);
+    assert!(
+        !text(&out.stdout).contains("left out"),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 #[test]
 fn rust_prints_the_attribute_ready_to_paste_and_text_the_evidence() {
     let log = sine_log(40);
-    let out = invite(&["discover", path(&log), "--format", "rust"]);
+    let out = invite(&["discover", "--all", path(&log), "--format", "rust"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let rust = text(&out.stdout);
     assert!(
@@ -132,7 +167,7 @@ fn rust_prints_the_attribute_ready_to_paste_and_text_the_evidence() {
     assert!(rust.contains("\n    sin(-x) == -result,\n"), "{rust}");
     assert!(rust.ends_with(")]\n"), "{rust}");
 
-    let out = invite(&["discover", path(&log)]);
+    let out = invite(&["discover", "--all", path(&log)]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let plain = text(&out.stdout);
     assert!(plain.starts_with("app::sin: "), "{plain}");
@@ -182,7 +217,7 @@ fn without_the_flag_thirty_distinct_inputs_are_needed() {
         "{plain}"
     );
     assert!(!plain.contains("sin(-x)"), "{plain}");
-    let out = invite(&["discover", path(&sine_log(30))]);
+    let out = invite(&["discover", "--all", path(&sine_log(30))]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let plain = text(&out.stdout);
     assert!(
@@ -225,7 +260,7 @@ fn malformed_and_foreign_observations_are_left_out_with_a_note() {
     foreign.follow.truncate(2);
     lines.push(line("app::sin", SIGNATURE, 99, foreign));
     let log = log_of(&lines);
-    let out = invite(&["discover", path(&log), "--format", "json"]);
+    let out = invite(&["discover", "--all", path(&log), "--format", "json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let err = text(&out.stderr);
     assert!(
@@ -260,7 +295,7 @@ fn sites_are_kept_apart_and_report_counts_observations_as_passed_runs() {
             .map(|(i, o)| line("app::wave", "fn wave(t: f64) -> f64", i as u64, o)),
     );
     let log = log_of(&lines);
-    let out = invite(&["discover", path(&log), "--format", "json"]);
+    let out = invite(&["discover", "--all", path(&log), "--format", "json"]);
     let found: Vec<Json> = serde_json::from_slice(&out.stdout).unwrap();
     assert!(found
         .iter()

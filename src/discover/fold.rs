@@ -211,6 +211,7 @@ pub(super) fn fold(transforms: &[Transform], found: Vec<Found>) -> Vec<Found> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::discover::cover::Catches;
     use crate::discover::{transform, triple, Kind, Signature};
 
     #[test]
@@ -237,6 +238,7 @@ mod tests {
             inputs: 30,
             held: 30,
             detects,
+            catches: Catches::default(),
             perturbations: 9,
             tolerance: 0.0,
         };
@@ -349,6 +351,7 @@ mod tests {
             inputs: 30,
             held: 30,
             detects: 6,
+            catches: Catches::default(),
             perturbations: 6,
             tolerance: 0.0,
         };

@@ -93,6 +93,13 @@ impl Guard {
         out
     }
 
+    /// Whether every input under the guard has a non-empty sequence for parameter `p`.
+    pub fn rules_out_empty(&self, p: usize) -> bool {
+        matches!(*self,
+            Guard::NonEmpty(q) | Guard::Several(q) | Guard::Varied(q) | Guard::SomeNonZero(q)
+            if q == p)
+    }
+
     /// Whether the input falls under the guard.
     pub fn holds(&self, input: &[Value]) -> bool {
         let num = |p: usize| input[p].number().unwrap_or(f64::NAN);

@@ -40,6 +40,7 @@
 //! version left out) in `observed`, the offline builder in `discovery` and the functions it
 //! calls on values in `function`.
 
+mod cover;
 mod discovery;
 mod fold;
 mod form;

@@ -32,6 +32,16 @@ pub enum Perturbation {
     Shorter,
     /// A sequence reversed.
     Reversed,
+    /// Zero, `false`, an empty sequence: a body replaced by the constant a mutation tool
+    /// tries first. With [`One`](Perturbation::One) and
+    /// [`MinusOne`](Perturbation::MinusOne) only for the representative set (see
+    /// [`Perturbation::FIXED`]): a relation with such a fixed point (`1` for a double-angle
+    /// formula) must not stand for one without it.
+    Zero,
+    /// One, `true`, `[0]`.
+    One,
+    /// Minus one, `true`, `[1]`.
+    MinusOne,
 }
 
 impl Perturbation {
@@ -68,6 +78,14 @@ impl Perturbation {
         out
     }
 
+    /// The constants every list ends with, which a relation's evidence records but its count
+    /// of wrong outputs caught leaves out.
+    pub const FIXED: [Perturbation; 3] = [
+        Perturbation::Zero,
+        Perturbation::One,
+        Perturbation::MinusOne,
+    ];
+
     /// The perturbed result. `first` is the first result observed, `scale` a typical magnitude
     /// of the results, `probe` the number taken from the input.
     pub fn apply(self, y: &Value, first: &Value, scale: f64, probe: f64, size: usize) -> Value {
@@ -78,8 +96,20 @@ impl Perturbation {
         } else {
             (self, probe)
         };
+        let fixed = |n: i8| match y {
+            Value::Float(_) => Value::Float(f64::from(n)),
+            Value::Int(_) => Value::Int(i64::from(n)),
+            Value::Bool(_) => Value::Bool(n != 0),
+            Value::FloatSeq(_) if n == 0 => Value::FloatSeq(Vec::new()),
+            Value::FloatSeq(_) => Value::FloatSeq(vec![f64::from(u8::from(n < 0))]),
+            Value::IntSeq(_) if n == 0 => Value::IntSeq(Vec::new()),
+            Value::IntSeq(_) => Value::IntSeq(vec![i64::from(n < 0)]),
+        };
         match (shape, y) {
             (Constant, _) => first.clone(),
+            (Zero, _) => fixed(0),
+            (One, _) => fixed(1),
+            (MinusOne, _) => fixed(-1),
             (Scaled, Value::Float(x)) => Value::Float(x * (1.0 + NUDGE)),
             (Shifted, Value::Float(x)) => Value::Float(x + eps),
             (InputShifted, Value::Float(x)) => Value::Float(x + eps * probe),
@@ -129,7 +159,8 @@ fn seq(
             xs.pop();
         }
         Reversed => xs.reverse(),
-        Constant | InputSquared | SizeShifted | Negated => {}
+        // Whole results, made in `apply`.
+        Constant | InputSquared | SizeShifted | Negated | Zero | One | MinusOne => {}
     }
     xs
 }
@@ -144,6 +175,34 @@ mod tests {
         let first = Value::Float(7.0);
         let at = |p: Perturbation| p.apply(&y, &first, 10.0, 3.0, 4).number().unwrap();
         assert_eq!(at(Perturbation::Constant), 7.0);
+        assert_eq!(at(Perturbation::Zero), 0.0);
+        assert_eq!(at(Perturbation::One), 1.0);
+        assert_eq!(at(Perturbation::MinusOne), -1.0);
+        let fixed = |y: Value| Perturbation::FIXED.map(|p| p.apply(&y, &first, 1.0, 0.0, 0));
+        assert_eq!(
+            fixed(Value::Int(5)),
+            [Value::Int(0), Value::Int(1), Value::Int(-1)]
+        );
+        assert_eq!(
+            fixed(Value::Bool(false)),
+            [Value::Bool(false), Value::Bool(true), Value::Bool(true)]
+        );
+        assert_eq!(
+            fixed(Value::FloatSeq(vec![2.0, 3.0])),
+            [
+                Value::FloatSeq(vec![]),
+                Value::FloatSeq(vec![0.0]),
+                Value::FloatSeq(vec![1.0])
+            ]
+        );
+        assert_eq!(
+            fixed(Value::IntSeq(vec![4])),
+            [
+                Value::IntSeq(vec![]),
+                Value::IntSeq(vec![0]),
+                Value::IntSeq(vec![1])
+            ]
+        );
         assert_eq!(at(Perturbation::Scaled), 2.0 * 1.001);
         assert_eq!(at(Perturbation::Shifted), 2.01);
         assert!((at(Perturbation::InputShifted) - 2.03).abs() < 1e-12);

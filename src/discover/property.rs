@@ -56,6 +56,15 @@ impl Cmp {
     }
 }
 
+/// The element type of `&[T]` or `Vec<T>`.
+fn element_type(ty: &str) -> Option<String> {
+    let t = ty.trim_start_matches('&');
+    t.strip_prefix("Vec<")
+        .and_then(|t| t.strip_suffix('>'))
+        .or_else(|| t.strip_prefix('[').and_then(|t| t.strip_suffix(']')))
+        .map(str::to_string)
+}
+
 /// A property of the result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Property {
@@ -71,6 +80,9 @@ pub enum Property {
     Sorted,
     /// Every element of the result is an element of `xs`.
     Within(usize),
+    /// The result lies between the smallest and the largest element of `xs` (a mean, a
+    /// median, a quantile; not a sum).
+    Between(usize),
 }
 
 impl Property {
@@ -88,18 +100,16 @@ impl Property {
                             out.push(Property::Bound { param: p, cmp });
                         }
                     }
+                    if param.kind.is_seq()
+                        && element_type(&param.ty).as_deref() == Some(sig.output_ty.as_str())
+                    {
+                        out.push(Property::Between(p));
+                    }
                 }
             }
             Kind::FloatSeq | Kind::IntSeq => {
                 out.extend([Property::NonEmpty, Property::Sorted]);
-                // The element type of `&[T]` or `Vec<T>`.
-                let elem = |ty: &str| {
-                    let t = ty.trim_start_matches('&');
-                    t.strip_prefix("Vec<")
-                        .and_then(|t| t.strip_suffix('>'))
-                        .or_else(|| t.strip_prefix('[').and_then(|t| t.strip_suffix(']')))
-                        .map(str::to_string)
-                };
+                let elem = element_type;
                 for (p, param) in sig.params.iter().enumerate() {
                     if param.kind.is_seq() {
                         out.push(Property::SameLen(p));
@@ -149,6 +159,15 @@ impl Property {
                 (Some(e), Some(xs)) => e.iter().all(|x| xs.contains(x)),
                 _ => false,
             },
+            // An empty input has no range: the property needs a non-empty one's guard.
+            Property::Between(p) => match (y.number(), input[p].elements()) {
+                (Some(y), Some(xs)) if !xs.is_empty() => {
+                    let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+                    let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    Cmp::AtLeast.holds(y, lo, noise) && Cmp::AtMost.holds(y, hi, noise)
+                }
+                _ => false,
+            },
         }
     }
 
@@ -189,6 +208,13 @@ impl Property {
                 format!(
                     "invite::mr::is_subset(&result, {})",
                     sig.params[p].slice_text()
+                )
+            }
+            Property::Between(p) => {
+                let xs = sig.params[p].slice_text();
+                format!(
+                    "invite::mr::in_range(result, invite::mr::smallest({xs}), \
+                     invite::mr::largest({xs}))"
                 )
             }
         }
@@ -270,6 +296,22 @@ mod tests {
         );
         let s = sig("fn b(n: i64) -> bool", &[Kind::Int], Kind::Bool);
         assert!(Property::all(&s).is_empty());
+        // A number of a sequence's own element type lies within its range; one of another
+        // type is not compared with it.
+        let s = sig(
+            "fn q(xs: &[f64], tau: f64, ns: Vec<i64>) -> f64",
+            &[Kind::FloatSeq, Kind::Float, Kind::IntSeq],
+            Kind::Float,
+        );
+        let between: Vec<String> = Property::all(&s)
+            .iter()
+            .filter(|p| matches!(p, Property::Between(_)))
+            .map(|p| p.text(&s))
+            .collect();
+        assert_eq!(
+            between,
+            ["invite::mr::in_range(result, invite::mr::smallest(xs), invite::mr::largest(xs))"]
+        );
         assert_eq!(
             Property::Sign(Cmp::AtLeast).stronger(),
             Some(Property::Sign(Cmp::Above))
@@ -347,5 +389,24 @@ mod tests {
         assert!(!Property::Within(0).holds(&xs, &y(vec![2.0, 4.0]), 0.0));
         assert!(!Property::Within(0).holds(&xs, &Value::Float(1.0), 0.0));
         assert!(!Property::SameLen(0).holds(&xs, &Value::Float(1.0), 0.0));
+    }
+
+    #[test]
+    fn a_result_between_the_extremes_of_a_non_empty_input_is_within_its_range() {
+        let between = Property::Between(0);
+        let at =
+            |xs: Vec<f64>, y: f64| between.holds(&[Value::FloatSeq(xs)], &Value::Float(y), 0.0);
+        assert!(at(vec![3.0, -1.0, 2.0], -1.0));
+        assert!(at(vec![3.0, -1.0, 2.0], 3.0));
+        assert!(at(vec![3.0, -1.0, 2.0], 0.5));
+        assert!(!at(vec![3.0, -1.0, 2.0], 3.01));
+        assert!(!at(vec![3.0, -1.0, 2.0], -1.01));
+        assert!(!at(vec![], 0.0), "an empty input has no range");
+        assert!(!between.holds(
+            &[Value::IntSeq(vec![1, 5])],
+            &Value::FloatSeq(vec![2.0]),
+            0.0
+        ));
+        assert!(between.holds(&[Value::IntSeq(vec![1, 5])], &Value::Int(5), 0.0));
     }
 }

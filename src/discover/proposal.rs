@@ -6,6 +6,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::cover::{self, Catches};
 use super::fold::{cleanse, fold};
 use super::observe::Observation;
 use super::render;
@@ -71,6 +72,41 @@ impl Proposals {
             out += ")]\n";
         }
         out
+    }
+
+    /// The representative set: for each site, the fewest proposals that together catch every
+    /// wrong output any of them catches, on every input where one does, the cheapest per
+    /// catch first ([`cover::representative`]); in the order of `self`. A proposal with no
+    /// evidence to judge by (read back from JSON) is kept.
+    pub fn representative(&self) -> Proposals {
+        let mut keep = vec![false; self.0.len()];
+        for (site, _) in self.by_site() {
+            let members: Vec<usize> = (0..self.0.len())
+                .filter(|&k| self.0[k].site == site)
+                .collect();
+            let none = Catches::default();
+            let candidates: Vec<(&Catches, usize)> = members
+                .iter()
+                .map(|&k| match &self.0[k].check {
+                    Some(f) => (&f.catches, f.executions()),
+                    None => (&none, 1),
+                })
+                .collect();
+            for c in cover::representative(&candidates) {
+                keep[members[c]] = true;
+            }
+            for &k in &members {
+                keep[k] |= self.0[k].check.is_none();
+            }
+        }
+        Proposals(
+            self.0
+                .iter()
+                .zip(keep)
+                .filter(|(_, kept)| *kept)
+                .map(|(p, _)| p.clone())
+                .collect(),
+        )
     }
 
     fn by_site(&self) -> Vec<(&str, Vec<&Proposal>)> {
@@ -146,10 +182,17 @@ pub fn propose(site: &str, sig: &Signature, obs: &[Observation], min_inputs: usi
         })
         .collect();
     out.dedup_by(|a, b| a.relation == b.relation);
+    // Most wrong outputs caught per execution of the function a test of it adds first (a
+    // property, which adds none, before any relation), then the shorter.
+    let executions = |p: &Proposal| p.check.as_ref().map_or(1, Found::executions);
     out.sort_by(|a, b| {
-        b.detects
-            .cmp(&a.detects)
-            .then(a.relation.len().cmp(&b.relation.len()))
+        let (ea, eb) = (executions(a), executions(b));
+        let by_rate = match (ea == 0, eb == 0) {
+            (true, false) => std::cmp::Ordering::Less,
+            (false, true) => std::cmp::Ordering::Greater,
+            _ => (b.detects * ea.max(1)).cmp(&(a.detects * eb.max(1))),
+        };
+        by_rate.then(a.relation.len().cmp(&b.relation.len()))
     });
     Proposals(out)
 }
@@ -187,5 +230,76 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("held 30/30 on 30 distinct inputs; catches 1 of 6 wrong outputs; needs tolerance 3.2e-6\n"), "{text}");
+    }
+
+    #[test]
+    fn the_representative_set_catches_all_the_whole_set_catches_with_fewer() {
+        let found = crate::discover::Discovery::new("fn sin(x: f64) -> f64", |x: f64| x.sin())
+            .unwrap()
+            .inputs((0..60).map(|i| (f64::from(i) * 0.37 - 11.0,)))
+            .run();
+        let rep = found.representative();
+        assert!(rep.0.len() < found.0.len(), "{rep}\n{found}");
+        assert!(!rep.0.is_empty());
+        // In the whole set's order, each one of it.
+        let mut rest = found.0.iter();
+        for p in &rep.0 {
+            assert!(rest.any(|q| q == p), "{} out of order", p.relation);
+        }
+        let union = |ps: &Proposals| {
+            let mut all = Catches::default();
+            for p in &ps.0 {
+                all.add(&p.check.as_ref().unwrap().catches);
+            }
+            all
+        };
+        let (whole, kept) = (union(&found), union(&rep));
+        assert_eq!(whole.beyond(&kept), 0, "something caught is left uncaught");
+        // Each one kept catches something the others kept do not.
+        for (k, p) in rep.0.iter().enumerate() {
+            let others = Proposals(
+                rep.0
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != k)
+                    .map(|(_, q)| q.clone())
+                    .collect(),
+            );
+            assert!(
+                p.check.as_ref().unwrap().catches.beyond(&union(&others)) > 0,
+                "{} adds nothing",
+                p.relation
+            );
+        }
+        // Read back from JSON, a proposal has no evidence: it is kept.
+        let bare = Proposals(
+            found
+                .0
+                .iter()
+                .map(|p| Proposal {
+                    check: None,
+                    ..p.clone()
+                })
+                .collect(),
+        );
+        assert_eq!(bare.representative(), bare);
+    }
+
+    #[test]
+    fn proposals_are_ranked_by_what_they_catch_per_execution() {
+        let found = crate::discover::Discovery::new("fn cosh(x: f64) -> f64", |x: f64| x.cosh())
+            .unwrap()
+            .inputs((0..60).map(|i| (f64::from(i) * 0.23 - 7.0,)))
+            .run();
+        let rate = |p: &Proposal| {
+            let f = p.check.as_ref().unwrap();
+            match f.executions() {
+                0 => f64::INFINITY,
+                e => p.detects as f64 / e as f64,
+            }
+        };
+        let rates: Vec<f64> = found.0.iter().map(rate).collect();
+        assert!(rates.windows(2).all(|w| w[0] >= w[1]), "{rates:?}\n{found}");
+        assert!(rates[0].is_infinite(), "a property first: {found}");
     }
 }

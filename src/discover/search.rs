@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use super::cover::Catches;
 use super::form::{fit_elementwise, fit_numeric, Form, Pair};
 use super::guard::Guard;
 use super::observe::Observation;
@@ -52,6 +53,8 @@ pub struct Found {
     pub held: usize,
     /// Wrong outputs it catches, of [`Found::perturbations`].
     pub detects: usize,
+    /// Which it catches on which observations, for the representative set.
+    pub catches: Catches,
     /// Wrong outputs tried.
     pub perturbations: usize,
     /// The relative tolerance invite's comparison needs for it.
@@ -59,6 +62,16 @@ pub struct Found {
 }
 
 impl Found {
+    /// The runs of the function a test of it adds to the original: none for a property of
+    /// the result, one for a follow-up, two for a relation of three runs.
+    pub fn executions(&self) -> usize {
+        match self.subject {
+            Subject::Property(_) => 0,
+            Subject::Follow { .. } => 1,
+            Subject::Joint { .. } => 2,
+        }
+    }
+
     /// How many of its coefficients are no simple constant.
     pub fn raw_constants(&self) -> usize {
         match &self.subject {
@@ -187,11 +200,11 @@ pub fn search(
         let Some((guard, forms, on)) = scope.category(&guards, fit, holds) else {
             continue;
         };
-        let mut scored: Vec<(Form, usize, usize)> = forms
+        let mut scored: Vec<(Form, usize, Catches, usize)> = forms
             .into_iter()
             .map(|form| {
-                let (detects, perturbations) = detections(sig.output, obs, t, &on, &form);
-                (form, detects, perturbations)
+                let (detects, catches, perturbations) = detections(sig.output, obs, t, &on, &form);
+                (form, detects, catches, perturbations)
             })
             .collect();
         // Of several weak forms of one transformation, the one that catches most says enough.
@@ -200,7 +213,7 @@ pub fn search(
             let first = scored.iter().position(|s| s.1 == best).unwrap_or(0);
             scored = vec![scored.swap_remove(first)];
         }
-        for (form, detects, perturbations) in scored {
+        for (form, detects, catches, perturbations) in scored {
             let tolerance = on
                 .iter()
                 .filter_map(|&i| pair(obs, i, t))
@@ -216,6 +229,7 @@ pub fn search(
                 inputs: scope.distinct(&on),
                 held: on.len(),
                 detects,
+                catches,
                 perturbations,
                 tolerance,
             });
@@ -282,7 +296,7 @@ fn joint(
                 };
                 let (list, first, scale) = perturbations(sig.output, obs, &on);
                 for form in forms {
-                    let detects = caught(&list, &on, |p, i| {
+                    let (detects, catches) = caught(&list, &on, obs.len(), |p, i| {
                         let o = obs[i];
                         let (f2, f3) = (&o.follow[partner], &o.follow[combined]);
                         let (Some(y2), Some(y3)) = (&f2.output, &f3.output) else {
@@ -313,7 +327,8 @@ fn joint(
                         inputs: scope.distinct(&on),
                         held: on.len(),
                         detects,
-                        perturbations: list.len(),
+                        catches,
+                        perturbations: counted(&list),
                         tolerance,
                     });
                 }
@@ -323,8 +338,8 @@ fn joint(
     out
 }
 
-/// Elements of follow-up inputs made again for the properties' evidence, at most: beyond
-/// them (long sequences, many observations) only the original runs are judged.
+/// Elements of follow-up inputs made again for a bound's evidence, at most: beyond them (long
+/// sequences, many observations) only the original runs are judged.
 const REMADE_ELEMENTS: usize = 1 << 22;
 
 /// Every result an observation holds with the input it came from: the original's, and each
@@ -360,25 +375,46 @@ fn results<'a>(
     out
 }
 
-/// The properties of the result that hold on every observation or on one category of inputs;
-/// of a strict and a loose one under the same guard, the strict one. A property must hold on
-/// the follow-up runs under its guard too: they are inputs the function took, and a wider
-/// sample than the ones given (a norm is zero on `[0.0]`, which `[3.0]` translated by -3 is).
+/// How close to zero the results of the live calls must come, relative to their median
+/// size, for an unguarded strict sign to be claimed on the evidence of an observed gap: a
+/// function that visibly stays away from zero (`cosh >= 1`) is strictly positive; one whose
+/// results come near zero and just did not reach it on the inputs seen (a distance) may.
+const SIGN_GAP: f64 = 0.005;
+
+/// Whether the results of `on` keep a visible gap from zero: the smallest is at least
+/// [`SIGN_GAP`] of the median size.
+fn clear_of_zero(obs: &[&Observation], on: &[usize]) -> bool {
+    let mut sizes: Vec<f64> = on
+        .iter()
+        .filter_map(|&i| obs[i].output.number())
+        .map(f64::abs)
+        .collect();
+    if sizes.is_empty() {
+        return false;
+    }
+    sizes.sort_by(f64::total_cmp);
+    sizes[0] >= SIGN_GAP * sizes[sizes.len() / 2]
+}
+
+/// The properties of the result that hold on every live call or on one category of them; of
+/// a strict and a loose one under the same guard, the strict one. A property is judged on the
+/// calls observed: the results the program produced need no follow-up input, and a follow-up
+/// the program never sends (a negated geometric mean's input) says nothing of them. A strict
+/// sign with no guard of its own is claimed only where the results keep a visible gap from
+/// zero ([`clear_of_zero`]); elsewhere the loose one is. A bound by the input (a parameter,
+/// or a sequence's range), which a few values can satisfy by chance (`hash(x) <= x` for
+/// `x >= 1`), must also hold on every follow-up run with a number for a result under the same
+/// guard.
 fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Vec<Found> {
     let obs = &scope.obs;
     let mut budget = REMADE_ELEMENTS;
-    let runs: Vec<_> = obs
-        .iter()
-        .map(|o| results(transforms, o, &mut budget))
-        .collect();
+    let mut runs: Vec<Vec<_>> = Vec::new();
     let (wide, narrow) = (Guard::all(sig), Guard::narrow_first(sig));
     let mut out: Vec<Found> = Vec::new();
     for prop in Property::all(sig) {
+        let strict = matches!(prop, Property::Sign(Cmp::Above | Cmp::Below));
         // Only a strict sign needs the narrower guard of a tie.
-        let guards = match prop {
-            Property::Sign(Cmp::Above | Cmp::Below) => &narrow,
-            _ => &wide,
-        };
+        let guards = if strict { &narrow } else { &wide };
         // A property is claimed only for the kinds of input seen: when every input fell in one
         // category (all positive, all non-empty), under that category's guard. Not a number or
         // a sequence being non-zero: that separates, but it is no domain anyone chose.
@@ -388,17 +424,27 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             .find(|g| scope.all.iter().all(|&i| g.holds(&obs[i].input)))
             .copied();
         let has = |i: usize| prop.holds(&obs[i].input, &obs[i].output, obs[i].noise);
-        // On every run of the observations `on` that falls under `guard`.
-        let everywhere = |on: &[usize], guard: Option<Guard>| {
+        let bound = matches!(prop, Property::Bound { .. } | Property::Between(_));
+        if bound && runs.is_empty() {
+            runs = obs
+                .iter()
+                .map(|o| results(transforms, o, &mut budget))
+                .collect();
+        }
+        // On every follow-up run of `on` under `guard` whose result is a number.
+        let widely = |on: &[usize], guard: Option<Guard>| {
             on.iter().all(|&i| {
                 runs[i]
                     .iter()
-                    .filter(|(input, ..)| guard.is_none_or(|g| g.holds(input)))
+                    .filter(|(input, y, _)| {
+                        y.number().is_some_and(f64::is_finite)
+                            && guard.is_none_or(|g| g.holds(input))
+                    })
                     .all(|(input, y, noise)| prop.holds(input, y, *noise))
             })
         };
         let fit = |on: &[usize], guard: Option<Guard>| {
-            if everywhere(on, guard.or(cover)) {
+            if on.iter().all(|&i| has(i)) && (!bound || widely(on, guard.or(cover))) {
                 vec![prop]
             } else {
                 Vec::new()
@@ -412,7 +458,19 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         if guard.is_some() && matches!(prop, Property::Bound { .. }) {
             continue;
         }
-        let guard = guard.or(cover);
+        if strict && guard.is_none() && !clear_of_zero(obs, &on) {
+            continue;
+        }
+        let guard = match (prop, guard.or(cover)) {
+            // `smallest(xs)` panics on an empty `xs`: the guard must rule it out.
+            (Property::Between(p), g) if !g.is_some_and(|g| g.rules_out_empty(p)) => {
+                if guard.is_some() {
+                    continue;
+                }
+                Some(Guard::NonEmpty(p))
+            }
+            (_, g) => g,
+        };
         // `x <= 0 => result <= 0` beside `x < 0 => result < 0` says little more.
         let implied = prop
             .stronger()
@@ -421,7 +479,7 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             continue;
         }
         let (list, first, scale) = perturbations(sig.output, obs, &on);
-        let detects = caught(&list, &on, |p, i| {
+        let (detects, catches) = caught(&list, &on, obs.len(), |p, i| {
             let o = obs[i];
             let y = p.apply(&o.output, first, scale, o.probe, o.size);
             !prop.holds(&o.input, &y, o.noise)
@@ -436,7 +494,8 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             inputs: scope.distinct(&on),
             held: on.len(),
             detects,
-            perturbations: list.len(),
+            catches,
+            perturbations: counted(&list),
             tolerance,
         });
     }
@@ -470,7 +529,7 @@ fn monotone(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Vec
             if !pairs.iter().all(|p| form.holds(p)) {
                 continue;
             }
-            let (detects, perturbations) = detections(sig.output, obs, t, all, &form);
+            let (detects, catches, perturbations) = detections(sig.output, obs, t, all, &form);
             out.push(Found {
                 subject: Subject::Follow {
                     transform: t,
@@ -481,6 +540,7 @@ fn monotone(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Vec
                 inputs: scope.distinct(all),
                 held: all.len(),
                 detects,
+                catches,
                 perturbations,
                 tolerance: 0.0,
             });
@@ -601,35 +661,48 @@ fn perturbations<'a>(
         .map(f64::abs)
         .collect();
     let scale = median(mags).filter(|&m| m > 0.0).unwrap_or(1.0);
-    (
-        Perturbation::for_kind(kind, sized),
-        &obs[on[0]].output,
-        scale,
-    )
+    let mut list = Perturbation::for_kind(kind, sized);
+    list.extend(Perturbation::FIXED);
+    (list, &obs[on[0]].output, scale)
 }
 
-/// How many of the wrong outputs `list` the relation catches: `breaks(p, i)` says whether
-/// wrong output `p` breaks it on observation `i`, and one of `on` is enough.
+/// Which of the wrong outputs `list` the relation catches on which of the `n` observations:
+/// `breaks(p, i)` says whether wrong output `p` breaks it on observation `i` (of `on`); and
+/// how many of them it catches on one at least.
 fn caught(
     list: &[Perturbation],
     on: &[usize],
+    n: usize,
     breaks: impl Fn(Perturbation, usize) -> bool,
-) -> usize {
-    list.iter()
-        .filter(|&&p| on.iter().any(|&i| breaks(p, i)))
-        .count()
+) -> (usize, Catches) {
+    let mut catches = Catches::new(list.len(), n);
+    for (k, &p) in list.iter().enumerate() {
+        for &i in on {
+            if breaks(p, i) {
+                catches.set(k, i, n);
+            }
+        }
+    }
+    (catches.kinds(counted(list), n), catches)
 }
 
-/// How many of the perturbations of the output the relation catches on the observations `on`.
+/// How many of a list of wrong outputs count as such: all but the fixed constants at its end,
+/// which only the representative set weighs.
+fn counted(list: &[Perturbation]) -> usize {
+    list.len() - Perturbation::FIXED.len()
+}
+
+/// Which perturbations of the output the relation catches on the observations `on`, how many,
+/// of how many.
 fn detections(
     kind: Kind,
     obs: &[&Observation],
     t: usize,
     on: &[usize],
     form: &Form,
-) -> (usize, usize) {
+) -> (usize, Catches, usize) {
     let (list, first, scale) = perturbations(kind, obs, on);
-    let detects = caught(&list, on, |p, i| {
+    let (detects, catches) = caught(&list, on, obs.len(), |p, i| {
         let o = obs[i];
         let f = &o.follow[t];
         let Some(y2) = &f.output else { return false };
@@ -642,7 +715,7 @@ fn detections(
             n2: f.noise,
         })
     });
-    (detects, list.len())
+    (detects, catches, counted(&list))
 }
 
 fn median(mut xs: Vec<f64>) -> Option<f64> {
@@ -844,6 +917,7 @@ mod tests {
             inputs: 1,
             held: 1,
             detects: 0,
+            catches: Catches::default(),
             perturbations: 0,
             tolerance: 0.0,
         };
@@ -860,10 +934,10 @@ mod tests {
     }
 
     #[test]
-    fn a_property_the_remade_follow_up_runs_break_is_not_proposed() {
+    fn a_property_of_the_live_calls_is_judged_on_them_alone() {
         // Every element given is 2 or more, so every mean given is above 1.5; translated by -1,
-        // [2.0] is a non-empty sequence too, and its result is not positive. Sequences' follow-up
-        // inputs are made again within a budget of elements; scalars' cost nothing.
+        // [2.0] would give a result that is not positive, and negated every input would. Those
+        // are inputs the program never sent: the property holds on its calls.
         let sig =
             Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
         let transforms = Transform::all(&sig);
@@ -884,15 +958,72 @@ mod tests {
                 .unwrap()
             })
             .collect();
-        // Judged on the inputs given alone, `result > 0.0` would hold.
-        assert!(obs.iter().all(|o| o.output.number().unwrap() > 0.0));
         let found = search(&sig, &transforms, &obs, 10);
-        assert!(
-            found
-                .iter()
-                .all(|f| !matches!(f.subject, Subject::Property(Property::Sign(_)))),
-            "{found:?}"
+        let signs: Vec<&Found> = found
+            .iter()
+            .filter(|f| matches!(f.subject, Subject::Property(Property::Sign(_))))
+            .collect();
+        assert_eq!(signs.len(), 1, "{found:?}");
+        assert_eq!(
+            signs[0].subject,
+            Subject::Property(Property::Sign(Cmp::Above))
         );
+        assert_eq!(signs[0].guard, Some(Guard::NonEmpty(0)), "{:?}", signs[0]);
+    }
+
+    #[test]
+    fn a_strict_sign_is_claimed_only_where_the_results_keep_clear_of_zero() {
+        // A distance: never zero on the inputs seen, but it comes near, so zero is in reach.
+        let sig = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let run = |offset: f64| {
+            let mut f = |v: &[Value]| Some(Value::Float(v[0].number()?.abs() + offset));
+            let obs: Vec<Observation> = (1u32..=40)
+                .map(|i| {
+                    // Never zero, yet 0.001 of the largest at the nearest.
+                    let x = if i == 1 {
+                        0.004
+                    } else {
+                        f64::from(i) * 0.1 - 2.05
+                    };
+                    observe(&sig, &transforms, vec![Value::Float(x)], &mut f, i.into()).unwrap()
+                })
+                .collect();
+            search(&sig, &transforms, &obs, 10)
+                .into_iter()
+                .filter_map(|f| match f.subject {
+                    Subject::Property(Property::Sign(c)) if f.guard.is_none() => Some(c),
+                    _ => None,
+                })
+                .collect::<Vec<Cmp>>()
+        };
+        assert_eq!(run(0.0), [Cmp::AtLeast]);
+        // Kept clear of zero by 1 (as a `cosh` is), it is strictly positive.
+        assert_eq!(run(1.0), [Cmp::Above]);
+    }
+
+    #[test]
+    fn the_gap_from_zero_is_measured_against_the_median_result() {
+        let at = |ys: &[f64]| {
+            let obs: Vec<Observation> = ys
+                .iter()
+                .map(|&y| Observation {
+                    input: Vec::new(),
+                    output: Value::Float(y),
+                    noise: 0.0,
+                    probe: 0.0,
+                    size: 0,
+                    follow: Vec::new(),
+                })
+                .collect();
+            let refs: Vec<&Observation> = obs.iter().collect();
+            clear_of_zero(&refs, &(0..ys.len()).collect::<Vec<_>>())
+        };
+        // The median of [-1, 2, 200] by size is 2: 0.01 is half a percent of it.
+        assert!(at(&[200.0, 0.01, -2.0]));
+        assert!(!at(&[200.0, 0.0099, -2.0]));
+        assert!(!at(&[]));
+        assert!(at(&[-3.0]));
     }
 
     #[test]
@@ -917,6 +1048,44 @@ mod tests {
             positive.detects <= positive.perturbations - 2,
             "{positive:?}"
         );
+    }
+
+    #[test]
+    fn a_result_within_the_inputs_range_is_proposed_under_a_guard_that_rules_out_empty() {
+        let sig =
+            Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let between = |f: &mut dyn FnMut(&[f64]) -> f64, empty: bool| {
+            let mut call = |v: &[Value]| Some(Value::Float(f(&v[0].elements()?)));
+            let obs: Vec<Observation> = (0u32..60)
+                .map(|i| {
+                    let n = if empty { i % 4 } else { 1 + i % 4 };
+                    let xs = (0..n)
+                        .map(|j| f64::from((i * 7 + j * 3) % 11) - 4.0)
+                        .collect();
+                    observe(
+                        &sig,
+                        &transforms,
+                        vec![Value::FloatSeq(xs)],
+                        &mut call,
+                        i.into(),
+                    )
+                    .unwrap()
+                })
+                .collect();
+            search(&sig, &transforms, &obs, 10)
+                .into_iter()
+                .filter(|f| f.subject == Subject::Property(Property::Between(0)))
+                .map(|f| f.guard)
+                .collect::<Vec<_>>()
+        };
+        let mut mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
+        // Empty inputs (whose mean is NaN) or not, the guard rules them out.
+        assert_eq!(between(&mut mean, true), [Some(Guard::NonEmpty(0))]);
+        assert_eq!(between(&mut mean, false), [Some(Guard::NonEmpty(0))]);
+        // A sum leaves the range: nothing.
+        let mut sum = |xs: &[f64]| xs.iter().sum::<f64>();
+        assert_eq!(between(&mut sum, false), []);
     }
 
     #[test]

@@ -75,8 +75,40 @@ pub(crate) struct Lane {
 
 static POOL: OnceLock<Pool> = OnceLock::new();
 
-/// Makes the rings, once, where some site is pure: `workers` of `ring_bytes` each.
-pub(crate) fn open(launcher: &'static Launcher, hidden: bool, workers: usize, ring_bytes: usize) {
+/// How the rings are made when a site first needs them: `workers` of `ring_bytes` each.
+struct Plan {
+    launcher: &'static Launcher,
+    hidden: bool,
+    workers: usize,
+    ring_bytes: usize,
+}
+
+static PLAN: OnceLock<Plan> = OnceLock::new();
+static OPENED: std::sync::Once = std::sync::Once::new();
+
+/// Says how to make the rings, which the first sampled call that goes to the worker makes (a
+/// program none of whose sites goes there holds none).
+pub(crate) fn plan(launcher: &'static Launcher, hidden: bool, workers: usize, ring_bytes: usize) {
+    let _ = PLAN.set(Plan {
+        launcher,
+        hidden,
+        workers,
+        ring_bytes,
+    });
+}
+
+/// The pool, made first if the plan is known and it is not yet.
+fn open_planned() -> Option<&'static Pool> {
+    OPENED.call_once(|| {
+        if let Some(p) = PLAN.get() {
+            open(p.launcher, p.hidden, p.workers, p.ring_bytes);
+        }
+    });
+    pool()
+}
+
+/// Makes the rings: `workers` of `ring_bytes` each.
+fn open(launcher: &'static Launcher, hidden: bool, workers: usize, ring_bytes: usize) {
     let lanes: std::io::Result<Vec<Lane>> = (0..workers.max(1))
         .map(|_| {
             Ok(Lane {
@@ -239,8 +271,7 @@ pub fn queue(
     if !sampled.in_worker() {
         return Err(sampled);
     }
-    let Some(pool) = pool() else {
-        no_worker_here(sampled.site());
+    let Some(pool) = pool().or_else(open_planned) else {
         return Err(sampled);
     };
     if let Some(u) = untravelled {
@@ -289,22 +320,6 @@ pub fn queue(
         parent_at,
         budget: &rt.budget,
     }))
-}
-
-/// A site sent to the worker by a reloaded `invite.toml` in a program that made no worker at
-/// start: its calls fork, said once.
-fn no_worker_here(site: &'static Site) {
-    static SAID: AtomicBool = AtomicBool::new(false);
-    if SAID.swap(true, Ordering::Relaxed) {
-        return;
-    }
-    crate::diag::say(Level::Warn, "config", || {
-        format!(
-            "isolation = \"worker\" for {} applies at the next start: no site could run in \
-             the worker when the program started, so there is none; its calls fork until then",
-            site.name()
-        )
-    });
 }
 
 /// A site `invite.toml` sent to the worker whose parameter or result cannot be copied there:

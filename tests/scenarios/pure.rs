@@ -510,20 +510,20 @@ fn an_idle_worker_sleeps() {
         assert!(invite::wait_idle(WAIT));
         let pids = workers();
         assert_eq!(pids.len(), 2);
-        // Both processes wait in the kernel for a call: a worker that spun would be seen running
-        // (or runnable) in most looks, whatever the machine's load.
-        let mut running = 0;
-        for _ in 0..100 {
-            for pid in &pids {
-                if support::process_state(*pid) == Some('R') {
-                    running += 1;
-                }
-            }
-            std::thread::sleep(Duration::from_millis(3));
+        // Both processes wait in the kernel for a call: over a window, they use a small share
+        // of it. A worker that spun would use most of a CPU, or on a loaded machine at least
+        // its share of one; a process waiting for the CPU is not counted, as a look at its
+        // state would count it.
+        let cpu = || -> u64 { pids.iter().map(|&p| support::cpu_ticks(p)).sum() };
+        let (before, started) = (cpu(), std::time::Instant::now());
+        while started.elapsed() < Duration::from_millis(1000) {
+            std::thread::sleep(Duration::from_millis(50));
         }
+        let used_ms = (cpu() - before) * 1000 / support::ticks_per_second();
+        let window_ms = started.elapsed().as_millis() as u64;
         assert!(
-            running <= 5,
-            "the idle worker was running in {running} of 200 looks"
+            used_ms * 10 <= window_ms,
+            "the idle worker used {used_ms} ms of CPU in {window_ms} ms"
         );
         // And it still wakes for the next call.
         total(&[3.0]);
@@ -674,4 +674,47 @@ fn invite_toml_alone_sends_a_site_to_the_worker_where_its_values_can_travel() {
     );
     assert_eq!(said("midrange"), 0, "{}", sent.stderr);
     assert!(!forked.stderr.contains("worker"), "{}", forked.stderr);
+}
+
+#[test]
+fn a_reloaded_invite_toml_sends_a_site_to_the_worker_while_the_program_runs() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        let xs = [1.0, -2.0, 4.5];
+        std::hint::black_box(midrange(&xs));
+        assert!(invite::wait_idle(WAIT));
+        assert_eq!(workers().len(), 0, "forked: no worker yet");
+        let path = support::scenario_dir().join("invite.toml");
+        let started = std::fs::read_to_string(&path).unwrap();
+        support::replace_atomically(
+            &path,
+            &format!(
+                "{started}\n[functions.\"scenarios::pure::midrange\"]\nisolation = \"worker\""
+            ),
+        );
+        assert!(invite::reload());
+        // The collector applies the file: wait until the site is sent to the worker.
+        let site = invite::__private::sites()
+            .find(|s| s.name() == "scenarios::pure::midrange")
+            .unwrap();
+        assert!(support::eventually(WAIT, || site.in_worker()));
+        // Other arguments: the same again would be a state tested before.
+        std::hint::black_box(midrange(&[0.5, 3.0]));
+        assert!(invite::wait_idle(WAIT));
+        assert_eq!(
+            workers().len(),
+            2,
+            "the reloaded file's worker tested the call"
+        );
+    });
+    run.assert_success();
+    let t = run.tests();
+    assert_eq!(t.len(), 4, "{}", run.describe());
+    assert!(t.iter().all(|t| t.outcome == Pass), "{}", run.describe());
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == "scenarios::pure::midrange")
+        .unwrap();
+    assert_eq!(site.runs, 2, "{site:?}");
 }

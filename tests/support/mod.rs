@@ -405,6 +405,30 @@ pub fn process_state(pid: i32) -> Option<char> {
     s[after + 1..].trim_start().chars().next()
 }
 
+/// The CPU time a process has used, user and system, in clock ticks (0 once it is gone).
+pub fn cpu_ticks(pid: i32) -> u64 {
+    let Ok(s) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return 0;
+    };
+    let Some(after) = s.rfind(')') else { return 0 };
+    // After the name: state is field 3, utime 14 and stime 15.
+    let fields: Vec<&str> = s[after + 1..].split_whitespace().collect();
+    let field = |n: usize| {
+        fields
+            .get(n - 3)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    field(14) + field(15)
+}
+
+/// Clock ticks per second, the unit of [`cpu_ticks`].
+pub fn ticks_per_second() -> u64 {
+    // SAFETY: sysconf reads a constant of the system.
+    let n = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    u64::try_from(n).unwrap_or(100).max(1)
+}
+
 /// Polls `cond` until it holds or `limit` passes; returns whether it held.
 pub fn eventually(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
     let started = Instant::now();
