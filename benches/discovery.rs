@@ -1,10 +1,17 @@
 //! Relation discovery on textbook functions: speed (thread CPU per function), recall (the
-//! share of each function's representative relations proposed), and precision (proposals that
-//! fail on further fresh inputs, over at least 10,000 checks).
+//! share of each function's expected relations proposed), precision (proposals that fail on
+//! further fresh inputs, over at least 10,000 checks), and power: the proposals, their
+//! representative set, and the relations a person writes (as code, run by this benchmark),
+//! each against mutants of the function.
 //!
 //! `cargo bench --bench discovery`
 
-use invite::discover::{Args, Discovery, Function, Proposals};
+use std::cell::Cell;
+use std::cmp::Ordering;
+
+use invite::discover::{quietly, Args, Discovery, Function, Proposals};
+use invite::mr::Approx;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 /// CPU time of this thread, in seconds.
@@ -30,9 +37,27 @@ struct Tally {
     power_rows: Vec<String>,
     mutants: usize,
     killed: usize,
+    killed_by_representative: usize,
     killed_by_hand: usize,
+    /// Proposals, and the representative set's, over every function.
+    proposals: usize,
+    representative: usize,
+    /// Follow-up runs a test of every proposal costs, of the representative set's, of the
+    /// hand-written relations', over every function.
+    runs: usize,
+    representative_runs: usize,
+    hand_relations: usize,
+    hand_runs: usize,
+    /// Hand-written relations that fail on the function itself (each one a mistake to fix).
+    hand_false: Vec<String>,
     equivalent: Vec<String>,
     survivors: Vec<String>,
+    /// Mutants the hand-written relations kill and the proposals do not, with the relations
+    /// that kill them; and the other way round.
+    hand_only: Vec<String>,
+    proposals_only: Vec<String>,
+    /// Mutants every proposal kills and the representative set does not.
+    lost_by_representative: Vec<String>,
     /// Per family: proposals, and mutants its proposals alone kill.
     families: [(usize, usize); FAMILIES.len()],
 }
@@ -49,8 +74,7 @@ const FAMILIES: [&str; 5] = [
 /// The families a proposed relation belongs to (the last, a guard, besides its own).
 fn families(name: &str, relation: &str) -> Vec<usize> {
     let body = relation.split("=> ").last().unwrap_or(relation);
-    let calls =
-        body.matches(&format!("{name}(")).count() + body.matches(&format!(".{name}(")).count();
+    let calls = executions(name, relation);
     let composite = ["multiply", "add", "negate"].iter().any(|m| {
         body.contains(&format!("invite::mr::{m}(&invite::mr::"))
             || body.contains(&format!("invite::mr::{m}(&xs[1..]"))
@@ -68,19 +92,152 @@ fn families(name: &str, relation: &str) -> Vec<usize> {
     out
 }
 
+/// The follow-up runs a test of `relation` costs: the distinct calls of the function `name`
+/// in its body, after any guard (a property of the result costs 0, a relation between two
+/// runs 1, between three runs 2). A call is `name(` not preceded by `.`, `:` or a character
+/// of an identifier: `result.powi(2)` calls no function under test.
+fn executions(name: &str, relation: &str) -> usize {
+    let body = relation.split("=> ").last().unwrap_or(relation);
+    let open = format!("{name}(");
+    let mut calls: Vec<&str> = Vec::new();
+    for (at, _) in body.match_indices(&open) {
+        let before = body[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':')) {
+            continue;
+        }
+        let mut depth = 0;
+        let mut end = body.len();
+        for (k, c) in body[at..].char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = at + k + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let call = &body[at..end];
+        if !calls.contains(&call) {
+            calls.push(call);
+        }
+    }
+    calls.len()
+}
+
+/// A relation as a person writes it, as code: given the function under test (to call on
+/// follow-up inputs), an input and the function's result on it, whether it holds there.
+type Check<A, R> = Box<dyn Fn(&dyn Fn(A) -> R, &A, &R) -> bool>;
+
+/// A function's hand-written relations, each with its text.
+type Hand<A, R> = Vec<(&'static str, Check<A, R>)>;
+
+/// A function's hand-written relations, its argument and result types written out first, so
+/// that each relation's closure is checked against them.
+struct Rels<A, R>(Hand<A, R>);
+
+impl<A, R> Rels<A, R> {
+    fn new() -> Self {
+        Rels(Vec::new())
+    }
+
+    /// With one more relation.
+    fn rel(
+        mut self,
+        text: &'static str,
+        check: impl Fn(&dyn Fn(A) -> R, &A, &R) -> bool + 'static,
+    ) -> Self {
+        self.0.push((text, Box::new(check)));
+        self
+    }
+}
+
+/// A function called on the tuple of its arguments.
+trait Typed<A, R> {
+    fn apply(&self, a: A) -> R;
+}
+
+impl<F: Fn(T) -> R, T, R> Typed<(T,), R> for F {
+    fn apply(&self, (a,): (T,)) -> R {
+        self(a)
+    }
+}
+
+impl<F: Fn(T, U) -> R, T, U, R> Typed<(T, U), R> for F {
+    fn apply(&self, (a, b): (T, U)) -> R {
+        self(a, b)
+    }
+}
+
+impl<F: Fn(T, U, V) -> R, T, U, V, R> Typed<(T, U, V), R> for F {
+    fn apply(&self, (a, b, c): (T, U, V)) -> R {
+        self(a, b, c)
+    }
+}
+
+/// The hand-written relations that fail on `g` over `inputs`, as a pasted relation is judged:
+/// an input `g` panics on is skipped (discovery observes no result there), and a relation
+/// that panics, its follow-up run among others, fails. With, for each relation, the most
+/// follow-up runs of `g` it made on one input.
+fn hand_failing<A: Clone, R>(
+    hand: &Hand<A, R>,
+    g: &dyn Fn(A) -> R,
+    inputs: &[A],
+) -> (Vec<&'static str>, Vec<usize>) {
+    let runs = Cell::new(0);
+    let counted = |a: A| {
+        runs.set(runs.get() + 1);
+        g(a)
+    };
+    let mut most = vec![0; hand.len()];
+    let mut failing = Vec::new();
+    for (k, (text, check)) in hand.iter().enumerate() {
+        let mut fails = false;
+        for a in inputs {
+            let Some(y) = quietly(|| g(a.clone())) else {
+                continue;
+            };
+            runs.set(0);
+            fails |= !quietly(|| check(&counted, a, &y)).unwrap_or(false);
+            most[k] = most[k].max(runs.get());
+        }
+        if fails {
+            failing.push(*text);
+        }
+    }
+    (failing, most)
+}
+
 impl Tally {
-    fn case<A: Args + Clone, F: Function<A>>(
+    fn case<A: Args + Clone, R, F: Function<A> + Typed<A, R>>(
         &mut self,
         sig: &str,
         f: F,
         inputs: Vec<A>,
         fresh: Vec<A>,
         expect: &[&str],
-    ) -> Case<A> {
+        hand: Rels<A, R>,
+    ) -> Case<A, R> {
+        let hand = hand.0;
         let outputs = fresh
             .iter()
             .map(|a| format!("{:?}", a.to_values().and_then(|v| f.call_values(&v))))
             .collect();
+        let name = sig
+            .split('(')
+            .next()
+            .unwrap_or(sig)
+            .trim_start_matches("fn ")
+            .to_string();
+        // A hand-written relation must hold on the function itself.
+        let (wrong, hand_runs) = hand_failing(&hand, &|a| f.apply(a), &fresh);
+        for w in wrong {
+            eprintln!("{name}: hand-written relation fails on the function itself: {w}");
+            self.hand_false.push(format!("{name}: {w}"));
+        }
         let d = Discovery::new(sig, f).expect("signature").inputs(inputs);
         let t0 = cpu();
         let found = d.run();
@@ -96,19 +253,7 @@ impl Tally {
         self.found += expect.len() - missing.len();
         self.false_relations.extend(failing.iter().cloned());
         self.cpu.push(took);
-        let kind = if sig.contains('[') {
-            "sequences"
-        } else if sig.contains(',') {
-            "two numbers"
-        } else {
-            "one number"
-        };
-        self.cpu_by_kind.push((kind, took));
-        let name = sig
-            .split('(')
-            .next()
-            .unwrap_or(sig)
-            .trim_start_matches("fn ");
+        self.cpu_by_kind.push((kind(sig), took));
         self.rows.push(format!(
             "| {name} | {:.0} ms | {} | {}/{} | {} |",
             took * 1e3,
@@ -123,31 +268,38 @@ impl Tally {
         for f in failing {
             eprintln!("{name}: fails on fresh inputs: {f}");
         }
-        if std::env::var_os("SHOW").is_some() {
+        // `SHOW` prints every function's proposals; `INVITE_BENCH_SHOW=quantile,clamp` those
+        // of the functions named.
+        let shown = std::env::var("INVITE_BENCH_SHOW")
+            .is_ok_and(|names| names.split(',').any(|n| n.trim() == name));
+        let representative = found.representative();
+        if std::env::var_os("SHOW").is_some() || shown {
             eprintln!("{found}");
+            eprintln!("{name}: representative set:");
+            for r in representative.relations() {
+                eprintln!("    {r}, // {} follow-up run(s)", executions(&name, r));
+            }
         }
-        let hand = Proposals(
-            found
-                .0
-                .iter()
-                .filter(|p| expect.contains(&p.relation.as_str()))
-                .cloned()
-                .collect(),
-        );
         Case {
-            name: name.to_string(),
+            name,
             sig: sig.to_string(),
             found,
+            representative,
             hand,
+            hand_runs: hand_runs.iter().sum(),
             fresh,
             outputs,
         }
     }
 
-    /// Runs the proposals, and the representative (hand-written) relations alone, against
+    /// Runs the proposals, their representative set, and the hand-written relations against
     /// each mutant of the case's function, as pasted relations would run on it.
-    fn power<A: Args + Clone, M: Function<A>>(&mut self, c: Case<A>, mutants: Vec<(&str, M)>) {
-        let (mut killed, mut by_hand, mut live) = (0, 0, 0);
+    fn power<A: Args + Clone, R, M: Function<A> + Typed<A, R>>(
+        &mut self,
+        c: Case<A, R>,
+        mutants: Vec<(&str, M)>,
+    ) {
+        let (mut killed, mut by_representative, mut by_hand, mut live) = (0, 0, 0, 0);
         for (label, m) in mutants {
             let outputs: Vec<String> = c
                 .fresh
@@ -159,10 +311,14 @@ impl Tally {
                 continue;
             }
             live += 1;
+            let (hand_killers, _) = hand_failing(&c.hand, &|a| m.apply(a), &c.fresh);
             let d = Discovery::new(&c.sig, m).expect("signature");
             let caught = !d.failing(&c.found, c.fresh.clone()).is_empty();
-            let caught_by_hand = !d.failing(&c.hand, c.fresh.clone()).is_empty();
+            let caught_by_representative =
+                !d.failing(&c.representative, c.fresh.clone()).is_empty();
+            let caught_by_hand = !hand_killers.is_empty();
             killed += usize::from(caught);
+            by_representative += usize::from(caught_by_representative);
             by_hand += usize::from(caught_by_hand);
             for (k, family) in self.families.iter_mut().enumerate() {
                 let alone = Proposals(
@@ -180,6 +336,20 @@ impl Tally {
             if !caught {
                 self.survivors.push(format!("{}: {label}", c.name));
             }
+            if caught_by_hand && !caught {
+                self.hand_only.push(format!(
+                    "{}: {label} (by {})",
+                    c.name,
+                    hand_killers.join("; ")
+                ));
+            }
+            if caught && !caught_by_hand {
+                self.proposals_only.push(format!("{}: {label}", c.name));
+            }
+            if caught && !caught_by_representative {
+                self.lost_by_representative
+                    .push(format!("{}: {label}", c.name));
+            }
         }
         self.mutants += live;
         for p in &c.found.0 {
@@ -187,19 +357,66 @@ impl Tally {
                 self.families[k].0 += 1;
             }
         }
+        let runs: usize = c.found.relations().map(|r| executions(&c.name, r)).sum();
+        let representative_runs: usize = c
+            .representative
+            .relations()
+            .map(|r| executions(&c.name, r))
+            .sum();
         self.killed += killed;
+        self.killed_by_representative += by_representative;
         self.killed_by_hand += by_hand;
-        self.power_rows
-            .push(format!("| {} | {live} | {killed} | {by_hand} |", c.name));
+        self.proposals += c.found.0.len();
+        self.representative += c.representative.0.len();
+        self.runs += runs;
+        self.representative_runs += representative_runs;
+        self.hand_relations += c.hand.len();
+        self.hand_runs += c.hand_runs;
+        self.power_rows.push(format!(
+            "| {} | {live} | {} | {runs} | {killed} | {} | {representative_runs} | {by_representative} | {} | {} | {by_hand} |",
+            c.name,
+            c.found.0.len(),
+            c.representative.0.len(),
+            c.hand.len(),
+            c.hand_runs,
+        ));
     }
 }
 
-/// One function's discovery, kept to run its proposals against mutants.
-struct Case<A> {
+/// The kind of a function's parameters, as its signature writes them: numbers (one, two or
+/// three), sequences only, or mixed (a sequence and a number).
+fn kind(sig: &str) -> &'static str {
+    let params = sig
+        .split_once('(')
+        .and_then(|(_, rest)| rest.rsplit_once(')'))
+        .map_or("", |(params, _)| params);
+    let (mut seqs, mut numbers) = (0, 0);
+    for p in params.split(',').filter(|p| !p.trim().is_empty()) {
+        if p.contains('[') || p.contains("Vec<") {
+            seqs += 1;
+        } else {
+            numbers += 1;
+        }
+    }
+    match (seqs, numbers) {
+        (0, 0 | 1) => "one number",
+        (0, 2) => "two numbers",
+        (0, _) => "three numbers",
+        (_, 0) => "sequences",
+        _ => "mixed",
+    }
+}
+
+/// One function's discovery, kept to run its proposals against mutants, with the relations a
+/// person writes for it.
+struct Case<A, R> {
     name: String,
     sig: String,
     found: Proposals,
-    hand: Proposals,
+    representative: Proposals,
+    hand: Hand<A, R>,
+    /// Follow-up runs a test of every hand-written relation costs.
+    hand_runs: usize,
     fresh: Vec<A>,
     outputs: Vec<String>,
 }
@@ -234,6 +451,51 @@ fn int_seqs(rng: &mut impl Rng, n: usize) -> Vec<(Vec<i64>,)> {
         .collect()
 }
 
+/// A non-empty sample, its elements drawn as [`seqs`] draws them.
+fn sample(rng: &mut impl Rng) -> Vec<f64> {
+    let len = rng.random_range(1..9);
+    (0..len)
+        .map(|_| (rng.random_range(-50.0..50.0f64) * 8.0).round() / 8.0)
+        .collect()
+}
+
+/// Non-empty samples, each with a number drawn from `lo..=hi`.
+fn samples_with(rng: &mut impl Rng, n: usize, lo: f64, hi: f64) -> Vec<(Vec<f64>, f64)> {
+    (0..n)
+        .map(|_| (sample(rng), rng.random_range(lo..=hi)))
+        .collect()
+}
+
+/// Numbers `a`, `b` in `-r..r` and `t` in `0..=1`.
+fn endpoints(rng: &mut impl Rng, n: usize, r: f64) -> Vec<(f64, f64, f64)> {
+    (0..n)
+        .map(|_| {
+            (
+                rng.random_range(-r..r),
+                rng.random_range(-r..r),
+                rng.random_range(0.0..=1.0),
+            )
+        })
+        .collect()
+}
+
+/// A number `x` in `-2r..2r` and bounds `lo <= hi` in `-r..r`.
+fn bounded(rng: &mut impl Rng, n: usize, r: f64) -> Vec<(f64, f64, f64)> {
+    (0..n)
+        .map(|_| {
+            let (u, v) = (rng.random_range(-r..r), rng.random_range(-r..r));
+            (rng.random_range(-2.0 * r..2.0 * r), u.min(v), u.max(v))
+        })
+        .collect()
+}
+
+/// A number `x` in `-r..r` and a step in `0.1..5`.
+fn stepped(rng: &mut impl Rng, n: usize, r: f64) -> Vec<(f64, f64)> {
+    (0..n)
+        .map(|_| (rng.random_range(-r..r), rng.random_range(0.1..5.0)))
+        .collect()
+}
+
 fn mean(xs: Vec<f64>) -> f64 {
     xs.iter().sum::<f64>() / xs.len() as f64
 }
@@ -255,9 +517,106 @@ fn median(mut xs: Vec<f64>) -> f64 {
     }
 }
 
+/// The `tau`-quantile by linear interpolation between order statistics (R's type 7, NumPy's
+/// default): `h = (n - 1)·tau`, between the `floor(h)`-th and `ceil(h)`-th smallest.
+fn quantile(mut xs: Vec<f64>, tau: f64) -> f64 {
+    assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+    xs.sort_by(f64::total_cmp);
+    let h = (xs.len() - 1) as f64 * tau;
+    let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+    xs[lo] + (h - lo as f64) * (xs[hi] - xs[lo])
+}
+
+/// The `p`-th percentile by nearest rank: the `ceil(p·n / 100)`-th smallest (the smallest for
+/// `p = 0`).
+fn percentile(mut xs: Vec<f64>, p: usize) -> f64 {
+    assert!(!xs.is_empty() && p <= 100);
+    xs.sort_by(f64::total_cmp);
+    let rank = (p * xs.len()).div_ceil(100).max(1);
+    xs[rank - 1]
+}
+
+/// The exponentially weighted mean, the last element weighed `alpha`, the one before
+/// `alpha·(1 - alpha)`, and so on; the first carries what is left.
+fn ewma(xs: Vec<f64>, alpha: f64) -> f64 {
+    assert!(!xs.is_empty() && alpha > 0.0 && alpha <= 1.0);
+    xs[1..]
+        .iter()
+        .fold(xs[0], |s, &x| alpha * x + (1.0 - alpha) * s)
+}
+
+/// `x` held within `lo..=hi`; like `f64::clamp`, it refuses `lo > hi`.
+fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
+    assert!(lo <= hi);
+    if x < lo {
+        lo
+    } else if x > hi {
+        hi
+    } else {
+        x
+    }
+}
+
+/// The tolerance of the hand-written relations: the engine's default for a pasted relation,
+/// relative, `|a - b| <= 1e-6 · max(1, |a|, |b|)` ([`invite::mr::Approx`]).
+const TOL: f64 = 1e-6;
+
+/// `a == b` within [`TOL`]; NaN equals nothing.
+fn eq(a: f64, b: f64) -> bool {
+    a.approx_eq(&b, TOL)
+}
+
+/// `a <= b` within [`TOL`].
+fn le(a: f64, b: f64) -> bool {
+    a.approx_cmp(&b, TOL)
+        .is_some_and(|o| o != Ordering::Greater)
+}
+
+/// `lo <= y <= hi` within [`TOL`].
+fn within(y: f64, lo: f64, hi: f64) -> bool {
+    le(lo, y) && le(y, hi)
+}
+
+/// Two sequences equal element by element within [`TOL`].
+fn same(a: &[f64], b: &[f64]) -> bool {
+    a.approx_eq(b, TOL)
+}
+
+/// The elements shuffled, by a generator seeded with their number (the same shuffle each run).
+fn shuffled<T: Clone>(xs: &[T]) -> Vec<T> {
+    let mut v = xs.to_vec();
+    v.shuffle(&mut rand::rngs::StdRng::seed_from_u64(xs.len() as u64));
+    v
+}
+
+/// Each element mapped by `f`.
+fn map(xs: &[f64], f: impl Fn(f64) -> f64) -> Vec<f64> {
+    xs.iter().map(|&x| f(x)).collect()
+}
+
+/// The smallest and the largest element.
+fn lo_hi(xs: &[f64]) -> (f64, f64) {
+    (
+        xs.iter().copied().fold(f64::INFINITY, f64::min),
+        xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    )
+}
+
+/// `a` followed by `b`.
+fn cat<T: Clone>(a: &[T], b: &[T]) -> Vec<T> {
+    [a, b].concat()
+}
+
+/// Whether `a` and `b` hold the same elements as often each (a permutation of each other).
+fn same_multiset<T: PartialEq>(a: &[T], b: &[T]) -> bool {
+    let count = |xs: &[T], x: &T| xs.iter().filter(|y| *y == x).count();
+    a.len() == b.len() && a.iter().all(|x| count(a, x) == count(b, x))
+}
+
 // The mutants replace operators as cargo-mutants does, `x * x` becoming `x / x` among them.
 #[allow(clippy::eq_op)]
 fn main() {
+    use std::f64::consts::{E, FRAC_PI_2, LN_2, PI};
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let r = &mut rng;
     let mut t = Tally {
@@ -272,9 +631,20 @@ fn main() {
         mutants: 0,
         families: [(0, 0); FAMILIES.len()],
         killed: 0,
+        killed_by_representative: 0,
         killed_by_hand: 0,
+        proposals: 0,
+        representative: 0,
+        runs: 0,
+        representative_runs: 0,
+        hand_relations: 0,
+        hand_runs: 0,
+        hand_false: Vec::new(),
         equivalent: Vec::new(),
         survivors: Vec::new(),
+        hand_only: Vec::new(),
+        proposals_only: Vec::new(),
+        lost_by_representative: Vec::new(),
     };
     const N: usize = 100;
     const FRESH: usize = 400;
@@ -293,8 +663,19 @@ fn main() {
             "sin(-x) == -result",
             &format!("sin(x + {k}::PI) == -result"),
         ],
+        Rels::<(f64,), f64>::new()
+            .rel("sin(-x) == -result", |f, &(x,), &y| eq(f((-x,)), -y))
+            .rel("sin(PI - x) == result", |f, &(x,), &y| eq(f((PI - x,)), y))
+            .rel("sin(x + 2.0 * PI) == result", |f, &(x,), &y| {
+                eq(f((x + 2.0 * PI,)), y)
+            })
+            .rel(
+                "sin(2.0 * x) == 2.0 * result * sin(x + PI / 2.0)",
+                |f, &(x,), &y| eq(f((2.0 * x,)), 2.0 * y * f((x + FRAC_PI_2,))),
+            )
+            .rel("-1.0 <= result <= 1.0", |_, _, &y| within(y, -1.0, 1.0)),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -309,8 +690,21 @@ fn main() {
         i,
         f,
         &["cos(-x) == result", &format!("cos(x + {k}::PI) == -result")],
+        Rels::<(f64,), f64>::new()
+            .rel("cos(-x) == result", |f, &(x,), &y| eq(f((-x,)), y))
+            .rel("cos(PI - x) == -result", |f, &(x,), &y| {
+                eq(f((PI - x,)), -y)
+            })
+            .rel("cos(x + 2.0 * PI) == result", |f, &(x,), &y| {
+                eq(f((x + 2.0 * PI,)), y)
+            })
+            .rel(
+                "cos(2.0 * x) == 2.0 * result * result - 1.0",
+                |f, &(x,), &y| eq(f((2.0 * x,)), 2.0 * y * y - 1.0),
+            )
+            .rel("-1.0 <= result <= 1.0", |_, _, &y| within(y, -1.0, 1.0)),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -325,8 +719,19 @@ fn main() {
         i,
         f,
         &["tan(-x) == -result", &format!("tan(x + {k}::PI) == result")],
+        Rels::<(f64,), f64>::new()
+            .rel("tan(-x) == -result", |f, &(x,), &y| eq(f((-x,)), -y))
+            .rel("tan(x + PI) == result", |f, &(x,), &y| eq(f((x + PI,)), y))
+            .rel(
+                "tan(2.0 * x) == 2.0 * result / (1.0 - result * result)",
+                |f, &(x,), &y| eq(f((2.0 * x,)), 2.0 * y / (1.0 - y * y)),
+            )
+            .rel(
+                "if 0.0 <= x && x < PI / 2.0 => result >= x",
+                |_, &(x,), &y| !(0.0..FRAC_PI_2).contains(&x) || le(x, y),
+            ),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -344,8 +749,19 @@ fn main() {
             &format!("exp(x + 1.0) == {k}::E * result"),
             "exp(2.0 * x) == result.powi(2)",
         ],
+        Rels::<(f64,), f64>::new()
+            .rel("exp(x + 1.0) == E * result", |f, &(x,), &y| {
+                eq(f((x + 1.0,)), E * y)
+            })
+            .rel("exp(-x) * result == 1.0", |f, &(x,), &y| {
+                eq(f((-x,)) * y, 1.0)
+            })
+            .rel("exp(2.0 * x) == result * result", |f, &(x,), &y| {
+                eq(f((2.0 * x,)), y * y)
+            })
+            .rel("result > 0.0", |_, _, &y| y > 0.0),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -360,8 +776,22 @@ fn main() {
         i,
         f,
         &[&format!("if x >= 0.0 => ln(2.0 * x) == result + {k}::LN_2")],
+        Rels::<(f64,), f64>::new()
+            .rel(
+                "if x > 0.0 => ln(2.0 * x) == result + LN_2",
+                |f, &(x,), &y| x <= 0.0 || eq(f((2.0 * x,)), y + LN_2),
+            )
+            .rel("if x > 0.0 => ln(x * x) == 2.0 * result", |f, &(x,), &y| {
+                x <= 0.0 || eq(f((x * x,)), 2.0 * y)
+            })
+            .rel("if x > 0.0 => ln(1.0 / x) == -result", |f, &(x,), &y| {
+                x <= 0.0 || eq(f((1.0 / x,)), -y)
+            })
+            .rel("if x > 0.0 => result <= x - 1.0", |_, &(x,), &y| {
+                x <= 0.0 || le(y, x - 1.0)
+            }),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -376,8 +806,22 @@ fn main() {
         i,
         f,
         &["if x >= 0.0 => sqrt(4.0 * x) == 2.0 * result"],
+        Rels::<(f64,), f64>::new()
+            .rel(
+                "if x >= 0.0 => sqrt(4.0 * x) == 2.0 * result",
+                |f, &(x,), &y| x < 0.0 || eq(f((4.0 * x,)), 2.0 * y),
+            )
+            .rel("if x >= 0.0 => result * result == x", |_, &(x,), &y| {
+                x < 0.0 || eq(y * y, x)
+            })
+            .rel("if x >= 0.0 => result >= 0.0", |_, &(x,), &y| {
+                x < 0.0 || y >= 0.0
+            })
+            .rel("if x >= 0.0 => sqrt(x + 1.0) >= result", |f, &(x,), &y| {
+                x < 0.0 || le(y, f((x + 1.0,)))
+            }),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -392,8 +836,19 @@ fn main() {
         i,
         f,
         &["cbrt(-x) == -result", "cbrt(8.0 * x) == 2.0 * result"],
+        Rels::<(f64,), f64>::new()
+            .rel("cbrt(-x) == -result", |f, &(x,), &y| eq(f((-x,)), -y))
+            .rel("cbrt(8.0 * x) == 2.0 * result", |f, &(x,), &y| {
+                eq(f((8.0 * x,)), 2.0 * y)
+            })
+            .rel("result * result * result == x", |_, &(x,), &y| {
+                eq(y * y * y, x)
+            })
+            .rel("result.signum() == x.signum()", |_, &(x,), &y| {
+                y.signum() == x.signum()
+            }),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -408,8 +863,20 @@ fn main() {
         i,
         f,
         &["sinh(-x) == -result"],
+        Rels::<(f64,), f64>::new()
+            .rel("sinh(-x) == -result", |f, &(x,), &y| eq(f((-x,)), -y))
+            .rel(
+                "sinh(2.0 * x) == 2.0 * result * (1.0 + result * result).sqrt()",
+                |f, &(x,), &y| eq(f((2.0 * x,)), 2.0 * y * (1.0 + y * y).sqrt()),
+            )
+            .rel("if x >= 0.0 => result >= x", |_, &(x,), &y| {
+                x < 0.0 || le(x, y)
+            })
+            .rel("sinh(x + 1.0) >= result", |f, &(x,), &y| {
+                le(y, f((x + 1.0,)))
+            }),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -424,8 +891,18 @@ fn main() {
         i,
         f,
         &["cosh(-x) == result"],
+        Rels::<(f64,), f64>::new()
+            .rel("cosh(-x) == result", |f, &(x,), &y| eq(f((-x,)), y))
+            .rel(
+                "cosh(2.0 * x) == 2.0 * result * result - 1.0",
+                |f, &(x,), &y| eq(f((2.0 * x,)), 2.0 * y * y - 1.0),
+            )
+            .rel("result >= 1.0", |_, _, &y| le(1.0, y))
+            .rel("if x >= 0.0 => cosh(x + 1.0) >= result", |f, &(x,), &y| {
+                x < 0.0 || le(y, f((x + 1.0,)))
+            }),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -440,8 +917,18 @@ fn main() {
         i,
         f,
         &["tanh(-x) == -result"],
+        Rels::<(f64,), f64>::new()
+            .rel("tanh(-x) == -result", |f, &(x,), &y| eq(f((-x,)), -y))
+            .rel(
+                "tanh(2.0 * x) == 2.0 * result / (1.0 + result * result)",
+                |f, &(x,), &y| eq(f((2.0 * x,)), 2.0 * y / (1.0 + y * y)),
+            )
+            .rel("-1.0 <= result <= 1.0", |_, _, &y| within(y, -1.0, 1.0))
+            .rel("tanh(x + 1.0) >= result", |f, &(x,), &y| {
+                le(y, f((x + 1.0,)))
+            }),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -456,8 +943,20 @@ fn main() {
         i,
         f,
         &["atan(-x) == -result"],
+        Rels::<(f64,), f64>::new()
+            .rel("atan(-x) == -result", |f, &(x,), &y| eq(f((-x,)), -y))
+            .rel(
+                "if x != 0.0 => atan(1.0 / x) == x.signum() * PI / 2.0 - result",
+                |f, &(x,), &y| x == 0.0 || eq(f((1.0 / x,)), x.signum() * FRAC_PI_2 - y),
+            )
+            .rel("-PI / 2.0 <= result <= PI / 2.0", |_, _, &y| {
+                within(y, -FRAC_PI_2, FRAC_PI_2)
+            })
+            .rel("atan(x + 1.0) >= result", |f, &(x,), &y| {
+                le(y, f((x + 1.0,)))
+            }),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -472,8 +971,17 @@ fn main() {
         i,
         f,
         &["abs(-x) == result", "abs(2.0 * x) == 2.0 * result"],
+        Rels::<(f64,), f64>::new()
+            .rel("abs(-x) == result", |f, &(x,), &y| eq(f((-x,)), y))
+            .rel("abs(2.0 * x) == 2.0 * result", |f, &(x,), &y| {
+                eq(f((2.0 * x,)), 2.0 * y)
+            })
+            .rel("result >= 0.0", |_, _, &y| y >= 0.0)
+            .rel("result == x || result == -x", |_, &(x,), &y| {
+                eq(y, x) || eq(y, -x)
+            }),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -488,8 +996,19 @@ fn main() {
         i,
         f,
         &["exp2(x + 1.0) == 2.0 * result"],
+        Rels::<(f64,), f64>::new()
+            .rel("exp2(x + 1.0) == 2.0 * result", |f, &(x,), &y| {
+                eq(f((x + 1.0,)), 2.0 * y)
+            })
+            .rel("exp2(-x) * result == 1.0", |f, &(x,), &y| {
+                eq(f((-x,)) * y, 1.0)
+            })
+            .rel("exp2(2.0 * x) == result * result", |f, &(x,), &y| {
+                eq(f((2.0 * x,)), y * y)
+            })
+            .rel("result > 0.0", |_, _, &y| y > 0.0),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -504,8 +1023,23 @@ fn main() {
         i,
         f,
         &["if x >= 0.0 => log2(2.0 * x) == result + 1.0"],
+        Rels::<(f64,), f64>::new()
+            .rel(
+                "if x > 0.0 => log2(2.0 * x) == result + 1.0",
+                |f, &(x,), &y| x <= 0.0 || eq(f((2.0 * x,)), y + 1.0),
+            )
+            .rel(
+                "if x > 0.0 => log2(x * x) == 2.0 * result",
+                |f, &(x,), &y| x <= 0.0 || eq(f((x * x,)), 2.0 * y),
+            )
+            .rel("if x > 0.0 => log2(1.0 / x) == -result", |f, &(x,), &y| {
+                x <= 0.0 || eq(f((1.0 / x,)), -y)
+            })
+            .rel("if x > 0.0 => 2.0f64.powf(result) == x", |_, &(x,), &y| {
+                x <= 0.0 || eq(2f64.powf(y), x)
+            }),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -520,8 +1054,15 @@ fn main() {
         i,
         f,
         &["recip(-x) == -result", "recip(2.0 * x) == 0.5 * result"],
+        Rels::<(f64,), f64>::new()
+            .rel("recip(-x) == -result", |f, &(x,), &y| eq(f((-x,)), -y))
+            .rel("recip(2.0 * x) == 0.5 * result", |f, &(x,), &y| {
+                eq(f((2.0 * x,)), 0.5 * y)
+            })
+            .rel("recip(result) == x", |f, &(x,), &y| eq(f((y,)), x))
+            .rel("result * x == 1.0", |_, &(x,), &y| eq(y * x, 1.0)),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -536,8 +1077,18 @@ fn main() {
         i,
         f,
         &["square(-x) == result", "square(2.0 * x) == 4.0 * result"],
+        Rels::<(f64,), f64>::new()
+            .rel("square(-x) == result", |f, &(x,), &y| eq(f((-x,)), y))
+            .rel("square(2.0 * x) == 4.0 * result", |f, &(x,), &y| {
+                eq(f((2.0 * x,)), 4.0 * y)
+            })
+            .rel(
+                "square(x + 1.0) == result + 2.0 * x + 1.0",
+                |f, &(x,), &y| eq(f((x + 1.0,)), y + 2.0 * x + 1.0),
+            )
+            .rel("result >= 0.0", |_, _, &y| y >= 0.0),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -554,8 +1105,17 @@ fn main() {
         i,
         f,
         &["parabola(3.0 - x) == result"],
+        Rels::<(f64,), f64>::new()
+            .rel("parabola(3.0 - x) == result", |f, &(x,), &y| {
+                eq(f((3.0 - x,)), y)
+            })
+            .rel("result >= -2.0", |_, _, &y| le(-2.0, y))
+            .rel(
+                "parabola(x + 1.0) - 2.0 * result + parabola(x - 1.0) == 2.0",
+                |f, &(x,), &y| eq(f((x + 1.0,)) - 2.0 * y + f((x - 1.0,)), 2.0),
+            ),
     );
-    t.power::<_, fn(f64) -> f64>(
+    t.power::<_, _, fn(f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -579,8 +1139,19 @@ fn main() {
             "hypot(-x, y) == result",
             "hypot(2.0 * x, 2.0 * y) == 2.0 * result",
         ],
+        Rels::<(f64, f64), f64>::new()
+            .rel("hypot(y, x) == result", |f, &(x, y), &r| eq(f((y, x)), r))
+            .rel("hypot(-x, y) == result", |f, &(x, y), &r| eq(f((-x, y)), r))
+            .rel(
+                "hypot(2.0 * x, 2.0 * y) == 2.0 * result",
+                |f, &(x, y), &r| eq(f((2.0 * x, 2.0 * y)), 2.0 * r),
+            )
+            .rel(
+                "x.abs().max(y.abs()) <= result <= x.abs() + y.abs()",
+                |_, &(x, y), &r| within(r, x.abs().max(y.abs()), x.abs() + y.abs()),
+            ),
     );
-    t.power::<_, fn(f64, f64) -> f64>(
+    t.power::<_, _, fn(f64, f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_, _| 0.0),
@@ -598,8 +1169,21 @@ fn main() {
             "atan2(2.0 * y, 2.0 * x) == result",
             "atan2(0.5 * y, 0.5 * x) == result",
         ],
+        Rels::<(f64, f64), f64>::new()
+            .rel("atan2(2.0 * y, 2.0 * x) == result", |f, &(y, x), &r| {
+                eq(f((2.0 * y, 2.0 * x)), r)
+            })
+            .rel(
+                "if y != 0.0 => atan2(-y, x) == -result",
+                |f, &(y, x), &r| y == 0.0 || eq(f((-y, x)), -r),
+            )
+            .rel("-PI <= result <= PI", |_, _, &r| within(r, -PI, PI))
+            .rel(
+                "if y != 0.0 => result.signum() == y.signum()",
+                |_, &(y, _), &r| y == 0.0 || r.signum() == y.signum(),
+            ),
     );
-    t.power::<_, fn(f64, f64) -> f64>(
+    t.power::<_, _, fn(f64, f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_, _| 0.0),
@@ -617,8 +1201,19 @@ fn main() {
             "max(y, x) == result",
             "max(2.0 * x, 2.0 * y) == 2.0 * result",
         ],
+        Rels::<(f64, f64), f64>::new()
+            .rel("max(y, x) == result", |f, &(x, y), &r| eq(f((y, x)), r))
+            .rel("max(2.0 * x, 2.0 * y) == 2.0 * result", |f, &(x, y), &r| {
+                eq(f((2.0 * x, 2.0 * y)), 2.0 * r)
+            })
+            .rel("result >= x && result >= y", |_, &(x, y), &r| {
+                le(x, r) && le(y, r)
+            })
+            .rel("result == x || result == y", |_, &(x, y), &r| {
+                eq(r, x) || eq(r, y)
+            }),
     );
-    t.power::<_, fn(f64, f64) -> f64>(
+    t.power::<_, _, fn(f64, f64) -> f64>(
         c,
         vec![
             ("-> 0.0", |_, _| 0.0),
@@ -639,8 +1234,23 @@ fn main() {
         i,
         f,
         &["powi(x, 2 * n) == result.powi(2)"],
+        Rels::<(f64, i32), f64>::new()
+            .rel("powi(x, n + 1) == result * x", |f, &(x, n), &r| {
+                eq(f((x, n + 1)), r * x)
+            })
+            .rel(
+                "powi(-x, n) == if n % 2 == 0 { result } else { -result }",
+                |f, &(x, n), &r| eq(f((-x, n)), if n % 2 == 0 { r } else { -r }),
+            )
+            .rel(
+                "if x != 0.0 => powi(x, -n) * result == 1.0",
+                |f, &(x, n), &r| x == 0.0 || eq(f((x, -n)) * r, 1.0),
+            )
+            .rel("powi(x, 2 * n) == result * result", |f, &(x, n), &r| {
+                eq(f((x, 2 * n)), r * r)
+            }),
     );
-    t.power::<_, fn(f64, i32) -> f64>(
+    t.power::<_, _, fn(f64, i32) -> f64>(
         c,
         vec![
             ("-> 0.0", |_, _| 0.0),
@@ -658,8 +1268,13 @@ fn main() {
         i,
         f,
         &["is_even(n + 1) == !result", "is_even(-n) == result"],
+        Rels::<(i64,), bool>::new()
+            .rel("is_even(n + 1) == !result", |f, &(n,), &r| f((n + 1,)) != r)
+            .rel("is_even(-n) == result", |f, &(n,), &r| f((-n,)) == r)
+            .rel("is_even(n + 2) == result", |f, &(n,), &r| f((n + 2,)) == r)
+            .rel("is_even(2 * n)", |f, &(n,), _| f((2 * n,))),
     );
-    t.power::<_, fn(i64) -> bool>(
+    t.power::<_, _, fn(i64) -> bool>(
         c,
         vec![
             ("-> true", |_| true),
@@ -683,8 +1298,32 @@ fn main() {
             &format!("{ne}mean(&invite::mr::add(xs, 1.0)) == result + 1.0"),
             &format!("{ne}mean(&invite::mr::multiply(xs, 2.0)) == 2.0 * result"),
         ],
+        Rels::<(Vec<f64>,), f64>::new()
+            .rel(
+                "if !xs.is_empty() => mean(&shuffled(xs)) == result",
+                |f, (xs,), &y| xs.is_empty() || eq(f((shuffled(xs),)), y),
+            )
+            .rel(
+                "if !xs.is_empty() => mean(&add(xs, 1.0)) == result + 1.0",
+                |f, (xs,), &y| xs.is_empty() || eq(f((map(xs, |x| x + 1.0),)), y + 1.0),
+            )
+            .rel(
+                "if !xs.is_empty() => mean(&multiply(xs, 2.0)) == 2.0 * result",
+                |f, (xs,), &y| xs.is_empty() || eq(f((map(xs, |x| 2.0 * x),)), 2.0 * y),
+            )
+            .rel(
+                "if !xs.is_empty() => mean(&concatenate(xs, xs)) == result",
+                |f, (xs,), &y| xs.is_empty() || eq(f((cat(xs, xs),)), y),
+            )
+            .rel(
+                "if !xs.is_empty() => smallest(xs) <= result <= largest(xs)",
+                |_, (xs,), &y| {
+                    let (lo, hi) = lo_hi(xs);
+                    xs.is_empty() || within(y, lo, hi)
+                },
+            ),
     );
-    t.power::<_, fn(Vec<f64>) -> f64>(
+    t.power::<_, _, fn(Vec<f64>) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -704,8 +1343,28 @@ fn main() {
             &format!("{ne}variance(&invite::mr::add(xs, 1.0)) == result"),
             &format!("{ne}variance(&invite::mr::multiply(xs, 2.0)) == 4.0 * result"),
         ],
+        Rels::<(Vec<f64>,), f64>::new()
+            .rel(
+                "if !xs.is_empty() => variance(&shuffled(xs)) == result",
+                |f, (xs,), &y| xs.is_empty() || eq(f((shuffled(xs),)), y),
+            )
+            .rel(
+                "if !xs.is_empty() => variance(&add(xs, 1.0)) == result",
+                |f, (xs,), &y| xs.is_empty() || eq(f((map(xs, |x| x + 1.0),)), y),
+            )
+            .rel(
+                "if !xs.is_empty() => variance(&multiply(xs, 2.0)) == 4.0 * result",
+                |f, (xs,), &y| xs.is_empty() || eq(f((map(xs, |x| 2.0 * x),)), 4.0 * y),
+            )
+            .rel(
+                "if !xs.is_empty() => variance(&concatenate(xs, xs)) == result",
+                |f, (xs,), &y| xs.is_empty() || eq(f((cat(xs, xs),)), y),
+            )
+            .rel("if !xs.is_empty() => result >= 0.0", |_, (xs,), &y| {
+                xs.is_empty() || y >= 0.0
+            }),
     );
-    t.power::<_, fn(Vec<f64>) -> f64>(
+    t.power::<_, _, fn(Vec<f64>) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -739,8 +1398,31 @@ fn main() {
             &format!("{ne}std_dev(&invite::mr::add(xs, 1.0)) == result"),
             &format!("{ne}std_dev(&invite::mr::multiply(xs, 2.0)) == 2.0 * result"),
         ],
+        Rels::<(Vec<f64>,), f64>::new()
+            .rel(
+                "if !xs.is_empty() => std_dev(&shuffled(xs)) == result",
+                |f, (xs,), &y| xs.is_empty() || eq(f((shuffled(xs),)), y),
+            )
+            .rel(
+                "if !xs.is_empty() => std_dev(&add(xs, 1.0)) == result",
+                |f, (xs,), &y| xs.is_empty() || eq(f((map(xs, |x| x + 1.0),)), y),
+            )
+            .rel(
+                "if !xs.is_empty() => std_dev(&multiply(xs, 2.0)) == 2.0 * result",
+                |f, (xs,), &y| xs.is_empty() || eq(f((map(xs, |x| 2.0 * x),)), 2.0 * y),
+            )
+            .rel("if !xs.is_empty() => result >= 0.0", |_, (xs,), &y| {
+                xs.is_empty() || y >= 0.0
+            })
+            .rel(
+                "if !xs.is_empty() => result <= (largest(xs) - smallest(xs)) / 2.0",
+                |_, (xs,), &y| {
+                    let (lo, hi) = lo_hi(xs);
+                    xs.is_empty() || le(y, (hi - lo) / 2.0)
+                },
+            ),
     );
-    t.power::<_, fn(Vec<f64>) -> f64>(
+    t.power::<_, _, fn(Vec<f64>) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -758,8 +1440,32 @@ fn main() {
             &format!("{ne}median(&invite::mr::permute(xs)) == result"),
             &format!("{ne}median(&invite::mr::negate(xs)) == -result"),
         ],
+        Rels::<(Vec<f64>,), f64>::new()
+            .rel(
+                "if !xs.is_empty() => median(&shuffled(xs)) == result",
+                |f, (xs,), &y| xs.is_empty() || eq(f((shuffled(xs),)), y),
+            )
+            .rel(
+                "if !xs.is_empty() => median(&negate(xs)) == -result",
+                |f, (xs,), &y| xs.is_empty() || eq(f((map(xs, |x| -x),)), -y),
+            )
+            .rel(
+                "if !xs.is_empty() => median(&add(xs, 1.0)) == result + 1.0",
+                |f, (xs,), &y| xs.is_empty() || eq(f((map(xs, |x| x + 1.0),)), y + 1.0),
+            )
+            .rel(
+                "if !xs.is_empty() => median(&multiply(xs, 2.0)) == 2.0 * result",
+                |f, (xs,), &y| xs.is_empty() || eq(f((map(xs, |x| 2.0 * x),)), 2.0 * y),
+            )
+            .rel(
+                "if !xs.is_empty() => smallest(xs) <= result <= largest(xs)",
+                |_, (xs,), &y| {
+                    let (lo, hi) = lo_hi(xs);
+                    xs.is_empty() || within(y, lo, hi)
+                },
+            ),
     );
-    t.power::<_, fn(Vec<f64>) -> f64>(
+    t.power::<_, _, fn(Vec<f64>) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -822,8 +1528,26 @@ fn main() {
             "largest(&invite::mr::add(xs, 1.0)) == result + 1.0",
             &format!("{ne}largest(&invite::mr::include(xs, xs[0])) == result"),
         ],
+        Rels::<(Vec<f64>,), f64>::new()
+            .rel("largest(&shuffled(xs)) == result", |f, (xs,), &y| {
+                eq(f((shuffled(xs),)), y)
+            })
+            .rel("largest(&add(xs, 1.0)) == result + 1.0", |f, (xs,), &y| {
+                eq(f((map(xs, |x| x + 1.0),)), y + 1.0)
+            })
+            .rel(
+                "if !xs.is_empty() => largest(&include(xs, xs[0])) == result",
+                |f, (xs,), &y| xs.is_empty() || eq(f((cat(xs, &xs[..1]),)), y),
+            )
+            .rel(
+                "if !xs.is_empty() => xs.contains(&result)",
+                |_, (xs,), y| xs.is_empty() || xs.contains(y),
+            )
+            .rel("xs.iter().all(|&x| x <= result)", |_, (xs,), &y| {
+                xs.iter().all(|&x| x <= y)
+            }),
     );
-    t.power::<_, fn(Vec<f64>) -> f64>(
+    t.power::<_, _, fn(Vec<f64>) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -845,8 +1569,26 @@ fn main() {
         i,
         f,
         &["smallest(&invite::mr::permute(xs)) == result"],
+        Rels::<(Vec<f64>,), f64>::new()
+            .rel("smallest(&shuffled(xs)) == result", |f, (xs,), &y| {
+                eq(f((shuffled(xs),)), y)
+            })
+            .rel("smallest(&add(xs, 1.0)) == result + 1.0", |f, (xs,), &y| {
+                eq(f((map(xs, |x| x + 1.0),)), y + 1.0)
+            })
+            .rel(
+                "if !xs.is_empty() => smallest(&include(xs, xs[0])) == result",
+                |f, (xs,), &y| xs.is_empty() || eq(f((cat(xs, &xs[..1]),)), y),
+            )
+            .rel(
+                "if !xs.is_empty() => xs.contains(&result)",
+                |_, (xs,), y| xs.is_empty() || xs.contains(y),
+            )
+            .rel("xs.iter().all(|&x| x >= result)", |_, (xs,), &y| {
+                xs.iter().all(|&x| x >= y)
+            }),
     );
-    t.power::<_, fn(Vec<f64>) -> f64>(
+    t.power::<_, _, fn(Vec<f64>) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -871,8 +1613,25 @@ fn main() {
             "sum(&invite::mr::concatenate(xs, xs)) == 2.0 * result",
             "sum(&invite::mr::multiply(xs, 2.0)) == 2.0 * result",
         ],
+        Rels::<(Vec<f64>,), f64>::new()
+            .rel("sum(&shuffled(xs)) == result", |f, (xs,), &y| {
+                eq(f((shuffled(xs),)), y)
+            })
+            .rel(
+                "sum(&concatenate(xs, xs)) == 2.0 * result",
+                |f, (xs,), &y| eq(f((cat(xs, xs),)), 2.0 * y),
+            )
+            .rel("sum(&multiply(xs, 2.0)) == 2.0 * result", |f, (xs,), &y| {
+                eq(f((map(xs, |x| 2.0 * x),)), 2.0 * y)
+            })
+            .rel("sum(&include(xs, 1.0)) == result + 1.0", |f, (xs,), &y| {
+                eq(f((cat(xs, &[1.0]),)), y + 1.0)
+            })
+            .rel("sum(&negate(xs)) == -result", |f, (xs,), &y| {
+                eq(f((map(xs, |x| -x),)), -y)
+            }),
     );
-    t.power::<_, fn(Vec<f64>) -> f64>(
+    t.power::<_, _, fn(Vec<f64>) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -892,8 +1651,26 @@ fn main() {
             "norm(&invite::mr::multiply(xs, 2.0)) == 2.0 * result",
             "norm(&invite::mr::negate(xs)) == result",
         ],
+        Rels::<(Vec<f64>,), f64>::new()
+            .rel(
+                "norm(&multiply(xs, 2.0)) == 2.0 * result",
+                |f, (xs,), &y| eq(f((map(xs, |x| 2.0 * x),)), 2.0 * y),
+            )
+            .rel("norm(&negate(xs)) == result", |f, (xs,), &y| {
+                eq(f((map(xs, |x| -x),)), y)
+            })
+            .rel("norm(&shuffled(xs)) == result", |f, (xs,), &y| {
+                eq(f((shuffled(xs),)), y)
+            })
+            .rel(
+                "largest(abs(xs)) <= result <= sum(abs(xs))",
+                |_, (xs,), &y| {
+                    let most = xs.iter().fold(0.0, |m: f64, x| m.max(x.abs()));
+                    within(y, most, xs.iter().map(|x| x.abs()).sum())
+                },
+            ),
     );
-    t.power::<_, fn(Vec<f64>) -> f64>(
+    t.power::<_, _, fn(Vec<f64>) -> f64>(
         c,
         vec![
             ("-> 0.0", |_| 0.0),
@@ -918,8 +1695,22 @@ fn main() {
             "sort(&invite::mr::permute(xs)) == result",
             "sort(&invite::mr::add(xs, 1.0)) == invite::mr::add(&result, 1.0)",
         ],
+        Rels::<(Vec<f64>,), Vec<f64>>::new()
+            .rel("sort(&shuffled(xs)) == result", |f, (xs,), r| {
+                same(&f((shuffled(xs),)), r)
+            })
+            .rel("result.is_sorted()", |_, _, r| r.is_sorted())
+            .rel("result is a permutation of xs", |_, (xs,), r| {
+                same_multiset(xs, r)
+            })
+            .rel("sort(&result) == result", |f, _, r| {
+                same(&f((r.clone(),)), r)
+            })
+            .rel("sort(&add(xs, 1.0)) == add(&result, 1.0)", |f, (xs,), r| {
+                same(&f((map(xs, |x| x + 1.0),)), &map(r, |x| x + 1.0))
+            }),
     );
-    t.power::<_, fn(Vec<f64>) -> Vec<f64>>(
+    t.power::<_, _, fn(Vec<f64>) -> Vec<f64>>(
         c,
         vec![
             ("-> vec![]", |_| vec![]),
@@ -947,8 +1738,22 @@ fn main() {
             "dedup(&invite::mr::permute(xs)) == result",
             "dedup(&invite::mr::concatenate(xs, xs)) == result",
         ],
+        Rels::<(Vec<i64>,), Vec<i64>>::new()
+            .rel("dedup(&shuffled(xs)) == result", |f, (xs,), r| {
+                f((shuffled(xs),)) == *r
+            })
+            .rel("dedup(&concatenate(xs, xs)) == result", |f, (xs,), r| {
+                f((cat(xs, xs),)) == *r
+            })
+            .rel("result strictly increasing", |_, _, r| {
+                r.windows(2).all(|w| w[0] < w[1])
+            })
+            .rel("result and xs hold the same values", |_, (xs,), r| {
+                xs.iter().all(|x| r.contains(x)) && r.iter().all(|x| xs.contains(x))
+            })
+            .rel("dedup(&result) == result", |f, _, r| f((r.clone(),)) == *r),
     );
-    t.power::<_, fn(Vec<i64>) -> Vec<i64>>(
+    t.power::<_, _, fn(Vec<i64>) -> Vec<i64>>(
         c,
         vec![
             ("-> vec![]", |_| vec![]),
@@ -974,8 +1779,25 @@ fn main() {
             "count_positive(&invite::mr::permute(xs)) == result",
             "count_positive(&invite::mr::concatenate(xs, xs)) == 2 * result",
         ],
+        Rels::<(Vec<i64>,), usize>::new()
+            .rel("count_positive(&shuffled(xs)) == result", |f, (xs,), &r| {
+                f((shuffled(xs),)) == r
+            })
+            .rel(
+                "count_positive(&concatenate(xs, xs)) == 2 * result",
+                |f, (xs,), &r| f((cat(xs, xs),)) == 2 * r,
+            )
+            .rel(
+                "count_positive(&include(xs, 1)) == result + 1",
+                |f, (xs,), &r| f((cat(xs, &[1]),)) == r + 1,
+            )
+            .rel(
+                "count_positive(&include(xs, 0)) == result",
+                |f, (xs,), &r| f((cat(xs, &[0]),)) == r,
+            )
+            .rel("result <= xs.len()", |_, (xs,), &r| r <= xs.len()),
     );
-    t.power::<_, fn(Vec<i64>) -> usize>(
+    t.power::<_, _, fn(Vec<i64>) -> usize>(
         c,
         vec![
             ("-> 0", |_| 0),
@@ -986,11 +1808,475 @@ fn main() {
         ],
     );
 
+    // Functions of mixed shape, as statistics and geometry code has them: a sample and a
+    // number, or three numbers. The expected relations (for recall) are those a person writes
+    // in the engine's vocabulary (one parameter transformed, or all numbers scaled together;
+    // properties of the result alone or against one number parameter); the hand-written
+    // relations, run as code, go beyond it, as noted at each function.
+    let mixed = |r: &mut rand::rngs::StdRng, lo, hi| {
+        (samples_with(r, N, lo, hi), samples_with(r, FRESH, lo, hi))
+    };
+    // Beyond the vocabulary: monotone in tau (`quantile(xs, 0.5 * tau) <= result`: no
+    // inequality is searched for a number's transformation), negation with tau reflected
+    // (`quantile(&invite::mr::negate(xs), 1.0 - tau) == -result`: two parameters at once),
+    // and the result within the sample's range (no property bounds a number by a sequence).
+    let (i, f) = mixed(r, 0.0, 1.0);
+    let c = t.case(
+        "fn quantile(xs: &[f64], tau: f64) -> f64",
+        quantile,
+        i,
+        f,
+        &[
+            "quantile(&invite::mr::permute(xs), tau) == result",
+            "quantile(&invite::mr::add(xs, 1.0), tau) == result + 1.0",
+            "quantile(&invite::mr::multiply(xs, 2.0), tau) == 2.0 * result",
+        ],
+        Rels::<(Vec<f64>, f64), f64>::new()
+            .rel(
+                "quantile(&shuffled(xs), tau) == result",
+                |f, (xs, tau), &y| eq(f((shuffled(xs), *tau)), y),
+            )
+            .rel(
+                "quantile(&add(xs, 1.0), tau) == result + 1.0",
+                |f, (xs, tau), &y| eq(f((map(xs, |x| x + 1.0), *tau)), y + 1.0),
+            )
+            .rel(
+                "quantile(&multiply(xs, 2.0), tau) == 2.0 * result",
+                |f, (xs, tau), &y| eq(f((map(xs, |x| 2.0 * x), *tau)), 2.0 * y),
+            )
+            .rel("quantile(xs, 0.5 * tau) <= result", |f, (xs, tau), &y| {
+                le(f((xs.clone(), 0.5 * tau)), y)
+            })
+            .rel(
+                "quantile(&negate(xs), 1.0 - tau) == -result",
+                |f, (xs, tau), &y| eq(f((map(xs, |x| -x), 1.0 - tau)), -y),
+            )
+            .rel("smallest(xs) <= result <= largest(xs)", |_, (xs, _), &y| {
+                let (lo, hi) = lo_hi(xs);
+                within(y, lo, hi)
+            }),
+    );
+    t.power::<_, _, fn(Vec<f64>, f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _| 0.0),
+            ("-> 1.0", |_, _| 1.0),
+            ("-> -1.0", |_, _| -1.0),
+            ("len - 1 -> len + 1", |mut xs, tau| {
+                assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+                xs.sort_by(f64::total_cmp);
+                let h = (xs.len() + 1) as f64 * tau;
+                let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+                xs[lo] + (h - lo as f64) * (xs[hi] - xs[lo])
+            }),
+            ("* tau -> / tau", |mut xs, tau| {
+                assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+                xs.sort_by(f64::total_cmp);
+                let h = (xs.len() - 1) as f64 / tau;
+                let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+                xs[lo] + (h - lo as f64) * (xs[hi] - xs[lo])
+            }),
+            ("+ -> -", |mut xs, tau| {
+                assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+                xs.sort_by(f64::total_cmp);
+                let h = (xs.len() - 1) as f64 * tau;
+                let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+                xs[lo] - (h - lo as f64) * (xs[hi] - xs[lo])
+            }),
+            ("h - lo -> h + lo", |mut xs, tau| {
+                assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+                xs.sort_by(f64::total_cmp);
+                let h = (xs.len() - 1) as f64 * tau;
+                let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+                xs[lo] + (h + lo as f64) * (xs[hi] - xs[lo])
+            }),
+            ("* (xs[hi] - xs[lo]) -> /", |mut xs, tau| {
+                assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+                xs.sort_by(f64::total_cmp);
+                let h = (xs.len() - 1) as f64 * tau;
+                let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+                xs[lo] + (h - lo as f64) / (xs[hi] - xs[lo])
+            }),
+            ("xs[hi] - xs[lo] -> +", |mut xs, tau| {
+                assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+                xs.sort_by(f64::total_cmp);
+                let h = (xs.len() - 1) as f64 * tau;
+                let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+                xs[lo] + (h - lo as f64) * (xs[hi] + xs[lo])
+            }),
+            ("no sort", |xs, tau| {
+                assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
+                let h = (xs.len() - 1) as f64 * tau;
+                let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+                xs[lo] + (h - lo as f64) * (xs[hi] - xs[lo])
+            }),
+        ],
+    );
+    // Beyond the vocabulary: monotone in p (`percentile(xs, p / 2) <= result`), and the
+    // result one of the sample's elements (`xs.contains(&result)`).
+    let ranks = |r: &mut rand::rngs::StdRng, n| -> Vec<(Vec<f64>, usize)> {
+        (0..n)
+            .map(|_| (sample(r), r.random_range(0..=100)))
+            .collect()
+    };
+    let (i, f) = (ranks(r, N), ranks(r, FRESH));
+    let c = t.case(
+        "fn percentile(xs: &[f64], p: usize) -> f64",
+        percentile,
+        i,
+        f,
+        &[
+            "percentile(&invite::mr::permute(xs), p) == result",
+            "percentile(&invite::mr::add(xs, 1.0), p) == result + 1.0",
+            "percentile(&invite::mr::multiply(xs, 2.0), p) == 2.0 * result",
+            "percentile(&invite::mr::concatenate(xs, xs), p) == result",
+        ],
+        Rels::<(Vec<f64>, usize), f64>::new()
+            .rel(
+                "percentile(&shuffled(xs), p) == result",
+                |f, (xs, p), &y| eq(f((shuffled(xs), *p)), y),
+            )
+            .rel(
+                "percentile(&add(xs, 1.0), p) == result + 1.0",
+                |f, (xs, p), &y| eq(f((map(xs, |x| x + 1.0), *p)), y + 1.0),
+            )
+            .rel(
+                "percentile(&multiply(xs, 2.0), p) == 2.0 * result",
+                |f, (xs, p), &y| eq(f((map(xs, |x| 2.0 * x), *p)), 2.0 * y),
+            )
+            .rel(
+                "percentile(&concatenate(xs, xs), p) == result",
+                |f, (xs, p), &y| eq(f((cat(xs, xs), *p)), y),
+            )
+            .rel("percentile(xs, p / 2) <= result", |f, (xs, p), &y| {
+                le(f((xs.clone(), p / 2)), y)
+            })
+            .rel("xs.contains(&result)", |_, (xs, _), y| xs.contains(y)),
+    );
+    t.power::<_, _, fn(Vec<f64>, usize) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _| 0.0),
+            ("-> 1.0", |_, _| 1.0),
+            ("-> -1.0", |_, _| -1.0),
+            ("* -> +", |mut xs, p| {
+                assert!(!xs.is_empty() && p <= 100);
+                xs.sort_by(f64::total_cmp);
+                let rank = (p + xs.len()).div_ceil(100).max(1);
+                xs[rank - 1]
+            }),
+            ("div_ceil -> /", |mut xs, p| {
+                assert!(!xs.is_empty() && p <= 100);
+                xs.sort_by(f64::total_cmp);
+                let rank = (p * xs.len() / 100).max(1);
+                xs[rank - 1]
+            }),
+            ("max -> min", |mut xs, p| {
+                assert!(!xs.is_empty() && p <= 100);
+                xs.sort_by(f64::total_cmp);
+                let rank = (p * xs.len()).div_ceil(100).min(1);
+                xs[rank - 1]
+            }),
+            ("rank - 1 -> rank + 1", |mut xs, p| {
+                assert!(!xs.is_empty() && p <= 100);
+                xs.sort_by(f64::total_cmp);
+                let rank = (p * xs.len()).div_ceil(100).max(1);
+                xs[rank + 1]
+            }),
+            ("no sort", |xs, p| {
+                assert!(!xs.is_empty() && p <= 100);
+                let rank = (p * xs.len()).div_ceil(100).max(1);
+                xs[rank - 1]
+            }),
+        ],
+    );
+    // Beyond the vocabulary: the last element alone for `alpha = 1.0`
+    // (`ewma(xs, 1.0) == xs[xs.len() - 1]`), and the result within the sample's range.
+    let (i, f) = mixed(r, 0.05, 1.0);
+    let c = t.case(
+        "fn ewma(xs: &[f64], alpha: f64) -> f64",
+        ewma,
+        i,
+        f,
+        &[
+            "ewma(&invite::mr::add(xs, 1.0), alpha) == result + 1.0",
+            "ewma(&invite::mr::multiply(xs, 2.0), alpha) == 2.0 * result",
+            "ewma(&invite::mr::negate(xs), alpha) == -result",
+        ],
+        Rels::<(Vec<f64>, f64), f64>::new()
+            .rel(
+                "ewma(&add(xs, 1.0), alpha) == result + 1.0",
+                |f, (xs, alpha), &y| eq(f((map(xs, |x| x + 1.0), *alpha)), y + 1.0),
+            )
+            .rel(
+                "ewma(&multiply(xs, 2.0), alpha) == 2.0 * result",
+                |f, (xs, alpha), &y| eq(f((map(xs, |x| 2.0 * x), *alpha)), 2.0 * y),
+            )
+            .rel(
+                "ewma(&negate(xs), alpha) == -result",
+                |f, (xs, alpha), &y| eq(f((map(xs, |x| -x), *alpha)), -y),
+            )
+            .rel("ewma(xs, 1.0) == xs[xs.len() - 1]", |f, (xs, _), _| {
+                eq(f((xs.clone(), 1.0)), xs[xs.len() - 1])
+            })
+            .rel("smallest(xs) <= result <= largest(xs)", |_, (xs, _), &y| {
+                let (lo, hi) = lo_hi(xs);
+                within(y, lo, hi)
+            }),
+    );
+    t.power::<_, _, fn(Vec<f64>, f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _| 0.0),
+            ("-> 1.0", |_, _| 1.0),
+            ("-> -1.0", |_, _| -1.0),
+            ("alpha * x -> alpha + x", |xs, alpha| {
+                assert!(!xs.is_empty() && alpha > 0.0 && alpha <= 1.0);
+                xs[1..]
+                    .iter()
+                    .fold(xs[0], |s, &x| (alpha + x) + (1.0 - alpha) * s)
+            }),
+            ("+ -> -", |xs, alpha| {
+                assert!(!xs.is_empty() && alpha > 0.0 && alpha <= 1.0);
+                xs[1..]
+                    .iter()
+                    .fold(xs[0], |s, &x| alpha * x - (1.0 - alpha) * s)
+            }),
+            ("1.0 - alpha -> 1.0 + alpha", |xs, alpha| {
+                assert!(!xs.is_empty() && alpha > 0.0 && alpha <= 1.0);
+                xs[1..]
+                    .iter()
+                    .fold(xs[0], |s, &x| alpha * x + (1.0 + alpha) * s)
+            }),
+            ("* s -> / s", |xs, alpha| {
+                assert!(!xs.is_empty() && alpha > 0.0 && alpha <= 1.0);
+                xs[1..]
+                    .iter()
+                    .fold(xs[0], |s, &x| alpha * x + (1.0 - alpha) / s)
+            }),
+        ],
+    );
+    // Beyond the vocabulary, every relation a person writes: the ends swapped with t
+    // reflected (`lerp(b, a, 1.0 - t) == result`), both ends translated or scaled with t
+    // left alone (`lerp(a + 1.0, b + 1.0, t) == result + 1.0`, `lerp(2.0 * a, 2.0 * b, t) ==
+    // 2.0 * result`: the engine moves one parameter, or scales all three), the ends at 0 and
+    // 1, and the result between them.
+    let (i, f) = (endpoints(r, N, 10.0), endpoints(r, FRESH, 20.0));
+    let c = t.case(
+        "fn lerp(a: f64, b: f64, t: f64) -> f64",
+        |a: f64, b: f64, t: f64| a + t * (b - a),
+        i,
+        f,
+        &[],
+        Rels::<(f64, f64, f64), f64>::new()
+            .rel("lerp(b, a, 1.0 - t) == result", |f, &(a, b, t), &y| {
+                eq(f((b, a, 1.0 - t)), y)
+            })
+            .rel(
+                "lerp(a + 1.0, b + 1.0, t) == result + 1.0",
+                |f, &(a, b, t), &y| eq(f((a + 1.0, b + 1.0, t)), y + 1.0),
+            )
+            .rel(
+                "lerp(2.0 * a, 2.0 * b, t) == 2.0 * result",
+                |f, &(a, b, t), &y| eq(f((2.0 * a, 2.0 * b, t)), 2.0 * y),
+            )
+            .rel(
+                "lerp(a, b, 0.0) == a && lerp(a, b, 1.0) == b",
+                |f, &(a, b, _), _| eq(f((a, b, 0.0)), a) && eq(f((a, b, 1.0)), b),
+            )
+            .rel("a.min(b) <= result <= a.max(b)", |_, &(a, b, _), &y| {
+                within(y, a.min(b), a.max(b))
+            }),
+    );
+    t.power::<_, _, fn(f64, f64, f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _, _| 0.0),
+            ("-> 1.0", |_, _, _| 1.0),
+            ("-> -1.0", |_, _, _| -1.0),
+            ("+ -> -", |a, b, t| a - t * (b - a)),
+            ("* -> +", |a, b, t| a + (t + (b - a))),
+            ("* -> /", |a, b, t| a + t / (b - a)),
+            ("- -> +", |a, b, t| a + t * (b + a)),
+        ],
+    );
+    // Beyond the vocabulary: idempotence (`clamp(result, lo, hi) == result`), translation of
+    // all three (`clamp(x + 1.0, lo + 1.0, hi + 1.0) == result + 1.0`), negation with the
+    // bounds swapped (`clamp(-x, -hi, -lo) == -result`), monotone in x.
+    let (i, f) = (bounded(r, N, 10.0), bounded(r, FRESH, 20.0));
+    let c = t.case(
+        "fn clamp(x: f64, lo: f64, hi: f64) -> f64",
+        clamp,
+        i,
+        f,
+        &[
+            "clamp(2.0 * x, 2.0 * lo, 2.0 * hi) == 2.0 * result",
+            "result >= lo",
+            "result <= hi",
+        ],
+        Rels::<(f64, f64, f64), f64>::new()
+            .rel("lo <= result <= hi", |_, &(_, lo, hi), &y| {
+                within(y, lo, hi)
+            })
+            .rel(
+                "if lo <= x && x <= hi => result == x",
+                |_, &(x, lo, hi), &y| !(lo..=hi).contains(&x) || eq(y, x),
+            )
+            .rel("clamp(result, lo, hi) == result", |f, &(_, lo, hi), &y| {
+                eq(f((y, lo, hi)), y)
+            })
+            .rel("clamp(x + 1.0, lo, hi) >= result", |f, &(x, lo, hi), &y| {
+                le(y, f((x + 1.0, lo, hi)))
+            })
+            .rel("clamp(-x, -hi, -lo) == -result", |f, &(x, lo, hi), &y| {
+                eq(f((-x, -hi, -lo)), -y)
+            })
+            .rel(
+                "clamp(x + 1.0, lo + 1.0, hi + 1.0) == result + 1.0",
+                |f, &(x, lo, hi), &y| eq(f((x + 1.0, lo + 1.0, hi + 1.0)), y + 1.0),
+            ),
+    );
+    t.power::<_, _, fn(f64, f64, f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _, _| 0.0),
+            ("-> 1.0", |_, _, _| 1.0),
+            ("-> -1.0", |_, _, _| -1.0),
+            ("< -> <=", |x, lo, hi| {
+                assert!(lo <= hi);
+                if x <= lo {
+                    lo
+                } else if x > hi {
+                    hi
+                } else {
+                    x
+                }
+            }),
+            ("< -> ==", |x, lo, hi| {
+                assert!(lo <= hi);
+                if x == lo {
+                    lo
+                } else if x > hi {
+                    hi
+                } else {
+                    x
+                }
+            }),
+            ("< -> >", |x, lo, hi| {
+                assert!(lo <= hi);
+                if x > lo {
+                    lo
+                } else if x > hi {
+                    hi
+                } else {
+                    x
+                }
+            }),
+            ("> -> >=", |x, lo, hi| {
+                assert!(lo <= hi);
+                if x < lo {
+                    lo
+                } else if x >= hi {
+                    hi
+                } else {
+                    x
+                }
+            }),
+            ("> -> ==", |x, lo, hi| {
+                assert!(lo <= hi);
+                if x < lo {
+                    lo
+                } else if x == hi {
+                    hi
+                } else {
+                    x
+                }
+            }),
+            ("> -> <", |x, lo, hi| {
+                assert!(lo <= hi);
+                if x < lo {
+                    lo
+                } else if x < hi {
+                    hi
+                } else {
+                    x
+                }
+            }),
+        ],
+    );
+    // Beyond the vocabulary: a step's translation (`round_to(x + step, step) == result +
+    // step`: the offset is a parameter), idempotence (`round_to(result, step) == result`),
+    // and the distance (`(result - x).abs() <= 0.5 * step`).
+    let (i, f) = (stepped(r, N, 50.0), stepped(r, FRESH, 100.0));
+    let c = t.case(
+        "fn round_to(x: f64, step: f64) -> f64",
+        |x: f64, step: f64| {
+            assert!(step > 0.0);
+            (x / step).round() * step
+        },
+        i,
+        f,
+        &[
+            "round_to(-x, step) == -result",
+            "round_to(2.0 * x, 2.0 * step) == 2.0 * result",
+        ],
+        Rels::<(f64, f64), f64>::new()
+            .rel("round_to(-x, step) == -result", |f, &(x, s), &y| {
+                eq(f((-x, s)), -y)
+            })
+            .rel(
+                "round_to(2.0 * x, 2.0 * step) == 2.0 * result",
+                |f, &(x, s), &y| eq(f((2.0 * x, 2.0 * s)), 2.0 * y),
+            )
+            .rel(
+                "round_to(x + step, step) == result + step",
+                |f, &(x, s), &y| eq(f((x + s, s)), y + s),
+            )
+            .rel("round_to(result, step) == result", |f, &(_, s), &y| {
+                eq(f((y, s)), y)
+            })
+            .rel("(result - x).abs() <= step / 2.0", |_, &(x, s), &y| {
+                le((y - x).abs(), s / 2.0)
+            })
+            .rel(
+                "(result / step).round() == result / step",
+                |_, &(_, s), &y| eq((y / s).round(), y / s),
+            ),
+    );
+    t.power::<_, _, fn(f64, f64) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _| 0.0),
+            ("-> 1.0", |_, _| 1.0),
+            ("-> -1.0", |_, _| -1.0),
+            ("/ -> *", |x, step| {
+                assert!(step > 0.0);
+                (x * step).round() * step
+            }),
+            ("* -> /", |x, step| {
+                assert!(step > 0.0);
+                (x / step).round() / step
+            }),
+            ("* -> +", |x, step| {
+                assert!(step > 0.0);
+                (x / step).round() + step
+            }),
+            ("round -> trunc", |x, step| {
+                assert!(step > 0.0);
+                (x / step).trunc() * step
+            }),
+            ("round -> floor", |x, step| {
+                assert!(step > 0.0);
+                (x / step).floor() * step
+            }),
+        ],
+    );
+
     println!(
         "Relation discovery, offline, {N} inputs per function (`cargo bench --bench discovery`)\n"
     );
     println!(
-        "| function | CPU | proposed | representative found | failed on {FRESH} fresh inputs |"
+        "| function | CPU | proposed | expected relations found | failed on {FRESH} fresh inputs |"
     );
     println!("|---|---|---|---|---|");
     for row in &t.rows {
@@ -1004,7 +2290,13 @@ fn main() {
         total / t.cpu.len() as f64 * 1e3,
         worst * 1e3
     );
-    for kind in ["one number", "two numbers", "sequences"] {
+    for kind in [
+        "one number",
+        "two numbers",
+        "three numbers",
+        "sequences",
+        "mixed",
+    ] {
         let of: Vec<f64> = t
             .cpu_by_kind
             .iter()
@@ -1019,7 +2311,7 @@ fn main() {
         );
     }
     println!(
-        "recall: {}/{} representative relations ({:.0}%)",
+        "recall: {}/{} expected relations ({:.0}%)",
         t.found,
         t.expected,
         100.0 * t.found as f64 / t.expected as f64
@@ -1029,29 +2321,81 @@ fn main() {
         t.false_relations.len(),
         t.checks
     );
-    println!("\nPower: the proposals, pasted, run against mutants of each function (the body replaced by");
-    println!("a constant, as cargo-mutants does, and its operators replaced); beside them the");
-    println!("representative relations alone, as a person would write them.\n");
-    println!("| function | non-equivalent mutants | killed by the proposals | killed by the representative relations |");
-    println!("|---|---|---|---|");
+    println!(
+        "\nPower: each set of relations, pasted, run against mutants of each function (the body"
+    );
+    println!(
+        "replaced by a constant, as cargo-mutants does, and its operators replaced) on the same"
+    );
+    println!("{FRESH} fresh inputs: every proposal; the representative set (`Proposals::representative`:");
+    println!("the fewest proposals that catch every wrong output any proposal catches); and the");
+    println!(
+        "relations a person writes from a textbook, run as code. For each set: its relations,"
+    );
+    println!(
+        "the follow-up runs one test of all of them costs (a property 0, a relation between two"
+    );
+    println!("runs 1, between three runs 2), and the mutants it kills.\n");
+    println!("| function | non-equivalent mutants | proposals | runs | killed | representative set | runs | killed | hand-written | runs | killed |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for row in &t.power_rows {
         println!("{row}");
     }
+    let share = |k: usize| 100.0 * k as f64 / t.mutants.max(1) as f64;
+    let functions = t.power_rows.len().max(1) as f64;
     println!(
-        "\npower: proposals kill {}/{} ({:.0}%); representative relations alone kill {}/{} ({:.0}%); {} equivalent mutants left out",
+        "\npower: proposals kill {}/{} ({:.0}%); representative set kills {}/{} ({:.0}%); hand-written relations kill {}/{} ({:.0}%)",
         t.killed,
         t.mutants,
-        100.0 * t.killed as f64 / t.mutants.max(1) as f64,
+        share(t.killed),
+        t.killed_by_representative,
+        t.mutants,
+        share(t.killed_by_representative),
         t.killed_by_hand,
         t.mutants,
-        100.0 * t.killed_by_hand as f64 / t.mutants.max(1) as f64,
-        t.equivalent.len()
+        share(t.killed_by_hand),
     );
+    println!(
+        "relations per function: proposals {:.1} ({}), representative set {:.1} ({}), hand-written {:.1} ({})",
+        t.proposals as f64 / functions,
+        t.proposals,
+        t.representative as f64 / functions,
+        t.representative,
+        t.hand_relations as f64 / functions,
+        t.hand_relations
+    );
+    println!(
+        "follow-up runs per test, per function: proposals {:.1} ({}), representative set {:.1} ({}), hand-written {:.1} ({})",
+        t.runs as f64 / functions,
+        t.runs,
+        t.representative_runs as f64 / functions,
+        t.representative_runs,
+        t.hand_runs as f64 / functions,
+        t.hand_runs
+    );
+    println!(
+        "hand-written relations that fail on the function itself: {}",
+        if t.hand_false.is_empty() {
+            "none".to_string()
+        } else {
+            t.hand_false.join("; ")
+        }
+    );
+    println!("equivalent mutants left out: {}", t.equivalent.len());
     for e in &t.equivalent {
         println!("  equivalent: {e}");
     }
     for sv in &t.survivors {
         println!("  survived the proposals: {sv}");
+    }
+    for m in &t.lost_by_representative {
+        println!("  killed by the proposals, not by the representative set: {m}");
+    }
+    for m in &t.hand_only {
+        println!("  killed by the hand-written relations, not by the proposals: {m}");
+    }
+    for m in &t.proposals_only {
+        println!("  killed by the proposals, not by the hand-written relations: {m}");
     }
     println!(
         "\nPer family: how many proposals, and how many of the mutants each family's proposals"
