@@ -449,4 +449,36 @@ mod tests {
             assert!(rel.contains(&r), "{r} missing: {found}");
         }
     }
+
+    #[test]
+    fn a_step_below_an_unsigned_parameter_is_guarded_against_zero() {
+        // Nearest rank; `p` a percentage, never 0 among the inputs given.
+        let percentile = |xs: Vec<f64>, p: usize| {
+            assert!(!xs.is_empty() && p <= 100);
+            let mut s = xs;
+            s.sort_by(f64::total_cmp);
+            let rank = (p * s.len()).div_ceil(100).max(1);
+            s[rank - 1]
+        };
+        let inputs: Vec<(Vec<f64>, usize)> = median_samples()
+            .into_iter()
+            .enumerate()
+            .map(|(i, (xs,))| (xs, 1 + (i * 37) % 100))
+            .collect();
+        let found = Discovery::new("fn percentile(xs: &[f64], p: usize) -> f64", percentile)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(
+            rel.contains(&"if p > 0 => percentile(xs, p - 1) <= result"),
+            "{found}"
+        );
+        assert!(
+            !rel.iter()
+                .any(|r| r.contains("p - 1") && !r.starts_with("if p > 0 =>")),
+            "{found}"
+        );
+        assert!(!rel.iter().any(|r| r.contains("p - 2")), "{found}");
+    }
 }

@@ -167,10 +167,14 @@ pub fn propose(site: &str, sig: &Signature, obs: &[Observation], min_inputs: usi
     let mut found = search::search(sig, &transforms, obs, min_inputs);
     // Simplest first, so that what others follow from is kept and they are folded into it.
     let text = |f: &Found| render::relation(sig, &transforms, f);
+    // Of two as long, the one whose follow-up has fewer minus signs (`n + 1` before `1 - n`).
     found.sort_by_cached_key(|f| {
+        let t = text(f);
+        let follow_up = t.split(" == ").next().unwrap_or(&t);
         (
             f.raw_constants(),
-            text(f).len(),
+            t.len(),
+            follow_up.matches('-').count(),
             std::cmp::Reverse(f.detects),
         )
     });

@@ -381,6 +381,22 @@ pub fn search(
         let Some((guard, forms, on)) = scope.category(&guards, fit, holds) else {
             continue;
         };
+        // `p - 1` of an unsigned `p` panics, pasted, at `p = 0`, whatever the inputs seen:
+        // guarded by `p > 0`; a step further down is not proposed.
+        let guard = match (transform, guard) {
+            (Transform::Affine { param, a, b }, g) if sig.params[*param].is_unsigned() => {
+                let down = *a < 0.0 || b.value < 0.0;
+                match g {
+                    _ if !down => g,
+                    _ if *a < 0.0 || b.value < -1.0 => continue,
+                    None => Some(Guard::Positive(*param)),
+                    Some(Guard::NonNegative(q)) if q == *param => Some(Guard::Positive(*param)),
+                    Some(Guard::Positive(q)) if q == *param => g,
+                    Some(_) => continue,
+                }
+            }
+            (_, g) => g,
+        };
         // A follow-up that reads an element panics, pasted, on an empty sequence: its
         // relation is guarded against one even where no input was empty.
         let guard = match (transform.needs_element(), guard) {

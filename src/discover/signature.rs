@@ -23,6 +23,15 @@ impl Param {
         self.ty.starts_with('&')
     }
 
+    /// Whether it is an unsigned integer (`usize`, `&u32`, ...), below zero nowhere.
+    pub fn is_unsigned(&self) -> bool {
+        self.kind == Kind::Int
+            && matches!(
+                self.ty.trim_start_matches('&').trim(),
+                "usize" | "u8" | "u16" | "u32" | "u64" | "u128"
+            )
+    }
+
     /// The numeric type its numbers are written in.
     pub fn num_ty(&self) -> NumTy {
         if matches!(self.kind, Kind::Int | Kind::IntSeq) {
@@ -364,5 +373,17 @@ mod tests {
         assert_eq!(p("Vec<f64>", Kind::FloatSeq).slice_text(), "&v");
         assert_eq!(p("&[f64]", Kind::FloatSeq).pass_owned("w"), "&w");
         assert_eq!(p("Vec<i32>", Kind::IntSeq).num_ty(), NumTy::Int);
+    }
+
+    #[test]
+    fn unsigned_parameters_are_told_apart() {
+        let sig = Signature::parse(
+            "fn f(a: usize, b: &u32, c: i64, d: f64, e: &[u8]) -> f64",
+            &[Kind::Int, Kind::Int, Kind::Int, Kind::Float, Kind::IntSeq],
+            Kind::Float,
+        )
+        .unwrap();
+        let unsigned: Vec<bool> = sig.params.iter().map(Param::is_unsigned).collect();
+        assert_eq!(unsigned, [true, true, false, false, false]);
     }
 }
