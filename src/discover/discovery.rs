@@ -481,4 +481,28 @@ mod tests {
         );
         assert!(!rel.iter().any(|r| r.contains("p - 2")), "{found}");
     }
+
+    #[test]
+    fn all_but_one_parameter_move_together() {
+        let lerp = |a: f64, b: f64, t: f64| a + t * (b - a);
+        let inputs: Vec<(f64, f64, f64)> = (0..80u32)
+            .map(|i| {
+                let c = |k: u32| f64::from((i * 3 + k).wrapping_mul(2_654_435_761) % 1_000);
+                (c(0) / 50.0 - 10.0, c(1) / 50.0 - 10.0, c(2) / 1_000.0)
+            })
+            .collect();
+        let found = Discovery::new("fn lerp(a: f64, b: f64, t: f64) -> f64", lerp)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        for r in [
+            "lerp(a + 1.0, b + 1.0, t) == result + 1.0",
+            "lerp(2.0 * a, 2.0 * b, t) == 2.0 * result",
+        ] {
+            assert!(rel.contains(&r), "{r} missing: {found}");
+        }
+        // Moving `t` with the ends is no relation of an interpolation.
+        assert!(!rel.iter().any(|r| r.contains(", t + 1.0)")), "{found}");
+    }
 }

@@ -415,6 +415,14 @@ pub fn search(
             (Some(_), Transform::Swap { .. }) => true,
             _ => false,
         };
+        // The whole input moved together under a guard of one parameter's sign: the guard
+        // says nothing of the others (a clamp's `x >= 0` kept `x` in its bounds only by the
+        // values seen).
+        if matches!(transform, Transform::AllMoved { .. })
+            && guard.is_some_and(|g| !matches!(g, Guard::NonEmpty(_) | Guard::Several(_)))
+        {
+            continue;
+        }
         let forms: Vec<Form> = if coincidence {
             forms.into_iter().filter(|f| !f.is_identity()).collect()
         } else {

@@ -136,6 +136,9 @@ pub enum SeqOp {
     IncludeMean,
     /// The largest element appended.
     IncludeMax,
+    /// A value appended (`1` to a sum or a count adds one; `0` to a count of positives adds
+    /// nothing).
+    IncludeValue(f64),
     /// Without the first element.
     ExcludeFirst,
     /// The sequence twice over.
@@ -161,13 +164,15 @@ const COMPOSITE_FIRST: [SeqOp; 4] = [
 ];
 const COMPOSITE_THEN: [SeqOp; 3] = [SeqOp::Scale(2.0), SeqOp::Translate(1.0), SeqOp::Negate];
 
-const SEQ_OPS: [SeqOp; 13] = [
+const SEQ_OPS: [SeqOp; 15] = [
     SeqOp::Permute,
     SeqOp::Reverse,
     SeqOp::Sort,
     SeqOp::IncludeFirst,
     SeqOp::IncludeMean,
     SeqOp::IncludeMax,
+    SeqOp::IncludeValue(0.0),
+    SeqOp::IncludeValue(1.0),
     SeqOp::ExcludeFirst,
     SeqOp::Duplicate,
     SeqOp::Scale(2.0),
@@ -245,6 +250,8 @@ pub enum Transform {
         a: f64,
         /// The offset.
         b: f64,
+        /// A parameter left as it is (an interpolation's `t`, between the moved ends).
+        except: Option<usize>,
     },
     /// A sequence parameter is transformed twice: the input of a composite of two relations.
     SeqThen {
@@ -344,10 +351,21 @@ impl Transform {
             .count();
         let any_seq = sig.params.iter().any(|p| p.kind == Kind::FloatSeq);
         if floats > 1 {
-            out.push(Transform::AllMoved { a: 1.0, b: 1.0 });
+            let moved = |a, b, except| Transform::AllMoved { a, b, except };
+            out.push(moved(1.0, 1.0, None));
             if any_seq {
-                out.push(Transform::AllMoved { a: -1.0, b: 0.0 });
-                out.push(Transform::AllMoved { a: 2.0, b: 0.0 });
+                out.push(moved(-1.0, 0.0, None));
+                out.push(moved(2.0, 0.0, None));
+            }
+            // Of three or more, all but one moved together: an interpolation's ends without
+            // its `t`, a range's bounds and value without its step.
+            if floats > 2 {
+                for (p, param) in sig.params.iter().enumerate() {
+                    if matches!(param.kind, Kind::Float | Kind::FloatSeq) {
+                        out.push(moved(1.0, 1.0, Some(p)));
+                        out.push(moved(2.0, 0.0, Some(p)));
+                    }
+                }
             }
         }
         if numbers.len() > 1 {
@@ -435,8 +453,11 @@ impl Transform {
                 let ys = seq_op(then, seq_op(first, v.elements()?, seed)?, seed)?;
                 out[param] = v.seq_like(ys)?;
             }
-            Transform::AllMoved { a, b } => {
-                for v in out.iter_mut() {
+            Transform::AllMoved { a, b, except } => {
+                for (i, v) in out.iter_mut().enumerate() {
+                    if except == Some(i) {
+                        continue;
+                    }
                     match v {
                         Value::Float(x) => *x = a * *x + b,
                         Value::FloatSeq(xs) => xs.iter_mut().for_each(|x| *x = a * *x + b),
@@ -502,8 +523,11 @@ impl Transform {
                 let y = affine_text(&x, a, b, p.num_ty());
                 out[param] = p.pass(&format!("{x} * ({y})"));
             }
-            Transform::AllMoved { a, b } => {
+            Transform::AllMoved { a, b, except } => {
                 for (i, p) in sig.params.iter().enumerate() {
+                    if except == Some(i) {
+                        continue;
+                    }
                     match p.kind {
                         Kind::Float => {
                             out[i] =
@@ -593,6 +617,7 @@ fn seq_text(op: SeqOp, s: &str, name: &str, ty: NumTy) -> String {
         SeqOp::IncludeFirst => format!("invite::mr::include({s}, {name}[0])"),
         SeqOp::IncludeMean => format!("invite::mr::include({s}, invite::mr::mean({s}))"),
         SeqOp::IncludeMax => format!("invite::mr::include({s}, invite::mr::largest({s}))"),
+        SeqOp::IncludeValue(v) => format!("invite::mr::include({s}, {})", lit(v)),
         SeqOp::ExcludeFirst => format!("{name}[1..].to_vec()"),
         SeqOp::Duplicate => format!("invite::mr::concatenate({s}, {s})"),
         SeqOp::Scale(c) => format!("invite::mr::multiply({s}, {})", lit(c)),
@@ -613,6 +638,7 @@ fn seq_op(op: SeqOp, mut xs: Vec<f64>, seed: u64) -> Option<Vec<f64>> {
             xs.push(xs.iter().sum::<f64>() / xs.len() as f64);
         }
         SeqOp::IncludeMax => xs.push(xs.iter().copied().reduce(f64::max)?),
+        SeqOp::IncludeValue(v) => xs.push(v),
         SeqOp::ExcludeFirst => {
             xs.first()?;
             xs.remove(0);
