@@ -19,7 +19,10 @@
 //! held on at least `min_inputs` distinct inputs and catches some wrong version of the output
 //! (constant, scaled, shifted, negated, shortened, ...; see [`Proposal::detects`]); relations
 //! that follow from two others (`sin(x + 2π)` from `sin(x + π)` twice) are folded away unless
-//! they catch more.
+//! they catch more. [`Proposals::representative`] keeps the fewest that together catch every
+//! wrong output any of them catches; [`suspects`] reports apart the relations that held on most
+//! inputs and failed on one kind of them (an even length, a repeated element): a defect there,
+//! or a guard to write.
 //!
 //! Observing and searching are separate: an [`Observation`] is serializable, so observations
 //! made anywhere can be searched with [`propose`]. The [`Discovery`] builder does both, offline,
