@@ -76,7 +76,7 @@ impl Proposals {
 
     /// The representative set: for each site, the fewest proposals that together catch every
     /// wrong output any of them catches, on every input where one does, the cheapest per
-    /// catch first ([`cover::representative`]); in the order of `self`. A proposal with no
+    /// catch first (greedy set cover); in the order of `self`. A proposal with no
     /// evidence to judge by (read back from JSON) is kept.
     pub fn representative(&self) -> Proposals {
         let mut keep = vec![false; self.0.len()];
