@@ -73,20 +73,18 @@ fn main() {
         println!("\nInvite is off (no invite.toml here, or INVITE=off): nothing was observed.");
         return;
     };
-    for format in [
-        invite_cli::discover::Format::Text,
-        invite_cli::discover::Format::Rust,
+    // The representative set with its evidence, then every proposal, ready to paste.
+    for (format, all) in [
+        (invite_cli::discover::Format::Text, false),
+        (invite_cli::discover::Format::Rust, true),
     ] {
-        let flag = match format {
-            invite_cli::discover::Format::Rust => " --format rust",
-            _ => "",
-        };
+        let flag = if all { " --all --format rust" } else { "" };
         println!("\n$ invite discover{flag}  (this run's observations)\n");
         let options = invite_cli::discover::Options {
             paths: vec![log.display().to_string()],
             min_inputs: invite::discover::DEFAULT_MIN_INPUTS,
             format,
-            all: false,
+            all,
         };
         invite_cli::discover::run(&options, &mut std::io::stdout(), &mut std::io::stderr());
     }
