@@ -271,13 +271,14 @@ pub fn queue(
     if !sampled.in_worker() {
         return Err(sampled);
     }
-    let Some(pool) = pool().or_else(open_planned) else {
-        return Err(sampled);
-    };
+    // Before the rings are made: a site whose values cannot travel needs none.
     if let Some(u) = untravelled {
         cannot_travel(sampled.site(), u);
         return Err(sampled);
     }
+    let Some(pool) = pool().or_else(open_planned) else {
+        return Err(sampled);
+    };
     let started = Instant::now();
     let (site, rt) = (sampled.site(), sampled.sampling());
     let Some(()) = sampled.admit_queued() else {

@@ -574,11 +574,11 @@ fn midrange(xs: &[f64]) -> f64 {
 }
 
 /// A type with no `Travel` (and no serde): a site that takes it cannot be copied.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Opaque(f64);
 
-#[invite::metamorphic(halved(&Opaque(o.0 * 2.0)) == result * 2.0)]
-fn halved(o: &Opaque) -> f64 {
+#[invite::metamorphic(halved(Opaque(o.0 * 2.0)) == result * 2.0)]
+fn halved(o: Opaque) -> f64 {
     o.0 / 2.0
 }
 
@@ -607,7 +607,7 @@ fn invite_toml_alone_sends_a_site_to_the_worker_where_its_values_can_travel() {
             std::hint::black_box(midrange(&xs));
         }
         for k in 0..3 {
-            std::hint::black_box(halved(&Opaque(k as f64)));
+            std::hint::black_box(halved(Opaque(k as f64)));
             std::hint::black_box(plain(k as f64));
             std::hint::black_box(largest(&[k, 7 - k, 2]));
         }
@@ -645,7 +645,7 @@ fn invite_toml_alone_sends_a_site_to_the_worker_where_its_values_can_travel() {
     assert_eq!(
         said(
             "isolation = \"worker\" for scenarios::pure::halved, but its parameter \
-             `o: &Opaque` cannot travel to the worker: `scenarios::pure::Opaque` implements \
+             `o: Opaque` cannot travel to the worker: `scenarios::pure::Opaque` implements \
              neither invite::Travel nor"
         ),
         1,
@@ -717,4 +717,92 @@ fn a_reloaded_invite_toml_sends_a_site_to_the_worker_while_the_program_runs() {
         .find(|s| s.site == "scenarios::pure::midrange")
         .unwrap();
     assert_eq!(site.runs, 2, "{site:?}");
+}
+
+// Shapes whose copy in the worker might not compile: each keeps the fork's path alone, so that
+// the attribute compiles on them as it did before the worker existed.
+#[invite::metamorphic(path_len(p) == result)]
+fn path_len(p: &std::path::Path) -> usize {
+    p.as_os_str().len()
+}
+
+#[invite::metamorphic(static_len(word) == result)]
+fn static_len(word: &'static str) -> usize {
+    word.len()
+}
+
+#[invite::metamorphic(shown_len(v) == result)]
+fn shown_len(v: &dyn std::fmt::Display) -> usize {
+    v.to_string().len()
+}
+
+#[invite::metamorphic(with_lifetime(s) == result)]
+fn with_lifetime<'a>(s: &'a str) -> usize {
+    s.len()
+}
+
+#[invite::metamorphic(applied(f, s) == result)]
+fn applied(f: for<'a> fn(&'a str) -> &'a str, s: &str) -> usize {
+    f(s).len()
+}
+
+#[invite::metamorphic(unsized_len(v) == result)]
+fn unsized_len<T: ?Sized + AsRef<[u8]>>(v: &T) -> usize {
+    v.as_ref().len()
+}
+
+#[test]
+fn shapes_the_worker_cannot_be_sure_to_copy_fork_and_are_named_why() {
+    const SHAPES: [&str; 6] = [
+        "path_len",
+        "static_len",
+        "shown_len",
+        "with_lifetime",
+        "applied",
+        "unsized_len",
+    ];
+    let config = SHAPES.iter().fold(EVERY_CALL.to_owned(), |c, s| {
+        format!("{c}\n[functions.\"scenarios::pure::{s}\"]\nisolation = \"worker\"")
+    });
+    let run = scenario(here!(), &config, || {
+        std::hint::black_box(path_len(std::path::Path::new("/tmp/x")));
+        std::hint::black_box(static_len("word"));
+        std::hint::black_box(shown_len(&2.5));
+        std::hint::black_box(with_lifetime("life"));
+        std::hint::black_box(applied(str::trim, " a "));
+        std::hint::black_box(unsized_len("bytes"));
+        assert!(invite::wait_idle(WAIT));
+        assert_eq!(workers().len(), 0, "none of them went to the worker");
+    });
+    run.assert_success();
+    assert_eq!(run.tests().len(), SHAPES.len(), "{}", run.describe());
+    assert!(
+        run.tests().iter().all(|t| t.outcome == Pass),
+        "{}",
+        run.describe()
+    );
+    let line = run
+        .stderr
+        .lines()
+        .find(|l| l.contains("the worker cannot test"))
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    for (shape, why) in [
+        (
+            "path_len",
+            "its parameter `p` is a reference to `std::path::Path`",
+        ),
+        ("static_len", "its parameter `word` names a lifetime"),
+        (
+            "shown_len",
+            "its parameter `v` is a reference to `dyn std::fmt::Display`",
+        ),
+        ("with_lifetime", "it has lifetime parameters"),
+        ("applied", "its parameter `f` names a lifetime"),
+        ("unsized_len", "its parameter `v` is a reference to `T`"),
+    ] {
+        assert!(
+            line.contains(&format!("scenarios::pure::{shape} ({why}")),
+            "{shape}: {line}"
+        );
+    }
 }

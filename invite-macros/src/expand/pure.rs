@@ -147,8 +147,90 @@ pub(super) fn no_worker(shape: &Shape, args: &Args) -> String {
     if args.pure_off {
         return "it is compiled `pure = false`".to_owned();
     }
-    worker_refusal(shape, args, proc_macro2::Span::call_site())
-        .map_or_else(String::new, |r| r.reason)
+    if let Some(r) = worker_refusal(shape, args, proc_macro2::Span::call_site()) {
+        return r.reason;
+    }
+    if args.pure.is_none() {
+        if let Some(why) = unsure_copy(shape) {
+            return why;
+        }
+    }
+    String::new()
+}
+
+/// Of a site not declared `pure`, a shape whose copy in the worker might not compile, which
+/// only `pure` (whose errors the user then sees) may take: a lifetime the call fixes
+/// (`&'static str`, a lifetime of the function or its impl, a `for<'a>` type), or a reference
+/// to a type that may be unsized (`&Path`, `&dyn Trait`, `&Self`, `&T` with `T: ?Sized`),
+/// which the worker cannot own a copy of. A type it knows is sized, or a slice or `str`, is
+/// fine.
+fn unsure_copy(shape: &Shape) -> Option<String> {
+    if shape.lifetime_params {
+        return Some("it has lifetime parameters, which its call may fix".to_owned());
+    }
+    let names_lifetime = |ty: &Type| {
+        struct Find(bool);
+        impl syn::visit::Visit<'_> for Find {
+            fn visit_lifetime(&mut self, l: &syn::Lifetime) {
+                self.0 |= l.ident != "_";
+            }
+            fn visit_bound_lifetimes(&mut self, _: &syn::BoundLifetimes) {
+                self.0 = true;
+            }
+        }
+        let mut f = Find(false);
+        syn::visit::Visit::visit_type(&mut f, ty);
+        f.0
+    };
+    if let Some(out) = &shape.output {
+        if names_lifetime(out) {
+            return Some("its result names a lifetime".to_owned());
+        }
+    }
+    for p in &shape.params {
+        let name = &p.ident;
+        if names_lifetime(&p.ty_tokens) {
+            return Some(format!("its parameter `{name}` names a lifetime"));
+        }
+        if let Type::Reference(r) = &p.ty_tokens {
+            if !surely_sized_referent(&r.elem, shape) {
+                return Some(format!(
+                    "its parameter `{name}` is a reference to `{}`, of which the worker cannot \
+                     be sure to own a copy: declare the site `pure` (its types must then \
+                     travel), or take it by value",
+                    crate::text::source_text(&r.elem.to_token_stream())
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Whether the worker can own a copy of what a `&` parameter points at: a slice or `str`
+/// (copied as a `Vec` or a `String`), or a type known to be sized.
+fn surely_sized_referent(ty: &Type, shape: &Shape) -> bool {
+    const SIZED: [&str; 26] = [
+        "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
+        "f32", "f64", "bool", "char", "String", "Vec", "VecDeque", "Option", "Result", "Box",
+        "HashMap", "BTreeMap", "HashSet", "BTreeSet",
+    ];
+    match ty {
+        Type::Slice(_) | Type::Array(_) | Type::Tuple(_) => true,
+        Type::Paren(p) => surely_sized_referent(&p.elem, shape),
+        Type::Path(p) if p.qself.is_none() => {
+            let Some(last) = p.path.segments.last() else {
+                return false;
+            };
+            let ident = last.ident.to_string();
+            ident == "str"
+                || SIZED.contains(&ident.as_str())
+                || (p.path.segments.len() == 1
+                    && ident != "Self"
+                    && shape.type_params.contains(&last.ident)
+                    && !shape.maybe_unsized.contains(&last.ident))
+        }
+        _ => false,
+    }
 }
 
 fn has_impl_trait(ty: &Type) -> bool {

@@ -66,6 +66,10 @@ pub(super) struct Shape {
     /// The function's type parameters, with `Self` in a trait's default method: a type that
     /// names one is known only per instance.
     pub(super) type_params: Vec<Ident>,
+    /// The function declares lifetime parameters.
+    pub(super) lifetime_params: bool,
+    /// Its type parameters that may be unsized (`T: ?Sized`, in the list or a where-clause).
+    pub(super) maybe_unsized: Vec<Ident>,
 }
 
 impl Shape {
@@ -313,6 +317,12 @@ pub(super) fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
             syn::ReturnType::Default => None,
         },
         type_params,
+        lifetime_params: sig
+            .generics
+            .params
+            .iter()
+            .any(|p| matches!(p, syn::GenericParam::Lifetime(_))),
+        maybe_unsized: maybe_unsized(&sig.generics),
     })
 }
 
@@ -344,6 +354,28 @@ impl<'a> Visit<'a> for FindsSelfCall<'_> {
         }
         syn::visit::visit_expr_path(self, p);
     }
+}
+
+/// The type parameters bounded `?Sized`, in their list or a where-clause.
+fn maybe_unsized(generics: &syn::Generics) -> Vec<Ident> {
+    let relaxed = |bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>| {
+        bounds
+            .iter()
+            .any(|b| matches!(b, syn::TypeParamBound::Trait(t) if t.maybe.is_some()))
+    };
+    let mut out: Vec<Ident> = generics
+        .type_params()
+        .filter(|t| relaxed(&t.bounds))
+        .map(|t| t.ident.clone())
+        .collect();
+    for pred in generics.where_clause.iter().flat_map(|w| &w.predicates) {
+        if let syn::WherePredicate::Type(t) = pred {
+            if let (Type::Path(p), true) = (&t.bounded_ty, relaxed(&t.bounds)) {
+                out.extend(p.path.get_ident().cloned());
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
