@@ -137,40 +137,26 @@ pub fn run(opts: &Options, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                         )
                     });
                 }
-                all.0.extend(found.proposals.0);
+                // The representative set of each site and signature on its own: their
+                // evidence is of different observations.
+                let shown = if opts.all {
+                    found.proposals.clone()
+                } else {
+                    found.proposals.representative()
+                };
+                let left = found.proposals.0.len() - shown.0.len();
+                if left > 0 {
+                    notes.push(format!(
+                        "{site}: {left} more relation(s) left out, each catching no wrong output \
+                         on no input that those shown do not; --all shows them"
+                    ));
+                }
+                all.0.extend(shown.0);
                 suspected.extend(found.suspects);
             }
             Err(e) => notes.push(e.to_string()),
         }
     }
-    // By default the representative set; what it leaves out is counted per site.
-    let all = if opts.all {
-        all
-    } else {
-        let shown = all.representative();
-        let mut left: BTreeMap<&str, usize> = BTreeMap::new();
-        for p in &all.0 {
-            *left.entry(p.site.as_str()).or_default() += 1;
-        }
-        for p in &shown.0 {
-            if let Some(n) = left.get_mut(p.site.as_str()) {
-                *n -= 1;
-            }
-        }
-        // Said in the text alone: JSON and Rust go to programs and files.
-        let said = if opts.format == Format::Text {
-            left
-        } else {
-            BTreeMap::new()
-        };
-        for (site, n) in said.into_iter().filter(|(_, n)| *n > 0) {
-            notes.push(format!(
-                "{site}: {n} more relation(s) left out, each catching no wrong output on no \
-                 input that those shown do not; --all shows them"
-            ));
-        }
-        shown
-    };
     let printed = match opts.format {
         Format::Text => {
             let text = if all.0.is_empty() {

@@ -119,7 +119,13 @@ fn by_default_the_representative_set_is_printed_and_what_it_leaves_out_counted()
     let relations = |args: &[&str]| -> Vec<String> {
         let out = invite(&[&["discover", path(&log), "--format", "json"], args].concat());
         assert!(out.status.success(), "{}", text(&out.stderr));
-        assert_eq!(text(&out.stderr), "", "no note beside JSON");
+        // Beside JSON, what was left out is said on stderr.
+        assert_eq!(
+            text(&out.stderr).contains("more relation(s) left out"),
+            args.is_empty(),
+            "{}",
+            text(&out.stderr)
+        );
         let found: Vec<Json> = serde_json::from_slice(&out.stdout).unwrap();
         found
             .iter()
@@ -333,7 +339,7 @@ fn only_observation_lines_are_read_and_a_clean_log_gets_no_note() {
     lines.push("not json at all".into());
     lines.push(r#"{"kind":"test","site":"app::sin""#.into());
     let log = log_of(&lines);
-    let out = invite(&["discover", path(&log), "--format", "json"]);
+    let out = invite(&["discover", "--all", path(&log), "--format", "json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stderr), "", "a clean log gets no note");
 }
@@ -455,4 +461,40 @@ fn a_relation_that_failed_on_one_kind_of_input_is_shown_apart_as_a_suspected_def
         text(&out.stderr)
     );
     assert!(!text(&out.stdout).contains("negate(xs)) == -result"));
+}
+
+#[test]
+fn each_signature_of_a_site_gets_its_own_representative_set() {
+    // One site recorded under two signatures (a redeploy renamed the parameter): the evidence
+    // of one says nothing of the other's relations.
+    let mut lines: Vec<String> = observations_as("fn sin(x: f64) -> f64", 40)
+        .into_iter()
+        .enumerate()
+        .map(|(i, o)| line("app::sin", "fn sin(x: f64) -> f64", i as u64, o))
+        .collect();
+    lines.extend(
+        observations_as("fn sin(t: f64) -> f64", 40)
+            .into_iter()
+            .enumerate()
+            .map(|(i, o)| line("app::sin", "fn sin(t: f64) -> f64", 100 + i as u64, o)),
+    );
+    let log = log_of(&lines);
+    let out = invite(&["discover", path(&log), "--format", "rust"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rust = text(&out.stdout);
+    let shown = |param: &str| {
+        rust.lines()
+            .filter(|l| l.trim_start().starts_with("sin(") && l.contains(param))
+            .count()
+    };
+    assert!(shown("(x") + shown(" x") > 0, "{rust}");
+    assert!(shown("(t") + shown(" t") > 0, "{rust}");
+    assert_eq!(
+        text(&out.stderr)
+            .matches("more relation(s) left out")
+            .count(),
+        2,
+        "{}",
+        text(&out.stderr)
+    );
 }

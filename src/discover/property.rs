@@ -173,6 +173,20 @@ impl Property {
 
     /// The relative tolerance invite's comparison needs for the property on one result.
     pub fn needed_tolerance(&self, input: &[Value], y: &Value) -> f64 {
+        if let Property::Between(p) = *self {
+            // As far as the result lies outside the input's range, relative to the larger.
+            let (Some(y), Some(xs)) = (y.number(), input[p].elements()) else {
+                return 0.0;
+            };
+            let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let out = (lo - y).max(y - hi);
+            return if out.is_finite() && out > 0.0 {
+                out / 1f64.max(y.abs()).max(lo.abs()).max(hi.abs())
+            } else {
+                0.0
+            };
+        }
         let Property::Bound { param, cmp } = *self else {
             return 0.0;
         };
@@ -408,5 +422,18 @@ mod tests {
             0.0
         ));
         assert!(between.holds(&[Value::IntSeq(vec![1, 5])], &Value::Int(5), 0.0));
+    }
+
+    #[test]
+    fn a_result_just_outside_the_range_needs_that_much_tolerance() {
+        let between = Property::Between(0);
+        let need = |xs: Vec<f64>, y: f64| {
+            between.needed_tolerance(&[Value::FloatSeq(xs)], &Value::Float(y))
+        };
+        assert_eq!(need(vec![1.0, 4.0], 2.0), 0.0);
+        assert_eq!(need(vec![1.0, 4.0], 4.0), 0.0);
+        assert!((need(vec![1.0, 4.0], 4.0 + 4e-9) - 1e-9).abs() < 1e-15);
+        assert!((need(vec![-8.0, -2.0], -8.0 - 8e-9) - 1e-9).abs() < 1e-15);
+        assert_eq!(need(vec![], 1.0), 0.0);
     }
 }

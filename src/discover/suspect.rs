@@ -25,11 +25,11 @@ pub struct Suspect {
     pub relation: String,
     /// The kind of inputs it failed on, in words ("an even length of `xs`").
     pub category: String,
-    /// Inputs of that kind it failed on.
+    /// Observed calls of that kind it failed on.
     pub failed: usize,
-    /// Inputs of that kind it was judged on.
+    /// Observed calls of that kind it was judged on.
     pub of: usize,
-    /// Other inputs, all of which it held on.
+    /// Other observed calls, all of which it held on.
     pub held: usize,
     /// The smallest input it failed on, as arguments (`xs = [1.0, 2.0]`).
     pub smallest: String,
@@ -39,7 +39,7 @@ impl fmt::Display for Suspect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}: {}\n    held on all {} other inputs; failed on {} of {} with {}; smallest: {}",
+            "{}: {}\n    held on all {} other calls; failed on {} of {} calls with {}; smallest: {}",
             self.site, self.relation, self.held, self.failed, self.of, self.category, self.smallest
         )
     }

@@ -332,6 +332,10 @@ impl Transform {
                     (SeqOp::Scale(2.0), 2.0, 0.0),
                     (SeqOp::Translate(1.0), 1.0, 1.0),
                 ] {
+                    // `100 - k` overflows an unsigned `k` above 100, and `-k` is no value of it.
+                    if a < 0.0 && sig.params[p].is_unsigned() {
+                        continue;
+                    }
                     out.push(Transform::SeqWith {
                         seq: s,
                         op,
@@ -738,7 +742,7 @@ mod tests {
     #[test]
     fn a_sequence_and_a_number_move_together() {
         let sig = Signature::parse(
-            "fn q(xs: &[f64], tau: f64, k: usize) -> f64",
+            "fn q(xs: &[f64], tau: f64, k: i64) -> f64",
             &[Kind::FloatSeq, Kind::Float, Kind::Int],
             Kind::Float,
         )
@@ -785,6 +789,25 @@ mod tests {
         assert_eq!(
             joint[3].apply(&input, None, 0).unwrap()[0],
             Value::FloatSeq(vec![2.0, -1.0])
+        );
+        // An unsigned number is not negated or reflected with the sequence.
+        let unsigned = Signature::parse(
+            "fn q(xs: &[f64], k: usize) -> f64",
+            &[Kind::FloatSeq, Kind::Int],
+            Kind::Float,
+        )
+        .unwrap();
+        let texts: Vec<String> = Transform::all(&unsigned)
+            .iter()
+            .filter(|t| matches!(t, Transform::SeqWith { .. }))
+            .map(|t| t.id(&unsigned))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "&invite::mr::multiply(xs, 2.0), 2 * k",
+                "&invite::mr::add(xs, 1.0), k + 1"
+            ]
         );
         // Not for one number alone.
         let one = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
