@@ -38,8 +38,6 @@ pub(super) struct LiveWorker {
 pub(super) struct Workers {
     live: Vec<Option<LiveWorker>>,
     failed_at: Vec<Option<Instant>>,
-    /// Calls never tested because the program exited first.
-    pub unrun: u64,
 }
 
 impl Workers {
@@ -242,7 +240,6 @@ impl State {
         }
         settle(unrun);
         if unrun > 0 {
-            self.workers.unrun += unrun;
             let drain_ms = self.config.drain_ms;
             diag::say(Level::Warn, "worker", || {
                 format!(

@@ -94,6 +94,12 @@ fn a_pure_site_gives_the_records_a_forked_one_gives() {
     );
     forked.assert_success();
     let (a, b) = (comparable(&worker), comparable(&forked));
+    // Every call was tested before the exit: nothing said of unrun calls.
+    assert!(
+        !worker.stderr.contains("still waiting for a worker"),
+        "{}",
+        worker.stderr
+    );
     assert_eq!(a.len(), 6 * 4 + 6 * 2, "{}", worker.describe());
     assert_eq!(b.len(), a.len(), "{}", forked.describe());
     for (x, y) in a.iter().zip(&b) {
