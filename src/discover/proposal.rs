@@ -195,15 +195,14 @@ pub fn propose(site: &str, sig: &Signature, obs: &[Observation], min_inputs: usi
     out.dedup_by(|a, b| a.relation == b.relation);
     // Most wrong outputs caught per execution of the function a test of it adds first (a
     // property, which adds none, before any relation), then the shorter.
-    let executions = |p: &Proposal| p.check.as_ref().map_or(1, Found::executions);
+    let rate = |p: &Proposal| match p.check.as_ref().map_or(1, Found::executions) {
+        0 => f64::INFINITY,
+        e => p.detects as f64 / e as f64,
+    };
     out.sort_by(|a, b| {
-        let (ea, eb) = (executions(a), executions(b));
-        let by_rate = match (ea == 0, eb == 0) {
-            (true, false) => std::cmp::Ordering::Less,
-            (false, true) => std::cmp::Ordering::Greater,
-            _ => (b.detects * ea.max(1)).cmp(&(a.detects * eb.max(1))),
-        };
-        by_rate.then(a.relation.len().cmp(&b.relation.len()))
+        rate(b)
+            .total_cmp(&rate(a))
+            .then(a.relation.len().cmp(&b.relation.len()))
     });
     Proposals(out)
 }
@@ -298,10 +297,6 @@ mod tests {
 
     #[test]
     fn proposals_are_ranked_by_what_they_catch_per_execution() {
-        let found = crate::discover::Discovery::new("fn cosh(x: f64) -> f64", |x: f64| x.cosh())
-            .unwrap()
-            .inputs((0..60).map(|i| (f64::from(i) * 0.23 - 7.0,)))
-            .run();
         let rate = |p: &Proposal| {
             let f = p.check.as_ref().unwrap();
             match f.executions() {
@@ -309,8 +304,35 @@ mod tests {
                 e => p.detects as f64 / e as f64,
             }
         };
-        let rates: Vec<f64> = found.0.iter().map(rate).collect();
-        assert!(rates.windows(2).all(|w| w[0] >= w[1]), "{rates:?}\n{found}");
-        assert!(rates[0].is_infinite(), "a property first: {found}");
+        // `exp`'s sign catches less than its relations, and a relation of three runs costs two.
+        for (sig, f) in [
+            ("fn cosh(x: f64) -> f64", f64::cosh as fn(f64) -> f64),
+            ("fn exp(x: f64) -> f64", f64::exp),
+        ] {
+            let found = crate::discover::Discovery::new(sig, f)
+                .unwrap()
+                .inputs((0..60).map(|i| (f64::from(i) * 0.23 - 7.0,)))
+                .run();
+            let rates: Vec<f64> = found.0.iter().map(rate).collect();
+            assert!(rates.windows(2).all(|w| w[0] >= w[1]), "{rates:?}\n{found}");
+            assert!(rates[0].is_infinite(), "a property first: {found}");
+            let runs: Vec<usize> = found
+                .0
+                .iter()
+                .map(|p| p.check.as_ref().unwrap().executions())
+                .collect();
+            assert!(runs.contains(&0) && runs.contains(&1), "{found}");
+            // A constant is said to be fitted exactly where one is.
+            let text = found.to_string();
+            let lines: Vec<&str> = text.lines().collect();
+            for p in &found.0 {
+                let at = lines
+                    .iter()
+                    .position(|l| l.trim_start().strip_suffix(',') == Some(p.relation.as_str()))
+                    .unwrap_or_else(|| panic!("{} not printed: {text}", p.relation));
+                let fitted = p.check.as_ref().unwrap().raw_constants() > 0;
+                assert_eq!(lines[at + 1].contains("fitted"), fitted, "{}", p.relation);
+            }
+        }
     }
 }
