@@ -53,10 +53,11 @@ const OBSERVATION_MAX: usize = 1 << 20;
 const DEBUG_CHARS: usize = 512;
 
 /// Runs the sampled branch of a wrapper out of line: kept out of the wrapper, its stack frame
-/// and register saves do not burden every unsampled call.
+/// and register saves do not burden every unsampled call. What it returns (a call queued for
+/// the worker) comes back in a register, so the unsampled call tests a value it never wrote.
 #[cold]
 #[inline(never)]
-pub fn cold_path<F: FnOnce()>(f: F) {
+pub fn cold_path<T, F: FnOnce() -> T>(f: F) -> T {
     f()
 }
 

@@ -166,34 +166,12 @@ impl State {
             parent_ns: call.parent_ns,
             inputs: &inputs,
         };
-        let mut reported = vec![false; site.meta.tests.len()];
-        let mut records = Vec::with_capacity(tests.len());
-        for (index, outcome, duration_us, detail) in tests {
-            if index >= reported.len() || reported[index] || !site::runs_test(call.tests, index) {
-                continue;
-            }
-            reported[index] = true;
-            records.push(test_record(
-                &about,
-                &self.instance,
-                index,
-                outcome,
-                duration_us,
-                detail,
-            ));
-        }
-        for (index, done) in reported.iter().enumerate() {
-            if !done && site::runs_test(call.tests, index) {
-                records.push(test_record(
-                    &about,
-                    &self.instance,
-                    index,
-                    Outcome::Error,
-                    0,
-                    Some("the worker ended the call without reporting the test".to_string()),
-                ));
-            }
-        }
+        let records: Vec<_> = verdicts(tests, site.meta.tests.len(), call.tests)
+            .into_iter()
+            .map(|(index, outcome, duration_us, detail)| {
+                test_record(&about, &self.instance, index, outcome, duration_us, detail)
+            })
+            .collect();
         for record in records {
             self.emit(site, record);
         }
@@ -252,6 +230,37 @@ impl State {
     }
 }
 
+/// A test's index, outcome, duration in µs and detail, as the worker reports it.
+type Verdict = (usize, Outcome, u64, Option<String>);
+
+/// One verdict for each test the call ran, in the order reported: the first verdict of an
+/// index the site has and the call ran counts, and any other (out of range, twice, a test the
+/// call did not run: a garbled or forged frame) is dropped. A test the call ran with no verdict
+/// is an error, as a forked run's test that never reported is.
+fn verdicts(reported: Vec<Verdict>, site_tests: usize, call_tests: u64) -> Vec<Verdict> {
+    let mut seen = vec![false; site_tests];
+    let mut out = Vec::with_capacity(reported.len());
+    for verdict in reported {
+        let index = verdict.0;
+        if index >= seen.len() || seen[index] || !site::runs_test(call_tests, index) {
+            continue;
+        }
+        seen[index] = true;
+        out.push(verdict);
+    }
+    for (index, done) in seen.iter().enumerate() {
+        if !done && site::runs_test(call_tests, index) {
+            out.push((
+                index,
+                Outcome::Error,
+                0,
+                Some("the worker ended the call without reporting the test".to_string()),
+            ));
+        }
+    }
+    out
+}
+
 /// Counts calls whose records are written (see `Pool::idle`).
 fn settle(calls: u64) {
     if let Some(pool) = worker::pool() {
@@ -273,5 +282,41 @@ fn impure(site: &'static Site) {
                 site.name()
             )
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pass(index: usize) -> Verdict {
+        (index, Outcome::Pass, 7, None)
+    }
+
+    #[test]
+    fn a_forged_or_garbled_frame_gets_one_verdict_per_test_the_call_ran() {
+        // Three tests, the call ran 0 and 2. The frame reports an index past the site's
+        // tests, 0 twice (the second a forged fail), and 1, which the call did not run.
+        let reported = vec![
+            pass(5),
+            pass(0),
+            (0, Outcome::Fail, 1, Some("forged".into())),
+            pass(1),
+            pass(2),
+        ];
+        let got = verdicts(reported, 3, 0b101);
+        assert_eq!(got, vec![pass(0), pass(2)]);
+    }
+
+    #[test]
+    fn a_test_the_call_ran_without_a_verdict_is_an_error() {
+        let got = verdicts(vec![pass(1)], 3, 0b011);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0], pass(1));
+        assert_eq!(got[1].0, 0);
+        assert_eq!(got[1].1, Outcome::Error);
+        assert!(got[1].3.as_deref().unwrap().contains("without reporting"));
+        // Nothing reported of a call that ran nothing: nothing recorded.
+        assert!(verdicts(vec![pass(0)], 2, 0).is_empty());
     }
 }

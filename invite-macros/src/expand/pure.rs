@@ -512,9 +512,8 @@ pub(super) fn pure_body(
     let fresh = source_run(shape, "__invite_pure");
     let (setup, call) = (&fresh.setup, &fresh.call);
     quote! {
-        let mut __invite_queued: ::core::option::Option<::invite::__private::Queued> =
-            ::core::option::Option::None;
-        if let ::core::option::Option::Some(__invite_sampled) = #sample {
+        let __invite_queued: ::core::option::Option<::invite::__private::Queued> =
+            if let ::core::option::Option::Some(__invite_sampled) = #sample {
             ::invite::__private::cold_path(|| {
                 #unseen
                 let __invite_runner: ::invite::__private::Runner =
@@ -560,17 +559,20 @@ pub(super) fn pure_body(
                         #(#puts)*
                     },
                 ) {
-                    ::core::result::Result::Ok(__invite_q) => __invite_queued = __invite_q,
+                    ::core::result::Result::Ok(__invite_q) => __invite_q,
                     ::core::result::Result::Err(__invite_sampled) => {
                         if let ::core::option::Option::Some(__invite_permit) = __invite_sampled.admit() {
                             ::invite::__private::fork_run(__invite_permit, |__invite_run| {
                                 #child
                             });
                         }
+                        ::core::option::Option::None
                     }
                 }
-            });
-        }
+            })
+        } else {
+            ::core::option::Option::None
+        };
         #[allow(clippy::redundant_closure_call)]
         let __invite_value: #ret = (|| -> #ret { #body })();
         if let ::core::option::Option::Some(__invite_q) = __invite_queued {

@@ -185,7 +185,8 @@ fn unseen_check(shape: &Shape, args: &Args) -> TokenStream {
         let ::core::option::Option::Some(__invite_sampled) = __invite_sampled.unseen(|| {
             ::invite::__private::state_hash(|__invite_h| { #(#feeds)* })
         }) else {
-            return;
+            // The sampled branch's closure gives `()` or, on a worker's site, no queued call.
+            return ::core::default::Default::default();
         };
     }
 }
