@@ -545,6 +545,62 @@ fn ewma(xs: Vec<f64>, alpha: f64) -> f64 {
         .fold(xs[0], |s, &x| alpha * x + (1.0 - alpha) * s)
 }
 
+/// Polygons of three to eight vertices in `-r..r`, as `(x0, y0, x1, y1, ...)`.
+fn polygons(rng: &mut impl Rng, n: usize, r: f64) -> Vec<(Vec<f64>,)> {
+    (0..n)
+        .map(|_| {
+            let len = 2 * rng.random_range(3..=8);
+            ((0..len).map(|_| rng.random_range(-r..r)).collect(),)
+        })
+        .collect()
+}
+
+/// A point and a segment's two ends, each `[x, y]` in `-r..r`.
+fn segments(rng: &mut impl Rng, n: usize, r: f64) -> Vec<(Vec<f64>, Vec<f64>, Vec<f64>)> {
+    let mut point = || vec![rng.random_range(-r..r), rng.random_range(-r..r)];
+    (0..n).map(|_| (point(), point(), point())).collect()
+}
+
+/// The shoelace formula: positive for vertices listed counterclockwise.
+fn signed_area(pts: &[f64]) -> f64 {
+    let n = pts.len() / 2;
+    0.5 * (0..n)
+        .map(|k| {
+            let (a, b) = (2 * k, 2 * ((k + 1) % n));
+            pts[a] * pts[b + 1] - pts[b] * pts[a + 1]
+        })
+        .sum::<f64>()
+}
+
+/// The area a simple polygon encloses, whichever way its vertices run.
+fn polygon_area(pts: Vec<f64>) -> f64 {
+    assert!(pts.len() >= 6 && pts.len().is_multiple_of(2));
+    signed_area(&pts).abs()
+}
+
+/// The distance from the point `p` to the segment from `a` to `b`.
+fn segment_distance(p: Vec<f64>, a: Vec<f64>, b: Vec<f64>) -> f64 {
+    assert!(p.len() == 2 && a.len() == 2 && b.len() == 2);
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 == 0.0 {
+        0.0
+    } else {
+        (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2).clamp(0.0, 1.0)
+    };
+    (p[0] - a[0] - t * dx).hypot(p[1] - a[1] - t * dy)
+}
+
+/// The points turned a quarter about the origin, as `invite::mr::rotate` turns them.
+fn turned(pts: &[f64]) -> Vec<f64> {
+    pts.chunks_exact(2).flat_map(|q| [-q[1], q[0]]).collect()
+}
+
+/// The vertices in the other order, each point's coordinates kept together.
+fn backwards(pts: &[f64]) -> Vec<f64> {
+    pts.chunks_exact(2).rev().flatten().copied().collect()
+}
+
 /// `x` held within `lo..=hi`; like `f64::clamp`, it refuses `lo > hi`.
 fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
     assert!(lo <= hi);
@@ -2269,6 +2325,139 @@ fn main() {
                 assert!(step > 0.0);
                 (x / step).floor() * step
             }),
+        ],
+    );
+
+    // Geometry, each point a `&[f64]` of its coordinates (a polygon's in one sequence, as
+    // `(x0, y0, x1, y1, ...)`). Beyond the vocabulary: the vertices listed backwards (a pair
+    // reversal, not an element one), and the area within its bounding box.
+    let (i, f) = (polygons(r, N, 10.0), polygons(r, FRESH, 20.0));
+    let c = t.case(
+        "fn polygon_area(pts: &[f64]) -> f64",
+        polygon_area,
+        i,
+        f,
+        &[
+            "polygon_area(&invite::mr::rotate(pts)) == result",
+            "polygon_area(&invite::mr::add(pts, 1.0)) == result",
+        ],
+        Rels::<(Vec<f64>,), f64>::new()
+            .rel("polygon_area(&rotate(pts)) == result", |f, (p,), &y| {
+                eq(f((turned(p),)), y)
+            })
+            .rel("polygon_area(&add(pts, 1.0)) == result", |f, (p,), &y| {
+                eq(f((map(p, |x| x + 1.0),)), y)
+            })
+            .rel(
+                "polygon_area(&multiply(pts, 2.0)) == 4.0 * result",
+                |f, (p,), &y| eq(f((map(p, |x| 2.0 * x),)), 4.0 * y),
+            )
+            .rel("polygon_area(&backwards(pts)) == result", |f, (p,), &y| {
+                eq(f((backwards(p),)), y)
+            })
+            .rel("0.0 <= result <= bounding box's area", |_, (p,), &y| {
+                let (xs, ys): (Vec<f64>, Vec<f64>) =
+                    p.chunks_exact(2).map(|q| (q[0], q[1])).unzip();
+                let ((x0, x1), (y0, y1)) = (lo_hi(&xs), lo_hi(&ys));
+                within(y, 0.0, (x1 - x0) * (y1 - y0))
+            }),
+    );
+    t.power::<_, _, fn(Vec<f64>) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_| 0.0),
+            ("-> 1.0", |_| 1.0),
+            ("abs removed", |p| signed_area(&p)),
+            ("0.5 -> 1.0", |p| 2.0 * polygon_area(p)),
+            ("- -> +", |p| {
+                let n = p.len() / 2;
+                let s: f64 = (0..n)
+                    .map(|k| {
+                        let (a, b) = (2 * k, 2 * ((k + 1) % n));
+                        p[a] * p[b + 1] + p[b] * p[a + 1]
+                    })
+                    .sum();
+                0.5 * s.abs()
+            }),
+            ("closing edge dropped", |p| {
+                let n = p.len() / 2;
+                let s: f64 = (0..n - 1)
+                    .map(|k| {
+                        let (a, b) = (2 * k, 2 * (k + 1));
+                        p[a] * p[b + 1] - p[b] * p[a + 1]
+                    })
+                    .sum();
+                0.5 * s.abs()
+            }),
+        ],
+    );
+    // Beyond the vocabulary: the ends swapped (`dist(p, b, a)`), the point at an end
+    // (`dist(a, a, b) == 0.0`), and the distance at most the distance to either end.
+    let (i, f) = (segments(r, N, 10.0), segments(r, FRESH, 20.0));
+    let c = t.case(
+        "fn segment_distance(p: &[f64], a: &[f64], b: &[f64]) -> f64",
+        segment_distance,
+        i,
+        f,
+        &[
+            "segment_distance(&invite::mr::rotate(p), &invite::mr::rotate(a), \
+             &invite::mr::rotate(b)) == result",
+            "segment_distance(&invite::mr::add(p, 1.0), &invite::mr::add(a, 1.0), \
+             &invite::mr::add(b, 1.0)) == result",
+        ],
+        Rels::<(Vec<f64>, Vec<f64>, Vec<f64>), f64>::new()
+            .rel(
+                "segment_distance(&rotate(p), &rotate(a), &rotate(b)) == result",
+                |f, (p, a, b), &y| eq(f((turned(p), turned(a), turned(b))), y),
+            )
+            .rel(
+                "segment_distance(&add(p, 1.0), &add(a, 1.0), &add(b, 1.0)) == result",
+                |f, (p, a, b), &y| {
+                    let moved = |v: &Vec<f64>| map(v, |x| x + 1.0);
+                    eq(f((moved(p), moved(a), moved(b))), y)
+                },
+            )
+            .rel(
+                "segment_distance(&multiply(p, 2.0), ...) == 2.0 * result",
+                |f, (p, a, b), &y| {
+                    let doubled = |v: &Vec<f64>| map(v, |x| 2.0 * x);
+                    eq(f((doubled(p), doubled(a), doubled(b))), 2.0 * y)
+                },
+            )
+            .rel("segment_distance(p, b, a) == result", |f, (p, a, b), &y| {
+                eq(f((p.clone(), b.clone(), a.clone())), y)
+            })
+            .rel("segment_distance(a, a, b) == 0.0", |f, (_, a, b), _| {
+                eq(f((a.clone(), a.clone(), b.clone())), 0.0)
+            })
+            .rel(
+                "0.0 <= result <= min(|p - a|, |p - b|)",
+                |_, (p, a, b), &y| {
+                    let d = |u: &[f64], v: &[f64]| (u[0] - v[0]).hypot(u[1] - v[1]);
+                    within(y, 0.0, d(p, a).min(d(p, b)))
+                },
+            ),
+    );
+    t.power::<_, _, fn(Vec<f64>, Vec<f64>, Vec<f64>) -> f64>(
+        c,
+        vec![
+            ("-> 0.0", |_, _, _| 0.0),
+            ("-> 1.0", |_, _, _| 1.0),
+            ("to the line, unclamped", |p, a, b| {
+                let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+                ((p[0] - a[0]) * dy - (p[1] - a[1]) * dx).abs() / dx.hypot(dy)
+            }),
+            ("to the nearer end only", |p, a, b| {
+                let d = |u: &[f64], v: &[f64]| (u[0] - v[0]).hypot(u[1] - v[1]);
+                d(&p, &a).min(d(&p, &b))
+            }),
+            ("x and y mixed", |p, a, b| {
+                let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+                let len2 = dx * dx + dy * dy;
+                let t = (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2).clamp(0.0, 1.0);
+                (p[0] - a[0] - t * dx).hypot(p[1] - a[0] - t * dy)
+            }),
+            ("squared", |p, a, b| segment_distance(p, a, b).powi(2)),
         ],
     );
 

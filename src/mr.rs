@@ -93,6 +93,19 @@ where
     xs.map_each(|x| -x)
 }
 
+/// The points `(x0, y0, x1, y1, ...)` turned a quarter turn about the origin: each `(x, y)`
+/// becomes `(-y, x)`. Distances, lengths and areas do not change, and no rounding enters. An
+/// odd element out, which belongs to no point, is kept as it is.
+pub fn rotate<T: Copy + Neg<Output = T>>(points: &[T]) -> Vec<T> {
+    let mut out = points.to_vec();
+    for pair in out.chunks_exact_mut(2) {
+        let (x, y) = (pair[0], pair[1]);
+        pair[0] = -y;
+        pair[1] = x;
+    }
+    out
+}
+
 /// A random permutation, drawn from the test's own recorded seed (never from the function's
 /// stream, so the function under test still sees the replayed numbers).
 pub fn permute<T: Clone>(xs: &[T]) -> Vec<T> {
@@ -547,6 +560,16 @@ mod tests {
         assert_eq!(exclude(&[1, 2], &9), vec![1, 2]);
         assert_eq!(concatenate(&[1], &[2, 3]), vec![1, 2, 3]);
         assert_eq!(reverse(&[1, 2, 3]), vec![3, 2, 1]);
+    }
+
+    #[test]
+    fn rotate_turns_each_point_a_quarter_and_keeps_an_odd_element_out() {
+        assert_eq!(rotate(&[1, 2, -3, 4]), vec![-2, 1, -4, -3]);
+        assert_eq!(rotate(&[1.5, -2.0, 7.0]), vec![2.0, 1.5, 7.0]);
+        // Four quarter turns are the identity.
+        let p = [0.25, -8.0, 3.0, 1e9];
+        assert_eq!(rotate(&rotate(&rotate(&rotate(&p)))), p.to_vec());
+        assert!(rotate::<f64>(&[]).is_empty());
     }
 
     #[test]

@@ -268,6 +268,62 @@ mod tests {
     }
 
     #[test]
+    fn a_distance_does_not_change_when_the_plane_turns() {
+        // From a point to a segment, each point a `&[f64]` of two coordinates.
+        let dist = |p: Vec<f64>, a: Vec<f64>, b: Vec<f64>| {
+            let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+            let len2 = dx * dx + dy * dy;
+            let t = if len2 == 0.0 {
+                0.0
+            } else {
+                (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2).clamp(0.0, 1.0)
+            };
+            (p[0] - a[0] - t * dx).hypot(p[1] - a[1] - t * dy)
+        };
+        let point = |i: u32, k: u32| {
+            vec![
+                f64::from((i * 7 + k * 3) % 23) - 11.0,
+                f64::from((i * 5 + k * 11) % 19) - 9.0,
+            ]
+        };
+        let inputs: Vec<_> = (0..60u32)
+            .map(|i| (point(i, 0), point(i, 1), point(i, 2)))
+            .collect();
+        let found = Discovery::new("fn dist(p: &[f64], a: &[f64], b: &[f64]) -> f64", dist)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(
+            rel.contains(
+                &"dist(&invite::mr::rotate(p), &invite::mr::rotate(a), &invite::mr::rotate(b)) \
+                  == result"
+            ),
+            "{found}"
+        );
+        // Two points as four numbers.
+        let length = |ax: f64, ay: f64, bx: f64, by: f64| (bx - ax).hypot(by - ay);
+        let inputs: Vec<_> = (0..60u32)
+            .map(|i| {
+                let (a, b) = (point(i, 0), point(i, 1));
+                (a[0], a[1], b[0], b[1])
+            })
+            .collect();
+        let found = Discovery::new(
+            "fn length(ax: f64, ay: f64, bx: f64, by: f64) -> f64",
+            length,
+        )
+        .unwrap()
+        .inputs(inputs)
+        .run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(
+            rel.contains(&"length(-ay, ax, -by, bx) == result"),
+            "{found}"
+        );
+    }
+
+    #[test]
     fn that_a_result_does_not_depend_on_a_parameter_is_not_claimed_under_another_s_sign() {
         let clamp = |x: f64, lo: f64, hi: f64| {
             assert!(lo <= hi);

@@ -415,10 +415,10 @@ pub fn search(
             (Some(_), Transform::Swap { .. }) => true,
             _ => false,
         };
-        // The whole input moved together under a guard of one parameter's sign: the guard
-        // says nothing of the others (a clamp's `x >= 0` kept `x` in its bounds only by the
-        // values seen).
-        if matches!(transform, Transform::AllMoved { .. })
+        // The whole input moved or turned together under a guard of one parameter's sign: the
+        // guard says nothing of the others (a clamp's `x >= 0` kept `x` in its bounds only by
+        // the values seen).
+        if matches!(transform, Transform::AllMoved { .. } | Transform::Rotated)
             && guard.is_some_and(|g| !matches!(g, Guard::NonEmpty(_) | Guard::Several(_)))
         {
             continue;
@@ -1354,7 +1354,9 @@ mod tests {
         assert_eq!(permuting, 4);
         let mut budget = usize::MAX;
         let runs = results(&transforms, &o, &mut budget);
-        assert_eq!(runs.len(), 1 + transforms.len() - permuting);
+        // Three elements hold no whole points: the quarter turn does not apply.
+        assert!(transforms.contains(&Transform::Rotated));
+        assert_eq!(runs.len(), 1 + transforms.len() - permuting - 1);
         assert_eq!(&*runs[0].0, &input[..]);
         assert_eq!(runs[1].0[0], Value::FloatSeq(vec![3.0, 2.0, 1.0]));
         assert_eq!(runs[1].1, o.follow[1].output.as_ref().unwrap());

@@ -253,6 +253,11 @@ pub enum Transform {
         /// A parameter left as it is (an interpolation's `t`, between the moved ends).
         except: Option<usize>,
     },
+    /// The plane turned a quarter turn about the origin, where the float parameters can be
+    /// its points: the float numbers two by two as `(x, y)` (`dist(px, py, ax, ay, bx, by)`),
+    /// every float sequence as `(x0, y0, x1, y1, ...)` (a polygon, a point as `&[f64]`), each
+    /// `(x, y)` becoming `(-y, x)`. A distance, an area or a length does not change.
+    Rotated,
     /// A sequence parameter is transformed twice: the input of a composite of two relations.
     SeqThen {
         /// The parameter's index.
@@ -372,6 +377,12 @@ impl Transform {
                 }
             }
         }
+        // Turned a quarter, where the float numbers pair up as points (no number is left
+        // over) and there is a point to turn: two numbers, or a sequence.
+        let float_numbers = sig.params.iter().filter(|p| p.kind == Kind::Float).count();
+        if float_numbers % 2 == 0 && (float_numbers > 0 || any_seq) {
+            out.push(Transform::Rotated);
+        }
         if numbers.len() > 1 {
             for a in [-1.0, 2.0, 0.5] {
                 if a != 0.5 || numbers.iter().all(|&p| sig.params[p].kind == Kind::Float) {
@@ -469,6 +480,28 @@ impl Transform {
                     }
                 }
             }
+            Transform::Rotated => {
+                // The float numbers in order, two by two; a sequence of an odd length holds
+                // no whole points, and the follow-up does not apply.
+                let mut x_at: Option<usize> = None;
+                for (i, v) in input.iter().enumerate() {
+                    match v {
+                        Value::Float(y) => match x_at.take() {
+                            None => x_at = Some(i),
+                            Some(j) => {
+                                let x = input[j].number()?;
+                                out[j] = Value::Float(-y);
+                                out[i] = Value::Float(x);
+                            }
+                        },
+                        Value::FloatSeq(xs) if xs.len().is_multiple_of(2) => {
+                            out[i] = Value::FloatSeq(crate::mr::rotate(xs));
+                        }
+                        Value::FloatSeq(_) => return None,
+                        _ => {}
+                    }
+                }
+            }
             Transform::SeqWith {
                 seq,
                 op,
@@ -545,6 +578,26 @@ impl Transform {
                             };
                             out[i] =
                                 p.pass_owned(&seq_text(op, &p.slice_text(), &p.name, p.num_ty()));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Transform::Rotated => {
+                let mut x_at: Option<usize> = None;
+                for (i, p) in sig.params.iter().enumerate() {
+                    match p.kind {
+                        Kind::Float => match x_at.take() {
+                            None => x_at = Some(i),
+                            Some(j) => {
+                                let x = &sig.params[j];
+                                out[j] = x.pass(&format!("-{}", p.value_text()));
+                                out[i] = p.pass(&x.value_text());
+                            }
+                        },
+                        Kind::FloatSeq => {
+                            out[i] =
+                                p.pass_owned(&format!("invite::mr::rotate({})", p.slice_text()));
                         }
                         _ => {}
                     }
@@ -737,6 +790,67 @@ mod tests {
             Value::FloatSeq(vec![]),
         ];
         assert_eq!(product(1, 2.0, 0.0).apply(&big, None, 0), None);
+    }
+
+    #[test]
+    fn the_plane_is_turned_a_quarter_where_the_floats_pair_up_as_points() {
+        let parse =
+            |text: &str, kinds: &[Kind]| Signature::parse(text, kinds, Kind::Float).unwrap();
+        let segment = parse(
+            "fn d(px: f64, py: &f64, n: i32, ax: f64, ay: f64) -> f64",
+            &[
+                Kind::Float,
+                Kind::Float,
+                Kind::Int,
+                Kind::Float,
+                Kind::Float,
+            ],
+        );
+        assert!(Transform::all(&segment).contains(&Transform::Rotated));
+        let input = [
+            Value::Float(1.0),
+            Value::Float(2.0),
+            Value::Int(7),
+            Value::Float(-3.0),
+            Value::Float(5.0),
+        ];
+        let turned = Transform::Rotated.apply(&input, None, 0).unwrap();
+        assert_eq!(
+            turned,
+            [
+                Value::Float(-2.0),
+                Value::Float(1.0),
+                Value::Int(7),
+                Value::Float(-5.0),
+                Value::Float(-3.0),
+            ]
+        );
+        assert_eq!(
+            Transform::Rotated.arguments(&segment, None),
+            ["-*py", "&(px)", "n", "-ay", "ax"]
+        );
+        // A polygon's points in one sequence; three numbers (a point and a radius) do not pair
+        // up, one number is no point, and a sequence of an odd length holds no whole points.
+        let polygon = parse("fn area(pts: &[f64]) -> f64", &[Kind::FloatSeq]);
+        assert!(Transform::all(&polygon).contains(&Transform::Rotated));
+        assert_eq!(
+            Transform::Rotated.arguments(&polygon, None),
+            ["&invite::mr::rotate(pts)"]
+        );
+        let square = [Value::FloatSeq(vec![0.0, 0.0, 1.0, 0.0, 1.0, 1.0])];
+        assert_eq!(
+            Transform::Rotated.apply(&square, None, 0).unwrap(),
+            [Value::FloatSeq(vec![-0.0, 0.0, -0.0, 1.0, -1.0, 1.0])]
+        );
+        let odd = [Value::FloatSeq(vec![1.0, 2.0, 3.0])];
+        assert_eq!(Transform::Rotated.apply(&odd, None, 0), None);
+        let circle = parse(
+            "fn c(x: f64, y: f64, r: f64) -> f64",
+            &[Kind::Float, Kind::Float, Kind::Float],
+        );
+        assert!(!Transform::all(&circle).contains(&Transform::Rotated));
+        let one = parse("fn s(x: f64) -> f64", &[Kind::Float]);
+        assert!(!Transform::all(&one).contains(&Transform::Rotated));
     }
 
     #[test]
