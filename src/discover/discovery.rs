@@ -268,6 +268,71 @@ mod tests {
     }
 
     #[test]
+    fn a_factor_that_depends_on_the_length_is_exact_not_an_inequality() {
+        let samples: Vec<(Vec<f64>,)> = (0..120u32)
+            .map(|i| {
+                ((0..2 + i % 7)
+                    .map(|j| f64::from((i * 13 + j * 7 + j * j * 3) % 29) * 0.75 + 0.5)
+                    .collect(),)
+            })
+            .collect();
+        let variance = |xs: Vec<f64>| {
+            let n = xs.len() as f64;
+            let m = xs.iter().sum::<f64>() / n;
+            xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0)
+        };
+        let found = Discovery::new("fn variance(xs: &[f64]) -> f64", variance)
+            .unwrap()
+            .inputs(samples.clone())
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        for expected in [
+            "variance(&invite::mr::concatenate(xs, xs)) * (2.0 * xs.len() as f64 - 1.0) \
+             == result * (2.0 * xs.len() as f64 - 2.0)",
+            "if !xs.is_empty() => variance(&invite::mr::include(xs, invite::mr::mean(xs))) \
+             * (xs.len() as f64) == result * (xs.len() as f64 - 1.0)",
+        ] {
+            assert!(rel.contains(&expected), "{expected}\n{found}");
+        }
+        assert!(
+            !rel.iter()
+                .any(|r| r.contains("concatenate") && r.contains("<=")),
+            "{found}"
+        );
+        // A standard deviation's factor is the root of one: between the squares.
+        let std_dev = move |xs: Vec<f64>| variance(xs).sqrt();
+        let found = Discovery::new("fn std_dev(xs: &[f64]) -> f64", std_dev)
+            .unwrap()
+            .inputs(samples)
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        let squares = "std_dev(&invite::mr::concatenate(xs, xs)).powi(2) \
+                       * (2.0 * xs.len() as f64 - 1.0) == result.powi(2) * (2.0 * xs.len() as f64 - 2.0)";
+        assert!(rel.contains(&squares), "{found}");
+    }
+
+    #[test]
+    fn a_mean_keeps_when_its_own_result_joins_the_sample() {
+        let samples: Vec<(Vec<f64>,)> = (0..90u32)
+            .map(|i| {
+                ((0..1 + i % 6)
+                    .map(|j| f64::from((i * 11 + j * 5) % 23) * 0.5 + 0.25)
+                    .collect(),)
+            })
+            .collect();
+        let harmonic = |xs: Vec<f64>| xs.len() as f64 / xs.iter().map(|x| 1.0 / x).sum::<f64>();
+        let found = Discovery::new("fn harmonic(xs: &[f64]) -> f64", harmonic)
+            .unwrap()
+            .inputs(samples)
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(
+            rel.contains(&"harmonic(&invite::mr::include(xs, result)) == result"),
+            "{found}"
+        );
+    }
+
+    #[test]
     fn a_distance_does_not_change_when_the_plane_turns() {
         // From a point to a segment, each point a `&[f64]` of two coordinates.
         let dist = |p: Vec<f64>, a: Vec<f64>, b: Vec<f64>| {

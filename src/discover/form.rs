@@ -43,6 +43,19 @@ pub enum Form {
     LenDelta(i64),
     /// `len(y') = 2·len(y)`.
     LenDouble,
+    /// `y'·(c·n + d) = y·(a·n + b)` for an input of `n` elements (of its squares with
+    /// `squared`): a factor that depends on the length, as a sample variance's `(n - 1) / n`
+    /// when the sample's mean joins it, where no constant factor holds.
+    LenRatio {
+        /// The numerator's `a·n + b`.
+        a: i8,
+        b: i8,
+        /// The denominator's `c·n + d`.
+        c: i8,
+        d: i8,
+        /// Between the squares (a standard deviation's factor is the root of one).
+        squared: bool,
+    },
 }
 
 impl Form {
@@ -67,6 +80,8 @@ pub struct Pair<'a> {
     pub n: f64,
     /// The follow-up result's noise.
     pub n2: f64,
+    /// The input's sequences' total length (the `n` of [`Form::LenRatio`]).
+    pub len: usize,
 }
 
 /// Whether a coefficient is no simple constant (a solved `0.36787944117144233`).
@@ -180,6 +195,34 @@ impl Form {
             Form::Superset => elementwise(p, |e, e2| e.iter().all(|x| e2.contains(x))),
             Form::LenDelta(d) => elementwise(p, |e, e2| e2.len() as i64 == e.len() as i64 + d),
             Form::LenDouble => elementwise(p, |e, e2| e2.len() == 2 * e.len()),
+            Form::LenRatio { squared, .. } => match (p.y.number(), p.y2.number()) {
+                (Some(y), Some(t)) => {
+                    let (num, den) = self.len_factors(p.len).unwrap_or((0.0, 0.0));
+                    let ((y, n), (t, n2)) = if *squared {
+                        ((y * y, 2.0 * y.abs() * n), (t * t, 2.0 * t.abs() * n2))
+                    } else {
+                        ((y, n), (t, n2))
+                    };
+                    let (lhs, rhs) = (t * den, y * num);
+                    let tol = k * (n2 * den.abs() + n * num.abs() + EPS * (lhs.abs() + rhs.abs()));
+                    den != 0.0 && close(lhs, rhs, tol)
+                }
+                _ => false,
+            },
+        }
+    }
+
+    /// Of a [`Form::LenRatio`], the numerator and denominator at `n` elements.
+    fn len_factors(&self, n: usize) -> Option<(f64, f64)> {
+        match *self {
+            Form::LenRatio { a, b, c, d, .. } => {
+                let n = n as f64;
+                Some((
+                    f64::from(a) * n + f64::from(b),
+                    f64::from(c) * n + f64::from(d),
+                ))
+            }
+            _ => None,
         }
     }
 
@@ -203,6 +246,11 @@ impl Form {
             }
             (Form::Square { a, b, c }, Some(y), Some(t)) => {
                 rel(t * t, a.value * y * y + b.value * y + c.value)
+            }
+            (Form::LenRatio { squared, .. }, Some(y), Some(t)) => {
+                let (num, den) = self.len_factors(p.len).unwrap_or((0.0, 0.0));
+                let (y, t) = if *squared { (y * y, t * t) } else { (y, t) };
+                rel(t * den, y * num)
             }
             (Form::SeqAffine { alpha, beta }, _, _) => match (p.y.elements(), p.y2.elements()) {
                 (Some(e), Some(e2)) => e
@@ -296,6 +344,76 @@ pub fn fit_numeric(fit: &[Pair<'_>], check: &[Pair<'_>], integral: bool) -> Opti
         })
     };
     lsq::solve(&rows, &t2, &w2).and_then(|x| snapped(&x, integral, build_s, &holds))
+}
+
+/// Largest coefficient of a length's factor: `(2·n - 2) / (2·n - 1)` and its kin.
+const LEN_COEFFICIENT: i8 = 3;
+
+/// A factor that depends on the input's length, `y'·(c·n + d) = y·(a·n + b)` with small whole
+/// coefficients, of the results or of their squares, where it holds on every pair and the
+/// pairs span three lengths or more (two fit too many factors). The simplest first; none
+/// that is a constant (`a·d = b·c`), which [`fit_numeric`] tries.
+pub fn fit_len_ratio(pairs: &[Pair<'_>]) -> Option<Form> {
+    let mut lens: Vec<usize> = pairs
+        .iter()
+        .filter(|p| p.y.number().is_some_and(f64::is_finite))
+        .map(|p| p.len)
+        .collect();
+    lens.sort_unstable();
+    lens.dedup();
+    if lens.len() < 3 {
+        return None;
+    }
+    // One pair of each of three lengths rejects most candidates before the rest are read.
+    let probes: Vec<Pair<'_>> = lens
+        .iter()
+        .take(3)
+        .filter_map(|&n| pairs.iter().find(|p| p.len == n).copied())
+        .collect();
+    let range = -LEN_COEFFICIENT..=LEN_COEFFICIENT;
+    let mut candidates = Vec::new();
+    for squared in [false, true] {
+        for a in range.clone() {
+            for b in range.clone() {
+                for c in range.clone() {
+                    for d in range.clone() {
+                        let wide = |x: i8| i32::from(x);
+                        // One sign for the denominator, no common factor, and not a constant.
+                        if c < 0 || (c == 0 && d <= 0) || wide(a) * wide(d) == wide(b) * wide(c) {
+                            continue;
+                        }
+                        let [ua, ub, uc, ud] = [a, b, c, d].map(i8::unsigned_abs);
+                        if gcd(gcd(ua, ub), gcd(uc, ud)) != 1 {
+                            continue;
+                        }
+                        let size = [a, b, c, d].iter().map(|x| x.unsigned_abs()).sum::<u8>();
+                        candidates.push((
+                            size,
+                            Form::LenRatio {
+                                a,
+                                b,
+                                c,
+                                d,
+                                squared,
+                            },
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    candidates.sort_by_key(|&(size, _)| size);
+    candidates
+        .into_iter()
+        .map(|(_, f)| f)
+        .find(|f| probes.iter().all(|p| f.holds(p)) && pairs.iter().all(|p| f.holds(p)))
+}
+
+fn gcd(mut a: u8, mut b: u8) -> u8 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// The smallest magnitude a residual is weighed relative to: a millionth of the median, so
@@ -455,6 +573,7 @@ mod tests {
                 y2,
                 n: 0.0,
                 n2: 0.0,
+                len: 0,
             })
             .collect()
     }
@@ -468,6 +587,7 @@ mod tests {
                 y2: &num(y2),
                 n,
                 n2: n,
+                len: 0,
             })
         };
         assert!(holds(Form::Above, 1.0, 1.001, 0.0));
@@ -574,46 +694,53 @@ mod tests {
             y: &y,
             y2: &t,
             n: 0.0,
-            n2: 0.0
+            n2: 0.0,
+            len: 0,
         }));
         assert!(f.holds(&Pair {
             y: &y,
             y2: &t,
             n: 0.0,
-            n2: 1e-13
+            n2: 1e-13,
+            len: 0,
         }));
         assert!(!f.holds(&Pair {
             y: &y,
             y2: &t,
             n: 0.0,
-            n2: 1e-15
+            n2: 1e-15,
+            len: 0,
         }));
         let nan = Value::Float(f64::NAN);
         assert!(!f.holds(&Pair {
             y: &nan,
             y2: &nan,
             n: 0.0,
-            n2: 0.0
+            n2: 0.0,
+            len: 0,
         }));
         let inf = Value::Float(f64::INFINITY);
         assert!(f.holds(&Pair {
             y: &inf,
             y2: &inf,
             n: 0.0,
-            n2: 0.0
+            n2: 0.0,
+            len: 0,
         }));
         assert!(!f.holds(&Pair {
             y: &y,
             y2: &inf,
             n: 1.0,
-            n2: 1.0
+            n2: 1.0,
+            len: 0,
         }));
         assert!(
             (f.needed_tolerance(&Pair {
                 y: &y,
                 y2: &t,
                 n: 0.0,
-                n2: 0.0
+                n2: 0.0,
+                len: 0,
             }) - 1e-12)
                 .abs()
                 < 1e-15
@@ -630,6 +757,7 @@ mod tests {
             y2,
             n: 0.0,
             n2: 0.0,
+            len: 0,
         };
         assert!(Form::SeqReversed.holds(&p(&rev)) && !Form::SeqReversed.holds(&p(&a)));
         assert!(Form::SeqPermutation.holds(&p(&rev)) && !Form::SeqPermutation.holds(&p(&sub)));
@@ -642,6 +770,7 @@ mod tests {
             y2: &doubled,
             n: 0.0,
             n2: 0.0,
+            len: 0,
         }; 3];
         assert_eq!(
             fit_elementwise(&ps, &ps, false),
@@ -654,13 +783,15 @@ mod tests {
             y: &Value::Float(1.0),
             y2: &Value::Float(2.0),
             n: 0.0,
-            n2: 0.0
+            n2: 0.0,
+            len: 0,
         }));
         assert!(!Form::AtMost.holds(&Pair {
             y: &Value::Float(1.0),
             y2: &Value::Float(2.0),
             n: 0.0,
-            n2: 0.0
+            n2: 0.0,
+            len: 0,
         }));
     }
 

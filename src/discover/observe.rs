@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::signature::Signature;
-use super::transform::Transform;
+use super::transform::{SeqOp, Transform};
 use super::value::{lossless, Kind, Value};
 
 /// The function as discovery calls it: `None` when the arguments do not convert, the function
@@ -50,7 +50,7 @@ pub struct Follow {
     /// The follow-up input's sequences' total length.
     #[serde(default)]
     pub size: usize,
-    /// A reflection's solved point.
+    /// A reflection's solved point, or the result a sequence had appended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub center: Option<f64>,
 }
@@ -85,6 +85,10 @@ pub fn observe(
                 Transform::Reflect { param } if sig.output == Kind::Float => {
                     symmetry_point(&input, *param, call)
                 }
+                Transform::Seq {
+                    op: SeqOp::IncludeResult,
+                    ..
+                } => output.number(),
                 _ => None,
             };
             let seed = seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);

@@ -89,6 +89,59 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
         Form::LenDelta(d) if *d < 0 => format!("{call}.len() == result.len() - {}", -d),
         Form::LenDelta(d) => format!("{call}.len() == result.len() + {d}"),
         Form::LenDouble => format!("{call}.len() == 2 * result.len()"),
+        Form::LenRatio {
+            a,
+            b,
+            c,
+            d,
+            squared,
+        } => {
+            let n = sig
+                .params
+                .iter()
+                .find(|p| p.kind.is_seq())
+                .map_or_else(|| "n".to_string(), |p| format!("{}.len() as f64", p.name));
+            let (lhs, rhs) = if *squared {
+                (square(&call, ty), square("result", ty))
+            } else {
+                (call, "result".to_string())
+            };
+            format!(
+                "{} == {}",
+                times(&lhs, &len_linear(*c, *d, &n)),
+                times(&rhs, &len_linear(*a, *b, &n))
+            )
+        }
+    }
+}
+
+/// `a·n + b` of a length's factor as source (`2.0 * xs.len() as f64 - 1.0`); empty for 1.
+fn len_linear(a: i8, b: i8, n: &str) -> String {
+    let lit = |x: i8| format!("{}.0", x.unsigned_abs());
+    let term = match a {
+        0 => String::new(),
+        1 => n.to_string(),
+        -1 => format!("-{n}"),
+        _ if a < 0 => format!("-{} * {n}", lit(a)),
+        _ => format!("{} * {n}", lit(a)),
+    };
+    match (term.is_empty(), b) {
+        (true, 1) => String::new(),
+        (true, _) => format!("{}{}", if b < 0 { "-" } else { "" }, lit(b)),
+        (false, 0) => term,
+        (false, _) if b < 0 => format!("{term} - {}", lit(b)),
+        (false, _) => format!("{term} + {}", lit(b)),
+    }
+}
+
+/// `x * (factor)`, or `x` alone for a factor of 1.
+fn times(x: &str, factor: &str) -> String {
+    if factor.is_empty() {
+        x.to_string()
+    } else if factor.contains(' ') {
+        format!("{x} * ({factor})")
+    } else {
+        format!("{x} * {factor}")
     }
 }
 

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use super::cover::Catches;
-use super::form::{fit_elementwise, fit_numeric, Form, Pair};
+use super::form::{fit_elementwise, fit_len_ratio, fit_numeric, Form, Pair};
 use super::guard::Guard;
 use super::observe::Observation;
 use super::perturb::Perturbation;
@@ -785,6 +785,7 @@ fn pair<'a>(obs: &[&'a Observation], i: usize, t: usize) -> Option<Pair<'a>> {
         y2: f.output.as_ref()?,
         n: o.noise,
         n2: f.noise,
+        len: o.size,
     })
 }
 
@@ -827,7 +828,15 @@ fn forms_on(
     let mut out = Vec::new();
     match sig.output {
         Kind::Float | Kind::Int => {
+            // An exact factor that depends on the length, before an inequality: a sample
+            // variance's `(n - 1) / n` where its sample's mean joins it, which `<=` would blur.
+            let one_seq = sig.params.iter().filter(|p| p.kind.is_seq()).count() == 1;
             if let Some(f) = fit_numeric(&fit, &pairs, integral) {
+                out.push(f);
+            } else if let Some(f) = (one_seq && !integral)
+                .then(|| fit_len_ratio(&pairs))
+                .flatten()
+            {
                 out.push(f);
             } else if weak {
                 out.extend([Form::AtLeast, Form::AtMost].into_iter().filter(holds));
@@ -941,6 +950,7 @@ fn detections(
             y2: &y2,
             n: o.noise,
             n2: f.noise,
+            len: o.size,
         })
     });
     (detects, catches, counted(&list))
@@ -997,6 +1007,7 @@ pub fn holds_on(sig: &Signature, transforms: &[Transform], f: &Found, obs: &[Obs
                             y2,
                             n: o.noise,
                             n2: follow.noise,
+                            len: o.size,
                         })
                     })
             }

@@ -139,6 +139,10 @@ pub enum SeqOp {
     /// A value appended (`1` to a sum or a count adds one; `0` to a count of positives adds
     /// nothing).
     IncludeValue(f64),
+    /// The call's own result appended: a mean's fixed point (`mean(&include(xs, result)) ==
+    /// result`, and a median's, a geometric or a harmonic mean's). Made where the result is a
+    /// number of the elements' kind, from the result each call gave.
+    IncludeResult,
     /// Without the first element.
     ExcludeFirst,
     /// The sequence twice over.
@@ -305,6 +309,16 @@ impl Transform {
                             out.push(Transform::Seq { param: p, op });
                         }
                     }
+                    let element = match param.kind {
+                        Kind::FloatSeq => Kind::Float,
+                        _ => Kind::Int,
+                    };
+                    if sig.output == element {
+                        out.push(Transform::Seq {
+                            param: p,
+                            op: SeqOp::IncludeResult,
+                        });
+                    }
                     for first in COMPOSITE_FIRST {
                         for then in COMPOSITE_THEN {
                             out.push(Transform::SeqThen {
@@ -433,7 +447,8 @@ impl Transform {
     }
 
     /// Applies the transformation; `None` where it does not apply (an empty sequence, an
-    /// integer that would overflow or is not whole). `seed` draws the permutation.
+    /// integer that would overflow or is not whole). `center` is a reflection's solved point,
+    /// or the result to append; `seed` draws the permutation.
     pub fn apply(&self, input: &[Value], center: Option<f64>, seed: u64) -> Option<Vec<Value>> {
         let mut out = input.to_vec();
         match *self {
@@ -453,6 +468,16 @@ impl Transform {
                 out[param] = Value::Float(center? - x);
             }
             Transform::Swap { i, j } => out.swap(i, j),
+            Transform::Seq {
+                param,
+                op: SeqOp::IncludeResult,
+            } => {
+                // The result, passed where a reflection's point is.
+                let v = &input[param];
+                let mut xs = v.elements()?;
+                xs.push(center?);
+                out[param] = v.seq_like(xs)?;
+            }
             Transform::Seq { param, op } => {
                 let v = &input[param];
                 let xs = v.elements()?;
@@ -675,6 +700,7 @@ fn seq_text(op: SeqOp, s: &str, name: &str, ty: NumTy) -> String {
         SeqOp::IncludeMean => format!("invite::mr::include({s}, invite::mr::mean({s}))"),
         SeqOp::IncludeMax => format!("invite::mr::include({s}, invite::mr::largest({s}))"),
         SeqOp::IncludeValue(v) => format!("invite::mr::include({s}, {})", lit(v)),
+        SeqOp::IncludeResult => format!("invite::mr::include({s}, result)"),
         SeqOp::ExcludeFirst => format!("{name}[1..].to_vec()"),
         SeqOp::Duplicate => format!("invite::mr::concatenate({s}, {s})"),
         SeqOp::Scale(c) => format!("invite::mr::multiply({s}, {})", lit(c)),
@@ -696,6 +722,8 @@ fn seq_op(op: SeqOp, mut xs: Vec<f64>, seed: u64) -> Option<Vec<f64>> {
         }
         SeqOp::IncludeMax => xs.push(xs.iter().copied().reduce(f64::max)?),
         SeqOp::IncludeValue(v) => xs.push(v),
+        // Made in `Transform::apply`, from the call's result.
+        SeqOp::IncludeResult => return None,
         SeqOp::ExcludeFirst => {
             xs.first()?;
             xs.remove(0);
