@@ -248,6 +248,94 @@ fn a_full_ring_skips_the_test_never_the_call_and_counts_it() {
             .count(),
         1
     );
+    // It names the call that could never fit, not one that found the ring full.
+    let bytes: usize = run
+        .stderr
+        .split("takes ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next()?.parse().ok())
+        .expect("the size of the call that does not fit");
+    assert!(bytes > 80 << 13, "{}", run.stderr);
+}
+
+#[test]
+fn a_call_whose_ring_is_full_goes_to_another_worker_s_before_it_is_skipped() {
+    // Two workers (one per CPU, up to `max_concurrent`), so two rings; this thread's calls go
+    // to the first (it calls first), another thread's to the second.
+    let config = format!(
+        "{}\nworker_ring_mib = 1",
+        EVERY_CALL.replace("max_concurrent = 4", "max_concurrent = 2")
+    );
+    let lanes = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(2);
+    let run = scenario(here!(), &config, || {
+        total(&[1.0, 2.0]);
+        std::thread::spawn(|| total(&[3.0])).join().unwrap();
+        assert!(invite::wait_idle(WAIT));
+        assert_eq!(
+            signal_workers(libc::SIGSTOP),
+            2 * lanes,
+            "both workers stopped"
+        );
+        let big = vec![0.5f64; 12 << 10];
+        for _ in 0..40 {
+            assert_eq!(total(&big), 6144.0);
+        }
+        signal_workers(libc::SIGCONT);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == "scenarios::pure::total")
+        .unwrap();
+    // 96 KiB entries in 1 MiB rings: about ten fit in each, and every ring is filled before a
+    // call is skipped.
+    let big_runs = site.runs - 2;
+    assert!(
+        big_runs > 10 * (lanes as u64 - 1) && big_runs <= 11 * lanes as u64,
+        "{site:?}"
+    );
+    assert_eq!(site.runs + site.skipped.ring_full, 42, "{site:?}");
+    assert_eq!(site.outcomes.pass, site.runs, "{site:?}");
+    // Only a call that could never fit is said to: none here.
+    assert!(
+        !run.stderr.contains("more than half the worker's ring"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn with_runs_not_hidden_the_program_forks_the_worker_and_it_tests_the_calls() {
+    let config = format!("{EVERY_CALL}\nhide_runs = false");
+    let run = scenario(here!(), &config, || {
+        for i in 0..5 {
+            total(&[f64::from(i), 0.5]);
+        }
+        assert!(invite::wait_idle(WAIT));
+        // The supervisor is the program's own child, the executor the supervisor's.
+        let program = std::process::id() as i32;
+        let workers = workers();
+        assert_eq!(workers.len(), 2, "a supervisor and an executor");
+        assert!(
+            workers
+                .iter()
+                .any(|&w| support::parent_of(w) == Some(program)),
+            "{workers:?}"
+        );
+    });
+    run.assert_success();
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == "scenarios::pure::total")
+        .unwrap();
+    assert_eq!((site.runs, site.outcomes.pass), (5, 5), "{site:?}");
 }
 
 #[test]

@@ -405,6 +405,13 @@ pub fn process_state(pid: i32) -> Option<char> {
     s[after + 1..].trim_start().chars().next()
 }
 
+/// A process's parent (field 4 of `/proc/<pid>/stat`), if it is still there.
+pub fn parent_of(pid: i32) -> Option<i32> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = s.rfind(')')?;
+    s[after + 1..].split_whitespace().nth(1)?.parse().ok()
+}
+
 /// The CPU time a process has used, user and system, in clock ticks (0 once it is gone).
 pub fn cpu_ticks(pid: i32) -> u64 {
     let Ok(s) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
