@@ -465,13 +465,17 @@ fn many_threads_call_pure_sites_at_once_and_lose_nothing() {
 
 /// Hand-written tests that each take the worker's executor down on one input: a store through
 /// a null pointer, a loop without end (the site's deadline ends it), an allocation without end
-/// (the memory cap ends it). On every other input they pass.
+/// (the memory cap ends it), a panic, a call the sandbox refuses, a panic while panicking
+/// (which aborts). On every other input they pass.
 #[invite::metamorphic(
     pure,
     timeout_ms = 1000,
     test = crashes_on_1,
     test = hangs_on_2,
     test = allocates_on_3,
+    test = panics_on_4,
+    test = unlocks_on_5,
+    test = aborts_on_6,
 )]
 fn hazard(x: u64) -> u64 {
     x
@@ -506,10 +510,38 @@ fn allocates_on_3(x: &u64, _result: &u64) -> Result<(), String> {
     Ok(())
 }
 
+fn panics_on_4(x: &u64, _result: &u64) -> Result<(), String> {
+    assert!(*x != 4, "the frobnicator overflowed at {x}");
+    Ok(())
+}
+
+fn unlocks_on_5(x: &u64, _result: &u64) -> Result<(), String> {
+    if *x == 5 {
+        // SAFETY: flock on standard input, which the sandbox refuses before it runs.
+        unsafe { libc::flock(0, libc::LOCK_UN) };
+    }
+    Ok(())
+}
+
+fn aborts_on_6(x: &u64, _result: &u64) -> Result<(), String> {
+    /// Panics as it is dropped: during the first panic's unwinding, which aborts.
+    struct Bomb;
+    impl Drop for Bomb {
+        fn drop(&mut self) {
+            panic!("and again");
+        }
+    }
+    if *x == 6 {
+        let _bomb = Bomb;
+        panic!("the first panic at {x}");
+    }
+    Ok(())
+}
+
 #[test]
 fn a_test_that_crashes_hangs_or_exhausts_memory_costs_one_test_and_the_worker_comes_back() {
     let run = scenario(here!(), &format!("{EVERY_CALL}\nmemory_mb = 16"), || {
-        for x in 1..=5 {
+        for x in 1..=7 {
             std::hint::black_box(hazard(x));
         }
     });
@@ -519,14 +551,28 @@ fn a_test_that_crashes_hangs_or_exhausts_memory_costs_one_test_and_the_worker_co
         .into_iter()
         .filter(|t| t.site == "scenarios::pure::hazard")
         .collect();
-    assert_eq!(tests.len(), 5 * 3, "{}", run.describe());
+    assert_eq!(tests.len(), 7 * 6, "{}", run.describe());
     for t in &tests {
         let x = &t.inputs["x"];
         let expected = match (t.test.as_str(), x.as_str()) {
-            ("crashes_on_1", "1") | ("allocates_on_3", "3") => Error,
+            ("crashes_on_1", "1")
+            | ("allocates_on_3", "3")
+            | ("panics_on_4", "4")
+            | ("aborts_on_6", "6") => Error,
             ("hangs_on_2", "2") => Timeout,
+            ("unlocks_on_5", "5") => Blocked,
             _ => Pass,
         };
+        // The panic's message, and the refused call, are what the detail says.
+        let says = match expected {
+            Error if x == "4" => "the frobnicator overflowed at 4",
+            // The executor is gone: the first panic's message, as its hook sent it.
+            Error if x == "6" => "the first panic at 6",
+            Blocked => "flock",
+            _ => "",
+        };
+        let detail = t.detail.as_deref().unwrap_or("");
+        assert!(detail.contains(says), "{} on x = {x}: {detail}", t.test);
         assert_eq!(
             t.outcome,
             expected,
@@ -545,7 +591,7 @@ fn a_test_that_crashes_hangs_or_exhausts_memory_costs_one_test_and_the_worker_co
     }
     // Every call was tested, the calls after each loss too: the executor was replaced.
     let runs: std::collections::BTreeSet<u64> = tests.iter().map(|t| t.run).collect();
-    assert_eq!(runs.len(), 5, "{}", run.describe());
+    assert_eq!(runs.len(), 7, "{}", run.describe());
 }
 
 /// A type of the program's own, with no `Travel`: with the `serde` feature it crosses through
@@ -628,6 +674,46 @@ fn an_idle_worker_sleeps() {
         run.outcomes_of("total(&negate(xs)) == -result"),
         vec![Pass; 2]
     );
+}
+
+/// A property that takes its time: the executor sleeps in it.
+fn after_a_nap(y: f64) -> bool {
+    std::thread::sleep(Duration::from_millis(800));
+    y.is_finite()
+}
+
+#[invite::metamorphic(pure, after_a_nap(result))]
+fn napped(x: f64) -> f64 {
+    x * 2.0
+}
+
+#[test]
+fn the_supervisor_sleeps_while_its_executor_runs_a_test() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        napped(1.0);
+        // The executor is in the test: its supervisor (the worker whose parent is no worker)
+        // waits in the kernel for a frame or the deadline, and uses a small share of the time.
+        assert!(support::eventually(WAIT, || workers().len() == 2));
+        let pids = workers();
+        let supervisor = *pids
+            .iter()
+            .find(|&&p| support::parent_of(p).is_none_or(|parent| !pids.contains(&parent)))
+            .unwrap();
+        let (before, started) = (support::cpu_ticks(supervisor), std::time::Instant::now());
+        while started.elapsed() < Duration::from_millis(500) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let used_ms =
+            (support::cpu_ticks(supervisor) - before) * 1000 / support::ticks_per_second();
+        let window_ms = started.elapsed().as_millis() as u64;
+        assert!(
+            used_ms * 10 <= window_ms,
+            "the supervisor used {used_ms} ms of CPU in {window_ms} ms"
+        );
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    assert_eq!(run.outcomes_of("after_a_nap(result)"), vec![Pass]);
 }
 
 #[test]
