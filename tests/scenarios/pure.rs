@@ -716,6 +716,36 @@ fn the_supervisor_sleeps_while_its_executor_runs_a_test() {
     assert_eq!(run.outcomes_of("after_a_nap(result)"), vec![Pass]);
 }
 
+/// A property that takes CPU: the executor spins in it.
+fn after_a_spin(y: f64) -> bool {
+    let started = std::time::Instant::now();
+    while started.elapsed() < Duration::from_millis(200) {
+        std::hint::spin_loop();
+    }
+    y.is_finite()
+}
+
+#[invite::metamorphic(pure, after_a_spin(result))]
+fn spun(x: f64) -> f64 {
+    x + 1.0
+}
+
+#[test]
+fn the_worker_s_cpu_time_is_charged_as_a_test_child_s() {
+    let config = EVERY_CALL.replace("child_cpu_charge = 0.0", "child_cpu_charge = 1.0");
+    let run = scenario(here!(), &config, || {
+        spun(1.0);
+        spun(2.0);
+        assert!(invite::wait_idle(WAIT));
+    });
+    run.assert_success();
+    assert_eq!(run.outcomes_of("after_a_spin(result)"), vec![Pass; 2]);
+    // About 0.4 s of the executor's CPU, charged as a share of the run's wall time: more than
+    // nothing, and no more than the worker's two processes could use.
+    let share = run.final_stats().children_share;
+    assert!(share > 0.0 && share <= 2.0, "children_share {share}");
+}
+
 #[test]
 fn calls_queued_for_a_worker_that_then_died_are_tested_by_the_next() {
     // One worker: the calls cannot go to another's ring.
