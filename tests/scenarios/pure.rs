@@ -689,7 +689,19 @@ fn napped(x: f64) -> f64 {
 
 #[test]
 fn the_supervisor_sleeps_while_its_executor_runs_a_test() {
-    let run = scenario(here!(), EVERY_CALL, || {
+    supervisor_sleeps(here!(), EVERY_CALL);
+}
+
+#[test]
+fn the_supervisor_sleeps_while_its_executor_runs_a_test_with_memory_isolation_only() {
+    // No system-call filter: no broker of file opens to wait on.
+    supervisor_sleeps(here!(), &format!("{EVERY_CALL}\nsandbox = \"fork\""));
+}
+
+/// Runs scenario `name` (the calling test's own): one call whose test sleeps, and the
+/// supervisor's CPU while it does.
+fn supervisor_sleeps(name: &str, config: &str) {
+    let run = scenario(name, config, || {
         napped(1.0);
         // The executor is in the test: its supervisor (the worker whose parent is no worker)
         // waits in the kernel for a frame or the deadline, and uses a small share of the time.
