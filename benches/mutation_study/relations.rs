@@ -384,15 +384,26 @@ fn call(f: impl FnOnce()) {
 
 #[test]
 fn relations_hold_on_live_calls() {
+    // The run script sets these for relation discovery: a larger workload of other inputs
+    // (`STUDY_ROUNDS` rounds of random samples, from `STUDY_SEED`), its log kept at
+    // `STUDY_LOG`, and how many sites should have run tests (`STUDY_SITES`: none when
+    // discovering, only the functions discovery can take when judging its relations).
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let rounds: usize = var("STUDY_ROUNDS").map_or(1, |v| v.parse().expect("STUDY_ROUNDS"));
+    let seed: u64 = var("STUDY_SEED").map_or(0x9e37_79b9_7f4a_7c15, |v| {
+        v.parse().expect("STUDY_SEED")
+    });
+    let sites: usize = var("STUDY_SITES").map_or(20, |v| v.parse().expect("STUDY_SITES"));
     let dir = std::env::temp_dir().join(format!("invite-study-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    let log = var("STUDY_LOG").map_or_else(|| dir.join("log.jsonl"), std::path::PathBuf::from);
     let config = dir.join("invite.toml");
     std::fs::write(
         &config,
         format!(
             "default_rho = 1.0\nmax_concurrent = {BATCH}\nmax_overhead = 1.0\n\
              child_cpu_charge = 0.0\ntimeout_ms = 10000\nlog = {:?}\n",
-            dir.join("log.jsonl").display().to_string()
+            log.display().to_string()
         ),
     )
     .unwrap();
@@ -400,16 +411,18 @@ fn relations_hold_on_live_calls() {
     std::panic::set_hook(Box::new(|_| {}));
     assert!(invite::init(), "invite did not start");
 
-    let mut gen = Inputs(0x9e37_79b9_7f4a_7c15);
+    let mut gen = Inputs(seed);
     let mut samples: Vec<Vec<f64>> = vec![
         vec![2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0],
         vec![1.0, 2.0, 3.0],
         vec![-3.5, 0.25, 8.0, 1.0, 1.0],
         vec![10.0, 1.0, 100.0, 3.0, 7.0, 2.0],
     ];
-    for len in [3, 4, 7, 10] {
-        samples.push(gen.vector(len, -50.0, 50.0));
-        samples.push(gen.vector(len, 0.5, 40.0));
+    for _ in 0..rounds {
+        for len in [3, 4, 7, 10] {
+            samples.push(gen.vector(len, -50.0, 50.0));
+            samples.push(gen.vector(len, 0.5, 40.0));
+        }
     }
     let positive: Vec<&Vec<f64>> = samples
         .iter()
@@ -495,7 +508,8 @@ fn relations_hold_on_live_calls() {
             standard_error_mean(stdev, size, population);
         });
     }
-    for size in [1, 6, 24, 50] {
+    let sizes = if rounds > 1 { (1..=8 * rounds as u64).collect() } else { vec![1, 6, 24, 50] };
+    for size in sizes {
         call(|| {
             standard_error_skewness(size);
         });
@@ -520,7 +534,7 @@ fn relations_hold_on_live_calls() {
     );
     let _ = std::fs::remove_dir_all(&dir);
     // Every instrumented function had its relations run: a site without tests finds nothing.
-    assert_eq!(outcomes.sites.len(), 20, "sites with tests: {:?}", outcomes.sites);
+    assert_eq!(outcomes.sites.len(), sites, "sites with tests: {:?}", outcomes.sites);
     let failures: Vec<String> = outcomes
         .failures
         .iter()

@@ -584,3 +584,153 @@ pub(super) fn pure_body(
         __invite_value
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expand::shape::shape_of;
+    use crate::parse::Kind;
+
+    fn site(kind: Kind, attr: &str, item: &str) -> (Shape, Args) {
+        let mut args = Args::default();
+        args.add(kind, attr.parse().unwrap()).unwrap();
+        let func: syn::ItemFn = syn::parse_str(item).unwrap();
+        (shape_of(&func, &args).unwrap(), args)
+    }
+
+    /// Why a metamorphic site `item` has no worker's path, empty where it has one.
+    fn no_worker_of(attr: &str, item: &str) -> String {
+        let (shape, args) = site(Kind::Metamorphic, attr, item);
+        no_worker(&shape, &args)
+    }
+
+    #[test]
+    fn the_worker_s_path_is_written_where_its_copy_surely_compiles() {
+        for item in [
+            "fn f(x: &[f64], s: &str, n: &u64, v: &Vec<u8>, o: &Option<i32>) -> f64 { 0.0 }",
+            "fn f(t: &(u8, u8), a: &[u8; 4], p: &(u64)) -> u8 { 0 }",
+            "fn f<T: Clone>(x: &T) -> u8 { 0 }",
+            "fn f(x: &'_ u8) -> u8 { 0 }",
+        ] {
+            assert_eq!(no_worker_of("result == result", item), "", "{item}");
+        }
+    }
+
+    #[test]
+    fn a_shape_whose_copy_might_not_compile_keeps_the_fork_s_path_and_says_why() {
+        for (item, why) in [
+            (
+                "fn f<'a>(x: &'a u8) -> u8 { 0 }",
+                "it has lifetime parameters",
+            ),
+            (
+                "fn f(x: u8) -> Cow<'static, str> { 0 }",
+                "its result names a lifetime",
+            ),
+            (
+                "fn f(x: &'static u8) -> u8 { 0 }",
+                "its parameter `x` names a lifetime",
+            ),
+            (
+                "fn f(g: for<'a> fn(&'a u8) -> u8) -> u8 { 0 }",
+                "its parameter `g` names a lifetime",
+            ),
+            ("fn f(p: &Path) -> u8 { 0 }", "a reference to `Path`"),
+            ("fn f(p: &std::path::Path) -> u8 { 0 }", "Path`, of which"),
+            (
+                "fn f(d: &dyn Fn()) -> u8 { 0 }",
+                "a reference to `dyn Fn",
+            ),
+            (
+                "fn f(d: &(dyn Fn())) -> u8 { 0 }",
+                "a reference to `(dyn Fn",
+            ),
+            ("fn f<T: ?Sized>(x: &T) -> u8 { 0 }", "a reference to `T`"),
+            ("fn f(x: &<u8 as Tr>::Out) -> u8 { 0 }", "a reference to"),
+            ("fn f<T>(x: &T::Out) -> u8 { 0 }", "Out`, of which"),
+            ("fn f(x: &Self) -> u8 { 0 }", "a reference to `Self`"),
+        ] {
+            let got = no_worker_of("result == result", item);
+            assert!(got.contains(why), "{item}: {got:?}");
+        }
+        // `pure` takes them all, the compiler then being the judge.
+        let (shape, args) = site(
+            Kind::Metamorphic,
+            "pure, result == result",
+            "fn f(p: &Path) -> u8 { 0 }",
+        );
+        assert_eq!(no_worker(&shape, &args), "");
+        // `pure = false` keeps any site out.
+        assert_eq!(
+            no_worker_of("pure = false, result == result", "fn f(x: u8) -> u8 { x }"),
+            "it is compiled `pure = false`"
+        );
+    }
+
+    #[test]
+    fn in_vivo_tests_and_discovery_are_no_work_for_the_worker() {
+        for (attr, why) in [("test = t", ""), ("discover = true", "relation discovery")] {
+            let got = no_worker_of(attr, "fn f(x: u8) -> u8 { x }");
+            assert!(
+                got.contains(why) && (why.is_empty() == got.is_empty()),
+                "{attr}: {got:?}"
+            );
+        }
+        let (shape, args) = site(Kind::InVivo, "test = t", "fn f(x: u8) -> u8 { x }");
+        assert!(no_worker(&shape, &args).contains("In Vivo tests"));
+        // Declared `pure`, the same refusals are errors on the token.
+        let (shape, args) = site(
+            Kind::Metamorphic,
+            "pure, discover = true",
+            "fn f(x: u8) -> u8 { x }",
+        );
+        let err = check_pure(&shape, &args).unwrap_err().to_string();
+        assert!(err.contains("relation discovery"), "{err}");
+        let (shape, args) = site(
+            Kind::Metamorphic,
+            "pure, f(x) == result",
+            "fn f(x: u8) -> u8 { x }",
+        );
+        assert!(check_pure(&shape, &args).is_ok());
+    }
+
+    #[test]
+    fn the_runner_s_types_name_no_lifetime_of_the_function() {
+        let ty: Type = syn::parse_str("&'a Vec<&'b str>").unwrap();
+        let erased = anonymous_lifetimes(&ty).to_token_stream().to_string();
+        assert_eq!(erased, "& '_ Vec < & '_ str >");
+        let kept: Type = syn::parse_str("&'static str").unwrap();
+        assert_eq!(
+            anonymous_lifetimes(&kept).to_token_stream().to_string(),
+            "& 'static str"
+        );
+    }
+
+    #[test]
+    fn a_type_names_a_type_parameter_anywhere_in_it() {
+        let params = [syn::Ident::new("T", proc_macro2::Span::call_site())];
+        for (text, names) in [
+            ("T", true),
+            ("Vec<T>", true),
+            ("Option<(u8, T)>", true),
+            ("T::Item", true),
+            ("Vec<u8>", false),
+            ("U", false),
+            ("crate::T", false),
+        ] {
+            let ty: Type = syn::parse_str(text).unwrap();
+            assert_eq!(names_any(&ty, &params), names, "{text}");
+        }
+    }
+
+    #[test]
+    fn only_an_undeclared_site_falls_back_to_no_copy_at_all() {
+        assert!(Mode::IfAble.by_resolution());
+        assert_eq!(Mode::Declared.by_resolution(), cfg!(feature = "serde"));
+        assert!(Mode::IfAble.imports().to_string().contains("CannotTravel"));
+        assert!(!Mode::Declared
+            .imports()
+            .to_string()
+            .contains("CannotTravel"));
+    }
+}
