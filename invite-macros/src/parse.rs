@@ -718,4 +718,27 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn pure_is_said_once_and_only_to_a_metamorphic_attribute() {
+        let add = |kind, tokens: TokenStream| Args::default().add(kind, tokens);
+        for twice in [
+            quote!(pure, pure, f(x) == result),
+            quote!(pure = false, pure, f(x) == result),
+            quote!(pure, pure = false, f(x) == result),
+        ] {
+            let err = add(Kind::Metamorphic, twice.clone()).expect_err(&twice.to_string());
+            assert!(err.to_string().contains("twice"), "{twice}: {err}");
+        }
+        let mut args = Args::default();
+        args.add(Kind::Metamorphic, quote!(pure, f(x) == result))
+            .unwrap();
+        assert!(args.pure.is_some() && !args.pure_off);
+        // Another bare word is a property, and `pure` is no In Vivo option.
+        let mut args = Args::default();
+        args.add(Kind::Metamorphic, quote!(holds)).unwrap();
+        assert!(args.pure.is_none());
+        assert_eq!(args.tests.len(), 1);
+        assert!(add(Kind::InVivo, quote!(pure, test = t)).is_err());
+    }
 }
