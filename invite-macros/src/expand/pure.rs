@@ -637,10 +637,7 @@ mod tests {
             ),
             ("fn f(p: &Path) -> u8 { 0 }", "a reference to `Path`"),
             ("fn f(p: &std::path::Path) -> u8 { 0 }", "Path`, of which"),
-            (
-                "fn f(d: &dyn Fn()) -> u8 { 0 }",
-                "a reference to `dyn Fn",
-            ),
+            ("fn f(d: &dyn Fn()) -> u8 { 0 }", "a reference to `dyn Fn"),
             (
                 "fn f(d: &(dyn Fn())) -> u8 { 0 }",
                 "a reference to `(dyn Fn",
@@ -648,6 +645,13 @@ mod tests {
             ("fn f<T: ?Sized>(x: &T) -> u8 { 0 }", "a reference to `T`"),
             ("fn f(x: &<u8 as Tr>::Out) -> u8 { 0 }", "a reference to"),
             ("fn f<T>(x: &T::Out) -> u8 { 0 }", "Out`, of which"),
+            // A projection named like a sized type is still a projection.
+            ("fn f(x: &<u8 as Tr>::Vec) -> u8 { 0 }", "Vec`, of which"),
+            // A `for<'a>` that names no lifetime inside still binds one.
+            (
+                "fn f(g: for<'a> fn(&u8) -> u8) -> u8 { 0 }",
+                "its parameter `g` names a lifetime",
+            ),
             ("fn f(x: &Self) -> u8 { 0 }", "a reference to `Self`"),
         ] {
             let got = no_worker_of("result == result", item);
