@@ -889,7 +889,15 @@ fn grown_sequences_propose_what_holds_of_each_function_and_nothing_else() {
         ),
         "{total:#?}"
     );
-    // Grown by its mean, or by a larger element.
+    // Grown by its mean, or by a larger element; a sum by its mean, by a factor of the length.
+    assert!(
+        has(
+            &total,
+            "if !xs.is_empty() => total(&invite::mr::include(xs, invite::mr::mean(xs))) \
+             * (xs.len() as f64) == result * (xs.len() as f64 + 1.0)"
+        ),
+        "{total:#?}"
+    );
     for r in [
         "if !xs.is_empty() => mean(&invite::mr::include(xs, invite::mr::mean(xs))) == result",
         "if !xs.is_empty() => mean(&invite::mr::include(xs, invite::mr::largest(xs))) >= result",
@@ -898,10 +906,11 @@ fn grown_sequences_propose_what_holds_of_each_function_and_nothing_else() {
         assert!(has(&mean, r), "{r} missing from {mean:#?}");
     }
     // What holds of one function is not proposed for another it does not hold of.
+    // (A sum grown by its mean, or by itself, changes by a factor of its length, or doubles.)
     assert!(
-        !total
-            .iter()
-            .any(|r| r.contains("include(xs, xs[0])") || r.contains("include(xs, invite::mr::")),
+        !total.iter().any(|r| (r.contains("include(xs, xs[0])")
+            || r.contains("include(xs, invite::mr::"))
+            && (r.ends_with(") == result") || r.ends_with(">= result"))),
         "a sum grown by one of its elements changes: {total:#?}"
     );
     // Grown by a one, it grows by one; by a zero, not at all.
