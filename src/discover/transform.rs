@@ -520,7 +520,9 @@ impl Transform {
                             }
                         },
                         Value::FloatSeq(xs) if xs.len().is_multiple_of(2) => {
-                            out[i] = Value::FloatSeq(crate::mr::rotate(xs));
+                            // As `invite::mr::rotate`, which the relation's text calls.
+                            let turned = xs.chunks_exact(2).flat_map(|p| [-p[1], p[0]]);
+                            out[i] = Value::FloatSeq(turned.collect());
                         }
                         Value::FloatSeq(_) => return None,
                         _ => {}
