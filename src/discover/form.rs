@@ -195,10 +195,16 @@ impl Form {
             Form::Superset => elementwise(p, |e, e2| e.iter().all(|x| e2.contains(x))),
             Form::LenDelta(d) => elementwise(p, |e, e2| e2.len() as i64 == e.len() as i64 + d),
             Form::LenDouble => elementwise(p, |e, e2| e2.len() == 2 * e.len()),
-            Form::LenRatio { squared, .. } => match (p.y.number(), p.y2.number()) {
+            &Form::LenRatio {
+                a,
+                b,
+                c,
+                d,
+                squared,
+            } => match (p.y.number(), p.y2.number()) {
                 (Some(y), Some(t)) => {
-                    let (num, den) = self.len_factors(p.len).unwrap_or((0.0, 0.0));
-                    let ((y, n), (t, n2)) = if *squared {
+                    let (num, den) = (at_len(a, b, p.len), at_len(c, d, p.len));
+                    let ((y, n), (t, n2)) = if squared {
                         ((y * y, 2.0 * y.abs() * n), (t * t, 2.0 * t.abs() * n2))
                     } else {
                         ((y, n), (t, n2))
@@ -209,20 +215,6 @@ impl Form {
                 }
                 _ => false,
             },
-        }
-    }
-
-    /// Of a [`Form::LenRatio`], the numerator and denominator at `n` elements.
-    fn len_factors(&self, n: usize) -> Option<(f64, f64)> {
-        match *self {
-            Form::LenRatio { a, b, c, d, .. } => {
-                let n = n as f64;
-                Some((
-                    f64::from(a) * n + f64::from(b),
-                    f64::from(c) * n + f64::from(d),
-                ))
-            }
-            _ => None,
         }
     }
 
@@ -247,10 +239,19 @@ impl Form {
             (Form::Square { a, b, c }, Some(y), Some(t)) => {
                 rel(t * t, a.value * y * y + b.value * y + c.value)
             }
-            (Form::LenRatio { squared, .. }, Some(y), Some(t)) => {
-                let (num, den) = self.len_factors(p.len).unwrap_or((0.0, 0.0));
-                let (y, t) = if *squared { (y * y, t * t) } else { (y, t) };
-                rel(t * den, y * num)
+            (
+                &Form::LenRatio {
+                    a,
+                    b,
+                    c,
+                    d,
+                    squared,
+                },
+                Some(y),
+                Some(t),
+            ) => {
+                let (y, t) = if squared { (y * y, t * t) } else { (y, t) };
+                rel(t * at_len(c, d, p.len), y * at_len(a, b, p.len))
             }
             (Form::SeqAffine { alpha, beta }, _, _) => match (p.y.elements(), p.y2.elements()) {
                 (Some(e), Some(e2)) => e
@@ -386,7 +387,7 @@ pub fn fit_len_ratio(pairs: &[Pair<'_>]) -> Option<Form> {
                         if gcd(gcd(ua, ub), gcd(uc, ud)) != 1 {
                             continue;
                         }
-                        let size = [a, b, c, d].iter().map(|x| x.unsigned_abs()).sum::<u8>();
+                        let size = ua + ub + uc + ud;
                         candidates.push((
                             size,
                             Form::LenRatio {
@@ -407,6 +408,11 @@ pub fn fit_len_ratio(pairs: &[Pair<'_>]) -> Option<Form> {
         .into_iter()
         .map(|(_, f)| f)
         .find(|f| probes.iter().all(|p| f.holds(p)) && pairs.iter().all(|p| f.holds(p)))
+}
+
+/// `a·n + b` at `n` elements: a [`Form::LenRatio`]'s numerator or denominator.
+fn at_len(a: i8, b: i8, n: usize) -> f64 {
+    f64::from(a) * n as f64 + f64::from(b)
 }
 
 fn gcd(mut a: u8, mut b: u8) -> u8 {
