@@ -833,4 +833,30 @@ mod tests {
         assert_eq!(significant(123_456.0, 1), 100_000.0);
         assert_eq!(significant(2.5, 15), 2.5);
     }
+
+    #[test]
+    fn a_length_factor_between_squares_allows_the_noise_and_no_more() {
+        // A standard deviation of 4 elements, its sample twice over: squares in (2n - 2)/(2n - 1).
+        let f = Form::LenRatio {
+            a: 2,
+            b: -2,
+            c: 2,
+            d: -1,
+            squared: true,
+        };
+        let y = 3.0f64;
+        let exact = (y * y * 6.0 / 7.0).sqrt();
+        let pair = |t: f64, n: f64| {
+            f.holds(&Pair {
+                y: &Value::Float(y),
+                y2: &Value::Float(t),
+                n,
+                n2: n,
+                len: 4,
+            })
+        };
+        assert!(pair(exact, 1e-16));
+        assert!(!pair(exact * 1.01, 1e-16), "1% off, with noise of 1e-16");
+        assert!(pair(exact * (1.0 + 1e-6), 1e-6), "within the noise");
+    }
 }
