@@ -129,6 +129,42 @@ fn a_pure_site_gives_the_records_a_forked_one_gives() {
     assert_eq!((site.runs, site.tests), (6, 24), "{site:?}");
 }
 
+/// A string slice crosses the ring as its bytes, and a `String` result comes back whole.
+#[invite::metamorphic(
+    pure,
+    initials(&s.to_uppercase()) == result.to_uppercase(),
+    initials(&format!("{s} {s}")) == format!("{result}{result}"),
+)]
+fn initials(s: &str) -> String {
+    s.split_whitespace()
+        .filter_map(|w| w.chars().next())
+        .collect()
+}
+
+#[test]
+fn a_string_slice_and_a_string_result_cross_to_the_worker_whole() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        assert_eq!(initials("in vivo testing \u{fc}ber alles"), "ivt\u{fc}a");
+        assert!(invite::wait_idle(WAIT));
+        assert_eq!(workers().len(), 2, "the worker tested the call");
+    });
+    run.assert_success();
+    let tests = run.tests();
+    assert_eq!(tests.len(), 2, "{}", run.describe());
+    assert!(
+        tests.iter().all(|t| t.outcome == Pass),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        tests
+            .iter()
+            .all(|t| t.inputs["s"].contains("in vivo testing \u{fc}ber alles")),
+        "{}",
+        run.describe()
+    );
+}
+
 static OFFSET: AtomicU64 = AtomicU64::new(0);
 
 /// Declared pure, but reads a global the program changes.

@@ -122,6 +122,20 @@ fn rename_in_tokens(tokens: TokenStream) -> TokenStream {
                 out.set_span(g.span());
                 TokenTree::Group(out)
             }
+            TokenTree::Literal(l) => {
+                // `format!("{result}")` captures `result` by the string's own text.
+                let text = syn::parse2::<syn::LitStr>(TokenTree::Literal(l.clone()).into())
+                    .ok()
+                    .and_then(|s| renamed_captures(&s.value()));
+                match text {
+                    Some(text) => {
+                        let mut renamed = proc_macro2::Literal::string(&text);
+                        renamed.set_span(l.span());
+                        TokenTree::Literal(renamed)
+                    }
+                    None => TokenTree::Literal(l),
+                }
+            }
             other => other,
         };
         after_path_or_field =
@@ -129,6 +143,40 @@ fn rename_in_tokens(tokens: TokenStream) -> TokenStream {
         out.push(next);
     }
     out.into_iter().collect()
+}
+
+/// A format string with its captures of `result` (`{result}`, `{result:?}`, `{result:>8.3}`)
+/// renamed, or `None` when it has none. `{{` and `}}` are braces, not captures.
+fn renamed_captures(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut renamed = false;
+    while let Some(at) = rest.find(['{', '}']) {
+        let (head, tail) = rest.split_at(at);
+        out.push_str(head);
+        if tail.starts_with("{{") || tail.starts_with("}}") || tail.starts_with('}') {
+            let brace = if tail[1..].starts_with(&tail[..1]) {
+                2
+            } else {
+                1
+            };
+            out.push_str(&tail[..brace]);
+            rest = &tail[brace..];
+            continue;
+        }
+        let argument = &tail[1..];
+        let name = argument.find(['}', ':']).unwrap_or(argument.len());
+        out.push('{');
+        if &argument[..name] == "result" {
+            out.push_str(RESULT);
+            rest = &argument[name..];
+            renamed = true;
+        } else {
+            rest = argument;
+        }
+    }
+    out.push_str(rest);
+    renamed.then_some(out)
 }
 
 #[cfg(test)]
@@ -183,6 +231,26 @@ mod tests {
             renamed("approx!(result, s.result, a::result, (result))"),
             "approx ! (__invite_result , s . result , a :: result , (__invite_result))"
         );
+    }
+
+    #[test]
+    fn a_format_string_s_captures_of_result_are_renamed_and_nothing_else_in_it() {
+        assert_eq!(
+            renamed(r#"format!("{result}:{result:?}/{result:>8.3}") == s"#),
+            r#"format ! ("{__invite_result}:{__invite_result:?}/{__invite_result:>8.3}") == s"#
+        );
+        // Braces doubled are text; other captures, and `result` in a longer name, are left.
+        assert_eq!(
+            renamed(r#"format!("{{result}} {x} {results} {} }}{result}", y) == s"#),
+            r#"format ! ("{{result}} {x} {results} {} }}{__invite_result}" , y) == s"#
+        );
+        // A string with no capture of it keeps its own spelling.
+        assert_eq!(
+            renamed(r#"concat!(r"{{a}}", "result") == s"#),
+            r#"concat ! (r"{{a}}" , "result") == s"#
+        );
+        assert_eq!(renamed_captures("{result"), Some(format!("{{{RESULT}")));
+        assert_eq!(renamed_captures("{res}"), None);
     }
 
     #[test]
