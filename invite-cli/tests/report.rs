@@ -187,6 +187,37 @@ fn json_report(args: &[&str]) -> Value {
 }
 
 #[test]
+fn the_text_report_notes_the_sites_whose_callers_waited_and_no_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let waited = stats(2, "app::g", 100, 10.0).replace(
+        r#""wait_us":0,"mean_wait_us":0.0"#,
+        r#""wait_us":2500000,"mean_wait_us":25000.0"#,
+    );
+    assert!(waited.contains("2500000"), "{waited}");
+    let log = instance_log(1)
+        + &[
+            start(2, &[("app::g", &[A])]),
+            test(2, "app::g", A, 1, Outcome::Pass, 10),
+            waited,
+            stop(2),
+        ]
+        .join("\n")
+        + "\n";
+    let log = write(dir.path(), "a.jsonl", log.as_bytes());
+    let out = invite(&["report", log.to_str().unwrap(), "--width", "200"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    let notes: Vec<&str> = report
+        .lines()
+        .filter(|l| l.contains("callers waited for the caps"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{report}");
+    assert!(notes[0].trim_start().starts_with("app::g: "), "{report}");
+    // 2.5 s of waiting over the two instances' 20 s of wall time.
+    assert!(notes[0].contains(" 12.50% of the time"), "{report}");
+}
+
+#[test]
 fn counts_match_a_hand_built_log() {
     let dir = tempfile::tempdir().unwrap();
     let log = write(dir.path(), "a.jsonl", instance_log(1).as_bytes());
@@ -205,6 +236,12 @@ fn counts_match_a_hand_built_log() {
     // 3 runs at 100 µs each over 10 s of wall time.
     assert_eq!(site["parent_us_per_run"], 100.0);
     assert!((site["overhead_share"].as_f64().unwrap() - 3e-5).abs() < 1e-12);
+    // The instance's share: the same callers' time over its own wall time.
+    let instance = &r["instances"][0]["overhead_share"];
+    assert!(
+        (instance.as_f64().unwrap() - 3e-5).abs() < 1e-12,
+        "{instance}"
+    );
     assert!((site["tests_per_sec"].as_f64().unwrap() - 0.6).abs() < 1e-12);
     assert_eq!(site["calls_per_sec"], 10.0);
     let a = site["per_test"]
