@@ -217,6 +217,8 @@ fn jitter(v: &Value, rng: &mut impl Rng) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::discover::search::{Found, Subject};
+    use crate::discover::transform::SeqOp;
 
     /// The `tau`-quantile by linear interpolation between order statistics; `tau` in [0, 1].
     fn quantile(xs: Vec<f64>, tau: f64) -> f64 {
@@ -468,6 +470,59 @@ mod tests {
                     .collect(),)
             })
             .collect()
+    }
+
+    #[test]
+    fn a_transformation_a_proposal_states_is_not_suspected_again() {
+        let wrong = |xs: Vec<f64>| median_of(xs, false);
+        let d = Discovery::new("fn median(xs: &[f64]) -> f64", wrong)
+            .unwrap()
+            .inputs(median_samples());
+        let transforms = Transform::all(&d.sig);
+        let obs = d.observe_all(&transforms, &d.inputs, d.seed);
+        let mut proposals = propose(&d.sig.name, &d.sig, &obs, d.min_inputs);
+        let suspected = |proposals: &Proposals| {
+            crate::discover::suspects(&d.sig.name, &d.sig, &obs, d.min_inputs, proposals)
+                .into_iter()
+                .map(|s| s.relation)
+                .collect::<Vec<_>>()
+        };
+        let negated = "median(&invite::mr::negate(xs)) == -result".to_string();
+        assert!(suspected(&proposals).contains(&negated));
+        // A proposal that states the negation (as one under a guard would): not suspected.
+        let negate = transforms
+            .iter()
+            .position(|t| {
+                *t == Transform::Seq {
+                    param: 0,
+                    op: SeqOp::Negate,
+                }
+            })
+            .expect("the negation is tried");
+        let mut stated = proposals
+            .0
+            .iter()
+            .find(|p| {
+                matches!(
+                    p.check,
+                    Some(Found {
+                        subject: Subject::Follow { .. },
+                        ..
+                    })
+                )
+            })
+            .expect("a proposal of a follow-up")
+            .clone();
+        if let Some(Found {
+            subject: Subject::Follow { transform, .. },
+            ..
+        }) = &mut stated.check
+        {
+            *transform = negate;
+        }
+        proposals.0.push(stated);
+        let left = suspected(&proposals);
+        assert!(!left.contains(&negated), "{left:?}");
     }
 
     #[test]
