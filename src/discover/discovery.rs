@@ -391,6 +391,44 @@ mod tests {
     }
 
     #[test]
+    fn a_distance_never_zero_on_the_calls_seen_is_not_claimed_positive() {
+        // From a point to a segment: zero wherever the point lies on it, which no call did.
+        let dist = |px: f64, py: f64, ax: f64, ay: f64, bx: f64, by: f64| {
+            let (dx, dy) = (bx - ax, by - ay);
+            let len2 = dx * dx + dy * dy;
+            let t = if len2 == 0.0 {
+                0.0
+            } else {
+                (((px - ax) * dx + (py - ay) * dy) / len2).clamp(0.0, 1.0)
+            };
+            (px - ax - t * dx).hypot(py - ay - t * dy)
+        };
+        let inputs: Vec<_> = (0..60u32)
+            .map(|i| {
+                let f = |k: u32, m: u32| f64::from((i * k + m * 17) % 97) * 0.25 - 12.0;
+                (f(7, 1), f(5, 2), f(3, 3), f(11, 4), f(13, 5), f(2, 6))
+            })
+            .collect();
+        let sig = "fn dist(px: f64, py: f64, ax: f64, ay: f64, bx: f64, by: f64) -> f64";
+        let found = Discovery::new(sig, dist).unwrap().inputs(inputs).run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(!rel.contains(&"result > 0.0"), "{found}");
+        assert!(rel.contains(&"result >= 0.0"), "{found}");
+        // The probe at the origin is no relation of its own.
+        assert!(rel.iter().all(|r| !r.contains("(0.0, 0.0")), "{found}");
+        // Kept away from zero everywhere, the strict sign stands.
+        let lifted = move |px, py, ax, ay, bx, by| 1.0 + dist(px, py, ax, ay, bx, by);
+        let inputs: Vec<_> = (0..60u32)
+            .map(|i| {
+                let f = |k: u32, m: u32| f64::from((i * k + m * 17) % 97) * 0.25 - 12.0;
+                (f(7, 1), f(5, 2), f(3, 3), f(11, 4), f(13, 5), f(2, 6))
+            })
+            .collect();
+        let found = Discovery::new(sig, lifted).unwrap().inputs(inputs).run();
+        assert!(found.relations().any(|r| r == "result > 0.0"), "{found}");
+    }
+
+    #[test]
     fn that_a_result_does_not_depend_on_a_parameter_is_not_claimed_under_another_s_sign() {
         let clamp = |x: f64, lo: f64, hi: f64| {
             assert!(lo <= hi);

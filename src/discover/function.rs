@@ -45,7 +45,17 @@ macro_rules! tuples {
         }
     )*};
 }
-tuples!((A 0), (A 0, B 1), (A 0, B 1, C 2), (A 0, B 1, C 2, D 3));
+// Up to eight: four points of the plane (a cubic curve's control points) as numbers.
+tuples!(
+    (A 0),
+    (A 0, B 1),
+    (A 0, B 1, C 2),
+    (A 0, B 1, C 2, D 3),
+    (A 0, B 1, C 2, D 3, E 4),
+    (A 0, B 1, C 2, D 3, E 4, G 5),
+    (A 0, B 1, C 2, D 3, E 4, G 5, H 6),
+    (A 0, B 1, C 2, D 3, E 4, G 5, H 6, I 7)
+);
 
 thread_local! {
     static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };

@@ -262,6 +262,10 @@ pub enum Transform {
     /// every float sequence as `(x0, y0, x1, y1, ...)` (a polygon, a point as `&[f64]`), each
     /// `(x, y)` becoming `(-y, x)`. A distance, an area or a length does not change.
     Rotated,
+    /// Every float number zero: the origin, where a distance, a length or an area between
+    /// points that all coincide is zero. No relation is sought on it: it is the boundary a
+    /// strict sign (`result > 0.0`) is judged at, which live calls seldom reach.
+    Origin,
     /// A sequence parameter is transformed twice: the input of a composite of two relations.
     SeqThen {
         /// The parameter's index.
@@ -397,6 +401,9 @@ impl Transform {
         if float_numbers % 2 == 0 && (float_numbers > 0 || any_seq) {
             out.push(Transform::Rotated);
         }
+        if float_numbers > 1 && sig.output.is_number() {
+            out.push(Transform::Origin);
+        }
         if numbers.len() > 1 {
             for a in [-1.0, 2.0, 0.5] {
                 if a != 0.5 || numbers.iter().all(|&p| sig.params[p].kind == Kind::Float) {
@@ -505,6 +512,13 @@ impl Transform {
                     }
                 }
             }
+            Transform::Origin => {
+                for v in out.iter_mut() {
+                    if let Value::Float(x) = v {
+                        *x = 0.0;
+                    }
+                }
+            }
             Transform::Rotated => {
                 // The float numbers in order, two by two; a sequence of an odd length holds
                 // no whole points, and the follow-up does not apply.
@@ -607,6 +621,13 @@ impl Transform {
                                 p.pass_owned(&seq_text(op, &p.slice_text(), &p.name, p.num_ty()));
                         }
                         _ => {}
+                    }
+                }
+            }
+            Transform::Origin => {
+                for (i, p) in sig.params.iter().enumerate() {
+                    if p.kind == Kind::Float {
+                        out[i] = p.pass(&float_literal(0.0));
                     }
                 }
             }
@@ -820,6 +841,44 @@ mod tests {
             Value::FloatSeq(vec![]),
         ];
         assert_eq!(product(1, 2.0, 0.0).apply(&big, None, 0), None);
+    }
+
+    #[test]
+    fn the_origin_is_probed_where_there_are_two_float_numbers_and_a_number_out() {
+        let parse = |text: &str, kinds: &[Kind], out| Signature::parse(text, kinds, out).unwrap();
+        let (f, i, s) = (Kind::Float, Kind::Int, Kind::FloatSeq);
+        let mixed = parse(
+            "fn d(xs: &[f64], px: &f64, n: i32, ax: f32) -> f64",
+            &[s, f, i, f],
+            f,
+        );
+        assert!(Transform::all(&mixed).contains(&Transform::Origin));
+        let input = [
+            Value::FloatSeq(vec![1.0, 2.0]),
+            Value::Float(2.5),
+            Value::Int(7),
+            Value::Float(-3.0),
+        ];
+        assert_eq!(
+            Transform::Origin.apply(&input, None, 0).unwrap(),
+            [
+                Value::FloatSeq(vec![1.0, 2.0]),
+                Value::Float(0.0),
+                Value::Int(7),
+                Value::Float(0.0),
+            ]
+        );
+        assert_eq!(
+            Transform::Origin.arguments(&mixed, None),
+            ["xs", "&(0.0)", "n", "0.0"]
+        );
+        // One float number is no second point; a sequence out is no sign to judge.
+        let one = parse("fn g(x: f64, n: i32) -> f64", &[f, i], f);
+        assert!(!Transform::all(&one).contains(&Transform::Origin));
+        let seq_out = parse("fn h(x: f64, y: f64) -> Vec<f64>", &[f, f], s);
+        assert!(!Transform::all(&seq_out).contains(&Transform::Origin));
+        let int_out = parse("fn k(x: f64, y: f64) -> i64", &[f, f], i);
+        assert!(Transform::all(&int_out).contains(&Transform::Origin));
     }
 
     #[test]
