@@ -106,6 +106,32 @@ pub fn rotate<T: Copy + Neg<Output = T>>(points: &[T]) -> Vec<T> {
     out
 }
 
+/// The points `(x0, y0, x1, y1, ...)` mirrored in the y axis: each `(x, y)` becomes `(-x, y)`.
+/// Distances and lengths do not change, an area or a winding number changes its sign, and no
+/// rounding enters. An odd element out, which belongs to no point, is kept as it is.
+pub fn mirror<T: Copy + Neg<Output = T>>(points: &[T]) -> Vec<T> {
+    let mut out = points.to_vec();
+    for pair in out.chunks_exact_mut(2) {
+        pair[0] = -pair[0];
+    }
+    out
+}
+
+/// The points `(x0, y0, x1, y1, ...)` in the other order, each kept whole: `(xn, yn, ...,
+/// x0, y0)`. A curve's length does not change, a polygon's area changes its sign. An odd
+/// element out, which belongs to no point, is kept at the end.
+pub fn reverse_points<T: Clone>(points: &[T]) -> Vec<T> {
+    let whole = points.len() - points.len() % 2;
+    let mut out: Vec<T> = points[..whole]
+        .chunks_exact(2)
+        .rev()
+        .flatten()
+        .cloned()
+        .collect();
+    out.extend_from_slice(&points[whole..]);
+    out
+}
+
 /// A random permutation, drawn from the test's own recorded seed (never from the function's
 /// stream, so the function under test still sees the replayed numbers).
 pub fn permute<T: Clone>(xs: &[T]) -> Vec<T> {
@@ -570,6 +596,23 @@ mod tests {
         let p = [0.25, -8.0, 3.0, 1e9];
         assert_eq!(rotate(&rotate(&rotate(&rotate(&p)))), p.to_vec());
         assert!(rotate::<f64>(&[]).is_empty());
+    }
+
+    #[test]
+    fn mirror_negates_each_point_s_x_and_keeps_an_odd_element_out() {
+        assert_eq!(mirror(&[1, 2, -3, 4]), vec![-1, 2, 3, 4]);
+        assert_eq!(mirror(&[1.5, -2.0, 7.0]), vec![-1.5, -2.0, 7.0]);
+        let p = [0.25, -8.0, 3.0, 1e9];
+        assert_eq!(mirror(&mirror(&p)), p.to_vec());
+        assert!(mirror::<f64>(&[]).is_empty());
+    }
+
+    #[test]
+    fn reverse_points_keeps_each_point_whole_and_an_odd_element_last() {
+        assert_eq!(reverse_points(&[1, 2, 3, 4, 5, 6]), vec![5, 6, 3, 4, 1, 2]);
+        assert_eq!(reverse_points(&[1, 2, 3, 4, 9]), vec![3, 4, 1, 2, 9]);
+        assert_eq!(reverse_points(&[7]), vec![7]);
+        assert!(reverse_points::<f64>(&[]).is_empty());
     }
 
     #[test]

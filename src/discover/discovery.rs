@@ -391,6 +391,67 @@ mod tests {
     }
 
     #[test]
+    fn an_area_changes_sign_with_the_points_order_and_a_mirror_a_length_does_not() {
+        // The shoelace formula, signed: positive for vertices listed counterclockwise.
+        let area = |pts: Vec<f64>| {
+            let n = pts.len() / 2;
+            (0..n)
+                .map(|i| {
+                    let j = (i + 1) % n;
+                    pts[2 * i] * pts[2 * j + 1] - pts[2 * j] * pts[2 * i + 1]
+                })
+                .sum::<f64>()
+                / 2.0
+        };
+        let polygons: Vec<(Vec<f64>,)> = (0..60u32)
+            .map(|i| {
+                let n = 3 + i % 4;
+                let pts = (0..n)
+                    .flat_map(|k| {
+                        let a = std::f64::consts::TAU * f64::from(k) / f64::from(n);
+                        let r = 2.0 + f64::from((i * 7 + k * 5) % 11);
+                        [
+                            r * a.cos() + f64::from(i % 5),
+                            r * a.sin() - f64::from(i % 3),
+                        ]
+                    })
+                    .collect();
+                (pts,)
+            })
+            .collect();
+        let found = Discovery::new("fn area(pts: &[f64]) -> f64", area)
+            .unwrap()
+            .inputs(polygons)
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        for expected in [
+            "area(&invite::mr::reverse_points(pts)) == -result",
+            "area(&invite::mr::mirror(pts)) == -result",
+        ] {
+            assert!(rel.contains(&expected), "{expected}: {found}");
+        }
+        // A path through three points, as six numbers: as long either way, and mirrored.
+        let path = |x0: f64, y0: f64, x1: f64, y1: f64, x2: f64, y2: f64| {
+            (x1 - x0).hypot(y1 - y0) + (x2 - x1).hypot(y2 - y1)
+        };
+        let inputs: Vec<_> = (0..60u32)
+            .map(|i| {
+                let f = |k: u32, m: u32| f64::from((i * k + m * 17) % 97) * 0.25 - 12.0;
+                (f(7, 1), f(5, 2), f(3, 3), f(11, 4), f(13, 5), f(2, 6))
+            })
+            .collect();
+        let sig = "fn path(x0: f64, y0: f64, x1: f64, y1: f64, x2: f64, y2: f64) -> f64";
+        let found = Discovery::new(sig, path).unwrap().inputs(inputs).run();
+        let rel: Vec<&str> = found.relations().collect();
+        for expected in [
+            "path(x2, y2, x1, y1, x0, y0) == result",
+            "path(-x0, y0, -x1, y1, -x2, y2) == result",
+        ] {
+            assert!(rel.contains(&expected), "{expected}: {found}");
+        }
+    }
+
+    #[test]
     fn a_distance_never_zero_on_the_calls_seen_is_not_claimed_positive() {
         // From a point to a segment: zero wherever the point lies on it, which no call did.
         let dist = |px: f64, py: f64, ax: f64, ay: f64, bx: f64, by: f64| {

@@ -419,11 +419,16 @@ pub fn search(
             (Some(_), Transform::Swap { .. }) => true,
             _ => false,
         };
-        // The whole input moved or turned together under a guard of one parameter's sign: the
+        // The whole input moved, turned, mirrored or reordered together under a guard of one parameter's sign: the
         // guard says nothing of the others (a clamp's `x >= 0` kept `x` in its bounds only by
         // the values seen).
-        if matches!(transform, Transform::AllMoved { .. } | Transform::Rotated)
-            && guard.is_some_and(|g| !matches!(g, Guard::NonEmpty(_) | Guard::Several(_)))
+        if matches!(
+            transform,
+            Transform::AllMoved { .. }
+                | Transform::Rotated
+                | Transform::Mirrored
+                | Transform::PointsReversed
+        ) && guard.is_some_and(|g| !matches!(g, Guard::NonEmpty(_) | Guard::Several(_)))
         {
             continue;
         }
@@ -1403,9 +1408,18 @@ mod tests {
         assert_eq!(permuting, 4);
         let mut budget = usize::MAX;
         let runs = results(&transforms, &o, &mut budget);
-        // Three elements hold no whole points: the quarter turn does not apply.
-        assert!(transforms.contains(&Transform::Rotated));
-        assert_eq!(runs.len(), 1 + transforms.len() - permuting - 1);
+        // Three elements hold no whole points: the quarter turn, the mirror and the points'
+        // reversal do not apply.
+        let of_points = [
+            Transform::Rotated,
+            Transform::Mirrored,
+            Transform::PointsReversed,
+        ];
+        assert!(of_points.iter().all(|t| transforms.contains(t)));
+        assert_eq!(
+            runs.len(),
+            1 + transforms.len() - permuting - of_points.len()
+        );
         assert_eq!(&*runs[0].0, &input[..]);
         assert_eq!(runs[1].0[0], Value::FloatSeq(vec![3.0, 2.0, 1.0]));
         assert_eq!(runs[1].1, o.follow[1].output.as_ref().unwrap());

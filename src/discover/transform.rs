@@ -262,6 +262,15 @@ pub enum Transform {
     /// every float sequence as `(x0, y0, x1, y1, ...)` (a polygon, a point as `&[f64]`), each
     /// `(x, y)` becoming `(-y, x)`. A distance, an area or a length does not change.
     Rotated,
+    /// The plane mirrored in the y axis, where the float parameters can be its points as for
+    /// [`Transform::Rotated`]: each `(x, y)` becoming `(-x, y)`. A distance or a length does
+    /// not change; an area or a winding number changes its sign.
+    Mirrored,
+    /// The points in the other order, where the float parameters can be points as for
+    /// [`Transform::Rotated`]: the float numbers' points last first, and each float
+    /// sequence's (`(x0, y0, x1, y1)` becoming `(x1, y1, x0, y0)`). A curve's length or box
+    /// does not change; a polygon's area changes its sign.
+    PointsReversed,
     /// Every float number zero: the origin, where a distance, a length or an area between
     /// points that all coincide is zero. No relation is sought on it: it is the boundary a
     /// strict sign (`result > 0.0`) is judged at, which live calls seldom reach.
@@ -275,6 +284,17 @@ pub enum Transform {
         /// The second.
         then: SeqOp,
     },
+}
+
+/// The float numbers among parameters of `kinds`, two by two, as the points of the plane:
+/// their indices.
+fn float_points(kinds: impl Iterator<Item = Kind>) -> Vec<[usize; 2]> {
+    let at: Vec<usize> = kinds
+        .enumerate()
+        .filter(|(_, k)| *k == Kind::Float)
+        .map(|(i, _)| i)
+        .collect();
+    at.chunks_exact(2).map(|c| [c[0], c[1]]).collect()
 }
 
 impl Transform {
@@ -400,6 +420,11 @@ impl Transform {
         let float_numbers = sig.params.iter().filter(|p| p.kind == Kind::Float).count();
         if float_numbers % 2 == 0 && (float_numbers > 0 || any_seq) {
             out.push(Transform::Rotated);
+            out.push(Transform::Mirrored);
+            // One point alone is its own reversal.
+            if float_numbers >= 4 || any_seq {
+                out.push(Transform::PointsReversed);
+            }
         }
         if float_numbers > 1 && sig.output.is_number() {
             out.push(Transform::Origin);
@@ -543,6 +568,44 @@ impl Transform {
                     }
                 }
             }
+            Transform::Mirrored => {
+                // The first of each two float numbers, and every sequence's even elements (as
+                // `invite::mr::mirror`, which the relation's text calls).
+                let mut x = true;
+                for v in out.iter_mut() {
+                    match v {
+                        Value::Float(f) => {
+                            if x {
+                                *f = -*f;
+                            }
+                            x = !x;
+                        }
+                        Value::FloatSeq(xs) if xs.len().is_multiple_of(2) => {
+                            xs.iter_mut().step_by(2).for_each(|f| *f = -*f);
+                        }
+                        Value::FloatSeq(_) => return None,
+                        _ => {}
+                    }
+                }
+            }
+            Transform::PointsReversed => {
+                let points = float_points(input.iter().map(|v| v.kind()));
+                for (k, p) in points.iter().enumerate() {
+                    let q = points[points.len() - 1 - k];
+                    out[p[0]] = input[q[0]].clone();
+                    out[p[1]] = input[q[1]].clone();
+                }
+                for v in out.iter_mut() {
+                    match v {
+                        Value::FloatSeq(xs) if xs.len().is_multiple_of(2) => {
+                            // As `invite::mr::reverse_points`.
+                            *xs = xs.chunks_exact(2).rev().flatten().copied().collect();
+                        }
+                        Value::FloatSeq(_) => return None,
+                        _ => {}
+                    }
+                }
+            }
             Transform::SeqWith {
                 seq,
                 op,
@@ -628,6 +691,40 @@ impl Transform {
                 for (i, p) in sig.params.iter().enumerate() {
                     if p.kind == Kind::Float {
                         out[i] = p.pass(&float_literal(0.0));
+                    }
+                }
+            }
+            Transform::Mirrored => {
+                let mut x = true;
+                for (i, p) in sig.params.iter().enumerate() {
+                    match p.kind {
+                        Kind::Float => {
+                            if x {
+                                out[i] = p.pass(&format!("-{}", p.value_text()));
+                            }
+                            x = !x;
+                        }
+                        Kind::FloatSeq => {
+                            out[i] =
+                                p.pass_owned(&format!("invite::mr::mirror({})", p.slice_text()));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Transform::PointsReversed => {
+                let points = float_points(sig.params.iter().map(|p| p.kind));
+                for (k, p) in points.iter().enumerate() {
+                    let q = points[points.len() - 1 - k];
+                    for c in 0..2 {
+                        let (to, from) = (&sig.params[p[c]], &sig.params[q[c]]);
+                        out[p[c]] = to.pass(&from.value_text());
+                    }
+                }
+                for (i, p) in sig.params.iter().enumerate() {
+                    if p.kind == Kind::FloatSeq {
+                        out[i] = p
+                            .pass_owned(&format!("invite::mr::reverse_points({})", p.slice_text()));
                     }
                 }
             }
@@ -841,6 +938,75 @@ mod tests {
             Value::FloatSeq(vec![]),
         ];
         assert_eq!(product(1, 2.0, 0.0).apply(&big, None, 0), None);
+    }
+
+    #[test]
+    fn the_plane_is_mirrored_and_its_points_reversed_where_floats_pair_up() {
+        let parse =
+            |text: &str, kinds: &[Kind]| Signature::parse(text, kinds, Kind::Float).unwrap();
+        let (f, i, s) = (Kind::Float, Kind::Int, Kind::FloatSeq);
+        let curve = parse(
+            "fn c(x0: f64, y0: &f64, n: i32, x1: f64, y1: f64, pts: &[f64]) -> f64",
+            &[f, f, i, f, f, s],
+        );
+        let all = Transform::all(&curve);
+        assert!(all.contains(&Transform::Mirrored) && all.contains(&Transform::PointsReversed));
+        let input = [
+            Value::Float(1.0),
+            Value::Float(2.0),
+            Value::Int(7),
+            Value::Float(-3.0),
+            Value::Float(5.0),
+            Value::FloatSeq(vec![1.0, 2.0, 3.0, 4.0]),
+        ];
+        assert_eq!(
+            Transform::Mirrored.apply(&input, None, 0).unwrap(),
+            [
+                Value::Float(-1.0),
+                Value::Float(2.0),
+                Value::Int(7),
+                Value::Float(3.0),
+                Value::Float(5.0),
+                Value::FloatSeq(vec![-1.0, 2.0, -3.0, 4.0]),
+            ]
+        );
+        assert_eq!(
+            Transform::Mirrored.arguments(&curve, None),
+            ["-x0", "y0", "n", "-x1", "y1", "&invite::mr::mirror(pts)"]
+        );
+        assert_eq!(
+            Transform::PointsReversed.apply(&input, None, 0).unwrap(),
+            [
+                Value::Float(-3.0),
+                Value::Float(5.0),
+                Value::Int(7),
+                Value::Float(1.0),
+                Value::Float(2.0),
+                Value::FloatSeq(vec![3.0, 4.0, 1.0, 2.0]),
+            ]
+        );
+        assert_eq!(
+            Transform::PointsReversed.arguments(&curve, None),
+            [
+                "x1",
+                "&(y1)",
+                "n",
+                "x0",
+                "*y0",
+                "&invite::mr::reverse_points(pts)"
+            ]
+        );
+        // A sequence of an odd length holds no whole points.
+        let mut odd = input.clone();
+        odd[5] = Value::FloatSeq(vec![1.0, 2.0, 3.0]);
+        assert_eq!(Transform::Mirrored.apply(&odd, None, 0), None);
+        assert_eq!(Transform::PointsReversed.apply(&odd, None, 0), None);
+        // One point is mirrored, but is its own reversal; three numbers are no points.
+        let point = parse("fn p(x: f64, y: f64) -> f64", &[f, f]);
+        assert!(Transform::all(&point).contains(&Transform::Mirrored));
+        assert!(!Transform::all(&point).contains(&Transform::PointsReversed));
+        let three = parse("fn t(x: f64, y: f64, r: f64) -> f64", &[f, f, f]);
+        assert!(!Transform::all(&three).contains(&Transform::Mirrored));
     }
 
     #[test]
