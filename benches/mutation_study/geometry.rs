@@ -16,9 +16,9 @@
 // nor are the crate's own lints on this harness.
 #![allow(dead_code, unused_imports, missing_docs)]
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::Duration;
+mod common;
 
+use common::{call, Inputs, Study};
 use invite::mr::{add, multiply, negate, rotate};
 use kurbo::{
     BezPath, CubicBez, Line, ParamCurveArclen, ParamCurveExtrema, ParamCurveNearest, Point,
@@ -288,26 +288,15 @@ pub fn quad_length(x0: f64, y0: f64, x1: f64, y1: f64, x2: f64, y2: f64) -> f64 
     QuadBez::new((x0, y0), (x1, y1), (x2, y2)).arclen(ACCURACY)
 }
 
-/// A small pseudo-random stream for the driver's inputs (xorshift; any seed but 0).
-struct Inputs(u64);
-
-impl Inputs {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn float(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn vector(&mut self, len: usize, lo: f64, hi: f64) -> Vec<f64> {
-        (0..len).map(|_| self.float(lo, hi)).collect()
-    }
-
+/// Random shapes for the driver.
+trait Shapes {
     /// A simple polygon: vertices at increasing angles around a centre, at random radii.
+    fn star(&mut self, vertices: usize) -> Vec<f64>;
+    /// A box `[x0, y0, x1, y1]` with `x0 < x1`, `y0 < y1`.
+    fn rect(&mut self) -> [f64; 4];
+}
+
+impl Shapes for Inputs {
     fn star(&mut self, vertices: usize) -> Vec<f64> {
         let (cx, cy) = (self.float(-20.0, 20.0), self.float(-20.0, 20.0));
         let mut angles: Vec<f64> = (0..vertices)
@@ -327,58 +316,17 @@ impl Inputs {
             .collect()
     }
 
-    /// A box `[x0, y0, x1, y1]` with `x0 < x1`, `y0 < y1`.
     fn rect(&mut self) -> [f64; 4] {
         let (x, y) = (self.float(-20.0, 20.0), self.float(-20.0, 20.0));
         [x, y, x + self.float(0.5, 25.0), y + self.float(0.5, 25.0)]
     }
 }
 
-/// Runs at once, at most: the driver waits for them all after this many calls, so that the
-/// caps never refuse a run and every run counts.
-const BATCH: usize = 8;
-
-static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// Runs one call as the program would. A panic of the call itself is the program's, not a
-/// finding of invite's, and is ignored.
-fn call(f: impl FnOnce()) {
-    let _ = catch_unwind(AssertUnwindSafe(f));
-    if CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % BATCH == BATCH - 1 {
-        assert!(invite::wait_idle(Duration::from_secs(120)), "a run did not end");
-    }
-}
-
 #[test]
 fn relations_hold_on_live_calls() {
-    // The run script sets these for relation discovery: a larger workload of other inputs
-    // (`STUDY_ROUNDS` rounds of random shapes, from `STUDY_SEED`), its log kept at
-    // `STUDY_LOG`, and how many sites should have run tests (`STUDY_SITES`: none when
-    // discovering).
-    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-    let rounds: usize = var("STUDY_ROUNDS").map_or(3, |v| v.parse().expect("STUDY_ROUNDS"));
-    let seed: u64 = var("STUDY_SEED").map_or(0x9e37_79b9_7f4a_7c15, |v| {
-        v.parse().expect("STUDY_SEED")
-    });
-    let sites: usize = var("STUDY_SITES").map_or(9, |v| v.parse().expect("STUDY_SITES"));
-    let dir = std::env::temp_dir().join(format!("invite-study-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let log = var("STUDY_LOG").map_or_else(|| dir.join("log.jsonl"), std::path::PathBuf::from);
-    let config = dir.join("invite.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "default_rho = 1.0\nmax_concurrent = {BATCH}\nmax_overhead = 1.0\n\
-             child_cpu_charge = 0.0\ntimeout_ms = 10000\nlog = {:?}\n",
-            log.display().to_string()
-        ),
-    )
-    .unwrap();
-    std::env::set_var("INVITE_CONFIG", &config);
-    std::panic::set_hook(Box::new(|_| {}));
-    assert!(invite::init(), "invite did not start");
-
-    let mut draw = Inputs(seed);
+    let study = Study::start(3, 9);
+    let rounds = study.rounds;
+    let mut draw = Inputs(study.seed);
     // A few shapes a person would try first, then random ones.
     call(|| {
         distance(0.0, 0.0, 3.0, 4.0);
@@ -472,41 +420,5 @@ fn relations_hold_on_live_calls() {
         }
     }
 
-    assert!(invite::wait_idle(Duration::from_secs(120)), "a run did not end");
-    drop(std::panic::take_hook());
-    let outcomes = invite::outcomes();
-    let total = outcomes.total();
-    println!(
-        "{} tests: {} pass, {} fail, {} error, {} timeout, {} inconclusive, {} skipped",
-        total.total(),
-        total.pass,
-        total.fail,
-        total.error,
-        total.timeout,
-        total.inconclusive,
-        total.skipped
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-    // Every instrumented function had its relations run: a site without tests finds nothing.
-    assert_eq!(outcomes.sites.len(), sites, "sites with tests: {:?}", outcomes.sites);
-    let failures: Vec<String> = outcomes
-        .failures
-        .iter()
-        .map(|f| {
-            format!(
-                "{} {} `{}` on {:?}: {}",
-                f.site,
-                f.outcome,
-                f.test,
-                f.inputs,
-                f.detail.as_deref().unwrap_or("")
-            )
-        })
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} failing tests:\n{}",
-        outcomes.failure_count(),
-        failures.join("\n")
-    );
+    study.finish();
 }
