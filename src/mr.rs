@@ -106,6 +106,12 @@ pub fn rotate<T: Copy + Neg<Output = T>>(points: &[T]) -> Vec<T> {
     out
 }
 
+/// The distance between the points `(ax, ay)` and `(bx, by)`: a bound on a curve's length, or
+/// on a point's distance to a shape.
+pub fn distance(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
+    (ax - bx).hypot(ay - by)
+}
+
 /// The points `(x0, y0, x1, y1, ...)` mirrored in the y axis: each `(x, y)` becomes `(-x, y)`.
 /// Distances and lengths do not change, an area or a winding number changes its sign, and no
 /// rounding enters. An odd element out, which belongs to no point, is kept as it is.
@@ -596,6 +602,12 @@ mod tests {
         let p = [0.25, -8.0, 3.0, 1e9];
         assert_eq!(rotate(&rotate(&rotate(&rotate(&p)))), p.to_vec());
         assert!(rotate::<f64>(&[]).is_empty());
+    }
+
+    #[test]
+    fn distance_is_between_two_points() {
+        assert_eq!(distance(1.0, 2.0, 4.0, 6.0), 5.0);
+        assert_eq!(distance(-1.0, 0.0, -1.0, 0.0), 0.0);
     }
 
     #[test]

@@ -446,6 +446,8 @@ mod tests {
         for expected in [
             "path(x2, y2, x1, y1, x0, y0) == result",
             "path(-x0, y0, -x1, y1, -x2, y2) == result",
+            // No shorter than the chord from its first point to its last.
+            "result >= invite::mr::distance(x0, y0, x2, y2)",
         ] {
             assert!(rel.contains(&expected), "{expected}: {found}");
         }
@@ -475,6 +477,15 @@ mod tests {
         let rel: Vec<&str> = found.relations().collect();
         assert!(!rel.contains(&"result > 0.0"), "{found}");
         assert!(rel.contains(&"result >= 0.0"), "{found}");
+        // No farther from the segment than from either end.
+        assert!(
+            rel.contains(&"result <= invite::mr::distance(px, py, ax, ay)"),
+            "{found}"
+        );
+        assert!(
+            rel.contains(&"result <= invite::mr::distance(px, py, bx, by)"),
+            "{found}"
+        );
         // The probe at the origin is no relation of its own.
         assert!(rel.iter().all(|r| !r.contains("(0.0, 0.0")), "{found}");
         // Kept away from zero everywhere, the strict sign stands.

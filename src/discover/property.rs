@@ -5,7 +5,7 @@
 
 use super::form::{NOISE_UNITS, STRICT_MARGIN};
 use super::signature::Signature;
-use super::transform::NumTy;
+use super::transform::{float_points, NumTy};
 use super::value::{Kind, Value};
 
 /// How a number compares with a reference.
@@ -83,6 +83,23 @@ pub enum Property {
     /// The result lies between the smallest and the largest element of `xs` (a mean, a
     /// median, a quantile; not a sum).
     Between(usize),
+    /// `result >= d` or `result <= d` for `d` the distance between two points of the plane
+    /// among the parameters (`[x, y]`, their indices): a curve no shorter than its chord, a
+    /// point no farther from a segment than from its ends.
+    Chord {
+        /// The first point's coordinates.
+        from: [usize; 2],
+        /// The second's.
+        to: [usize; 2],
+        /// How the result compares with their distance.
+        cmp: Cmp,
+    },
+}
+
+/// The distance between the points `from` and `to` of `input`.
+fn chord(input: &[Value], from: [usize; 2], to: [usize; 2]) -> Option<f64> {
+    let at = |i: usize| input[i].number();
+    Some((at(from[0])? - at(to[0])?).hypot(at(from[1])? - at(to[1])?))
 }
 
 impl Property {
@@ -104,6 +121,21 @@ impl Property {
                         && element_type(&param.ty).as_deref() == Some(sig.output_ty.as_str())
                     {
                         out.push(Property::Between(p));
+                    }
+                }
+                // Points of `f64`s with an `f64` out, as `invite::mr::distance` takes them.
+                let points = float_points(sig.params.iter().map(|p| p.kind));
+                let f64s = |p: &[usize; 2]| {
+                    p.iter()
+                        .all(|&i| sig.params[i].ty.trim_start_matches('&') == "f64")
+                };
+                if sig.output_ty == "f64" && points.iter().all(f64s) {
+                    for (i, &from) in points.iter().enumerate() {
+                        for &to in &points[i + 1..] {
+                            for cmp in [Cmp::AtLeast, Cmp::AtMost] {
+                                out.push(Property::Chord { from, to, cmp });
+                            }
+                        }
                     }
                 }
             }
@@ -168,6 +200,10 @@ impl Property {
                 }
                 _ => false,
             },
+            Property::Chord { from, to, cmp } => match (y.number(), chord(input, from, to)) {
+                (Some(y), Some(d)) => cmp.holds(y, d, noise),
+                _ => false,
+            },
         }
     }
 
@@ -187,10 +223,12 @@ impl Property {
                 0.0
             };
         }
-        let Property::Bound { param, cmp } = *self else {
-            return 0.0;
+        let (x, cmp) = match *self {
+            Property::Bound { param, cmp } => (input[param].number(), cmp),
+            Property::Chord { from, to, cmp } => (chord(input, from, to), cmp),
+            _ => return 0.0,
         };
-        let (Some(y), Some(x)) = (y.number(), input[param].number()) else {
+        let (Some(y), Some(x)) = (y.number(), x) else {
             return 0.0;
         };
         let short = match cmp {
@@ -231,6 +269,17 @@ impl Property {
                      invite::mr::largest({xs}))"
                 )
             }
+            Property::Chord { from, to, cmp } => {
+                let v = |i: usize| sig.params[i].value_text();
+                format!(
+                    "result {} invite::mr::distance({}, {}, {}, {})",
+                    cmp.symbol(),
+                    v(from[0]),
+                    v(from[1]),
+                    v(to[0]),
+                    v(to[1])
+                )
+            }
         }
     }
 }
@@ -241,6 +290,63 @@ mod tests {
 
     fn sig(text: &str, kinds: &[Kind], output: Kind) -> Signature {
         Signature::parse(text, kinds, output).unwrap()
+    }
+
+    #[test]
+    fn two_points_of_f64s_give_the_result_a_bound_by_their_distance() {
+        let f = Kind::Float;
+        let s = sig(
+            "fn c(x0: f64, y0: &f64, n: i32, x1: f64, y1: f64) -> f64",
+            &[f, f, Kind::Int, f, f],
+            f,
+        );
+        let chords: Vec<String> = Property::all(&s)
+            .iter()
+            .filter(|p| matches!(p, Property::Chord { .. }))
+            .map(|p| p.text(&s))
+            .collect();
+        assert_eq!(
+            chords,
+            [
+                "result >= invite::mr::distance(x0, *y0, x1, y1)",
+                "result <= invite::mr::distance(x0, *y0, x1, y1)",
+            ]
+        );
+        let at_least = Property::Chord {
+            from: [0, 1],
+            to: [3, 4],
+            cmp: Cmp::AtLeast,
+        };
+        let input = [
+            Value::Float(0.0),
+            Value::Float(0.0),
+            Value::Int(2),
+            Value::Float(3.0),
+            Value::Float(4.0),
+        ];
+        assert!(at_least.holds(&input, &Value::Float(5.0), 0.0));
+        assert!(at_least.holds(&input, &Value::Float(7.5), 0.0));
+        assert!(!at_least.holds(&input, &Value::Float(4.9), 0.0));
+        assert_eq!(at_least.needed_tolerance(&input, &Value::Float(4.0)), 0.2);
+        assert_eq!(at_least.needed_tolerance(&input, &Value::Float(6.0)), 0.0);
+        // One point, `f32`s or a result of another type: no such bound.
+        for (text, kinds, out) in [
+            ("fn d(x: f64, y: f64) -> f64", vec![f, f], f),
+            ("fn d(a: f32, b: f32, c: f32, d: f32) -> f32", vec![f; 4], f),
+            (
+                "fn d(a: f64, b: f64, c: f64, d: f64) -> i64",
+                vec![f; 4],
+                Kind::Int,
+            ),
+        ] {
+            let s = sig(text, &kinds, out);
+            assert!(
+                !Property::all(&s)
+                    .iter()
+                    .any(|p| matches!(p, Property::Chord { .. })),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -690,7 +690,10 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             .find(|g| scope.all.iter().all(|&i| g.holds(&obs[i].input)))
             .copied();
         let has = |i: usize| prop.holds(&obs[i].input, &obs[i].output, obs[i].noise);
-        let bound = matches!(prop, Property::Bound { .. } | Property::Between(_));
+        let bound = matches!(
+            prop,
+            Property::Bound { .. } | Property::Between(_) | Property::Chord { .. }
+        );
         if bound && runs.is_empty() {
             runs = obs
                 .iter()
@@ -721,7 +724,7 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         };
         // A bound by a parameter that holds on one category only is a coincidence of the
         // values seen (`sin(x) >= x` for `x < 0`), not the function's shape.
-        if guard.is_some() && matches!(prop, Property::Bound { .. }) {
+        if guard.is_some() && matches!(prop, Property::Bound { .. } | Property::Chord { .. }) {
             continue;
         }
         if strict && guard.is_none() && !clear_of_zero(obs, &on) {

@@ -288,7 +288,7 @@ pub enum Transform {
 
 /// The float numbers among parameters of `kinds`, two by two, as the points of the plane:
 /// their indices.
-fn float_points(kinds: impl Iterator<Item = Kind>) -> Vec<[usize; 2]> {
+pub(super) fn float_points(kinds: impl Iterator<Item = Kind>) -> Vec<[usize; 2]> {
     let at: Vec<usize> = kinds
         .enumerate()
         .filter(|(_, k)| *k == Kind::Float)
