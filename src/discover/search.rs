@@ -419,9 +419,9 @@ pub fn search(
             (Some(_), Transform::Swap { .. }) => true,
             _ => false,
         };
-        // The whole input moved, turned, mirrored or reordered together under a guard of one parameter's sign: the
-        // guard says nothing of the others (a clamp's `x >= 0` kept `x` in its bounds only by
-        // the values seen).
+        // The whole input moved, turned, mirrored or reordered together under a guard of one
+        // parameter's sign: the guard says nothing of the others (a clamp's `x >= 0` kept `x`
+        // in its bounds only by the values seen).
         if matches!(
             transform,
             Transform::AllMoved { .. }
