@@ -535,6 +535,46 @@ mod tests {
     }
 
     #[test]
+    fn the_bounds_are_not_moved_without_the_value_under_the_value_s_sign() {
+        let clamp = |x: f64, lo: f64, hi: f64| x.clamp(lo, hi);
+        // Every non-negative `x` well inside its bounds, every negative one below them: moving
+        // the bounds without `x` keeps the result, or moves it with them, only by the values
+        // seen.
+        let inputs: Vec<(f64, f64, f64)> = (0..90u32)
+            .map(|i| {
+                let x = f64::from(i % 19) - 9.0;
+                let k = |m: u32| f64::from(i % m);
+                if x >= 0.0 {
+                    (x, -2.0 - k(5), x + 2.0 + k(7))
+                } else {
+                    (x, x + 1.5 + k(3), x + 6.0 + k(11))
+                }
+            })
+            .collect();
+        let found = Discovery::new("fn clamp(x: f64, lo: f64, hi: f64) -> f64", clamp)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        let by_chance: Vec<&str> = found
+            .relations()
+            .filter(|r| {
+                r.starts_with("if x")
+                    && ["clamp(x, ", "lo + 1.0", "hi + 1.0"]
+                        .iter()
+                        .any(|m| r.contains(m))
+            })
+            .collect();
+        assert!(by_chance.is_empty(), "{by_chance:?}\n{found}");
+        // Moved all together, the bounds with the value, it holds whatever the sign.
+        assert!(
+            found
+                .relations()
+                .any(|r| r == "clamp(x + 1.0, lo + 1.0, hi + 1.0) == result + 1.0"),
+            "{found}"
+        );
+    }
+
+    #[test]
     fn a_fitted_constant_is_written_to_the_evidence_s_precision() {
         // A model's weight, as training leaves it.
         let w = 1.75 + 4.0 * f64::EPSILON;

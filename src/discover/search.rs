@@ -531,6 +531,11 @@ fn joint(
                 let Some((guard, forms, on)) = scope.category(guards, fit, holds) else {
                     continue;
                 };
+                // Under another parameter's sign, a coincidence of the values seen (a clamp's
+                // bound scaled while its value, in range, is the result), as for two runs.
+                if guard.is_some_and(|g| g.param() != param) {
+                    continue;
+                }
                 let (list, first, scale) = perturbations(sig.output, obs, &on);
                 for form in forms {
                     let (detects, catches) = caught(&list, &on, obs.len(), |p, i| {
