@@ -173,6 +173,42 @@ mod tests {
     use crate::discover::value::Kind;
 
     #[test]
+    fn a_guard_names_its_parameter_and_which_rule_out_an_empty_sequence() {
+        let every = |p| {
+            [
+                Guard::Positive(p),
+                Guard::NonNegative(p),
+                Guard::Negative(p),
+                Guard::NonPositive(p),
+                Guard::NonZero(p),
+                Guard::NonEmpty(p),
+                Guard::Several(p),
+                Guard::Sorted(p),
+                Guard::Varied(p),
+                Guard::AllNonNegative(p),
+                Guard::SomeNonZero(p),
+            ]
+        };
+        assert!(every(2).iter().all(|g| g.param() == 2));
+        // A sorted sequence, or one of non-negative elements, may be empty.
+        let ruling_out: Vec<Guard> = every(1)
+            .into_iter()
+            .filter(|g| g.rules_out_empty(1))
+            .collect();
+        assert_eq!(
+            ruling_out,
+            [
+                Guard::NonEmpty(1),
+                Guard::Several(1),
+                Guard::Varied(1),
+                Guard::SomeNonZero(1)
+            ]
+        );
+        // Of another parameter, none does.
+        assert!(every(1).iter().all(|g| !g.rules_out_empty(0)));
+    }
+
+    #[test]
     fn guards_classify_and_read_as_rust() {
         let sig = Signature::parse(
             "f(x: f64, n: &i32, xs: &[f64])",

@@ -205,6 +205,27 @@ mod tests {
     use std::f64::consts::{E, PI};
 
     #[test]
+    fn a_length_factor_reads_as_the_shortest_source() {
+        let n = "xs.len() as f64";
+        let cases = [
+            ((0, 1), ""),
+            ((0, 3), "3.0"),
+            ((0, -2), "-2.0"),
+            ((1, 0), "xs.len() as f64"),
+            ((-1, 0), "-xs.len() as f64"),
+            ((-2, 1), "-2.0 * xs.len() as f64 + 1.0"),
+            ((2, -1), "2.0 * xs.len() as f64 - 1.0"),
+            ((3, 0), "3.0 * xs.len() as f64"),
+        ];
+        for ((a, b), text) in cases {
+            assert_eq!(len_linear(a, b, n), text, "{a}·n + {b}");
+        }
+        assert_eq!(times("result", ""), "result");
+        assert_eq!(times("result", "2.0 * n - 1.0"), "result * (2.0 * n - 1.0)");
+        assert_eq!(times("result", "3.0"), "result * 3.0");
+    }
+
+    #[test]
     fn sums_read_like_hand_written_rust() {
         let k = Const::lit;
         let e = Const {
