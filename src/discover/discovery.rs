@@ -454,6 +454,38 @@ mod tests {
     }
 
     #[test]
+    fn a_function_of_eight_numbers_is_taken_offline() {
+        // Four points of the plane: the length of the path through them.
+        let path = |x0: f64, y0: f64, x1: f64, y1: f64, x2: f64, y2: f64, x3: f64, y3: f64| {
+            (x1 - x0).hypot(y1 - y0) + (x2 - x1).hypot(y2 - y1) + (x3 - x2).hypot(y3 - y2)
+        };
+        let inputs: Vec<_> = (0..60u32)
+            .map(|i| {
+                let f = |k: u32, m: u32| f64::from((i * k + m * 17) % 97) * 0.25 - 12.0;
+                let p = [
+                    f(7, 1),
+                    f(5, 2),
+                    f(3, 3),
+                    f(11, 4),
+                    f(13, 5),
+                    f(2, 6),
+                    f(9, 7),
+                ];
+                (p[0], p[1], p[2], p[3], p[4], p[5], p[6], f(17, 8))
+            })
+            .collect();
+        let sig = "fn path(x0: f64, y0: f64, x1: f64, y1: f64, x2: f64, y2: f64, x3: f64, \
+                   y3: f64) -> f64";
+        let found = Discovery::new(sig, path).unwrap().inputs(inputs).run();
+        assert!(
+            found
+                .relations()
+                .any(|r| r == "path(x3, y3, x2, y2, x1, y1, x0, y0) == result"),
+            "{found}"
+        );
+    }
+
+    #[test]
     fn a_distance_never_zero_on_the_calls_seen_is_not_claimed_positive() {
         // From a point to a segment: zero wherever the point lies on it, which no call did.
         let dist = |px: f64, py: f64, ax: f64, ay: f64, bx: f64, by: f64| {
