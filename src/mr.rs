@@ -112,6 +112,36 @@ pub fn distance(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
     (ax - bx).hypot(ay - by)
 }
 
+/// The length of the path through the points `(x0, y0, x1, y1, ...)` in order: a Bézier
+/// curve is no longer than its control polygon. An odd element out, which belongs to no point,
+/// is passed over.
+pub fn path_length(points: &[f64]) -> f64 {
+    let whole: Vec<&[f64]> = points.chunks_exact(2).collect();
+    whole
+        .windows(2)
+        .map(|w| distance(w[0][0], w[0][1], w[1][0], w[1][1]))
+        .sum()
+}
+
+/// Whether every point of `points` (`(x0, y0, x1, y1, ...)`) lies in the smallest box that
+/// holds the points of `of`, edges included: a Bézier curve, and so its bounding box, lies
+/// within its control points' box. False when either holds an odd element out or `of` no
+/// point; exact, as a box's corners are the coordinates themselves.
+pub fn in_box(points: &[f64], of: &[f64]) -> bool {
+    if !points.len().is_multiple_of(2) || !of.len().is_multiple_of(2) || of.is_empty() {
+        return false;
+    }
+    let span = |c: usize| {
+        let axis = of.iter().skip(c).step_by(2).copied();
+        let lo = axis.clone().fold(f64::INFINITY, f64::min);
+        (lo, axis.fold(f64::NEG_INFINITY, f64::max))
+    };
+    let (x, y) = (span(0), span(1));
+    points
+        .chunks_exact(2)
+        .all(|p| (x.0..=x.1).contains(&p[0]) && (y.0..=y.1).contains(&p[1]))
+}
+
 /// The points `(x0, y0, x1, y1, ...)` mirrored in the y axis: each `(x, y)` becomes `(-x, y)`.
 /// Distances and lengths do not change, an area or a winding number changes its sign, and no
 /// rounding enters. An odd element out, which belongs to no point, is kept as it is.
@@ -602,6 +632,39 @@ mod tests {
         let p = [0.25, -8.0, 3.0, 1e9];
         assert_eq!(rotate(&rotate(&rotate(&rotate(&p)))), p.to_vec());
         assert!(rotate::<f64>(&[]).is_empty());
+    }
+
+    #[test]
+    fn a_path_s_length_sums_its_legs_in_order() {
+        assert_eq!(path_length(&[0.0, 0.0, 3.0, 4.0, 3.0, 0.0]), 9.0);
+        assert_eq!(path_length(&[0.0, 0.0, 3.0, 0.0, 3.0, 4.0]), 7.0);
+        // One point, none, or a point and an odd element out: no leg.
+        assert_eq!(path_length(&[1.0, 2.0]), 0.0);
+        assert_eq!(path_length(&[]), 0.0);
+        assert_eq!(path_length(&[1.0, 2.0, 9.0]), 0.0);
+        assert_eq!(path_length(&[0.0, 0.0, 0.0, 2.0, 5.0]), 2.0);
+    }
+
+    #[test]
+    fn a_box_of_points_holds_its_edges_and_nothing_beyond() {
+        let of = [0.0, 1.0, 4.0, -2.0, 2.0, 3.0];
+        assert!(in_box(&[0.0, -2.0, 4.0, 3.0], &of));
+        assert!(in_box(&[2.0, 0.5], &of));
+        assert!(in_box(&[], &of));
+        for outside in [
+            [-0.1, 0.0],
+            [4.1, 0.0],
+            [1.0, -2.1],
+            [1.0, 3.1],
+            [f64::NAN, 0.0],
+        ] {
+            assert!(!in_box(&outside, &of), "{outside:?}");
+        }
+        // A box is made of whole points.
+        assert!(!in_box(&[1.0, 1.0, 1.0], &of));
+        assert!(!in_box(&[1.0, 1.0], &of[..5]));
+        assert!(!in_box(&[1.0, 1.0], &[]));
+        assert!(in_box(&[1.0, 1.0], &[1.0, 1.0]));
     }
 
     #[test]

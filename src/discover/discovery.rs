@@ -520,6 +520,11 @@ mod tests {
         );
         // The probe at the origin is no relation of its own.
         assert!(rel.iter().all(|r| !r.contains("(0.0, 0.0")), "{found}");
+        // Moved to the segment's middle, the point lies on it.
+        assert!(
+            rel.contains(&"dist((ax + bx) / 2.0, (ay + by) / 2.0, ax, ay, bx, by) == 0.0"),
+            "{found}"
+        );
         // Kept away from zero everywhere, the strict sign stands.
         let lifted = move |px, py, ax, ay, bx, by| 1.0 + dist(px, py, ax, ay, bx, by);
         let inputs: Vec<_> = (0..60u32)
@@ -530,6 +535,81 @@ mod tests {
             .collect();
         let found = Discovery::new(sig, lifted).unwrap().inputs(inputs).run();
         assert!(found.relations().any(|r| r == "result > 0.0"), "{found}");
+    }
+
+    /// The points of the quadratic Bézier curve through `p0`, `p1`, `p2` at `n + 1` even steps.
+    fn quad_points(p: [f64; 6], n: u32) -> impl Iterator<Item = (f64, f64)> {
+        (0..=n).map(move |k| {
+            let t = f64::from(k) / f64::from(n);
+            let (u, v, w) = ((1.0 - t) * (1.0 - t), 2.0 * t * (1.0 - t), t * t);
+            (
+                u * p[0] + v * p[2] + w * p[4],
+                u * p[1] + v * p[3] + w * p[5],
+            )
+        })
+    }
+
+    fn curves() -> Vec<(f64, f64, f64, f64, f64, f64)> {
+        (0..60u32)
+            .map(|i| {
+                let f = |k: u32, m: u32| f64::from((i * k + m * 17) % 97) * 0.25 - 12.0;
+                (f(7, 1), f(5, 2), f(3, 3), f(11, 4), f(13, 5), f(2, 6))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_curve_is_bounded_by_its_control_points_and_no_longer_straightened() {
+        // A quadratic's length, summed over short chords: at most its control polygon's, and
+        // its chord's where the control point is moved to the middle of the ends.
+        let length = |x0, y0, x1, y1, x2, y2| {
+            let p: Vec<(f64, f64)> = quad_points([x0, y0, x1, y1, x2, y2], 64).collect();
+            p.windows(2)
+                .map(|w| (w[1].0 - w[0].0).hypot(w[1].1 - w[0].1))
+                .sum::<f64>()
+        };
+        let sig = "fn quad_len(x0: f64, y0: f64, x1: f64, y1: f64, x2: f64, y2: f64) -> f64";
+        let found = Discovery::new(sig, length).unwrap().inputs(curves()).run();
+        let rel: Vec<&str> = found.relations().collect();
+        for expected in [
+            "result <= invite::mr::path_length(&[x0, y0, x1, y1, x2, y2])",
+            "result >= invite::mr::distance(x0, y0, x2, y2)",
+            "quad_len(x0, y0, (x0 + x2) / 2.0, (y0 + y2) / 2.0, x2, y2) <= result",
+        ] {
+            assert!(rel.contains(&expected), "{expected}\n{found}");
+        }
+        // The polygon through the points in another order bounds nothing.
+        assert!(
+            !rel.iter().any(|r| r.contains("result >= invite::mr::path")),
+            "{found}"
+        );
+        // Its box: inside its control points' box, which a box grown by a root outside the
+        // curve leaves.
+        let bounds = |x0, y0, x1, y1, x2, y2| {
+            let (mut lo, mut hi) = (
+                (f64::INFINITY, f64::INFINITY),
+                (f64::NEG_INFINITY, f64::NEG_INFINITY),
+            );
+            for (x, y) in quad_points([x0, y0, x1, y1, x2, y2], 64) {
+                lo = (lo.0.min(x), lo.1.min(y));
+                hi = (hi.0.max(x), hi.1.max(y));
+            }
+            vec![lo.0, lo.1, hi.0, hi.1]
+        };
+        let sig = "fn quad_box(x0: f64, y0: f64, x1: f64, y1: f64, x2: f64, y2: f64) -> Vec<f64>";
+        let found = Discovery::new(sig, bounds).unwrap().inputs(curves()).run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(
+            rel.contains(&"invite::mr::in_box(&result, &[x0, y0, x1, y1, x2, y2])"),
+            "{found}"
+        );
+        let grown = move |x0, y0, x1, y1, x2, y2| {
+            let mut b = bounds(x0, y0, x1, y1, x2, y2);
+            b[2] += 1.0 + (x1 - x0).abs();
+            b
+        };
+        let found = Discovery::new(sig, grown).unwrap().inputs(curves()).run();
+        assert!(!found.relations().any(|r| r.contains("in_box")), "{found}");
     }
 
     #[test]

@@ -118,7 +118,12 @@ impl Form {
                 (Some(y), Some(t)) => {
                     let (a, b) = (alpha.value, beta.value);
                     let m = a * y + b;
-                    let tol = k * (n2 + a.abs() * n + EPS * (t.abs() + (a * y).abs() + b.abs()));
+                    // A follow-up that gives a constant is judged at the original result's
+                    // scale: a point moved onto a segment is at a distance of rounding errors
+                    // of the coordinates, not of zero.
+                    let scale = if a == 0.0 { n + EPS * y.abs() } else { 0.0 };
+                    let tol =
+                        k * (n2 + a.abs() * n + scale + EPS * (t.abs() + (a * y).abs() + b.abs()));
                     close(t, m, tol)
                 }
                 _ => false,
@@ -582,6 +587,66 @@ mod tests {
                 len: 0,
             })
             .collect()
+    }
+
+    #[test]
+    fn only_the_same_result_again_is_the_identity() {
+        let k = Const::lit;
+        assert!(Form::Affine {
+            alpha: k(1.0),
+            beta: k(0.0)
+        }
+        .is_identity());
+        assert!(Form::SeqAffine {
+            alpha: k(1.0),
+            beta: k(0.0)
+        }
+        .is_identity());
+        for other in [
+            Form::Affine {
+                alpha: k(1.0),
+                beta: k(2.0),
+            },
+            Form::Affine {
+                alpha: k(0.0),
+                beta: k(0.0),
+            },
+            Form::SeqAffine {
+                alpha: k(-1.0),
+                beta: k(0.0),
+            },
+            Form::AtMost,
+            Form::SeqPermutation,
+        ] {
+            assert!(!other.is_identity(), "{other:?}");
+        }
+    }
+
+    #[test]
+    fn a_ratio_of_squares_is_judged_within_the_noise_of_the_squares() {
+        // `y'² · n = y² · (n - 1)` at `n = 4`, `y = 2`: `y' = √3`, each with a noise of 1e-9.
+        let f = Form::LenRatio {
+            a: 1,
+            b: -1,
+            c: 1,
+            d: 0,
+            squared: true,
+        };
+        let y = Value::Float(2.0);
+        let holds = |t: f64| {
+            f.holds(&Pair {
+                y: &y,
+                y2: &Value::Float(t),
+                n: 1e-9,
+                n2: 1e-9,
+                len: 4,
+            })
+        };
+        let root = 3f64.sqrt();
+        assert!(holds(root));
+        assert!(holds(root + 1e-9), "within the noise");
+        assert!(!holds(root + 1e-6), "beyond it");
+        assert!(!holds(root - 1e-6), "beyond it");
     }
 
     #[test]

@@ -94,6 +94,37 @@ pub enum Property {
         /// How the result compares with their distance.
         cmp: Cmp,
     },
+    /// `result <= l` or `result >= l` for `l` the length of the path through three or more
+    /// points of the plane among the parameters, in their order: a curve no longer than its
+    /// control polygon.
+    Path(Cmp),
+    /// Every point of the result (`[x0, y0, x1, y1, ...]`) lies in the box of the points among
+    /// the parameters: a curve's bounding box inside its control points' box.
+    InBox,
+}
+
+/// The coordinates of the points of `input` that [`float_points`] finds, in order.
+fn coordinates(input: &[Value]) -> Option<Vec<f64>> {
+    float_points(input.iter().map(Value::kind))
+        .iter()
+        .flatten()
+        .map(|&i| input[i].number())
+        .collect()
+}
+
+/// The length of the path through the points of `input`.
+fn path(input: &[Value]) -> Option<f64> {
+    coordinates(input).map(|c| crate::mr::path_length(&c))
+}
+
+/// The points of `sig`'s parameters as `invite::mr`'s helpers take them: `&[x0, y0, ...]`.
+fn coordinates_text(sig: &Signature) -> String {
+    let names: Vec<String> = float_points(sig.params.iter().map(|p| p.kind))
+        .iter()
+        .flatten()
+        .map(|&i| sig.params[i].value_text())
+        .collect();
+    format!("&[{}]", names.join(", "))
 }
 
 /// The distance between the points `from` and `to` of `input`.
@@ -137,10 +168,24 @@ impl Property {
                             }
                         }
                     }
+                    // Of two points, the path is their chord.
+                    if points.len() >= 3 {
+                        out.extend([Cmp::AtMost, Cmp::AtLeast].map(Property::Path));
+                    }
                 }
             }
             Kind::FloatSeq | Kind::IntSeq => {
                 out.extend([Property::NonEmpty, Property::Sorted]);
+                // Points of `f64`s in and out, as `invite::mr::in_box` takes them; a point
+                // alone is no box worth the name.
+                let points = float_points(sig.params.iter().map(|p| p.kind));
+                let f64s = points
+                    .iter()
+                    .flatten()
+                    .all(|&i| sig.params[i].ty.trim_start_matches('&') == "f64");
+                if sig.output_ty == "Vec<f64>" && points.len() >= 2 && f64s {
+                    out.push(Property::InBox);
+                }
                 let elem = element_type;
                 for (p, param) in sig.params.iter().enumerate() {
                     if param.kind.is_seq() {
@@ -204,6 +249,15 @@ impl Property {
                 (Some(y), Some(d)) => cmp.holds(y, d, noise),
                 _ => false,
             },
+            Property::Path(cmp) => match (y.number(), path(input)) {
+                (Some(y), Some(l)) => cmp.holds(y, l, noise),
+                _ => false,
+            },
+            // Exact, like `invite::mr::in_box`, which the property is written with.
+            Property::InBox => match (y.elements(), coordinates(input)) {
+                (Some(e), Some(c)) => crate::mr::in_box(&e, &c),
+                _ => false,
+            },
         }
     }
 
@@ -226,6 +280,7 @@ impl Property {
         let (x, cmp) = match *self {
             Property::Bound { param, cmp } => (input[param].number(), cmp),
             Property::Chord { from, to, cmp } => (chord(input, from, to), cmp),
+            Property::Path(cmp) => (path(input), cmp),
             _ => return 0.0,
         };
         let (Some(y), Some(x)) = (y.number(), x) else {
@@ -280,6 +335,12 @@ impl Property {
                     v(to[1])
                 )
             }
+            Property::Path(cmp) => format!(
+                "result {} invite::mr::path_length({})",
+                cmp.symbol(),
+                coordinates_text(sig)
+            ),
+            Property::InBox => format!("invite::mr::in_box(&result, {})", coordinates_text(sig)),
         }
     }
 }

@@ -377,9 +377,18 @@ pub fn search(
         // under any guard, since such a step often leaves the domain on part of the inputs
         // (`p - 1` at `p = 0`).
         let scalar_weak = sig.params.len() > 1 && transform.is_scalar_step();
+        // A point moved to the middle of two others: a curve straightened is no longer, a
+        // point on a segment no farther from it than before.
+        let plane_weak = matches!(transform, Transform::Midpoint { .. });
         let fit = |on: &[usize], g: Option<Guard>| {
             let applies = g.is_none_or(|g| matches!(g, Guard::NonEmpty(_) | Guard::Several(_)));
-            forms_on(sig, obs, t, on, (seq_weak && applies) || scalar_weak)
+            forms_on(
+                sig,
+                obs,
+                t,
+                on,
+                (seq_weak && applies) || scalar_weak || plane_weak,
+            )
         };
         let holds = |f: &Form, i: usize| pair(obs, i, t).is_some_and(|p| f.holds(&p));
         let Some((guard, forms, on)) = scope.category(&guards, fit, holds) else {
@@ -428,6 +437,7 @@ pub fn search(
                 | Transform::Rotated
                 | Transform::Mirrored
                 | Transform::PointsReversed
+                | Transform::Midpoint { .. }
         ) && guard.is_some_and(|g| !matches!(g, Guard::NonEmpty(_) | Guard::Several(_)))
         {
             continue;
@@ -697,7 +707,11 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         let has = |i: usize| prop.holds(&obs[i].input, &obs[i].output, obs[i].noise);
         let bound = matches!(
             prop,
-            Property::Bound { .. } | Property::Between(_) | Property::Chord { .. }
+            Property::Bound { .. }
+                | Property::Between(_)
+                | Property::Chord { .. }
+                | Property::Path(_)
+                | Property::InBox
         );
         if bound && runs.is_empty() {
             runs = obs
@@ -705,14 +719,16 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
                 .map(|o| results(transforms, o, &mut budget))
                 .collect();
         }
-        // On every follow-up run of `on` under `guard` whose result is a number.
+        // On every follow-up run of `on` under `guard` whose result is a number, or numbers.
         let widely = |on: &[usize], guard: Option<Guard>| {
             on.iter().all(|&i| {
                 runs[i]
                     .iter()
                     .filter(|(input, y, _)| {
-                        y.number().is_some_and(f64::is_finite)
-                            && guard.is_none_or(|g| g.holds(input))
+                        let finite = y.number().is_some_and(f64::is_finite)
+                            || y.elements()
+                                .is_some_and(|e| e.iter().all(|x| x.is_finite()));
+                        finite && guard.is_none_or(|g| g.holds(input))
                     })
                     .all(|(input, y, noise)| prop.holds(input, y, *noise))
             })
@@ -729,7 +745,15 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         };
         // A bound by a parameter that holds on one category only is a coincidence of the
         // values seen (`sin(x) >= x` for `x < 0`), not the function's shape.
-        if guard.is_some() && matches!(prop, Property::Bound { .. } | Property::Chord { .. }) {
+        if guard.is_some()
+            && matches!(
+                prop,
+                Property::Bound { .. }
+                    | Property::Chord { .. }
+                    | Property::Path(_)
+                    | Property::InBox
+            )
+        {
             continue;
         }
         if strict && guard.is_none() && !clear_of_zero(obs, &on) {
@@ -890,7 +914,17 @@ fn forms_on(
             {
                 out.push(f);
             } else if weak {
-                out.extend([Form::AtLeast, Form::AtMost].into_iter().filter(holds));
+                // A follow-up that always gives zero (a point moved onto a segment: no
+                // distance left) says more than that it gives no more than before.
+                let zero = Form::Affine {
+                    alpha: Const::lit(0.0),
+                    beta: Const::lit(0.0),
+                };
+                if holds(&zero) {
+                    out.push(zero);
+                } else {
+                    out.extend([Form::AtLeast, Form::AtMost].into_iter().filter(holds));
+                }
             }
         }
         Kind::Bool => {

@@ -275,6 +275,16 @@ pub enum Transform {
     /// points that all coincide is zero. No relation is sought on it: it is the boundary a
     /// strict sign (`result > 0.0`) is judged at, which live calls seldom reach.
     Origin,
+    /// One point moved to the middle of two others, where the float numbers pair up as three
+    /// or four points (`[x, y]` indices as [`float_points`] finds them): a point moved to a
+    /// segment's middle lies on it (its distance zero), a quadratic's control point moved to
+    /// the middle of its ends straightens it (no longer than before).
+    Midpoint {
+        /// The point moved.
+        point: [usize; 2],
+        /// The two whose middle it goes to.
+        of: [[usize; 2]; 2],
+    },
     /// A sequence parameter is transformed twice: the input of a composite of two relations.
     SeqThen {
         /// The parameter's index.
@@ -429,6 +439,25 @@ impl Transform {
         if float_numbers > 1 && sig.output.is_number() {
             out.push(Transform::Origin);
         }
+        // Each point to the middle of each two others: of more than four points, too many.
+        // Of `f64`s only: an `f32` middle rounds otherwise in the pasted relation than here.
+        let all_f64 = sig
+            .params
+            .iter()
+            .filter(|p| p.kind == Kind::Float)
+            .all(|p| p.ty.trim_start_matches('&') == "f64");
+        if float_numbers % 2 == 0 && (6..=8).contains(&float_numbers) && all_f64 {
+            let points = float_points(sig.params.iter().map(|p| p.kind));
+            for &point in &points {
+                let others: Vec<[usize; 2]> =
+                    points.iter().copied().filter(|&q| q != point).collect();
+                for (i, &a) in others.iter().enumerate() {
+                    for &b in &others[i + 1..] {
+                        out.push(Transform::Midpoint { point, of: [a, b] });
+                    }
+                }
+            }
+        }
         if numbers.len() > 1 {
             for a in [-1.0, 2.0, 0.5] {
                 if a != 0.5 || numbers.iter().all(|&p| sig.params[p].kind == Kind::Float) {
@@ -542,6 +571,12 @@ impl Transform {
                     if let Value::Float(x) = v {
                         *x = 0.0;
                     }
+                }
+            }
+            Transform::Midpoint { point, of: [a, b] } => {
+                for c in 0..2 {
+                    let (x, y) = (input[a[c]].number()?, input[b[c]].number()?);
+                    out[point[c]] = Value::Float((x + y) / 2.0);
                 }
             }
             Transform::Rotated => {
@@ -692,6 +727,13 @@ impl Transform {
                     if p.kind == Kind::Float {
                         out[i] = p.pass(&float_literal(0.0));
                     }
+                }
+            }
+            Transform::Midpoint { point, of: [a, b] } => {
+                for c in 0..2 {
+                    let text = |i: usize| sig.params[i].value_text();
+                    let middle = format!("({} + {}) / 2.0", text(a[c]), text(b[c]));
+                    out[point[c]] = sig.params[point[c]].pass(&middle);
                 }
             }
             Transform::Mirrored => {
