@@ -126,21 +126,30 @@ pub fn path_length(points: &[f64]) -> f64 {
 /// Whether every point of `points` (`(x0, y0, x1, y1, ...)`) lies in the smallest box that
 /// holds the points of `of`, edges included: a Bézier curve, and so its bounding box, lies
 /// within its control points' box. False when either holds an odd element out or `of` no
-/// point; exact, as a box's corners are the coordinates themselves.
+/// point. A point may stray past an edge by rounding, [`BOX_ROUNDING`] of the largest
+/// coordinate's magnitude: a curve evaluated at its end can land an ulp beyond the end itself.
 pub fn in_box(points: &[f64], of: &[f64]) -> bool {
     if !points.len().is_multiple_of(2) || !of.len().is_multiple_of(2) || of.is_empty() {
         return false;
     }
+    let largest = of
+        .iter()
+        .chain(points)
+        .fold(0.0, |m: f64, c| m.max(c.abs()));
+    let slack = BOX_ROUNDING * largest;
     let span = |c: usize| {
         let axis = of.iter().skip(c).step_by(2).copied();
         let lo = axis.clone().fold(f64::INFINITY, f64::min);
-        (lo, axis.fold(f64::NEG_INFINITY, f64::max))
+        (lo - slack, axis.fold(f64::NEG_INFINITY, f64::max) + slack)
     };
     let (x, y) = (span(0), span(1));
     points
         .chunks_exact(2)
         .all(|p| (x.0..=x.1).contains(&p[0]) && (y.0..=y.1).contains(&p[1]))
 }
+
+/// How far, relative to the largest coordinate, [`in_box`] lets a point stray past an edge.
+pub const BOX_ROUNDING: f64 = 1e-12;
 
 /// The points `(x0, y0, x1, y1, ...)` mirrored in the y axis: each `(x, y)` becomes `(-x, y)`.
 /// Distances and lengths do not change, an area or a winding number changes its sign, and no
@@ -665,6 +674,20 @@ mod tests {
         assert!(!in_box(&[1.0, 1.0], &of[..5]));
         assert!(!in_box(&[1.0, 1.0], &[]));
         assert!(in_box(&[1.0, 1.0], &[1.0, 1.0]));
+        // An ulp beyond an edge is rounding; a millionth of the box is not.
+        let end: f64 = 3.5707963267948966;
+        assert!(in_box(
+            &[0.0, 0.0, f64::from_bits(end.to_bits() + 1), 0.0],
+            &[0.0, 0.0, end, 0.0]
+        ));
+        assert!(!in_box(
+            &[0.0, 0.0, end * (1.0 + 1e-6), 0.0],
+            &[0.0, 0.0, end, 0.0]
+        ));
+        assert!(!in_box(&[0.0, -1e-6], &[0.0, 0.0, end, 0.0]));
+        // The slack scales with the coordinates: an ulp of 3e9 is no rounding of 3.
+        assert!(in_box(&[3e9 + 0.001, 0.0], &[0.0, 0.0, 3e9, 0.0]));
+        assert!(!in_box(&[3.001, 0.0], &[0.0, 0.0, 3.0, 0.0]));
     }
 
     #[test]

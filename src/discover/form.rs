@@ -59,6 +59,14 @@ pub enum Form {
 }
 
 impl Form {
+    /// `y' = 0`: the follow-up gives zero, whatever the original result.
+    pub fn zero() -> Form {
+        Form::Affine {
+            alpha: Const::lit(0.0),
+            beta: Const::lit(0.0),
+        }
+    }
+
     /// `y' = y`: the follow-up gives the same result.
     pub fn is_identity(&self) -> bool {
         matches!(self, Form::Affine { alpha, beta } | Form::SeqAffine { alpha, beta }

@@ -411,6 +411,102 @@ mod tests {
     }
 
     #[test]
+    fn three_points_bound_the_result_by_their_path_and_hold_a_result_of_points_in_their_box() {
+        let f = Kind::Float;
+        let quad = sig(
+            "fn q(x0: f64, y0: &f64, n: i32, x1: f64, y1: f64, x2: f64, y2: f64) -> f64",
+            &[f, f, Kind::Int, f, f, f, f],
+            f,
+        );
+        let paths: Vec<String> = Property::all(&quad)
+            .iter()
+            .filter(|p| matches!(p, Property::Path(_)))
+            .map(|p| p.text(&quad))
+            .collect();
+        let path = "invite::mr::path_length(&[x0, *y0, x1, y1, x2, y2])";
+        assert_eq!(
+            paths,
+            [format!("result <= {path}"), format!("result >= {path}")]
+        );
+        // (0, 0) → (3, 4) → (3, 0): 9 long.
+        let input: Vec<Value> = [0.0, 0.0, 7.0, 3.0, 4.0, 3.0, 0.0]
+            .into_iter()
+            .enumerate()
+            .map(|(i, x)| {
+                if i == 2 {
+                    Value::Int(7)
+                } else {
+                    Value::Float(x)
+                }
+            })
+            .collect();
+        let at_most = Property::Path(Cmp::AtMost);
+        assert!(at_most.holds(&input, &Value::Float(9.0), 0.0));
+        assert!(at_most.holds(&input, &Value::Float(5.0), 0.0));
+        assert!(!at_most.holds(&input, &Value::Float(9.5), 0.0));
+        assert!(Property::Path(Cmp::AtLeast).holds(&input, &Value::Float(9.5), 0.0));
+        assert_eq!(at_most.needed_tolerance(&input, &Value::Float(10.0)), 0.1);
+        assert_eq!(at_most.needed_tolerance(&input, &Value::Float(8.0)), 0.0);
+        // Two points' path is their chord; a result of another type has none.
+        for (text, kinds, out) in [
+            ("fn d(a: f64, b: f64, c: f64, d: f64) -> f64", vec![f; 4], f),
+            (
+                "fn d(a: f64, b: f64, c: f64, d: f64, e: f64, f: f64) -> i64",
+                vec![f; 6],
+                Kind::Int,
+            ),
+        ] {
+            let s = sig(text, &kinds, out);
+            assert!(
+                !Property::all(&s)
+                    .iter()
+                    .any(|p| matches!(p, Property::Path(_))),
+                "{text}"
+            );
+        }
+
+        let boxed = sig(
+            "fn b(x0: f64, y0: f64, n: i32, x1: f64, y1: f64) -> Vec<f64>",
+            &[f, f, Kind::Int, f, f],
+            Kind::FloatSeq,
+        );
+        assert!(Property::all(&boxed).contains(&Property::InBox));
+        assert_eq!(
+            Property::InBox.text(&boxed),
+            "invite::mr::in_box(&result, &[x0, y0, x1, y1])"
+        );
+        let corners = [1.0, 5.0, 0.0, 4.0, 2.0].map(Value::Float);
+        let mut corners = corners.to_vec();
+        corners[2] = Value::Int(0);
+        let inside = Value::FloatSeq(vec![1.0, 2.0, 4.0, 5.0]);
+        let outside = Value::FloatSeq(vec![1.0, 2.0, 4.5, 5.0]);
+        assert!(Property::InBox.holds(&corners, &inside, 0.0));
+        assert!(!Property::InBox.holds(&corners, &outside, 0.0));
+        assert!(!Property::InBox.holds(&corners, &Value::Float(1.0), 0.0));
+        // One point is no box; `f32`s, a number out or integers out get none.
+        for (text, kinds, out) in [
+            (
+                "fn b(x: f64, y: f64) -> Vec<f64>",
+                vec![f; 2],
+                Kind::FloatSeq,
+            ),
+            (
+                "fn b(a: f32, b: f32, c: f32, d: f32) -> Vec<f32>",
+                vec![f; 4],
+                Kind::FloatSeq,
+            ),
+            (
+                "fn b(a: f64, b: f64, c: f64, d: f64) -> Vec<i64>",
+                vec![f; 4],
+                Kind::IntSeq,
+            ),
+        ] {
+            let s = sig(text, &kinds, out);
+            assert!(!Property::all(&s).contains(&Property::InBox), "{text}");
+        }
+    }
+
+    #[test]
     fn each_kind_of_result_gets_the_properties_that_read_as_rust_for_it() {
         let s = sig(
             "fn f(x: &f64, n: i32, y: f64) -> f64",

@@ -231,7 +231,7 @@ pub fn near_misses<'a>(
                 .copied()
                 .filter(|&i| pair(obs, i, t).is_some())
                 .collect();
-            for form in forms_on(sig, obs, t, &rest, weak) {
+            for form in forms_on(sig, obs, t, &rest, weak, false) {
                 let failing: Vec<usize> = judged
                     .iter()
                     .copied()
@@ -377,18 +377,15 @@ pub fn search(
         // under any guard, since such a step often leaves the domain on part of the inputs
         // (`p - 1` at `p = 0`).
         let scalar_weak = sig.params.len() > 1 && transform.is_scalar_step();
-        // A point moved to the middle of two others: a curve straightened is no longer, a
-        // point on a segment no farther from it than before.
-        let plane_weak = matches!(transform, Transform::Midpoint { .. });
+        // A point moved to the middle of two others may leave nothing to measure (a point
+        // moved onto a segment, a box onto another's corner): a zero. Not an inequality: a
+        // cubic with an end moved is as often longer as shorter, and the inputs seen can hide
+        // it.
+        let zero = matches!(transform, Transform::Midpoint { .. });
         let fit = |on: &[usize], g: Option<Guard>| {
             let applies = g.is_none_or(|g| matches!(g, Guard::NonEmpty(_) | Guard::Several(_)));
-            forms_on(
-                sig,
-                obs,
-                t,
-                on,
-                (seq_weak && applies) || scalar_weak || plane_weak,
-            )
+            let weak = (seq_weak && applies) || scalar_weak;
+            forms_on(sig, obs, t, on, weak, zero)
         };
         let holds = |f: &Form, i: usize| pair(obs, i, t).is_some_and(|p| f.holds(&p));
         let Some((guard, forms, on)) = scope.category(&guards, fit, holds) else {
@@ -889,6 +886,7 @@ fn forms_on(
     t: usize,
     on: &[usize],
     weak: bool,
+    zero: bool,
 ) -> Vec<Form> {
     let Some(pairs) = on
         .iter()
@@ -913,18 +911,10 @@ fn forms_on(
                 .flatten()
             {
                 out.push(f);
+            } else if let Some(f) = zero.then(Form::zero).filter(holds) {
+                out.push(f);
             } else if weak {
-                // A follow-up that always gives zero (a point moved onto a segment: no
-                // distance left) says more than that it gives no more than before.
-                let zero = Form::Affine {
-                    alpha: Const::lit(0.0),
-                    beta: Const::lit(0.0),
-                };
-                if holds(&zero) {
-                    out.push(zero);
-                } else {
-                    out.extend([Form::AtLeast, Form::AtMost].into_iter().filter(holds));
-                }
+                out.extend([Form::AtLeast, Form::AtMost].into_iter().filter(holds));
             }
         }
         Kind::Bool => {

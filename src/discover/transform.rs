@@ -1090,6 +1090,91 @@ mod tests {
     }
 
     #[test]
+    fn each_of_three_or_four_points_goes_to_the_middle_of_each_two_others() {
+        let parse = |text: &str, kinds: &[Kind]| Signature::parse(text, kinds, Kind::Float);
+        let (f, i) = (Kind::Float, Kind::Int);
+        let seg = parse(
+            "fn d(px: f64, py: &f64, n: i32, ax: f64, ay: f64, bx: f64, by: f64) -> f64",
+            &[f, f, i, f, f, f, f],
+        )
+        .unwrap();
+        let middles: Vec<Transform> = Transform::all(&seg)
+            .into_iter()
+            .filter(|t| matches!(t, Transform::Midpoint { .. }))
+            .collect();
+        let (p, a, b) = ([0, 1], [3, 4], [5, 6]);
+        assert_eq!(
+            middles,
+            [
+                Transform::Midpoint {
+                    point: p,
+                    of: [a, b]
+                },
+                Transform::Midpoint {
+                    point: a,
+                    of: [p, b]
+                },
+                Transform::Midpoint {
+                    point: b,
+                    of: [p, a]
+                },
+            ]
+        );
+        let input = [1.0, 2.0, 0.0, -4.0, 6.0, 8.0, 10.0].map(Value::Float);
+        let mut input = input.to_vec();
+        input[2] = Value::Int(5);
+        let moved = middles[0].apply(&input, None, 0).unwrap();
+        assert_eq!(
+            moved[..3],
+            [Value::Float(2.0), Value::Float(8.0), Value::Int(5)]
+        );
+        assert_eq!(moved[3..], input[3..]);
+        assert_eq!(
+            middles[0].arguments(&seg, None),
+            [
+                "(ax + bx) / 2.0",
+                "&((ay + by) / 2.0)",
+                "n",
+                "ax",
+                "ay",
+                "bx",
+                "by"
+            ]
+        );
+        assert_eq!(
+            middles[2].arguments(&seg, None),
+            [
+                "px",
+                "py",
+                "n",
+                "ax",
+                "ay",
+                "(px + ax) / 2.0",
+                "(*py + ay) / 2.0"
+            ]
+        );
+        let curve =
+            "fn c(x0: f64, y0: f64, x1: f64, y1: f64, x2: f64, y2: f64, x3: f64, y3: f64) -> f64";
+        let four = parse(curve, &[f; 8]).unwrap();
+        let count = |s: &Signature| {
+            Transform::all(s)
+                .iter()
+                .filter(|t| matches!(t, Transform::Midpoint { .. }))
+                .count()
+        };
+        assert_eq!(count(&four), 12);
+        // Two points have no third, five too many; `f32`s round their middle otherwise.
+        for (text, n) in [
+            ("fn d(ax: f64, ay: f64, bx: f64, by: f64) -> f64", 4),
+            ("fn e(a: f64, b: f64, c: f64, d: f64, e: f64, f: f64, g: f64, h: f64, i: f64, j: f64) -> f64", 10),
+            ("fn g(a: f32, b: f32, c: f32, d: f32, e: f32, f: f32) -> f32", 6),
+            ("fn h(a: f64, b: f64, c: f64, d: f64, e: f64, f: f64, g: f64) -> f64", 7),
+        ] {
+            assert_eq!(count(&parse(text, &vec![f; n]).unwrap()), 0, "{text}");
+        }
+    }
+
+    #[test]
     fn the_plane_is_turned_a_quarter_where_the_floats_pair_up_as_points() {
         let parse =
             |text: &str, kinds: &[Kind]| Signature::parse(text, kinds, Kind::Float).unwrap();
