@@ -537,6 +537,42 @@ mod tests {
         assert!(found.relations().any(|r| r == "result > 0.0"), "{found}");
     }
 
+    #[test]
+    fn a_bound_is_judged_on_far_follow_ups_within_a_pasted_relation_s_tolerance() {
+        // A length no shorter than its chord, whose rounding far from the inputs seen (beyond
+        // 50, where only follow-ups go) takes it `short` under the chord.
+        let length = |short: f64| {
+            move |x0: f64, y0: f64, x1: f64, y1: f64| {
+                let d = (x1 - x0).hypot(y1 - y0);
+                let far = [x0, y0, x1, y1].iter().any(|c| c.abs() > 50.0);
+                if far {
+                    d * (1.0 - short)
+                } else {
+                    d * 1.25 + 0.5
+                }
+            }
+        };
+        let inputs: Vec<_> = (0..60u32)
+            .map(|i| {
+                let f = |k: u32, m: u32| f64::from((i * k + m * 17) % 97) * 0.25 - 12.0;
+                (f(7, 1), f(5, 2), f(3, 3), f(11, 4))
+            })
+            .collect();
+        let sig = "fn len(x0: f64, y0: f64, x1: f64, y1: f64) -> f64";
+        let chord = "result >= invite::mr::distance(x0, y0, x1, y1)";
+        let rounded = Discovery::new(sig, length(1e-8))
+            .unwrap()
+            .inputs(inputs.clone())
+            .run();
+        assert!(rounded.relations().any(|r| r == chord), "{rounded}");
+        // A thousandth short is no rounding: the bound does not hold.
+        let short = Discovery::new(sig, length(1e-3))
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        assert!(!short.relations().any(|r| r == chord), "{short}");
+    }
+
     /// The points of the quadratic Bézier curve through `p0`, `p1`, `p2` at `n + 1` even steps.
     fn quad_points(p: [f64; 6], n: u32) -> impl Iterator<Item = (f64, f64)> {
         (0..=n).map(move |k| {
