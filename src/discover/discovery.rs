@@ -573,6 +573,23 @@ mod tests {
         assert!(!short.relations().any(|r| r == chord), "{short}");
     }
 
+    #[test]
+    fn a_bound_claimed_for_the_inputs_seen_is_not_judged_on_follow_ups_outside_them() {
+        // On positive inputs, `abs` is no more than its input; `abs(-x)` is, but a negative
+        // follow-up lies outside the category the bound is claimed for.
+        let inputs: Vec<(f64,)> = (1..=60u32).map(|i| (f64::from(i) * 0.37,)).collect();
+        let found = Discovery::new("fn abs(x: f64) -> f64", f64::abs)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        assert!(
+            found
+                .relations()
+                .any(|r| r.starts_with("if x ") && r.ends_with("=> result <= x")),
+            "{found}"
+        );
+    }
+
     /// The points of the quadratic Bézier curve through `p0`, `p1`, `p2` at `n + 1` even steps.
     fn quad_points(p: [f64; 6], n: u32) -> impl Iterator<Item = (f64, f64)> {
         (0..=n).map(move |k| {

@@ -631,6 +631,48 @@ mod tests {
     }
 
     #[test]
+    fn an_affine_form_is_judged_within_the_noise_and_rounding_of_its_terms() {
+        let holds = |form: &Form, y: f64, t: f64, n: f64| {
+            form.holds(&Pair {
+                y: &Value::Float(y),
+                y2: &Value::Float(t),
+                n,
+                n2: 0.0,
+                len: 0,
+            })
+        };
+        // A zero follow-up, at the scale of an original result of 10: 32 roundings of it.
+        let zero = Form::zero();
+        assert!(holds(&zero, 10.0, 1e-14, 0.0));
+        assert!(holds(&zero, 10.0, -1e-14, 0.0));
+        assert!(!holds(&zero, 10.0, 1e-12, 0.0));
+        // And of its noise.
+        assert!(holds(&zero, 10.0, 1e-10, 1e-11));
+        assert!(!holds(&zero, 10.0, 1e-9, 1e-11));
+        // `y' = 2y` at 1e6: 32 roundings of both sides (about 2.8e-8), and twice the
+        // original's noise.
+        let double = Form::Affine {
+            alpha: Const::lit(2.0),
+            beta: Const::lit(0.0),
+        };
+        assert!(holds(&double, 1e6, 2e6 + 2e-8, 0.0));
+        assert!(
+            holds(&double, 1e6, 2e6 + 2.5e-8, 0.0),
+            "the rounding of 2·y, not 2 + y"
+        );
+        assert!(!holds(&double, 1e6, 2e6 + 1e-6, 0.0));
+        assert!(holds(&double, 1e6, 2e6 + 6e-8, 1e-9));
+        assert!(!holds(&double, 1e6, 2e6 + 6e-8, 0.0));
+        // `y' = y + 1e6` at 1: the rounding of the offset's term too (about 1.4e-8).
+        let shifted = Form::Affine {
+            alpha: Const::lit(1.0),
+            beta: Const::lit(1e6),
+        };
+        assert!(holds(&shifted, 1.0, 1e6 + 1.0 + 1e-8, 0.0));
+        assert!(!holds(&shifted, 1.0, 1e6 + 1.0 + 1e-6, 0.0));
+    }
+
+    #[test]
     fn a_ratio_of_squares_is_judged_within_the_noise_of_the_squares() {
         // `y'² · n = y² · (n - 1)` at `n = 4`, `y = 2`: `y' = √3`, each with a noise of 1e-9.
         let f = Form::LenRatio {
