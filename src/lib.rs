@@ -213,6 +213,7 @@ mod log_sink;
 mod meter;
 pub mod mr;
 pub mod outcomes;
+mod plane;
 pub mod record;
 pub mod regression;
 #[cfg(invite_linux)]

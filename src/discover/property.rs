@@ -114,7 +114,7 @@ fn coordinates(input: &[Value]) -> Option<Vec<f64>> {
 
 /// The length of the path through the points of `input`.
 fn path(input: &[Value]) -> Option<f64> {
-    coordinates(input).map(|c| crate::mr::path_length(&c))
+    coordinates(input).map(|c| crate::plane::path_length(&c))
 }
 
 /// The points of `sig`'s parameters as `invite::mr`'s helpers take them: `&[x0, y0, ...]`.
@@ -255,7 +255,7 @@ impl Property {
             },
             // Exact, like `invite::mr::in_box`, which the property is written with.
             Property::InBox => match (y.elements(), coordinates(input)) {
-                (Some(e), Some(c)) => crate::mr::in_box(&e, &c),
+                (Some(e), Some(c)) => crate::plane::in_box(&e, &c),
                 _ => false,
             },
         }
