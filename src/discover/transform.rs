@@ -276,7 +276,7 @@ pub enum Transform {
     /// strict sign (`result > 0.0`) is judged at, which live calls seldom reach.
     Origin,
     /// One point moved to the middle of two others, where the float numbers pair up as three
-    /// or four points (`[x, y]` indices as [`float_points`] finds them): a point moved to a
+    /// or four points (`[x, y]` indices as `float_points` finds them): a point moved to a
     /// segment's middle lies on it (its distance zero), a quadratic's control point moved to
     /// the middle of its ends straightens it (no longer than before).
     Midpoint {
