@@ -434,12 +434,7 @@ mod tests {
         let path = |x0: f64, y0: f64, x1: f64, y1: f64, x2: f64, y2: f64| {
             (x1 - x0).hypot(y1 - y0) + (x2 - x1).hypot(y2 - y1)
         };
-        let inputs: Vec<_> = (0..60u32)
-            .map(|i| {
-                let f = |k: u32, m: u32| f64::from((i * k + m * 17) % 97) * 0.25 - 12.0;
-                (f(7, 1), f(5, 2), f(3, 3), f(11, 4), f(13, 5), f(2, 6))
-            })
-            .collect();
+        let inputs = curves();
         let sig = "fn path(x0: f64, y0: f64, x1: f64, y1: f64, x2: f64, y2: f64) -> f64";
         let found = Discovery::new(sig, path).unwrap().inputs(inputs).run();
         let rel: Vec<&str> = found.relations().collect();
@@ -498,12 +493,7 @@ mod tests {
             };
             (px - ax - t * dx).hypot(py - ay - t * dy)
         };
-        let inputs: Vec<_> = (0..60u32)
-            .map(|i| {
-                let f = |k: u32, m: u32| f64::from((i * k + m * 17) % 97) * 0.25 - 12.0;
-                (f(7, 1), f(5, 2), f(3, 3), f(11, 4), f(13, 5), f(2, 6))
-            })
-            .collect();
+        let inputs = curves();
         let sig = "fn dist(px: f64, py: f64, ax: f64, ay: f64, bx: f64, by: f64) -> f64";
         let found = Discovery::new(sig, dist).unwrap().inputs(inputs).run();
         let rel: Vec<&str> = found.relations().collect();
@@ -527,12 +517,7 @@ mod tests {
         );
         // Kept away from zero everywhere, the strict sign stands.
         let lifted = move |px, py, ax, ay, bx, by| 1.0 + dist(px, py, ax, ay, bx, by);
-        let inputs: Vec<_> = (0..60u32)
-            .map(|i| {
-                let f = |k: u32, m: u32| f64::from((i * k + m * 17) % 97) * 0.25 - 12.0;
-                (f(7, 1), f(5, 2), f(3, 3), f(11, 4), f(13, 5), f(2, 6))
-            })
-            .collect();
+        let inputs = curves();
         let found = Discovery::new(sig, lifted).unwrap().inputs(inputs).run();
         assert!(found.relations().any(|r| r == "result > 0.0"), "{found}");
     }

@@ -204,6 +204,20 @@ impl Property {
         out
     }
 
+    /// Whether the property bounds the result by the input (a parameter, the input's range, a
+    /// chord, a path, a box), which values can meet by chance: it must also hold on the
+    /// follow-ups, and is not claimed for one category of inputs alone.
+    pub fn bounds_by_input(&self) -> bool {
+        matches!(
+            self,
+            Property::Bound { .. }
+                | Property::Between(_)
+                | Property::Chord { .. }
+                | Property::Path(_)
+                | Property::InBox
+        )
+    }
+
     /// The property this one is a weaker form of, if any: where both hold, only the stronger
     /// is proposed.
     pub fn stronger(&self) -> Option<Property> {

@@ -702,14 +702,7 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             .find(|g| scope.all.iter().all(|&i| g.holds(&obs[i].input)))
             .copied();
         let has = |i: usize| prop.holds(&obs[i].input, &obs[i].output, obs[i].noise);
-        let bound = matches!(
-            prop,
-            Property::Bound { .. }
-                | Property::Between(_)
-                | Property::Chord { .. }
-                | Property::Path(_)
-                | Property::InBox
-        );
+        let bound = prop.bounds_by_input();
         if bound && runs.is_empty() {
             runs = obs
                 .iter()
@@ -720,14 +713,10 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         // coordinate of 1e4), where the function's own rounding, not its shape, can take a
         // result a hair past the bound (a nearly straight curve's length a millionth under its
         // chord): within the tolerance a pasted relation is checked with, it holds there.
+        // (A box's stray is its own rounding slack, which `in_box` allows already.)
         let within_tolerance = |input: &[Value], y: &Value| {
-            matches!(
-                prop,
-                Property::Bound { .. }
-                    | Property::Between(_)
-                    | Property::Chord { .. }
-                    | Property::Path(_)
-            ) && prop.needed_tolerance(input, y) <= crate::config::DEFAULT_TOLERANCE
+            prop != Property::InBox
+                && prop.needed_tolerance(input, y) <= crate::config::DEFAULT_TOLERANCE
         };
         // On every follow-up run of `on` under `guard` whose result is a number, or numbers.
         let widely = |on: &[usize], guard: Option<Guard>| {
@@ -757,15 +746,9 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         };
         // A bound by a parameter that holds on one category only is a coincidence of the
         // values seen (`sin(x) >= x` for `x < 0`), not the function's shape.
-        if guard.is_some()
-            && matches!(
-                prop,
-                Property::Bound { .. }
-                    | Property::Chord { .. }
-                    | Property::Path(_)
-                    | Property::InBox
-            )
-        {
+        // The input's range is the exception: under a guard that rules out an empty input it
+        // is the function's shape (below).
+        if guard.is_some() && prop.bounds_by_input() && !matches!(prop, Property::Between(_)) {
             continue;
         }
         if strict && guard.is_none() && !clear_of_zero(obs, &on) {
