@@ -559,6 +559,20 @@ mod tests {
     }
 
     #[test]
+    fn a_sign_is_claimed_for_one_category_of_inputs_where_a_bound_is_not() {
+        // A cube's sign is its input's: a property of one category, no bound by the input.
+        let inputs: Vec<(f64,)> = (0..60u32).map(|i| (f64::from(i) * 0.37 - 11.0,)).collect();
+        let found = Discovery::new("fn cube(x: f64) -> f64", |x: f64| x * x * x)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        assert!(
+            found.relations().any(|r| r == "if x < 0.0 => result < 0.0"),
+            "{found}"
+        );
+    }
+
+    #[test]
     fn a_bound_claimed_for_the_inputs_seen_is_not_judged_on_follow_ups_outside_them() {
         // On positive inputs, `abs` is no more than its input; `abs(-x)` is, but a negative
         // follow-up lies outside the category the bound is claimed for.
