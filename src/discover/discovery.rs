@@ -626,9 +626,29 @@ mod tests {
         for expected in [
             "result <= invite::mr::path_length(&[x0, y0, x1, y1, x2, y2])",
             "result >= invite::mr::distance(x0, y0, x2, y2)",
+            "quad_len(x0, y0, (x0 + x2) / 2.0, (y0 + y2) / 2.0, x2, y2) \
+             == invite::mr::distance(x0, y0, x2, y2)",
         ] {
             assert!(rel.contains(&expected), "{expected}\n{found}");
         }
+        // A length wrong on straight curves alone: no chord for the straightened one.
+        let bent = move |x0: f64, y0: f64, x1: f64, y1: f64, x2: f64, y2: f64| {
+            let (ux, uy, vx, vy) = (x1 - x0, y1 - y0, x2 - x1, y2 - y1);
+            let straight = (ux * vy - uy * vx).abs() <= 1e-9 * (ux.hypot(uy) * vx.hypot(vy));
+            let l = length(x0, y0, x1, y1, x2, y2);
+            if straight {
+                l * 1.5
+            } else {
+                l
+            }
+        };
+        let found = Discovery::new(sig, bent).unwrap().inputs(curves()).run();
+        assert!(
+            !found
+                .relations()
+                .any(|r| r.contains("== invite::mr::distance")),
+            "{found}"
+        );
         // Straightened, the curve is no longer; but a cubic with an end moved to the middle of
         // two other points is as often longer, which the inputs seen can hide: no point moved
         // to a middle gets an inequality.

@@ -35,6 +35,10 @@ pub enum Form {
     SeqReversed,
     /// `y'` is a permutation of `y`.
     SeqPermutation,
+    /// `y'` is the distance between two points of the input (`[x, y]` indices): a quadratic
+    /// curve whose control point moved to the middle of its ends is the segment between them,
+    /// as long as that chord. Compared with the input, not with `y`.
+    Span([[usize; 2]; 2]),
     /// Every element of `y'` is an element of `y`.
     Subset,
     /// Every element of `y` is an element of `y'`.
@@ -90,6 +94,8 @@ pub struct Pair<'a> {
     pub n2: f64,
     /// The input's sequences' total length (the `n` of [`Form::LenRatio`]).
     pub len: usize,
+    /// The original input (the points of [`Form::Span`]).
+    pub input: &'a [Value],
 }
 
 /// Whether a coefficient is no simple constant (a solved `0.36787944117144233`).
@@ -208,6 +214,15 @@ impl Form {
             Form::Superset => elementwise(p, |e, e2| e.iter().all(|x| e2.contains(x))),
             Form::LenDelta(d) => elementwise(p, |e, e2| e2.len() as i64 == e.len() as i64 + d),
             Form::LenDouble => elementwise(p, |e, e2| e2.len() == 2 * e.len()),
+            Form::Span(of) => match (span(p.input, *of), p.y.number(), p.y2.number()) {
+                (Some((d, largest)), Some(y), Some(t)) => {
+                    // At the original result's scale, as a constant follow-up is, and within
+                    // the rounding of coordinates as large as the points'.
+                    let tol = k * (n2 + n + EPS * (y.abs() + t.abs() + d + largest));
+                    close(t, d, tol)
+                }
+                _ => false,
+            },
             &Form::LenRatio {
                 a,
                 b,
@@ -266,6 +281,7 @@ impl Form {
                 let (y, t) = if squared { (y * y, t * t) } else { (y, t) };
                 rel(t * at_len(c, d, p.len), y * at_len(a, b, p.len))
             }
+            (Form::Span(of), _, Some(t)) => span(p.input, *of).map_or(0.0, |(d, _)| rel(t, d)),
             (Form::SeqAffine { alpha, beta }, _, _) => match (p.y.elements(), p.y2.elements()) {
                 (Some(e), Some(e2)) => e
                     .iter()
@@ -286,6 +302,19 @@ impl Form {
             _ => 0.0,
         }
     }
+}
+
+/// The distance between the points `of` of `input`, and the largest of their coordinates'
+/// magnitudes; `None` where one is no number.
+fn span(input: &[Value], of: [[usize; 2]; 2]) -> Option<(f64, f64)> {
+    let c = |i: usize| input.get(i).and_then(Value::number);
+    let [[ax, ay], [bx, by]] = of.map(|p| p.map(c));
+    let coords = [ax?, ay?, bx?, by?];
+    let largest = coords.iter().fold(0.0, |m: f64, x| m.max(x.abs()));
+    Some((
+        crate::plane::distance(coords[0], coords[1], coords[2], coords[3]),
+        largest,
+    ))
 }
 
 fn elementwise(p: &Pair<'_>, f: impl Fn(&[f64], &[f64]) -> bool) -> bool {
@@ -593,8 +622,48 @@ mod tests {
                 n: 0.0,
                 n2: 0.0,
                 len: 0,
+                input: &[],
             })
             .collect()
+    }
+
+    #[test]
+    fn a_follow_up_is_compared_with_the_distance_between_two_points_of_the_input() {
+        let input: Vec<Value> = [1.0, 2.0, 4.0, 6.0, 1e6]
+            .into_iter()
+            .map(Value::Float)
+            .collect();
+        let on = |form: &Form, y2: &Value| {
+            let p = Pair {
+                y: &Value::Float(9.0),
+                y2,
+                n: 0.0,
+                n2: 0.0,
+                len: 0,
+                input: &input,
+            };
+            (form.holds(&p), form.needed_tolerance(&p))
+        };
+        let holds = |form: &Form, y2: f64| on(form, &Value::Float(y2)).0;
+        let span = Form::Span([[0, 1], [2, 3]]);
+        // The chord from (1, 2) to (4, 6), not the original result 9.
+        assert!(holds(&span, 5.0));
+        assert!(holds(&span, 5.0 + 1e-14));
+        assert!(!holds(&span, 5.0 + 1e-9));
+        assert!(!holds(&span, 9.0));
+        assert!(!holds(&span, f64::NAN));
+        // Within the rounding of coordinates as large as the points': (1, 2) to (1e6, 6).
+        let far = Form::Span([[0, 1], [4, 3]]);
+        let d = (1e6f64 - 1.0).hypot(4.0);
+        assert!(holds(&far, d + 1e-9));
+        assert!(!holds(&far, d + 1e-6));
+        // A point past the input, or a result that is no number, holds nothing.
+        assert!(!holds(&Form::Span([[0, 1], [5, 3]]), 5.0));
+        assert!(!on(&span, &Value::FloatSeq(vec![5.0])).0);
+        // Pasted, the relation needs the gap relative to the larger side.
+        let needed = on(&span, &Value::Float(5.0 + 5e-9)).1;
+        assert!((needed - 1e-9).abs() < 1e-15, "{needed}");
+        assert_eq!(on(&span, &Value::Float(5.0)).1, 0.0);
     }
 
     #[test]
@@ -639,6 +708,7 @@ mod tests {
                 n,
                 n2: 0.0,
                 len: 0,
+                input: &[],
             })
         };
         // A zero follow-up, at the scale of an original result of 10: 32 roundings of it.
@@ -690,6 +760,7 @@ mod tests {
                 n: 1e-9,
                 n2: 1e-9,
                 len: 4,
+                input: &[],
             })
         };
         let root = 3f64.sqrt();
@@ -709,6 +780,7 @@ mod tests {
                 n,
                 n2: n,
                 len: 0,
+                input: &[],
             })
         };
         assert!(holds(Form::Above, 1.0, 1.001, 0.0));
@@ -817,6 +889,7 @@ mod tests {
             n: 0.0,
             n2: 0.0,
             len: 0,
+            input: &[],
         }));
         assert!(f.holds(&Pair {
             y: &y,
@@ -824,6 +897,7 @@ mod tests {
             n: 0.0,
             n2: 1e-13,
             len: 0,
+            input: &[],
         }));
         assert!(!f.holds(&Pair {
             y: &y,
@@ -831,6 +905,7 @@ mod tests {
             n: 0.0,
             n2: 1e-15,
             len: 0,
+            input: &[],
         }));
         let nan = Value::Float(f64::NAN);
         assert!(!f.holds(&Pair {
@@ -839,6 +914,7 @@ mod tests {
             n: 0.0,
             n2: 0.0,
             len: 0,
+            input: &[],
         }));
         let inf = Value::Float(f64::INFINITY);
         assert!(f.holds(&Pair {
@@ -847,6 +923,7 @@ mod tests {
             n: 0.0,
             n2: 0.0,
             len: 0,
+            input: &[],
         }));
         assert!(!f.holds(&Pair {
             y: &y,
@@ -854,6 +931,7 @@ mod tests {
             n: 1.0,
             n2: 1.0,
             len: 0,
+            input: &[],
         }));
         assert!(
             (f.needed_tolerance(&Pair {
@@ -862,6 +940,7 @@ mod tests {
                 n: 0.0,
                 n2: 0.0,
                 len: 0,
+                input: &[],
             }) - 1e-12)
                 .abs()
                 < 1e-15
@@ -879,6 +958,7 @@ mod tests {
             n: 0.0,
             n2: 0.0,
             len: 0,
+            input: &[],
         };
         assert!(Form::SeqReversed.holds(&p(&rev)) && !Form::SeqReversed.holds(&p(&a)));
         assert!(Form::SeqPermutation.holds(&p(&rev)) && !Form::SeqPermutation.holds(&p(&sub)));
@@ -892,6 +972,7 @@ mod tests {
             n: 0.0,
             n2: 0.0,
             len: 0,
+            input: &[],
         }; 3];
         assert_eq!(
             fit_elementwise(&ps, &ps, false),
@@ -906,6 +987,7 @@ mod tests {
             n: 0.0,
             n2: 0.0,
             len: 0,
+            input: &[],
         }));
         assert!(!Form::AtMost.holds(&Pair {
             y: &Value::Float(1.0),
@@ -913,6 +995,7 @@ mod tests {
             n: 0.0,
             n2: 0.0,
             len: 0,
+            input: &[],
         }));
     }
 
@@ -968,6 +1051,7 @@ mod tests {
                 n,
                 n2: n,
                 len: 4,
+                input: &[],
             })
         };
         assert!(pair(exact, 1e-16));

@@ -89,6 +89,14 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
         Form::LenDelta(d) if *d < 0 => format!("{call}.len() == result.len() - {}", -d),
         Form::LenDelta(d) => format!("{call}.len() == result.len() + {d}"),
         Form::LenDouble => format!("{call}.len() == 2 * result.len()"),
+        Form::Span(of) => {
+            let coords: Vec<String> = of
+                .iter()
+                .flatten()
+                .map(|&i| sig.params[i].value_text())
+                .collect();
+            format!("{call} == invite::mr::distance({})", coords.join(", "))
+        }
         Form::LenRatio {
             a,
             b,

@@ -231,7 +231,7 @@ pub fn near_misses<'a>(
                 .copied()
                 .filter(|&i| pair(obs, i, t).is_some())
                 .collect();
-            for form in forms_on(sig, obs, t, &rest, weak, false) {
+            for form in forms_on(sig, obs, t, &rest, weak, None) {
                 let failing: Vec<usize> = judged
                     .iter()
                     .copied()
@@ -378,14 +378,18 @@ pub fn search(
         // (`p - 1` at `p = 0`).
         let scalar_weak = sig.params.len() > 1 && transform.is_scalar_step();
         // A point moved to the middle of two others may leave nothing to measure (a point
-        // moved onto a segment, a box onto another's corner): a zero. Not an inequality: a
+        // moved onto a segment, a box onto another's corner): a zero; or only the two (a
+        // quadratic straightened between its ends): their distance. Not an inequality: a
         // cubic with an end moved is as often longer as shorter, and the inputs seen can hide
         // it.
-        let zero = matches!(transform, Transform::Midpoint { .. });
+        let middle = match transform {
+            Transform::Midpoint { of, .. } => Some(*of),
+            _ => None,
+        };
         let fit = |on: &[usize], g: Option<Guard>| {
             let applies = g.is_none_or(|g| matches!(g, Guard::NonEmpty(_) | Guard::Several(_)));
             let weak = (seq_weak && applies) || scalar_weak;
-            forms_on(sig, obs, t, on, weak, zero)
+            forms_on(sig, obs, t, on, weak, middle)
         };
         let holds = |f: &Form, i: usize| pair(obs, i, t).is_some_and(|p| f.holds(&p));
         let Some((guard, forms, on)) = scope.category(&guards, fit, holds) else {
@@ -856,6 +860,7 @@ fn pair<'a>(obs: &[&'a Observation], i: usize, t: usize) -> Option<Pair<'a>> {
         n: o.noise,
         n2: f.noise,
         len: o.size,
+        input: &o.input,
     })
 }
 
@@ -877,14 +882,15 @@ fn common_center(obs: &[&Observation], t: usize) -> Option<f64> {
 
 /// The output relations of transformation `t` that hold on every observation in `on`: the
 /// first equality form that holds (fitted on every other observation, checked on all), and
-/// every weaker form that holds too when no equality does.
+/// every weaker form that holds too when no equality does. For a point moved to the `middle`
+/// of two, a zero or the two points' distance in place of the weaker forms.
 fn forms_on(
     sig: &Signature,
     obs: &[&Observation],
     t: usize,
     on: &[usize],
     weak: bool,
-    zero: bool,
+    middle: Option<[[usize; 2]; 2]>,
 ) -> Vec<Form> {
     let Some(pairs) = on
         .iter()
@@ -909,7 +915,9 @@ fn forms_on(
                 .flatten()
             {
                 out.push(f);
-            } else if let Some(f) = zero.then(Form::zero).filter(holds) {
+            } else if let Some(f) = middle.map(|_| Form::zero()).filter(holds) {
+                out.push(f);
+            } else if let Some(f) = middle.map(Form::Span).filter(holds) {
                 out.push(f);
             } else if weak {
                 out.extend([Form::AtLeast, Form::AtMost].into_iter().filter(holds));
@@ -1024,6 +1032,7 @@ fn detections(
             n: o.noise,
             n2: f.noise,
             len: o.size,
+            input: &o.input,
         })
     });
     (detects, catches, counted(&list))
@@ -1081,6 +1090,7 @@ pub fn holds_on(sig: &Signature, transforms: &[Transform], f: &Found, obs: &[Obs
                             n: o.noise,
                             n2: follow.noise,
                             len: o.size,
+                            input: &o.input,
                         })
                     })
             }
