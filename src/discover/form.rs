@@ -633,17 +633,19 @@ mod tests {
             .into_iter()
             .map(Value::Float)
             .collect();
-        let on = |form: &Form, y2: &Value| {
+        let full = |form: &Form, y: f64, y2: &Value, n: f64, n2: f64| {
             let p = Pair {
-                y: &Value::Float(9.0),
+                y: &Value::Float(y),
                 y2,
-                n: 0.0,
-                n2: 0.0,
+                n,
+                n2,
                 len: 0,
                 input: &input,
             };
             (form.holds(&p), form.needed_tolerance(&p))
         };
+        let noisy = |form: &Form, y2: &Value, n: f64, n2: f64| full(form, 9.0, y2, n, n2);
+        let on = |form: &Form, y2: &Value| noisy(form, y2, 0.0, 0.0);
         let holds = |form: &Form, y2: f64| on(form, &Value::Float(y2)).0;
         let span = Form::Span([[0, 1], [2, 3]]);
         // The chord from (1, 2) to (4, 6), not the original result 9.
@@ -656,7 +658,19 @@ mod tests {
         let far = Form::Span([[0, 1], [4, 3]]);
         let d = (1e6f64 - 1.0).hypot(4.0);
         assert!(holds(&far, d + 1e-9));
+        // The rounding of each of the result, the chord and the largest coordinate: about
+        // 2e-8 here, where one of them alone allows 7e-9.
+        assert!(holds(&far, d + 1.5e-8));
         assert!(!holds(&far, d + 1e-6));
+        // With an original result as large: 2.8e-8, where three of the four allow 1.4e-8.
+        let at = |y: f64, y2: f64| full(&far, y, &Value::Float(y2), 0.0, 0.0).0;
+        assert!(at(1e6, d + 2.2e-8));
+        assert!(!at(1e6, d + 1e-4));
+        // And the noise of both runs, each alone enough: 32 times 1e-3 here.
+        for (n, n2) in [(1e-3, 0.0), (0.0, 1e-3)] {
+            assert!(noisy(&span, &Value::Float(5.02), n, n2).0);
+        }
+        assert!(!noisy(&span, &Value::Float(5.04), 1e-3, 0.0).0);
         // A point past the input, or a result that is no number, holds nothing.
         assert!(!holds(&Form::Span([[0, 1], [5, 3]]), 5.0));
         assert!(!on(&span, &Value::FloatSeq(vec![5.0])).0);
