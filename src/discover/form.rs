@@ -4,7 +4,7 @@
 
 use super::lsq;
 use super::transform::{Const, SNAP};
-use super::value::Value;
+use super::value::{distance, Value};
 
 /// Tolerance in units of the observed noise: a relation holds on a pair when the two sides
 /// differ by at most this many times what a one-ulp change of the inputs moves them by, plus
@@ -306,15 +306,14 @@ impl Form {
 
 /// The distance between the points `of` of `input`, and the largest of their coordinates'
 /// magnitudes; `None` where one is no number.
-fn span(input: &[Value], of: [[usize; 2]; 2]) -> Option<(f64, f64)> {
-    let c = |i: usize| input.get(i).and_then(Value::number);
-    let [[ax, ay], [bx, by]] = of.map(|p| p.map(c));
-    let coords = [ax?, ay?, bx?, by?];
-    let largest = coords.iter().fold(0.0, |m: f64, x| m.max(x.abs()));
-    Some((
-        crate::plane::distance(coords[0], coords[1], coords[2], coords[3]),
-        largest,
-    ))
+fn span(input: &[Value], [from, to]: [[usize; 2]; 2]) -> Option<(f64, f64)> {
+    let d = distance(input, from, to)?;
+    let largest = [from, to]
+        .iter()
+        .flatten()
+        .filter_map(|&i| input[i].number())
+        .fold(0.0, |m: f64, x| m.max(x.abs()));
+    Some((d, largest))
 }
 
 fn elementwise(p: &Pair<'_>, f: impl Fn(&[f64], &[f64]) -> bool) -> bool {

@@ -6,7 +6,7 @@
 use super::form::{NOISE_UNITS, STRICT_MARGIN};
 use super::signature::Signature;
 use super::transform::{float_points, NumTy};
-use super::value::{Kind, Value};
+use super::value::{distance, Kind, Value};
 
 /// How a number compares with a reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -125,12 +125,6 @@ fn coordinates_text(sig: &Signature) -> String {
         .map(|&i| sig.params[i].value_text())
         .collect();
     format!("&[{}]", names.join(", "))
-}
-
-/// The distance between the points `from` and `to` of `input`.
-fn chord(input: &[Value], from: [usize; 2], to: [usize; 2]) -> Option<f64> {
-    let at = |i: usize| input[i].number();
-    Some((at(from[0])? - at(to[0])?).hypot(at(from[1])? - at(to[1])?))
 }
 
 impl Property {
@@ -259,7 +253,7 @@ impl Property {
                 }
                 _ => false,
             },
-            Property::Chord { from, to, cmp } => match (y.number(), chord(input, from, to)) {
+            Property::Chord { from, to, cmp } => match (y.number(), distance(input, from, to)) {
                 (Some(y), Some(d)) => cmp.holds(y, d, noise),
                 _ => false,
             },
@@ -293,7 +287,7 @@ impl Property {
         }
         let (x, cmp) = match *self {
             Property::Bound { param, cmp } => (input[param].number(), cmp),
-            Property::Chord { from, to, cmp } => (chord(input, from, to), cmp),
+            Property::Chord { from, to, cmp } => (distance(input, from, to), cmp),
             Property::Path(cmp) => (path(input), cmp),
             _ => return 0.0,
         };
