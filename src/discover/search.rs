@@ -340,6 +340,52 @@ impl Defect {
     }
 }
 
+/// The guard a relation of `transform` that held under `guard` is proposed under, or `None`
+/// where it is not proposed: what it needs to run at all, pasted, on any input.
+fn pasted_guard(
+    sig: &Signature,
+    transform: &Transform,
+    guard: Option<Guard>,
+) -> Option<Option<Guard>> {
+    // `p - 1` of an unsigned `p` panics, pasted, at `p = 0`, whatever the inputs seen:
+    // guarded by `p > 0`; a step further down is not proposed.
+    let guard = match (transform, guard) {
+        (Transform::Affine { param, a, b }, g) if sig.params[*param].is_unsigned() => {
+            let down = *a < 0.0 || b.value < 0.0;
+            match g {
+                _ if !down => g,
+                _ if *a < 0.0 || b.value < -1.0 => return None,
+                None => Some(Guard::Positive(*param)),
+                Some(Guard::NonNegative(q)) if q == *param => Some(Guard::Positive(*param)),
+                Some(Guard::Positive(q)) if q == *param => g,
+                Some(_) => return None,
+            }
+        }
+        (_, g) => g,
+    };
+    // A follow-up that reads an element panics, pasted, on an empty sequence: its relation is
+    // guarded against one even where no input was empty.
+    match (transform.needs_element(), guard) {
+        (Some(p), None) => Some(Some(Guard::NonEmpty(p))),
+        (Some(p), Some(g)) if !g.rules_out_empty(p) => None,
+        (_, g) => Some(g),
+    }
+}
+
+/// Whether a result unchanged by `transform` under `guard` is a coincidence of the values
+/// seen. "The result does not depend on `lo`", claimed only where `x >= 0`: the sign of another
+/// parameter is no reason for it (every `x >= 0` happened to be above `lo`), and a new input
+/// breaks it. Likewise two parameters trading places to no effect under a guard.
+fn unchanged_by_coincidence(guard: Option<Guard>, transform: &Transform) -> bool {
+    match (guard, transform) {
+        (Some(g), Transform::Affine { param, .. } | Transform::Reflect { param }) => {
+            g.param() != *param
+        }
+        (Some(_), Transform::Swap { .. }) => true,
+        _ => false,
+    }
+}
+
 /// Searches `obs` (observations of `sig` under `transforms`) for relations holding on at least
 /// `min_inputs` distinct inputs.
 pub fn search(
@@ -395,40 +441,10 @@ pub fn search(
         let Some((guard, forms, on)) = scope.category(&guards, fit, holds) else {
             continue;
         };
-        // `p - 1` of an unsigned `p` panics, pasted, at `p = 0`, whatever the inputs seen:
-        // guarded by `p > 0`; a step further down is not proposed.
-        let guard = match (transform, guard) {
-            (Transform::Affine { param, a, b }, g) if sig.params[*param].is_unsigned() => {
-                let down = *a < 0.0 || b.value < 0.0;
-                match g {
-                    _ if !down => g,
-                    _ if *a < 0.0 || b.value < -1.0 => continue,
-                    None => Some(Guard::Positive(*param)),
-                    Some(Guard::NonNegative(q)) if q == *param => Some(Guard::Positive(*param)),
-                    Some(Guard::Positive(q)) if q == *param => g,
-                    Some(_) => continue,
-                }
-            }
-            (_, g) => g,
+        let Some(guard) = pasted_guard(sig, transform, guard) else {
+            continue;
         };
-        // A follow-up that reads an element panics, pasted, on an empty sequence: its
-        // relation is guarded against one even where no input was empty.
-        let guard = match (transform.needs_element(), guard) {
-            (Some(p), None) => Some(Guard::NonEmpty(p)),
-            (Some(p), Some(g)) if !g.rules_out_empty(p) => continue,
-            (_, g) => g,
-        };
-        // "The result does not depend on `lo`", claimed only where `x >= 0`: the sign of
-        // another parameter is no reason for it, only a coincidence of the values seen (every
-        // `x >= 0` happened to be above `lo`), which a new input breaks.
-        // Likewise two parameters trading places to no effect under a guard.
-        let coincidence = match (guard, transform) {
-            (Some(g), Transform::Affine { param, .. } | Transform::Reflect { param }) => {
-                g.param() != *param
-            }
-            (Some(_), Transform::Swap { .. }) => true,
-            _ => false,
-        };
+        let coincidence = unchanged_by_coincidence(guard, transform);
         // The whole input moved, turned, mirrored or reordered together under a guard of one
         // parameter's sign: the guard says nothing of the others (a clamp's `x >= 0` kept `x`
         // in its bounds only by the values seen).
@@ -689,8 +705,8 @@ fn broken_at_origin(
 /// guard.
 fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Vec<Found> {
     let obs = &scope.obs;
-    let mut budget = REMADE_ELEMENTS;
-    let mut runs: Vec<Vec<_>> = Vec::new();
+    // Every observation's runs, made again once, when a bound first needs them.
+    let runs: std::cell::OnceCell<Vec<Vec<_>>> = std::cell::OnceCell::new();
     let (wide, narrow) = (Guard::all(sig), Guard::narrow_first(sig));
     let mut out: Vec<Found> = Vec::new();
     for prop in Property::all(sig) {
@@ -707,12 +723,6 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             .copied();
         let has = |i: usize| prop.holds(&obs[i].input, &obs[i].output, obs[i].noise);
         let bound = prop.bounds_by_input();
-        if bound && runs.is_empty() {
-            runs = obs
-                .iter()
-                .map(|o| results(transforms, o, &mut budget))
-                .collect();
-        }
         // A follow-up's input can lie far from any the program sends (`x·(x + 1)` of a
         // coordinate of 1e4), where the function's own rounding, not its shape, can take a
         // result a hair past the bound (a nearly straight curve's length a millionth under its
@@ -724,6 +734,12 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         };
         // On every follow-up run of `on` under `guard` whose result is a number, or numbers.
         let widely = |on: &[usize], guard: Option<Guard>| {
+            let runs = runs.get_or_init(|| {
+                let mut budget = REMADE_ELEMENTS;
+                obs.iter()
+                    .map(|o| results(transforms, o, &mut budget))
+                    .collect()
+            });
             on.iter().all(|&i| {
                 runs[i]
                     .iter()
@@ -1163,6 +1179,333 @@ mod tests {
         assert!(two_off.category(&guards, fit, holds).is_some());
     }
 
+    /// Observations of `f` on `inputs`, each under every one of `transforms`.
+    fn observed(
+        sig: &Signature,
+        transforms: &[Transform],
+        inputs: Vec<Vec<Value>>,
+        f: impl Fn(&[Value]) -> Option<Value>,
+    ) -> Vec<Observation> {
+        let mut call = |v: &[Value]| f(v);
+        inputs
+            .into_iter()
+            .enumerate()
+            .map(|(i, input)| observe(sig, transforms, input, &mut call, i as u64).unwrap())
+            .collect()
+    }
+
+    /// The transformations of `transforms` but `kept`, as if a proposal stated each.
+    fn all_but(transforms: &[Transform], kept: &[Transform]) -> Vec<usize> {
+        (0..transforms.len())
+            .filter(|&t| !kept.contains(&transforms[t]))
+            .collect()
+    }
+
+    #[test]
+    fn a_defect_category_is_a_length_a_repeated_or_a_negative_element() {
+        let seq = |xs: &[f64]| vec![Value::FloatSeq(xs.to_vec()), Value::Float(-1.0)];
+        let of = |xs: &[f64]| {
+            [
+                Defect::EvenLen(0),
+                Defect::OddLen(0),
+                Defect::Duplicates(0),
+                Defect::SomeNegative(0),
+            ]
+            .map(|d| d.holds(&seq(xs)))
+        };
+        // An empty sequence is of no category: not even, not odd.
+        assert_eq!(of(&[]), [false; 4]);
+        assert_eq!(of(&[1.0]), [false, true, false, false]);
+        assert_eq!(of(&[1.0, 2.0]), [true, false, false, false]);
+        assert_eq!(of(&[2.0, 1.0, 2.0]), [false, true, true, false]);
+        assert_eq!(of(&[0.0, -0.5, 3.0, 4.0]), [true, false, false, true]);
+        // Zero is not negative; the other parameter's sign is not the sequence's.
+        assert_eq!(of(&[0.0, 5.0, 1.0, 2.0, 3.0]), [false, true, false, false]);
+        let sig = Signature::parse(
+            "fn f(xs: &[f64], k: f64) -> f64",
+            &[Kind::FloatSeq, Kind::Float],
+            Kind::Float,
+        )
+        .unwrap();
+        assert_eq!(
+            Defect::all(&sig),
+            [
+                Defect::EvenLen(0),
+                Defect::OddLen(0),
+                Defect::Duplicates(0),
+                Defect::SomeNegative(0)
+            ]
+        );
+    }
+
+    /// A sum that depends on the order of its ends where an element is negative: the reversal
+    /// fails there on every input whose ends differ.
+    fn sum_wrong_with_negatives(v: &[Value]) -> Option<Value> {
+        let xs = v[0].elements()?;
+        let sum: f64 = xs.iter().sum();
+        let wrong = if xs.iter().any(|&x| x < 0.0) {
+            (xs[0] - xs[xs.len() - 1]).max(0.0)
+        } else {
+            0.0
+        };
+        Some(Value::Float(sum + wrong))
+    }
+
+    /// The near misses of the reversal of `sum_wrong_with_negatives` on `rest` inputs with no
+    /// negative element, `holding` with some and equal ends, and `failing` with some and
+    /// different ends (those repeat an element where `repeated`): (category, failed, of,
+    /// held) each.
+    fn reversal_misses(
+        rest: usize,
+        holding: usize,
+        failing: usize,
+        repeated: bool,
+        min_inputs: usize,
+    ) -> Vec<(Defect, usize, usize, usize)> {
+        let sig =
+            Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let n = |i: usize| i as f64;
+        let inputs = (0..rest)
+            .map(|i| vec![n(i) + 1.0, n(i) + 2.5, n(i) + 4.25])
+            .chain((0..holding).map(|i| vec![-n(i) - 1.0, n(i) + 10.0, -n(i) - 1.0]))
+            .chain((0..failing).map(|i| {
+                let second = if repeated { -n(i) - 1.0 } else { n(i) + 20.0 };
+                vec![-n(i) - 1.0, second, n(i) + 0.5]
+            }))
+            .map(|xs| vec![Value::FloatSeq(xs)])
+            .collect();
+        let obs = observed(&sig, &transforms, inputs, sum_wrong_with_negatives);
+        let reverse = Transform::Seq {
+            param: 0,
+            op: SeqOp::Reverse,
+        };
+        let proposed = all_but(&transforms, std::slice::from_ref(&reverse));
+        near_misses(&sig, &transforms, &obs, min_inputs, &proposed)
+            .into_iter()
+            .map(|m| {
+                assert!(
+                    matches!(m.found.subject, Subject::Follow { transform, .. } if transforms[transform] == reverse)
+                );
+                (m.category, m.failing.len(), m.of, m.found.held)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_near_miss_needs_two_fifths_of_the_inputs_outside_its_category_and_a_fifth_failing() {
+        let negative = Defect::SomeNegative(0);
+        // Four of ten outside the category: two fifths exactly; four distinct, as many as
+        // asked; two of six failing, a third.
+        assert_eq!(reversal_misses(4, 4, 2, false, 4), [(negative, 2, 6, 4)]);
+        // Four of eleven: under two fifths.
+        assert_eq!(reversal_misses(4, 5, 2, false, 4), []);
+        // Five distinct inputs asked, four outside.
+        assert_eq!(reversal_misses(4, 4, 2, false, 5), []);
+        // Two of ten failing: a fifth exactly.
+        assert_eq!(reversal_misses(7, 8, 2, false, 4), [(negative, 2, 10, 7)]);
+        // Two of eleven: under a fifth.
+        assert_eq!(reversal_misses(8, 9, 2, false, 4), []);
+        // One failing, of one: two at least.
+        assert_eq!(reversal_misses(4, 0, 1, false, 4), []);
+        assert_eq!(reversal_misses(4, 0, 2, false, 4), [(negative, 2, 2, 4)]);
+        // The failing inputs repeat an element too: two categories fit them as well; the first
+        // is kept.
+        assert_eq!(
+            reversal_misses(4, 4, 2, true, 4),
+            [(Defect::Duplicates(0), 2, 6, 4)]
+        );
+    }
+
+    #[test]
+    fn a_near_miss_is_an_inequality_only_for_a_cut_sequence_or_a_step_of_one_number() {
+        let sig = Signature::parse(
+            "fn f(xs: &[f64], k: f64) -> f64",
+            &[Kind::FloatSeq, Kind::Float],
+            Kind::Float,
+        )
+        .unwrap();
+        let transforms = Transform::all(&sig);
+        // Grows with every element's square and with `k`'s, and is negated, wrongly, where an
+        // element is negative.
+        let f = |v: &[Value]| {
+            let (xs, k) = (v[0].elements()?, v[1].number()?);
+            let grown = xs.iter().map(|x| x * x).sum::<f64>() + k * k;
+            Some(Value::Float(if xs.iter().any(|&x| x < 0.0) {
+                -grown
+            } else {
+                grown
+            }))
+        };
+        let inputs = (0u32..24)
+            .map(|i| {
+                let sign = if i % 3 == 0 { -1.0 } else { 1.0 };
+                let xs = (0..2 + i % 3)
+                    .map(|j| sign * f64::from(1 + (i * 5 + j * 3) % 13))
+                    .collect();
+                vec![
+                    Value::FloatSeq(xs),
+                    Value::Float(f64::from(1 + i % 7) * 0.75),
+                ]
+            })
+            .collect();
+        let obs = observed(&sig, &transforms, inputs, f);
+        let cut = Transform::Seq {
+            param: 0,
+            op: SeqOp::ExcludeFirst,
+        };
+        let affine = |a: f64| Transform::Affine {
+            param: 1,
+            a,
+            b: Const::lit(0.0),
+        };
+        let (halved, doubled) = (affine(0.5), affine(2.0));
+        let proposed = all_but(&transforms, &[cut.clone(), halved.clone(), doubled]);
+        let mut misses: Vec<(Transform, Form, Defect)> =
+            near_misses(&sig, &transforms, &obs, 10, &proposed)
+                .into_iter()
+                .map(|m| match m.found.subject {
+                    Subject::Follow {
+                        transform, form, ..
+                    } => (transforms[transform].clone(), form, m.category),
+                    ref s => panic!("{s:?}"),
+                })
+                .collect();
+        misses.sort_by_key(|m| format!("{m:?}"));
+        // `f(xs, 2.0 * k) >= result` holds outside the category too, but a number moved by
+        // more than a step gets no inequality: on a monotone function there would be one per
+        // grid point.
+        let negative = Defect::SomeNegative(0);
+        assert_eq!(
+            misses,
+            [
+                (halved, Form::AtMost, negative),
+                (cut, Form::AtMost, negative),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_function_too_noisy_to_relate_gets_neither_relations_nor_near_misses() {
+        let sig =
+            Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let inputs = || {
+            (0u32..40)
+                .map(|i| {
+                    let xs = (0..1 + i % 4)
+                        .map(|j| f64::from((i * 7 + j * 3) % 11) - 4.5)
+                        .collect();
+                    vec![Value::FloatSeq(xs)]
+                })
+                .collect::<Vec<_>>()
+        };
+        // A one-ulp nudge of the input moves it by a thousandth of itself.
+        let chaotic = |v: &[Value]| {
+            let xs = v[0].elements()?;
+            Some(Value::Float(2.0 + (xs.iter().sum::<f64>() * 1e12).sin()))
+        };
+        let obs = observed(&sig, &transforms, inputs(), chaotic);
+        assert_eq!(search(&sig, &transforms, &obs, 10), []);
+        assert!(near_misses(&sig, &transforms, &obs, 10, &[]).is_empty());
+        // Smooth, the same function of the same inputs is related.
+        let smooth = |v: &[Value]| {
+            let xs = v[0].elements()?;
+            Some(Value::Float(2.0 + xs.iter().sum::<f64>().sin()))
+        };
+        let obs = observed(&sig, &transforms, inputs(), smooth);
+        assert_ne!(search(&sig, &transforms, &obs, 10), []);
+    }
+
+    #[test]
+    fn a_step_down_of_an_unsigned_number_is_guarded_by_its_sign_and_an_element_read_by_length() {
+        let sig = Signature::parse(
+            "fn f(xs: &[f64], p: usize, q: usize) -> f64",
+            &[Kind::FloatSeq, Kind::Int, Kind::Int],
+            Kind::Float,
+        )
+        .unwrap();
+        let step = |a: f64, b: f64| Transform::Affine {
+            param: 1,
+            a,
+            b: Const::lit(b),
+        };
+        let guarded = |t: &Transform, g| pasted_guard(&sig, t, g);
+        let (pos, nonneg) = (Guard::Positive(1), Guard::NonNegative(1));
+        // Up, or to a constant: as it held.
+        for up in [step(1.0, 1.0), step(2.0, 0.0), step(0.0, 3.0)] {
+            assert_eq!(guarded(&up, None), Some(None), "{up:?}");
+            assert_eq!(guarded(&up, Some(nonneg)), Some(Some(nonneg)), "{up:?}");
+        }
+        // `p - 1`: `p > 0` whatever it held under, if that was `p`'s sign.
+        let down = step(1.0, -1.0);
+        assert_eq!(guarded(&down, None), Some(Some(pos)));
+        assert_eq!(guarded(&down, Some(nonneg)), Some(Some(pos)));
+        assert_eq!(guarded(&down, Some(pos)), Some(Some(pos)));
+        // Under another parameter's sign, or further down, not at all.
+        assert_eq!(guarded(&down, Some(Guard::Positive(2))), None);
+        assert_eq!(guarded(&down, Some(Guard::NonNegative(2))), None);
+        assert_eq!(guarded(&down, Some(Guard::NonEmpty(0))), None);
+        for further in [step(1.0, -2.0), step(-1.0, 0.0), step(-1.0, 2.0)] {
+            assert_eq!(guarded(&further, None), None, "{further:?}");
+        }
+        // A signed number steps down freely.
+        let signed = Signature::parse("fn f(x: i64) -> i64", &[Kind::Int], Kind::Int).unwrap();
+        let minus = Transform::Affine {
+            param: 0,
+            a: -1.0,
+            b: Const::lit(-2.0),
+        };
+        assert_eq!(pasted_guard(&signed, &minus, None), Some(None));
+        // A follow-up that reads an element: under a guard that rules out an empty `xs`.
+        let cut = Transform::Seq {
+            param: 0,
+            op: SeqOp::ExcludeFirst,
+        };
+        assert_eq!(guarded(&cut, None), Some(Some(Guard::NonEmpty(0))));
+        assert_eq!(
+            guarded(&cut, Some(Guard::Several(0))),
+            Some(Some(Guard::Several(0)))
+        );
+        assert_eq!(guarded(&cut, Some(pos)), None);
+        let reversed = Transform::Seq {
+            param: 0,
+            op: SeqOp::Reverse,
+        };
+        assert_eq!(guarded(&reversed, Some(pos)), Some(Some(pos)));
+    }
+
+    #[test]
+    fn a_result_unchanged_under_another_parameter_s_sign_is_a_coincidence() {
+        let lo = Transform::Affine {
+            param: 1,
+            a: 2.0,
+            b: Const::lit(0.0),
+        };
+        let reflected = Transform::Reflect { param: 1 };
+        let swap = Transform::Swap { i: 1, j: 2 };
+        let cut = Transform::Seq {
+            param: 0,
+            op: SeqOp::ExcludeFirst,
+        };
+        let (own, other) = (Some(Guard::Positive(1)), Some(Guard::NonNegative(0)));
+        let at = |g, t: &Transform| unchanged_by_coincidence(g, t);
+        assert_eq!(
+            [at(None, &lo), at(own, &lo), at(other, &lo)],
+            [false, false, true]
+        );
+        assert_eq!(
+            [
+                at(None, &reflected),
+                at(own, &reflected),
+                at(other, &reflected)
+            ],
+            [false, false, true]
+        );
+        assert_eq!([at(None, &swap), at(own, &swap)], [false, true]);
+        assert_eq!([at(None, &cut), at(other, &cut)], [false, false]);
+    }
+
     #[test]
     fn weak_forms_are_found_for_a_cut_sequence() {
         let sig =
@@ -1379,6 +1722,15 @@ mod tests {
             positive.detects <= positive.perturbations - 2,
             "{positive:?}"
         );
+        // Counted among the wrong outputs: all but the fixed constants.
+        let refs: Vec<&Observation> = obs.iter().collect();
+        let all: Vec<usize> = (0..obs.len()).collect();
+        let (list, ..) = perturbations(Kind::Float, &refs, &all);
+        assert!(list.len() > Perturbation::FIXED.len());
+        assert_eq!(
+            positive.perturbations + Perturbation::FIXED.len(),
+            list.len()
+        );
     }
 
     #[test]
@@ -1386,13 +1738,13 @@ mod tests {
         let sig =
             Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
         let transforms = Transform::all(&sig);
-        let between = |f: &mut dyn FnMut(&[f64]) -> f64, empty: bool| {
+        let between = |f: &mut dyn FnMut(&[f64]) -> f64, empty: bool, low: f64| {
             let mut call = |v: &[Value]| Some(Value::Float(f(&v[0].elements()?)));
             let obs: Vec<Observation> = (0u32..60)
                 .map(|i| {
                     let n = if empty { i % 4 } else { 1 + i % 4 };
                     let xs = (0..n)
-                        .map(|j| f64::from((i * 7 + j * 3) % 11) - 4.0)
+                        .map(|j| f64::from((i * 7 + j * 3) % 11) + low)
                         .collect();
                     observe(
                         &sig,
@@ -1412,11 +1764,41 @@ mod tests {
         };
         let mut mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
         // Empty inputs (whose mean is NaN) or not, the guard rules them out.
-        assert_eq!(between(&mut mean, true), [Some(Guard::NonEmpty(0))]);
-        assert_eq!(between(&mut mean, false), [Some(Guard::NonEmpty(0))]);
+        assert_eq!(between(&mut mean, true, -4.0), [Some(Guard::NonEmpty(0))]);
+        assert_eq!(between(&mut mean, false, -4.0), [Some(Guard::NonEmpty(0))]);
+        // Every element not negative: claimed for such inputs, and still none empty.
+        assert_eq!(between(&mut mean, false, 0.0), [Some(Guard::NonEmpty(0))]);
         // A sum leaves the range: nothing.
         let mut sum = |xs: &[f64]| xs.iter().sum::<f64>();
-        assert_eq!(between(&mut sum, false), []);
+        assert_eq!(between(&mut sum, false, -4.0), []);
+        // Every input seen had a positive weight first: the range is still claimed only where
+        // `xs` is not empty, the weight's sign no reason for that.
+        let sig = Signature::parse(
+            "fn f(w: f64, xs: &[f64]) -> f64",
+            &[Kind::Float, Kind::FloatSeq],
+            Kind::Float,
+        )
+        .unwrap();
+        let transforms = Transform::all(&sig);
+        let inputs = (0u32..40)
+            .map(|i| {
+                let xs = (0..1 + i % 4)
+                    .map(|j| f64::from((i * 7 + j * 3) % 11) - 4.0)
+                    .collect();
+                vec![Value::Float(f64::from(1 + i % 5)), Value::FloatSeq(xs)]
+            })
+            .collect();
+        let weighted = |v: &[Value]| {
+            let xs = v[1].elements()?;
+            Some(Value::Float(xs.iter().sum::<f64>() / xs.len() as f64))
+        };
+        let obs = observed(&sig, &transforms, inputs, weighted);
+        let guards: Vec<Option<Guard>> = search(&sig, &transforms, &obs, 10)
+            .into_iter()
+            .filter(|f| f.subject == Subject::Property(Property::Between(1)))
+            .map(|f| f.guard)
+            .collect();
+        assert_eq!(guards, [Some(Guard::NonEmpty(1))]);
     }
 
     #[test]

@@ -903,6 +903,71 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_whole_input_moves_together_where_it_has_two_float_parameters() {
+        // (the whole input moved, all but one parameter moved, the plane turned)
+        let moved = |text: &str, kinds: &[Kind]| {
+            let sig = Signature::parse(text, kinds, Kind::Float).unwrap();
+            let all = Transform::all(&sig);
+            let count = |f: &dyn Fn(&Transform) -> bool| all.iter().filter(|t| f(t)).count();
+            (
+                count(&|t| matches!(t, Transform::AllMoved { except: None, .. })),
+                count(&|t| {
+                    matches!(
+                        t,
+                        Transform::AllMoved {
+                            except: Some(_),
+                            ..
+                        }
+                    )
+                }),
+                count(&|t| *t == Transform::Rotated),
+            )
+        };
+        assert_eq!(moved("fn f(x: f64) -> f64", &[Kind::Float]), (0, 0, 0));
+        assert_eq!(moved("fn f(n: i64) -> f64", &[Kind::Int]), (0, 0, 0));
+        assert_eq!(
+            moved(
+                "fn f(xs: &[f64], n: i64) -> f64",
+                &[Kind::FloatSeq, Kind::Int]
+            ),
+            (0, 0, 1)
+        );
+        assert_eq!(
+            moved(
+                "fn f(xs: &[f64], x: f64) -> f64",
+                &[Kind::FloatSeq, Kind::Float]
+            ),
+            (3, 0, 0)
+        );
+        assert_eq!(
+            moved(
+                "fn f(x: f64, y: f64, t: f64) -> f64",
+                &[Kind::Float, Kind::Float, Kind::Float]
+            ),
+            (1, 6, 0)
+        );
+        // Every float moved alike, in a sequence as in a number; the integer kept.
+        let moved = Transform::AllMoved {
+            a: 2.0,
+            b: 1.0,
+            except: None,
+        };
+        let input = [
+            Value::FloatSeq(vec![1.0, -3.0]),
+            Value::Float(0.5),
+            Value::Int(7),
+        ];
+        assert_eq!(
+            moved.apply(&input, None, 0),
+            Some(vec![
+                Value::FloatSeq(vec![3.0, -5.0]),
+                Value::Float(2.0),
+                Value::Int(7)
+            ])
+        );
+    }
+
+    #[test]
     fn second_inputs_and_composites_are_made_and_written_as_rust() {
         let sig = Signature::parse(
             "fn f(x: &f64, n: i32, xs: Vec<f64>) -> f64",
