@@ -784,6 +784,66 @@ mod tests {
     }
 
     #[test]
+    fn a_length_ratio_is_judged_within_each_side_s_noise_and_rounding() {
+        // `y' · n = y · (n - 1)` at `n = 5`: the sides are `5·y'` and `4·y`, and the tolerance
+        // is 32 × (5·n' + 4·n + ε·(|5·y'| + |4·y|)).
+        let ratio = |squared| Form::LenRatio {
+            a: 1,
+            b: -1,
+            c: 1,
+            d: 0,
+            squared,
+        };
+        // The follow-up whose side is off by `off`: `5·y'^(1 or 2) = 4·y^(1 or 2) + off`.
+        let holds = |squared: bool, y: f64, off: f64, n: f64, n2: f64| {
+            let rhs = 4.0 * if squared { y * y } else { y };
+            let t = if squared {
+                ((rhs + off) / 5.0).sqrt()
+            } else {
+                (rhs + off) / 5.0
+            };
+            ratio(squared).holds(&Pair {
+                y: &Value::Float(y),
+                y2: &Value::Float(t),
+                n,
+                n2,
+                len: 5,
+                input: &[],
+            })
+        };
+        // The follow-up's noise, times its side's factor 5: 1.6e-7.
+        assert!(holds(false, 5.0, 1.2e-7, 0.0, 1e-9));
+        assert!(!holds(false, 5.0, 2e-7, 0.0, 1e-9));
+        // The original's, times 4: 1.28e-7.
+        assert!(holds(false, 5.0, 1e-7, 1e-9, 0.0));
+        assert!(!holds(false, 5.0, 1.6e-7, 1e-9, 0.0));
+        // The rounding of both sides, about 2e7 each: 2.8e-7.
+        assert!(holds(false, 5e6, 2e-7, 0.0, 0.0));
+        assert!(!holds(false, 5e6, 1e-6, 0.0, 0.0));
+        // Squared, a noise is the square's: 2·|y|·n, so at `y = 10` 2.56e-6 of the original's,
+        // and 2.86e-6 of the follow-up's (at `y' = √80`).
+        assert!(holds(true, 10.0, 2e-6, 1e-9, 0.0));
+        assert!(!holds(true, 10.0, 4e-6, 1e-9, 0.0));
+        assert!(holds(true, 10.0, 2e-6, 0.0, 1e-9));
+        assert!(!holds(true, 10.0, 4e-6, 0.0, 1e-9));
+        // What a pasted relation's tolerance must be: the sides' gap, relative to them.
+        let needed = |squared: bool, y: f64, t: f64| {
+            ratio(squared).needed_tolerance(&Pair {
+                y: &Value::Float(y),
+                y2: &Value::Float(t),
+                n: 0.0,
+                n2: 0.0,
+                len: 5,
+                input: &[],
+            })
+        };
+        // `5·4.1 = 20.5` against `4·5 = 20`; squared, `5·3² = 45` against `4·3² = 36`.
+        assert!((needed(false, 5.0, 4.1) - 0.5 / 20.5).abs() < 1e-12);
+        assert!((needed(true, 3.0, 3.0) - 9.0 / 45.0).abs() < 1e-12);
+        assert_eq!(needed(false, 5.0, 4.0), 0.0);
+    }
+
+    #[test]
     fn a_strict_inequality_needs_a_gap_no_tolerance_can_blur() {
         let num = |y: f64| Value::Float(y);
         let holds = |form: Form, y: f64, y2: f64, n: f64| {
