@@ -837,10 +837,46 @@ mod tests {
                 input: &[],
             })
         };
-        // `5·4.1 = 20.5` against `4·5 = 20`; squared, `5·3² = 45` against `4·3² = 36`.
+        // `5·4.1 = 20.5` against `4·5 = 20`; squared, `5·1.5² = 11.25` against `4·3² = 36`.
         assert!((needed(false, 5.0, 4.1) - 0.5 / 20.5).abs() < 1e-12);
-        assert!((needed(true, 3.0, 3.0) - 9.0 / 45.0).abs() < 1e-12);
+        assert!((needed(true, 3.0, 1.5) - 24.75 / 36.0).abs() < 1e-12);
         assert_eq!(needed(false, 5.0, 4.0), 0.0);
+    }
+
+    #[test]
+    fn a_length_ratio_is_fitted_only_on_three_lengths_or_more() {
+        // A sample variance's follow-up: `y' = y · (n - 1) / n`.
+        let ys: Vec<(Value, Value, usize)> = [(3, 2.0), (4, 5.0), (5, 1.5), (3, 7.0)]
+            .iter()
+            .map(|&(n, y)| {
+                let t = y * (n as f64 - 1.0) / n as f64;
+                (Value::Float(y), Value::Float(t), n)
+            })
+            .collect();
+        let pairs = |take: usize| -> Vec<Pair<'_>> {
+            ys.iter()
+                .take(take)
+                .map(|(y, y2, len)| Pair {
+                    y,
+                    y2,
+                    n: 0.0,
+                    n2: 0.0,
+                    len: *len,
+                    input: &[],
+                })
+                .collect()
+        };
+        let variance = Form::LenRatio {
+            a: 1,
+            b: -1,
+            c: 1,
+            d: 0,
+            squared: false,
+        };
+        assert_eq!(fit_len_ratio(&pairs(4)), Some(variance.clone()));
+        assert_eq!(fit_len_ratio(&pairs(3)), Some(variance));
+        // Two lengths: many ratios pass through two points.
+        assert_eq!(fit_len_ratio(&pairs(2)), None);
     }
 
     #[test]
