@@ -877,6 +877,37 @@ mod tests {
         assert_eq!(fit_len_ratio(&pairs(3)), Some(variance));
         // Two lengths: many ratios pass through two points.
         assert_eq!(fit_len_ratio(&pairs(2)), None);
+        // A factor of the length alone, `y' = y · n`, is written with a positive denominator.
+        let fitted = |factor: &dyn Fn(usize) -> f64| {
+            let ys: Vec<(Value, Value, usize)> = [(3, 2.0), (4, 5.0), (6, 1.5)]
+                .iter()
+                .map(|&(n, y)| (Value::Float(y), Value::Float(y * factor(n)), n))
+                .collect();
+            let pairs: Vec<Pair<'_>> = ys
+                .iter()
+                .map(|(y, y2, len)| Pair {
+                    y,
+                    y2,
+                    n: 0.0,
+                    n2: 0.0,
+                    len: *len,
+                    input: &[],
+                })
+                .collect();
+            fit_len_ratio(&pairs)
+        };
+        assert_eq!(
+            fitted(&|n| n as f64),
+            Some(Form::LenRatio {
+                a: 1,
+                b: 0,
+                c: 0,
+                d: 1,
+                squared: false
+            })
+        );
+        // A constant factor is no ratio of lengths: the affine forms state it.
+        assert_eq!(fitted(&|_| 2.0), None);
     }
 
     #[test]
