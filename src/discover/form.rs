@@ -877,6 +877,11 @@ mod tests {
         assert_eq!(fit_len_ratio(&pairs(3)), Some(variance));
         // Two lengths: many ratios pass through two points.
         assert_eq!(fit_len_ratio(&pairs(2)), None);
+        // One pair of each length fits, a fourth does not: no ratio.
+        let off = Value::Float(7.0);
+        let mut broken = pairs(4);
+        broken[3].y2 = &off;
+        assert_eq!(fit_len_ratio(&broken), None);
         // A factor of the length alone, `y' = y · n`, is written with a positive denominator.
         let fitted = |factor: &dyn Fn(usize) -> f64| {
             let ys: Vec<(Value, Value, usize)> = [(3, 2.0), (4, 5.0), (6, 1.5)]

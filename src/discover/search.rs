@@ -1507,6 +1507,44 @@ mod tests {
     }
 
     #[test]
+    fn a_function_of_one_number_gets_no_inequality_for_a_step_of_it() {
+        // Monotone: `exp(x + 1.0) >= result` holds, and so does every shift of the grid; its
+        // strict monotonicity and its equalities say it once.
+        let sig = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let inputs = (0u32..40)
+            .map(|i| vec![Value::Float(f64::from(i) * 0.2 - 4.0)])
+            .collect();
+        let obs = observed(&sig, &transforms, inputs, |v| {
+            Some(Value::Float(v[0].number()?.exp() + v[0].number()?))
+        });
+        let found = search(&sig, &transforms, &obs, 10);
+        assert!(
+            found.iter().any(|f| matches!(
+                f.subject,
+                Subject::Follow {
+                    form: Form::Above,
+                    ..
+                }
+            )),
+            "{found:?}"
+        );
+        let weak: Vec<&Found> = found
+            .iter()
+            .filter(|f| {
+                matches!(
+                    f.subject,
+                    Subject::Follow {
+                        form: Form::AtLeast | Form::AtMost,
+                        ..
+                    }
+                )
+            })
+            .collect();
+        assert_eq!(weak, Vec::<&Found>::new());
+    }
+
+    #[test]
     fn weak_forms_are_found_for_a_cut_sequence() {
         let sig =
             Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
