@@ -1545,6 +1545,87 @@ mod tests {
     }
 
     #[test]
+    fn a_factor_of_the_length_is_fitted_for_one_sequence_of_floats_only() {
+        let ratios = |text: &str, kinds: &[Kind], out: Kind, f: &dyn Fn(&[Value]) -> Value| {
+            let sig = Signature::parse(text, kinds, out).unwrap();
+            let transforms = Transform::all(&sig);
+            let inputs = (0u32..40)
+                .map(|i| {
+                    let seq = |n: u32, k: u32| -> Vec<f64> {
+                        (0..n)
+                            .map(|j| f64::from((i * 7 + j * 3 + k) % 11) - 4.0)
+                            .collect()
+                    };
+                    kinds
+                        .iter()
+                        .enumerate()
+                        .map(|(p, kind)| {
+                            let xs = seq(1 + (i + p as u32) % 5, p as u32);
+                            if *kind == Kind::IntSeq {
+                                Value::IntSeq(xs.iter().map(|&x| x as i64).collect())
+                            } else {
+                                Value::FloatSeq(xs)
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let obs = observed(&sig, &transforms, inputs, |v| Some(f(v)));
+            search(&sig, &transforms, &obs, 10)
+                .into_iter()
+                .filter(|f| {
+                    matches!(
+                        f.subject,
+                        Subject::Follow {
+                            form: Form::LenRatio { .. },
+                            ..
+                        }
+                    )
+                })
+                .count()
+        };
+        let total = |v: &[Value]| -> (f64, f64) {
+            v.iter().fold((0.0, 0.0), |(s, n), x| {
+                let e = x.elements().unwrap_or_default();
+                (s + e.iter().sum::<f64>(), n + e.len() as f64)
+            })
+        };
+        // The mean of one sequence, a zero appended: `mean · n / (n + 1)`.
+        let mean = |v: &[Value]| {
+            let (s, n) = total(v);
+            Value::Float(s / n)
+        };
+        let one = [Kind::FloatSeq];
+        assert!(ratios("fn f(xs: &[f64]) -> f64", &one, Kind::Float, &mean) > 0);
+        // The mean of two together: the factor is of both lengths, which a relation written
+        // with the first one's would get wrong.
+        let two = [Kind::FloatSeq, Kind::FloatSeq];
+        assert_eq!(
+            ratios(
+                "fn f(xs: &[f64], ys: &[f64]) -> f64",
+                &two,
+                Kind::Float,
+                &mean
+            ),
+            0
+        );
+        // An integer result: no factor of `f64`s to multiply it by.
+        let scaled_sum = |v: &[Value]| {
+            let (s, n) = total(v);
+            Value::Int((s * n) as i64)
+        };
+        assert_eq!(
+            ratios(
+                "fn f(xs: &[i64]) -> i64",
+                &[Kind::IntSeq],
+                Kind::Int,
+                &scaled_sum
+            ),
+            0
+        );
+    }
+
+    #[test]
     fn weak_forms_are_found_for_a_cut_sequence() {
         let sig =
             Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
