@@ -843,6 +843,20 @@ mod tests {
         assert_eq!(needed(false, 5.0, 4.0), 0.0);
     }
 
+    /// Pairs of (result, follow-up, length) with no noise.
+    fn noiseless(ys: &[(Value, Value, usize)]) -> Vec<Pair<'_>> {
+        ys.iter()
+            .map(|(y, y2, len)| Pair {
+                y,
+                y2,
+                n: 0.0,
+                n2: 0.0,
+                len: *len,
+                input: &[],
+            })
+            .collect()
+    }
+
     #[test]
     fn a_length_ratio_is_fitted_only_on_three_lengths_or_more() {
         // A sample variance's follow-up: `y' = y · (n - 1) / n`.
@@ -853,19 +867,7 @@ mod tests {
                 (Value::Float(y), Value::Float(t), n)
             })
             .collect();
-        let pairs = |take: usize| -> Vec<Pair<'_>> {
-            ys.iter()
-                .take(take)
-                .map(|(y, y2, len)| Pair {
-                    y,
-                    y2,
-                    n: 0.0,
-                    n2: 0.0,
-                    len: *len,
-                    input: &[],
-                })
-                .collect()
-        };
+        let pairs = |take: usize| noiseless(&ys[..take]);
         let variance = Form::LenRatio {
             a: 1,
             b: -1,
@@ -888,18 +890,7 @@ mod tests {
                 .iter()
                 .map(|&(n, y)| (Value::Float(y), Value::Float(y * factor(n)), n))
                 .collect();
-            let pairs: Vec<Pair<'_>> = ys
-                .iter()
-                .map(|(y, y2, len)| Pair {
-                    y,
-                    y2,
-                    n: 0.0,
-                    n2: 0.0,
-                    len: *len,
-                    input: &[],
-                })
-                .collect();
-            fit_len_ratio(&pairs)
+            fit_len_ratio(&noiseless(&ys))
         };
         assert_eq!(
             fitted(&|n| n as f64),
