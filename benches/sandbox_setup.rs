@@ -96,7 +96,7 @@ fn open_cost(filter: &Filter, path: &std::ffi::CStr, brokered: bool) -> f64 {
         ];
         // SAFETY: two live pollfds.
         unsafe { libc::poll(polls.as_mut_ptr(), 2, 1000) };
-        broker::serve(ours.as_fd());
+        broker::serve(ours.as_fd(), pid);
         if polls[1].revents != 0 {
             break;
         }

@@ -65,6 +65,9 @@ pub struct ChildRun {
     self_check: bool,
     tolerance: f64,
     timeout: Duration,
+    /// Descriptors of the process that forks the test processes which a test must not hold
+    /// (the worker's wake-up pipe), besides `pipe` and `program`.
+    inherited: Vec<RawFd>,
 }
 
 impl ChildRun {
@@ -109,7 +112,59 @@ impl ChildRun {
             self_check: site.meta.self_check,
             tolerance: site.tolerance(),
             timeout,
+            inherited: Vec::new(),
         }
+    }
+
+    /// The worker's executor's side of its test processes: like a run that lasts, whose call
+    /// ([`ChildRun::set_call`]) changes with each entry of the ring. `pipe` is the executor's
+    /// channel to its supervisor, which no test process keeps; nor does it keep `inherited`.
+    pub(super) fn lasting(
+        site: &'static Site,
+        launcher: &'static Launcher,
+        pipe: OwnedFd,
+        files: Vec<detach::Reopened>,
+        inherited: Vec<RawFd>,
+    ) -> ChildRun {
+        let mut run = ChildRun {
+            site,
+            filter: None,
+            test_seed: 0,
+            tests: 0,
+            snapshot: Snapshot::default(),
+            pipe,
+            program: None,
+            files,
+            self_check: false,
+            tolerance: 0.0,
+            timeout: Duration::ZERO,
+            inherited,
+        };
+        run.set_call(
+            site,
+            launcher,
+            Tests { seed: 0, mask: 0 },
+            Snapshot::default(),
+        );
+        run
+    }
+
+    /// The call whose tests the next test processes run.
+    pub(super) fn set_call(
+        &mut self,
+        site: &'static Site,
+        launcher: &'static Launcher,
+        tests: Tests,
+        snapshot: Snapshot,
+    ) {
+        self.site = site;
+        self.filter = launcher.filter.as_ref().filter(|_| site.seccomp());
+        self.test_seed = tests.seed;
+        self.tests = tests.mask;
+        self.snapshot = snapshot;
+        self.self_check = site.meta.self_check;
+        self.tolerance = site.tolerance();
+        self.timeout = Duration::from_millis(site.timeout_ms().max(1));
     }
 
     /// Runs every test of the site, each in its own process, reports, and leaves.
@@ -149,7 +204,7 @@ impl ChildRun {
     }
 
     /// Forks one test process, waits for its verdict up to the deadline, and classifies it.
-    fn supervise(
+    pub(super) fn supervise(
         &self,
         index: usize,
         tests: &mut dyn FnMut(&mut TestCtx),
@@ -199,21 +254,22 @@ impl ChildRun {
         let deadline = started + self.timeout;
         let mut reader = FrameReader::default();
         let (mut verdict, mut panic): (Verdict, Option<String>) = (None, None);
+        let mut stray = false;
         let mut eof = false;
         let rd = raw(&read_end);
         let exit = loop {
             if let Some(sock) = &broker {
-                broker::serve(sock.as_fd());
+                broker::serve(sock.as_fd(), pid);
             }
             if !eof {
                 eof = reader.read_available(rd);
             }
-            absorb(&mut reader, &mut verdict, &mut panic);
+            absorb(&mut reader, &mut verdict, &mut panic, &mut stray);
             if let Some(exit) = try_reap(pid, pidfd.as_ref()) {
                 // What it wrote just before it ended: a verdict, or the filter's report of a
                 // blocked call, which its SIGSYS handler sends right before leaving.
                 reader.read_available(rd);
-                absorb(&mut reader, &mut verdict, &mut panic);
+                absorb(&mut reader, &mut verdict, &mut panic, &mut stray);
                 break Some(exit);
             }
             let now = Instant::now();
@@ -250,6 +306,9 @@ impl ChildRun {
                 elapsed,
             ),
             (_, Some((Outcome::Blocked, detail, _)), _) => (Outcome::Blocked, detail, elapsed),
+            // The test's code wrote on the channel itself: whatever it wrote is not a verdict
+            // the sandbox gives, and none is taken from it.
+            _ if stray || reader.corrupt() => (Outcome::Error, Some(STRAY.to_string()), elapsed),
             (_, Some((outcome, detail, us)), _) => (outcome, detail, us),
             (Some(Exit::Signal(libc::SIGSYS)), None, _) => (
                 Outcome::Blocked,
@@ -298,6 +357,9 @@ impl ChildRun {
         run::close_inherited(&[&self.pipe]);
         if let Some(p) = &self.program {
             run::close_inherited(&[p]);
+        }
+        for &fd in &self.inherited {
+            run::close_raw(fd);
         }
         detach::reopen_again(&self.files);
         set_blocking(&verdict_pipe);
@@ -352,17 +414,29 @@ pub(super) fn run_one(
         )),
         Err(_) => (Outcome::Error, Some(last_panic())),
     };
-    (outcome, detail, duration_us)
+    // However long the test's own message, the verdict is sent, and is the test's.
+    (outcome, detail.map(wire::bounded), duration_us)
 }
 
 /// A test process's verdict, so far.
 type Verdict = Option<(Outcome, Option<String>, u64)>;
 
+/// The detail of a test whose process wrote on its verdict channel what the sandbox does not.
+const STRAY: &str = "the test wrote on its verdict channel itself (a second verdict, another \
+    kind of frame, or bytes that are not one): its verdict is not known";
+
 /// Takes the whole frames read so far: the verdict (or the filter's report of a blocked call)
-/// and the panic messages.
-fn absorb(reader: &mut FrameReader, verdict: &mut Verdict, panic: &mut Option<String>) {
+/// and the panic messages. A frame a test process never sends, or a second verdict, sets
+/// `stray`: the test's own code wrote it.
+fn absorb(
+    reader: &mut FrameReader,
+    verdict: &mut Verdict,
+    panic: &mut Option<String>,
+    stray: &mut bool,
+) {
     while let Some(frame) = reader.next_frame() {
         match frame {
+            Frame::Verdict { .. } if verdict.is_some() => *stray = true,
             Frame::Verdict {
                 outcome,
                 detail,
@@ -381,7 +455,7 @@ fn absorb(reader: &mut FrameReader, verdict: &mut Verdict, panic: &mut Option<St
                 })
             }
             Frame::Blocked { detail } => *verdict = Some((Outcome::Blocked, Some(detail), 0)),
-            _ => {}
+            _ => *stray = true,
         }
     }
 }
@@ -413,6 +487,7 @@ pub(super) fn isolate(launcher: &Launcher, deadline: Duration, caller_cpu: i32) 
             ),
             None => format!("panicked: {payload}"),
         };
+        let message = wire::bounded(message);
         let fd = PANIC_PIPE.load(Ordering::Relaxed);
         if fd >= 0 {
             let _ = wire::send(
@@ -463,13 +538,58 @@ mod tests {
     use super::*;
 
     fn read(frames: &[Frame]) -> (Verdict, Option<String>) {
+        let (verdict, panic, stray) = read_all(frames);
+        assert!(!stray);
+        (verdict, panic)
+    }
+
+    fn read_all(frames: &[Frame]) -> (Verdict, Option<String>, bool) {
         let mut reader = FrameReader::default();
         for f in frames {
             reader.feed(&f.encode());
         }
-        let (mut verdict, mut panic) = (None, None);
-        absorb(&mut reader, &mut verdict, &mut panic);
-        (verdict, panic)
+        let (mut verdict, mut panic, mut stray) = (None, None, false);
+        absorb(&mut reader, &mut verdict, &mut panic, &mut stray);
+        (verdict, panic, stray)
+    }
+
+    #[test]
+    fn a_second_verdict_or_a_frame_a_test_never_sends_is_stray() {
+        let pass = Frame::Verdict {
+            outcome: Outcome::Pass,
+            detail: None,
+            duration_us: 7,
+        };
+        let fail = Frame::Verdict {
+            outcome: Outcome::Fail,
+            detail: Some("forged".into()),
+            duration_us: 1,
+        };
+        let (verdict, _, stray) = read_all(&[fail.clone(), pass.clone()]);
+        assert!(stray);
+        assert_eq!(verdict, Some((Outcome::Fail, Some("forged".into()), 1)));
+        for other in [
+            Frame::Done { cpu_ns: 1 },
+            Frame::Finished { cpu_ns: 1 },
+            Frame::Impure { detail: "x".into() },
+            Frame::Begin { pos: 0 },
+            Frame::Test {
+                index: 0,
+                outcome: Outcome::Fail,
+                duration_us: 0,
+                detail: None,
+            },
+        ] {
+            let (verdict, _, stray) = read_all(&[other.clone(), pass.clone()]);
+            assert!(stray, "{other:?}");
+            assert_eq!(verdict, Some((Outcome::Pass, None, 7)));
+        }
+        // A panic's messages and a blocked call are a test process's own frames.
+        let panic = Frame::Panic {
+            message: "p".into(),
+        };
+        let blocked = Frame::Blocked { detail: "b".into() };
+        assert!(!read_all(&[panic, blocked]).2);
     }
 
     #[test]

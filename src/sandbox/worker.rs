@@ -15,32 +15,39 @@
 //!   passes its deadline is a `timeout`, one that kills the executor a `crash`/`error`/`blocked`,
 //!   exactly as a forked test process is classified; the executor is then forked again and goes
 //!   on with the next test.
-//! - the *executor* plays the part of the test processes: under the same seccomp filter and
-//!   memory cap, it reads each entry into values of its own, checks that the function gives
-//!   the caller's result on them (a function that reads state the caller changed is not pure:
-//!   its tests are then `inconclusive`), and runs the site's tests one after the other.
+//! - the *executor* plays the part of a forked run: it reads each entry into values of its own
+//!   and forks a test process for each test of the call, as a run does ([`ChildRun`]): under
+//!   the site's seccomp filter and memory cap, the test process runs one test on the entry's
+//!   values and reports its verdict on a pipe of its own, which the executor reads. The first
+//!   test process of a call checks that the function gives the caller's result on the copy (a
+//!   function that reads state the caller changed is not pure: its tests are then
+//!   `inconclusive`).
 //!
-//! The ring is mapped read-only in both, from a read-only descriptor, so nothing a test does can
-//! change what callers read. The worker sees the program's memory as it was when it was forked.
+//! So no test's code runs in the executor: whatever a test writes (a `static`, an atomic, a
+//! thread-local, a leaked allocation) dies with its test process, and each test starts from
+//! the state the worker was forked with. A test process holds neither the executor's channel
+//! to the supervisor nor the supervisor's to the collector: all it can say is its own verdict.
+//!
+//! The ring is mapped read-only in all three, from a read-only descriptor, so nothing a test
+//! does can change what callers read. The worker sees the program's memory as it was when it
+//! was forked.
 
 use std::collections::BTreeMap;
-use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime};
 
-use super::broker;
-use super::child::{self, Tests};
+use super::child::{self, ChildRun, Tests};
 use super::detach;
 use super::sys::run::{self, exit_now, Forked};
 use super::wire::{self, Call, Called, Frame, FrameReader};
-use super::{kill, pidfd_open, pipe, raw, readable, set_blocking, try_reap, Exit, Launcher};
+use super::{kill, pidfd_open, pipe, raw, readable, set_blocking, try_reap, Launcher};
 use super::{Follow, TestCtx};
 use crate::budget::SkipReason;
 use crate::diag::Level;
 use crate::record::Outcome;
-use crate::rng::{self, Snapshot};
+use crate::rng::Snapshot;
 use crate::site::{Sampled, Site};
 use crate::sys::ring::{Found, Full, Ring};
 use crate::travel::{Travel, Untravelled};
@@ -502,9 +509,8 @@ fn supervise(pool: &'static Pool, lane: usize, report: OwnedFd, program: Option<
         }
     }
     let lane = &pool.lanes[lane];
-    let filtered = launcher.filter.is_some();
     let mut files = Vec::new();
-    if filtered {
+    if launcher.filter.is_some() {
         // The report pipe, the program's pidfd, and the eventfd callers wake this lane with.
         let mut keep = vec![report.as_raw_fd(), lane.ring.wakeup_fd()];
         keep.extend(program.as_ref().map(raw));
@@ -540,57 +546,36 @@ fn supervise(pool: &'static Pool, lane: usize, report: OwnedFd, program: Option<
         let Ok((wake_rx, wake_tx)) = pipe() else {
             exit_now(7);
         };
-        let broker = if filtered {
-            match broker::pair() {
-                Ok(pair) => Some(pair),
-                Err(_) => exit_now(7),
-            }
-        } else {
-            None
-        };
         let supervisor = run::pid();
         let pid = match run::fork() {
             Ok(Forked::Parent(pid)) => pid,
             Ok(Forked::Child) => {
                 drop(read_end);
                 drop(wake_tx);
-                let broker = broker.map(|(ours, theirs)| {
-                    drop(ours);
-                    theirs
-                });
                 run::close_inherited(&[&report]);
                 if let Some(p) = &program {
                     run::close_inherited(&[p]);
                 }
-                execute(
-                    pool, lane, supervisor, write_end, wake_rx, broker, &files, resume,
-                )
+                execute(pool, lane, supervisor, write_end, wake_rx, &files, resume)
             }
             Err(_) => exit_now(7),
         };
         drop((write_end, wake_rx));
-        let broker = broker.map(|(ours, _)| ours);
         // Where the executor waits for a call, while it does.
         let mut idle_at: Option<u64> = None;
         let pidfd = pidfd_open(pid);
         let rd = raw(&read_end);
         let mut reader = FrameReader::default();
         let mut panic: Option<String> = None;
-        let mut blocked: Option<String> = None;
         let mut eof = false;
         // What is ready, from the last wait: everything, the first time round.
-        let mut ready = [true; 5];
+        let mut ready = [true; 4];
         let ended = loop {
-            let [frames, program_ready, files, ended, woken] = ready;
+            let [frames, program_ready, ended, woken] = ready;
             if woken {
                 lane.ring.disarm();
                 wake(&wake_tx);
                 idle_at = None;
-            }
-            if files {
-                if let Some(sock) = &broker {
-                    broker::serve(sock.as_fd());
-                }
             }
             if frames && !eof {
                 eof = reader.read_available(rd);
@@ -665,7 +650,6 @@ fn supervise(pool: &'static Pool, lane: usize, report: OwnedFd, program: Option<
                             None => message,
                         })
                     }
-                    Frame::Blocked { detail } => blocked = Some(detail),
                     _ => {}
                 }
             }
@@ -704,7 +688,6 @@ fn supervise(pool: &'static Pool, lane: usize, report: OwnedFd, program: Option<
             let fds = [
                 if eof { -1 } else { rd },
                 program.as_ref().map_or(-1, raw),
-                broker.as_ref().map_or(-1, raw),
                 pidfd.as_ref().map_or(-1, raw),
                 sleeper,
             ];
@@ -736,27 +719,24 @@ fn supervise(pool: &'static Pool, lane: usize, report: OwnedFd, program: Option<
             continue;
         };
         let elapsed = c.since.elapsed().as_micros() as u64;
-        let (outcome, detail) = match (ended, blocked.take(), panic.take()) {
-            (None, _, _) => (
+        // The executor runs no test's code (its test processes do, under their own deadline),
+        // so this is the executor's own failure: reading the call's values back, or rendering
+        // them as text, hung or crashed.
+        let (outcome, detail) = match (ended, panic.take()) {
+            (None, _) => (
                 Outcome::Timeout,
                 format!(
-                    "killed after its deadline of {} ms in the worker of pure sites; the worker \
+                    "the worker of pure sites did not finish reading the call's values back \
+                     within {} ms (does its `Travel`, serde or `Debug` code loop?); the worker \
                      was replaced",
                     c.timeout.as_millis()
                 ),
             ),
-            (_, Some(detail), _) => (Outcome::Blocked, detail),
-            (Some(Exit::Signal(libc::SIGSYS)), None, _) => (
-                Outcome::Blocked,
-                "the worker was killed by SIGSYS: the test made a system call the sandbox \
-                 denies while it had SIGSYS blocked"
-                    .to_string(),
-            ),
-            (Some(exit), None, Some(message)) => (
+            (Some(exit), Some(message)) => (
                 Outcome::Error,
                 format!("{message}; the worker then {}", exit.describe()),
             ),
-            (Some(exit), None, None) => (
+            (Some(exit), None) => (
                 Outcome::Error,
                 format!(
                     "the worker {} during the test (it was replaced)",
@@ -836,9 +816,16 @@ fn begin(ring: &Ring, pos: u64) -> (Option<u64>, Option<Current>) {
         order,
         pos,
         since: Instant::now(),
-        timeout: Duration::from_millis(head.timeout_ms.max(1)),
+        timeout: executor_deadline(Duration::from_millis(head.timeout_ms.max(1))),
     };
     (Some(next), Some(current))
+}
+
+/// How long the supervisor lets the executor go without a verdict: the executor ends each test
+/// process at the test's deadline itself, and a call's first test process also checks purity,
+/// so this is a backstop against the executor's own code (reading values back) hanging.
+fn executor_deadline(per_test: Duration) -> Duration {
+    per_test * 2 + Duration::from_secs(1)
 }
 
 /// The bytes of an entry's [`Head`] (and some to spare).
@@ -868,16 +855,14 @@ impl Outbox {
     }
 }
 
-/// The executor: reads entries from the ring and runs their tests, until its supervisor or the
-/// program ends.
-#[allow(clippy::too_many_arguments)]
+/// The executor: reads entries from the ring and forks their tests' processes, until its
+/// supervisor or the program ends.
 fn execute(
     pool: &'static Pool,
     lane: &'static Lane,
     supervisor: libc::pid_t,
     verdicts: OwnedFd,
     woken: OwnedFd,
-    broker: Option<OwnedFd>,
     files: &[detach::Reopened],
     resume: Resume,
 ) -> ! {
@@ -887,26 +872,19 @@ fn execute(
     // nothing run here can reach either.
     lane.ring.unmap_progress();
     run::close_raw(lane.ring.wakeup_fd());
-    detach::reopen_again(files);
     set_blocking(&verdicts);
     let fd = verdicts.as_raw_fd();
+    // A panic here (reading a call's values back) is reported as the executor's; a test
+    // process points the hook at its own pipe.
     child::set_panic_pipe(fd);
-    if let Some(mb) = crate::site::all()
-        .filter(|s| s.meta.pure)
-        .filter_map(Site::memory_mb)
-        .max()
-    {
-        child::limit_memory(mb);
-    }
-    if let Some(filter) = &pool.launcher.filter {
-        let broker = broker.as_ref().map_or(-1, |b| b.as_raw_fd());
-        if filter.install(fd, broker).is_err() {
-            exit_now(8);
-        }
-    }
     let mut out = Outbox {
         fd,
         queued: Vec::new(),
+    };
+    let mut forks = Forks {
+        launcher: pool.launcher,
+        run: None,
+        parts: Some((verdicts, files.to_vec(), vec![woken.as_raw_fd()])),
     };
     let mut pos = resume.pos;
     let mut skip = resume.done_tests;
@@ -925,8 +903,10 @@ fn execute(
             Found::Skip { next } => pos = next,
             Found::Entry { bytes, next } => {
                 out.add(&Frame::Begin { pos });
-                one_call(&bytes, &mut out, std::mem::take(&mut skip));
-                let cpu_ns = crate::sys::usage::cpu_ns(libc::RUSAGE_SELF);
+                one_call(&bytes, &mut out, std::mem::take(&mut skip), &mut forks);
+                // This process's time and that of the test processes it reaped.
+                let cpu_ns = crate::sys::usage::cpu_ns(libc::RUSAGE_SELF)
+                    + crate::sys::usage::cpu_ns(libc::RUSAGE_CHILDREN);
                 out.add(&Frame::Finished { cpu_ns });
                 // While more calls wait, their frames go out with the next call's first.
                 if !matches!(lane.ring.read_prefix(next, 0), Found::Entry { .. }) {
@@ -938,8 +918,30 @@ fn execute(
     }
 }
 
+/// The executor's test processes: made, from the first call on, with the executor's channel
+/// and the program's files, and pointed at each call in turn.
+struct Forks {
+    launcher: &'static Launcher,
+    run: Option<ChildRun>,
+    /// The executor's channel to its supervisor, the program's files as reopened, and the
+    /// descriptors no test process keeps: until the first call.
+    parts: Option<(OwnedFd, Vec<detach::Reopened>, Vec<RawFd>)>,
+}
+
+impl Forks {
+    fn for_call(&mut self, site: &'static Site, tests: Tests, snapshot: Snapshot) -> &ChildRun {
+        let launcher = self.launcher;
+        let run = self.run.get_or_insert_with(|| {
+            let (pipe, files, inherited) = self.parts.take().expect("made once");
+            ChildRun::lasting(site, launcher, pipe, files, inherited)
+        });
+        run.set_call(site, launcher, tests, snapshot);
+        run
+    }
+}
+
 /// Runs the tests of one entry, the first `skip` of them excepted (run by an executor before).
-fn one_call(bytes: &[u8], out: &mut Outbox, skip: usize) {
+fn one_call(bytes: &[u8], out: &mut Outbox, skip: usize, forks: &mut Forks) {
     let mut input = bytes;
     let Some(head) = Head::take(&mut input) else {
         return;
@@ -948,15 +950,15 @@ fn one_call(bytes: &[u8], out: &mut Outbox, skip: usize) {
         return;
     };
     let runner = super::sys::entry::runner_at(head.runner);
+    let tests = Tests {
+        seed: head.test_seed,
+        mask: head.tests,
+    };
     let run = WorkerRun {
         site,
         out,
-        tests: Tests {
-            seed: head.test_seed,
-            mask: head.tests,
-        },
-        snapshot: head.snapshot,
-        tolerance: head.tolerance,
+        tests,
+        forks: forks.for_call(site, tests, head.snapshot),
         skip,
         purity: None,
     };
@@ -968,27 +970,34 @@ fn one_call(bytes: &[u8], out: &mut Outbox, skip: usize) {
 type Purity<'a> = &'a mut dyn FnMut(&mut TestCtx) -> Option<String>;
 
 /// What a pure site's tests see of the worker, in place of a forked run (see
-/// [`super::ChildRun`]): the same calls, run one after the other in the executor.
+/// [`super::ChildRun`]): the same test processes, forked from the executor.
 pub struct WorkerRun<'a> {
     site: &'static Site,
     out: &'a mut Outbox,
     tests: Tests,
-    snapshot: Snapshot,
-    tolerance: f64,
+    forks: &'a ChildRun,
     skip: usize,
     purity: Option<Purity<'a>>,
 }
+
+/// The index a purity check runs under: no test has it.
+const PURITY_INDEX: usize = usize::MAX;
 
 impl<'a> WorkerRun<'a> {
     /// The entry's bytes were not the values the attribute wrote (they cannot be, but a
     /// worker does not trust what it reads): every test is an error.
     pub fn garbled(self) {
         let detail = "the worker could not read the call's arguments back".to_string();
+        self.every_test(Outcome::Error, &detail);
+    }
+
+    /// Reports every test not yet run with one outcome.
+    fn every_test(self, outcome: Outcome, detail: &str) {
         let n = self.order().count();
         for _ in self.skip..n {
             self.out.add(&Frame::Verdict {
-                outcome: Outcome::Error,
-                detail: Some(detail.clone()),
+                outcome,
+                detail: Some(detail.to_string()),
                 duration_us: 0,
             });
         }
@@ -1010,53 +1019,64 @@ impl<'a> WorkerRun<'a> {
             site: self.site,
             out: self.out,
             tests: self.tests,
-            snapshot: self.snapshot,
-            tolerance: self.tolerance,
+            forks: self.forks,
             skip: self.skip,
             purity: Some(check),
         }
     }
 
-    /// Runs the purity check; the difference, if any.
-    fn impure(&mut self) -> Option<String> {
-        let check = self.purity.as_mut()?;
-        self.snapshot.restore();
-        rng::set_transform_seed(self.tests.seed);
-        let mut ctx = TestCtx::new(usize::MAX, self.snapshot, self.tolerance, false);
-        match catch_unwind(AssertUnwindSafe(|| check(&mut ctx))) {
-            Ok(d) => d,
-            Err(_) => Some(format!(
-                "the function panicked on the worker's copy of the arguments where the \
-                 caller's call returned: {}",
-                child::last_panic()
-            )),
-        }
+    /// Runs the purity check in a test process of its own: its verdict, `Pass` when the
+    /// function gave the caller's result (or there is no check).
+    fn purity(&mut self) -> (Outcome, Option<String>) {
+        let Some(check) = self.purity.as_mut() else {
+            return (Outcome::Pass, None);
+        };
+        let mut judged = |ctx: &mut TestCtx| match check(ctx) {
+            None => ctx.set(Outcome::Pass, None),
+            Some(differs) => ctx.set(Outcome::Inconclusive, Some(differs)),
+        };
+        let (outcome, detail, _) = self.forks.supervise(PURITY_INDEX, &mut judged);
+        (outcome, detail)
     }
 
-    /// Runs every test of the call (as a forked run would), one after the other, reporting each.
+    /// Runs every test of the call (as a forked run would), each in a test process of its own,
+    /// reporting each.
     pub fn run(mut self, inputs: Vec<(&'static str, String)>, tests: &mut dyn FnMut(&mut TestCtx)) {
         let inputs: BTreeMap<String, String> = inputs
             .into_iter()
             .map(|(k, s)| (k.to_string(), s))
             .collect();
         self.out.add(&Frame::Inputs { inputs });
+        // The supervisor knows the call before anything of the tests' runs.
         self.out.flush();
-        if let Some(differs) = self.impure() {
-            self.out.add(&Frame::Impure { detail: differs });
-            return;
+        match self.purity() {
+            (Outcome::Pass, _) => {}
+            (Outcome::Inconclusive, Some(differs)) => {
+                self.out.add(&Frame::Impure { detail: differs });
+                return;
+            }
+            (Outcome::Error, detail) => {
+                let detail = format!(
+                    "the function panicked on the worker's copy of the arguments where the \
+                     caller's call returned: {}",
+                    detail.unwrap_or_default()
+                );
+                self.out.add(&Frame::Impure { detail });
+                return;
+            }
+            // Blocked or timed out, as each test would be on its source run.
+            (outcome, detail) => {
+                let detail = format!(
+                    "on the worker's check that the function gives the caller's result: {}",
+                    detail.unwrap_or_default()
+                );
+                return self.every_test(outcome, &detail);
+            }
         }
         let order: Vec<usize> = self.order().collect();
         for &index in order.iter().skip(self.skip) {
             self.out.flush();
-            self.snapshot.restore();
-            rng::set_transform_seed(rng::mix(self.tests.seed, index as u64));
-            let mut ctx = TestCtx::new(
-                index,
-                self.snapshot,
-                self.tolerance,
-                self.site.meta.self_check,
-            );
-            let (outcome, detail, duration_us) = child::run_one(&mut ctx, tests);
+            let (outcome, detail, duration_us) = self.forks.supervise(index, tests);
             self.out.add(&Frame::Verdict {
                 outcome,
                 detail,

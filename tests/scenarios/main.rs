@@ -52,4 +52,5 @@ mod startup;
 mod statistical;
 #[cfg(all(feature = "tracing", feature = "log"))]
 mod telemetry;
+mod trust;
 mod unseen_and_adaptive;

@@ -211,7 +211,7 @@ fn an_impure_function_is_inconclusive_never_failed_and_forks_from_then_on() {
 }
 
 /// The pids of this scenario's worker processes.
-fn workers() -> Vec<i32> {
+pub(crate) fn workers() -> Vec<i32> {
     support::invite_processes()
         .into_iter()
         .filter(|pid| {

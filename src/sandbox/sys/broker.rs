@@ -45,14 +45,18 @@ pub enum Refusal {
     Device,
     /// A file whose reads consume what they return (`/proc/kmsg`, tracing pipes).
     Consuming,
+    /// Another process's entry in `/proc` (its memory, environment, maps, descriptors): its
+    /// live state, which a test never sees.
+    OtherProcess,
 }
 
 impl Refusal {
-    const ALL: [Refusal; 4] = [
+    const ALL: [Refusal; 5] = [
         Refusal::Pipe,
         Refusal::Socket,
         Refusal::Device,
         Refusal::Consuming,
+        Refusal::OtherProcess,
     ];
 
     /// The reply code (positive; errors are sent negated, a descriptor as 0).
@@ -62,6 +66,7 @@ impl Refusal {
             Refusal::Socket => 2,
             Refusal::Device => 3,
             Refusal::Consuming => 4,
+            Refusal::OtherProcess => 5,
         }
     }
 
@@ -84,6 +89,11 @@ impl Refusal {
             Refusal::Consuming => {
                 "a file whose reads consume what they return (kernel log, tracing pipe), which \
                  the sandbox does not open"
+            }
+            Refusal::OtherProcess => {
+                "another process's entry in /proc, which the sandbox does not open: a test sees \
+                 the program as it was at the fork, never its live memory, environment or \
+                 descriptors"
             }
         }
     }
@@ -112,8 +122,9 @@ pub fn pair() -> std::io::Result<(OwnedFd, OwnedFd)> {
 /// supervisor from watching the deadline.
 const REQUESTS_PER_TURN: usize = 64;
 
-/// Supervisor side: answers the requests waiting on `sock`, without blocking.
-pub fn serve(sock: BorrowedFd<'_>) {
+/// Supervisor side: answers the requests waiting on `sock`, the socket of test process
+/// `test`, without blocking.
+pub fn serve(sock: BorrowedFd<'_>, test: libc::pid_t) {
     for _ in 0..REQUESTS_PER_TURN {
         let mut flags = [0u8; 4];
         let received = receive(
@@ -128,7 +139,7 @@ pub fn serve(sock: BorrowedFd<'_>) {
             return; // The test closed its end.
         }
         let answer = match named {
-            Some(fd) if bytes == 4 => decide(&fd, u32::from_le_bytes(flags)),
+            Some(fd) if bytes == 4 => decide(&fd, u32::from_le_bytes(flags), test),
             _ => Err(Denied::Errno(libc::EINVAL)),
         };
         let code = match &answer {
@@ -199,8 +210,9 @@ fn kept(flags: u32) -> OFlags {
     OFlags::from_bits_truncate(flags) & (OFlags::NONBLOCK | OFlags::DIRECT | OFlags::NOATIME)
 }
 
-/// Opens what `named` names again, read-only, if reading it reaches nothing outside the test.
-pub fn decide(named: &OwnedFd, flags: u32) -> Result<OwnedFd, Denied> {
+/// Opens what `named` names again, read-only, if reading it reaches nothing outside the test
+/// process `test`.
+pub fn decide(named: &OwnedFd, flags: u32, test: libc::pid_t) -> Result<OwnedFd, Denied> {
     let stat = rustix::fs::fstat(named)?;
     match FileType::from_raw_mode(stat.st_mode) {
         FileType::RegularFile | FileType::Directory => {}
@@ -219,10 +231,14 @@ pub fn decide(named: &OwnedFd, flags: u32) -> Result<OwnedFd, Denied> {
         FileType::Symlink => return Err(Denied::Errno(libc::ELOOP)),
         FileType::BlockDevice | FileType::Unknown => return Err(Denied::Refused(Refusal::Device)),
     }
-    if consumes_on_read(named, &stat) {
-        return Err(Denied::Refused(Refusal::Consuming));
-    }
     let link = format!("/proc/self/fd/{}", named.as_raw_fd());
+    match on_proc(named) {
+        Some(Proc::Consuming) => return Err(Denied::Refused(Refusal::Consuming)),
+        Some(Proc::Process(pid)) if pid != test => {
+            return Err(Denied::Refused(Refusal::OtherProcess))
+        }
+        _ => {}
+    }
     Ok(rustix::fs::open(
         link.as_str(),
         OFlags::RDONLY | OFlags::CLOEXEC | kept(flags),
@@ -235,18 +251,49 @@ const TRACEFS_MAGIC: u64 = 0x7472_6163;
 const DEBUGFS_MAGIC: u64 = 0x6462_6720;
 const PROC_SUPER_MAGIC: u64 = 0x9fa0;
 
-/// Whether reading the file takes what it returns from other readers: the kernel log's
-/// `/proc/kmsg` and the tracing file systems' pipes.
-fn consumes_on_read(named: &OwnedFd, stat: &rustix::fs::Stat) -> bool {
+/// What a file of the kernel's own file systems is, where that decides whether to open it.
+#[derive(Debug, PartialEq, Eq)]
+enum Proc {
+    /// Reading it takes what it returns from other readers: the kernel log's `/proc/kmsg` and
+    /// the tracing file systems' pipes (or its file system could not be told).
+    Consuming,
+    /// In the `/proc` directory of this process (or a thread of it).
+    Process(libc::pid_t),
+}
+
+/// Where `named` is on `/proc` or the tracing file systems; `None` for any other file.
+fn on_proc(named: &OwnedFd) -> Option<Proc> {
     let Ok(fs) = rustix::fs::fstatfs(named) else {
-        return true;
+        return Some(Proc::Consuming);
     };
     match fs.f_type as u64 {
-        TRACEFS_MAGIC | DEBUGFS_MAGIC => true,
-        PROC_SUPER_MAGIC => rustix::fs::stat("/proc/kmsg")
-            .is_ok_and(|k| k.st_dev == stat.st_dev && k.st_ino == stat.st_ino),
-        _ => false,
+        TRACEFS_MAGIC | DEBUGFS_MAGIC => Some(Proc::Consuming),
+        PROC_SUPER_MAGIC => {
+            let stat = rustix::fs::fstat(named).ok()?;
+            if rustix::fs::stat("/proc/kmsg")
+                .is_ok_and(|k| k.st_dev == stat.st_dev && k.st_ino == stat.st_ino)
+            {
+                return Some(Proc::Consuming);
+            }
+            // The path the kernel gives the object: `/proc/self/...` reads as the pid's own.
+            let link = format!("/proc/self/fd/{}", named.as_raw_fd());
+            let path = rustix::fs::readlink(link.as_str(), Vec::new()).ok()?;
+            process_of(path.to_bytes())
+        }
+        _ => None,
     }
+}
+
+/// The process whose `/proc/<pid>` holds `path`; a `/proc` path that cannot be read counts as
+/// another process's (pid 0 is nobody's).
+fn process_of(path: &[u8]) -> Option<Proc> {
+    let rest = path.strip_prefix(b"/proc/")?;
+    let first = rest.split(|&b| b == b'/').next().unwrap_or_default();
+    if first.is_empty() || !first.iter().all(u8::is_ascii_digit) {
+        return None; // `/proc/meminfo`, `/proc/sys/...`: the machine's, not a process's.
+    }
+    let pid = std::str::from_utf8(first).ok()?.parse().unwrap_or(0);
+    Some(Proc::Process(pid))
 }
 
 /// The thread of the test process exchanging with the supervisor (0: none). Replies are not
@@ -339,6 +386,55 @@ mod tests {
     use std::ffi::CString;
     use std::os::unix::ffi::OsStrExt;
 
+    /// [`decide`] for a test process that is this one.
+    fn decide_here(named: &OwnedFd, flags: u32) -> Result<OwnedFd, Denied> {
+        decide(named, flags, std::process::id() as libc::pid_t)
+    }
+
+    #[test]
+    fn another_processs_proc_entries_are_refused_and_its_own_are_read() {
+        let parent = format!("/proc/{}/environ", std::os::unix::process::parent_id());
+        let other = Some(Denied::Refused(Refusal::OtherProcess));
+        assert_eq!(decide_here(&named(parent.as_ref(), 0), 0).err(), other);
+        let parent_dir = format!("/proc/{}", std::os::unix::process::parent_id());
+        assert_eq!(decide_here(&named(parent_dir.as_ref(), 0), 0).err(), other);
+        // The same files of this process, by its number, through `self` and through a thread.
+        let me = std::process::id();
+        for own in [
+            format!("/proc/{me}/environ"),
+            "/proc/self/maps".to_string(),
+            "/proc/thread-self/status".to_string(),
+            format!("/proc/{me}/task/{me}/stat"),
+        ] {
+            assert!(decide_here(&named(own.as_ref(), 0), 0).is_ok(), "{own}");
+        }
+        // A test process's own files, judged for another: refused.
+        let as_other = decide(&named("/proc/self/maps".as_ref(), 0), 0, 1);
+        assert_eq!(as_other.err(), other);
+        // The machine's files are not a process's.
+        for machine in ["/proc/meminfo", "/proc/sys/kernel/ostype", "/proc"] {
+            assert!(
+                decide_here(&named(machine.as_ref(), 0), 0).is_ok(),
+                "{machine}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_proc_path_names_the_process_of_its_first_component() {
+        assert_eq!(process_of(b"/proc/12/mem"), Some(Proc::Process(12)));
+        assert_eq!(process_of(b"/proc/12"), Some(Proc::Process(12)));
+        assert_eq!(process_of(b"/proc/7/task/9/stat"), Some(Proc::Process(7)));
+        assert_eq!(
+            process_of(b"/proc/99999999999999/x"),
+            Some(Proc::Process(0))
+        );
+        assert_eq!(process_of(b"/proc/meminfo"), None);
+        assert_eq!(process_of(b"/proc/1x/stat"), None);
+        assert_eq!(process_of(b"/proc/"), None);
+        assert_eq!(process_of(b"/tmp/proc/12/mem"), None);
+    }
+
     /// An `O_PATH` descriptor of `path`, as the test side makes it.
     fn named(path: &std::path::Path, extra: i32) -> OwnedFd {
         let c = CString::new(path.as_os_str().as_bytes()).unwrap();
@@ -377,11 +473,11 @@ mod tests {
     #[test]
     fn regular_files_directories_and_memory_devices_are_opened_again_read_only() {
         let (dir, file) = dir_with_data("contents");
-        let opened = decide(&named(&file, 0), libc::O_RDONLY as u32).unwrap();
+        let opened = decide_here(&named(&file, 0), libc::O_RDONLY as u32).unwrap();
         assert_eq!(getfl(&opened) & libc::O_ACCMODE, libc::O_RDONLY);
         assert_eq!(getfl(&opened) & libc::O_NONBLOCK, 0);
         assert_eq!(read_all(opened), "contents");
-        let nonblocking = decide(&named(&file, 0), libc::O_NONBLOCK as u32).unwrap();
+        let nonblocking = decide_here(&named(&file, 0), libc::O_NONBLOCK as u32).unwrap();
         assert_ne!(
             getfl(&nonblocking) & libc::O_NONBLOCK,
             0,
@@ -389,10 +485,10 @@ mod tests {
         );
         assert_eq!(getfl(&nonblocking) & libc::O_NOATIME, 0);
         // O_NOATIME needs the file's owner (or CAP_FOWNER): this process made the file.
-        let noatime = decide(&named(&file, 0), libc::O_NOATIME as u32).unwrap();
+        let noatime = decide_here(&named(&file, 0), libc::O_NOATIME as u32).unwrap();
         assert_ne!(getfl(&noatime) & libc::O_NOATIME, 0, "O_NOATIME is kept");
         assert_eq!(getfl(&noatime) & libc::O_NONBLOCK, 0);
-        let dir_fd = decide(&named(dir.path(), 0), libc::O_DIRECTORY as u32).unwrap();
+        let dir_fd = decide_here(&named(dir.path(), 0), libc::O_DIRECTORY as u32).unwrap();
         assert!(rustix::fs::fstat(&dir_fd)
             .is_ok_and(|s| { FileType::from_raw_mode(s.st_mode) == FileType::Directory }));
         for device in [
@@ -402,7 +498,7 @@ mod tests {
             "/dev/random",
             "/dev/urandom",
         ] {
-            let fd = decide(&named(device.as_ref(), 0), 0);
+            let fd = decide_here(&named(device.as_ref(), 0), 0);
             assert!(fd.is_ok(), "{device}: {fd:?}");
         }
     }
@@ -411,7 +507,7 @@ mod tests {
     fn writing_flags_never_reach_the_reopened_file() {
         let (_dir, file) = dir_with_data("contents");
         let all = (libc::O_RDWR | libc::O_APPEND | libc::O_TRUNC | libc::O_CREAT) as u32;
-        let opened = decide(&named(&file, 0), all).unwrap();
+        let opened = decide_here(&named(&file, 0), all).unwrap();
         assert_eq!(
             getfl(&opened) & (libc::O_ACCMODE | libc::O_APPEND),
             libc::O_RDONLY
@@ -424,7 +520,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("fifo");
         mkfifo(&fifo);
-        let refused = |fd: OwnedFd| decide(&fd, 0).err();
+        let refused = |fd: OwnedFd| decide_here(&fd, 0).err();
         assert_eq!(
             refused(named(&fifo, 0)),
             Some(Denied::Refused(Refusal::Pipe))
@@ -479,7 +575,7 @@ mod tests {
             // SAFETY: a descriptor we just made.
             let owned = unsafe { OwnedFd::from_raw_fd(fd) };
             let path = format!("/proc/self/fd/{}", owned.as_raw_fd());
-            let answer = decide(&named(path.as_ref(), 0), 0);
+            let answer = decide_here(&named(path.as_ref(), 0), 0);
             assert!(answer.is_err(), "{what} was opened again: {answer:?}");
         }
     }
@@ -490,11 +586,11 @@ mod tests {
             return;
         }
         assert_eq!(
-            decide(&named("/proc/kmsg".as_ref(), 0), 0).err(),
+            decide_here(&named("/proc/kmsg".as_ref(), 0), 0).err(),
             Some(Denied::Refused(Refusal::Consuming))
         );
         // Other files of /proc are read as usual.
-        assert!(decide(&named("/proc/self/status".as_ref(), 0), 0).is_ok());
+        assert!(decide_here(&named("/proc/self/status".as_ref(), 0), 0).is_ok());
     }
 
     #[test]
@@ -531,10 +627,10 @@ mod tests {
                     // The whole file system is refused, its pipes and its plain files alike;
                     // a file beside it is read as usual.
                     let refused = |name: &str| {
-                        decide(&named(&dir.path().join(name), 0), 0).err()
+                        decide_here(&named(&dir.path().join(name), 0), 0).err()
                             == Some(Denied::Refused(Refusal::Consuming))
                     };
-                    let beside = decide(&named("/proc/self/status".as_ref(), 0), 0).is_ok();
+                    let beside = decide_here(&named("/proc/self/status".as_ref(), 0), 0).is_ok();
                     match (refused("trace_pipe"), refused("README"), beside) {
                         (true, true, true) => 0,
                         (_, _, false) => 1,
@@ -568,7 +664,7 @@ mod tests {
             assert!(!r.explain().is_empty());
         }
         assert_eq!(Refusal::from_code(0), None);
-        assert_eq!(Refusal::from_code(5), None);
+        assert_eq!(Refusal::from_code(6), None);
         let codes: std::collections::BTreeSet<i32> =
             Refusal::ALL.iter().map(|r| r.code()).collect();
         assert_eq!(codes.len(), Refusal::ALL.len());
@@ -592,7 +688,7 @@ mod tests {
             if p.revents & libc::POLLHUP != 0 {
                 return;
             }
-            serve(ours.as_fd());
+            serve(ours.as_fd(), std::process::id() as libc::pid_t);
         });
         (theirs, handle)
     }
@@ -701,7 +797,7 @@ mod tests {
         send_raw(&theirs, &0u32.to_le_bytes(), &[]);
         send_raw(&theirs, &[0, 0, 0], &[null.as_fd()]);
         send_raw(&theirs, &0u32.to_le_bytes(), &[null.as_fd(), null.as_fd()]);
-        serve(ours.as_fd());
+        serve(ours.as_fd(), std::process::id() as libc::pid_t);
         assert_eq!(
             replies(&theirs),
             vec![(-libc::EINVAL, false), (-libc::EINVAL, false), (0, true)]
@@ -709,16 +805,16 @@ mod tests {
         for _ in 0..REQUESTS_PER_TURN + 6 {
             send_raw(&theirs, &0u32.to_le_bytes(), &[null.as_fd()]);
         }
-        serve(ours.as_fd());
+        serve(ours.as_fd(), std::process::id() as libc::pid_t);
         assert_eq!(
             replies(&theirs).len(),
             REQUESTS_PER_TURN,
             "one turn's worth"
         );
-        serve(ours.as_fd());
+        serve(ours.as_fd(), std::process::id() as libc::pid_t);
         assert_eq!(replies(&theirs).len(), 6);
-        serve(ours.as_fd()); // Nothing waiting: returns at once.
+        serve(ours.as_fd(), std::process::id() as libc::pid_t); // Nothing waiting: returns at once.
         drop(theirs);
-        serve(ours.as_fd()); // The test is gone: returns at once.
+        serve(ours.as_fd(), std::process::id() as libc::pid_t); // The test is gone: returns at once.
     }
 }

@@ -14,6 +14,25 @@ use crate::record::Outcome;
 /// Frames larger than this mark a corrupted stream.
 const MAX_FRAME: usize = 4 << 20;
 
+/// The most bytes of text one verdict or panic message carries: a whole run's frame (every
+/// test's detail) stays far below [`MAX_FRAME`] however long a test's own message is.
+pub const DETAIL_MAX: usize = 16 << 10;
+
+/// `text`, cut at [`DETAIL_MAX`] bytes (on a character boundary) and marked as cut.
+pub fn bounded(mut text: String) -> String {
+    if text.len() <= DETAIL_MAX {
+        return text;
+    }
+    let total = text.len();
+    let mut cut = DETAIL_MAX;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    text.truncate(cut);
+    text.push_str(&format!("… (truncated: {total} bytes in all)"));
+    text
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "lowercase")]
 pub enum Frame {
@@ -129,6 +148,11 @@ impl FrameReader {
         }
     }
 
+    /// Whether a malformed frame ended the stream.
+    pub fn corrupt(&self) -> bool {
+        self.corrupt
+    }
+
     /// The next complete frame, if one has arrived. A malformed frame ends the stream.
     pub fn next_frame(&mut self) -> Option<Frame> {
         if self.corrupt || self.buf.len() < 4 {
@@ -210,9 +234,37 @@ mod tests {
     #[test]
     fn garbage_ends_the_stream_instead_of_allocating() {
         let mut r = FrameReader::default();
+        r.feed(&Frame::Done { cpu_ns: 1 }.encode());
+        assert_eq!(r.next_frame(), Some(Frame::Done { cpu_ns: 1 }));
+        assert!(!r.corrupt());
         r.feed(&[0xff, 0xff, 0xff, 0x7f, 1, 2, 3]);
         assert_eq!(r.next_frame(), None);
+        assert!(r.corrupt());
         r.feed(&Frame::Done { cpu_ns: 0 }.encode());
         assert_eq!(r.next_frame(), None);
+        // A frame of the right length that is not JSON ends it too.
+        let mut r = FrameReader::default();
+        r.feed(&[2, 0, 0, 0, b'{', b'{']);
+        assert_eq!(r.next_frame(), None);
+        assert!(r.corrupt());
+    }
+
+    #[test]
+    fn a_long_text_is_cut_on_a_character_boundary_and_says_so() {
+        let short = "é".repeat(10);
+        assert_eq!(bounded(short.clone()), short);
+        let exact = "x".repeat(DETAIL_MAX);
+        assert_eq!(bounded(exact.clone()), exact);
+        // Two-byte characters, one straddling the limit.
+        let long = format!("x{}", "é".repeat(DETAIL_MAX));
+        let cut = bounded(long.clone());
+        let kept = cut.split('…').next().unwrap();
+        assert_eq!(kept.len(), DETAIL_MAX - 1);
+        assert!(long.starts_with(kept));
+        assert!(
+            cut.ends_with(&format!("… (truncated: {} bytes in all)", long.len())),
+            "{}",
+            &cut[cut.len() - 60..]
+        );
     }
 }
