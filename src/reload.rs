@@ -39,18 +39,28 @@ pub(crate) fn ask() {
     ASKED.store(true, Ordering::Release);
 }
 
-/// The keys a running process cannot change: they are applied at its next start.
-const AT_RESTART: [&str; 9] = [
+/// The keys a running process cannot change: they are applied at its next start. `sandbox`
+/// and `memory_mb` bound what a test may do: a file a running program reads could otherwise
+/// widen its sandbox.
+const AT_RESTART: [&str; 10] = [
     "log",
     "worker_ring_mib",
     "seed",
     "nice",
     "sandbox",
+    "memory_mb",
     "hide_runs",
     "dedup_bytes",
     "service",
     "version",
 ];
+
+/// The keys of a `[functions]` entry applied at the next start, for the same reason.
+const SITE_AT_RESTART: [&str; 2] = ["sandbox", "memory_mb"];
+
+/// How long a changed file must stay unchanged before it is read: a file written in several
+/// steps (truncated, then written, as `echo >` and some editors do) is read once whole.
+const SETTLE: Duration = Duration::from_millis(200);
 
 /// How a kill at a run's deadline is given time to be reaped (as the runtime starts with).
 const KILL_GRACE: Duration = Duration::from_secs(1);
@@ -124,10 +134,15 @@ pub(crate) struct Reloader {
     look_every: Duration,
     last_look: Instant,
     stamp: Option<Stamp>,
+    /// A change seen and not yet read: its stamp, and since when the file has had it.
+    settling: Option<(Option<Stamp>, Instant)>,
     /// What the process started with (for the keys applied at restart) and what is in force.
     started: Config,
     in_force: Config,
     hash: u64,
+    /// The hash of the file's settings as last read, restart keys and all: a file that changes
+    /// only keys applied at the next start is still said to have been read.
+    read_hash: u64,
     /// `INVITE_SHARD`, which wins over the file's `fleet`.
     shard_from_env: Option<(u64, u64)>,
     shard: Option<Shard>,
@@ -166,7 +181,9 @@ impl Reloader {
             look_every,
             last_look: Instant::now(),
             stamp,
+            settling: None,
             hash: hash_of(&setup.config),
+            read_hash: hash_of(&setup.config),
             started: setup.config.clone(),
             in_force: setup.config,
             file: setup.file,
@@ -186,11 +203,14 @@ impl Reloader {
     pub fn look(&mut self) -> Outcome {
         let asked = ASKED.swap(false, Ordering::AcqRel);
         let stirred = STIRRED.swap(false, Ordering::AcqRel);
+        // A change that is settling is looked at every step until it has settled.
+        let stirred = stirred || self.settling.is_some();
         let glance = glance(asked, stirred, self.last_look.elapsed(), self.look_every);
         if let (Some(file), false) = (self.file.clone(), glance == Glance::Skip) {
             self.last_look = Instant::now();
             let now = stamp(&file);
-            if glance == Glance::Read || now != self.stamp {
+            let due = glance == Glance::Read || self.settled(&now, Instant::now());
+            if due {
                 self.stamp = now;
                 let outcome = self.read(&file);
                 if !matches!(outcome, Outcome::Unchanged) {
@@ -199,6 +219,28 @@ impl Reloader {
             }
         }
         self.rotate(site::wall_clock())
+    }
+
+    /// Whether the file, whose stamp is `now` at `at`, has changed and then stayed unchanged
+    /// for [`SETTLE`]: a change starts settling when first seen, and again at each new stamp.
+    fn settled(&mut self, now: &Option<Stamp>, at: Instant) -> bool {
+        if *now == self.stamp {
+            self.settling = None;
+            return false;
+        }
+        match &self.settling {
+            Some((seen, since)) if seen == now => {
+                if at.saturating_duration_since(*since) >= SETTLE {
+                    self.settling = None;
+                    return true;
+                }
+                false
+            }
+            _ => {
+                self.settling = Some((now.clone(), at));
+                false
+            }
+        }
     }
 
     /// Gives the sites the share of a new period, when one has begun by `now` (since the Unix
@@ -217,21 +259,22 @@ impl Reloader {
     }
 
     fn read(&mut self, file: &Path) -> Outcome {
+        // Looked at without opening it: opening a FIFO would wait for a writer.
+        if std::fs::metadata(file).is_ok_and(|m| m.is_file() && m.len() == 0) {
+            return self.refuse_empty(file);
+        }
         match Config::from_file(file) {
             Err(e) => self.refuse(file, &e),
             Ok(read) => {
                 self.refused = None;
                 let next = with_restart_keys_of(&self.started, read.clone());
-                let hash = hash_of(&next);
-                if hash == self.hash {
+                let (hash, read_hash) = (hash_of(&next), hash_of(&read));
+                if hash == self.hash && read_hash == self.read_hash {
                     return Outcome::Unchanged;
                 }
+                self.read_hash = read_hash;
                 let changed = changed_keys(&self.in_force, &read);
-                let at_restart: Vec<String> = changed
-                    .iter()
-                    .filter(|k| AT_RESTART.contains(&k.as_str()))
-                    .cloned()
-                    .collect();
+                let at_restart = waiting_for_restart(&changed, &self.in_force, &read);
                 self.apply(next.clone());
                 self.hash = hash;
                 crate::diag::say(Level::Info, "config", || {
@@ -243,8 +286,23 @@ impl Reloader {
         }
     }
 
+    /// An empty file (what a truncation leaves before the write) is taken for one being
+    /// written, never for a wish to turn every setting to its default (`enabled = false` says
+    /// that).
+    fn refuse_empty(&mut self, file: &Path) -> Outcome {
+        let text = format!(
+            "{}: the file is empty; taken for a file being written, it is not applied (to turn \
+             testing off, write `enabled = false`)",
+            file.display()
+        );
+        self.refuse_text(file, text)
+    }
+
     fn refuse(&mut self, file: &Path, e: &ConfigError) -> Outcome {
-        let text = e.to_string();
+        self.refuse_text(file, e.to_string())
+    }
+
+    fn refuse_text(&mut self, file: &Path, text: String) -> Outcome {
         if self.refused.as_deref() == Some(text.as_str()) {
             return Outcome::Unchanged;
         }
@@ -421,14 +479,65 @@ fn unmatched(config: &Config, config_file: &str) -> Vec<String> {
         .collect()
 }
 
+/// The keys of `changed` (between `in_force` and `read`) that wait for the next start, and the
+/// `[functions]` entries' keys of [`SITE_AT_RESTART`] that `read` gives other values than
+/// those in force (`functions."site".sandbox`).
+fn waiting_for_restart(changed: &[String], in_force: &Config, read: &Config) -> Vec<String> {
+    let mut keys: Vec<String> = changed
+        .iter()
+        .filter(|k| AT_RESTART.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    let site_values = |c: &Config, name: &str| {
+        let site = c.functions.get(name);
+        (site.and_then(|s| s.sandbox), site.and_then(|s| s.memory_mb))
+    };
+    let mut names: Vec<&String> = in_force
+        .functions
+        .keys()
+        .chain(read.functions.keys())
+        .collect();
+    names.sort();
+    names.dedup();
+    for name in names {
+        let (was, now) = (site_values(in_force, name), site_values(read, name));
+        for (key, differs) in SITE_AT_RESTART.iter().zip([was.0 != now.0, was.1 != now.1]) {
+            let full = format!("functions.\"{name}\".{key}");
+            if differs && !keys.contains(&full) {
+                keys.push(full);
+            }
+        }
+    }
+    keys
+}
+
 /// `read` with the keys that apply at restart as the process started with them: what is in
-/// force once `read` is applied.
+/// force once `read` is applied. A `[functions]` entry keeps the sandbox and memory cap it
+/// started with, entry by entry (an entry removed keeps them too).
 fn with_restart_keys_of(started: &Config, read: Config) -> Config {
+    let mut functions = read.functions.clone();
+    for (name, site) in &mut functions {
+        let was = started.functions.get(name);
+        site.sandbox = was.and_then(|w| w.sandbox);
+        site.memory_mb = was.and_then(|w| w.memory_mb);
+    }
+    for (name, was) in &started.functions {
+        if !functions.contains_key(name) && (was.sandbox.is_some() || was.memory_mb.is_some()) {
+            let kept = crate::config::SiteConfig {
+                sandbox: was.sandbox,
+                memory_mb: was.memory_mb,
+                ..Default::default()
+            };
+            functions.insert(name.clone(), kept);
+        }
+    }
     Config {
+        functions,
         log: started.log.clone(),
         seed: started.seed,
         nice: started.nice,
         sandbox: started.sandbox,
+        memory_mb: started.memory_mb,
         hide_runs: started.hide_runs,
         worker_ring_mib: started.worker_ring_mib,
         dedup_bytes: started.dedup_bytes,
@@ -501,9 +610,31 @@ fn changed_keys(old: &Config, new: &Config) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Sandbox;
 
     fn parse(text: &str) -> Config {
         Config::from_toml(text, Path::new("invite.toml")).expect("a valid configuration")
+    }
+
+    /// A reloader of `file` as it is now, on its own caps and settings.
+    fn reloader(file: &Path) -> Reloader {
+        let config = Config::from_file(file).expect("a valid configuration");
+        Reloader::new(Setup {
+            file: Some(file.to_path_buf()),
+            config: config.clone(),
+            shard_from_env: None,
+            live: Arc::new(Live::new(&config, None, Duration::ZERO)),
+            budget: Arc::new(Budget::new(1, 1.0)),
+            seccomp: false,
+            instance: Instance {
+                host: "test".into(),
+                pid: std::process::id(),
+                exe: String::new(),
+                id: "test-0".into(),
+                service: "test".into(),
+                version: String::new(),
+            },
+        })
     }
 
     #[test]
@@ -535,12 +666,12 @@ mod tests {
         let started = parse(
             "log = \"/var/log/a.jsonl\"\nseed = 7\nnice = 5\nsandbox = \"fork\"\n\
              hide_runs = false\ndedup_bytes = 4096\nservice = \"a\"\nversion = \"1.0\"\n\
-             worker_ring_mib = 8",
+             worker_ring_mib = 8\nmemory_mb = 64",
         );
         let read = parse(
             "log = \"/tmp/b.jsonl\"\nseed = 8\nnice = 9\nsandbox = \"seccomp\"\nhide_runs = true\n\
              dedup_bytes = 8192\nservice = \"b\"\nversion = \"2.0\"\ndefault_rho = 0.3\n\
-             worker_ring_mib = 16",
+             worker_ring_mib = 16\nmemory_mb = 128",
         );
         // Every key applied at restart differs between the two...
         assert_eq!(changed_keys(&started, &read).len(), AT_RESTART.len() + 1);
@@ -548,6 +679,105 @@ mod tests {
         // ...and keeps its starting value.
         assert!(changed_keys(&started, &next) == ["default_rho"], "{next:?}");
         assert_eq!(next.default_rho, 0.3, "a live key takes the new value");
+    }
+
+    #[test]
+    fn a_site_s_sandbox_and_memory_cap_keep_their_starting_values_and_are_named() {
+        let started = parse(
+            "[functions.\"a::f\"]\nsandbox = \"seccomp\"\nmemory_mb = 8\n\
+             [functions.\"a::gone\"]\nsandbox = \"seccomp\"\nrho = 0.5\n\
+             [functions.\"a::plain\"]\nrho = 0.1\n",
+        );
+        let read = parse(
+            "[functions.\"a::f\"]\nsandbox = \"fork\"\nmemory_mb = 512\nrho = 0.9\n\
+             [functions.\"a::new\"]\nsandbox = \"fork\"\nmemory_mb = 64\n\
+             [functions.\"a::plain\"]\nrho = 0.2\nsandbox = \"fork\"\n",
+        );
+        let next = with_restart_keys_of(&started, read.clone());
+        let f = &next.functions["a::f"];
+        assert_eq!(
+            (f.sandbox, f.memory_mb, f.rho),
+            (Some(Sandbox::Seccomp), Some(8), Some(0.9))
+        );
+        let new = &next.functions["a::new"];
+        assert_eq!(
+            (new.sandbox, new.memory_mb),
+            (None, None),
+            "added: as started, none"
+        );
+        let plain = &next.functions["a::plain"];
+        assert_eq!((plain.sandbox, plain.rho), (None, Some(0.2)));
+        // An entry removed keeps what bounds its tests, and nothing else.
+        let gone = &next.functions["a::gone"];
+        assert_eq!((gone.sandbox, gone.rho), (Some(Sandbox::Seccomp), None));
+        let changed = changed_keys(&started, &read);
+        let waiting = waiting_for_restart(&changed, &started, &read);
+        assert_eq!(
+            waiting,
+            [
+                "functions.\"a::f\".sandbox",
+                "functions.\"a::f\".memory_mb",
+                "functions.\"a::gone\".sandbox",
+                "functions.\"a::new\".sandbox",
+                "functions.\"a::new\".memory_mb",
+                "functions.\"a::plain\".sandbox",
+            ]
+        );
+        // Nothing waits when the file gives what is in force.
+        assert!(waiting_for_restart(&[], &next, &next).is_empty());
+    }
+
+    #[test]
+    fn an_empty_file_is_refused_and_a_file_changing_only_restart_keys_is_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("invite.toml");
+        std::fs::write(&file, "default_rho = 0.1\n").unwrap();
+        let mut r = reloader(&file);
+        std::fs::write(&file, "").unwrap();
+        match r.read(&file) {
+            Outcome::Refused(c) => {
+                let e = c.error.unwrap();
+                assert!(e.contains("the file is empty"), "{e}");
+                assert!(e.contains("enabled = false"), "{e}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(r.in_force.default_rho, 0.1, "the last good settings stay");
+        // A file that changes a key applied at the next start alone is said, once.
+        std::fs::write(&file, "default_rho = 0.1\nsandbox = \"fork\"\n").unwrap();
+        match r.read(&file) {
+            Outcome::Applied(next, c) => {
+                assert_eq!(c.at_restart, ["sandbox"]);
+                assert_eq!(next.sandbox, Config::default().sandbox);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(r.read(&file), Outcome::Unchanged));
+    }
+
+    #[test]
+    fn a_change_is_read_once_the_file_has_kept_it_for_the_settling_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("invite.toml");
+        std::fs::write(&file, "default_rho = 0.1\n").unwrap();
+        let mut r = reloader(&file);
+        let t0 = Instant::now();
+        assert!(!r.settled(&stamp(&file), t0), "unchanged");
+        std::fs::write(&file, "").unwrap();
+        let empty = stamp(&file);
+        assert!(!r.settled(&empty, t0), "first seen: settling");
+        assert!(!r.settled(&empty, t0 + SETTLE / 2));
+        std::fs::write(&file, "default_rho = 0.25\nseed = 1\n").unwrap();
+        let full = stamp(&file);
+        assert_ne!(full, empty);
+        // A new stamp starts the settling again.
+        assert!(!r.settled(&full, t0 + SETTLE));
+        assert!(!r.settled(&full, t0 + SETTLE + SETTLE / 2));
+        assert!(r.settled(&full, t0 + SETTLE * 2), "settled");
+        assert!(r.settling.is_none());
+        // Back to the stamp already read: nothing to read.
+        r.stamp = full.clone();
+        assert!(!r.settled(&full, t0 + SETTLE * 9));
     }
 
     #[test]

@@ -387,3 +387,118 @@ fn a_bad_shard_or_instance_name_is_said_once_and_the_program_runs_on() {
         );
     }
 }
+
+/// Creates a file beside the scenario's configuration: a side effect the sandbox denies.
+fn creates_a_file(_: &u64) -> Result<(), String> {
+    std::fs::write(scenario_dir().join("made-by-a-test"), "x").map_err(|e| e.to_string())
+}
+
+#[invite::in_vivo(test = creates_a_file)]
+fn guarded(x: u64) -> u64 {
+    x
+}
+
+const GUARDED: &str = "scenarios::live_config::guarded";
+
+#[test]
+fn a_reload_never_widens_a_site_s_sandbox_or_memory() {
+    let on = format!("[functions.\"{GUARDED}\"]\nrho = 1.0");
+    let run = scenario(here!(), &format!("{EVERY_CALL}\n{on}"), || {
+        guarded(1);
+        assert!(invite::wait_idle(WAIT));
+        let path = scenario_dir().join("invite.toml");
+        support::replace_atomically(
+            &path,
+            &config_with(&format!(
+                "memory_mb = 4096\n{on}\nsandbox = \"fork\"\nmemory_mb = 2048"
+            )),
+        );
+        assert!(invite::reload());
+        for x in 2..6 {
+            guarded(x);
+            assert!(invite::wait_idle(WAIT));
+        }
+        // From the program's side: no test made the file.
+        println!("made: {}", scenario_dir().join("made-by-a-test").exists());
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "made: false\n", "{}", run.describe());
+    let outcomes = run.outcomes_of("creates_a_file");
+    assert_eq!(outcomes.len(), 5, "{}", run.describe());
+    assert!(
+        outcomes
+            .iter()
+            .all(|o| *o == invite::record::Outcome::Blocked),
+        "{outcomes:?}"
+    );
+    let changes = config_records(&run);
+    assert_eq!(changes.len(), 1, "{}", run.describe());
+    let c = &changes[0];
+    assert!(c.applied, "the rest of the file is applied: {c:?}");
+    assert_eq!(
+        c.at_restart,
+        vec![
+            "memory_mb".to_string(),
+            format!("functions.\"{GUARDED}\".sandbox"),
+            format!("functions.\"{GUARDED}\".memory_mb"),
+        ],
+        "{c:?}"
+    );
+    assert!(
+        c.config["functions"][GUARDED].get("sandbox").is_none(),
+        "{c:?}"
+    );
+    let said: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains("take effect at the next start"))
+        .collect();
+    assert_eq!(said.len(), 1, "one line: {}", run.stderr);
+    assert!(
+        said[0].contains(&format!("functions.\"{GUARDED}\".sandbox")),
+        "{}",
+        said[0]
+    );
+}
+
+/// The `config` records written to the scenario's log so far, read from inside the scenario.
+fn config_records_so_far() -> Vec<serde_json::Value> {
+    let log = std::fs::read_to_string(scenario_dir().join("log.jsonl")).unwrap_or_default();
+    log.lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|r| r["kind"] == "config")
+        .collect()
+}
+
+#[test]
+fn a_file_rewritten_in_place_is_applied_once_it_has_settled() {
+    let on = format!("[functions.\"{TRIPLED}\"]\nrho = 1.0");
+    let run = scenario(here!(), &format!("{EVERY_CALL}\n{on}"), || {
+        assert!(calls_until_tested());
+        let path = scenario_dir().join("invite.toml");
+        let whole = config_with(&format!("max_concurrent = 2\n{on}"));
+        let (first, rest) = whole.split_at(whole.find("[functions").unwrap());
+        // As `echo >` and editors that write in place do: truncate, then write, in two steps,
+        // the first of which parses on its own (with no `[functions]`).
+        let mut file = std::fs::File::create(&path).unwrap();
+        std::io::Write::write_all(&mut file, first.as_bytes()).unwrap();
+        std::io::Write::write_all(&mut file, rest.as_bytes()).unwrap();
+        drop(file);
+        let applied = || config_records_so_far().iter().any(|r| r["applied"] == true);
+        assert!(support::eventually(WAIT, applied), "applied");
+        // Still tested: the site's entry was never dropped.
+        assert!(calls_until_tested());
+    });
+    run.assert_success();
+    let changes = config_records(&run);
+    let applied: Vec<_> = changes.iter().filter(|c| c.applied).collect();
+    assert_eq!(applied.len(), 1, "applied once, whole: {}", run.describe());
+    assert_eq!(applied[0].changed, vec!["max_concurrent".to_string()]);
+    assert_eq!(applied[0].config["functions"][TRIPLED]["rho"], 1.0);
+    // Had the collector looked between the truncation and the write (a loaded machine), the
+    // empty file it saw is refused, never applied.
+    for c in changes.iter().filter(|c| !c.applied) {
+        let e = c.error.as_deref().unwrap_or_default();
+        assert!(e.contains("the file is empty"), "{e}");
+    }
+}
