@@ -168,11 +168,50 @@ impl Config {
                 line,
                 column,
                 key: if key == "." { String::new() } else { key },
-                message: inner.message().trim().to_string(),
+                message: without_value(inner.message().trim()),
                 more: Vec::new(),
             }
         })
     }
+}
+
+/// A parser's message with the value it quotes taken out: what the file holds under a key is
+/// the operator's (a token pasted under the wrong key, a path), and the message goes to stderr
+/// and into the log. The key, the place and the type expected say enough to fix it.
+fn without_value(message: &str) -> String {
+    for prefix in ["invalid type: ", "invalid value: "] {
+        if let Some(rest) = message.strip_prefix(prefix) {
+            if let Some(at) = rest.rfind(", expected ") {
+                let (got, expected) = (&rest[..at], &rest[at + 2..]);
+                return format!("{expected}, got {}", kind_of(got));
+            }
+        }
+    }
+    // `unknown variant `…`, expected one of …`: the word is the value.
+    if let Some(rest) = message.strip_prefix("unknown variant ") {
+        if let Some(at) = rest.find(", expected ") {
+            return format!("{}, got another word", &rest[at + 2..]);
+        }
+    }
+    message.to_string()
+}
+
+/// What kind of value serde's description of an unexpected value names, without the value.
+fn kind_of(unexpected: &str) -> &'static str {
+    const KINDS: [(&str, &str); 8] = [
+        ("string", "a string"),
+        ("integer", "a whole number"),
+        ("floating point", "a number with a fraction"),
+        ("boolean", "true or false"),
+        ("sequence", "an array"),
+        ("map", "a table"),
+        ("char", "a character"),
+        ("unit", "nothing"),
+    ];
+    KINDS
+        .iter()
+        .find(|(prefix, _)| unexpected.starts_with(prefix))
+        .map_or("another value", |(_, kind)| kind)
 }
 
 /// The most errors one file reports.
@@ -260,7 +299,73 @@ mod tests {
         let e = parse("[functions.\"a::b\"]\nrho = \"high\"\n").unwrap_err();
         assert_eq!(e.line, 2);
         assert_eq!(e.key, "functions.a::b.rho");
-        assert!(e.message.contains("invalid type"), "{e}");
+        assert!(e.message.ends_with(", got a string"), "{e}");
+    }
+
+    #[test]
+    fn a_wrong_value_is_named_by_its_key_and_kind_and_never_repeated() {
+        let secret = "hunter2-s3cr3t";
+        for (text, key, got) in [
+            (
+                format!("default_rho = \"{secret}\""),
+                "default_rho",
+                "a string",
+            ),
+            (
+                format!("on_failure = \"{secret}\""),
+                "on_failure",
+                "another word",
+            ),
+            (format!("sandbox = \"{secret}\""), "sandbox", "another word"),
+            (
+                format!("hide_runs = \"{secret}\""),
+                "hide_runs",
+                "another word",
+            ),
+            (
+                format!("max_concurrent = [\"{secret}\"]"),
+                "max_concurrent",
+                "an array",
+            ),
+            (format!("seed = {{ a = \"{secret}\" }}"), "seed", "a table"),
+            (
+                format!("report_at_exit = \"{secret}\""),
+                "report_at_exit",
+                "a string",
+            ),
+            (format!("log = 5\n# {secret}"), "log", "a whole number"),
+        ] {
+            let e = parse(&format!("enabled = true\n{text}\n")).unwrap_err();
+            let said = e.to_string();
+            assert!(!said.contains(secret), "{said}");
+            assert!(!said.contains("hunter2"), "{said}");
+            assert_eq!(e.key, key, "{said}");
+            assert_eq!(e.line, 2, "{said}");
+            assert!(said.contains(&format!("got {got}")), "{said}");
+            assert!(said.contains("expected"), "the type expected: {said}");
+        }
+    }
+
+    #[test]
+    fn a_description_of_a_value_keeps_only_its_kind() {
+        assert_eq!(
+            without_value("invalid type: string \"x, expected y\", expected a number"),
+            "expected a number, got a string"
+        );
+        assert_eq!(
+            without_value("invalid value: integer `-3`, expected u64"),
+            "expected u64, got a whole number"
+        );
+        assert_eq!(
+            without_value("unknown variant `zz`, expected `log` or `abort`"),
+            "expected `log` or `abort`, got another word"
+        );
+        assert_eq!(without_value("unknown field `x`"), "unknown field `x`");
+        assert_eq!(kind_of("floating point `1.5`"), "a number with a fraction");
+        assert_eq!(kind_of("boolean `true`"), "true or false");
+        assert_eq!(kind_of("char 'x'"), "a character");
+        assert_eq!(kind_of("unit value"), "nothing");
+        assert_eq!(kind_of("bytes"), "another value");
     }
 
     #[test]

@@ -173,8 +173,7 @@ pub(super) fn hide_runs<'de, D: Deserializer<'de>>(d: D) -> Result<HideRuns, D::
                 "always" => Ok(HideRuns::Always),
                 "never" => Ok(HideRuns::Never),
                 _ => Err(E::custom(format!(
-                    "expected {HIDE_RUNS_VALUES}, got \"{}\"",
-                    v.escape_debug()
+                    "expected {HIDE_RUNS_VALUES}, got another word"
                 ))),
             }
         }
@@ -219,11 +218,11 @@ mod tests {
     }
 
     #[test]
-    fn a_wrong_hide_runs_names_the_key_the_value_and_the_accepted_ones() {
+    fn a_wrong_hide_runs_names_the_key_the_kind_and_the_accepted_ones() {
         for (text, shown) in [
-            ("\"sometimes\"", "got \"sometimes\""),
-            ("\"Auto\"", "got \"Auto\""),
-            ("1", "integer `1`"),
+            ("\"sometimes\"", "got another word"),
+            ("\"Auto\"", "got another word"),
+            ("1", "got a whole number"),
         ] {
             let e = parse(&format!("enabled = true\nhide_runs = {text}")).unwrap_err();
             assert_eq!((e.line, e.key.as_str()), (2, "hide_runs"), "{e}");

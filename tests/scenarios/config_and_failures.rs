@@ -58,7 +58,8 @@ fn a_wrong_type_names_the_key() {
         err.contains("invite.toml:2:18: key `max_concurrent`"),
         "{err}"
     );
-    assert!(err.contains("invalid type"), "{err}");
+    assert!(err.contains("got a string"), "{err}");
+    assert!(!err.contains("two"), "the value is not repeated: {err}");
 }
 
 #[test]
