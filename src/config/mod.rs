@@ -51,10 +51,13 @@ pub enum WhenBusy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HideRuns {
-    /// Hidden while the program shows it handles children: SIGCHLD is caught or ignored, or
-    /// the program has children of its own; plain forks otherwise, which cost the caller less.
+    /// Hidden once the program shows it handles children: SIGCHLD is caught or ignored, or
+    /// the program has children of its own; plain forks before, which cost the caller less. A
+    /// thread that reaps with `waitpid(-1)` before the program's first child is not seen, and
+    /// may reap runs: for programs known to have none.
     Auto,
-    /// Always hidden: a launcher that shares the program's memory makes each run.
+    /// Always hidden (the default): a launcher that shares the program's memory makes each
+    /// run, so no run is ever the program's child.
     Always,
     /// Never hidden: plain forks, seen by the program's SIGCHLD handler and `waitpid(-1)`.
     Never,
@@ -269,7 +272,7 @@ impl Default for Config {
             memory_mb: None,
             worker_ring_mib: 4,
             child_cpu_charge: None,
-            hide_runs: HideRuns::Auto,
+            hide_runs: HideRuns::Always,
             tracing: false,
             report_at_exit: false,
             service: None,

@@ -203,7 +203,7 @@ mod tests {
 
     #[test]
     fn hide_runs_takes_three_words_and_the_old_booleans() {
-        assert_eq!(Config::default().hide_runs, HideRuns::Auto);
+        assert_eq!(Config::default().hide_runs, HideRuns::Always);
         for (text, expected) in [
             ("\"auto\"", HideRuns::Auto),
             ("\"always\"", HideRuns::Always),
@@ -214,7 +214,7 @@ mod tests {
             let c = parse(&format!("hide_runs = {text}")).expect(text);
             assert_eq!(c.hide_runs, expected, "{text}");
         }
-        assert_eq!(parse("").unwrap().hide_runs, HideRuns::Auto);
+        assert_eq!(parse("").unwrap().hide_runs, HideRuns::Always);
     }
 
     #[test]

@@ -1227,3 +1227,55 @@ fn under_auto_a_program_that_ignores_sigchld_gets_hidden_runs_and_their_results(
         run.describe()
     );
 }
+
+/// Every pid the program's reaper thread reaped, in order.
+static REAPED: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+
+/// A supervisor's reaper: waits for any child, for the program's whole life, from before the
+/// program has any.
+fn reap_forever() {
+    loop {
+        let mut status = 0;
+        // SAFETY: waitpid writes the status of a child it reaps.
+        let pid = unsafe { libc::waitpid(-1, &mut status, 0) };
+        if pid > 0 {
+            REAPED.lock().unwrap().push(pid);
+        } else {
+            // No child now (ECHILD): look again soon, as a reaper that polls does.
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+#[test]
+fn by_default_a_reaper_that_exists_before_any_child_never_sees_a_run() {
+    let config = "default_rho = 1.0\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n\
+                  when_busy = \"wait\"\nsandbox = \"fork\"";
+    let run = scenario(here!(), config, || {
+        // SIGCHLD keeps its default disposition: the reaper is all the program shows.
+        std::thread::spawn(reap_forever);
+        // No child of the program's own yet: the first sampled calls come now.
+        triple_and_wait(10);
+        let own = std::process::Command::new("true").spawn().unwrap().id() as i32;
+        assert!(support::eventually(WAIT, || REAPED.lock().unwrap().contains(&own)));
+        triple_and_wait(10);
+        let reaped = REAPED.lock().unwrap().clone();
+        let others: Vec<_> = reaped.iter().filter(|&&p| p != own).collect();
+        println!("reaped own: {}, others: {others:?}", reaped.contains(&own));
+    });
+    run.assert_success();
+    // The program's reaper reaped its own child and nothing else.
+    assert_eq!(
+        run.stdout,
+        "reaped own: true, others: []\n",
+        "{}",
+        run.describe()
+    );
+    // Every run was hidden, from the first sampled call on.
+    assert_eq!(
+        run.outcomes_of("run_is_the_programs_child"),
+        vec![Fail; 20],
+        "{}",
+        run.describe()
+    );
+}
