@@ -22,10 +22,17 @@ const WAIT: Duration = Duration::from_secs(60);
 /// The twins that are never sampled, and the one that forks.
 const SITES: &str = "functions = { \"pure_call::total_off\" = { rho = 0.0 }, \
     \"pure_call::scalar_off\" = { rho = 0.0 }, \
-    \"pure_call::work_forked\" = { isolation = \"fork\" } }";
+    \"pure_call::work_forked\" = { isolation = \"fork\" }, \
+    \"pure_call::scalar_forked\" = { isolation = \"fork\" } }";
 
 #[invite::metamorphic(pure, scalar(x + 1) == result + 1)]
 fn scalar(x: u64) -> u64 {
+    x
+}
+
+/// The same, forking its runs (`isolation = "fork"` in the configuration).
+#[invite::metamorphic(pure, scalar_forked(x + 1) == result + 1)]
+fn scalar_forked(x: u64) -> u64 {
     x
 }
 
@@ -68,6 +75,12 @@ fn work_forked(x: u64) -> u64 {
 
 /// CPU time of a process so far, in seconds, from its `stat` line.
 fn cpu_s(pid: &str) -> f64 {
+    cpu_with_children_s(pid, false)
+}
+
+/// CPU time of a process so far, in seconds, from its `stat` line, with that of its children
+/// it has reaped if `reaped`.
+fn cpu_with_children_s(pid: &str, reaped: bool) -> f64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     let Some(after) = stat.rfind(')') else {
         return 0.0;
@@ -80,11 +93,24 @@ fn cpu_s(pid: &str) -> f64 {
             .and_then(|f| f.parse::<f64>().ok())
             .unwrap_or(0.0)
     };
-    (ticks(11) + ticks(12)) / 100.0
+    // cutime and cstime follow: the children it waited for.
+    let children = if reaped { ticks(13) + ticks(14) } else { 0.0 };
+    (ticks(11) + ticks(12) + children) / 100.0
 }
 
-/// CPU time of this bench's worker processes so far, in seconds (they are not its children:
-/// found by name and by their executable, this one).
+/// CPU time of this process's reaped children so far, in seconds.
+fn children_cpu_s() -> f64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage fills the struct it is given.
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) };
+    // SAFETY: zeroed, then filled by the kernel.
+    let u = unsafe { usage.assume_init() };
+    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    s(u.ru_utime) + s(u.ru_stime)
+}
+
+/// CPU time of this bench's worker processes so far, with their test processes', in seconds
+/// (found by name and by their executable, this one).
 fn worker_cpu_s() -> f64 {
     let exe = std::fs::read_link("/proc/self/exe").expect("own executable");
     let mut total = 0.0;
@@ -99,7 +125,7 @@ fn worker_cpu_s() -> f64 {
         if std::fs::read_link(format!("/proc/{pid}/exe")).ok().as_ref() != Some(&exe) {
             continue;
         }
-        total += cpu_s(&pid.to_string());
+        total += cpu_with_children_s(&pid.to_string(), true);
     }
     total
 }
@@ -128,7 +154,7 @@ fn main() {
     }
     let _dir = support::start_invite(&format!(
         "default_rho = 1.0\nmax_concurrent = 1\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n\
-         worker_ring_mib = 16\n{SITES}\n"
+         worker_ring_mib = 16\nhide_runs = \"never\"\nwhen_busy = \"wait\"\n{SITES}\n"
     ));
     // The worker starts at the first call. Then one lap of the ring, so that what is measured
     // is the steady state: a page of the ring faults once, the first time it is written.
@@ -180,7 +206,7 @@ fn main() {
     }
 
     // Throughput with a trivial relation.
-    let n = 50_000;
+    let n = 5_000;
     let (cpu_before, own_before, tests_before) =
         (worker_cpu_s(), cpu_s("self"), tests_of("pure_call::scalar"));
     let caller_s = per_call_us(n, |i| {
@@ -203,6 +229,35 @@ fn main() {
         n as f64 / (own_s + worker_s),
         own_s,
         worker_s
+    );
+
+    // The same relation on a twin that forks its runs, side by side.
+    let nf = 1_000;
+    let (own_before, children_before, tests_before) = (
+        cpu_s("self"),
+        children_cpu_s(),
+        tests_of("pure_call::scalar_forked"),
+    );
+    let caller_f = per_call_us(nf, |i| {
+        std::hint::black_box(scalar_forked(i as u64));
+    }) * nf as f64
+        / 1e6;
+    let (own_f, runs_f) = (
+        cpu_s("self") - own_before,
+        children_cpu_s() - children_before,
+    );
+    assert_eq!(
+        tests_of("pure_call::scalar_forked") - tests_before,
+        nf as u64,
+        "every forked call was tested"
+    );
+    println!(
+        "{nf} sampled calls of the same relation, forking: {:.0} tests per second of caller \
+         time; {:.0} per second of machine time (the program's CPU {:.3} s + the runs' {:.3} s)",
+        nf as f64 / caller_f,
+        nf as f64 / (own_f + runs_f),
+        own_f,
+        runs_f
     );
 
     // What a 1% overhead cap admits: the same 1 us function, in the worker and forking, each

@@ -18,10 +18,11 @@
 //! - the *executor* plays the part of a forked run: it reads each entry into values of its own
 //!   and forks a test process for each test of the call, as a run does ([`ChildRun`]): under
 //!   the site's seccomp filter and memory cap, the test process runs one test on the entry's
-//!   values and reports its verdict on a pipe of its own, which the executor reads. The first
-//!   test process of a call checks that the function gives the caller's result on the copy (a
-//!   function that reads state the caller changed is not pure: its tests are then
-//!   `inconclusive`).
+//!   values and reports its verdict on a pipe of its own, which the executor reads. Before its
+//!   test, each test process checks that the function gives the caller's result on the copy (a
+//!   function that reads state the caller changed is not pure: the call's tests are then
+//!   `inconclusive`). The check is the source run every test makes anyway, made once more:
+//!   cheaper than a process of its own.
 //!
 //! So no test's code runs in the executor: whatever a test writes (a `static`, an atomic, a
 //! thread-local, a leaked allocation) dies with its test process, and each test starts from
@@ -34,6 +35,7 @@
 
 use std::collections::BTreeMap;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime};
@@ -47,7 +49,7 @@ use super::{Follow, TestCtx};
 use crate::budget::SkipReason;
 use crate::diag::Level;
 use crate::record::Outcome;
-use crate::rng::Snapshot;
+use crate::rng::{self, Snapshot};
 use crate::site::{Sampled, Site};
 use crate::sys::ring::{Found, Full, Ring};
 use crate::travel::{Travel, Untravelled};
@@ -980,9 +982,6 @@ pub struct WorkerRun<'a> {
     purity: Option<Purity<'a>>,
 }
 
-/// The index a purity check runs under: no test has it.
-const PURITY_INDEX: usize = usize::MAX;
-
 impl<'a> WorkerRun<'a> {
     /// The entry's bytes were not the values the attribute wrote (they cannot be, but a
     /// worker does not trust what it reads): every test is an error.
@@ -1025,64 +1024,61 @@ impl<'a> WorkerRun<'a> {
         }
     }
 
-    /// Runs the purity check in a test process of its own: its verdict, `Pass` when the
-    /// function gave the caller's result (or there is no check).
-    fn purity(&mut self) -> (Outcome, Option<String>) {
-        let Some(check) = self.purity.as_mut() else {
-            return (Outcome::Pass, None);
-        };
-        let mut judged = |ctx: &mut TestCtx| match check(ctx) {
-            None => ctx.set(Outcome::Pass, None),
-            Some(differs) => ctx.set(Outcome::Inconclusive, Some(differs)),
-        };
-        let (outcome, detail, _) = self.forks.supervise(PURITY_INDEX, &mut judged);
-        (outcome, detail)
-    }
-
-    /// Runs every test of the call (as a forked run would), each in a test process of its own,
-    /// reporting each.
+    /// Runs every test of the call (as a forked run would), each in a test process of its own
+    /// that first checks the function gives the caller's result, reporting each.
     pub fn run(mut self, inputs: Vec<(&'static str, String)>, tests: &mut dyn FnMut(&mut TestCtx)) {
         let inputs: BTreeMap<String, String> = inputs
             .into_iter()
             .map(|(k, s)| (k.to_string(), s))
             .collect();
         self.out.add(&Frame::Inputs { inputs });
-        // The supervisor knows the call before anything of the tests' runs.
-        self.out.flush();
-        match self.purity() {
-            (Outcome::Pass, _) => {}
-            (Outcome::Inconclusive, Some(differs)) => {
-                self.out.add(&Frame::Impure { detail: differs });
-                return;
-            }
-            (Outcome::Error, detail) => {
-                let detail = format!(
-                    "the function panicked on the worker's copy of the arguments where the \
-                     caller's call returned: {}",
-                    detail.unwrap_or_default()
-                );
-                self.out.add(&Frame::Impure { detail });
-                return;
-            }
-            // Blocked or timed out, as each test would be on its source run.
-            (outcome, detail) => {
-                let detail = format!(
-                    "on the worker's check that the function gives the caller's result: {}",
-                    detail.unwrap_or_default()
-                );
-                return self.every_test(outcome, &detail);
-            }
-        }
         let order: Vec<usize> = self.order().collect();
+        let seed = self.tests.seed;
         for &index in order.iter().skip(self.skip) {
+            // The supervisor knows where the executor is before anything of a test runs.
             self.out.flush();
-            let (outcome, detail, duration_us) = self.forks.supervise(index, tests);
-            self.out.add(&Frame::Verdict {
-                outcome,
-                detail,
-                duration_us,
-            });
+            let purity = &mut self.purity;
+            let mut checked = |ctx: &mut TestCtx| {
+                if let Some(differs) = purity.as_mut().and_then(|check| impure(check, ctx)) {
+                    ctx.set(Outcome::Inconclusive, Some(format!("{IMPURE}{differs}")));
+                    return;
+                }
+                // The test starts as if the check had not run.
+                ctx.replay();
+                rng::set_transform_seed(rng::mix(seed, index as u64));
+                tests(ctx);
+            };
+            let (outcome, detail, duration_us) = self.forks.supervise(index, &mut checked);
+            match detail.as_deref().and_then(|d| d.strip_prefix(IMPURE)) {
+                Some(differs) if outcome == Outcome::Inconclusive => {
+                    self.out.add(&Frame::Impure {
+                        detail: differs.to_string(),
+                    });
+                    return;
+                }
+                _ => self.out.add(&Frame::Verdict {
+                    outcome,
+                    detail,
+                    duration_us,
+                }),
+            }
         }
+    }
+}
+
+/// Marks a test process's verdict as the purity check's, not the test's: the call is impure.
+/// (A test that returned it itself could only make its own site fork.)
+const IMPURE: &str = "\u{0}impure\u{0}";
+
+/// Runs the purity check: the difference, if the function did not give the caller's result.
+fn impure(check: &mut Purity<'_>, ctx: &mut TestCtx) -> Option<String> {
+    match catch_unwind(AssertUnwindSafe(|| check(ctx))) {
+        Ok(differs) => differs,
+        Err(_) => Some(format!(
+            "the function panicked on the worker's copy of the arguments where the caller's \
+             call returned: {}",
+            child::last_panic()
+        )),
     }
 }
 
