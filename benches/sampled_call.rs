@@ -11,8 +11,8 @@
 //! two alternate: both meet the same process in the same state. The cheaper fork of a process
 //! whose previous child exited at once on the caller's CPU is printed beside them.
 //!
-//! The settings are the defaults (`hide_runs = "auto"`: this program handles no children, so
-//! runs are plain forks); `INVITE_BENCH_HIDE_RUNS=always` (or `never`, `auto`, `true`, `false`)
+//! The settings are the defaults (`hide_runs = "always"`: every run made by the launcher, never
+//! the program's child); `INVITE_BENCH_HIDE_RUNS=never` (or `auto`, `always`, `true`, `false`)
 //! sets `hide_runs`. `INVITE_BENCH_RESIDENT_MB` lists the resident sizes measured after the
 //! small process (default `10,100,1000`).
 //!

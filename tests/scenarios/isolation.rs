@@ -1257,7 +1257,10 @@ fn by_default_a_reaper_that_exists_before_any_child_never_sees_a_run() {
         // No child of the program's own yet: the first sampled calls come now.
         triple_and_wait(10);
         let own = std::process::Command::new("true").spawn().unwrap().id() as i32;
-        assert!(support::eventually(WAIT, || REAPED.lock().unwrap().contains(&own)));
+        assert!(support::eventually(WAIT, || REAPED
+            .lock()
+            .unwrap()
+            .contains(&own)));
         triple_and_wait(10);
         let reaped = REAPED.lock().unwrap().clone();
         let others: Vec<_> = reaped.iter().filter(|&&p| p != own).collect();

@@ -398,39 +398,58 @@ fn guarded(x: u64) -> u64 {
     x
 }
 
+/// The same test on a pure site, which the worker of pure sites runs.
+#[invite::metamorphic(pure, test = creates_a_file_too)]
+fn guarded_pure(x: u64) -> u64 {
+    x
+}
+
+fn creates_a_file_too(x: &u64, _: &u64) -> Result<(), String> {
+    creates_a_file(x)
+}
+
 const GUARDED: &str = "scenarios::live_config::guarded";
+const GUARDED_PURE: &str = "scenarios::live_config::guarded_pure";
 
 #[test]
 fn a_reload_never_widens_a_site_s_sandbox_or_memory() {
     let on = format!("[functions.\"{GUARDED}\"]\nrho = 1.0");
-    let run = scenario(here!(), &format!("{EVERY_CALL}\n{on}"), || {
+    let on_pure = format!("[functions.\"{GUARDED_PURE}\"]\nrho = 1.0");
+    let run = scenario(here!(), &format!("{EVERY_CALL}\n{on}\n{on_pure}"), || {
         guarded(1);
+        guarded_pure(1);
         assert!(invite::wait_idle(WAIT));
         let path = scenario_dir().join("invite.toml");
+        let widened = "sandbox = \"fork\"\nmemory_mb = 2048";
         support::replace_atomically(
             &path,
             &config_with(&format!(
-                "memory_mb = 4096\n{on}\nsandbox = \"fork\"\nmemory_mb = 2048"
+                "memory_mb = 4096\n{on}\n{widened}\n{on_pure}\n{widened}"
             )),
         );
         assert!(invite::reload());
         for x in 2..6 {
             guarded(x);
+            guarded_pure(x);
             assert!(invite::wait_idle(WAIT));
         }
+        // The worker's calls are drained before the program looks.
+        invite::shutdown();
         // From the program's side: no test made the file.
         println!("made: {}", scenario_dir().join("made-by-a-test").exists());
     });
     run.assert_success();
     assert_eq!(run.stdout, "made: false\n", "{}", run.describe());
-    let outcomes = run.outcomes_of("creates_a_file");
-    assert_eq!(outcomes.len(), 5, "{}", run.describe());
-    assert!(
-        outcomes
-            .iter()
-            .all(|o| *o == invite::record::Outcome::Blocked),
-        "{outcomes:?}"
-    );
+    for test in ["creates_a_file", "creates_a_file_too"] {
+        let outcomes = run.outcomes_of(test);
+        assert_eq!(outcomes.len(), 5, "{test}: {}", run.describe());
+        assert!(
+            outcomes
+                .iter()
+                .all(|o| *o == invite::record::Outcome::Blocked),
+            "{test}: {outcomes:?}"
+        );
+    }
     let changes = config_records(&run);
     assert_eq!(changes.len(), 1, "{}", run.describe());
     let c = &changes[0];
@@ -441,6 +460,8 @@ fn a_reload_never_widens_a_site_s_sandbox_or_memory() {
             "memory_mb".to_string(),
             format!("functions.\"{GUARDED}\".sandbox"),
             format!("functions.\"{GUARDED}\".memory_mb"),
+            format!("functions.\"{GUARDED_PURE}\".sandbox"),
+            format!("functions.\"{GUARDED_PURE}\".memory_mb"),
         ],
         "{c:?}"
     );
