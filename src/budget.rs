@@ -44,6 +44,9 @@ pub enum SkipReason {
     /// A pure site's call was in the worker's ring when the program exited, and was never
     /// tested.
     Unrun,
+    /// Runs cannot be hidden here (their adopter never reaps) and `hide_runs` does not allow
+    /// plain forks.
+    Unhidden,
 }
 
 /// How far the virtual clock may run ahead of real time.

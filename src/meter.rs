@@ -38,7 +38,7 @@ pub(crate) const OVERHEAD: &str = "invite_overhead_ratio";
 
 /// Each skip reason's label and count. The destructuring names every field, so that a reason
 /// added to [`SkipCounts`] fails to compile here rather than go uncounted.
-fn reasons(s: &SkipCounts) -> [(&'static str, u64); 7] {
+fn reasons(s: &SkipCounts) -> [(&'static str, u64); REASONS] {
     let SkipCounts {
         concurrency,
         overhead,
@@ -47,6 +47,7 @@ fn reasons(s: &SkipCounts) -> [(&'static str, u64); 7] {
         dedup,
         ring_full,
         unrun,
+        unhidden,
     } = *s;
     [
         ("concurrency", concurrency),
@@ -56,14 +57,18 @@ fn reasons(s: &SkipCounts) -> [(&'static str, u64); 7] {
         ("dedup", dedup),
         ("ring_full", ring_full),
         ("unrun", unrun),
+        ("unhidden", unhidden),
     ]
 }
+
+/// How many reasons a sampled call may go untested for ([`SkipCounts`]'s fields).
+const REASONS: usize = 8;
 
 /// A site's counters as last reported.
 #[derive(Default)]
 struct Reported {
     sampled: u64,
-    skips: [u64; 7],
+    skips: [u64; REASONS],
 }
 
 /// The collector's meter: which sites it has seen, and what it reported of each.
@@ -97,7 +102,7 @@ impl Meter {
                 SKIPPED,
                 Unit::Count,
                 "Sampled calls that started no run, by site and reason \
-                 (concurrency, overhead, disabled, fork_failed, dedup, ring_full, unrun)"
+                 (concurrency, overhead, disabled, fork_failed, dedup, ring_full, unrun, unhidden)"
             );
             // The names carry their units, as Prometheus' conventions ask; a unit here too
             // would be appended again by an exporter that adds units to names

@@ -375,6 +375,10 @@ pub struct SkipCounts {
     /// A pure site's call was still in the worker's ring when the program exited.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unrun: u64,
+    /// No run could be hidden from the program's child handling (the process that adopts
+    /// hidden runs never reaps them), and a plain fork could be seen by it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unhidden: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -395,6 +399,7 @@ impl SkipCounts {
         self.fork_failed += other.fork_failed;
         self.ring_full += other.ring_full;
         self.unrun += other.unrun;
+        self.unhidden += other.unhidden;
         self.dedup += other.dedup;
     }
 }
@@ -636,6 +641,7 @@ mod tests {
             dedup: 10000,
             ring_full: 7,
             unrun: 9,
+            unhidden: 11,
         };
         assert_eq!(skips.refused_by_caps(), 8);
     }
@@ -650,6 +656,7 @@ mod tests {
             dedup: 5,
             ring_full: 6,
             unrun: 7,
+            unhidden: 8,
         };
         sum.merge(&SkipCounts {
             concurrency: 10,
@@ -659,6 +666,7 @@ mod tests {
             dedup: 50,
             ring_full: 60,
             unrun: 70,
+            unhidden: 80,
         });
         assert_eq!(
             sum,
@@ -670,6 +678,7 @@ mod tests {
                 dedup: 55,
                 ring_full: 66,
                 unrun: 77,
+                unhidden: 88,
             }
         );
     }

@@ -418,6 +418,7 @@ pub struct Site {
     skip_dedup: AtomicU64,
     skip_ring_full: AtomicU64,
     skip_unrun: AtomicU64,
+    skip_unhidden: AtomicU64,
     /// A pure site's tests run in the worker: configured so, and not moved back to forking.
     worker: std::sync::atomic::AtomicBool,
     /// A pure site's calls whose result the worker could not reproduce.
@@ -735,6 +736,7 @@ impl Site {
             skip_dedup: AtomicU64::new(0),
             skip_ring_full: AtomicU64::new(0),
             skip_unrun: AtomicU64::new(0),
+            skip_unhidden: AtomicU64::new(0),
             worker: std::sync::atomic::AtomicBool::new(false),
             impure: AtomicU64::new(0),
             demoted: std::sync::atomic::AtomicBool::new(false),
@@ -1003,6 +1005,7 @@ impl Site {
             SkipReason::Seen => &self.skip_dedup,
             SkipReason::RingFull => &self.skip_ring_full,
             SkipReason::Unrun => &self.skip_unrun,
+            SkipReason::Unhidden => &self.skip_unhidden,
         };
         c.fetch_add(1, Relaxed);
     }
@@ -1016,6 +1019,7 @@ impl Site {
             dedup: self.skip_dedup.load(Relaxed),
             ring_full: self.skip_ring_full.load(Relaxed),
             unrun: self.skip_unrun.load(Relaxed),
+            unhidden: self.skip_unhidden.load(Relaxed),
         }
     }
 

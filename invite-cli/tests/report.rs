@@ -121,6 +121,7 @@ fn stats(pid: u32, site: &str, calls: u64, elapsed: f64) -> String {
                 dedup: 2,
                 ring_full: 0,
                 unrun: 0,
+                unhidden: 0,
             },
             runs: 3,
             tests: 6,
@@ -1101,7 +1102,7 @@ fn html_shows_the_time_axis_the_skips_the_projections_and_what_was_cut() {
         .collect();
     assert_eq!(
         cells,
-        ["100", "10", "3", "4", "3", "0", "0", "2", "0", "0"],
+        ["100", "10", "3", "4", "3", "0", "0", "2", "0", "0", "0"],
         "{row}"
     );
     // The projections of the tuning.

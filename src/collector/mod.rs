@@ -381,18 +381,8 @@ impl State {
         #[cfg(feature = "metrics")]
         self.meter_sites();
         if self.orphans.look(Instant::now()) == sandbox::orphans::Verdict::Unreaped {
-            diag::say(Level::Warn, "unreaped runs", || {
-                format!(
-                    "{} runs were still unreaped zombies {} s after they ended: the process that \
-                     adopts them (PID 1 of this PID namespace, or the program's subreaper) does \
-                     not reap, so hidden runs would fill the process table. Runs are plain forks \
-                     from now on, seen by the program's SIGCHLD handler and waitpid(-1); run \
-                     under an init that reaps (tini, docker run --init), or set \
-                     hide_runs = \"never\" to start that way",
-                    sandbox::orphans::LIMIT,
-                    sandbox::orphans::GRACE.as_secs()
-                )
-            });
+            let always = self.config.hide_runs == crate::config::HideRuns::Always;
+            diag::say(Level::Warn, "unreaped runs", || unreaped_message(always));
         }
         let interval = Duration::from_millis(self.config.stats_interval_ms);
         if self.last_stats.elapsed() >= interval {
@@ -633,11 +623,51 @@ impl State {
     }
 }
 
+/// What is said once the adopter of hidden runs is seen never to reap them: with
+/// `hide_runs = "always"` nothing more is tested (a plain fork could reach the program's own
+/// child handling); with `"auto"` runs are plain forks, as that setting accepts.
+fn unreaped_message(always: bool) -> String {
+    let then = if always {
+        "Sampled calls are no longer tested (counted as unhidden in the stats records): a plain \
+         fork could be reaped by the program's own waitpid(-1). Run under an init that reaps \
+         (tini, docker run --init), or set hide_runs = \"never\" to test with plain forks, \
+         seen by the program's SIGCHLD handler and waitpid(-1)"
+    } else {
+        "Runs are plain forks from now on, seen by the program's SIGCHLD handler and \
+         waitpid(-1); run under an init that reaps (tini, docker run --init), or set \
+         hide_runs = \"never\" to start that way"
+    };
+    format!(
+        "{} runs were still unreaped zombies {} s after they ended: the process that adopts \
+         them (PID 1 of this PID namespace, or the program's subreaper) does not reap, so hidden \
+         runs would fill the process table. {then}",
+        sandbox::orphans::LIMIT,
+        sandbox::orphans::GRACE.as_secs()
+    )
+}
+
 #[cfg(test)]
 // The test forks and signals processes of its own to set up what the code must survive.
 #[allow(unsafe_code)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_adopter_that_never_reaps_stops_testing_under_always_and_unhides_under_auto() {
+        let always = unreaped_message(true);
+        assert!(always.contains("were still unreaped zombies"), "{always}");
+        assert!(
+            always.contains("no longer tested (counted as unhidden"),
+            "{always}"
+        );
+        assert!(!always.contains("plain forks from now on"), "{always}");
+        let auto = unreaped_message(false);
+        assert!(auto.contains("Runs are plain forks from now on"), "{auto}");
+        assert!(!auto.contains("no longer tested"), "{auto}");
+        for m in [always, auto] {
+            assert!(m.contains("docker run --init") && m.contains("hide_runs = \"never\""));
+        }
+    }
 
     /// In a process of its own (the signal disposition is process-wide): a caller whose
     /// message arrives after the collector finished must neither die of SIGPIPE nor block.

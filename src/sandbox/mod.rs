@@ -111,6 +111,10 @@ pub(crate) fn fork_run(permit: Permit, launcher: &'static Launcher, tests: impl 
         checked,
     } = permit;
     let hide = rt.hiding.possible() && !crate::adopter::withdrawn() && rt.hiding.now();
+    // Hiding was withdrawn (the adopter never reaps): with `hide_runs = "always"` a plain
+    // fork is never made instead, since a reaper the program started before its first child
+    // would reap it. A check's run is made all the same: it is waited for in the program.
+    let unhidden = rt.hiding == crate::adopter::Hiding::Always && !hide && !checked;
     let fail = |reason| {
         if checked {
             crate::checking::untested(site.name(), "its run could not be started (fork failed)");
@@ -130,6 +134,9 @@ pub(crate) fn fork_run(permit: Permit, launcher: &'static Launcher, tests: impl 
     if tests_mask == 0 {
         // The period turned since the sampler looked: nothing here is this member's.
         return fail(SkipReason::Disabled);
+    }
+    if unhidden {
+        return fail(SkipReason::Unhidden);
     }
     // Until the adopter of hidden runs is known to reap them, only so many are made; the others
     // wait like runs over a cap.

@@ -722,7 +722,7 @@ fn skips_table(h: &mut String, s: &Summary) {
         "<h2>Sampled calls</h2><table id=\"skips\"><tr><th>site</th><th>calls</th>\
          <th>sampled</th><th>runs</th><th>refused: concurrency</th><th>refused: overhead</th>\
          <th>off</th><th>fork failed</th><th>seen state</th><th>worker ring full</th>\
-         <th>unrun at exit</th></tr>",
+         <th>unrun at exit</th><th>not hidden (adopter never reaps)</th></tr>",
     );
     let opt = |v: Option<u64>| v.map_or("-".to_string(), |n| n.to_string());
     for site in &s.sites {
@@ -732,7 +732,7 @@ fn skips_table(h: &mut String, s: &Summary) {
             "<tr><th>{}</th><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
              <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
              <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
-             <td class=\"n\">{}</td></tr>",
+             <td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             esc(&site.site),
             opt(site.calls),
             opt(site.sampled),
@@ -743,7 +743,8 @@ fn skips_table(h: &mut String, s: &Summary) {
             k.fork_failed,
             k.dedup,
             k.ring_full,
-            k.unrun
+            k.unrun,
+            k.unhidden
         );
     }
     h.push_str("</table>");

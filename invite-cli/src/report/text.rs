@@ -626,6 +626,7 @@ fn sampling(out: &mut String, s: &Summary, paint: Paint, width: usize) {
                 count(site.skipped.dedup),
                 count(site.skipped.ring_full),
                 count(site.skipped.unrun),
+                count(site.skipped.unhidden),
             ]
             .map(Cell::plain)
             .into(),
@@ -633,13 +634,14 @@ fn sampling(out: &mut String, s: &Summary, paint: Paint, width: usize) {
         .collect();
     let heads = [
         "calls", "sampld", "runs", "s:conc", "s:ovhd", "s:off", "s:fork", "s:seen", "s:ring",
-        "s:unrn",
+        "s:unrn", "s:hide",
     ];
     table(out, width, paint, "site", &heads, &rows);
     para(
         out,
         "(s:… sampled calls skipped: concurrency, overhead, off, fork failed, seen; a pure \
-         site's: ring full, unrun at exit)",
+         site's: ring full, unrun at exit; runs that could not be hidden: their adopter never \
+         reaps)",
         width,
         "",
         " ",
@@ -1098,6 +1100,7 @@ mod tests {
                     dedup: 2,
                     ring_full: 0,
                     unrun: 0,
+                    unhidden: 0,
                 },
                 runs: 3,
                 tests: 6,
