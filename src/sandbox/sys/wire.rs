@@ -15,7 +15,7 @@ use crate::record::Outcome;
 const MAX_FRAME: usize = 4 << 20;
 
 /// The most bytes of text one verdict or panic message carries: a whole run's frame (every
-/// test's detail) stays far below [`MAX_FRAME`] however long a test's own message is.
+/// test's detail) stays far below the 4 MiB a frame may hold, however long a test's message.
 pub const DETAIL_MAX: usize = 16 << 10;
 
 /// `text`, cut at [`DETAIL_MAX`] bytes (on a character boundary) and marked as cut.
