@@ -68,6 +68,21 @@ pub struct Instance {
     pub version: String,
 }
 
+#[cfg(test)]
+impl Instance {
+    /// This process, as the unit tests that need an instance name it.
+    pub(crate) fn for_tests() -> Instance {
+        Instance {
+            host: "test".into(),
+            pid: std::process::id(),
+            exe: String::new(),
+            id: "test-0".into(),
+            service: "test".into(),
+            version: String::new(),
+        }
+    }
+}
+
 impl Instance {
     /// The name records other than `start` give this instance by.
     pub fn name(&self) -> String {

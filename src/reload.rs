@@ -626,14 +626,7 @@ mod tests {
             live: Arc::new(Live::new(&config, None, Duration::ZERO)),
             budget: Arc::new(Budget::new(1, 1.0)),
             seccomp: false,
-            instance: Instance {
-                host: "test".into(),
-                pid: std::process::id(),
-                exe: String::new(),
-                id: "test-0".into(),
-                service: "test".into(),
-                version: String::new(),
-            },
+            instance: Instance::for_tests(),
         })
     }
 

@@ -683,14 +683,7 @@ mod tests {
             let _ = std::fs::create_dir_all(&dir);
             let sink =
                 LogSink::open(&dir.join("log.jsonl").display().to_string()).expect("log file");
-            let instance = Instance {
-                host: "test".into(),
-                pid: std::process::id(),
-                exe: String::new(),
-                id: "test-0".into(),
-                service: "test".into(),
-                version: String::new(),
-            };
+            let instance = Instance::for_tests();
             let start = record::Start {
                 v: record::VERSION,
                 time: record::now(),
