@@ -905,6 +905,10 @@ fn execute(
             Found::Skip { next } => pos = next,
             Found::Entry { bytes, next } => {
                 out.add(&Frame::Begin { pos });
+                // Before any of the program's code runs here (reading the values back may
+                // panic or hang), the supervisor knows which call this is: the frames of the
+                // call before go with it.
+                out.flush();
                 one_call(&bytes, &mut out, std::mem::take(&mut skip), &mut forks);
                 // This process's time and that of the test processes it reaped.
                 let cpu_ns = crate::sys::usage::cpu_ns(libc::RUSAGE_SELF)

@@ -410,3 +410,107 @@ fn no_test_opens_another_process_s_proc_entries_in_the_worker() {
 fn no_test_opens_another_process_s_proc_entries_forked() {
     no_test_opens_another_process_s_proc_entries(false, here!());
 }
+
+// ---------------------------------------------------------------------------------------------
+// The worker's own failures, and its deadlines, are told apart from a test's.
+
+/// A value whose reading back panics for 13: a fault in the program's own `Travel` code, which
+/// the executor runs (no test does).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Fragile(u64);
+
+impl invite::Travel for Fragile {
+    fn put(&self, out: &mut Vec<u8>) {
+        self.0.put(out);
+    }
+
+    fn take(input: &mut &[u8]) -> Option<Self> {
+        let v = u64::take(input)?;
+        assert_ne!(v, 13, "Fragile cannot be read back at 13");
+        Some(Fragile(v))
+    }
+}
+
+#[invite::metamorphic(pure, fragile(&Fragile(x.0)) == result)]
+fn fragile(x: &Fragile) -> u64 {
+    x.0
+}
+
+#[test]
+fn a_panic_reading_a_call_back_is_the_worker_s_error_with_its_message() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        for v in [12, 13, 14] {
+            assert_eq!(fragile(&Fragile(v)), v);
+        }
+        went_where_sent(true);
+        invite::shutdown();
+    });
+    run.assert_success();
+    let records = run.tests_of("fragile(&Fragile(x.0)) == result");
+    assert_eq!(
+        records.len(),
+        3,
+        "each call recorded once: {}",
+        run.describe()
+    );
+    let (failed, passed): (Vec<_>, Vec<_>) = records.iter().partition(|t| t.outcome != Pass);
+    // The call at 13 (whose values never came back, so its inputs are not known): the
+    // executor's panic, with its message.
+    assert_eq!(failed.len(), 1, "{}", run.describe());
+    let detail = failed[0].detail.clone().unwrap_or_default();
+    assert_eq!(failed[0].outcome, Error, "{detail}");
+    assert!(
+        detail.contains("Fragile cannot be read back at 13"),
+        "the executor's panic message: {detail}"
+    );
+    // The calls around it, 12 before and 14 after (the worker came back), were tested.
+    let mut seen: Vec<String> = passed.iter().map(|t| t.inputs["x"].clone()).collect();
+    seen.sort();
+    assert_eq!(seen, ["Fragile(12)", "Fragile(14)"], "{}", run.describe());
+}
+
+/// Never returns: the test's deadline ends it.
+fn hangs(_: &u64, _: &u64) -> bool {
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[invite::metamorphic(pure, timeout_ms = 800, test = hangs)]
+fn short_deadline(x: u64) -> u64 {
+    x
+}
+
+#[invite::metamorphic(pure, timeout_ms = 2500, test = hangs)]
+fn long_deadline(x: u64) -> u64 {
+    x
+}
+
+#[test]
+fn a_hanging_test_ends_at_its_own_deadline_before_the_worker_s_backstop() {
+    // The scenario's own deadline, which the harness adds, would override the sites'.
+    let config = format!("{EVERY_CALL}\ntimeout_ms = 800\ndrain_ms = 30000");
+    let run = scenario(here!(), &config, || {
+        short_deadline(1);
+        long_deadline(1);
+        went_where_sent(true);
+        invite::shutdown();
+    });
+    run.assert_success();
+    for (test_ms, site) in [(800, "short_deadline"), (2500, "long_deadline")] {
+        let site = format!("scenarios::trust::{site}");
+        let t: Vec<_> = run.tests().into_iter().filter(|t| t.site == site).collect();
+        assert_eq!(t.len(), 1, "{}", run.describe());
+        let detail = t[0].detail.clone().unwrap_or_default();
+        assert_eq!(t[0].outcome, Timeout, "{detail}");
+        // The test process's deadline, not the supervisor's backstop for the executor.
+        assert!(
+            detail.contains(&format!("killed after its deadline of {test_ms} ms")),
+            "{site}: {detail}"
+        );
+        assert!(
+            !detail.contains("did not finish reading"),
+            "{site}: {detail}"
+        );
+    }
+}
