@@ -201,7 +201,12 @@ fn forges(_: &u64, _: &u64) -> bool {
     true
 }
 
-#[invite::metamorphic(pure, test = forges)]
+/// Fails with the text the worker marks an impure call with: a failure, and nothing more.
+fn claims_impurity(_: &u64, _: &u64) -> Result<(), String> {
+    Err("\u{0}impure\u{0}FORGED: it is not pure".into())
+}
+
+#[invite::metamorphic(pure, test = forges, test = claims_impurity)]
 fn forger(x: u64) -> u64 {
     x
 }
@@ -226,15 +231,20 @@ fn no_test_forges_another_s_verdict(worker: bool, name: &str) {
     for own in each(&run, "forger", "forges", CALLS, &[Error]) {
         assert!(own.contains("wrote on its verdict channel itself"), "{own}");
     }
+    // A test's own failure, whatever its text: never the call's impurity.
+    each(&run, "forger", "claims_impurity", CALLS, &[Fail]);
     each(&run, "square", "2 * x + 1", CALLS, &[Pass]);
     each(&run, "square", "result * 4", CALLS, &[Pass]);
     assert!(
-        run.tests().iter().all(|t| t.outcome != Fail),
+        run.tests()
+            .iter()
+            .all(|t| t.outcome != Fail || t.test.ends_with("claims_impurity")),
         "{}",
         run.describe()
     );
     assert!(!run.stderr.contains("FORGED"), "{}", run.stderr);
-    assert!(!run.log.iter().any(|l| l.contains("FORGED")));
+    let forged = |l: &String| l.contains("FORGED") && !l.contains("claims_impurity");
+    assert!(!run.log.iter().any(forged));
     assert!(!run.stderr.contains("not pure"), "{}", run.stderr);
 }
 
@@ -427,7 +437,8 @@ impl invite::Travel for Fragile {
     fn take(input: &mut &[u8]) -> Option<Self> {
         let v = u64::take(input)?;
         assert_ne!(v, 13, "Fragile cannot be read back at 13");
-        Some(Fragile(v))
+        // At 15, bytes that are not a value.
+        (v != 15).then_some(Fragile(v))
     }
 }
 
@@ -439,7 +450,7 @@ fn fragile(x: &Fragile) -> u64 {
 #[test]
 fn a_panic_reading_a_call_back_is_the_worker_s_error_with_its_message() {
     let run = scenario(here!(), EVERY_CALL, || {
-        for v in [12, 13, 14] {
+        for v in [12, 13, 14, 15] {
             assert_eq!(fragile(&Fragile(v)), v);
         }
         went_where_sent(true);
@@ -449,11 +460,19 @@ fn a_panic_reading_a_call_back_is_the_worker_s_error_with_its_message() {
     let records = run.tests_of("fragile(&Fragile(x.0)) == result");
     assert_eq!(
         records.len(),
-        3,
+        4,
         "each call recorded once: {}",
         run.describe()
     );
     let (failed, passed): (Vec<_>, Vec<_>) = records.iter().partition(|t| t.outcome != Pass);
+    // The call at 15, whose bytes did not read back: an error that says so.
+    let (garbled, failed): (Vec<_>, Vec<_>) = failed.into_iter().partition(|t| {
+        t.detail
+            .as_deref()
+            .is_some_and(|d| d.contains("could not read the call's arguments back"))
+    });
+    assert_eq!(garbled.len(), 1, "{}", run.describe());
+    assert_eq!(garbled[0].outcome, Error);
     // The call at 13 (whose values never came back, so its inputs are not known): the
     // executor's panic, with its message.
     assert_eq!(failed.len(), 1, "{}", run.describe());
