@@ -678,7 +678,7 @@ mod tests {
     fn a_site_s_sandbox_and_memory_cap_keep_their_starting_values_and_are_named() {
         let started = parse(
             "[functions.\"a::f\"]\nsandbox = \"seccomp\"\nmemory_mb = 8\n\
-             [functions.\"a::gone\"]\nsandbox = \"seccomp\"\nrho = 0.5\n\
+             [functions.\"a::gone\"]\nsandbox = \"seccomp\"\nmemory_mb = 16\nrho = 0.5\n\
              [functions.\"a::plain\"]\nrho = 0.1\n",
         );
         let read = parse(
@@ -702,7 +702,10 @@ mod tests {
         assert_eq!((plain.sandbox, plain.rho), (None, Some(0.2)));
         // An entry removed keeps what bounds its tests, and nothing else.
         let gone = &next.functions["a::gone"];
-        assert_eq!((gone.sandbox, gone.rho), (Some(Sandbox::Seccomp), None));
+        assert_eq!(
+            (gone.sandbox, gone.memory_mb, gone.rho),
+            (Some(Sandbox::Seccomp), Some(16), None)
+        );
         let changed = changed_keys(&started, &read);
         let waiting = waiting_for_restart(&changed, &started, &read);
         assert_eq!(
@@ -711,6 +714,7 @@ mod tests {
                 "functions.\"a::f\".sandbox",
                 "functions.\"a::f\".memory_mb",
                 "functions.\"a::gone\".sandbox",
+                "functions.\"a::gone\".memory_mb",
                 "functions.\"a::new\".sandbox",
                 "functions.\"a::new\".memory_mb",
                 "functions.\"a::plain\".sandbox",
