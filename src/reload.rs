@@ -203,6 +203,12 @@ impl Reloader {
     pub fn look(&mut self) -> Outcome {
         let asked = ASKED.swap(false, Ordering::AcqRel);
         let stirred = STIRRED.swap(false, Ordering::AcqRel);
+        self.look_given(asked, stirred)
+    }
+
+    /// [`Reloader::look`], given whether a look was asked for and whether the watcher stirred
+    /// (process-wide flags, read once by `look`).
+    fn look_given(&mut self, asked: bool, stirred: bool) -> Outcome {
         // A change that is settling is looked at every step until it has settled.
         let stirred = stirred || self.settling.is_some();
         let glance = glance(asked, stirred, self.last_look.elapsed(), self.look_every);
@@ -750,6 +756,25 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(matches!(r.read(&file), Outcome::Unchanged));
+    }
+
+    #[test]
+    fn a_settling_change_is_looked_at_every_step_without_a_stir() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("invite.toml");
+        std::fs::write(&file, "default_rho = 0.1\n").unwrap();
+        let mut r = reloader(&file);
+        std::fs::write(&file, "default_rho = 0.2\nseed = 3\n").unwrap();
+        // The watcher stirs once: the change starts settling, nothing is read yet.
+        assert!(matches!(r.look_given(false, true), Outcome::Unchanged));
+        let (stamp, _) = r.settling.clone().expect("settling");
+        // As if the settling time had passed since (no periodic look is due yet).
+        r.settling = Some((stamp, Instant::now() - SETTLE));
+        match r.look_given(false, false) {
+            Outcome::Applied(next, _) => assert_eq!(next.default_rho, 0.2),
+            other => panic!("read once settled, without another stir: {other:?}"),
+        }
+        assert!(r.settling.is_none());
     }
 
     #[test]

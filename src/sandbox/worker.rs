@@ -824,8 +824,8 @@ fn begin(ring: &Ring, pos: u64) -> (Option<u64>, Option<Current>) {
 }
 
 /// How long the supervisor lets the executor go without a verdict: the executor ends each test
-/// process at the test's deadline itself, and a call's first test process also checks purity,
-/// so this is a backstop against the executor's own code (reading values back) hanging.
+/// process (its purity check and its test) at the test's deadline itself, so this is a backstop
+/// against the executor's own code (reading values back) hanging.
 fn executor_deadline(per_test: Duration) -> Duration {
     per_test * 2 + Duration::from_secs(1)
 }
