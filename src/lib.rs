@@ -213,6 +213,7 @@ mod log_sink;
 mod meter;
 pub mod mr;
 pub mod outcomes;
+mod place;
 mod plane;
 pub mod record;
 pub mod regression;
@@ -253,7 +254,9 @@ pub use check::{check, check_replaying, Checked};
 #[cfg(feature = "proptest")]
 pub use check::{check_strategy, check_strategy_with};
 pub use error::InitError;
-pub use invite_macros::{discover, in_vivo, metamorphic};
+#[doc(hidden)]
+pub use invite_macros::__block;
+pub use invite_macros::{discover, in_vivo, metamorphic, sites};
 pub use outcomes::on_failure;
 pub use outcomes::outcomes;
 pub use regression::regression;

@@ -42,6 +42,7 @@ pub mod sandbox {
 pub fn fork_run(permit: Permit, tests: impl FnOnce(ChildRun)) {
     crate::runtime::fork_run(permit, tests)
 }
+pub use crate::place::Place;
 pub use crate::site::{Naming, Permit, Sampled, Site, SiteLocal, SiteMeta, SiteRef, TestKind};
 pub use inventory;
 

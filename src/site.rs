@@ -204,6 +204,8 @@ impl Sampling {
             shard,
             s,
         ));
+        // An entry this site could have taken, and did not, may now name nothing.
+        crate::reload::warn_unmatched_again(&config);
     }
 }
 
@@ -255,11 +257,18 @@ pub(crate) fn configure_sites(
     checks_only: bool,
     shard: Option<(Shard, u64)>,
 ) -> Vec<SiteInfo> {
+    // A site named at its first call is set up now as no entry names it (so that a worker
+    // forked before that call has its defaults), and again with its entry once named.
     let mut infos: Vec<SiteInfo> = all()
-        .filter(|s| s.is_named())
-        .map(|s| {
+        .filter_map(|s| {
             s.configure(&effective(config, seccomp, checks_only, shard, s));
-            s.info()
+            if !s.is_named() {
+                // Armed whatever the default ρ, so that its first call reaches the slow path
+                // that names it and applies its entry (which may sample where the default
+                // does not).
+                s.armed.store(UNINIT, Relaxed);
+            }
+            s.is_named().then(|| s.info())
         })
         .collect();
     infos.sort_by(|a, b| (&a.name, &a.file, a.line).cmp(&(&b.name, &b.file, b.line)));
@@ -326,15 +335,13 @@ pub const DISCOVER_PREFIX: &str = "discover ";
 pub enum Naming {
     /// [`SiteMeta::name`] is the name.
     Fixed,
-    /// A method of an impl that a macro made for a type it was given (`impl Stat for $t`): no
-    /// compile-time name for the type exists, so [`SiteMeta::name`] holds `SELF_TYPE` where
-    /// the type's name goes, and the first call of the site fills it in from
-    /// `std::any::type_name::<Self>()`. A generic impl's site serves every instantiation, so
-    /// its name keeps no generic arguments.
-    OfSelf { generic_impl: bool },
+    /// A method: its tokens do not say which block holds it, so [`SiteMeta::name`] holds
+    /// `SELF_TYPE` where the block's part of the name goes, and the site's first sampled call
+    /// fills it in from where the compiler put the method (see [`crate::place`]).
+    AtFirstCall,
 }
 
-/// What stands for the type in the name of a site named by its `Self` type.
+/// What stands for the block's part in the name of a site named at its first call.
 pub const SELF_TYPE: &str = "{Self}";
 
 /// What the attribute macro knows about a site at compile time.
@@ -436,8 +443,12 @@ pub struct Site {
     /// Side-effect blocking on, and the tests' address-space allowance (0: none).
     seccomp: std::sync::atomic::AtomicBool,
     memory_mb: AtomicU64,
-    /// The name of a site named by its `Self` type, once its first call has said it.
+    /// The name of a site named at its first call, once that call has said it.
     late_name: std::sync::OnceLock<String>,
+    /// Whether the site's tests call the function it wraps, once its first sampled call has
+    /// said where the function is (see [`crate::place`]); a site whose tests would call
+    /// another function is never tested.
+    routed: std::sync::OnceLock<bool>,
     /// The tests this instance runs as last configured ([`runs_test`]).
     tests_mask: AtomicU64,
 }
@@ -467,25 +478,6 @@ impl SiteLocal {
             generation: Cell::new(0),
         }
     }
-}
-
-/// `type_name`'s text without generic arguments: `a::B<c::D<E>>` is `a::B`.
-fn without_generic_arguments(type_name: &str) -> String {
-    let mut depth = 0usize;
-    type_name
-        .chars()
-        .filter(|&c| {
-            match c {
-                '<' => depth += 1,
-                '>' => {
-                    depth = depth.saturating_sub(1);
-                    return false;
-                }
-                _ => {}
-            }
-            depth == 0
-        })
-        .collect()
 }
 
 /// Registration of every site in the binary, collected before `main`.
@@ -748,6 +740,7 @@ impl Site {
             seccomp: std::sync::atomic::AtomicBool::new(false),
             memory_mb: AtomicU64::new(0),
             late_name: std::sync::OnceLock::new(),
+            routed: std::sync::OnceLock::new(),
             tests_mask: AtomicU64::new(ALL_TESTS),
         }
     }
@@ -785,22 +778,73 @@ impl Site {
         self.meta.naming != Naming::Fixed
     }
 
-    /// Names a site named by its `Self` type from the type's name; true for the call that did.
-    fn name_from(&self, self_type: &str) -> bool {
-        let Naming::OfSelf { generic_impl } = self.meta.naming else {
+    /// Names a site named at its first call from the block's part of its name; true for the
+    /// call that did.
+    fn name_from(&self, prefix: &str) -> bool {
+        if self.meta.naming != Naming::AtFirstCall {
             return false;
-        };
+        }
         let mut fresh = false;
         self.late_name.get_or_init(|| {
             fresh = true;
-            let ty = if generic_impl {
-                without_generic_arguments(self_type)
-            } else {
-                self_type.to_string()
-            };
-            self.meta.name.replace(SELF_TYPE, &ty)
+            self.meta.name.replace(SELF_TYPE, prefix)
         });
         fresh
+    }
+
+    /// At the first sampled call: names a site named then, and says whether its tests call the
+    /// function it wraps (said once, with the fix, when they would not).
+    #[cold]
+    fn settle(&'static self, rt: &Sampling, place: fn() -> crate::place::Place) -> bool {
+        if let Some(&routed) = self.routed.get() {
+            return routed;
+        }
+        let place = place();
+        let method = self
+            .meta
+            .name
+            .rsplit_once("::")
+            .map_or(self.meta.name, |(_, m)| m);
+        let named_now =
+            !self.is_named() && self.name_from(&crate::place::site_prefix(&place, method));
+        if let Some(block) = crate::place::unnamed_block(&place, method) {
+            let name = self.name().to_string();
+            crate::diag::say(crate::diag::Level::Warn, "unnamed block", move || {
+                format!(
+                    "the site `{name}` is a function of `{block}`, and its name leaves the block \
+                     out: its attribute cannot tell a function that neither takes `self` nor \
+                     names `Self` from a free one; put `#[invite::sites]` on the block, or give \
+                     the attribute a `name`"
+                )
+            });
+        }
+        let routed = *self.routed.get_or_init(|| {
+            let ok = place
+                .callee
+                .is_none_or(|c| crate::place::same_function(c, place.marker));
+            if !ok {
+                let name = self.name().to_string();
+                let callee = place.callee.unwrap_or_default().to_string();
+                let owner = crate::place::owner_path(place.marker);
+                crate::diag::say(crate::diag::Level::Warn, "misrouted", move || {
+                    format!(
+                        "the site `{name}` is not tested: its tests would call `{callee}`, \
+                         which is another function than `{owner}` (an inherent method of the \
+                         same name, or a function of the module); put `#[invite::sites]` on the \
+                         `impl` block around it, so that its tests call it through its trait"
+                    )
+                });
+            }
+            ok
+        });
+        if named_now {
+            rt.configure_late(self);
+            if crate::checking::active() {
+                // A check tests every call, whatever the entry just applied says of ρ.
+                self.rearm();
+            }
+        }
+        routed
     }
 
     /// The site as the log describes it.
@@ -822,28 +866,22 @@ impl Site {
     }
 
     /// The per-call decision. Inlined into every wrapper: a load, a branch and, for sites with
-    /// ρ > 0, a thread-local decrement. Everything else is out of line.
+    /// ρ > 0, a thread-local decrement. Everything else is out of line. `place` says where the
+    /// function is, on the slow path of the site's first sampled call.
     #[inline(always)]
-    pub fn sample(&'static self, local: &'static LocalKey<SiteLocal>) -> Option<Sampled> {
-        self.sample_of(local, None)
-    }
-
-    /// [`Site::sample`] for a site named by its `Self` type: `self_type` gives the type's name
-    /// on the slow path, where the site's first call names it.
-    #[inline(always)]
-    pub fn sample_of_self(
+    pub fn sample(
         &'static self,
         local: &'static LocalKey<SiteLocal>,
-        self_type: fn() -> &'static str,
+        place: fn() -> crate::place::Place,
     ) -> Option<Sampled> {
-        self.sample_of(local, Some(self_type))
+        self.sample_of(local, place)
     }
 
     #[inline(always)]
     fn sample_of(
         &'static self,
         local: &'static LocalKey<SiteLocal>,
-        self_type: Option<fn() -> &'static str>,
+        place: fn() -> crate::place::Place,
     ) -> Option<Sampled> {
         let generation = self.armed.load(Relaxed);
         if generation == 0 {
@@ -859,7 +897,7 @@ impl Site {
             }
         });
         if due {
-            self.countdown_expired(local, self_type)
+            self.countdown_expired(local, place)
         } else {
             None
         }
@@ -870,7 +908,7 @@ impl Site {
     fn countdown_expired(
         &'static self,
         local: &'static LocalKey<SiteLocal>,
-        self_type: Option<fn() -> &'static str>,
+        place: fn() -> crate::place::Place,
     ) -> Option<Sampled> {
         let rt = match sampling() {
             Some(rt) if crate::role::owns_this_process() => rt,
@@ -880,12 +918,6 @@ impl Site {
                 return None;
             }
         };
-        if let Some(self_type) = self_type {
-            // Named now, then configured as start-up configures the others.
-            if !self.is_named() && self.name_from(self_type()) {
-                rt.configure_late(self);
-            }
-        }
         if crate::role::testing_here() {
             // A follow-up call inside a test run in process: the body alone. The countdown is
             // left due, as in a check, for the calls after the test.
@@ -898,6 +930,16 @@ impl Site {
         }
         if crate::role::in_child() {
             // Instrumentation is off inside a test: never fork again from here.
+            local.with(|l| {
+                l.countdown.set(u64::MAX);
+                l.generation.set(self.armed.load(Relaxed));
+            });
+            return None;
+        }
+        // Here, never in a test process (whose locks may be held by a thread that did not
+        // fork): named now, if named at the first call, then configured as start-up configures the
+        // others; a site whose tests would call another function stays untested.
+        if !self.settle(rt, place) {
             local.with(|l| {
                 l.countdown.set(u64::MAX);
                 l.generation.set(self.armed.load(Relaxed));
@@ -1193,51 +1235,33 @@ mod tests {
     }
 
     #[test]
-    fn generic_arguments_are_left_out_at_any_depth() {
-        assert_eq!(without_generic_arguments("a::B<c::D<E>, F>"), "a::B");
-        assert_eq!(without_generic_arguments("a::B"), "a::B");
-        assert_eq!(without_generic_arguments("x::Y<u8>::Z"), "x::Y::Z");
-    }
-
-    #[test]
-    fn a_site_named_by_its_self_type_is_named_once_by_its_first_caller() {
+    fn a_site_named_at_its_first_call_is_named_once_by_its_first_caller() {
         let site = |naming| {
             Site::new(SiteMeta {
-                name: "<{Self} as Width>::width",
+                name: "{Self}::width",
                 naming,
                 ..test_site().meta
             })
         };
-        let concrete = site(Naming::OfSelf {
-            generic_impl: false,
-        });
-        assert!(!concrete.is_named());
-        assert_eq!(concrete.name(), "<{Self} as Width>::width");
-        assert!(concrete.name_from("app::Range<f64>"));
-        assert!(concrete.is_named());
-        assert!(!concrete.name_from("app::Other"), "named once");
-        assert_eq!(concrete.name(), "<app::Range<f64> as Width>::width");
-        assert_eq!(concrete.info().name, concrete.name());
-
-        let generic = site(Naming::OfSelf { generic_impl: true });
-        assert!(generic.name_from("app::Range<f64>"));
-        assert_eq!(generic.name(), "<app::Range as Width>::width");
+        let late = site(Naming::AtFirstCall);
+        assert!(!late.is_named() && late.named_late());
+        assert_eq!(late.name(), "{Self}::width");
+        assert!(late.could_be_named("<app::T as Width>::width"));
+        assert!(late.could_be_named("app::T::width"));
+        assert!(!late.could_be_named("::width"), "some block stands there");
+        assert!(!late.could_be_named("app::T::height"));
+        assert!(late.name_from("<app::Range as Width>"));
+        assert!(late.is_named());
+        assert!(!late.name_from("<app::Other as Width>"), "named once");
+        assert_eq!(late.name(), "<app::Range as Width>::width");
+        assert_eq!(late.info().name, late.name());
+        assert!(
+            !late.could_be_named("<app::Other as Width>::width"),
+            "named already"
+        );
 
         let fixed = test_site();
         assert!(fixed.could_be_named("tests::site") && !fixed.could_be_named("tests::other"));
-        let unnamed = site(Naming::OfSelf { generic_impl: true });
-        assert!(unnamed.could_be_named("<app::T as Width>::width"));
-        assert!(
-            !unnamed.could_be_named("< as Width>::width"),
-            "some type stands there"
-        );
-        assert!(!unnamed.could_be_named("<app::T as Other>::width"));
-        assert!(!unnamed.could_be_named("app::T::width"));
-        assert!(generic.could_be_named("<app::Range as Width>::width"));
-        assert!(
-            !generic.could_be_named("<app::Other as Width>::width"),
-            "named already"
-        );
         assert!(fixed.is_named() && !fixed.named_late());
         assert!(!fixed.name_from("app::T"), "a fixed name stays");
         assert_eq!(fixed.name(), "tests::site");
@@ -1583,10 +1607,8 @@ mod settings_tests {
     #[test]
     fn a_site_named_at_its_first_call_is_configured_by_its_entry_then() {
         let s: &'static Site = Box::leak(Box::new(Site::new(SiteMeta {
-            name: "app::{Self}::f",
-            naming: Naming::OfSelf {
-                generic_impl: false,
-            },
+            name: "{Self}::f",
+            naming: Naming::AtFirstCall,
             file: "f.rs",
             line: 1,
             tests: &[],
@@ -1601,7 +1623,7 @@ mod settings_tests {
             no_worker: "",
         })));
         let with_entry = config("[functions.\"app::Meters::f\"]\nrho = 0.125\ntolerance = 0.5");
-        assert!(s.name_from("Meters"));
+        assert!(s.name_from("app::Meters"));
         sampling(with_entry.clone(), false).configure_late(s);
         assert_eq!((s.rho(), s.tolerance()), (0.125, 0.5));
         sampling(with_entry, true).configure_late(s);

@@ -66,3 +66,40 @@ pub fn in_vivo(attr: TokenStream, item: TokenStream) -> TokenStream {
 pub fn discover(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::expand(parse::Kind::Discover, attr.into(), item.into()).into()
 }
+
+/// Tells the wrapped methods of an `impl` or `trait` block which block they are in.
+///
+/// ```ignore
+/// #[invite::sites]
+/// impl Model for Knn {
+///     #[invite::metamorphic(self.predict(&reverse(q)) == result)]
+///     fn predict(&self, q: &[f64]) -> f64 { /* ... */ }
+/// }
+/// ```
+///
+/// A method alone does not know its block. Without this attribute it is called through
+/// `Self` and named at its first call, which serves every method but two: a trait impl's
+/// method whose type also has an inherent method of the same name (its site says so at its
+/// first call and is not tested), and an associated function that neither takes `self` nor
+/// names `Self` (a compile error that says to call it through `Self`).
+#[proc_macro_attribute]
+pub fn sites(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item = proc_macro2::TokenStream::from(item);
+    match enclosing::expand_sites(attr.into(), item.clone()) {
+        Ok(tokens) => tokens.into(),
+        // The block as it was, so that one mistake gives one error.
+        Err(e) => {
+            let mut out = e.to_compile_error();
+            out.extend(item);
+            out.into()
+        }
+    }
+}
+
+/// What `#[invite::sites]` hands each wrapped method; read by the method's own attribute,
+/// which removes it. Left alone (the method's attribute failed first), it changes nothing.
+#[doc(hidden)]
+#[proc_macro_attribute]
+pub fn __block(_attr: TokenStream, item: TokenStream) -> TokenStream {
+    item
+}

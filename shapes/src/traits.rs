@@ -29,7 +29,7 @@ impl Scorer for Mean {
 }
 
 /// Scores by the median, and also has an inherent `score` of its own that a relation's
-/// `self.score(..)` must not reach.
+/// `self.score(..)` must not reach: `#[invite::sites]` tells the method its trait.
 #[derive(Clone, Debug)]
 pub struct Shadowed;
 
@@ -40,6 +40,7 @@ impl Shadowed {
     }
 }
 
+#[invite::sites]
 impl Scorer for Shadowed {
     #[invite::metamorphic(
         self.score(&multiply(xs, 2.0)) == 2.0 * result,
@@ -75,7 +76,7 @@ macro_rules! smallest_score {
         #[invite::metamorphic(self.score(&multiply(xs, 2.0)) == 2.0 * result)]
         fn score(&self, xs: &[f64]) -> f64 {
             xs.iter().copied().fold(f64::INFINITY, f64::min)
-                + off_by("invite_shapes::traits::Smallest::score")
+                + off_by("<invite_shapes::traits::Smallest as Scorer>::score")
         }
     };
 }
@@ -120,7 +121,7 @@ impl Spread<f64> for Vec<f64> {
     fn spread(&self) -> f64 {
         let lo = self.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = self.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        hi - lo + off_by("<invite_shapes::traits::Vec as Spread>::spread")
+        hi - lo + off_by("<invite_shapes::traits::Vec<f64> as Spread>::spread")
     }
 }
 
@@ -152,6 +153,7 @@ impl V2 {
     }
 }
 
+#[invite::sites]
 impl Add for V2 {
     type Output = V2;
 

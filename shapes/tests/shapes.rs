@@ -155,7 +155,7 @@ fn every_shape_is_tested_and_passes() {
         "<invite_shapes::traits::Mean as Scorer>::score",
         "<invite_shapes::traits::V2 as Add>::add",
         "<invite_shapes::traits::Data as Spread>::spread",
-        "<invite_shapes::traits::Vec as Spread>::spread",
+        "<invite_shapes::traits::Vec<f64> as Spread>::spread",
         "invite_shapes::traits::Summary::total",
         "<invite_shapes::families::Range<f64> as Width>::width",
         "<invite_shapes::families::Range<i32> as Width>::width",

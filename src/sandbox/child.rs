@@ -167,6 +167,12 @@ impl ChildRun {
         self.timeout = Duration::from_millis(site.timeout_ms().max(1));
     }
 
+    /// The deadline and tolerance of the call, as the program set them when it queued it.
+    pub(super) fn set_limits(&mut self, timeout_ms: u64, tolerance: f64) {
+        self.timeout = Duration::from_millis(timeout_ms.max(1));
+        self.tolerance = tolerance;
+    }
+
     /// Runs every test of the site, each in its own process, reports, and leaves.
     pub fn run(
         self,

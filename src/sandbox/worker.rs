@@ -935,13 +935,20 @@ struct Forks {
 }
 
 impl Forks {
-    fn for_call(&mut self, site: &'static Site, tests: Tests, snapshot: Snapshot) -> &ChildRun {
+    fn for_call(&mut self, site: &'static Site, head: &Head) -> &ChildRun {
         let launcher = self.launcher;
         let run = self.run.get_or_insert_with(|| {
             let (pipe, files, inherited) = self.parts.take().expect("made once");
             ChildRun::lasting(site, launcher, pipe, files, inherited)
         });
-        run.set_call(site, launcher, tests, snapshot);
+        let tests = Tests {
+            seed: head.test_seed,
+            mask: head.tests,
+        };
+        run.set_call(site, launcher, tests, head.snapshot);
+        // The caller's settings, not this copy's: a site named at its first call was set up
+        // after the worker was forked.
+        run.set_limits(head.timeout_ms, head.tolerance);
         run
     }
 }
@@ -964,7 +971,7 @@ fn one_call(bytes: &[u8], out: &mut Outbox, skip: usize, forks: &mut Forks) {
         site,
         out,
         tests,
-        forks: forks.for_call(site, tests, head.snapshot),
+        forks: forks.for_call(site, &head),
         skip,
         purity: None,
     };

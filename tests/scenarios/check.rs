@@ -561,6 +561,8 @@ impl Meters {
     }
 }
 
+// `from_meters` neither takes `self` nor names `Self`: the block says where it is.
+#[invite::sites]
 impl Feet {
     #[invite::in_vivo(test = Self::not_negative)]
     pub fn double(&self) -> f64 {

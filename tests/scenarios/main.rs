@@ -44,6 +44,7 @@ mod hostile;
 mod isolation;
 mod lifetime;
 mod live_config;
+mod places;
 mod properties;
 mod pure;
 mod relations;

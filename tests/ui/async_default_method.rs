@@ -1,3 +1,4 @@
+#[invite::sites]
 trait Fetch {
     fn base(&self) -> f64;
 

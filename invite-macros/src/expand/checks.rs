@@ -10,7 +10,7 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Expr, FnArg, Ident, ItemFn};
 
-use super::shape::{plain_name, Shape};
+use super::shape::{plain_name, Passing, Receiver, Shape};
 use crate::parse::{Args, Kind, Test};
 
 pub(super) fn check_signature(kind: Kind, f: &ItemFn) -> syn::Result<()> {
@@ -33,6 +33,47 @@ pub(super) fn check_signature(kind: Kind, f: &ItemFn) -> syn::Result<()> {
         ));
     }
     Ok(())
+}
+
+/// An `unsafe fn` whose repeat of the live call would not be the same call: its caller's
+/// `unsafe` block vouched for the inputs where they were, and a `&mut` argument or a receiver
+/// the tests must copy would be passed from another place. Relations on other inputs are the
+/// user's own `unsafe` (see `follow_ups`).
+pub(super) fn check_unsafe(
+    kind: Kind,
+    func: &ItemFn,
+    shape: &Shape,
+    args: &Args,
+) -> syn::Result<()> {
+    let syn::Safety::Unsafe(token) = &func.sig.safety else {
+        return Ok(());
+    };
+    // An In Vivo test gets the live inputs themselves and calls nothing of its own accord.
+    let repeats = args.tests.iter().any(|t| !matches!(t, Test::InVivo(_)));
+    if !repeats {
+        return Ok(());
+    }
+    let moved = match shape.receiver {
+        Receiver::RefMut | Receiver::PinMut | Receiver::Value => Some("its receiver".to_string()),
+        Receiver::None | Receiver::Ref => shape
+            .params
+            .iter()
+            .find(|p| p.passing == Passing::Mut)
+            .map(|p| format!("its parameter `{}`", p.ident)),
+    };
+    match moved {
+        Some(what) => Err(syn::Error::new(
+            token.span(),
+            format!(
+                "{} cannot test this `unsafe fn`: its tests repeat the live call on copies of \
+                 what it may change, and {what} would then live elsewhere than where its caller \
+                 vouched for it; wrap a safe function that checks the preconditions and calls \
+                 this one",
+                kind.attr()
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Reports a lower-case name in a relation that is neither a parameter, `result`, `self`, nor

@@ -27,6 +27,14 @@ pub(super) fn check_discoverable(func: &ItemFn, shape: &Shape) -> syn::Result<()
             ));
         }
     }
+    if let syn::Safety::Unsafe(token) = &func.sig.safety {
+        return Err(syn::Error::new(
+            token.span(),
+            "relation discovery calls the function on inputs it makes up, and an `unsafe fn` \
+             may only be called on inputs that meet its safety preconditions: discover a safe \
+             function that checks them and calls this one",
+        ));
+    }
     if shape.output.is_none() {
         return Err(syn::Error::new(
             func.sig.ident.span(),
@@ -108,7 +116,7 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
             _ => quote!(#l),
         });
     }
-    let call = awaited_call(shape, &call_args);
+    let call = awaited_call(shape, &call_args, false);
     let output = shape
         .output
         .as_ref()

@@ -86,7 +86,7 @@ pub(super) fn source_run(shape: &Shape, prefix: &str) -> SourceRun {
             }
         }
     }
-    let call = awaited_call(shape, &call_args);
+    let call = awaited_call(shape, &call_args, true);
     SourceRun {
         setup,
         call,
@@ -97,11 +97,13 @@ pub(super) fn source_run(shape: &Shape, prefix: &str) -> SourceRun {
 
 /// A call of the function with `args` (the receiver first, for a method), its future driven to
 /// its output for an `async fn`. Inside a test process the call runs the body alone.
-pub(super) fn awaited_call(shape: &Shape, args: &[TokenStream]) -> TokenStream {
+/// `live_inputs`: the call repeats the live call (a source run), the one call of an
+/// `unsafe fn` that may be made without the user's own `unsafe` block.
+pub(super) fn awaited_call(shape: &Shape, args: &[TokenStream], live_inputs: bool) -> TokenStream {
     let callee = shape.callee();
     let turbofish = &shape.turbofish;
     let call = quote!(#callee #turbofish(#(#args),*));
-    let call = if shape.is_unsafe {
+    let call = if shape.is_unsafe && live_inputs {
         unsafe_call(call)
     } else {
         call
@@ -113,11 +115,16 @@ pub(super) fn awaited_call(shape: &Shape, args: &[TokenStream]) -> TokenStream {
     }
 }
 
-/// A call of an `unsafe fn`, in an `unsafe` block that may be nested in the relation's own
-/// (where the block is not needed, as in edition 2024 relations that say `unsafe` themselves).
-pub(super) fn unsafe_call(call: TokenStream) -> TokenStream {
+/// The source run of an `unsafe fn`: the one `unsafe` block the expansion writes around a call
+/// of the user's code. It repeats the live call, whose caller vouched for the function's
+/// preconditions in its own `unsafe` block: the same arguments, shared ones as they are and
+/// by-value ones as clones equal to them, on a copy of the same memory. `check_unsafe` refuses
+/// the shapes where a repeat would be another call (a `&mut` argument or a receiver that must be
+/// copied to a new place); relations and discovery call it on other inputs, and get no block.
+fn unsafe_call(call: TokenStream) -> TokenStream {
     quote!({
         #[allow(unused_unsafe)]
+        // SAFETY: the live call's inputs, passed as the caller passed them (see above).
         let __invite_value = unsafe { #call };
         __invite_value
     })

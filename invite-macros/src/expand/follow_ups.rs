@@ -9,7 +9,7 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, Ident};
 
-use super::execution::{clone_receiver, unsafe_call};
+use super::execution::clone_receiver;
 use super::shape::{OwnCall, Receiver, Shape};
 
 /// A follow-up execution: arguments first (into `binds`, keeping their temporaries alive for the
@@ -17,21 +17,17 @@ use super::shape::{OwnCall, Receiver, Shape};
 /// keeps the `span` of the call it replaces, so that a relation's compile errors point at the
 /// relation, not at the whole attribute. For an `async fn` the call is left a future, for the
 /// relation to `.await` as written; one that owns a fresh receiver owns it in an `async`
-/// block.
+/// block. A call of an `unsafe fn` gets no `unsafe` block here: the relation chose these
+/// arguments, so it must say `unsafe` around the call itself, as anywhere else in Rust, and
+/// without that the call is the compiler's error at the relation.
 fn replayed(
     shape: &Shape,
-    in_unsafe: bool,
     span: Span,
     args: &[TokenStream],
     binds: &[Ident],
     prepare: TokenStream,
     call: TokenStream,
 ) -> Expr {
-    let call = if shape.is_unsafe && !in_unsafe {
-        unsafe_call(call)
-    } else {
-        call
-    };
     let call = if shape.is_async && !prepare.is_empty() {
         quote!(async move { #call.await })
     } else {
@@ -54,7 +50,7 @@ fn replayed(
 /// receiver it may change or consume. The call stays as written otherwise.
 pub(super) struct FollowUps<'a> {
     shape: &'a Shape,
-    /// Inside the relation's own `unsafe` block: a call of an `unsafe fn` needs no other.
+    /// Inside one of the relation's own `unsafe` blocks.
     in_unsafe: bool,
 }
 
@@ -106,7 +102,18 @@ impl VisitMut for FollowUps<'_> {
         self.in_unsafe = outer;
         let span = e.span();
         let shape = self.shape;
-        let in_unsafe = self.in_unsafe;
+        if shape.is_unsafe && !self.in_unsafe && shape.own_call(e).is_some() {
+            // The function's body is an unsafe context before edition 2024, so rustc would
+            // let the call through: the relation must vouch for these inputs itself.
+            let name = shape.name.to_string();
+            let message = format!(
+                "`{name}` is an `unsafe fn`, and this call gives it inputs its caller never \
+                 vouched for: write the call in an `unsafe {{ }}` block of the relation, with a \
+                 `// SAFETY:` comment that says why its preconditions hold"
+            );
+            *e = syn::parse_quote_spanned!(span=> ::core::compile_error!(#message));
+            return;
+        }
         let binds_for =
             |n: usize| -> Vec<Ident> { (0..n).map(|i| format_ident!("__invite_a{}", i)).collect() };
         let own = shape.own_call(e);
@@ -142,7 +149,7 @@ impl VisitMut for FollowUps<'_> {
                     call_args[0] = pass;
                 }
                 let call = quote!(#callee(#(#call_args),*));
-                *e = replayed(shape, in_unsafe, span, &args, &binds, prepare, call);
+                *e = replayed(shape, span, &args, &binds, prepare, call);
             }
             Expr::MethodCall(m) if own == Some(OwnCall::Method) => {
                 let recv = &m.receiver;
@@ -159,15 +166,7 @@ impl VisitMut for FollowUps<'_> {
                         Some(path) => quote!(#path #turbofish(#recv, #(#binds),*)),
                         None => quote!((#recv).#method #turbofish(#(#binds),*)),
                     };
-                    *e = replayed(
-                        shape,
-                        in_unsafe,
-                        span,
-                        &args,
-                        &binds,
-                        TokenStream::new(),
-                        call,
-                    );
+                    *e = replayed(shape, span, &args, &binds, TokenStream::new(), call);
                     return;
                 }
                 // The live receiver is evaluated with the arguments, borrowed, and cloned after
@@ -184,7 +183,7 @@ impl VisitMut for FollowUps<'_> {
                     }
                     (None, _) => quote!(__invite_recv.#method #turbofish(#(#binds),*)),
                 };
-                *e = replayed(shape, in_unsafe, span, &args, &all, make, call);
+                *e = replayed(shape, span, &args, &all, make, call);
             }
             _ => {}
         }

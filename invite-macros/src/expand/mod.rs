@@ -34,7 +34,7 @@ use quote::quote;
 use syn::spanned::Spanned;
 use syn::ItemFn;
 
-use self::checks::{check_awaits, check_names, check_signature};
+use self::checks::{check_awaits, check_names, check_signature, check_unsafe};
 use self::discover::{check_discoverable, signature_text};
 use self::result::{rename_result, RESULT};
 use self::shape::shape_of;
@@ -60,7 +60,12 @@ fn try_expand(kind: Kind, attr: TokenStream, item: TokenStream) -> syn::Result<T
     args.add(kind, attr)?;
     // Stacked invite attributes share one expansion, so one fork serves every test of a call.
     let mut kept = Vec::new();
+    let mut block = None;
     for a in std::mem::take(&mut func.attrs) {
+        if crate::enclosing::is_hidden(&a) {
+            block = Some(a.parse_args::<Enclosing>()?);
+            continue;
+        }
         match invite_attr_kind(&a) {
             Some(other) => {
                 let tokens = match &a.meta {
@@ -73,7 +78,7 @@ fn try_expand(kind: Kind, attr: TokenStream, item: TokenStream) -> syn::Result<T
         }
     }
     func.attrs = kept;
-    let shape = shape_of(&func, &args)?;
+    let shape = shape_of(&func, &args, block)?;
     if let (Some(token), Some(Enclosing::Trait { name })) = (&func.sig.asyncness, &shape.enclosing)
     {
         return Err(syn::Error::new(
@@ -88,6 +93,7 @@ fn try_expand(kind: Kind, attr: TokenStream, item: TokenStream) -> syn::Result<T
         ));
     }
     check_names(&func, &shape, &args)?;
+    check_unsafe(kind, &func, &shape, &args)?;
     self::pure::check_pure(&shape, &args)?;
     check_awaits(&shape, &args)?;
     if args.tests.iter().any(|t| matches!(t, Test::Discover(_))) {
@@ -140,7 +146,7 @@ fn respan_locals(tokens: TokenStream) -> TokenStream {
         .collect()
 }
 
-fn invite_attr_kind(a: &syn::Attribute) -> Option<Kind> {
+pub(crate) fn invite_attr_kind(a: &syn::Attribute) -> Option<Kind> {
     let segs: Vec<String> = a
         .path()
         .segments

@@ -595,7 +595,7 @@ mod tests {
         let mut args = Args::default();
         args.add(kind, attr.parse().unwrap()).unwrap();
         let func: syn::ItemFn = syn::parse_str(item).unwrap();
-        (shape_of(&func, &args).unwrap(), args)
+        (shape_of(&func, &args, None).unwrap(), args)
     }
 
     /// Why a metamorphic site `item` has no worker's path, empty where it has one.

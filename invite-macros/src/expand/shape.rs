@@ -8,7 +8,7 @@ use quote::{format_ident, quote, ToTokens};
 use syn::visit::Visit;
 use syn::{Expr, FnArg, Ident, ItemFn, Pat, ReceiverKind, Type};
 
-use crate::enclosing::{Enclosing, TraitRef};
+use crate::enclosing::Enclosing;
 use crate::parse::{Args, Test};
 
 /// How the method takes `self`.
@@ -55,12 +55,14 @@ pub(super) struct Shape {
     pub(super) params: Vec<Param>,
     /// A method or associated function: the function is reached through `Self`.
     pub(super) assoc: bool,
-    /// The block the function is written in, when its source could be read.
+    /// The block the function is written in, when `#[invite::sites]` on it said.
     pub(super) enclosing: Option<Enclosing>,
     /// `::<T, U>` for calls of the function, empty when `impl Trait` arguments forbid it.
     pub(super) turbofish: TokenStream,
     pub(super) is_unsafe: bool,
     pub(super) is_async: bool,
+    /// A parameter's type holds `impl Trait`: the function cannot be named without arguments.
+    pub(super) impl_trait: bool,
     /// The result type, when the function has one.
     pub(super) output: Option<Type>,
     /// The function's type parameters, with `Self` in a trait's default method: a type that
@@ -84,19 +86,14 @@ impl Shape {
         self.trait_callee().unwrap_or_else(|| quote!(Self::#name))
     }
 
-    /// `<Self as Trait>::name`, in a trait impl whose trait is known.
+    /// `<Self as Trait>::name`, in a trait impl whose trait `#[invite::sites]` said.
     pub(super) fn trait_callee(&self) -> Option<TokenStream> {
         let name = &self.name;
         match &self.enclosing {
             Some(Enclosing::Impl {
-                trait_: Some(TraitRef {
-                    path: Some(path), ..
-                }),
+                trait_path: Some(path),
                 ..
-            }) => {
-                let path = path.parse::<TokenStream>().ok()?;
-                Some(quote!(<Self as #path>::#name))
-            }
+            }) => Some(quote!(<Self as #path>::#name)),
             _ => None,
         }
     }
@@ -136,7 +133,7 @@ impl Shape {
         let own_type = match &self.enclosing {
             Some(Enclosing::Impl {
                 self_ty: Some(t), ..
-            }) => Some(t.as_str()),
+            }) => Some(t),
             _ => None,
         };
         matches!(segs, [ty, name] if *name == &self.name
@@ -195,7 +192,7 @@ fn is_self(ty: &Type) -> bool {
     matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.is_ident("Self"))
 }
 
-pub(super) fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
+pub(super) fn shape_of(f: &ItemFn, args: &Args, block: Option<Enclosing>) -> syn::Result<Shape> {
     let sig = &f.sig;
     let mut receiver = Receiver::None;
     let mut receiver_span = Span::call_site();
@@ -256,18 +253,8 @@ pub(super) fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
         }
         _ => false,
     });
-    let enclosing = match crate::enclosing::enclosing_of(&name) {
-        // A method read as free: its impl is elsewhere than its tokens (a macro wrote the method
-        // into an impl written outside it). Named at its first call, as a fragment's would be.
-        Some(Enclosing::Free) if receiver != Receiver::None || sig_mentions_self => {
-            Some(Enclosing::Impl {
-                self_ty: None,
-                trait_: None,
-                generic: true,
-            })
-        }
-        other => other,
-    };
+    // Only what the block's `#[invite::sites]` said: the macro reads nothing but its tokens.
+    let enclosing = block;
     let in_block = matches!(
         enclosing,
         Some(Enclosing::Impl { .. } | Enclosing::Trait { .. })
@@ -292,7 +279,10 @@ pub(super) fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
             _ => None,
         })
         .collect();
-    if matches!(enclosing, Some(Enclosing::Trait { .. })) {
+    // In a trait's default method `Self` is a type parameter; where the block is unknown, a
+    // method's `Self` may be one, and is taken for one (its values are then checked per
+    // instance rather than at compile time).
+    if assoc && !matches!(enclosing, Some(Enclosing::Impl { .. })) {
         type_params.push(Ident::new("Self", Span::call_site()));
     }
     let turbofish = if impl_trait || generic_args.is_empty() {
@@ -312,6 +302,7 @@ pub(super) fn shape_of(f: &ItemFn, args: &Args) -> syn::Result<Shape> {
         turbofish,
         is_unsafe: matches!(sig.safety, syn::Safety::Unsafe(_)),
         is_async: sig.asyncness.is_some(),
+        impl_trait,
         output: match &sig.output {
             syn::ReturnType::Type(_, ty) => Some((**ty).clone()),
             syn::ReturnType::Default => None,
@@ -387,7 +378,7 @@ mod tests {
         let mut args = Args::default();
         args.add(Kind::Metamorphic, attr.parse().unwrap()).unwrap();
         let func: ItemFn = syn::parse_str(item).unwrap();
-        shape_of(&func, &args).unwrap()
+        shape_of(&func, &args, None).unwrap()
     }
 
     #[test]

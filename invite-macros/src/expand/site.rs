@@ -1,74 +1,69 @@
 //! The site a wrapped function registers: its name as the log and `invite.toml` spell it,
-//! and the static that holds its tests, parameters and options. Naming has rules of its own
-//! (inherent and trait impls, default methods, impls a macro writes for a type it is given),
-//! which is why it lives apart from the code that samples.
+//! the static that holds its tests, parameters and options, and what the function says of
+//! its own place at its first sampled call. Naming has rules of its own (inherent and trait
+//! impls, default methods, impls a macro writes for a type it is given), which is why it lives
+//! apart from the code that samples.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::ext::IdentExt;
 
 use super::shape::Shape;
-use crate::enclosing::{Enclosing, TraitRef};
 use crate::parse::{Args, Test};
 
-/// The site's name: `module::function`, `module::Type::method` in an inherent impl,
-/// `<module::Type as Trait>::method` in a trait impl, `module::Trait::method` for a trait's
-/// default method. In an impl a macro makes for a type it is given (`impl Stat for $t`), the
-/// type has no name here: the name is a pattern that the site's first call completes from
-/// `type_name::<Self>()` (see `named_by_self_type`).
+/// The site's name: `module::function` for a free function; for a method, a pattern that its
+/// first sampled call completes from where the compiler put it (`module::Type::method`,
+/// `<module::Type as Trait>::method`, `module::Trait::method`; see the runtime's `place`), so
+/// that the macro needs no more than the method's tokens.
 fn site_name(shape: &Shape, args: &Args) -> TokenStream {
     if let Some(name) = &args.name {
         return quote!(#name);
     }
-    if named_by_self_type(shape, args) {
-        let self_ty = "{Self}";
-        let pattern = match &shape.enclosing {
-            Some(Enclosing::Impl {
-                trait_: Some(TraitRef { name: Some(tr), .. }),
-                ..
-            }) => format!("<{self_ty} as {tr}>::{}", shape.name.unraw()),
-            _ => format!("{self_ty}::{}", shape.name.unraw()),
-        };
+    let method = shape.name.unraw().to_string();
+    if named_at_first_call(shape, args) {
+        let pattern = format!("{{Self}}::{method}");
         return quote!(#pattern);
     }
-    let method = shape.name.unraw().to_string();
-    let module = quote!(::core::module_path!());
-    match &shape.enclosing {
-        Some(Enclosing::Impl {
-            self_ty: Some(ty),
-            trait_: Some(TraitRef { name: Some(tr), .. }),
-            ..
-        }) => {
-            let after = format!(" as {tr}>::{method}");
-            quote!(::core::concat!("<", #module, "::", #ty, #after))
-        }
-        Some(Enclosing::Impl {
-            self_ty: Some(ty), ..
-        }) => {
-            let after = format!("{ty}::{method}");
-            quote!(::core::concat!(#module, "::", #after))
-        }
-        Some(Enclosing::Trait { name: tr }) => {
-            let after = format!("{tr}::{method}");
-            quote!(::core::concat!(#module, "::", #after))
-        }
-        _ => quote!(::core::concat!(#module, "::", #method)),
-    }
+    quote!(::core::concat!(::core::module_path!(), "::", #method))
 }
 
-/// Whether the site is named at its first call from its `Self` type: a method of an impl whose
-/// self type is a macro fragment, without a `name` of its own.
-pub(super) fn named_by_self_type(shape: &Shape, args: &Args) -> bool {
-    args.name.is_none() && matches!(shape.enclosing, Some(Enclosing::Impl { self_ty: None, .. }))
+/// Whether the site is named at its first call: a method or associated function without a
+/// `name` of its own.
+pub(super) fn named_at_first_call(shape: &Shape, args: &Args) -> bool {
+    args.name.is_none() && shape.assoc
+}
+
+/// Where the function is, for its site's first sampled call: a marker function in its body
+/// whose path the compiler prints, and the path its tests call it through.
+pub(super) fn place(shape: &Shape, args: &Args) -> TokenStream {
+    let callee = shape.callee();
+    let turbofish = &shape.turbofish;
+    let calls_itself = args.tests.iter().any(|t| !matches!(t, Test::InVivo(_)));
+    let callee = if shape.impl_trait || !calls_itself {
+        // Its `impl Trait` parameters cannot be named without arguments to infer them from;
+        // In Vivo tests alone never call it.
+        quote!(::core::option::Option::None)
+    } else {
+        quote!(::core::option::Option::Some(::core::any::type_name_of_val(&#callee #turbofish)))
+    };
+    let named_as_free = args.name.is_none() && !named_at_first_call(shape, args);
+    quote!(|| {
+        fn __invite_here() {}
+        ::invite::__private::Place {
+            marker: ::core::any::type_name_of_val(&__invite_here),
+            module: ::core::module_path!(),
+            callee: #callee,
+            named_as_free: #named_as_free,
+        }
+    })
 }
 
 pub(super) fn site_static(shape: &Shape, args: &Args) -> TokenStream {
     let name = site_name(shape, args);
-    let naming = match &shape.enclosing {
-        Some(Enclosing::Impl { generic, .. }) if named_by_self_type(shape, args) => {
-            quote!(::invite::__private::Naming::OfSelf { generic_impl: #generic })
-        }
-        _ => quote!(::invite::__private::Naming::Fixed),
+    let naming = if named_at_first_call(shape, args) {
+        quote!(::invite::__private::Naming::AtFirstCall)
+    } else {
+        quote!(::invite::__private::Naming::Fixed)
     };
     let tests = args.tests.iter().map(|t| {
         let text = t.text();

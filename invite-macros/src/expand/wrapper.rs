@@ -12,7 +12,7 @@ use super::arms::{in_vivo_arm, metamorphic_test_arm, relation_arm, statistical_a
 use super::discover::discover_arm;
 use super::pure::{no_worker, pure_body, Mode};
 use super::shape::{plain_name, Receiver, Shape};
-use super::site::{named_by_self_type, site_static};
+use super::site::{place, site_static};
 use crate::parse::{Args, Test};
 
 pub(super) fn generate(func: &ItemFn, shape: &Shape, args: &Args) -> TokenStream {
@@ -111,9 +111,11 @@ fn sampling(shape: &Shape, args: &Args) -> TokenStream {
     let child = child_branch(shape, args);
     let unseen = unseen_check(shape, args);
     let sample = sample_call(shape, args);
+    let safe = user_code_is_safe(shape);
     quote! {
         #site
-        if let ::core::option::Option::Some(__invite_sampled) = #sample {
+        #safe
+        let () = if let ::core::option::Option::Some(__invite_sampled) = #sample {
             // Out of line, so that the unsampled path keeps a small frame.
             ::invite::__private::cold_path(|| {
                 #unseen
@@ -123,24 +125,30 @@ fn sampling(shape: &Shape, args: &Args) -> TokenStream {
                     });
                 }
             });
-        }
+        };
+    }
+}
+
+/// In an `unsafe fn`, the attribute's code sits in the function's body, where (before edition
+/// 2024) an unsafe operation needs no `unsafe` block. The user's relations, guards and state
+/// expressions must say `unsafe` themselves, as anywhere else in Rust: the lint that asks for
+/// it is made an error over the statement that holds them.
+pub(super) fn user_code_is_safe(shape: &Shape) -> TokenStream {
+    if shape.is_unsafe {
+        quote!(#[deny(unsafe_op_in_unsafe_fn)])
+    } else {
+        TokenStream::new()
     }
 }
 
 /// The per-call decision of the site.
 fn sample_call(shape: &Shape, args: &Args) -> TokenStream {
-    if named_by_self_type(shape, args) {
-        quote!(::invite::__private::Site::sample_of_self(
-            &__INVITE_SITE,
-            &__INVITE_LOCAL,
-            ::core::any::type_name::<Self>,
-        ))
-    } else {
-        quote!(::invite::__private::Site::sample(
-            &__INVITE_SITE,
-            &__INVITE_LOCAL
-        ))
-    }
+    let place = place(shape, args);
+    quote!(::invite::__private::Site::sample(
+        &__INVITE_SITE,
+        &__INVITE_LOCAL,
+        #place,
+    ))
 }
 
 /// Without the `enabled` feature: the tests' code in a branch that never runs, so that
@@ -154,12 +162,14 @@ fn type_check(shape: &Shape, args: &Args) -> TokenStream {
     } else {
         TokenStream::new()
     };
+    let safe = user_code_is_safe(shape);
     quote! {
         #travels
-        if false {
+        #safe
+        let () = if false {
             #( let _ = &#state; )*
             ::invite::__private::type_check_only(|__invite_run| { #child });
-        }
+        };
     }
 }
 
