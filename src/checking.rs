@@ -309,6 +309,7 @@ mod tests {
             parent_us: 0,
             duration_us: 0,
             inputs: [("x".to_string(), "3".to_string())].into(),
+            exact: Default::default(),
             detail: Some("left 1, right 2".into()),
             seeds: Seeds {
                 rng_seed: "ab".into(),

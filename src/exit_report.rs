@@ -190,6 +190,7 @@ mod tests {
             parent_us: 0,
             duration_us: 0,
             inputs: [("xs".to_string(), xs.to_string())].into(),
+            exact: Default::default(),
             detail: Some("left: 1.0, right: 2.0".into()),
             seeds: Seeds {
                 rng_seed: "ab".into(),

@@ -161,6 +161,134 @@ impl<L: ?Sized, R: ?Sized> Incomparable for Cmp<'_, L, R> {
     }
 }
 
+/// A value whose exact form is wanted (see [`crate::record::Exact`]): by method resolution,
+/// `(&&ExactProbe(&v)).invite_exact()` finds [`ExactTravel`] first, then with the `serde`
+/// feature [`ExactSerde`], then [`NoExact`]. The bytes are those the worker's copies use, so
+/// that [`crate::exact!`] reads them back as the worker does.
+pub struct ExactProbe<'a, T: ?Sized>(pub &'a T);
+
+impl<T: ?Sized> Clone for ExactProbe<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: ?Sized> Copy for ExactProbe<'_, T> {}
+
+/// An exact form: the bytes, and the type they are read back as.
+pub type ExactForm = Option<(Vec<u8>, &'static str)>;
+
+pub trait ExactTravel {
+    fn invite_exact(&self) -> ExactForm;
+}
+
+impl<T: crate::Travel> ExactTravel for &ExactProbe<'_, T> {
+    fn invite_exact(&self) -> ExactForm {
+        let mut out = Vec::new();
+        self.0.put(&mut out);
+        Some((out, type_name::<T>()))
+    }
+}
+
+#[cfg(feature = "serde")]
+pub trait ExactSerde {
+    fn invite_exact(&self) -> ExactForm;
+}
+
+#[cfg(feature = "serde")]
+impl<T: serde::Serialize + serde::de::DeserializeOwned> ExactSerde for ExactProbe<'_, T> {
+    fn invite_exact(&self) -> ExactForm {
+        let mut out = Vec::new();
+        crate::travel::ViaSerde::invite_put(&crate::travel::Carry::<T>::new(), self.0, &mut out);
+        Some((out, type_name::<T>()))
+    }
+}
+
+#[cfg(not(feature = "serde"))]
+pub trait ExactSerde {}
+
+pub trait NoExact {
+    fn invite_exact(self) -> ExactForm;
+}
+
+impl<T: ?Sized> NoExact for ExactProbe<'_, T> {
+    fn invite_exact(self) -> ExactForm {
+        None
+    }
+}
+
+/// A slice whose exact form is wanted: written as a `Vec` of its items is, so that the
+/// regression test rebuilds the `Vec` it lends. The same three choices as [`ExactProbe`].
+pub struct ExactItems<'a, T>(pub &'a [T]);
+
+impl<T> Clone for ExactItems<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ExactItems<'_, T> {}
+
+impl<T: crate::Travel> ExactTravel for &ExactItems<'_, T> {
+    fn invite_exact(&self) -> ExactForm {
+        let mut out = Vec::new();
+        crate::travel::ViaTravel::invite_put_items(
+            &&crate::travel::Carry::<T>::new(),
+            self.0,
+            &mut out,
+        );
+        Some((out, type_name::<Vec<T>>()))
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<T: serde::Serialize + serde::de::DeserializeOwned> ExactSerde for ExactItems<'_, T> {
+    fn invite_exact(&self) -> ExactForm {
+        let mut out = Vec::new();
+        crate::travel::ViaSerde::invite_put_items(
+            &crate::travel::Carry::<T>::new(),
+            self.0,
+            &mut out,
+        );
+        Some((out, type_name::<Vec<T>>()))
+    }
+}
+
+impl<T> NoExact for ExactItems<'_, T> {
+    fn invite_exact(self) -> ExactForm {
+        None
+    }
+}
+
+/// The longest exact form a test record keeps of one argument, in bytes: a record should stay
+/// a line a log reader takes at once (see [`OBSERVATION_MAX`]).
+pub const EXACT_MAX: usize = 256 * 1024;
+
+/// The exact forms a test process captured, as inputs named as [`crate::record::Exact::split`]
+/// reads them: for each argument, its form under its value's name and its type under its
+/// type's name; an argument without a form, or whose form is longer than [`EXACT_MAX`], is
+/// left out. `receiver` says how the function takes its receiver, where that was asked for.
+pub fn capture_exact(
+    receiver: Option<&'static str>,
+    f: impl FnOnce() -> Vec<(&'static str, &'static str, ExactForm)>,
+) -> Vec<(&'static str, String)> {
+    let Ok(forms) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (value_name, type_name, form) in forms {
+        let Some((bytes, ty)) = form.filter(|(b, _)| b.len() <= EXACT_MAX) else {
+            continue;
+        };
+        out.push((value_name, crate::regression::hex(&bytes)));
+        out.push((type_name, ty.to_string()));
+    }
+    if let Some(passing) = receiver {
+        out.push((crate::record::RECEIVER, passing.to_string()));
+    }
+    out
+}
+
 /// A value whose `Debug` text is wanted, if it has one.
 pub struct DebugProbe<'a, T: ?Sized>(pub &'a T);
 

@@ -198,6 +198,7 @@ mod tests {
             parent_us: 0,
             duration_us: 0,
             inputs: BTreeMap::new(),
+            exact: Default::default(),
             detail: None,
             seeds: Seeds::default(),
         }

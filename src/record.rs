@@ -111,6 +111,10 @@ pub struct SiteInfo {
     /// without parameters has an empty list).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub params: Option<Vec<(String, String)>>,
+    /// The function's path as the compiler prints it (`<app::Knn as app::Model>::predict`),
+    /// for a site named at its first call: what a regression test calls it through.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
 }
 
 /// A site named after start-up (see [`Record::Site`]).
@@ -265,11 +269,66 @@ pub struct Test {
     pub duration_us: u64,
     /// Each argument's `Debug` text (truncated), or a note that the type has none.
     pub inputs: BTreeMap<String, String>,
+    /// The arguments in a form they are rebuilt from exactly, where their types have one:
+    /// what `invite report --emit-tests` writes regression tests from.
+    #[serde(default, skip_serializing_if = "Exact::is_empty")]
+    pub exact: Exact,
     /// Why it failed (the compared values, the panic message), if it did.
     pub detail: Option<String>,
     /// What replays the call's random streams.
     pub seeds: Seeds,
 }
+
+/// A call's arguments as bytes they are rebuilt from, whatever their length: each argument
+/// whose type implements [`crate::Travel`] (or, with the `serde` feature, serde's traits), in
+/// that encoding (a slice as a `Vec`, a `str` as a `String`), with its type; the receiver too.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Exact {
+    /// Each argument's bytes in hexadecimal, by name (`self` for the receiver).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub values: BTreeMap<String, String>,
+    /// Each of those arguments' types, as `std::any::type_name` prints them (`Vec<f64>` for a
+    /// slice of `f64`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub types: BTreeMap<String, String>,
+    /// How the function takes its receiver: `&`, `&mut ` or nothing (by value).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receiver: Option<String>,
+}
+
+impl Exact {
+    /// No argument has an exact form.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty() && self.receiver.is_none()
+    }
+
+    /// Splits the inputs a test process captured: `Debug` texts keep their names; exact forms
+    /// come as `"\u{0}exact NAME"`, their types as `"\u{0}type NAME"`, and the receiver's
+    /// passing as `"\u{0}receiver"`.
+    pub fn split(captured: &BTreeMap<String, String>) -> (BTreeMap<String, String>, Exact) {
+        let mut inputs = BTreeMap::new();
+        let mut exact = Exact::default();
+        for (k, v) in captured {
+            if k == RECEIVER {
+                exact.receiver = Some(v.clone());
+            } else if let Some(name) = k.strip_prefix(EXACT_PREFIX) {
+                exact.values.insert(name.to_string(), v.clone());
+            } else if let Some(name) = k.strip_prefix(TYPE_PREFIX) {
+                exact.types.insert(name.to_string(), v.clone());
+            } else {
+                inputs.insert(k.clone(), v.clone());
+            }
+        }
+        (inputs, exact)
+    }
+}
+
+/// What starts the name of a captured input's exact form; no parameter's name starts so.
+pub const EXACT_PREFIX: &str = "\u{0}exact ";
+/// What starts the name of a captured input's type.
+pub const TYPE_PREFIX: &str = "\u{0}type ";
+/// The name under which a test process captures how its function takes its receiver.
+pub const RECEIVER: &str = "\u{0}receiver";
 
 /// One sampled call of a function under discovery: its results on the live input and on
 /// every follow-up input, which `invite discover` judges candidate relations on.
@@ -737,6 +796,7 @@ mod tests {
             parent_us: 41,
             duration_us: 120,
             inputs,
+            exact: Default::default(),
             detail: Some("left: 1.5, right: 1.6".into()),
             seeds: Seeds {
                 rng_seed: "00".repeat(32),

@@ -149,3 +149,87 @@ fn append(path: &std::path::Path, report: &ShrinkReport) -> std::io::Result<()> 
         .open(path)?
         .write_all(line.as_bytes())
 }
+
+/// `bytes` in lower-case hexadecimal: how a test record keeps an argument's exact form (see
+/// [`crate::record::Exact`]).
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(2 * bytes.len());
+    for b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
+    }
+    out
+}
+
+/// The bytes of [`hex`]'s text; `None` for text that is not such.
+pub fn unhex(text: &str) -> Option<Vec<u8>> {
+    let digit = |c: u8| char::from(c).to_digit(16).map(|d| d as u8);
+    let text = text.as_bytes();
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    text.chunks(2)
+        .map(|pair| Some(digit(pair[0])? << 4 | digit(pair[1])?))
+        .collect()
+}
+
+/// An argument of type `$ty` rebuilt exactly from the hexadecimal of its logged exact form
+/// (see [`crate::record::Exact`]): through [`crate::Travel`] if the type implements it, else,
+/// with the `serde` feature, serde. The regression tests `invite report --emit-tests` writes
+/// use it for every argument that has one, whatever the length of its `Debug` text.
+///
+/// ```
+/// use invite::Travel;
+///
+/// let mut logged = Vec::new();
+/// vec![1.0f64, -1.0].put(&mut logged);
+/// let xs: Vec<f64> = invite::exact!(Vec<f64>, &invite::regression::hex(&logged));
+/// assert_eq!(xs, [1.0, -1.0]);
+/// ```
+#[macro_export]
+macro_rules! exact {
+    ($ty:ty, $hex:expr) => {{
+        #[allow(unused_imports)]
+        use $crate::__private::{CannotTravel as _, ViaSerde as _, ViaTravel as _};
+        let __invite_bytes = $crate::regression::unhex($hex)
+            .expect("the exact form of a logged argument: hexadecimal digits");
+        let mut __invite_in: &[u8] = &__invite_bytes[..];
+        let __invite_value: $ty = (&&$crate::__private::Carry::<$ty>::new())
+            .invite_take(&mut __invite_in)
+            .expect(concat!(
+                "the logged bytes are not a `",
+                stringify!($ty),
+                "`: was the type changed since the log was written?"
+            ));
+        __invite_value
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_reads_back_what_it_wrote_and_refuses_other_text() {
+        let bytes: Vec<u8> = (0..=255).collect();
+        assert_eq!(unhex(&hex(&bytes)), Some(bytes));
+        assert_eq!(hex(&[0x0f, 0xa0]), "0fa0");
+        assert_eq!(unhex("0fA0"), Some(vec![0x0f, 0xa0]));
+        assert_eq!(unhex("0"), None);
+        assert_eq!(unhex("zz"), None);
+        assert_eq!(unhex(""), Some(vec![]));
+    }
+
+    #[test]
+    fn an_argument_is_rebuilt_exactly_from_its_exact_form() {
+        let xs = vec![0.1f64, -0.0, f64::MAX, f64::MIN_POSITIVE];
+        let mut out = Vec::new();
+        crate::Travel::put(&xs, &mut out);
+        let back: Vec<f64> = crate::exact!(Vec<f64>, &hex(&out));
+        assert_eq!(back.len(), 4);
+        for (a, b) in xs.iter().zip(&back) {
+            assert_eq!(a.to_bits(), b.to_bits());
+        }
+    }
+}

@@ -449,6 +449,8 @@ pub struct Site {
     /// said where the function is (see [`crate::place`]); a site whose tests would call
     /// another function is never tested.
     routed: std::sync::OnceLock<bool>,
+    /// The function's path as the compiler prints it, once its first sampled call said it.
+    path: std::sync::OnceLock<String>,
     /// The tests this instance runs as last configured ([`runs_test`]).
     tests_mask: AtomicU64,
 }
@@ -741,6 +743,7 @@ impl Site {
             memory_mb: AtomicU64::new(0),
             late_name: std::sync::OnceLock::new(),
             routed: std::sync::OnceLock::new(),
+            path: std::sync::OnceLock::new(),
             tests_mask: AtomicU64::new(ALL_TESTS),
         }
     }
@@ -800,6 +803,7 @@ impl Site {
             return routed;
         }
         let place = place();
+        let _ = self.path.set(crate::place::owner_path(place.marker));
         let method = self
             .meta
             .name
@@ -862,6 +866,7 @@ impl Site {
                     .map(|(n, t)| (n.to_string(), t.to_string()))
                     .collect(),
             ),
+            path: self.path.get().cloned(),
         }
     }
 

@@ -312,6 +312,7 @@ fn start(m: u64) -> String {
                 rho: 0.01,
                 tests: TESTS.iter().map(|t| t.to_string()).collect(),
                 params: None,
+                path: None,
             })
             .collect(),
         shard: None,
@@ -345,6 +346,7 @@ fn test(m: u64, line: u64, r: u64, inputs: &str) -> String {
         parent_us: 40 + r % 80,
         duration_us: 20 + (r >> 20) % 400,
         inputs: map,
+        exact: Default::default(),
         detail: (outcome != Outcome::Pass).then(|| {
             format!(
                 "left: {}.25, right: {}.5 (== with tolerance 1e-6)",

@@ -156,6 +156,7 @@ fn generate(path: &std::path::Path, bytes: u64) -> u64 {
                 parent_us: 40 + r % 80,
                 duration_us: 20 + (r >> 20) % 400,
                 inputs: map,
+                exact: Default::default(),
                 detail: Some(format!(
                     "left: {}.25, right: {}.5 (== with tolerance 1e-6)",
                     r % 97,

@@ -390,3 +390,191 @@ fn shown_rust_block(readme: &str, needle: &str) -> Option<String> {
     }
     None
 }
+
+const MODEL: &str = r#"
+/// A model fitted to rows of features and targets.
+pub trait Model {
+    /// The prediction for the features `q`.
+    fn predict(&self, q: &[f64]) -> f64;
+}
+
+/// k nearest neighbours. Its `Debug` text, and a query's, are far longer than a log keeps.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Knn {
+    pub k: usize,
+    pub rows: Vec<(Vec<f64>, f64)>,
+}
+
+impl Model for Knn {
+    /// The mean target of the `k` rows nearest `q`.
+    #[invite::metamorphic(Knn { k: self.k, rows: invite::mr::reverse(&self.rows) }.predict(q) == result)]
+    fn predict(&self, q: &[f64]) -> f64 {
+        let distance = |x: &[f64]| x.iter().zip(q).map(|(a, b)| (a - b) * (a - b)).sum::<f64>();
+        let mut near: Vec<(f64, f64)> = self
+            .rows
+            .iter()
+            .take(ROWS_LOOKED_AT)
+            .map(|(x, y)| (distance(x), *y))
+            .collect();
+        near.sort_by(|a, b| a.0.total_cmp(&b.0));
+        near.iter().take(self.k).map(|(_, y)| y).sum::<f64>() / self.k as f64
+    }
+}
+
+/// A planted defect: the model looks at its first rows only, so the order of its training
+/// rows changes its predictions.
+const ROWS_LOOKED_AT: usize = 12;
+
+/// The spread of a long sample, with a planted defect: from the first value, not the least.
+#[invite::metamorphic(spread(&invite::mr::reverse(xs)) == result)]
+pub fn spread(xs: &[f64]) -> f64 {
+    let hi = xs.iter().copied().fold(f64::MIN, f64::max);
+    hi - xs[0]
+}
+
+#[cfg(test)]
+mod invite_regressions;
+"#;
+
+const MODEL_MAIN: &str = r#"
+use model::Model;
+
+fn main() {
+    // Forty rows of sixty-four features each, and three queries of as many.
+    let feature = |i: usize, j: usize| ((i * 31 + j * 17) % 101) as f64 / 7.0 - 5.0;
+    let rows: Vec<(Vec<f64>, f64)> = (0..40)
+        .map(|i| ((0..64).map(|j| feature(i, j)).collect(), (i % 9) as f64))
+        .collect();
+    let model = model::Knn { k: 3, rows };
+    for n in 0..3 {
+        let q: Vec<f64> = (0..64).map(|j| feature(n + 50, j)).collect();
+        println!("{}", model.predict(&q));
+    }
+    // A sample of a hundred values whose least is not first.
+    let xs: Vec<f64> = (0..100).map(|j| ((j * 37 + 11) % 97) as f64 * 0.5).collect();
+    println!("{}", model::spread(&xs));
+}
+"#;
+
+/// A finding on a trait's method, whose receiver and argument have `Debug` texts longer than a
+/// log keeps, and one on a free function of a long slice: each becomes a regression test, from
+/// the arguments' exact forms in the log and the method's path, that fails on the defect and
+/// passes on the fix. Run through the command, as a user runs it.
+#[test]
+fn a_trait_method_and_long_inputs_become_regression_tests_that_run() {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the command's crate is in the workspace")
+        .to_path_buf();
+    let scratch = tempfile::Builder::new()
+        .prefix("invite-model-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
+    // A package of another name than the other tests' scratch crates, which share the target
+    // directory and may build beside it.
+    let target = repo.join("target").join("emit-scratch");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            // Named apart from the other tests' scratch crates, which share its target directory.
+            "[package]\nname = \"model\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\ninvite = {{ package = \"invite-mt\", path = {:?}, features = [\"serde\"] }}\n\
+             serde = {{ version = \"1\", features = [\"derive\"] }}\n\n\
+             [workspace]\n",
+            repo.display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::copy(repo.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), MODEL).unwrap();
+    std::fs::write(dir.join("src/invite_regressions.rs"), "").unwrap();
+    std::fs::write(dir.join("src/main.rs"), MODEL_MAIN).unwrap();
+    let log = dir.join("model.jsonl");
+    std::fs::write(
+        dir.join("invite.toml"),
+        format!(
+            "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n\
+             when_busy = \"wait\"\ntimeout_ms = 30000\ndrain_ms = 30000\nseed = 7\nlog = {:?}\n",
+            log.display().to_string()
+        ),
+    )
+    .unwrap();
+
+    let (ok, out) = cargo(dir, &target, &["run", "--quiet", "--offline"]);
+    assert!(ok, "{out}");
+    let logged = std::fs::read_to_string(&log).unwrap();
+    let failures = |site: &str| {
+        logged
+            .lines()
+            .filter(|l| l.contains("\"outcome\":\"fail\"") && l.contains(site))
+            .count()
+    };
+    // The seed fixes which queries meet the defect; the log is too long to show.
+    let lines = logged.lines().count();
+    assert!(
+        failures("<model::Knn as Model>::predict") >= 1,
+        "{lines} lines"
+    );
+    assert_eq!(failures("\"site\":\"model::spread\""), 1, "{lines} lines");
+    // What the log keeps of the inputs' Debug texts is cut short.
+    assert!(logged.contains("… (truncated)"), "{lines} lines");
+
+    let regressions = dir.join("src/invite_regressions.rs");
+    let out = Command::new(env!("CARGO_BIN_EXE_invite"))
+        .args(["report", "--emit-tests"])
+        .arg(&regressions)
+        .arg(&log)
+        .env("CARGO_TARGET_DIR", &target)
+        .env("CARGO_NET_OFFLINE", "true")
+        .env_remove("RUSTFLAGS")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("wrote 2 regression test(s), one per defect"),
+        "{stderr}"
+    );
+    let source = std::fs::read_to_string(&regressions).unwrap();
+    // The method through its trait, its receiver and query rebuilt from their exact forms.
+    assert!(
+        source
+            .contains("let _ = <crate::Knn as crate::Model>::predict(&receiver, &invite::exact!("),
+        "{source}"
+    );
+    assert!(
+        source.contains("let mut receiver = invite::exact!(crate::Knn, \""),
+        "{source}"
+    );
+
+    // On the defective code both fail, naming their relations.
+    let (ok, out) = cargo(dir, &target, &["test", "--quiet", "--offline", "--lib"]);
+    assert!(
+        !ok,
+        "the emitted tests passed on the defective code:\n{out}"
+    );
+    assert!(out.contains("2 failed"), "{out}");
+    assert!(out.contains(".predict(q) == result`: fail"), "{out}");
+    assert!(
+        out.contains("spread(&invite::mr::reverse(xs)) == result`: fail"),
+        "{out}"
+    );
+
+    // Fixed, both pass.
+    let fixed = MODEL
+        .replace(
+            "const ROWS_LOOKED_AT: usize = 12;",
+            "const ROWS_LOOKED_AT: usize = usize::MAX;",
+        )
+        .replace(
+            "    hi - xs[0]\n",
+            "    hi - xs.iter().copied().fold(f64::MAX, f64::min)\n",
+        );
+    assert_ne!(fixed, MODEL);
+    std::fs::write(dir.join("src/lib.rs"), fixed).unwrap();
+    let (ok, out) = cargo(dir, &target, &["test", "--quiet", "--offline", "--lib"]);
+    assert!(ok, "the emitted tests fail on the fixed code:\n{out}");
+    assert!(out.contains("2 passed"), "{out}");
+}

@@ -55,6 +55,7 @@ fn start(pid: u32, sites: &[(&str, &[&str])]) -> String {
                 rho: 0.5,
                 tests: tests.iter().map(|t| t.to_string()).collect(),
                 params: None,
+                path: None,
             })
             .collect(),
         shard: None,
@@ -80,6 +81,7 @@ fn test(pid: u32, site: &str, test: &str, run: u64, outcome: Outcome, us: u64) -
         parent_us: 100,
         duration_us: us,
         inputs,
+        exact: Default::default(),
         detail: (outcome != Outcome::Pass).then(|| format!("detail of run {run}")),
         seeds: Seeds {
             rng_seed: "ab".repeat(32),
@@ -363,6 +365,7 @@ fn clue_log(site: &str, up: &str, down: &str) -> String {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.clone()))
                 .collect(),
+            exact: Default::default(),
             detail: Some(detail.into()),
             seeds: Seeds {
                 rng_seed: "ab".repeat(32),

@@ -77,6 +77,7 @@ impl Member {
                 rho: 0.5,
                 tests: vec![A.into(), B.into()],
                 params: None,
+                path: None,
             }],
             shard: Some(format!("{}/3", self.k)),
         })
@@ -107,6 +108,7 @@ impl Member {
             parent_us: 100,
             duration_us: 10 + run % 50,
             inputs,
+            exact: Default::default(),
             detail: (outcome != Outcome::Pass).then(|| format!("detail of run {run}")),
             seeds: Seeds {
                 rng_seed: "ab".repeat(32),

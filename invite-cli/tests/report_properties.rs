@@ -120,6 +120,7 @@ fn record(outcome: Outcome, detail: &str) -> Record {
         parent_us: 1,
         duration_us: 2,
         inputs: [("x".to_string(), detail.to_string())].into(),
+        exact: Default::default(),
         detail: Some(detail.to_string()),
         seeds: Seeds::default(),
     })

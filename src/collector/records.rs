@@ -317,6 +317,7 @@ pub(super) fn test_record(
     duration_us: u64,
     detail: Option<String>,
 ) -> record::Test {
+    let (inputs, exact) = record::Exact::split(run.inputs);
     record::Test {
         v: record::VERSION,
         time: run.time.to_string(),
@@ -331,7 +332,8 @@ pub(super) fn test_record(
         outcome,
         parent_us: run.parent_ns / 1000,
         duration_us,
-        inputs: run.inputs.clone(),
+        inputs,
+        exact,
         detail,
         seeds: run.seeds.clone(),
     }

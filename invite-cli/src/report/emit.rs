@@ -54,8 +54,18 @@ pub type DefectKey = (String, String, String);
 /// The defects of a log, by identity.
 pub type Defects = BTreeMap<DefectKey, Defect>;
 
-/// Each site's parameters, name and type as written.
-pub type Params = BTreeMap<String, Vec<(String, String)>>;
+/// Each site's parameters, name and type as written, and the function's path where the log
+/// gives it (a site named at its first call).
+pub type Params = BTreeMap<String, SiteShape>;
+
+/// What a regression test needs to know of a site besides its failure.
+#[derive(Clone, Debug, Default)]
+pub struct SiteShape {
+    /// Each parameter's name and type as written.
+    pub params: Vec<(String, String)>,
+    /// The function's path as the compiler prints it (see `invite::record::SiteInfo::path`).
+    pub path: Option<String>,
+}
 
 /// Ordering key of a failure's inputs, smallest first: whole before truncated, then fewer
 /// top-level elements, then shorter text.
@@ -73,7 +83,7 @@ fn input_size(t: &record::Test) -> (bool, usize, usize) {
 /// Reads the logs and groups their failures into defects.
 pub fn defects_from_logs(paths: &[String]) -> Result<(Defects, Params), String> {
     let inputs = read::resolve(paths)?;
-    let mut params: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    let mut params: Params = BTreeMap::new();
     let mut defects: BTreeMap<DefectKey, Defect> = BTreeMap::new();
     // Distinct inputs per defect, as hashes: a fleet's log may hold millions of failures.
     let mut seen: BTreeSet<(DefectKey, u64)> = BTreeSet::new();
@@ -88,14 +98,16 @@ pub fn defects_from_logs(paths: &[String]) -> Result<(Defects, Params), String> 
                     Ok(Record::Start(s)) => {
                         for site in s.sites {
                             if let Some(p) = site.params {
-                                params.insert(site.name, p);
+                                let path = site.path;
+                                params.insert(site.name, SiteShape { params: p, path });
                             }
                         }
                     }
                     Ok(Record::Site(named)) => {
                         let site = named.info;
                         if let Some(p) = site.params {
-                            params.insert(site.name, p);
+                            let path = site.path;
+                            params.insert(site.name, SiteShape { params: p, path });
                         }
                     }
                     Ok(Record::Test(t)) if t.outcome.is_failure() => {
@@ -159,7 +171,7 @@ pub fn from_logs(paths: &[String]) -> Result<Emitted, String> {
 /// found (by test name) in place of the logged ones.
 pub fn emit(
     defects: &BTreeMap<DefectKey, Defect>,
-    params: &BTreeMap<String, Vec<(String, String)>>,
+    params: &Params,
     shrunk: &BTreeMap<String, ShrinkReport>,
 ) -> Emitted {
     let mut out = Emitted::default();
@@ -175,11 +187,13 @@ pub fn emit(
             n += 1;
             name = format!("{base}_{n}");
         }
+        let shape = params.get(&t.site);
         let test = match one_test(
             t,
             d,
             &name,
-            params.get(&t.site).map(Vec::as_slice),
+            shape.map(|s| s.params.as_slice()),
+            shape.and_then(|s| s.path.as_deref()),
             shrunk.get(&name),
         ) {
             Ok(test) => test,
@@ -222,7 +236,14 @@ pub fn emit(
 /// A test's name: the function's path after the crate, then the words of the relation that
 /// are not the function's name, then the outcome unless it is a plain `fail`.
 fn test_name(t: &record::Test) -> String {
-    let path: Vec<&str> = t.site.split("::").skip(1).collect();
+    // `<app::Knn as Model>::predict` reads as `knn_model_predict`.
+    let path: Vec<&str> = t
+        .site
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .skip(1)
+        .filter(|w| *w != "as")
+        .collect();
     let function = path.last().copied().unwrap_or_default();
     let mut words: Vec<String> = Vec::new();
     for w in t
@@ -260,19 +281,40 @@ fn one_test(
     d: &Defect,
     name: &str,
     params: Option<&[(String, String)]>,
+    path: Option<&str>,
     shrunk: Option<&ShrinkReport>,
 ) -> Result<OneTest, String> {
-    if t.site.starts_with('<') {
-        return Err(format!(
-            "`{}` is a trait impl's method, which needs its trait in scope to be called: \
-             write its regression test by hand from the failure's inputs and seeds in the report",
-            t.site
-        ));
-    }
-    let mut segments: Vec<&str> = t.site.split("::").collect();
+    let krate = t
+        .site
+        .trim_start_matches('<')
+        .split("::")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    // The function's path from the test's module: as the compiler printed it where the log
+    // says, which reaches a trait impl's method through its trait.
+    let full_path = path.map(|p| in_this_crate(p, &krate));
+    let segments_of = if t.site.starts_with('<') {
+        // `<module::Type as Trait>::method`: the module is the type's path's.
+        let inner = t.site.trim_start_matches('<');
+        let ty = inner.split(" as ").next().unwrap_or_default();
+        let method = t.site.rsplit("::").next().unwrap_or_default();
+        format!("{ty}::{method}")
+    } else {
+        t.site.clone()
+    };
+    let mut segments: Vec<&str> = segments_of.split("::").collect();
     if segments.len() < 2 || segments.iter().any(|s| !is_ident(s)) {
         return Err(format!(
             "the site name `{}` is not a path to the function (set by `name = ...`?)",
+            t.site
+        ));
+    }
+    if t.site.starts_with('<') && full_path.is_none() {
+        return Err(format!(
+            "`{}` is a trait impl's method, and the log does not give its path (a log of an \
+             older version): write its regression test by hand from the failure's inputs and \
+             seeds in the report",
             t.site
         ));
     }
@@ -283,6 +325,26 @@ fn one_test(
     )?;
     let function = segments.pop().unwrap_or_default();
     let module = segments.join("::");
+    // A method's receiver is rebuilt with its type in scope: the module that holds the type
+    // (`crate::m` for `crate::m::Type`; a glob import cannot name a type's items).
+    let names_type = segments
+        .last()
+        .is_some_and(|s| s.starts_with(|c: char| c.is_uppercase()));
+    let import = if names_type && segments.len() > 1 {
+        segments[..segments.len() - 1].join("::")
+    } else {
+        module.clone()
+    };
+    // An argument from its exact form, where the log has one (`reference` is `&`, `&mut ` or
+    // nothing): whatever the length of its `Debug` text, and whatever its type.
+    let exact_value = |pname: &str, reference: &str| -> Option<String> {
+        let hex = t.exact.values.get(pname)?;
+        let ty = t.exact.types.get(pname)?;
+        Some(format!(
+            "{reference}invite::exact!({}, {hex:?})",
+            in_this_crate(ty, &krate)
+        ))
+    };
     let mut logged: Vec<String> = Vec::new();
     for (name, _) in params {
         let debug = t
@@ -357,7 +419,9 @@ fn one_test(
             let mut args = Vec::new();
             for (i, ((pname, ty), ty_owned)) in params.iter().zip(&owned).enumerate() {
                 values.push(
-                    expression(ty_owned, &shown[i]).map_err(|why| format!("`{pname}`: {why}"))?,
+                    expression(ty_owned, &shown[i])
+                        .or_else(|why| exact_value(pname, "").ok_or(why))
+                        .map_err(|why| format!("`{pname}`: {why}"))?,
                 );
                 let mutable = reference_kind(ty) == Some(true);
                 bindings.push(if mutable {
@@ -395,22 +459,43 @@ fn one_test(
         None => {
             let mut args = Vec::new();
             for (i, (pname, ty)) in params.iter().enumerate() {
-                args.push(expression(ty, &shown[i]).map_err(|why| format!("`{pname}`: {why}"))?);
+                let reference = match reference_kind(ty) {
+                    Some(true) => "&mut ",
+                    Some(false) => "&",
+                    None => "",
+                };
+                args.push(
+                    expression(ty, &shown[i])
+                        .or_else(|why| exact_value(pname, reference).ok_or(why))
+                        .map_err(|why| format!("`{pname}`: {why}"))?,
+                );
             }
             let call = match t.inputs.get("self") {
                 Some(receiver) => {
-                    let receiver =
-                        expression("_", receiver).map_err(|why| format!("`self`: {why}"))?;
+                    let receiver = expression("_", receiver)
+                        .or_else(|why| exact_value("self", "").ok_or(why))
+                        .map_err(|why| format!("`self`: {why}"))?;
+                    // Through the function's path where the log gives it and how the function
+                    // takes its receiver: a trait's method needs no trait in scope then.
+                    let call = match (&full_path, &t.exact.receiver) {
+                        (Some(path), Some(passing)) => {
+                            let mut all = vec![format!("{passing}receiver")];
+                            all.extend(args.iter().cloned());
+                            format!("{path}({})", all.join(", "))
+                        }
+                        _ => format!("receiver.{function}({})", args.join(", ")),
+                    };
                     format!(
                         "        #[allow(unused_mut)]\n        let mut receiver = {receiver};\n        \
-                         let _ = receiver.{function}({});\n",
-                        args.join(", ")
+                         let _ = {call};\n"
                     )
                 }
-                None => format!(
-                    "        let _ = {module}::{function}({});\n",
-                    args.join(", ")
-                ),
+                None => {
+                    let path = full_path
+                        .clone()
+                        .unwrap_or_else(|| format!("{module}::{function}"));
+                    format!("        let _ = {path}({});\n", args.join(", "))
+                }
             };
             let _ = write!(
                 source,
@@ -420,10 +505,40 @@ fn one_test(
         }
     }
     Ok(OneTest {
-        module,
+        module: import,
         source,
         shrinkable: owned_is_some(t, params),
     })
+}
+
+/// A path the compiler printed (`<field::Knn as field::Model>::predict`, `alloc::vec::Vec<f64>`)
+/// as code in a module of the crate `krate` writes it: the crate as `crate`, the standard
+/// library's inner crates as `std`.
+fn in_this_crate(path: &str, krate: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut rest = path;
+    let mut at_start = true;
+    while let Some(c) = rest.chars().next() {
+        if at_start {
+            let swapped = [(krate, "crate"), ("alloc", "std"), ("core", "std")]
+                .into_iter()
+                .find(|(from, _)| {
+                    !from.is_empty()
+                        && rest.starts_with(from)
+                        && rest[from.len()..].starts_with("::")
+                });
+            if let Some((from, to)) = swapped {
+                out.push_str(to);
+                rest = &rest[from.len()..];
+                at_start = false;
+                continue;
+            }
+        }
+        at_start = !(c.is_alphanumeric() || c == '_' || c == ':');
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 fn owned_is_some(t: &record::Test, params: &[(String, String)]) -> bool {
@@ -672,6 +787,20 @@ fn with_float_constants(text: &str, float: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each site's parameters, as a log without paths gives them.
+    fn shaped(params: &BTreeMap<String, Vec<(String, String)>>) -> Params {
+        params
+            .iter()
+            .map(|(site, p)| {
+                let shape = SiteShape {
+                    params: p.clone(),
+                    path: None,
+                };
+                (site.clone(), shape)
+            })
+            .collect()
+    }
     use invite::record::{Outcome, Seeds, Test, VERSION};
 
     #[test]
@@ -729,6 +858,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
+            exact: Default::default(),
             detail: Some("left: 1.0\nright: 2.0".into()),
             seeds: Seeds {
                 rng_seed: "ab".repeat(32),
@@ -782,7 +912,7 @@ mod tests {
             mean.smallest.run, 6,
             "the first of the smallest whole inputs"
         );
-        let emitted = emit(&defects, &params, &BTreeMap::new());
+        let emitted = emit(&defects, &shaped(&params), &BTreeMap::new());
         let src = &emitted.source;
         assert_eq!(emitted.tests, 3, "{src}");
         assert_eq!(emitted.shrinkable, ["stats_mean_permute_xs_result"]);
@@ -830,7 +960,7 @@ mod tests {
         ]);
         let d = defects.values().next().unwrap();
         assert_eq!(d.smallest.run, 2);
-        let emitted = emit(&defects, &params, &BTreeMap::new());
+        let emitted = emit(&defects, &shaped(&params), &BTreeMap::new());
         assert_eq!(emitted.tests, 0);
         assert!(
             emitted.skipped[0].contains("(2 failures): `xs`: its Debug text was truncated"),
@@ -864,7 +994,11 @@ mod tests {
             tries: 31,
             exhausted: false,
         };
-        let emitted = emit(&defects, &params, &BTreeMap::from([(name, report.clone())]));
+        let emitted = emit(
+            &defects,
+            &shaped(&params),
+            &BTreeMap::from([(name, report.clone())]),
+        );
         let src = &emitted.source;
         assert!(
             src.contains(
@@ -894,7 +1028,7 @@ mod tests {
         other.after.pop();
         let emitted = emit(
             &defects,
-            &params,
+            &shaped(&params),
             &BTreeMap::from([("median_mean_permute_xs_result".to_string(), other)]),
         );
         assert!(emitted.source.contains("vec![3.0, 1.0, 4.0, 1.5],"));
@@ -913,7 +1047,7 @@ mod tests {
             t.test = relation.to_string();
             tests.push(t);
         }
-        let emitted = emit(&grouped(&tests), &params, &BTreeMap::new());
+        let emitted = emit(&grouped(&tests), &shaped(&params), &BTreeMap::new());
         assert_eq!(emitted.tests, 3, "{}", emitted.source);
         for name in ["fn f_x() {", "fn f_x_2() {", "fn f_x_3() {"] {
             assert!(emitted.source.contains(name), "{name}: {}", emitted.source);
@@ -1031,7 +1165,7 @@ mod tests {
             ("my app::mean".to_string(), Vec::new()),
         ]);
         let defects = grouped(&[failure("mean", &[], 1), failure("my app::mean", &[], 2)]);
-        let emitted = emit(&defects, &params, &BTreeMap::new());
+        let emitted = emit(&defects, &shaped(&params), &BTreeMap::new());
         assert_eq!(emitted.tests, 0, "{}", emitted.source);
         assert_eq!(emitted.skipped.len(), 2, "{:?}", emitted.skipped);
         assert!(emitted.skipped.iter().all(|s| s.contains("not a path")));
@@ -1043,7 +1177,7 @@ mod tests {
         let params = BTreeMap::from([(site.to_string(), Vec::new())]);
         let emitted = emit(
             &grouped(&[failure(site, &[], 1)]),
-            &params,
+            &shaped(&params),
             &BTreeMap::new(),
         );
         assert_eq!(emitted.tests, 0, "{}", emitted.source);

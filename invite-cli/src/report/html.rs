@@ -959,6 +959,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
+            exact: Default::default(),
             detail: detail.map(str::to_string),
             seeds: invite::record::Seeds {
                 rng_seed: "cd".repeat(32),

@@ -1049,6 +1049,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
+            exact: Default::default(),
             detail: Some(detail.into()),
             seeds: Seeds {
                 rng_seed: "ab".repeat(32),

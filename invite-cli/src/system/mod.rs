@@ -358,6 +358,7 @@ impl Job<'_> {
                 rho: 1.0,
                 tests: self.relations().map(|(_, r)| r.name.clone()).collect(),
                 params: None,
+                path: None,
             }],
             shard: None,
         })];
@@ -412,6 +413,7 @@ impl Job<'_> {
                 parent_us: 0,
                 duration_us: v.duration.as_micros() as u64,
                 inputs,
+                exact: Default::default(),
                 detail,
                 seeds: Seeds {
                     test_seed: self.seed,

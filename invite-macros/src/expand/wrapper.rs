@@ -201,6 +201,66 @@ fn unseen_check(shape: &Shape, args: &Args) -> TokenStream {
     }
 }
 
+/// The exact forms of the inputs, for regression tests (see the runtime's `record::Exact`):
+/// each argument's bytes where its type travels to the worker (a slice as a `Vec`, a `str` as
+/// a `String`), the receiver's with its type's name; added to the captured inputs under names
+/// no parameter has.
+fn exact_inputs(shape: &Shape) -> TokenStream {
+    let mut forms = Vec::new();
+    let this = &shape.self_tok;
+    let passing = match (&shape.receiver_ty, shape.receiver) {
+        (None, Receiver::Ref) => Some("&"),
+        (None, Receiver::RefMut) => Some("&mut "),
+        (None, Receiver::Value) => Some(""),
+        _ => None,
+    };
+    let receiver = match passing {
+        Some(p) => {
+            let value = if p.is_empty() {
+                quote!(&#this)
+            } else {
+                quote!(&*#this)
+            };
+            forms.push(form(
+                "self",
+                quote!(::invite::__private::ExactProbe(#value)),
+            ));
+            quote!(::core::option::Option::Some(#p))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    for p in &shape.params {
+        let ident = &p.ident;
+        let referent = match &p.ty_tokens {
+            syn::Type::Reference(r) => Some(&*r.elem),
+            _ => None,
+        };
+        let probe = match referent {
+            Some(syn::Type::Slice(_)) => quote!(::invite::__private::ExactItems(&#ident[..])),
+            Some(syn::Type::Path(t)) if t.qself.is_none() && t.path.is_ident("str") => {
+                quote!(::invite::__private::ExactProbe(&::std::string::ToString::to_string(&*#ident)))
+            }
+            Some(_) => quote!(::invite::__private::ExactProbe(&*#ident)),
+            None => quote!(::invite::__private::ExactProbe(&#ident)),
+        };
+        forms.push(form(&ident.to_string(), probe));
+    }
+    quote! {
+        __invite_inputs.extend(::invite::__private::capture_exact(#receiver, || {
+            #[allow(unused_imports)]
+            use ::invite::__private::{ExactSerde as _, ExactTravel as _, NoExact as _};
+            ::std::vec![#(#forms),*]
+        }));
+    }
+}
+
+/// One argument's exact form, under the names `record::Exact::split` reads.
+fn form(name: &str, probe: TokenStream) -> TokenStream {
+    let value = format!("\u{0}exact {name}");
+    let ty = format!("\u{0}type {name}");
+    quote!((#value, #ty, (&&#probe).invite_exact()))
+}
+
 /// The code of the child: capture the inputs, then hand every test to the run.
 fn child_branch(shape: &Shape, args: &Args) -> TokenStream {
     let mut inputs = Vec::new();
@@ -216,6 +276,7 @@ fn child_branch(shape: &Shape, args: &Args) -> TokenStream {
         let label = ident.to_string();
         inputs.push(quote!((#label, (&&::invite::__private::DebugProbe(&#ident)).invite_debug())));
     }
+    let exact = exact_inputs(shape);
     // The statistical relations share the site's false-alarm rate (Bonferroni).
     let checks = args
         .tests
@@ -238,7 +299,9 @@ fn child_branch(shape: &Shape, args: &Args) -> TokenStream {
             ApproxCompare as _, HasDebug as _, Incomparable as _, NoDebug as _, NotFuture as _,
             StdEq as _, StdOrd as _, ViaFuture as _,
         };
-        let __invite_inputs = ::invite::__private::capture_inputs(|| ::std::vec![#(#inputs),*]);
+        let mut __invite_inputs =
+            ::invite::__private::capture_inputs(|| ::std::vec![#(#inputs),*]);
+        #exact
         __invite_run.run(
             __invite_inputs,
             &mut |__invite_t: &mut ::invite::__private::TestCtx| {
