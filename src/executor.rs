@@ -7,6 +7,12 @@
 //! the waker (a thread the test started, say), and for [`STALL_GRACE`] at most. A future that
 //! is still waiting then ends its test with an error that says why, rather than running into the
 //! test's deadline as if the function itself had hung.
+//!
+//! A yield is not a wait. A runtime's `yield_now` hands the waker to its scheduler to wake
+//! after the other tasks have run, and returns `Pending`; in a test process that scheduler
+//! never runs again, so the wake never comes. A poll that took a new copy of the waker and
+//! woke nobody is such a hand-over (a wait registers its waker once, and a second poll of it
+//! takes no new copy): the future is polled again at once.
 
 use std::future::Future;
 use std::pin::pin;
@@ -51,8 +57,13 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
     let waker = Waker::from(Arc::clone(&signal));
     let mut cx = Context::from_waker(&waker);
     loop {
+        let held = Arc::strong_count(&signal);
         if let Poll::Ready(output) = future.as_mut().poll(&mut cx) {
             return output;
+        }
+        if Arc::strong_count(&signal) > held {
+            // A new copy of the waker went somewhere: a yield to a scheduler not here.
+            continue;
         }
         if !wait_for_wake(&signal) {
             panic!("{STALLED}");
@@ -127,19 +138,19 @@ mod tests {
         assert!(msg.contains("only an async runtime completes"), "{msg}");
     }
 
-    /// Pending until woken by someone else, who holds the waker.
+    /// Pending until someone else, who holds the waker, says it is done and wakes it.
     struct WaitsForAWaker {
         waker: Arc<Mutex<Option<Waker>>>,
-        polled: bool,
+        done: Arc<std::sync::atomic::AtomicBool>,
     }
 
     impl Future for WaitsForAWaker {
         type Output = ();
-        fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-            if self.polled {
+        fn poll(self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+            if self.done.load(std::sync::atomic::Ordering::SeqCst) {
                 return Poll::Ready(());
             }
-            self.polled = true;
+            // One copy, replaced at each poll: what a wait on a timer or a channel keeps.
             *self.waker.lock().unwrap() = Some(cx.waker().clone());
             Poll::Pending
         }
@@ -148,18 +159,17 @@ mod tests {
     #[test]
     fn a_future_woken_by_another_thread_completes() {
         let slot = Arc::new(Mutex::new(None::<Waker>));
-        let waker_slot = Arc::clone(&slot);
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (waker_slot, set) = (Arc::clone(&slot), Arc::clone(&done));
         let thread = std::thread::spawn(move || loop {
             if let Some(w) = waker_slot.lock().unwrap().take() {
+                set.store(true, std::sync::atomic::Ordering::SeqCst);
                 w.wake();
                 return;
             }
             std::thread::yield_now();
         });
-        block_on(WaitsForAWaker {
-            waker: slot,
-            polled: false,
-        });
+        block_on(WaitsForAWaker { waker: slot, done });
         thread.join().unwrap();
     }
 
@@ -169,11 +179,41 @@ mod tests {
         let err = std::panic::catch_unwind(|| {
             block_on(WaitsForAWaker {
                 waker: Arc::clone(&slot),
-                polled: false,
+                done: Arc::default(),
             })
         })
         .unwrap_err();
         let msg = err.downcast_ref::<String>().unwrap();
         assert!(msg.contains("a test process has no runtime"), "{msg}");
+    }
+
+    /// Yields `left` times as a runtime's `yield_now` does: hands a copy of the waker to a
+    /// scheduler (a list no one drains) and returns `Pending`.
+    struct DeferredYields {
+        scheduler: Arc<Mutex<Vec<Waker>>>,
+        left: u32,
+    }
+
+    impl Future for DeferredYields {
+        type Output = u32;
+        fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<u32> {
+            if self.left == 0 {
+                return Poll::Ready(self.scheduler.lock().unwrap().len() as u32);
+            }
+            self.left -= 1;
+            self.scheduler.lock().unwrap().push(cx.waker().clone());
+            Poll::Pending
+        }
+    }
+
+    #[test]
+    fn a_yield_to_a_scheduler_that_is_not_here_is_polled_again() {
+        // Each yield's copy stays with the scheduler: waited for, it would end in a stall.
+        let scheduler = Arc::new(Mutex::new(Vec::new()));
+        let yields = block_on(DeferredYields {
+            scheduler: Arc::clone(&scheduler),
+            left: 1000,
+        });
+        assert_eq!(yields, 1000);
     }
 }

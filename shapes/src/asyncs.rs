@@ -104,6 +104,14 @@ pub async fn tax_is_a_fraction(amount: &f64) -> bool {
     tax(*amount).await.abs() <= amount.abs()
 }
 
+/// Yields to the runtime's scheduler before answering: a yield is not a wait, so its tests
+/// run to their verdicts in a test process, where that scheduler never runs again.
+#[invite::metamorphic(yielded(2.0 * x).await == 2.0 * result)]
+pub async fn yielded(x: f64) -> f64 {
+    tokio::task::yield_now().await;
+    3.0 * x + off_by("invite_shapes::asyncs::yielded")
+}
+
 /// Waits for a timer of the runtime before answering: a test process has no runtime, so its
 /// tests must end as errors that say so, not as timeouts.
 #[invite::metamorphic(delayed(2.0 * x).await == 2.0 * result)]

@@ -200,6 +200,7 @@ async fn async_shapes() -> Vec<(&'static str, f64)> {
         });
         let tax = tokio::spawn(asyncs::tax(50.0));
         let delayed = tokio::spawn(asyncs::delayed(2.0));
+        let yielded = tokio::spawn(asyncs::yielded(2.0));
         let mut out = Vec::new();
         for (name, task) in [
             ("price", price),
@@ -210,6 +211,7 @@ async fn async_shapes() -> Vec<(&'static str, f64)> {
             ("Flat::quote", quote),
             ("tax", tax),
             ("delayed", delayed),
+            ("yielded", yielded),
         ] {
             out.push((name, task.await.expect("the task")));
         }
