@@ -1,7 +1,7 @@
 //! The lines printed about sampled calls that went untested: refused by the caps (once, at
 //! exit) or without a process to run in (with the stats records that count them).
 
-use crate::config::Config;
+use crate::config::{Config, WhenBusy};
 use crate::record::SkipCounts;
 
 /// The line printed at exit when the caps refused most sampled calls: how many, why, and which
@@ -16,11 +16,23 @@ pub(super) fn refusal_notice(sampled: u64, skips: &SkipCounts, config: &Config) 
     } else {
         format!("max_overhead (now {})", config.max_overhead)
     };
+    // The advice follows the settings in force: `when_busy = "wait"` refuses only what
+    // `tests_per_site` lets through without waiting.
+    let more = match (config.when_busy, config.tests_per_site) {
+        (WhenBusy::Skip, _) => {
+            format!("raise {key} in invite.toml, or set when_busy = \"wait\" to test every sampled call")
+        }
+        (WhenBusy::Wait, Some(n)) => format!(
+            "raise tests_per_site (now {n}: a site's calls stop waiting once it has started \
+             that many tests) or remove it to test every sampled call, or raise {key} in \
+             invite.toml"
+        ),
+        (WhenBusy::Wait, None) => format!("raise {key} in invite.toml"),
+    };
     Some(format!(
         "the caps refused {refused} of {sampled} sampled calls ({}%): {} because \
          max_concurrent = {} runs were alive, {} because another run would have passed \
-         max_overhead = {}; to test more, raise {key} in invite.toml, or set \
-         when_busy = \"wait\" to test every sampled call",
+         max_overhead = {}; to test more, {more}",
         refused * 100 / sampled,
         skips.concurrency,
         config.max_concurrent,
@@ -88,5 +100,34 @@ mod tests {
         assert!(refusal_notice(100, &skips(25, 26), &config).is_some());
         assert_eq!(refusal_notice(9, &skips(9, 0), &config), None);
         assert!(refusal_notice(10, &skips(10, 0), &config).is_some());
+    }
+
+    #[test]
+    fn the_refusal_notice_advises_from_the_settings_in_force() {
+        let waiting = |tests_per_site| Config {
+            max_concurrent: 1,
+            when_busy: WhenBusy::Wait,
+            tests_per_site,
+            ..Config::default()
+        };
+        let skips = SkipCounts {
+            concurrency: 60,
+            ..SkipCounts::default()
+        };
+        let capped = refusal_notice(100, &skips, &waiting(Some(4))).unwrap();
+        assert!(!capped.contains("set when_busy"), "{capped}");
+        assert!(
+            capped.ends_with(
+                "to test more, raise tests_per_site (now 4: a site's calls stop waiting once it \
+                 has started that many tests) or remove it to test every sampled call, or raise \
+                 max_concurrent (now 1) in invite.toml"
+            ),
+            "{capped}"
+        );
+        let uncapped = refusal_notice(100, &skips, &waiting(None)).unwrap();
+        assert!(
+            uncapped.ends_with("to test more, raise max_concurrent (now 1) in invite.toml"),
+            "{uncapped}"
+        );
     }
 }

@@ -36,9 +36,28 @@ pub(super) fn set_panic_pipe(fd: RawFd) {
 /// Beyond this many bytes of panic messages from one test, later ones are dropped.
 const PANIC_TEXT_MAX: usize = 2048;
 
-/// The hint attached to every timeout.
+/// The hint attached to a timeout of a test that spent its time waiting.
 const TIMEOUT_HINT: &str = "if the test waits on a lock, another thread may have held that lock \
     when the process forked; a lock held across fork is never released in the child";
+
+/// What a timeout's figures suggest: a test that computed for at least half its deadline is
+/// slow here (a debug build, a busy machine) rather than stuck, and its deadline is the thing
+/// to change; one that computed for less was waiting on something that never came.
+fn timeout_detail(site: &str, deadline_ms: u128, cpu_ms: u128) -> String {
+    if cpu_ms * 2 >= deadline_ms {
+        format!(
+            "killed after its deadline of {deadline_ms} ms, having computed for {cpu_ms} ms of \
+             it: the test is slow here rather than stuck (a debug build, a busy machine); give \
+             it more time with `timeout_ms` above {cpu_ms} in its [functions.\"{site}\"] entry of \
+             invite.toml, or in its attribute"
+        )
+    } else {
+        format!(
+            "killed after its deadline of {deadline_ms} ms, having computed for only {cpu_ms} \
+             ms of it: it was waiting, not computing; {TIMEOUT_HINT}"
+        )
+    }
+}
 
 /// Which of a site's tests a run runs, and the seed of their transformations.
 #[derive(Clone, Copy, Debug)]
@@ -232,6 +251,9 @@ impl ChildRun {
             }
         };
         let started = Instant::now();
+        // The CPU time of this supervisor's reaped children: what the test process adds to it
+        // once reaped is its own.
+        let children_cpu = crate::sys::usage::cpu_ns(libc::RUSAGE_CHILDREN);
         // This child is single-threaded, so the test process inherits no lock held by a thread
         // that does not exist in it.
         let supervisor = run::pid();
@@ -303,14 +325,16 @@ impl ChildRun {
         };
         let elapsed = started.elapsed().as_micros() as u64;
         match (exit, verdict, panic) {
-            (None, _, _) => (
-                Outcome::Timeout,
-                Some(format!(
-                    "killed after its deadline of {} ms; {TIMEOUT_HINT}",
-                    self.timeout.as_millis()
-                )),
-                elapsed,
-            ),
+            (None, _, _) => {
+                let cpu_ns =
+                    crate::sys::usage::cpu_ns(libc::RUSAGE_CHILDREN).saturating_sub(children_cpu);
+                let detail = timeout_detail(
+                    self.site.name(),
+                    self.timeout.as_millis(),
+                    u128::from(cpu_ns / 1_000_000),
+                );
+                (Outcome::Timeout, Some(detail), elapsed)
+            }
             (_, Some((Outcome::Blocked, detail, _)), _) => (Outcome::Blocked, detail, elapsed),
             // The test's code wrote on the channel itself: whatever it wrote is not a verdict
             // the sandbox gives, and none is taken from it.
@@ -542,6 +566,27 @@ fn wait_readable(fds: &[Option<RawFd>], limit: Duration) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_timeout_says_what_its_cpu_time_suggests() {
+        let slow = timeout_detail("app::fit", 2000, 1000);
+        assert!(
+            slow.starts_with("killed after its deadline of 2000 ms, having computed for 1000 ms")
+        );
+        assert!(slow.contains("slow here rather than stuck"), "{slow}");
+        assert!(
+            slow.contains("`timeout_ms` above 1000 in its [functions.\"app::fit\"] entry"),
+            "{slow}"
+        );
+        assert!(!slow.contains("lock"), "{slow}");
+        let stuck = timeout_detail("app::fit", 2000, 999);
+        assert!(
+            stuck.contains("computed for only 999 ms of it: it was waiting"),
+            "{stuck}"
+        );
+        assert!(stuck.contains(TIMEOUT_HINT), "{stuck}");
+        assert!(!stuck.contains("timeout_ms"), "{stuck}");
+    }
 
     fn read(frames: &[Frame]) -> (Verdict, Option<String>) {
         let (verdict, panic, stray) = read_all(frames);
