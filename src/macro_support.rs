@@ -389,15 +389,7 @@ fn observation_verdict(
         );
     };
     match serde_json::to_string(&obs) {
-        Ok(json) if json.len() <= OBSERVATION_MAX => (Outcome::Pass, json),
-        Ok(json) => (
-            Outcome::Inconclusive,
-            format!(
-                "not recorded: the observation takes {} bytes, more than the {OBSERVATION_MAX} \
-                 a record may hold",
-                json.len()
-            ),
-        ),
+        Ok(json) => recorded(json),
         Err(e) => (
             Outcome::Error,
             format!("the observation cannot be written: {e}"),
@@ -405,9 +397,36 @@ fn observation_verdict(
     }
 }
 
+/// An observation as its record holds it, or, past [`OBSERVATION_MAX`], why not and what to
+/// do: every follow-up's result is in it, so long inputs make long records.
+fn recorded(json: String) -> (Outcome, String) {
+    if json.len() <= OBSERVATION_MAX {
+        return (Outcome::Pass, json);
+    }
+    let detail = format!(
+        "not recorded: the observation takes {} bytes, more than the {OBSERVATION_MAX} a record \
+         may hold (it keeps the result of every follow-up input, and these inputs are long); \
+         discover the function where it is called on shorter inputs (a sample of the column), \
+         or run invite::discover::Discovery on such inputs offline, where no record caps them",
+        json.len()
+    );
+    (Outcome::Inconclusive, detail)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_observation_past_the_record_cap_says_what_to_do() {
+        let (outcome, json) = recorded("x".repeat(OBSERVATION_MAX));
+        assert_eq!((outcome, json.len()), (Outcome::Pass, OBSERVATION_MAX));
+        let (outcome, detail) = recorded("x".repeat(OBSERVATION_MAX + 1));
+        assert_eq!(outcome, Outcome::Inconclusive);
+        assert!(detail.starts_with("not recorded: the observation takes 1048577 bytes"));
+        assert!(detail.contains("shorter inputs"), "{detail}");
+        assert!(detail.contains("invite::discover::Discovery"), "{detail}");
+    }
 
     fn verdict(
         signature: &str,

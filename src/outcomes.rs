@@ -3,14 +3,17 @@
 //!
 //! The collector thread adds every test record here as it writes it to the log; [`outcomes`]
 //! copies the whole view out. Failing records are kept up to [`MAX_FAILURES`]: a program that
-//! fails millions of times must not grow without bound, and the log holds them all.
+//! fails millions of times must not grow without bound, and the log holds them all. Past that,
+//! the first failure of each defect (a site's test failing in one way) is still kept, so that
+//! no defect goes unseen behind another's many failures.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use crate::record::{self, OutcomeCounts};
 
-/// How many failing test records the view keeps (the first ones; later ones are only counted).
+/// How many failing test records the view keeps (the first ones; later ones are only counted,
+/// but for the first of each defect).
 pub const MAX_FAILURES: usize = 256;
 
 /// Every outcome recorded so far in this process, by site and test.
@@ -18,8 +21,8 @@ pub const MAX_FAILURES: usize = 256;
 pub struct Outcomes {
     /// One entry per site that recorded a test, in order of site name.
     pub sites: Vec<SiteOutcomes>,
-    /// The failing tests' records (`fail`, `error`, `timeout`, `blocked`), oldest first, at
-    /// most [`MAX_FAILURES`] of them.
+    /// The failing tests' records (`fail`, `error`, `timeout`, `blocked`), oldest first: the
+    /// first [`MAX_FAILURES`], and the first of each defect after them.
     pub failures: Vec<record::Test>,
     /// Failing records not kept because [`MAX_FAILURES`] were already kept.
     pub failures_not_kept: u64,
@@ -96,7 +99,13 @@ impl View {
             .or_default()
             .add(t.outcome);
         if t.outcome.is_failure() {
-            if self.failures.len() < MAX_FAILURES {
+            let new_defect = || {
+                !self
+                    .failures
+                    .iter()
+                    .any(|k| k.site == t.site && k.test == t.test && k.outcome == t.outcome)
+            };
+            if self.failures.len() < MAX_FAILURES || new_defect() {
                 self.failures.push(t.clone());
             } else {
                 self.failures_not_kept += 1;
@@ -268,6 +277,25 @@ mod tests {
         assert_eq!(o.failures_not_kept, 3);
         assert_eq!(o.failure_count(), MAX_FAILURES as u64 + 3);
         assert_eq!(o.total().error, MAX_FAILURES as u64 + 3);
+    }
+
+    #[test]
+    fn the_first_failure_of_each_defect_is_kept_past_the_cap() {
+        let mut view = View::default();
+        for _ in 0..MAX_FAILURES + 3 {
+            view.add(&test("s", "t", Outcome::Fail));
+        }
+        view.add(&test("s", "t", Outcome::Error));
+        view.add(&test("s", "t", Outcome::Error));
+        view.add(&test("s", "u", Outcome::Fail));
+        let o = view.snapshot();
+        let late: Vec<_> = o.failures[MAX_FAILURES..]
+            .iter()
+            .map(|t| (t.test.as_str(), t.outcome))
+            .collect();
+        assert_eq!(late, [("t", Outcome::Error), ("u", Outcome::Fail)]);
+        assert_eq!(o.failures_not_kept, 4);
+        assert_eq!(o.failure_count(), MAX_FAILURES as u64 + 6);
     }
 
     #[test]

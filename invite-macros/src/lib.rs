@@ -41,7 +41,8 @@ pub fn metamorphic(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// ```
 ///
 /// Each `test = path` names a function that takes the receiver (with the method's mutability)
-/// and references to the arguments, and returns `bool`, `()` or `Result<_, E: Debug>`.
+/// and each argument: a reference parameter as it is (`&[f64]`, `&mut Vec<f64>`), a by-value
+/// one by reference (`f64` as `&f64`); it returns `bool`, `()` or `Result<_, E: Debug>`.
 /// Options: `name`, `timeout_ms`, `rho`.
 #[proc_macro_attribute]
 pub fn in_vivo(attr: TokenStream, item: TokenStream) -> TokenStream {

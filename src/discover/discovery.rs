@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 
 use rand::{Rng, SeedableRng};
 
-use super::function::{Args, Function};
+use super::function::{Args, Function, IntoArgs};
 use super::observe::{observe, Observation};
 use super::proposal::{propose, Proposals};
 use super::search;
@@ -44,12 +44,23 @@ impl<'f, A: Args> Discovery<'f, A> {
         })
     }
 
-    /// Adds inputs, as tuples of arguments (`(x,)` for one).
-    pub fn inputs(mut self, inputs: impl IntoIterator<Item = A>) -> Self {
+    /// Adds inputs, as tuples of arguments, or for a function of one argument as the
+    /// arguments alone (`xs` or `(xs,)`).
+    ///
+    /// ```
+    /// let found = invite::discover::Discovery::new("fn total(xs: &[f64]) -> f64", |xs: Vec<f64>| {
+    ///     xs.iter().sum::<f64>()
+    /// })
+    /// .unwrap()
+    /// .inputs((1..40).map(|n| (0..n).map(|i| f64::from(i) * 0.5 - 3.0).collect::<Vec<f64>>()))
+    /// .run();
+    /// assert!(found.relations().any(|r| r == "total(&invite::mr::negate(xs)) == -result"));
+    /// ```
+    pub fn inputs<I: IntoArgs<A>>(mut self, inputs: impl IntoIterator<Item = I>) -> Self {
         // An argument discovery cannot represent (a `u64` above `i64::MAX`) leaves that input
         // out; the others still count.
         self.inputs
-            .extend(inputs.into_iter().filter_map(|a| a.to_values()));
+            .extend(inputs.into_iter().filter_map(|a| a.into_args().to_values()));
         self
     }
 
@@ -118,11 +129,18 @@ impl<'f, A: Args> Discovery<'f, A> {
     }
 
     /// Observes every input, proposes, and keeps the proposals that also hold on as many fresh
-    /// inputs, drawn near the given ones and within their categories.
+    /// inputs, drawn near the given ones and within their categories. The suspected defects
+    /// among the inputs are [`suspects`](Self::suspects); [`run_with_suspects`](Self::run_with_suspects)
+    /// gives both from one round of observations.
     pub fn run(&self) -> Proposals {
         let transforms = Transform::all(&self.sig);
         let obs = self.observe_all(&transforms, &self.inputs, self.seed);
         let proposals = propose(&self.sig.name, &self.sig, &obs, self.min_inputs);
+        self.verified(proposals, &transforms)
+    }
+
+    /// The proposals that also hold on fresh inputs drawn near the given ones.
+    fn verified(&self, proposals: Proposals, transforms: &[Transform]) -> Proposals {
         let mut rng = rand::rngs::StdRng::seed_from_u64(self.seed);
         let fresh: Vec<Vec<Value>> = (0..self.inputs.len().max(DEFAULT_MIN_INPUTS))
             .filter_map(|i| {
@@ -130,17 +148,45 @@ impl<'f, A: Args> Discovery<'f, A> {
                 Some(base.iter().map(|v| jitter(v, &mut rng)).collect())
             })
             .collect();
-        self.keep_holding(proposals, &transforms, &fresh)
+        self.keep_holding(proposals, transforms, &fresh)
     }
 
     /// The suspected defects among the given inputs: relations that held on most of them and
     /// failed on one kind of them ([`Suspect`](super::Suspect)), beside what [`run`](Self::run)
     /// proposes.
     pub fn suspects(&self) -> Vec<super::Suspect> {
+        self.run_with_suspects().1
+    }
+
+    /// [`run`](Self::run) and [`suspects`](Self::suspects) at once, on one round of
+    /// observations of the inputs.
+    ///
+    /// ```
+    /// // The upper middle element at even lengths: a median wrong for half its inputs.
+    /// let upper = |mut xs: Vec<f64>| {
+    ///     xs.sort_by(f64::total_cmp);
+    ///     xs[xs.len() / 2]
+    /// };
+    /// let samples = (0..90u32).map(|i| {
+    ///     (0..1 + i % 6)
+    ///         .map(|j| f64::from((i * 31 + j * 17) % 23) * 0.5 - 4.0)
+    ///         .collect::<Vec<f64>>()
+    /// });
+    /// let (found, suspects) = invite::discover::Discovery::new("fn median(xs: &[f64]) -> f64", upper)
+    ///     .unwrap()
+    ///     .inputs(samples)
+    ///     .run_with_suspects();
+    /// let negated = "median(&invite::mr::negate(xs)) == -result";
+    /// assert!(suspects.iter().any(|s| s.relation == negated), "{suspects:#?}");
+    /// assert!(!found.relations().any(|r| r == negated));
+    /// ```
+    pub fn run_with_suspects(&self) -> (Proposals, Vec<super::Suspect>) {
         let transforms = Transform::all(&self.sig);
         let obs = self.observe_all(&transforms, &self.inputs, self.seed);
         let proposals = propose(&self.sig.name, &self.sig, &obs, self.min_inputs);
-        super::suspects(&self.sig.name, &self.sig, &obs, self.min_inputs, &proposals)
+        let suspects =
+            super::suspects(&self.sig.name, &self.sig, &obs, self.min_inputs, &proposals);
+        (self.verified(proposals, &transforms), suspects)
     }
 
     /// The proposals that also hold on every observation of `fresh` inputs under their guard.

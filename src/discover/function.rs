@@ -13,6 +13,26 @@ pub trait Args: Sized {
     fn to_values(&self) -> Option<Vec<Value>>;
 }
 
+/// What [`Discovery`](super::Discovery) takes as one input of a function whose arguments are
+/// `A`: a tuple of them, or, for a function of one argument, the argument alone (`xs` as well
+/// as `(xs,)`).
+pub trait IntoArgs<A: Args> {
+    /// The tuple of arguments.
+    fn into_args(self) -> A;
+}
+
+impl<A: Args> IntoArgs<A> for A {
+    fn into_args(self) -> A {
+        self
+    }
+}
+
+impl<X: Discoverable> IntoArgs<(X,)> for X {
+    fn into_args(self) -> (X,) {
+        (self,)
+    }
+}
+
 /// A function of [`Args`] whose result discovery can compare.
 pub trait Function<A: Args> {
     /// The kind of its result.

@@ -68,7 +68,7 @@ use std::fmt;
 pub use discovery::Discovery;
 #[doc(hidden)]
 pub use function::quietly;
-pub use function::{Args, Function};
+pub use function::{Args, Function, IntoArgs};
 pub use observe::{observe, Call, Follow, Observation, MAX_LEN};
 pub use observed::{propose_observed, Observed};
 pub use proposal::{propose, Proposal, Proposals};

@@ -780,3 +780,43 @@ fn invite_off_in_the_environment_runs_nothing() {
     assert!(run.log.is_empty(), "{}", run.describe());
     assert!(!run.dir.join("log.jsonl").exists());
 }
+
+/// A function of every kind of parameter, for its In Vivo test's signature.
+#[derive(Clone, Debug)]
+struct Sums(f64);
+
+impl Sums {
+    #[invite::in_vivo(test = Self::each_argument_has_the_documented_type)]
+    fn take(&mut self, xs: &[f64], scale: f64, name: String, out: &mut Vec<f64>) -> f64 {
+        out.push(scale * xs.iter().sum::<f64>());
+        self.0 += out.len() as f64;
+        name.len() as f64
+    }
+
+    /// The types README promises: the receiver with the method's mutability, a reference
+    /// parameter as it is (`&[f64]`, not `&&[f64]`), a `&mut` one as it is, and a by-value one
+    /// by reference.
+    fn each_argument_has_the_documented_type(
+        &mut self,
+        xs: &[f64],
+        scale: &f64,
+        name: &String,
+        out: &mut Vec<f64>,
+    ) -> bool {
+        let before = out.len();
+        let got = self.take(xs, *scale, name.clone(), out);
+        out.len() == before + 1 && got == name.len() as f64
+    }
+}
+
+#[test]
+fn an_in_vivo_test_gets_each_argument_as_documented() {
+    let run = scenario(here!(), "default_rho = 1.0\nwhen_busy = \"wait\"", || {
+        let mut sums = Sums(0.0);
+        let mut out = Vec::new();
+        sums.take(&[1.0, 2.0], 2.0, "abc".to_string(), &mut out);
+        invite::shutdown();
+    });
+    let test = "Self::each_argument_has_the_documented_type";
+    assert_eq!(run.outcomes_of(test), [Pass], "{}", run.describe());
+}

@@ -42,4 +42,9 @@ fn twice(x: u64) -> u64 {
     x
 }
 
+#[invite::metamorphic(pure, discover = true, halve(2.0 * x) == 2.0 * result)]
+fn halve(x: f64) -> f64 {
+    x / 2.0
+}
+
 fn main() {}

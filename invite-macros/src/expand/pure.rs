@@ -62,14 +62,23 @@ fn worker_refusal(shape: &Shape, args: &Args, word: proc_macro2::Span) -> Option
         );
     }
     for t in &args.tests {
-        let why = match t {
-            Test::InVivo(_) => "In Vivo tests, which act on the live state",
-            Test::Discover(_) => "relation discovery",
+        let (why, fix) = match t {
+            Test::InVivo(_) => (
+                "In Vivo tests, which act on the live state",
+                "drop `pure`, or move the other tests",
+            ),
+            // Observations are records of up to a MiB, made on the fork path only.
+            Test::Discover(_) => (
+                "relation discovery",
+                "discover first, without `pure` (a development run), then write the relations \
+                 `invite discover` proposes into `#[invite::metamorphic(pure, ...)]` and drop \
+                 `discover = true`",
+            ),
             _ => continue,
         };
         return refusal(
             word,
-            &format!("cannot go with {why}: drop `pure`, or move the other tests"),
+            &format!("cannot go with {why}: {fix}"),
             format!("it has {why}"),
         );
     }
