@@ -84,15 +84,22 @@ fn main() {
 "#;
 
 fn cargo(dir: &Path, target: &Path, args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO"))
-        .args(args)
+    cargo_with(dir, target, args, Some(&dir.join("invite.toml")))
+}
+
+/// `cargo` in `dir` with `$INVITE_CONFIG` naming `config`, or unset.
+fn cargo_with(dir: &Path, target: &Path, args: &[&str], config: Option<&Path>) -> (bool, String) {
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.args(args)
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target)
-        .env("INVITE_CONFIG", dir.join("invite.toml"))
+        .env_remove("INVITE_CONFIG")
         .env_remove("INVITE")
-        .env_remove("RUSTFLAGS")
-        .output()
-        .expect("run cargo");
+        .env_remove("RUSTFLAGS");
+    if let Some(config) = config {
+        cmd.env("INVITE_CONFIG", config);
+    }
+    let out = cmd.output().expect("run cargo");
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
@@ -577,4 +584,21 @@ fn a_trait_method_and_long_inputs_become_regression_tests_that_run() {
     let (ok, out) = cargo(dir, &target, &["test", "--quiet", "--offline", "--lib"]);
     assert!(ok, "the emitted tests fail on the fixed code:\n{out}");
     assert!(out.contains("2 passed"), "{out}");
+
+    // `cargo test` beside the program's invite.toml, which it does not name: the tests leave
+    // the program's log as it was, and say nothing of invite's.
+    let before = std::fs::read_to_string(&log).unwrap();
+    let (ok, out) = cargo_with(
+        dir,
+        &target,
+        &["test", "--quiet", "--offline", "--lib"],
+        None,
+    );
+    assert!(ok && out.contains("2 passed"), "{out}");
+    assert!(!out.contains("invite: "), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        before,
+        "the tests wrote to the log"
+    );
 }

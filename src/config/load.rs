@@ -11,7 +11,7 @@ use super::{Config, ConfigError};
 pub enum Source {
     /// `INVITE=off` (or `0`, `false`, `no`).
     Disabled,
-    /// No `$INVITE_CONFIG` and no `./invite.toml`.
+    /// No `$INVITE_CONFIG` and no `./invite.toml`, or a test binary without `$INVITE_CONFIG`.
     Absent,
     /// The file `$INVITE_CONFIG` or `./invite.toml` names.
     File(PathBuf),
@@ -30,6 +30,10 @@ impl Source {
         }
         match std::env::var_os("INVITE_CONFIG") {
             Some(p) if !p.is_empty() => Source::File(PathBuf::from(p)),
+            // `cargo test` runs a package's tests in the package's directory, beside the
+            // program's own `invite.toml`: a test binary reads it only when named, so that the
+            // tests' records never join the program's log, nor its notices the tests' output.
+            _ if std::env::current_exe().is_ok_and(|exe| is_test_binary(&exe)) => Source::Absent,
             _ => {
                 let local = PathBuf::from("invite.toml");
                 if local.is_file() {
@@ -40,6 +44,21 @@ impl Source {
             }
         }
     }
+}
+
+/// Whether `exe` is a binary `cargo test` or `cargo bench` built: in a `deps` directory and
+/// named with cargo's hash (`mycrate-0123456789abcdef`), or a doctest rustdoc built
+/// (`rust_out`).
+pub fn is_test_binary(exe: &Path) -> bool {
+    let name = exe.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let in_deps = exe
+        .parent()
+        .and_then(Path::file_name)
+        .is_some_and(|d| d == "deps");
+    let hashed = name
+        .rsplit_once('-')
+        .is_some_and(|(_, hash)| hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()));
+    (in_deps && hashed) || name == "rust_out"
 }
 
 /// The largest configuration file read (an `invite.toml` is a few hundred bytes).
@@ -247,6 +266,27 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_test_binary_is_told_by_where_cargo_puts_it_and_its_name() {
+        let test = |p: &str| is_test_binary(Path::new(p));
+        assert!(test("/w/target/debug/deps/mycrate-0123456789abcdef"));
+        assert!(test("/w/target/release/deps/scenarios-fedcba9876543210"));
+        assert!(test("/tmp/rustdoctestXYZ/rust_out"));
+        assert!(!test("/w/target/debug/mycrate"), "a program cargo run runs");
+        assert!(!test("/w/target/debug/examples/quickstart"), "an example");
+        assert!(
+            !test("/opt/app/deps/server"),
+            "a program in a directory named deps"
+        );
+        assert!(!test("/opt/app/deps/server-0123456789abcdeg"), "not a hash");
+        assert!(
+            !test("/w/target/debug/mycrate-0123456789abcdef"),
+            "not in deps"
+        );
+        // This very binary is one.
+        assert!(is_test_binary(&std::env::current_exe().unwrap()));
+    }
     use crate::config::{OnFailure, SiteConfig};
 
     fn parse(text: &str) -> Result<Config, ConfigError> {

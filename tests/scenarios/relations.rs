@@ -796,6 +796,7 @@ impl Sums {
     /// The types README promises: the receiver with the method's mutability, a reference
     /// parameter as it is (`&[f64]`, not `&&[f64]`), a `&mut` one as it is, and a by-value one
     /// by reference.
+    #[allow(clippy::ptr_arg)] // `&String` is the type under test.
     fn each_argument_has_the_documented_type(
         &mut self,
         xs: &[f64],
