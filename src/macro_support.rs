@@ -261,7 +261,7 @@ impl<T> NoExact for ExactItems<'_, T> {
 }
 
 /// The longest exact form a test record keeps of one argument, in bytes: a record should stay
-/// a line a log reader takes at once (see [`OBSERVATION_MAX`]).
+/// a line a log reader takes at once, as an observation does.
 pub const EXACT_MAX: usize = 256 * 1024;
 
 /// The exact forms a test process captured, as inputs named as [`crate::record::Exact::split`]
@@ -280,13 +280,45 @@ pub fn capture_exact(
         let Some((bytes, ty)) = form.filter(|(b, _)| b.len() <= EXACT_MAX) else {
             continue;
         };
-        out.push((value_name, crate::regression::hex(&bytes)));
+        out.push((value_name, crate::record::hex(&bytes)));
         out.push((type_name, ty.to_string()));
     }
     if let Some(passing) = receiver {
         out.push((crate::record::RECEIVER, passing.to_string()));
     }
     out
+}
+
+/// An argument of type `$ty` rebuilt exactly from the hexadecimal of its logged exact form
+/// (see [`crate::record::Exact`]): through [`crate::Travel`] if the type implements it, else,
+/// with the `serde` feature, serde. The regression tests `invite report --emit-tests` writes
+/// use it for every argument that has one, whatever the length of its `Debug` text.
+///
+/// ```
+/// use invite::Travel;
+///
+/// let mut logged = Vec::new();
+/// vec![1.0f64, -1.0].put(&mut logged);
+/// let xs: Vec<f64> = invite::exact!(Vec<f64>, &invite::record::hex(&logged));
+/// assert_eq!(xs, [1.0, -1.0]);
+/// ```
+#[macro_export]
+macro_rules! exact {
+    ($ty:ty, $hex:expr) => {{
+        #[allow(unused_imports)]
+        use $crate::__private::{CannotTravel as _, ViaSerde as _, ViaTravel as _};
+        let __invite_bytes = $crate::record::unhex($hex)
+            .expect("the exact form of a logged argument: hexadecimal digits");
+        let mut __invite_in: &[u8] = &__invite_bytes[..];
+        let __invite_value: $ty = (&&$crate::__private::Carry::<$ty>::new())
+            .invite_take(&mut __invite_in)
+            .expect(concat!(
+                "the logged bytes are not a `",
+                stringify!($ty),
+                "`: was the type changed since the log was written?"
+            ));
+        __invite_value
+    }};
 }
 
 /// A value whose `Debug` text is wanted, if it has one.
@@ -416,6 +448,18 @@ fn recorded(json: String) -> (Outcome, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_argument_is_rebuilt_exactly_from_its_exact_form() {
+        let xs = vec![0.1f64, -0.0, f64::MAX, f64::MIN_POSITIVE];
+        let mut out = Vec::new();
+        crate::Travel::put(&xs, &mut out);
+        let back: Vec<f64> = crate::exact!(Vec<f64>, &crate::record::hex(&out));
+        assert_eq!(back.len(), 4);
+        for (a, b) in xs.iter().zip(&back) {
+            assert_eq!(a.to_bits(), b.to_bits());
+        }
+    }
 
     #[test]
     fn an_observation_past_the_record_cap_says_what_to_do() {

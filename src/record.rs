@@ -323,6 +323,30 @@ impl Exact {
     }
 }
 
+/// `bytes` in lower-case hexadecimal: how a test record keeps an argument's exact form (see
+/// [`crate::record::Exact`]).
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(2 * bytes.len());
+    for b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
+    }
+    out
+}
+
+/// The bytes of [`hex`]'s text; `None` for text that is not such.
+pub fn unhex(text: &str) -> Option<Vec<u8>> {
+    let digit = |c: u8| char::from(c).to_digit(16).map(|d| d as u8);
+    let text = text.as_bytes();
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    text.chunks(2)
+        .map(|pair| Some(digit(pair[0])? << 4 | digit(pair[1])?))
+        .collect()
+}
+
 /// What starts the name of a captured input's exact form; no parameter's name starts so.
 pub const EXACT_PREFIX: &str = "\u{0}exact ";
 /// What starts the name of a captured input's type.
@@ -704,6 +728,17 @@ pub fn sequence_len(debug: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex_reads_back_what_it_wrote_and_refuses_other_text() {
+        let bytes: Vec<u8> = (0..=255).collect();
+        assert_eq!(unhex(&hex(&bytes)), Some(bytes));
+        assert_eq!(hex(&[0x0f, 0xa0]), "0fa0");
+        assert_eq!(unhex("0fA0"), Some(vec![0x0f, 0xa0]));
+        assert_eq!(unhex("0"), None);
+        assert_eq!(unhex("zz"), None);
+        assert_eq!(unhex(""), Some(vec![]));
+    }
 
     #[test]
     fn refusals_by_the_caps_are_concurrency_and_overhead_only() {

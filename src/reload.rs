@@ -328,7 +328,7 @@ impl Reloader {
         site::configure_sites(&config, self.seccomp, false, shard.zip(period));
         self.live.set(&config, shard, busy_wait_limit());
         if let Some(file) = &self.file {
-            for (_, message) in unmatched(&config, &file.display().to_string()) {
+            for (_, message) in site::unmatched(&config, &file.display().to_string()) {
                 crate::diag::say(Level::Warn, "unmatched", || message);
             }
         }
@@ -456,56 +456,6 @@ pub(crate) fn busy_wait_limit() -> Duration {
         .max()
         .unwrap_or_default()
         + KILL_GRACE
-}
-
-/// Warns of `[functions."…"]` entries that name no instrumented function, with the site each
-/// likely meant. An entry that a method's site, named at its first call, could yet take is
-/// judged again each time such a site is named ([`warn_unmatched_again`]); each is said once.
-pub(crate) fn warn_unmatched(config: &Config, config_file: &str) {
-    let mut said = UNMATCHED_SAID.lock().unwrap_or_else(|p| p.into_inner());
-    said.0 = config_file.to_string();
-    for (entry, message) in unmatched(config, config_file) {
-        if !said.1.contains(&entry) {
-            said.1.push(entry);
-            crate::diag::say(Level::Warn, "unmatched", || message);
-        }
-    }
-}
-
-/// [`warn_unmatched`] after a site was named at its first call, with the file named at start.
-pub(crate) fn warn_unmatched_again(config: &Config) {
-    let file = UNMATCHED_SAID
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .0
-        .clone();
-    if !file.is_empty() {
-        warn_unmatched(config, &file);
-    }
-}
-
-/// The configuration file's name, and the entries already said to name nothing.
-static UNMATCHED_SAID: std::sync::Mutex<(String, Vec<String>)> =
-    std::sync::Mutex::new((String::new(), Vec::new()));
-
-/// The warnings of [`warn_unmatched`], each with its entry.
-fn unmatched(config: &Config, config_file: &str) -> Vec<(String, String)> {
-    let named = site::all().filter(|s| s.is_named());
-    let names: Vec<&str> = named.map(|s| s.name()).collect();
-    config
-        .unmatched_entries(names)
-        .into_iter()
-        // A site named at its first call may yet take this name.
-        .filter(|(entry, _)| !site::all().any(|s| s.could_be_named(entry)))
-        .map(|(entry, meant)| {
-            let hint = meant.map_or(String::new(), |m| format!("; did you mean \"{m}\"?"));
-            let message = format!(
-                "{config_file}: [functions.\"{entry}\"] names no instrumented function in this \
-                 program, so its settings apply to nothing{hint}"
-            );
-            (entry, message)
-        })
-        .collect()
 }
 
 /// The keys of `changed` (between `in_force` and `read`) that wait for the next start, and the
@@ -853,7 +803,7 @@ mod tests {
     #[test]
     fn an_entry_for_no_site_is_warned_of_with_the_file_named() {
         let config = parse("[functions.\"app::nowhere\"]\nrho = 0.5\n");
-        let said = unmatched(&config, "/etc/invite/invite.toml");
+        let said = site::unmatched(&config, "/etc/invite/invite.toml");
         assert_eq!(said.len(), 1, "{said:?}");
         assert!(
             said[0]
@@ -861,7 +811,7 @@ mod tests {
                 .starts_with("/etc/invite/invite.toml: [functions.\"app::nowhere\"] names no"),
             "{said:?}"
         );
-        assert!(unmatched(&Config::default(), "f").is_empty());
+        assert!(site::unmatched(&Config::default(), "f").is_empty());
     }
 
     #[test]

@@ -325,7 +325,7 @@ fn start_with(
     let shard = follow::shard_of(shard_from_env, &config);
     let period = shard.map(|s| s.period(site::wall_clock()));
     let sites = site::configure_sites(&config, filter.is_some(), false, shard.zip(period));
-    follow::warn_unmatched(&config, &config_file);
+    site::warn_unmatched(&config, &config_file);
     let instance = identify(&config);
     let start = Start {
         v: record::VERSION,

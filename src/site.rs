@@ -205,7 +205,7 @@ impl Sampling {
             s,
         ));
         // An entry this site could have taken, and did not, may now name nothing.
-        crate::reload::warn_unmatched_again(&config);
+        warn_unmatched_again(&config);
     }
 }
 
@@ -337,7 +337,7 @@ pub enum Naming {
     Fixed,
     /// A method: its tokens do not say which block holds it, so [`SiteMeta::name`] holds
     /// `SELF_TYPE` where the block's part of the name goes, and the site's first sampled call
-    /// fills it in from where the compiler put the method (see [`crate::place`]).
+    /// fills it in from where the compiler put the method (the `place` module).
     AtFirstCall,
 }
 
@@ -480,6 +480,56 @@ impl SiteLocal {
             generation: Cell::new(0),
         }
     }
+}
+
+/// Warns of `[functions."…"]` entries that name no instrumented function, with the site each
+/// likely meant. An entry that a method's site, named at its first call, could yet take is
+/// judged again each time such a site is named ([`warn_unmatched_again`]); each is said once.
+pub(crate) fn warn_unmatched(config: &Config, config_file: &str) {
+    let mut said = UNMATCHED_SAID.lock().unwrap_or_else(|p| p.into_inner());
+    said.0 = config_file.to_string();
+    for (entry, message) in unmatched(config, config_file) {
+        if !said.1.contains(&entry) {
+            said.1.push(entry);
+            crate::diag::say(crate::diag::Level::Warn, "unmatched", || message);
+        }
+    }
+}
+
+/// [`warn_unmatched`] after a site was named at its first call, with the file named at start.
+pub(crate) fn warn_unmatched_again(config: &Config) {
+    let file = UNMATCHED_SAID
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .0
+        .clone();
+    if !file.is_empty() {
+        warn_unmatched(config, &file);
+    }
+}
+
+/// The configuration file's name, and the entries already said to name nothing.
+static UNMATCHED_SAID: std::sync::Mutex<(String, Vec<String>)> =
+    std::sync::Mutex::new((String::new(), Vec::new()));
+
+/// The warnings of [`warn_unmatched`], each with its entry.
+pub(crate) fn unmatched(config: &Config, config_file: &str) -> Vec<(String, String)> {
+    let named = all().filter(|s| s.is_named());
+    let names: Vec<&str> = named.map(|s| s.name()).collect();
+    config
+        .unmatched_entries(names)
+        .into_iter()
+        // A site named at its first call may yet take this name.
+        .filter(|(entry, _)| !all().any(|s| s.could_be_named(entry)))
+        .map(|(entry, meant)| {
+            let hint = meant.map_or(String::new(), |m| format!("; did you mean \"{m}\"?"));
+            let message = format!(
+                "{config_file}: [functions.\"{entry}\"] names no instrumented function in this \
+                 program, so its settings apply to nothing{hint}"
+            );
+            (entry, message)
+        })
+        .collect()
 }
 
 /// Registration of every site in the binary, collected before `main`.

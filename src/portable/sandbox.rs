@@ -58,10 +58,11 @@ impl ChildRun {
         inputs: Vec<(&'static str, String)>,
         tests: &mut dyn FnMut(&mut TestCtx),
     ) -> ! {
-        let inputs: std::collections::BTreeMap<String, String> = inputs
+        let captured: std::collections::BTreeMap<String, String> = inputs
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect();
+        let (inputs, exact) = record::Exact::split(&captured);
         for index in 0..self.site.meta.tests.len() {
             let (outcome, detail, duration_us) = self.test(index, tests);
             let t = record::Test {
@@ -79,6 +80,7 @@ impl ChildRun {
                 parent_us: 0,
                 duration_us,
                 inputs: inputs.clone(),
+                exact: exact.clone(),
                 detail,
                 seeds: self.snapshot.seeds(self.test_seed),
             };

@@ -248,7 +248,33 @@ fn spawn_in(name: &str, config: Option<&str>, env: &[(&str, &str)]) -> Run {
         .expect("temp dir");
     let dir = dir.keep();
     let log = dir.join("log.jsonl");
-    let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
+    // A test binary reads `./invite.toml` only when `$INVITE_CONFIG` names it: a scenario about
+    // what a program does without it runs this binary under another name, outside cargo's
+    // `deps`, as a program (a hard link where the file system allows one).
+    // It lives beside `deps`, on the same file system, until the process has run.
+    let exe = std::env::current_exe().expect("test binary");
+    let as_program = config.is_none() || env.iter().any(|(k, _)| *k == "INVITE_CONFIG");
+    let program_dir = as_program.then(|| {
+        let beside = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("cargo's target directory");
+        tempfile::Builder::new()
+            .prefix("invite-program-")
+            .tempdir_in(beside)
+            .expect("a directory for the scenario's program")
+    });
+    let exe = match &program_dir {
+        Some(d) => {
+            let program = d.path().join("program");
+            std::fs::hard_link(&exe, &program)
+                .or_else(|_| std::fs::copy(&exe, &program).map(drop))
+                .expect("the scenario's program");
+            program
+        }
+        None => exe,
+    };
+    let mut cmd = Command::new(exe);
     match config {
         Some(config) => {
             let config_path = dir.join("invite.toml");
@@ -288,6 +314,7 @@ fn spawn_in(name: &str, config: Option<&str>, env: &[(&str, &str)]) -> Run {
     let share = side_by_side();
     let (status, stdout, stderr) = run_bounded(cmd, Duration::from_secs(120));
     drop(share);
+    drop(program_dir);
     // Without the mark no test ran the body: none is named `name` in this binary, and the
     // scenario would pass on an empty log.
     let stdout = match stdout.find(BEGIN) {

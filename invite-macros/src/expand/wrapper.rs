@@ -163,11 +163,15 @@ fn type_check(shape: &Shape, args: &Args) -> TokenStream {
         TokenStream::new()
     };
     let safe = user_code_is_safe(shape);
+    // The function's place too, so that a path its tests could not call it through is the same
+    // compile error with the feature and without.
+    let place = place(shape, args);
     quote! {
         #travels
         #safe
         let () = if false {
             #( let _ = &#state; )*
+            let _: fn() -> ::invite::__private::Place = #place;
             ::invite::__private::type_check_only(|__invite_run| { #child });
         };
     }
