@@ -144,7 +144,13 @@ impl State {
     /// registered site.
     fn worker_called(&mut self, called: Called) {
         self.charge_cpu(called.cpu_ns);
+        self.record_called(called);
+        // Settled once its records are written and an impure call has counted: a program
+        // that waits for the worker to be idle then sees the site as the call left it.
         settle(1);
+    }
+
+    fn record_called(&mut self, called: Called) {
         let Called {
             call,
             inputs,
