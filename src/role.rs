@@ -57,3 +57,52 @@ pub(crate) extern "C" fn mark_forked() {
 pub(crate) fn owns_this_process() -> bool {
     !FORKED.load(Ordering::Relaxed)
 }
+
+/// How a test process reports a panic (the sandbox's, set once in the program).
+static CHILD_PANICS: std::sync::OnceLock<fn(&std::panic::PanicHookInfo<'_>)> =
+    std::sync::OnceLock::new();
+
+thread_local! {
+    /// While set, a panic on this thread is expected and says nothing (see [`quietly`]).
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Installs, once and in the program, the panic hook every process forked from it keeps: in a
+/// test process it hands the panic to `child_panics` (the sandbox's report), elsewhere to the
+/// hook it found. A test process never installs one itself: `take_hook` and `set_hook` take a
+/// lock that a thread of the program may have held at the fork (one that was panicking then,
+/// as tests in a `cargo test` binary do beside each other), and would wait for it forever.
+#[cfg_attr(not(invite_linux), allow(dead_code))]
+pub(crate) fn route_panics(child_panics: fn(&std::panic::PanicHookInfo<'_>)) {
+    let _ = CHILD_PANICS.set(child_panics);
+    install_hook();
+}
+
+fn install_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    if in_child() {
+        return;
+    }
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if QUIET.with(std::cell::Cell::get) {
+                return;
+            }
+            match CHILD_PANICS.get() {
+                Some(report) if in_child() => report(info),
+                _ => previous(info),
+            }
+        }));
+    });
+}
+
+/// Runs `f`, turning a panic into `None` without a word: a follow-up input outside the
+/// function's domain is an answer ("the relation does not apply here"), not an error.
+pub fn quietly<R>(f: impl FnOnce() -> R) -> Option<R> {
+    install_hook();
+    let was = QUIET.with(|q| q.replace(true));
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok();
+    QUIET.with(|q| q.set(was));
+    out
+}

@@ -1,8 +1,6 @@
 //! The functions discovery calls: tuples of arguments taken apart into values, and a function
 //! of them called on values, its panics on follow-up inputs outside its domain kept quiet.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 use super::value::{Discoverable, Kind, Value};
 
 /// A tuple of arguments discovery can take apart.
@@ -77,25 +75,9 @@ tuples!(
     (A 0, B 1, C 2, D 3, E 4, G 5, H 6, I 7)
 );
 
-thread_local! {
-    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
 /// Runs `f`, turning a panic into `None` without printing it: a follow-up input outside the
 /// function's domain is an answer ("the relation does not apply here"), not an error.
 #[doc(hidden)]
 pub fn quietly<R>(f: impl FnOnce() -> R) -> Option<R> {
-    static HOOK: std::sync::Once = std::sync::Once::new();
-    HOOK.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if !QUIET.with(|q| q.get()) {
-                previous(info);
-            }
-        }));
-    });
-    QUIET.with(|q| q.set(true));
-    let out = catch_unwind(AssertUnwindSafe(f)).ok();
-    QUIET.with(|q| q.set(false));
-    out
+    crate::role::quietly(f)
 }

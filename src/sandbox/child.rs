@@ -491,44 +491,47 @@ fn absorb(
 }
 
 /// Cuts the child loose: no instrumentation, default signal handling, no terminal, lower
-/// priority, a deadline of its own, and a panic hook that reports instead of printing.
+/// priority and a deadline of its own; its panics are reported, not printed, by the hook the
+/// program installed before forking it ([`report_panic`]).
 pub(super) fn isolate(launcher: &Launcher, deadline: Duration, caller_cpu: i32) {
     crate::role::enter_child();
     run::name_process(c"invite run");
     // Off the caller's CPU, so that the tests do not compete with the caller for its core.
     leave_cpu(caller_cpu);
     run::cut_loose(launcher.dev_null(), launcher.nice, deadline);
-    // The parent's hook is never called here: it may print, or take locks that some other
-    // thread held at the fork. Forget it rather than drop it (its captures belong to the parent).
-    std::mem::forget(std::panic::take_hook());
-    std::panic::set_hook(Box::new(|info| {
-        let payload = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a non-string payload".to_string());
-        let message = match info.location() {
-            Some(l) => format!(
-                "panicked at {}:{}:{}: {payload}",
-                l.file(),
-                l.line(),
-                l.column()
-            ),
-            None => format!("panicked: {payload}"),
-        };
-        let message = wire::bounded(message);
-        let fd = PANIC_PIPE.load(Ordering::Relaxed);
-        if fd >= 0 {
-            let _ = wire::send(
-                fd,
-                &Frame::Panic {
-                    message: message.clone(),
-                },
-            );
-        }
-        run::set_last_panic(message);
-    }));
+}
+
+/// A test process's panic, as the hook the program installed before its first fork hands it
+/// over (see `role::route_panics`): reported on the verdict pipe, never printed. The program's
+/// own hook is never called here: it may print, or take locks some other thread held at the
+/// fork.
+pub(crate) fn report_panic(info: &std::panic::PanicHookInfo<'_>) {
+    let payload = info
+        .payload()
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| info.payload().downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a non-string payload".to_string());
+    let message = match info.location() {
+        Some(l) => format!(
+            "panicked at {}:{}:{}: {payload}",
+            l.file(),
+            l.line(),
+            l.column()
+        ),
+        None => format!("panicked: {payload}"),
+    };
+    let message = wire::bounded(message);
+    let fd = PANIC_PIPE.load(Ordering::Relaxed);
+    if fd >= 0 {
+        let _ = wire::send(
+            fd,
+            &Frame::Panic {
+                message: message.clone(),
+            },
+        );
+    }
+    run::set_last_panic(message);
 }
 
 /// Caps this test process's address space at what it has now plus `mb` MiB: an allocation

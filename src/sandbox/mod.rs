@@ -103,6 +103,8 @@ impl Launcher {
 /// writes one message (see `handover.rs`); the counters and the overhead budget are
 /// taken care of on the collector thread.
 pub(crate) fn fork_run(permit: Permit, launcher: &'static Launcher, tests: impl FnOnce(ChildRun)) {
+    // Before any fork: the run's panics are reported by a hook it inherits.
+    crate::role::route_panics(child::report_panic);
     let started = Instant::now();
     let Permit {
         site,

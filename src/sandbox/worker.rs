@@ -436,6 +436,8 @@ pub(crate) fn spawn(
     pool: &'static Pool,
     lane: usize,
 ) -> std::io::Result<(libc::pid_t, Follow, OwnedFd)> {
+    // Before the fork: the worker's test processes report their panics through this hook.
+    crate::role::route_panics(child::report_panic);
     let (read_end, write_end) = pipe()?;
     let write_raw = write_end.as_raw_fd();
     let read_raw = read_end.as_raw_fd();

@@ -792,3 +792,39 @@ mod regressions {
         );
     }
 }
+
+/// A check forks while another thread of the program is inside a panic hook, as tests of one
+/// `cargo test` binary panic beside each other: the run must not wait for the hook's lock,
+/// which here is held until the check is over.
+#[test]
+fn a_check_runs_while_another_thread_is_panicking() {
+    let run = scenario_unconfigured(here!(), || {
+        let (inside, told) = std::sync::mpsc::channel::<()>();
+        let (done, over) = std::sync::mpsc::channel::<()>();
+        let hook = std::sync::Mutex::new((inside, over));
+        std::panic::set_hook(Box::new(move |_| {
+            // The program's hook, inside until the check is over (bounded, should it not be).
+            let hook = hook.lock().unwrap();
+            let _ = hook.0.send(());
+            let _ = hook.1.recv_timeout(Duration::from_secs(60));
+        }));
+        // A first check, so that invite's hook wraps the program's before the panic.
+        invite::check(|| {
+            mean(&[1.0, 2.0]);
+        })
+        .assert_passed();
+        let panicking = std::thread::spawn(|| {
+            let _ = std::panic::catch_unwind(|| panic!("a test of the program fails"));
+        });
+        told.recv().unwrap();
+        let checked = invite::check(|| {
+            mean(&[1.0, 2.0, 4.0]);
+        });
+        done.send(()).unwrap();
+        panicking.join().unwrap();
+        let outcomes: Vec<_> = checked.tests.iter().map(|t| t.outcome).collect();
+        println!("{outcomes:?}");
+    });
+    run.assert_success();
+    assert_eq!(run.stdout, "[Pass, Pass]\n", "{}", run.describe());
+}
