@@ -48,6 +48,11 @@ impl Ran {
 }
 
 fn run(package: &str, name: &str, args: &[&str]) -> Ran {
+    run_with(package, name, args, "")
+}
+
+/// [`run`], with `extra` lines added to the configuration.
+fn run_with(package: &str, name: &str, args: &[&str], extra: &str) -> Ran {
     let exe = example(package, name);
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("log.jsonl");
@@ -79,7 +84,7 @@ fn run(package: &str, name: &str, args: &[&str]) -> Ran {
         replaced, 4,
         "invite.toml sets log, max_overhead, timeout_ms and drain_ms:\n{shipped}"
     );
-    std::fs::write(dir.path().join("invite.toml"), config).unwrap();
+    std::fs::write(dir.path().join("invite.toml"), config + extra).unwrap();
     let out = Command::new(exe)
         .args(args)
         .current_dir(dir.path())
@@ -225,7 +230,10 @@ fn the_sampler_fails_welch_on_reversal_and_the_fixed_sampler_passes() {
 
 #[test]
 fn the_discover_example_proposes_relations_on_its_simulation() {
-    let ran = run("invite-mt-cli", "discover", &["20000"]);
+    // Discovery needs 30 observations of a site, and `max_concurrent = 1` refuses more calls
+    // the busier the machine: here every site's calls wait for their test, up to 60 of them.
+    let wait = "when_busy = \"wait\"\ntests_per_site = 60\n";
+    let ran = run_with("invite-mt-cli", "discover", &["20000"], wait);
     says_nothing_of_other_examples("discover", &ran);
     assert!(
         ran.stdout.contains("#[invite::metamorphic("),
