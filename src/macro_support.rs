@@ -198,10 +198,21 @@ pub trait ExactSerde {
 #[cfg(feature = "serde")]
 impl<T: serde::Serialize + serde::de::DeserializeOwned> ExactSerde for ExactProbe<'_, T> {
     fn invite_exact(&self) -> ExactForm {
-        let mut out = Vec::new();
-        crate::travel::ViaSerde::invite_put(&crate::travel::Carry::<T>::new(), self.0, &mut out);
-        Some((out, type_name::<T>()))
+        Some((bounded_postcard(self.0)?, type_name::<T>()))
     }
+}
+
+/// `value` as the worker's serde copies write it (its length, then postcard), written into at
+/// most [`EXACT_MAX`] bytes: a larger value is never encoded whole, so a long argument costs
+/// its run no more memory than that.
+#[cfg(feature = "serde")]
+fn bounded_postcard<V: serde::Serialize + ?Sized>(value: &V) -> Option<Vec<u8>> {
+    let mut body = vec![0u8; EXACT_MAX];
+    let used = postcard::to_slice(value, &mut body).ok()?.len();
+    let mut out = Vec::with_capacity(used + 8);
+    crate::Travel::put(&(used as u64), &mut out);
+    out.extend_from_slice(&body[..used]);
+    Some(out)
 }
 
 #[cfg(not(feature = "serde"))]
@@ -231,6 +242,10 @@ impl<T> Copy for ExactItems<'_, T> {}
 
 impl<T: crate::Travel> ExactTravel for &ExactItems<'_, T> {
     fn invite_exact(&self) -> ExactForm {
+        // Each item takes at least its own size: a slice that cannot fit is never encoded.
+        if self.0.len().saturating_mul(std::mem::size_of::<T>()) > EXACT_MAX {
+            return None;
+        }
         let mut out = Vec::new();
         crate::travel::ViaTravel::invite_put_items(
             &&crate::travel::Carry::<T>::new(),
@@ -244,13 +259,8 @@ impl<T: crate::Travel> ExactTravel for &ExactItems<'_, T> {
 #[cfg(feature = "serde")]
 impl<T: serde::Serialize + serde::de::DeserializeOwned> ExactSerde for ExactItems<'_, T> {
     fn invite_exact(&self) -> ExactForm {
-        let mut out = Vec::new();
-        crate::travel::ViaSerde::invite_put_items(
-            &crate::travel::Carry::<T>::new(),
-            self.0,
-            &mut out,
-        );
-        Some((out, type_name::<Vec<T>>()))
+        // postcard writes a slice as it writes a `Vec`: read back as one.
+        Some((bounded_postcard(self.0)?, type_name::<Vec<T>>()))
     }
 }
 
@@ -448,6 +458,41 @@ fn recorded(json: String) -> (Outcome, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_slice_too_long_for_a_record_has_no_exact_form() {
+        #[allow(unused_imports)]
+        use super::{ExactSerde as _, ExactTravel as _, NoExact as _};
+        let fits = vec![1.0f64; EXACT_MAX / 8 - 1];
+        let (bytes, ty) = (&&ExactItems(&fits[..])).invite_exact().expect("a form");
+        assert_eq!((bytes.len(), ty), (EXACT_MAX, "alloc::vec::Vec<f64>"));
+        let long = vec![1.0f64; EXACT_MAX / 8 + 1];
+        assert!((&&ExactItems(&long[..])).invite_exact().is_none());
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    // The probe as the expansion writes it, whichever impl answers.
+    #[allow(clippy::needless_borrow)]
+    fn a_serde_argument_is_encoded_within_the_bound_and_rebuilt() {
+        #[allow(unused_imports)]
+        use super::{ExactSerde as _, ExactTravel as _, NoExact as _};
+        #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        struct Model {
+            rows: Vec<u8>,
+        }
+        let small = Model {
+            rows: vec![7; 1000],
+        };
+        let (bytes, ty) = (&&ExactProbe(&small)).invite_exact().expect("a form");
+        assert!(ty.ends_with("Model"), "{ty}");
+        let back: Model = crate::exact!(Model, &crate::record::hex(&bytes));
+        assert_eq!(back, small);
+        let big = Model {
+            rows: vec![7; EXACT_MAX],
+        };
+        assert!((&&ExactProbe(&big)).invite_exact().is_none());
+    }
 
     #[test]
     fn an_argument_is_rebuilt_exactly_from_its_exact_form() {

@@ -44,7 +44,8 @@ pub(crate) fn owner_path(marker: &str) -> String {
         .unwrap_or(marker);
     let segments: Vec<&str> = split_top(path, "::")
         .into_iter()
-        .filter(|s| !(s.starts_with("{{") && s.ends_with("}}")))
+        // rustc's own segments (`{{closure}}`, `{{constant}}`) start so; no path's do.
+        .filter(|s| !s.starts_with("{{"))
         .collect();
     let Some(at) = segments.iter().rposition(|s| s.starts_with("<impl ")) else {
         return segments.join("::");
