@@ -352,6 +352,14 @@ mod tests {
 
     #[test]
     fn paths_split_only_outside_brackets() {
+        // The `>` of a function pointer's `->` closes nothing.
+        assert_eq!(
+            split_top("fn(u8) -> u8 as a::T", " as "),
+            vec!["fn(u8) -> u8", "a::T"]
+        );
+        assert_eq!(last_segment("<a::S as a::T<fn() -> u8>>::f"), "f");
+        // A `>` that opens the text has nothing before it to look at.
+        assert_eq!(split_top(">a::b", "::"), vec![">a::b"]);
         assert_eq!(last_segment("a::B<c::D>"), "B<c::D>");
         assert_eq!(last_segment("<a::B as c::D>"), "<a::B as c::D>");
         assert_eq!(split_top("a<b as c> as d", " as "), vec!["a<b as c>", "d"]);
