@@ -194,7 +194,8 @@ pub(crate) fn without_generic_arguments(type_name: &str) -> String {
         let dropping = open.iter().any(|&args| args);
         match c {
             '<' => {
-                let args = prev.is_some_and(|p| p.is_alphanumeric() || p == '_' || p == '>');
+                // After a name (`Vec<`), arguments; anywhere else (`<T as`, `<<`), a path.
+                let args = prev.is_some_and(|p| p.is_alphanumeric() || p == '_');
                 open.push(args);
                 if !args && !dropping {
                     out.push(c);

@@ -730,6 +730,45 @@ mod tests {
     use super::*;
 
     #[test]
+    fn captured_inputs_split_into_debug_texts_and_exact_forms() {
+        let captured: BTreeMap<String, String> = [
+            ("xs", "[1.0, … (truncated)"),
+            ("self", "Knn { … (truncated)"),
+            ("\u{0}exact xs", "0100"),
+            ("\u{0}type xs", "alloc::vec::Vec<f64>"),
+            ("\u{0}exact self", "ff"),
+            ("\u{0}type self", "app::Knn"),
+            ("\u{0}receiver", "&"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let (inputs, exact) = Exact::split(&captured);
+        assert_eq!(inputs.keys().collect::<Vec<_>>(), ["self", "xs"]);
+        assert_eq!(exact.values["xs"], "0100");
+        assert_eq!(exact.values["self"], "ff");
+        assert_eq!(exact.types["xs"], "alloc::vec::Vec<f64>");
+        assert_eq!(exact.types["self"], "app::Knn");
+        assert_eq!(exact.receiver.as_deref(), Some("&"));
+        assert!(!exact.is_empty());
+        // Only the receiver's passing, or only a value: not empty either.
+        let passing = Exact {
+            receiver: Some("&".into()),
+            ..Exact::default()
+        };
+        assert!(!passing.is_empty());
+        let value = Exact {
+            values: [("x".to_string(), "00".to_string())].into(),
+            ..Exact::default()
+        };
+        assert!(!value.is_empty());
+        assert!(Exact::default().is_empty());
+        // Inputs without exact forms: none, which the record leaves out.
+        let (plain, none) = Exact::split(&[("x".to_string(), "1".to_string())].into());
+        assert_eq!((plain.len(), none.is_empty()), (1, true));
+    }
+
+    #[test]
     fn hex_reads_back_what_it_wrote_and_refuses_other_text() {
         let bytes: Vec<u8> = (0..=255).collect();
         assert_eq!(unhex(&hex(&bytes)), Some(bytes));
