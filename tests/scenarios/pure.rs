@@ -1064,3 +1064,36 @@ fn shapes_the_worker_cannot_be_sure_to_copy_fork_and_are_named_why() {
         );
     }
 }
+
+/// An associated function, named at its first call: its entry's deadline applies only then.
+struct Late;
+
+impl Late {
+    #[invite::metamorphic(pure, Self::late_nap(x) == result)]
+    fn late_nap(x: u64) -> u64 {
+        if invite::in_test() {
+            std::thread::sleep(Duration::from_secs(2));
+        }
+        x
+    }
+}
+
+#[test]
+fn a_site_named_after_the_worker_started_has_its_entry_s_deadline_there() {
+    let config =
+        format!("{EVERY_CALL}\n[functions.\"scenarios::pure::Late::late_nap\"]\ntimeout_ms = 200");
+    let run = scenario(here!(), &config, || {
+        // The worker starts for another site, before this one is named and its entry applied.
+        spread(&[1.0, 2.0]);
+        assert!(invite::wait_idle(Duration::from_secs(30)));
+        assert!(!workers().is_empty());
+        Late::late_nap(1);
+        assert!(invite::wait_idle(Duration::from_secs(30)));
+    });
+    run.assert_success();
+    let tests = run.tests_of("Self::late_nap(x) == result");
+    assert_eq!(tests.len(), 1, "{}", run.describe());
+    assert_eq!(tests[0].outcome, Timeout, "{:?}", tests[0]);
+    let detail = tests[0].detail.as_deref().unwrap_or_default();
+    assert!(detail.contains("deadline of 200 ms"), "{detail}");
+}
