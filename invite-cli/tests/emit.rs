@@ -108,47 +108,81 @@ fn cargo_with(dir: &Path, target: &Path, args: &[&str], config: Option<&Path>) -
     (out.status.success(), text)
 }
 
-#[test]
-fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fixed() {
+/// A scratch crate of the program under test, built into the suite's shared target directory.
+struct Scratch {
+    /// Removed with the crate.
+    _dir: tempfile::TempDir,
+    dir: PathBuf,
+    target: PathBuf,
+    log: PathBuf,
+}
+
+/// Writes a crate named `name` that depends on the runtime with `features` (`""` or
+/// `"\"serde\""`) and on the lines of `deps`, with `lib` and `main`,
+/// an empty `invite_regressions` module, and an `invite.toml` that tests every call under
+/// `seed` and logs to `NAME.jsonl`. Crates of different names may build beside each other.
+fn scratch(name: &str, features: &str, deps: &str, lib: &str, main: &str, seed: u64) -> Scratch {
     // The workspace root: the runtime crate the scratch crate depends on, and the lock file.
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("the command's crate is in the workspace")
         .to_path_buf();
-    let scratch = tempfile::Builder::new()
-        .prefix("invite-emit-")
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!("invite-{name}-"))
         .tempdir()
         .unwrap();
-    let dir = scratch.path();
+    let dir = tmp.path().to_path_buf();
     // Kept between runs of the suite: the scratch crate's dependencies compile once.
     let target = repo.join("target").join("emit-scratch");
     std::fs::create_dir_all(dir.join("src")).unwrap();
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
-            "[package]\nname = \"field\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
-             [dependencies]\ninvite = {{ package = \"invite-mt\", path = {:?} }}\n\
-             rand = {{ version = \"0.9\", default-features = false }}\n\n\
-             [workspace]\n",
+            "[package]\nname = {name:?}\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\ninvite = {{ package = \"invite-mt\", path = {:?}, features = [{features}] }}\n\
+             {deps}\n[workspace]\n",
             repo.display().to_string()
         ),
     )
     .unwrap();
     // The same versions as the workspace, so that nothing new is fetched.
     std::fs::copy(repo.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    std::fs::write(dir.join("src/lib.rs"), DEFECTIVE).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
     std::fs::write(dir.join("src/invite_regressions.rs"), "").unwrap();
-    std::fs::write(dir.join("src/main.rs"), MAIN).unwrap();
-    let log = dir.join("field.jsonl");
+    std::fs::write(dir.join("src/main.rs"), main).unwrap();
+    let log = dir.join(format!("{name}.jsonl"));
     std::fs::write(
         dir.join("invite.toml"),
         format!(
             "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n\
-             when_busy = \"wait\"\ntimeout_ms = 30000\ndrain_ms = 30000\nseed = 42\nlog = {:?}\n",
+             when_busy = \"wait\"\ntimeout_ms = 30000\ndrain_ms = 30000\nseed = {seed}\nlog = {:?}\n",
             log.display().to_string()
         ),
     )
     .unwrap();
+    Scratch {
+        _dir: tmp,
+        dir,
+        target,
+        log,
+    }
+}
+
+#[test]
+fn an_emitted_test_reproduces_a_logged_failure_and_passes_once_the_defect_is_fixed() {
+    let scratch = scratch(
+        "field",
+        "",
+        "rand = { version = \"0.9\", default-features = false }\n",
+        DEFECTIVE,
+        MAIN,
+        42,
+    );
+    let (dir, target, log) = (
+        scratch.dir.as_path(),
+        scratch.target.clone(),
+        scratch.log.clone(),
+    );
 
     // The program runs in the field and logs its failures.
     let (ok, out) = cargo(dir, &target, &["run", "--quiet", "--offline"]);
@@ -469,45 +503,20 @@ fn main() {
 /// passes on the fix. Run through the command, as a user runs it.
 #[test]
 fn a_trait_method_and_long_inputs_become_regression_tests_that_run() {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the command's crate is in the workspace")
-        .to_path_buf();
-    let scratch = tempfile::Builder::new()
-        .prefix("invite-model-")
-        .tempdir()
-        .unwrap();
-    let dir = scratch.path();
-    // A package of another name than the other tests' scratch crates, which share the target
-    // directory and may build beside it.
-    let target = repo.join("target").join("emit-scratch");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            // Named apart from the other tests' scratch crates, which share its target directory.
-            "[package]\nname = \"model\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
-             [dependencies]\ninvite = {{ package = \"invite-mt\", path = {:?}, features = [\"serde\"] }}\n\
-             serde = {{ version = \"1\", features = [\"derive\"] }}\n\n\
-             [workspace]\n",
-            repo.display().to_string()
-        ),
-    )
-    .unwrap();
-    std::fs::copy(repo.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    std::fs::write(dir.join("src/lib.rs"), MODEL).unwrap();
-    std::fs::write(dir.join("src/invite_regressions.rs"), "").unwrap();
-    std::fs::write(dir.join("src/main.rs"), MODEL_MAIN).unwrap();
-    let log = dir.join("model.jsonl");
-    std::fs::write(
-        dir.join("invite.toml"),
-        format!(
-            "default_rho = 1.0\nmax_concurrent = 8\nmax_overhead = 1.0\nchild_cpu_charge = 0.0\n\
-             when_busy = \"wait\"\ntimeout_ms = 30000\ndrain_ms = 30000\nseed = 7\nlog = {:?}\n",
-            log.display().to_string()
-        ),
-    )
-    .unwrap();
+    // Named apart from the other tests' scratch crates, which share its target directory.
+    let scratch = scratch(
+        "model",
+        "\"serde\"",
+        "serde = { version = \"1\", features = [\"derive\"] }\n",
+        MODEL,
+        MODEL_MAIN,
+        7,
+    );
+    let (dir, target, log) = (
+        scratch.dir.as_path(),
+        scratch.target.clone(),
+        scratch.log.clone(),
+    );
 
     let (ok, out) = cargo(dir, &target, &["run", "--quiet", "--offline"]);
     assert!(ok, "{out}");

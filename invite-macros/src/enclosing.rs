@@ -151,12 +151,7 @@ fn tell(attrs: &mut Vec<syn::Attribute>, enclosing: &Enclosing) {
 
 /// Whether `a` is the hidden attribute.
 pub(crate) fn is_hidden(a: &syn::Attribute) -> bool {
-    let segs: Vec<String> = a
-        .path()
-        .segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect();
+    let segs = crate::expand::attr_path(a);
     matches!(segs.as_slice(), [first, last] if first == "invite" && last == HIDDEN)
 }
 

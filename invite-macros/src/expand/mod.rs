@@ -146,13 +146,17 @@ fn respan_locals(tokens: TokenStream) -> TokenStream {
         .collect()
 }
 
-pub(crate) fn invite_attr_kind(a: &syn::Attribute) -> Option<Kind> {
-    let segs: Vec<String> = a
-        .path()
+/// An attribute's path, segment by segment (`invite::metamorphic` is two).
+pub(crate) fn attr_path(a: &syn::Attribute) -> Vec<String> {
+    a.path()
         .segments
         .iter()
         .map(|s| s.ident.to_string())
-        .collect();
+        .collect()
+}
+
+pub(crate) fn invite_attr_kind(a: &syn::Attribute) -> Option<Kind> {
+    let segs = attr_path(a);
     let last = match segs.as_slice() {
         [one] => one.as_str(),
         [first, last] if first == "invite" => last.as_str(),
