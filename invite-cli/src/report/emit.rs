@@ -801,7 +801,7 @@ mod tests {
             })
             .collect()
     }
-    use invite::record::{Outcome, Seeds, Test, VERSION};
+    use invite::record::{Outcome, Record, Seeds, SiteInfo, SiteNamed, Test, VERSION};
 
     #[test]
     fn debug_text_becomes_an_expression_of_the_parameter_type() {
@@ -877,6 +877,137 @@ mod tests {
             add(&mut defects, &mut seen, t.clone());
         }
         defects
+    }
+
+    #[test]
+    fn printed_paths_are_written_from_inside_the_crate() {
+        assert_eq!(
+            in_this_crate("<app::models::Knn as app::Model>::predict", "app"),
+            "<crate::models::Knn as crate::Model>::predict"
+        );
+        assert_eq!(
+            in_this_crate("alloc::vec::Vec<app::Row<core::primitive::f64>>", "app"),
+            "std::vec::Vec<crate::Row<std::primitive::f64>>"
+        );
+        // Only where a path starts: a segment that merely ends in the crate's name stays.
+        assert_eq!(
+            in_this_crate("myapp::X<zapp::Y>", "app"),
+            "myapp::X<zapp::Y>"
+        );
+        assert_eq!(in_this_crate("app_two::X", "app"), "app_two::X");
+        assert_eq!(
+            in_this_crate("(app::A, [app::B; 2])", "app"),
+            "(crate::A, [crate::B; 2])"
+        );
+    }
+
+    #[test]
+    fn a_trait_method_with_a_long_receiver_is_rebuilt_exactly_and_called_through_its_path() {
+        let site = "<app::models::Knn as Model>::predict";
+        let mut t = failure(
+            site,
+            &[
+                ("self", "Knn { rows: [… (truncated)"),
+                ("q", "[1.0, … (truncated)"),
+            ],
+            3,
+        );
+        t.exact.values.insert("self".into(), "00ff".into());
+        t.exact
+            .types
+            .insert("self".into(), "app::models::Knn".into());
+        t.exact.values.insert("q".into(), "0100".into());
+        t.exact
+            .types
+            .insert("q".into(), "alloc::vec::Vec<f64>".into());
+        t.exact.receiver = Some("&".into());
+        let params = Params::from([(
+            site.to_string(),
+            SiteShape {
+                params: vec![("q".to_string(), "&[f64]".to_string())],
+                path: Some("<app::models::Knn as app::Model>::predict".to_string()),
+            },
+        )]);
+        let emitted = emit(&grouped(&[t.clone()]), &params, &BTreeMap::new());
+        let src = &emitted.source;
+        assert_eq!(emitted.tests, 1, "{src} {:?}", emitted.skipped);
+        // The receiver's type in scope through the module that holds it, not the type itself.
+        assert!(src.contains("use crate::models::*;\n"), "{src}");
+        assert!(
+            src.contains("let mut receiver = invite::exact!(crate::models::Knn, \"00ff\");"),
+            "{src}"
+        );
+        assert!(
+            src.contains(
+                "let _ = <crate::models::Knn as crate::Model>::predict(&receiver, \
+                 &invite::exact!(std::vec::Vec<f64>, \"0100\"));"
+            ),
+            "{src}"
+        );
+        assert!(emitted.shrinkable.is_empty());
+        // Without the path (an older log), a trait's method is left for the hand, and says why.
+        let older = Params::from([(
+            site.to_string(),
+            SiteShape {
+                params: vec![("q".to_string(), "&[f64]".to_string())],
+                path: None,
+            },
+        )]);
+        let emitted = emit(&grouped(&[t]), &older, &BTreeMap::new());
+        assert_eq!(emitted.tests, 0);
+        assert!(
+            emitted.skipped[0].contains("does not give its path"),
+            "{:?}",
+            emitted.skipped
+        );
+    }
+
+    #[test]
+    fn the_log_gives_each_site_its_parameters_and_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log.jsonl");
+        let info = |name: &str, path: Option<&str>| SiteInfo {
+            name: name.into(),
+            file: "src/lib.rs".into(),
+            line: 1,
+            rho: 1.0,
+            tests: vec!["mean(&permute(xs)) == result".into()],
+            params: Some(vec![("xs".into(), "&[f64]".into())]),
+            path: path.map(str::to_string),
+        };
+        let start = format!(
+            "{{\"kind\":\"start\",\"v\":1,\"time\":\"2026-01-01T00:00:00.000000Z\",\
+             \"instance\":{{\"host\":\"h\",\"pid\":7,\"exe\":\"x\",\"id\":\"i\",\
+             \"service\":\"s\",\"version\":\"v\"}},\"config_file\":\"\",\"config\":{{}},\
+             \"sites\":[{}]}}",
+            serde_json::to_string(&info("app::mean", None)).unwrap()
+        );
+        let named = Record::Site(SiteNamed {
+            v: VERSION,
+            time: "2026-01-01T00:00:00.000000Z".into(),
+            host: "h".into(),
+            pid: 7,
+            instance: String::new(),
+            service: String::new(),
+            version: String::new(),
+            info: info("<app::K as Model>::f", Some("<app::K as app::Model>::f")),
+        });
+        let mut lines = vec![start];
+        for r in [
+            named,
+            Record::Test(failure("app::mean", &[("xs", "[1.0]")], 1)),
+        ] {
+            lines.push(serde_json::to_string(&r).unwrap());
+        }
+        std::fs::write(&log, lines.join("\n") + "\n").unwrap();
+        let (defects, params) = defects_from_logs(&[log.display().to_string()]).unwrap();
+        assert_eq!(defects.len(), 1);
+        assert_eq!(params["app::mean"].params.len(), 1);
+        assert_eq!(params["app::mean"].path, None);
+        assert_eq!(
+            params["<app::K as Model>::f"].path.as_deref(),
+            Some("<app::K as app::Model>::f")
+        );
     }
 
     #[test]
