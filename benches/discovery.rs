@@ -5,6 +5,9 @@
 //! each against mutants of the function.
 //!
 //! `cargo bench --bench discovery`
+// A benchmark stands in for a program: it forks, waits and touches memory the way programs do,
+// with raw system calls (each with the reason it is sound).
+#![allow(unsafe_code)]
 
 use std::cell::Cell;
 use std::cmp::Ordering;

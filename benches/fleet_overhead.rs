@@ -11,6 +11,9 @@
 //! cargo bench --bench fleet_overhead
 //! INVITE_BENCH_SECONDS=4 cargo bench --bench fleet_overhead   # longer runs
 //! ```
+// A benchmark stands in for a program: it forks, waits and touches memory the way programs do,
+// with raw system calls (each with the reason it is sound).
+#![allow(unsafe_code)]
 
 mod support;
 

@@ -14,6 +14,9 @@
 //! ```text
 //! cargo bench --bench fork_launch
 //! ```
+// A benchmark stands in for a program: it forks, waits and touches memory the way programs do,
+// with raw system calls (each with the reason it is sound).
+#![allow(unsafe_code)]
 
 mod support;
 
@@ -21,7 +24,7 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use invite::__private::sandbox::launch;
+use invite_sandbox::launch;
 
 const METHODS: [&str; 3] = ["glibc fork", "launcher + fork", "raw clone"];
 

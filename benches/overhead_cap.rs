@@ -6,6 +6,9 @@
 //! ```text
 //! cargo bench --bench overhead_cap
 //! ```
+// A benchmark stands in for a program: it forks, waits and touches memory the way programs do,
+// with raw system calls (each with the reason it is sound).
+#![allow(unsafe_code)]
 
 mod support;
 

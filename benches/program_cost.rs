@@ -16,6 +16,9 @@
 //! cargo bench --bench program_cost
 //! INVITE_BENCH_HIDE_RUNS=never cargo bench --bench program_cost
 //! ```
+// A benchmark stands in for a program: it forks, waits and touches memory the way programs do,
+// with raw system calls (each with the reason it is sound).
+#![allow(unsafe_code)]
 
 mod probes;
 mod support;

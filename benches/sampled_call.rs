@@ -21,6 +21,9 @@
 //! INVITE_BENCH_HIDE_RUNS=always cargo bench --bench sampled_call
 //! INVITE_BENCH_RESIDENT_MB=64,1024 cargo bench --bench sampled_call
 //! ```
+// A benchmark stands in for a program: it forks, waits and touches memory the way programs do,
+// with raw system calls (each with the reason it is sound).
+#![allow(unsafe_code)]
 
 mod probes;
 mod support;

@@ -6,6 +6,9 @@
 //! test may open.
 //!
 //! `cargo bench --bench sandbox_setup`
+// A benchmark stands in for a program: it forks, waits and touches memory the way programs do,
+// with raw system calls (each with the reason it is sound).
+#![allow(unsafe_code)]
 
 mod support;
 
@@ -13,8 +16,8 @@ use std::io::Read;
 use std::os::fd::{AsFd, AsRawFd, FromRawFd};
 use std::time::Instant;
 
-use invite::__private::sandbox::seccomp::Filter;
-use invite::__private::sandbox::{broker, detach};
+use invite_sandbox::seccomp::Filter;
+use invite_sandbox::{broker, detach};
 
 const REPEATS: usize = 15;
 /// Opens timed per child in the open-cost comparison.
@@ -40,6 +43,7 @@ fn in_child(work: &dyn Fn(i32)) -> f64 {
     }
     // SAFETY: closing our write end; the read end is owned by the File.
     unsafe { libc::close(fds[1]) };
+    // SAFETY: the read end was just made by pipe and is owned by the File alone.
     let mut file = unsafe { std::fs::File::from_raw_fd(fds[0]) };
     let mut b = [0u8; 8];
     file.read_exact(&mut b).expect("child result");
@@ -80,6 +84,7 @@ fn open_cost(filter: &Filter, path: &std::ffi::CStr, brokered: bool) -> f64 {
     drop(theirs);
     // SAFETY: closing our write end; the read end is owned by the File.
     unsafe { libc::close(fds[1]) };
+    // SAFETY: the read end was just made by pipe and is owned by the File alone.
     let mut file = unsafe { std::fs::File::from_raw_fd(fds[0]) };
     loop {
         let mut polls = [

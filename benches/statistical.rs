@@ -3,6 +3,9 @@
 //! runs per side.
 //!
 //! `cargo bench --bench statistical`
+// A benchmark stands in for a program: it forks, waits and touches memory the way programs do,
+// with raw system calls (each with the reason it is sound).
+#![allow(unsafe_code)]
 
 use invite::mr::{multiply, reverse};
 use invite::record::Outcome;

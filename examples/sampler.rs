@@ -15,8 +15,8 @@
 //! of the results moves with it. `--fixed` runs the correct sampler, whose relations hold.
 //!
 //! ```text
-//! cargo run --release --example sampler            # the defect is found
-//! cargo run --release --example sampler -- --fixed # the correct sampler passes
+//! cargo run --release --features statistical --example sampler             # the defect is found
+//! cargo run --release --features statistical --example sampler -- --fixed  # the correct one passes
 //! ```
 
 use std::sync::atomic::{AtomicBool, Ordering};

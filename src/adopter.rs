@@ -129,7 +129,7 @@ pub fn program_handles_children() -> bool {
 
 #[cfg(invite_linux)]
 fn sigchld_default() -> bool {
-    crate::sys::process::sigchld_default()
+    invite_sandbox::process::sigchld_default()
 }
 
 /// Where nothing is forked, nothing is hidden either (never asked).
@@ -313,7 +313,7 @@ mod tests {
             };
             watch.publish();
         };
-        assert!(crate::sys::process::sigchld_default());
+        assert!(invite_sandbox::process::sigchld_default());
         for (own, unexplained) in [(true, false), (false, true), (true, true)] {
             publish(own, unexplained);
             assert!(Hiding::WhenNeeded.now(), "{own} {unexplained}");

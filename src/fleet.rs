@@ -77,37 +77,106 @@ pub fn owner(size: u64, site: &str, test: &str, period: u64) -> u64 {
         .unwrap_or(0)
 }
 
+/// Why a fleet place (`INVITE_SHARD`'s `K/N`, or `fleet`'s `member` and `size`) is refused.
+/// Its text says what is wrong and, for a place written as text, what to write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardError {
+    /// What is wrong.
+    pub kind: ShardErrorKind,
+    /// Whether the place was written as `K/N` (the message then shows the form).
+    pub written: bool,
+}
+
+/// What is wrong with a fleet place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ShardErrorKind {
+    /// The text has no `/` between the member and the fleet size.
+    NoSlash(String),
+    /// The member or the fleet size is not a whole number of 0 or more.
+    NotWhole {
+        /// "the member" or "the fleet size".
+        what: &'static str,
+        /// What was written.
+        text: String,
+    },
+    /// A fleet of no member tests nothing.
+    Empty,
+    /// The member is not below the fleet size.
+    Outside {
+        /// The member given.
+        member: u64,
+        /// The fleet size given.
+        size: u64,
+    },
+}
+
+/// How a place is written, for the messages.
+const MEMBER_OF_FORM: &str =
+    "write it as K/N, member K of a fleet of N, K from 0 to N - 1 (such as 0/8)";
+
+impl std::fmt::Display for ShardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.kind {
+            ShardErrorKind::NoSlash(text) => write!(f, "`{}` has no `/`", text.escape_debug())?,
+            ShardErrorKind::NotWhole { what, text } => write!(
+                f,
+                "{what} `{}` is not a whole number of 0 or more",
+                text.escape_debug()
+            )?,
+            ShardErrorKind::Empty => write!(f, "a fleet of 0 members tests nothing")?,
+            ShardErrorKind::Outside { member, size } => write!(
+                f,
+                "member {member} is outside a fleet of {size} (members are numbered 0 to {})",
+                size - 1
+            )?,
+        }
+        if self.written {
+            write!(f, ": {MEMBER_OF_FORM}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ShardError {}
+
 /// Parses `INVITE_SHARD`'s `K/N`: member K of a fleet of N, K from 0 to N − 1. The error says
 /// what is wrong and what to write.
-pub fn parse_member_of(text: &str) -> Result<(u64, u64), String> {
-    let form = "write it as K/N, member K of a fleet of N, K from 0 to N - 1 (such as 0/8)";
+pub fn parse_member_of(text: &str) -> Result<(u64, u64), ShardError> {
+    let written = |kind| ShardError {
+        kind,
+        written: true,
+    };
     let (k, n) = text
         .trim()
         .split_once('/')
-        .ok_or_else(|| format!("`{}` has no `/`: {form}", text.escape_debug()))?;
-    let whole = |what: &str, v: &str| {
+        .ok_or_else(|| written(ShardErrorKind::NoSlash(text.to_string())))?;
+    let whole = |what: &'static str, v: &str| {
         v.trim().parse::<u64>().map_err(|_| {
-            format!(
-                "{what} `{}` is not a whole number of 0 or more: {form}",
-                v.escape_debug()
-            )
+            written(ShardErrorKind::NotWhole {
+                what,
+                text: v.to_string(),
+            })
         })
     };
     let (k, n) = (whole("the member", k)?, whole("the fleet size", n)?);
-    check_member_of(k, n).map_err(|e| format!("{e}: {form}"))?;
+    check_member_of(k, n).map_err(|e| written(e.kind))?;
     Ok((k, n))
 }
 
 /// Whether `member` can be a member of a fleet of `size`; the error says why not.
-pub fn check_member_of(member: u64, size: u64) -> Result<(), String> {
+pub fn check_member_of(member: u64, size: u64) -> Result<(), ShardError> {
+    let refused = |kind| {
+        Err(ShardError {
+            kind,
+            written: false,
+        })
+    };
     if size == 0 {
-        return Err("a fleet of 0 members tests nothing".to_string());
+        return refused(ShardErrorKind::Empty);
     }
     if member >= size {
-        return Err(format!(
-            "member {member} is outside a fleet of {size} (members are numbered 0 to {})",
-            size - 1
-        ));
+        return refused(ShardErrorKind::Outside { member, size });
     }
     Ok(())
 }
@@ -256,7 +325,7 @@ mod tests {
     fn member_of_reads_k_of_n_and_refuses_the_rest_with_the_form() {
         assert_eq!(parse_member_of("3/8"), Ok((3, 8)));
         assert_eq!(parse_member_of(" 0 / 1 "), Ok((0, 1)));
-        let err = |t: &str| parse_member_of(t).unwrap_err();
+        let err = |t: &str| parse_member_of(t).unwrap_err().to_string();
         assert!(
             err("8/8")
                 .starts_with("member 8 is outside a fleet of 8 (members are numbered 0 to 7)"),
@@ -278,5 +347,14 @@ mod tests {
             err("\u{1b}[2J/4").contains("\\u{1b}"),
             "control characters are escaped"
         );
+        // Checked from the configuration's numbers, the form is not shown.
+        let checked = check_member_of(3, 2).unwrap_err();
+        assert_eq!(checked.kind, ShardErrorKind::Outside { member: 3, size: 2 });
+        assert!(!checked.to_string().contains("K/N"), "{checked}");
+        assert_eq!(
+            check_member_of(0, 0).unwrap_err().kind,
+            ShardErrorKind::Empty
+        );
+        assert_eq!(check_member_of(1, 2), Ok(()));
     }
 }

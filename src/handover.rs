@@ -63,9 +63,9 @@ impl Inbox {
     /// A new inbox, with the collector's ends: the pipe's read end, and the eventfd to wait
     /// on (shared, not duplicated: the program sees no descriptor more than it must).
     pub fn open() -> std::io::Result<(Inbox, OwnedFd, std::sync::Arc<OwnedFd>)> {
-        let (rx, tx) = crate::sys::process::pipe()?;
-        crate::sys::process::set_blocking(&tx);
-        let nudge = std::sync::Arc::new(crate::sys::fd::eventfd()?);
+        let (rx, tx) = invite_sandbox::process::pipe()?;
+        invite_sandbox::process::set_blocking(&tx);
+        let nudge = std::sync::Arc::new(invite_sandbox::fd::eventfd()?);
         let woken = std::sync::Arc::clone(&nudge);
         Ok((Inbox { tx, nudge }, rx, woken))
     }
@@ -96,7 +96,7 @@ impl Inbox {
 
     /// Wakes the collector now rather than at its next tick.
     pub fn wake(&self) {
-        crate::sys::fd::nudge(self.nudge.as_fd());
+        invite_sandbox::fd::nudge(self.nudge.as_fd());
     }
 }
 
@@ -109,7 +109,7 @@ pub(crate) enum Message {
         site: &'static Site,
         /// The read end of the run's result pipe.
         pipe: OwnedFd,
-        follow: crate::sys::process::Follow,
+        follow: invite_sandbox::process::Follow,
     },
 }
 
@@ -136,7 +136,7 @@ impl Message {
 pub(crate) fn receive(rx: &OwnedFd, mut each: impl FnMut(Message)) {
     let mut buf = [0u8; MESSAGE * 16];
     loop {
-        let n = crate::sys::fd::read_some(rx.as_fd(), &mut buf);
+        let n = invite_sandbox::fd::read_some(rx.as_fd(), &mut buf);
         if n == 0 {
             return;
         }
@@ -224,14 +224,14 @@ impl RunStart {
 impl RunStart {
     /// How the collector holds on to the run: through the pidfd the launcher opened, or, on
     /// kernels without pidfds, by the pid of a child of ours (checked, see
-    /// [`crate::sys::process::follow`]).
-    pub fn follow(&self) -> crate::sys::process::Follow {
+    /// [`invite_sandbox::process::follow`]).
+    pub fn follow(&self) -> invite_sandbox::process::Follow {
         if self.pidfd >= 0 {
             // SAFETY: the message's own descriptor, taken once (by the collector on receipt,
             // or by `abandon` when it was never delivered).
-            crate::sys::process::Follow::Pidfd(unsafe { own(self.pidfd) })
+            invite_sandbox::process::Follow::Pidfd(unsafe { own(self.pidfd) })
         } else {
-            crate::sys::process::follow(self.pid)
+            invite_sandbox::process::follow(self.pid)
         }
     }
 }
@@ -281,7 +281,7 @@ impl SparePipes {
                 return Ok(unsafe { unpack(packed) });
             }
         }
-        crate::sys::process::pipe()
+        invite_sandbox::process::pipe()
     }
 
     /// Fills the empty slots (on the collector thread).
@@ -290,7 +290,7 @@ impl SparePipes {
             if slot.load(Ordering::Relaxed) != EMPTY {
                 continue;
             }
-            let Ok((read, write)) = crate::sys::process::pipe() else {
+            let Ok((read, write)) = invite_sandbox::process::pipe() else {
                 return;
             };
             let packed =
@@ -342,7 +342,7 @@ mod tests {
 
     #[test]
     fn an_abandoned_run_is_killed() {
-        let (read, write) = crate::sys::process::pipe().expect("pipe");
+        let (read, write) = invite_sandbox::process::pipe().expect("pipe");
         // SAFETY: getpid has no preconditions.
         let me = unsafe { libc::getpid() };
         let run = crate::sandbox::launch::hidden(me, -1, &mut |_| loop {
@@ -372,7 +372,7 @@ mod tests {
 
     #[test]
     fn messages_cross_a_pipe_whole_and_intact() {
-        let (read, write) = crate::sys::process::pipe().expect("pipe");
+        let (read, write) = invite_sandbox::process::pipe().expect("pipe");
         for run in 1..=3u64 {
             let mut start = RunStart::shutdown();
             start.run = run;

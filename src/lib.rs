@@ -6,14 +6,12 @@
 //! relations, and arbitrary "In Vivo" tests, from inside the running program, on live arguments
 //! and live state, in forked copy-on-write children that the program never waits for.
 //!
-//! This page walks through the library: [relations](#metamorphic-relations) and
-//! [In Vivo tests](#in-vivo-tests) on a function, the same tests
-//! [in `cargo test`](#the-same-tests-in-cargo-test), [turning it on](#turning-it-on-invitetoml)
-//! in a running program, and [reading what it found](#reading-what-it-found). The README (on
-//! [crates.io](https://crates.io/crates/invite-mt)) has the details of each part, the sandbox
-//! and the costs.
+//! This page is the path a user takes: [a relation](#a-relation) on a function, the same
+//! relation [in `cargo test`](#in-cargo-test), [the configuration](#in-a-running-program-invitetoml)
+//! that turns it on in a running program, and [what it found](#what-it-found). The
+//! [guide] has a chapter for each part, and for the rest.
 //!
-//! ## Metamorphic relations
+//! ## A relation
 //!
 //! [`#[invite::metamorphic(...)]`](metamorphic) lists the relations a function must keep:
 //!
@@ -34,63 +32,24 @@
 //! }
 //!
 //! assert_eq!(std_dev(&[2.0, 4.0]), 1.0);
-//! // In a test, every call is tested (see below): these relations hold.
-//! invite::check(|| {
-//!     std_dev(&[1.0, 2.0, 4.0]);
-//! })
-//! .assert_passed();
+//! # invite::check(|| {
+//! #     std_dev(&[1.0, 2.0, 4.0]);
+//! # })
+//! # .assert_passed();
 //! ```
 //!
 //! A relation is a Rust `bool` expression. In it, the parameters' names are the live arguments
 //! of the sampled call, `result` is the function's output on them, and a call of the function's
-//! own name runs the function again on a follow-up input (for methods: `self.name(..)`,
-//! `Self::name(..)`). Every execution starts from the arguments the call saw (a receiver or an
-//! argument it may change is cloned for each) and from the same [`rng()`] stream, so a
-//! function that draws from it is compared on the same draws. The follow-up inputs come from the transformations of [`mr`] ([`mr::permute`],
-//! [`mr::multiply`], [`mr::add`], [`mr::include`], ...). Top-level comparisons are tolerant for
-//! floating point (see [`mr::Approx`]), a guard `if cond => relation` skips the relation when
-//! `cond` is false, and `statistical(test = welch) => ...` judges a relation of a random
-//! function over many runs (see [`stats`]). Options follow the relations: `tolerance = 1e-9`,
-//! `timeout_ms = 500`, `rho = 0.01`, `name = "..."`, and `test = path::to::check` adds a
-//! hand-written test of the result.
+//! own name runs the function again on a follow-up input. Every execution starts from the
+//! arguments the call saw and from the same [`rng()`] stream. The follow-up inputs come from the
+//! transformations of [`mr`] ([`mr::permute`], [`mr::multiply`], [`mr::add`], ...); top-level
+//! comparisons are tolerant for floating point (see [`mr::Approx`]), and a guard
+//! `if cond => relation` skips the relation when `cond` is false. The attribute works on
+//! methods, trait impls, `async fn`s and functions that macros write; misuse is a compile error
+//! on the offending token. [`#[invite::in_vivo(test = ...)]`](in_vivo) runs a test of your own
+//! on the live state instead.
 //!
-//! The attribute works on free functions, methods, trait impls' methods, `async fn`s and
-//! functions that macros write; the function keeps its signature, and nothing is added beside
-//! it. Misuse (a relation naming a misspelt parameter, a `const fn`, a `&mut self` method of a
-//! type that is not `Clone`) is a compile error on the offending token.
-//!
-//! ## In Vivo tests
-//!
-//! [`#[invite::in_vivo(test = ...)]`](in_vivo) runs a test of your own on the live state, as it
-//! was just before a sampled call:
-//!
-//! ```
-//! #[derive(Default)]
-//! struct Counter { hits: u64 }
-//!
-//! impl Counter {
-//!     #[invite::in_vivo(test = Self::bump_adds_one)]
-//!     fn bump(&mut self, by: u64) { self.hits += by; }
-//!
-//!     fn bump_adds_one(&mut self, _by: &u64) -> bool {
-//!         let before = self.hits;
-//!         self.bump(1);
-//!         self.hits == before + 1
-//!     }
-//! }
-//!
-//! let mut counter = Counter::default();
-//! invite::check(|| counter.bump(3)).assert_passed();
-//! assert_eq!(counter.hits, 3);
-//! ```
-//!
-//! The test receives the receiver, with the method's mutability, and references to the
-//! arguments. It fails by returning `false` or `Err`, or by panicking, so `assert!`-style unit
-//! tests can be reused. It runs in the child, so what it changes is lost with the child: the
-//! program's `counter` above still holds 3. The two attributes can share a function, and one
-//! fork then serves every test of a call.
-//!
-//! ## The same tests in `cargo test`
+//! ## In `cargo test`
 //!
 //! [`check`] runs a closure and tests every call of an instrumented function that it makes on
 //! the calling thread, whatever the sampling rate says, waiting for each call's tests. It needs
@@ -119,12 +78,7 @@
 //! assert_eq!(failed.unwrap().inputs["xs"], "[1.0, 2.0, 3.0, 4.0, 5.0]");
 //! ```
 //!
-//! With the `proptest` feature, `check_strategy` draws the inputs from a proptest strategy and
-//! shrinks a failing one to a minimal input. A failure logged in production becomes a
-//! regression test: `invite report --emit-tests` writes tests that call [`regression()`], which
-//! replays the logged call on its inputs and random streams ([`check_replaying`]).
-//!
-//! ## Turning it on: `invite.toml`
+//! ## In a running program: `invite.toml`
 //!
 //! In a running program nothing is sampled until a configuration says so: the file named by
 //! `$INVITE_CONFIG`, else `./invite.toml`. Without one, or with `INVITE=off` in the environment,
@@ -139,40 +93,39 @@
 //! rho = 0.001
 //! ```
 //!
-//! While developing and in CI, test every call instead (`default_rho = 1.0`,
-//! `when_busy = "wait"`, `max_overhead = 1.0`) and set `report_at_exit = true`, and the program
-//! prints the report of its own run as it exits. A site's rate is its `[functions]` entry, else
-//! the attribute's `rho`, else `default_rho`; at start, an entry that names no instrumented
-//! function is said on stderr. A program that would rather configure in code calls [`init_with`]
-//! with a [`config::Config`] before its first instrumented call; the values are checked as a
-//! file's are. Without the default cargo feature `enabled`, the attributes emit the plain
-//! function (the relations are still type-checked, in a branch that never runs).
+//! While developing and in CI, sample every call instead, with the settings of
+//! [the configuration chapter](crate::guide::configuration), and the program prints the report
+//! of its own run as it exits. A program that would rather configure in code calls
+//! [`init_with`] with a [`config::Config`] before its first instrumented call.
 //!
-//! ## Reading what it found
+//! ## What it found
 //!
 //! Every test ends in an outcome ([`record::Outcome`]: `pass`, `fail`, `error`, `timeout`,
 //! `inconclusive`, `blocked` or `skipped`) and becomes a line of the JSON Lines log
-//! ([`record::Record`]), with the call's inputs and the seeds that replay it
-//! ([`record::Seeds`], [`rng::replay`]). The `invite` command
-//! ([`invite-mt-cli`](https://docs.rs/invite-mt-cli)) reads logs of any number of processes:
-//! `invite report` shows outcomes per site and relation, costs and each failure;
+//! ([`record::Record`]), with the call's inputs and the seeds that replay it. The `invite`
+//! command ([`invite-mt-cli`](https://docs.rs/invite-mt-cli)) reads logs of any number of
+//! processes: `invite report` shows outcomes per site and relation, costs and each failure;
 //! `--fail-on fail,error,timeout` fails a CI job on a finding; `--target-overhead 0.01` tunes
-//! each site's rate; `--emit-tests FILE` writes the regression tests. Inside the program,
-//! [`outcomes()`] gives the counts and failures so far, and [`on_failure`] sets a hook called
-//! for each failing test as it is recorded:
+//! each site's rate; `--emit-tests FILE` writes regression tests that call [`regression()`].
+//! Inside the program, [`outcomes()`] gives the counts and failures so far, and [`on_failure`]
+//! sets a hook called for each failing test as it is recorded.
 //!
-//! ```
-//! invite::on_failure(|t| eprintln!("invite: {} failed {}", t.site, t.test));
-//! // ... the program's work ...
-//! invite::wait_idle(std::time::Duration::from_secs(5)); // let running tests finish
-//! let outcomes = invite::outcomes();
-//! for f in &outcomes.failures {
-//!     eprintln!("{} `{}`: {:?} on {:?}", f.site, f.test, f.detail, f.inputs);
-//! }
-//! ```
+//! ## The guide
 //!
-//! [`#[invite::discover]`](macro@discover) proposes relations from a function's sampled calls
-//! instead, and [`discover::Discovery`] from inputs you give.
+//! The [guide], chapter by chapter:
+//!
+//! - Writing tests: [relations](crate::guide::relations),
+//!   [where the attributes go](crate::guide::placement), [In Vivo tests](crate::guide::in_vivo),
+//!   [in `cargo test`](crate::guide::cargo_test).
+//! - Running them: [configuration](crate::guide::configuration),
+//!   [the log and the report](crate::guide::log_and_report),
+//!   [regressions](crate::guide::regressions), [pure sites](crate::guide::pure_sites),
+//!   [sampling](crate::guide::sampling), [the sandbox](crate::guide::sandbox).
+//! - More kinds of relations: [statistical](crate::guide::statistical),
+//!   [discovery](crate::guide::discovery).
+//! - At scale: [telemetry](crate::guide::telemetry), [fleets](crate::guide::fleet),
+//!   [whole programs](crate::guide::system).
+//! - Inside: [how it works](crate::guide::how_it_works), [limits](crate::guide::limits).
 
 #![warn(missing_docs)]
 // System calls and raw memory live in two low layers, `sys` and the sandbox's own `sys` (with
@@ -198,11 +151,13 @@ mod checking;
 mod collector;
 pub mod config;
 mod diag;
+#[cfg(feature = "discover")]
 pub mod discover;
 mod error;
 mod executor;
 mod exit_report;
 pub mod fleet;
+pub mod guide;
 #[cfg(invite_linux)]
 #[allow(unsafe_code)]
 mod handover;
@@ -228,10 +183,8 @@ mod runtime;
 #[path = "portable/runtime.rs"]
 mod runtime;
 pub mod shrink;
+#[cfg(feature = "statistical")]
 pub mod stats;
-#[cfg(invite_linux)]
-#[allow(unsafe_code)]
-mod sys;
 mod travel;
 mod turns;
 mod wait_line;
@@ -257,6 +210,7 @@ pub use error::InitError;
 #[doc(hidden)]
 pub use invite_macros::__block;
 pub use invite_macros::{discover, in_vivo, metamorphic, sites};
+pub use log_sink::append as append_to_log;
 pub use outcomes::on_failure;
 pub use outcomes::outcomes;
 pub use regression::regression;

@@ -62,7 +62,7 @@ impl LogSink {
             #[cfg(invite_linux)]
             std::os::unix::fs::OpenOptionsExt::custom_flags(
                 &mut options,
-                crate::sys::fd::NONBLOCKING_OPEN_FLAGS,
+                invite_sandbox::fd::NONBLOCKING_OPEN_FLAGS,
             );
             let file = options.open(target)?;
             let kind = file.metadata()?.file_type();

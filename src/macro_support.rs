@@ -26,16 +26,14 @@ pub trait ViaSerde {}
 
 // Below the user API, for invite's own CLI, benchmarks and scenario tests.
 pub use crate::dedup::SeenFilter;
-pub use crate::log_sink::append as append_to_log;
-pub use crate::site::{all as sites, DISCOVER_PREFIX};
+pub use crate::site::all as sites;
 #[cfg(invite_linux)]
-pub use crate::sys::usage::resident_mib;
+pub use invite_sandbox::usage::resident_mib;
 
-/// The sandbox's parts that `invite system` and the benchmarks reuse.
+/// The run's parts that the scenario tests reach.
 #[cfg(invite_linux)]
 pub mod sandbox {
     pub use crate::sandbox::orphans::{GRACE, UNCONFIRMED};
-    pub use crate::sandbox::{bpf, broker, detach, launch, seccomp, wire};
 }
 
 /// Forks a run for a sampled call that the caps admitted; `tests` run in it and never return.
@@ -46,6 +44,7 @@ pub use crate::place::Place;
 pub use crate::site::{Naming, Permit, Sampled, Site, SiteLocal, SiteMeta, SiteRef, TestKind};
 pub use inventory;
 
+#[cfg(feature = "discover")]
 /// Largest observation a discovery entry records, in bytes of JSON: a run's frames are capped
 /// at 4 MiB, and one record should stay readable line by line.
 const OBSERVATION_MAX: usize = 1 << 20;
@@ -376,8 +375,10 @@ pub fn comparison_detail(left: String, op: Op, right: String, tol: f64) -> Strin
     )
 }
 
+#[cfg(feature = "discover")]
 pub use crate::discover::{quietly as discover_quietly, Discoverable, Kind, Value};
 
+#[cfg(feature = "discover")]
 /// A discovery entry's child: observes the function on the live input (`None` where an
 /// argument cannot be represented) and on its follow-ups, and hands the observation, as JSON,
 /// to the collector as the verdict's detail.
@@ -393,6 +394,7 @@ pub fn discover_observe(
     t.set(outcome, Some(detail));
 }
 
+#[cfg(feature = "discover")]
 fn observation_verdict(
     signature: &str,
     kinds: &[Kind],
@@ -439,6 +441,7 @@ fn observation_verdict(
     }
 }
 
+#[cfg(feature = "discover")]
 /// An observation as its record holds it, or, past [`OBSERVATION_MAX`], why not and what to
 /// do: every follow-up's result is in it, so long inputs make long records.
 fn recorded(json: String) -> (Outcome, String) {
@@ -507,6 +510,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "discover")]
     fn an_observation_past_the_record_cap_says_what_to_do() {
         let (outcome, json) = recorded("x".repeat(OBSERVATION_MAX));
         assert_eq!((outcome, json.len()), (Outcome::Pass, OBSERVATION_MAX));
@@ -517,6 +521,7 @@ mod tests {
         assert!(detail.contains("invite::discover::Discovery"), "{detail}");
     }
 
+    #[cfg(feature = "discover")]
     fn verdict(
         signature: &str,
         input: Vec<Option<Value>>,
@@ -528,6 +533,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "discover")]
     fn an_observation_is_the_verdict_of_a_discovery_entry() {
         let sine = |x: &[f64]| Some(Value::Float(x[0].sin()));
         let (outcome, detail) =
@@ -546,6 +552,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "discover")]
     fn a_call_discovery_cannot_observe_says_why() {
         let sine = |x: &[f64]| Some(Value::Float(x[0].sin()));
         let (outcome, detail) = verdict(

@@ -9,18 +9,23 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+/// How the `test` of a discovery record starts; the function's signature follows.
+pub const DISCOVER_PREFIX: &str = "discover ";
+
 /// The log format version written in every record's `"v"`.
 pub const VERSION: u32 = 1;
 
 /// One line of the log.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Record {
     /// A process started invite: its configuration and its sites.
     Start(Start),
     /// One test of one sampled call.
     Test(Test),
     /// What one sampled call of a discovered function showed (`#[invite::discover]`).
+    #[cfg(feature = "discover")]
     Observation(Observation),
     /// Periodic counters of every site.
     Stats(Stats),
@@ -165,6 +170,7 @@ pub struct Start {
 /// How one test ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Outcome {
     /// The relation held or the test returned success.
     Pass,
@@ -356,6 +362,7 @@ pub const RECEIVER: &str = "\u{0}receiver";
 
 /// One sampled call of a function under discovery: its results on the live input and on
 /// every follow-up input, which `invite discover` judges candidate relations on.
+#[cfg(feature = "discover")]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Observation {
     /// Record format version.
@@ -686,7 +693,7 @@ pub const REPLAY_INPUT: &str = "replay";
 /// This machine's host name, as records carry it.
 pub fn hostname() -> String {
     #[cfg(invite_linux)]
-    return crate::sys::host::name();
+    return invite_sandbox::host::name();
     #[cfg(not(invite_linux))]
     return std::env::var("HOSTNAME")
         .or_else(|_| std::env::var("COMPUTERNAME"))

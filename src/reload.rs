@@ -130,6 +130,7 @@ pub(crate) struct Reloader {
     /// The file, if the configuration came from one (not from `init_with` or a check).
     file: Option<PathBuf>,
     /// Keeps the directory watched; `None` where no watch could be set up.
+    #[cfg(feature = "watch")]
     _watcher: Option<notify::RecommendedWatcher>,
     look_every: Duration,
     last_look: Instant,
@@ -168,7 +169,10 @@ pub(crate) struct Setup {
 
 impl Reloader {
     pub fn new(setup: Setup) -> Reloader {
+        #[cfg(feature = "watch")]
         let watcher = setup.file.as_deref().and_then(watch);
+        #[cfg(not(feature = "watch"))]
+        let watcher: Option<()> = None;
         let look_every = if watcher.is_some() {
             Duration::from_secs(1)
         } else {
@@ -177,6 +181,7 @@ impl Reloader {
         let shard = shard_of(setup.shard_from_env, &setup.config);
         let stamp = setup.file.as_deref().and_then(stamp);
         Reloader {
+            #[cfg(feature = "watch")]
             _watcher: watcher,
             look_every,
             last_look: Instant::now(),
@@ -388,6 +393,7 @@ fn applied_message(file: &Path, changed: &[String], at_restart: &[String]) -> St
 /// Watches the directory of `file` (non-recursively): an edit in place, a rename over it and a
 /// ConfigMap's swap of its `..data` symlink all show there. `None` where no watch can be set up
 /// (no inotify instances left, say): the metadata is then looked at more often.
+#[cfg(feature = "watch")]
 fn watch(file: &Path) -> Option<notify::RecommendedWatcher> {
     use notify::Watcher;
     let dir = match file.parent() {
@@ -885,6 +891,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "watch")]
     fn a_file_s_directory_is_watched_and_looked_at_every_second() {
         // A file named without a directory is in the working directory.
         assert!(watch(Path::new("Cargo.toml")).is_some());

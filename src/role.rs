@@ -99,6 +99,7 @@ fn install_hook() {
 
 /// Runs `f`, turning a panic into `None` without a word: a follow-up input outside the
 /// function's domain is an answer ("the relation does not apply here"), not an error.
+#[cfg(feature = "discover")]
 pub fn quietly<R>(f: impl FnOnce() -> R) -> Option<R> {
     install_hook();
     let was = QUIET.with(|q| q.replace(true));

@@ -255,7 +255,7 @@ fn start_with(
     file: Option<std::path::PathBuf>,
     writes_log: bool,
 ) -> Option<Runtime> {
-    let dev_null = match crate::sys::fd::open_dev_null() {
+    let dev_null = match invite_sandbox::fd::open_dev_null() {
         Ok(fd) => fd,
         Err(e) => {
             crate::diag::say(Level::Error, "start", || {
@@ -337,7 +337,7 @@ fn start_with(
         shard: shard.map(|s| format!("{}/{}", s.member, s.size)),
     };
     let budget = Arc::new(Budget::new(config.max_concurrent, config.max_overhead));
-    let cow_fault_ns = crate::sys::usage::cow_fault_cost_ns();
+    let cow_fault_ns = invite_sandbox::usage::cow_fault_cost_ns();
     let seccomp = filter.is_some();
     let follows_a_file = file.is_some();
     let live = Arc::new(Live::new(&config, shard, follow::busy_wait_limit()));
@@ -372,8 +372,8 @@ fn start_with(
         SmallRng::from_os_rng().next_u64()
     });
     // Both touch only atomics (and, at exit, the collector).
-    crate::sys::process::at_exit(shutdown_at_exit);
-    crate::sys::process::at_fork_in_child(crate::role::mark_forked);
+    invite_sandbox::process::at_exit(shutdown_at_exit);
+    invite_sandbox::process::at_fork_in_child(crate::role::mark_forked);
     let hiding = match config.hide_runs {
         _ if !crate::sandbox::launch::available() => Hiding::Never,
         HideRuns::Never => Hiding::Never,

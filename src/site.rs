@@ -327,9 +327,6 @@ pub enum TestKind {
     Discover,
 }
 
-/// How a discovery entry's text starts; the function's signature follows.
-pub const DISCOVER_PREFIX: &str = "discover ";
-
 /// How a site's name comes to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Naming {

@@ -111,8 +111,8 @@ macro_rules! numbers {
 
 /// A slice of numbers in one copy, where the machine's order is the format's.
 #[cfg(all(invite_linux, target_endian = "little"))]
-fn put_numbers<T: crate::sys::bytes::Number>(items: &[T], out: &mut Vec<u8>) {
-    out.extend_from_slice(crate::sys::bytes::of_numbers(items));
+fn put_numbers<T: invite_sandbox::bytes::Number>(items: &[T], out: &mut Vec<u8>) {
+    out.extend_from_slice(invite_sandbox::bytes::of_numbers(items));
 }
 
 #[cfg(not(all(invite_linux, target_endian = "little")))]
@@ -271,7 +271,7 @@ tuples!(
 /// else (with the `serde` feature) `serde`, else, where the site was not declared `pure` and
 /// only `invite.toml` may send it to the worker, nothing ([`CannotTravel`]). Chosen at compile
 /// time by method resolution: `(&&Carry::<T>::new()).invite_put(..)` finds [`ViaTravel`]
-/// (on `&&Carry`) first, then [`ViaSerde`] (on `&Carry`), then [`CannotTravel`] (on `Carry`
+/// (on `&&Carry`) first, then `ViaSerde` (on `&Carry`, with the `serde` feature), then [`CannotTravel`] (on `Carry`
 /// by value, hence `Copy`).
 pub struct Carry<T>(std::marker::PhantomData<fn() -> T>);
 

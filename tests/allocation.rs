@@ -1,6 +1,9 @@
 //! The caller allocates nothing for a run: a sampled call takes a pipe the collector made ahead
 //! of time, forks and sends one message by value. Counted with a global allocator that counts
 //! the calling thread's allocations only.
+// A test stands in for a program, hostile ones included: it forks, signals, maps memory and
+// opens descriptors the way programs do, with raw system calls (each with the reason it is sound).
+#![allow(unsafe_code)]
 
 mod support;
 
@@ -33,17 +36,21 @@ fn count_one() {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count_one();
+        // SAFETY: the caller's layout, passed on unchanged.
         unsafe { System.alloc(layout) }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         count_one();
+        // SAFETY: the caller's layout, passed on unchanged.
         unsafe { System.alloc_zeroed(layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         count_one();
+        // SAFETY: a block the system allocator gave, with its layout.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: a block the system allocator gave, with its layout.
         unsafe { System.dealloc(ptr, layout) }
     }
 }

@@ -9,6 +9,9 @@
 //! property of the whole test process.
 //!
 //! Linux only: the portable build (`--cfg invite_portable`) has no sandbox to test.
+// A test stands in for a program, hostile ones included: it forks, signals, maps memory and
+// opens descriptors the way programs do, with raw system calls (each with the reason it is sound).
+#![allow(unsafe_code)]
 #![cfg(not(invite_portable))]
 
 mod support;
@@ -57,6 +60,7 @@ fn under_an_adopter_that_never_reaps_runs_stop_leaving_zombies() {
     if std::env::var_os("INVITE_SCENARIO").is_none() {
         // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only sets a flag of this process.
         assert_eq!(
+            // SAFETY: a flag of this process.
             unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) },
             0
         );

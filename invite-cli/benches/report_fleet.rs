@@ -137,30 +137,21 @@ fn run(dir: &Path, threads: u64) -> (f64, f64, f64, Vec<u8>) {
         .spawn()
         .expect("run invite");
     let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waiting for our own child with valid pointers to locals.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let waited = invite_sandbox::usage::wait_child(pid);
     let secs = started.elapsed().as_secs_f64();
     let _ = child.try_wait();
-    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
+    let ended = waited.expect("invite report is a child of this process");
     assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "invite report failed: {status}"
+        ended.status.success(),
+        "invite report failed: {}",
+        ended.status
     );
     let mut out = out;
     use std::io::{Read, Seek};
     out.rewind().expect("rewind");
     let mut written = Vec::new();
     out.read_to_end(&mut written).expect("read the report");
-    let cpu = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    (
-        secs,
-        cpu(usage.ru_utime) + cpu(usage.ru_stime),
-        usage.ru_maxrss as f64 / 1024.0,
-        written,
-    )
+    (secs, ended.cpu_ns as f64 / 1e9, ended.peak_mib, written)
 }
 
 /// Writes the logs: file `f` holds the instances `i` with `i % files == f`, their records

@@ -40,18 +40,14 @@ fn main() {
             .spawn()
             .expect("run invite");
         let pid = child.id() as libc::pid_t;
-        let mut status = 0;
-        // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: waiting for our own child with valid pointers to locals.
-        unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        let peak_mib = invite_sandbox::usage::wait_child(pid).map_or(f64::NAN, |e| e.peak_mib);
         let _ = child.try_wait();
         let secs = started.elapsed().as_secs_f64();
         let mib = written as f64 / (1 << 20) as f64;
         println!(
             "invite report --format {format}: {secs:.2} s, {:.0} MiB/s, peak memory {:.1} MiB",
             mib / secs,
-            usage.ru_maxrss as f64 / 1024.0
+            peak_mib
         );
     }
 }

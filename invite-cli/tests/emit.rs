@@ -326,6 +326,8 @@ fn the_median_example_goes_from_the_field_to_the_readme_s_minimal_test() {
             "license = \"MIT OR Apache-2.0\"",
         )
         .replace("rust-version.workspace = true", "rust-version = \"1.89\"")
+        // The workspace's lints stay with the workspace.
+        .replace("[lints]\nworkspace = true\n", "")
         + "\n[workspace]\n";
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     std::fs::copy(repo.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
@@ -368,7 +370,7 @@ fn the_median_example_goes_from_the_field_to_the_readme_s_minimal_test() {
         stderr.contains("wrote 1 regression test(s), one per defect, for 991 failure(s)"),
         "{stderr}"
     );
-    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(repo.join("src/guide/regressions.md")).unwrap();
     let said = "median_negate_xs_result: `[7973.3, -573673.18]` (2 elements) to `[1.0, -1.0]`\n\
                 (2 elements) (8 tries)";
     assert!(stderr.contains(&said.replace('\n', " ")), "{stderr}");

@@ -461,6 +461,8 @@ fn a_failure_s_inputs_and_relation_are_printed_whole_at_any_width() {
 
 /// Runs the command with its standard output on a terminal of `columns` columns and `COLUMNS`
 /// set to `env_columns` (unset for `None`); what the terminal received.
+// A terminal for the command to print to: a pseudo-terminal pair from openpty.
+#[allow(unsafe_code)]
 fn on_a_terminal(args: &[&str], columns: u16, env_columns: Option<&str>) -> String {
     use std::io::Read;
     use std::os::fd::{FromRawFd, OwnedFd};
@@ -1806,16 +1808,11 @@ fn invite_to(args: &[&str], stdout: Stdio) -> Output {
 
 #[test]
 fn a_reader_that_went_away_is_not_an_error_but_a_full_disk_is() {
-    use std::os::fd::{FromRawFd, OwnedFd};
     let dir = tempfile::tempdir().unwrap();
     let log = write(dir.path(), "a.jsonl", instance_log(7).as_bytes());
     let log = log.to_str().unwrap();
     // A pipe whose reading end is closed before the command writes: `invite report | head`.
-    let mut fds = [0; 2];
-    // SAFETY: pipe writes two fresh descriptors into the array.
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-    // SAFETY: both descriptors were just created and are owned here alone.
-    let (read, write_end) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    let (read, write_end) = rustix::pipe::pipe().unwrap();
     drop(read);
     let out = invite_to(&["report", log], Stdio::from(write_end));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

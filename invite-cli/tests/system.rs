@@ -964,8 +964,7 @@ fn a_follow_up_holds_no_capability_and_stops_at_its_file_size_limit() {
         [zero; 3],
         "permitted, effective, ambient: {caps}"
     );
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    if rustix::process::geteuid().is_root() {
         assert_eq!(
             sets[2], zero,
             "a root caller's follow-up loses the bounding set: {caps}"
@@ -1286,6 +1285,8 @@ fn follow_ups_run_in_parallel_up_to_parallel_at_a_time() {
 
 /// Makes the process that runs it see a kernel without Landlock: `landlock_create_ruleset`
 /// fails with `ENOSYS` from here on, in it and everything it starts. For `pre_exec`.
+// The test builds a kernel without Landlock for one process: a raw seccomp filter.
+#[allow(unsafe_code)]
 fn without_landlock() -> std::io::Result<()> {
     let insn = |code: u32, jt, jf, k| libc::sock_filter {
         code: code as u16,
@@ -1331,6 +1332,7 @@ fn without_landlock() -> std::io::Result<()> {
 }
 
 #[test]
+#[allow(unsafe_code)]
 fn without_landlock_every_relation_is_an_error_that_says_so_and_nothing_runs() {
     use std::os::unix::process::CommandExt;
     let dir = tempfile::tempdir().unwrap();

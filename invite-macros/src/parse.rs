@@ -336,6 +336,15 @@ impl Args {
                 "discovery is asked for twice: keep either #[invite::discover] or `discover = true`",
             ));
         }
+        // Checked with the attributes off too: the expansion type-checks the conversions.
+        if !cfg!(feature = "discover") {
+            return Err(syn::Error::new(
+                span,
+                "relation discovery is an optional part of invite: enable it with \
+                 `invite-mt = { version = \"...\", features = [\"discover\"] }` in Cargo.toml \
+                 (a build that only checks relations leaves it out)",
+            ));
+        }
         self.tests.push(Test::Discover(String::new()));
         Ok(())
     }
@@ -444,7 +453,14 @@ fn parse_statistical(input: ParseStream) -> syn::Result<Option<Box<Statistical>>
     if !starts {
         return Ok(None);
     }
-    input.parse::<syn::Ident>()?;
+    let word = input.parse::<syn::Ident>()?;
+    if !cfg!(feature = "statistical") {
+        return Err(syn::Error::new(
+            word.span(),
+            "statistical relations are an optional part of invite: enable them with \
+             `invite-mt = { version = \"...\", features = [\"statistical\"] }` in Cargo.toml",
+        ));
+    }
     let content;
     syn::parenthesized!(content in input);
     let pairs =

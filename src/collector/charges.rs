@@ -6,7 +6,7 @@ use super::State;
 impl State {
     /// Charges the CPU time of test children reaped since the last round (see budget.rs).
     pub(super) fn charge_children(&mut self) {
-        let now = crate::sys::usage::children_cpu_ns();
+        let now = invite_sandbox::usage::children_cpu_ns();
         let new = now.saturating_sub(self.children_seen);
         self.children_seen = now;
         if new > 0 {
@@ -23,7 +23,7 @@ impl State {
 
     /// Charges the copy-on-write faults of the last round, if any run was alive in it.
     pub(super) fn charge_faults(&mut self, runs_were_alive: bool) {
-        let (faults, system_ns) = crate::sys::usage::usage();
+        let (faults, system_ns) = invite_sandbox::usage::usage();
         let new = faults.saturating_sub(self.faults_seen);
         let system = system_ns.saturating_sub(self.system_seen);
         self.faults_seen = faults;

@@ -35,7 +35,9 @@ use crate::site::{self, Site};
 
 use adaptive::Counters;
 use notices::refusal_notice;
-use records::{observation_record, test_record, Tally};
+#[cfg(feature = "discover")]
+use records::observation_record;
+use records::{test_record, Tally};
 
 /// Everything the collector needs to follow one run.
 pub(crate) struct RunHandle {
@@ -135,10 +137,10 @@ impl Collector {
             killed_at_exit: 0,
             shutdown_ack: Arc::new(std::sync::Mutex::new(None)),
             cow_fault_ns,
-            faults_seen: crate::sys::usage::usage().0,
-            system_seen: crate::sys::usage::usage().1,
+            faults_seen: invite_sandbox::usage::usage().0,
+            system_seen: invite_sandbox::usage::usage().1,
             last_run_end: None,
-            children_seen: crate::sys::usage::children_cpu_ns(),
+            children_seen: invite_sandbox::usage::children_cpu_ns(),
             child_cpu_charge: config.child_cpu_charge(),
             children_ns: 0,
             cow_faults: 0,
@@ -149,7 +151,7 @@ impl Collector {
             announced: HashSet::new(),
             // Here, before the caller that started invite forks its run.
             children: (config.hide_runs == crate::config::HideRuns::Auto).then(|| {
-                let watch = crate::adopter::ChildWatch::first(crate::sys::process::children());
+                let watch = crate::adopter::ChildWatch::first(invite_sandbox::process::children());
                 watch.publish();
                 watch
             }),
@@ -168,7 +170,7 @@ impl Collector {
             .spawn(move || {
                 // A file size limit or a closed stderr must fail the write, not kill the
                 // program: this thread writes the log, so it takes neither signal.
-                crate::sys::process::block_in_this_thread(&[libc::SIGXFSZ, libc::SIGPIPE]);
+                invite_sandbox::process::block_in_this_thread(&[libc::SIGXFSZ, libc::SIGPIPE]);
                 // Here rather than in `spawn`, which may run on a caller's first sampled call.
                 #[cfg(feature = "metrics")]
                 state.meter.describe();
@@ -477,15 +479,22 @@ impl State {
                     self.runs[i].reported[index] = true;
                     let run = &self.runs[i];
                     let site = run.h.site;
-                    match observation_record(
+                    #[cfg(feature = "discover")]
+                    let observed = observation_record(
                         run,
                         &self.instance,
                         index,
                         outcome,
                         duration_us,
                         &detail,
-                    ) {
+                    );
+                    #[cfg(not(feature = "discover"))]
+                    let observed: Option<std::convert::Infallible> = None;
+                    match observed {
+                        #[cfg(feature = "discover")]
                         Some(o) => self.emit_observation(site, o),
+                        #[cfg(not(feature = "discover"))]
+                        Some(never) => match never {},
                         None => {
                             let record = test_record(
                                 &run.about(),
@@ -571,11 +580,14 @@ impl State {
         let Some(watch) = &mut self.children else {
             return;
         };
-        if watch.seen.own || !watch.due(Instant::now()) || !crate::sys::process::sigchld_default() {
+        if watch.seen.own
+            || !watch.due(Instant::now())
+            || !invite_sandbox::process::sigchld_default()
+        {
             return;
         }
         let runs: HashSet<libc::pid_t> = self.runs.iter().map(|r| r.h.pid).collect();
-        watch.look(crate::sys::process::children(), |p| runs.contains(&p));
+        watch.look(invite_sandbox::process::children(), |p| runs.contains(&p));
         watch.publish();
     }
 
@@ -618,8 +630,8 @@ impl State {
         }
         // At least a millisecond, as ever: a deadline that has just passed is not a busy loop.
         let limit = limit.min(TICK).max(Duration::from_millis(1));
-        crate::sys::fd::wait_readable(&fds, limit);
-        crate::sys::fd::drain_eventfd(woken.as_fd());
+        invite_sandbox::fd::wait_readable(&fds, limit);
+        invite_sandbox::fd::drain_eventfd(woken.as_fd());
     }
 }
 

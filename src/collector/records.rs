@@ -9,7 +9,9 @@ use super::{LiveRun, State};
 use crate::config::OnFailure;
 use crate::diag::{self, Level};
 use crate::record::{self, Instance, Outcome, OutcomeCounts, Record, SiteStats};
-use crate::site::{self, Site, TestKind, DISCOVER_PREFIX};
+use crate::site::{self, Site};
+#[cfg(feature = "discover")]
+use crate::{record::DISCOVER_PREFIX, site::TestKind};
 
 /// A site's finished tests, for its stats records.
 #[derive(Default)]
@@ -58,6 +60,7 @@ impl State {
 
     /// An observation counts as a passed test of its site (it is one run of the site's entry)
     /// but is logged as what it is.
+    #[cfg(feature = "discover")]
     pub(super) fn emit_observation(&mut self, site: &'static Site, o: record::Observation) {
         self.tally(site, Outcome::Pass, o.duration_us);
         self.push(&Record::Observation(o));
@@ -165,7 +168,7 @@ impl State {
             cow_faults: self.cow_faults,
             cow_share: self.cow_ns as f64 / 1e9 / elapsed,
             children_share: self.children_ns as f64 / 1e9 / elapsed,
-            resident_mib: crate::sys::usage::resident_mib(),
+            resident_mib: invite_sandbox::usage::resident_mib(),
             log_errors: self.sink.errors,
             log_lost: self.sink.lost,
         });
@@ -252,6 +255,7 @@ fn failure_line(t: &record::Test) -> String {
 
 /// The record of a discovery entry that observed its call; `None` for any other test, and for a
 /// discovery that did not observe (blocked, timed out, failed), which is logged as a test.
+#[cfg(feature = "discover")]
 pub(super) fn observation_record(
     run: &LiveRun,
     instance: &Instance,

@@ -8,6 +8,7 @@ use super::{Config, ConfigError};
 
 /// Where the configuration comes from, decided by the environment.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Source {
     /// `INVITE=off` (or `0`, `false`, `no`).
     Disabled,
@@ -102,7 +103,7 @@ impl Config {
         #[cfg(invite_linux)]
         std::os::unix::fs::OpenOptionsExt::custom_flags(
             &mut options,
-            crate::sys::fd::NONBLOCKING_OPEN_FLAGS,
+            invite_sandbox::fd::NONBLOCKING_OPEN_FLAGS,
         );
         // Without a non-blocking open, a FIFO would hold the open: look first.
         #[cfg(not(invite_linux))]
@@ -177,7 +178,18 @@ impl Config {
     }
 
     fn from_toml_once(text: &str, path: &Path) -> Result<Config, ConfigError> {
-        let de = toml::Deserializer::new(text);
+        let syntax = |inner: toml::de::Error| {
+            let (line, column) = inner.span().map_or((0, 0), |s| line_column(text, s.start));
+            ConfigError {
+                file: path.to_path_buf(),
+                line,
+                column,
+                key: String::new(),
+                message: without_value(inner.message().trim()),
+                more: Vec::new(),
+            }
+        };
+        let de = toml::de::Deserializer::parse(text).map_err(syntax)?;
         serde_path_to_error::deserialize::<_, Config>(de).map_err(|err| {
             let key = err.path().to_string();
             let inner = err.into_inner();

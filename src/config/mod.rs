@@ -24,6 +24,7 @@ pub use validate::{check_label, MAX_LABEL};
 /// What happens when a test fails.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum OnFailure {
     /// Write the record to the log (and call the hook set by [`crate::on_failure`], as every
     /// mode does).
@@ -37,6 +38,7 @@ pub enum OnFailure {
 /// What a sampled call does when a cap refuses its run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum WhenBusy {
     /// The call goes on untested (counted in `skipped`): the caps bound what the program pays.
     Skip,
@@ -50,6 +52,7 @@ pub enum WhenBusy {
 /// `waitpid(-1)`). `true` and `false` are read as `Always` and `Never`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum HideRuns {
     /// Hidden once the program shows it handles children: SIGCHLD is caught or ignored, or
     /// the program has children of its own; plain forks before, which cost the caller less. A
@@ -66,6 +69,7 @@ pub enum HideRuns {
 /// How a test is kept from changing anything outside its process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Sandbox {
     /// Memory isolation by the fork, and a seccomp filter against every other side effect.
     Seccomp,
@@ -76,6 +80,7 @@ pub enum Sandbox {
 /// Where a pure site's tests run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Isolation {
     /// A fork of the program per sampled call, as every other site.
     Fork,
@@ -143,7 +148,7 @@ pub struct SiteConfig {
     pub target_tests_per_min: Option<f64>,
 }
 
-/// The effective configuration. Every field has the default documented in the README.
+/// The effective configuration. Every field has the default documented in the guide's configuration chapter.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
@@ -461,13 +466,13 @@ mod tests {
         assert_eq!(parse("").unwrap(), Config::default());
     }
 
-    /// The README's configuration table, as (key, default) pairs.
+    /// The configuration table of the guide (`src/guide/configuration.md`), as (key, default) pairs.
     fn documented_defaults() -> Vec<(String, String)> {
-        let readme = include_str!("../../README.md");
+        let readme = include_str!("../guide/configuration.md");
         let table = readme
             .split("| key | default | meaning |")
             .nth(1)
-            .expect("README.md has the configuration table");
+            .expect("the configuration chapter has its table");
         table
             .lines()
             .skip(2)
@@ -491,7 +496,7 @@ mod tests {
         for key in fields.keys().filter(|k| *k != "functions") {
             assert!(
                 documented.iter().any(|(k, _)| k == key),
-                "`{key}` is missing from the README's table"
+                "`{key}` is missing from the configuration table of the guide"
             );
         }
         for (key, default) in &documented {
@@ -510,11 +515,11 @@ mod tests {
                 }
                 literal => {
                     let written = parse(&format!("{key} = {literal}"))
-                        .unwrap_or_else(|e| panic!("README default of `{key}`: {e}"));
+                        .unwrap_or_else(|e| panic!("documented default of `{key}`: {e}"));
                     assert_eq!(written, defaults, "`{key} = {literal}` is not the default");
                     assert!(
                         fields.contains_key(key),
-                        "README documents an unknown key `{key}`"
+                        "the guide documents an unknown key `{key}`"
                     );
                 }
             }

@@ -14,6 +14,7 @@ const EPS: f64 = f64::EPSILON;
 
 /// How a follow-up result `y'` relates to the original result `y`.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Form {
     /// `y' = α·y + β` (for booleans: `y' = y` or `y' = !y`).
     Affine { alpha: Const, beta: Const },

@@ -7,6 +7,7 @@ use super::value::Value;
 
 /// A condition on one parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Guard {
     /// `x > 0`.
     Positive(usize),

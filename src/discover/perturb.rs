@@ -9,6 +9,7 @@ const NUDGE: f64 = 1e-3;
 
 /// One wrong version of the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Perturbation {
     /// Always the first result observed.
     Constant,

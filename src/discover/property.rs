@@ -10,6 +10,7 @@ use super::value::{distance, Kind, Value};
 
 /// How a number compares with a reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Cmp {
     /// Greater, by more than a pasted relation's tolerance can blur.
     Above,
@@ -67,6 +68,7 @@ fn element_type(ty: &str) -> Option<String> {
 
 /// A property of the result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Property {
     /// `result > 0`, `result >= 0`, `result < 0` or `result <= 0`.
     Sign(Cmp),

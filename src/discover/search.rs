@@ -17,6 +17,7 @@ use super::value::{Kind, Value};
 
 /// What a found relation compares.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Subject {
     /// The follow-up run of a transformation against the original result.
     Follow {
@@ -283,6 +284,7 @@ pub fn near_misses<'a>(
 /// median wrong for even lengths, a sum wrong with negative elements, a dedup wrong with
 /// duplicates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Defect {
     /// `xs.len()` even (and not zero).
     EvenLen(usize),

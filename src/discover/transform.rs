@@ -71,6 +71,7 @@ pub fn float_literal(x: f64) -> String {
 
 /// The numeric type a constant is written for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NumTy {
     /// `f64` (and what is not `f32`).
     F64,
@@ -123,6 +124,7 @@ const INT_B: [Const; 5] = [
 
 /// What a sequence transformation does.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum SeqOp {
     /// A random order.
     Permute,
@@ -188,6 +190,7 @@ const SEQ_OPS: [SeqOp; 15] = [
 
 /// A follow-up input made from the original one.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Transform {
     /// One number parameter becomes `a·x + b`.
     Affine {

@@ -6,6 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// The shape of an argument or a result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Kind {
     /// `f32` or `f64`.
     Float,
@@ -34,6 +35,7 @@ impl Kind {
 /// One argument or result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Value {
     /// A float (`NaN` and infinities are kept, written as strings in JSON).
     Float(#[serde(with = "lossless")] f64),

@@ -15,7 +15,6 @@ use std::time::{Duration, Instant};
 
 use super::broker;
 use super::detach;
-use super::sys::run::{self, exit_now, Forked};
 use super::wire::{self, Frame, FrameReader};
 use super::{
     kill, leave_cpu, pidfd_open, pipe, raw, readable, run_deadline, set_blocking, try_reap, Exit,
@@ -24,6 +23,7 @@ use super::{Launcher, TestCtx};
 use crate::record::Outcome;
 use crate::rng::{self, Snapshot};
 use crate::site::Site;
+use invite_sandbox::run::{self, exit_now, Forked};
 
 /// The write end of the current test process's verdict pipe, for the panic hook.
 static PANIC_PIPE: AtomicI32 = AtomicI32::new(-1);
@@ -222,8 +222,8 @@ impl ChildRun {
             }
         }
         // The test processes were reaped here, so their time is in this process's children's.
-        let cpu_ns = crate::sys::usage::cpu_ns(libc::RUSAGE_SELF)
-            + crate::sys::usage::cpu_ns(libc::RUSAGE_CHILDREN);
+        let cpu_ns = invite_sandbox::usage::cpu_ns(libc::RUSAGE_SELF)
+            + invite_sandbox::usage::cpu_ns(libc::RUSAGE_CHILDREN);
         let _ = wire::send(fd, &Frame::Done { cpu_ns });
         exit_now(0)
     }
@@ -253,7 +253,7 @@ impl ChildRun {
         let started = Instant::now();
         // The CPU time of this supervisor's reaped children: what the test process adds to it
         // once reaped is its own.
-        let children_cpu = crate::sys::usage::cpu_ns(libc::RUSAGE_CHILDREN);
+        let children_cpu = invite_sandbox::usage::cpu_ns(libc::RUSAGE_CHILDREN);
         // This child is single-threaded, so the test process inherits no lock held by a thread
         // that does not exist in it.
         let supervisor = run::pid();
@@ -327,7 +327,7 @@ impl ChildRun {
         match (exit, verdict, panic) {
             (None, _, _) => {
                 let cpu_ns =
-                    crate::sys::usage::cpu_ns(libc::RUSAGE_CHILDREN).saturating_sub(children_cpu);
+                    invite_sandbox::usage::cpu_ns(libc::RUSAGE_CHILDREN).saturating_sub(children_cpu);
                 let detail = timeout_detail(
                     self.site.name(),
                     self.timeout.as_millis(),

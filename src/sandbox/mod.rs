@@ -14,17 +14,17 @@
 //! collector follows it through a pidfd opened before anyone could reap it. Otherwise the
 //! caller forks it directly, which costs it less, and the collector follows its child.
 
-pub mod bpf;
 pub mod child;
-pub mod orphans;
-pub mod policy;
+// A pure site's runner, named by its code's address in the worker: the one `unsafe` here.
 #[allow(unsafe_code)]
-pub mod sys;
+mod entry;
+pub mod orphans;
 mod test_ctx;
+pub mod wire;
 pub mod worker;
 
-use sys::run::{self, Forked};
-pub use sys::{broker, detach, launch, seccomp, wire};
+use invite_sandbox::run::{self, Forked};
+pub use invite_sandbox::{broker, detach, launch, seccomp};
 
 use std::os::fd::{AsRawFd, IntoRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -35,12 +35,12 @@ use crate::handover::{self, Inbox, RunStart};
 use crate::rng::Snapshot;
 use crate::site::Permit;
 
-pub(crate) use crate::sys::process::{
+pub use child::ChildRun;
+pub(crate) use invite_sandbox::process::{
     kill, leave_cpu, pidfd_open, pipe, raw, readable, set_blocking, try_reap, Exit, Follow,
 };
-pub use child::ChildRun;
 /// How a test takes a by-value receiver: a bitwise copy, once, in a test process of its own.
-pub(crate) use sys::run::TakeOnce as Taker;
+pub(crate) use invite_sandbox::run::TakeOnce as Taker;
 pub use test_ctx::TestCtx;
 
 /// What runs are started with, made once at start-up: the filter test processes install, the

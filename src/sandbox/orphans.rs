@@ -53,7 +53,7 @@ impl Watch {
         if self.done {
             return Verdict::Watching;
         }
-        if !crate::sys::process::exists(&pidfd) {
+        if !invite_sandbox::process::exists(&pidfd) {
             return self.confirm();
         }
         if self.ended.len() < LIMIT {
@@ -83,7 +83,7 @@ impl Watch {
         if self
             .ended
             .iter()
-            .any(|(fd, _)| !crate::sys::process::exists(fd))
+            .any(|(fd, _)| !invite_sandbox::process::exists(fd))
         {
             return self.confirm();
         }
@@ -213,9 +213,9 @@ mod tests {
     #[test]
     fn a_zombie_is_unreaped_until_its_parent_waits() {
         let (pid, fd) = zombie();
-        assert!(crate::sys::process::exists(&fd));
+        assert!(invite_sandbox::process::exists(&fd));
         reap(pid);
-        assert!(!crate::sys::process::exists(&fd));
+        assert!(!invite_sandbox::process::exists(&fd));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The worker of `pure` sites: tests at the cost of a copy, not of a fork.
 //!
 //! A site declared pure (its result depends on its arguments alone) does not fork on a sampled
-//! call. The caller writes an *entry* into a shared ring ([`crate::sys::ring`]): the facts a
+//! call. The caller writes an *entry* into a shared ring ([`invite_sandbox::ring`]): the facts a
 //! run's record needs (site, run number, time, random-stream position, seeds), the code that
 //! tests such a call (a function pointer, valid in the worker because the worker is a fork of
 //! the program), the arguments and the result, copied by [`crate::travel`]. It then returns.
@@ -42,7 +42,6 @@ use std::time::{Duration, Instant, SystemTime};
 
 use super::child::{self, ChildRun, Tests};
 use super::detach;
-use super::sys::run::{self, exit_now, Forked};
 use super::wire::{self, Call, Called, Frame, FrameReader};
 use super::{kill, pidfd_open, pipe, raw, readable, set_blocking, try_reap, Launcher};
 use super::{Follow, TestCtx};
@@ -51,8 +50,9 @@ use crate::diag::Level;
 use crate::record::Outcome;
 use crate::rng::{self, Snapshot};
 use crate::site::{Sampled, Site};
-use crate::sys::ring::{Found, Full, Ring};
 use crate::travel::{Travel, Untravelled};
+use invite_sandbox::ring::{Found, Full, Ring};
+use invite_sandbox::run::{self, exit_now, Forked};
 
 /// The code that tests one call of a pure site, written by the attribute: it reads the
 /// arguments and the caller's result from the entry's bytes and hands the tests to the run.
@@ -302,7 +302,7 @@ pub fn queue(
     let mut bytes = SPARE.with(std::cell::Cell::take);
     bytes.clear();
     let head = Head {
-        runner: super::sys::entry::runner_address(runner),
+        runner: super::entry::runner_address(runner),
         site: std::ptr::from_ref::<Site>(site) as u64,
         run: pool.launcher.next_run_id(),
         time_ns: time
@@ -463,7 +463,7 @@ pub(crate) fn spawn(
             }
         };
         drop(write_end);
-        Ok((pid, crate::sys::process::follow(pid), read_end))
+        Ok((pid, invite_sandbox::process::follow(pid), read_end))
     }
 }
 
@@ -632,7 +632,7 @@ fn supervise(pool: &'static Pool, lane: usize, report: OwnedFd, program: Option<
                     Frame::Idle { pos } => idle_at = Some(pos),
                     Frame::Finished { cpu_ns } => {
                         // The executor's CPU time since its last report, and this process's.
-                        let own = crate::sys::usage::cpu_ns(libc::RUSAGE_SELF);
+                        let own = invite_sandbox::usage::cpu_ns(libc::RUSAGE_SELF);
                         let delta =
                             cpu_ns.saturating_sub(cpu_reported) + own.saturating_sub(own_reported);
                         (cpu_reported, own_reported) = (cpu_ns, own);
@@ -703,7 +703,7 @@ fn supervise(pool: &'static Pool, lane: usize, report: OwnedFd, program: Option<
         }
         // The executor is gone, reaped: what it used since its last report is charged with
         // the next call's. Whatever test it was on costs that test alone.
-        let children = crate::sys::usage::cpu_ns(libc::RUSAGE_CHILDREN);
+        let children = invite_sandbox::usage::cpu_ns(libc::RUSAGE_CHILDREN);
         own_reported = own_reported.saturating_sub(
             children
                 .saturating_sub(children_seen)
@@ -902,7 +902,7 @@ fn execute(
                 }
                 run::poll_ready([raw(&woken)], 200);
                 let mut drained = [0u8; 64];
-                crate::sandbox::sys::run::read_some(raw(&woken), &mut drained);
+                invite_sandbox::run::read_some(raw(&woken), &mut drained);
             }
             Found::Skip { next } => pos = next,
             Found::Entry { bytes, next } => {
@@ -913,8 +913,8 @@ fn execute(
                 out.flush();
                 one_call(&bytes, &mut out, std::mem::take(&mut skip), &mut forks);
                 // This process's time and that of the test processes it reaped.
-                let cpu_ns = crate::sys::usage::cpu_ns(libc::RUSAGE_SELF)
-                    + crate::sys::usage::cpu_ns(libc::RUSAGE_CHILDREN);
+                let cpu_ns = invite_sandbox::usage::cpu_ns(libc::RUSAGE_SELF)
+                    + invite_sandbox::usage::cpu_ns(libc::RUSAGE_CHILDREN);
                 out.add(&Frame::Finished { cpu_ns });
                 // While more calls wait, their frames go out with the next call's first.
                 if !matches!(lane.ring.read_prefix(next, 0), Found::Entry { .. }) {
@@ -964,7 +964,7 @@ fn one_call(bytes: &[u8], out: &mut Outbox, skip: usize, forks: &mut Forks) {
     let Some(site) = head.site() else {
         return;
     };
-    let runner = super::sys::entry::runner_at(head.runner);
+    let runner = super::entry::runner_at(head.runner);
     let tests = Tests {
         seed: head.test_seed,
         mask: head.tests,

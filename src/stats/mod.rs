@@ -42,6 +42,7 @@ pub const MAX_RUNS: usize = 100_000;
 
 /// A two-sample test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Test {
     /// Welch's t-test: the means are equal (variances may differ).
     Welch,
@@ -101,6 +102,7 @@ impl Test {
 
 /// What the relation claims of the left sample against the right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Claim {
     /// `==`: the same (mean, location, distribution or variance, as the test measures).
     Same,

@@ -146,6 +146,7 @@ fn caller_time_spent_starting_tests_stays_within_max_overhead() {
     );
 }
 
+#[cfg(feature = "discover")]
 /// A function under discovery: its child runs it on the live argument and on every follow-up
 /// input, so an observation keeps its slot for a while.
 #[invite::discover]
@@ -154,6 +155,7 @@ fn observed_root(x: f64) -> f64 {
     x.abs().sqrt()
 }
 
+#[cfg(feature = "discover")]
 /// Observations of `site` in the run's log.
 fn observations(run: &support::Run, site: &str) -> u64 {
     run.records()
@@ -162,8 +164,10 @@ fn observations(run: &support::Run, site: &str) -> u64 {
         .count() as u64
 }
 
+#[cfg(feature = "discover")]
 const OBSERVED_SITE: &str = "scenarios::caps::observed_root";
 
+#[cfg(feature = "discover")]
 #[test]
 fn discovery_is_held_to_max_concurrent_as_tests_are() {
     let _alone = alone();
@@ -219,6 +223,7 @@ fn discovery_is_held_to_max_concurrent_as_tests_are() {
     );
 }
 
+#[cfg(feature = "discover")]
 #[test]
 fn discovery_is_held_to_max_overhead_as_tests_are() {
     let _alone = alone();

@@ -479,6 +479,7 @@ fn thread_cpu() -> Duration {
     };
     // SAFETY: clock_gettime writes the timespec it is given.
     assert_eq!(
+        // SAFETY: clock_gettime writes the timespec it is given.
         unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) },
         0
     );

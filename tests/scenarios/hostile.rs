@@ -315,6 +315,7 @@ fn reads_the_programs_stdin(_: &u64) -> Result<(), String> {
     let rdev = |fd: i32| {
         // SAFETY: fstat fills a local stat buffer.
         let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: fstat fills the local stat buffer.
         (unsafe { libc::fstat(fd, &mut st) } == 0)
             .then_some((st.st_mode & libc::S_IFMT, st.st_rdev))
     };
@@ -363,6 +364,7 @@ fn makes_the_pipe_nonblocking(_: &u64) -> Result<(), String> {
     // SAFETY: fcntl on a descriptor the test holds.
     ok(
         "fcntl",
+        // SAFETY: F_SETFL on an inherited descriptor: what the test attempts.
         unsafe { libc::fcntl(fx().pipe_w, libc::F_SETFL, libc::O_NONBLOCK) } as i64,
     )?;
     let mut on: libc::c_int = 1;
@@ -1334,10 +1336,12 @@ fn links_the_data_file(_: &u64) -> Result<(), String> {
     // SAFETY: link and symlink read two NUL-terminated paths.
     ok(
         "link",
+        // SAFETY: link reads two NUL-terminated paths.
         unsafe { libc::link(data_path().as_ptr(), hard.as_ptr()) } as i64,
     )?;
     ok(
         "symlink",
+        // SAFETY: symlink reads two NUL-terminated paths.
         unsafe { libc::symlink(data_path().as_ptr(), soft.as_ptr()) } as i64,
     )
 }
@@ -1354,6 +1358,7 @@ fn gives_the_file_away(_: &u64) -> Result<(), String> {
         as i64)?;
     ok(
         "chown",
+        // SAFETY: chown reads a NUL-terminated path.
         unsafe { libc::chown(data_path().as_ptr(), 4321, 4321) } as i64,
     )
 }
@@ -1413,6 +1418,7 @@ fn truncates_the_data_file(_: &u64) -> Result<(), String> {
 fn truncates_and_punches_the_programs_log(_: &u64) -> Result<(), String> {
     // SAFETY: ftruncate and fallocate on an inherited descriptor.
     ok("ftruncate", unsafe { libc::ftruncate(fx().log, 0) } as i64)?;
+    // SAFETY: fallocate on an inherited descriptor: what the test attempts.
     ok("fallocate", unsafe {
         libc::fallocate(
             fx().log,

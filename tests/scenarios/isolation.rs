@@ -615,6 +615,7 @@ fn descriptors() -> Vec<(i32, bool)> {
         .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
         // SAFETY: F_GETFD reads a flag; a descriptor closed meanwhile gives -1.
         .filter_map(|fd| {
+            // SAFETY: F_GETFD reads a flag; a descriptor closed meanwhile gives -1.
             let flags = unsafe { libc::fcntl(fd, libc::F_GETFD) };
             (flags >= 0).then_some((fd, flags & libc::FD_CLOEXEC != 0))
         })
@@ -1129,6 +1130,7 @@ fn under_auto_a_program_that_handles_no_children_gets_plain_forks() {
         triple_and_wait(10);
         // SAFETY: reads the disposition only.
         assert_eq!(
+            // SAFETY: reads the disposition only.
             unsafe { libc::signal(libc::SIGCHLD, libc::SIG_DFL) },
             libc::SIG_DFL
         );

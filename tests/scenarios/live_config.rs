@@ -230,7 +230,7 @@ fn a_file_that_cannot_be_used_leaves_the_last_good_settings_and_is_said_once() {
     assert_eq!(refused.len(), 4, "{}", run.describe());
     let errors: Vec<String> = refused.iter().map(|c| c.error.clone().unwrap()).collect();
     assert!(
-        errors[0].contains("invite.toml:2:1: invalid array"),
+        errors[0].contains("invite.toml:1:16: unclosed array, expected `]`"),
         "{errors:?}"
     );
     assert!(

@@ -27,6 +27,9 @@
 //!   subreaper adopts the orphans of every scenario run beside it.
 //!
 //! Linux only: the portable build (`--cfg invite_portable`) has no sandbox to test.
+// A test stands in for a program, hostile ones included: it forks, signals, maps memory and
+// opens descriptors the way programs do, with raw system calls (each with the reason it is sound).
+#![allow(unsafe_code)]
 #![cfg(not(invite_portable))]
 
 #[macro_use]
@@ -39,6 +42,7 @@ mod comparisons;
 mod config_and_failures;
 mod config_keys;
 mod dependencies;
+#[cfg(feature = "discover")]
 mod discover;
 mod hostile;
 mod isolation;
@@ -50,6 +54,7 @@ mod pure;
 mod relations;
 mod sandbox;
 mod startup;
+#[cfg(feature = "statistical")]
 mod statistical;
 #[cfg(all(feature = "tracing", feature = "log"))]
 mod telemetry;

@@ -24,6 +24,7 @@ struct Fixture {
 
 // SAFETY: the raw pointer is to a process-wide shared mapping that lives until exit.
 unsafe impl Sync for Fixture {}
+// SAFETY: as for Sync: the mapping lives until exit, and every access is a plain read or write.
 unsafe impl Send for Fixture {}
 
 static FIXTURE: OnceLock<Fixture> = OnceLock::new();
@@ -295,6 +296,7 @@ fn every_side_effect_is_blocked_and_leaves_the_program_unchanged() {
         let f = fixture();
         // SAFETY: reading the shared mapping set up above.
         assert_eq!(
+            // SAFETY: reading the shared mapping set up above.
             unsafe { *f.shared },
             7,
             "a test's store reached the program"
@@ -580,6 +582,7 @@ fn a_program_that_adopts_orphans_sees_its_runs_and_results_still_arrive() {
     runs_are_heard_and_tested(here!(), || {
         // SAFETY: a flag on this process.
         assert_eq!(
+            // SAFETY: a flag on this process.
             unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) },
             0
         )
@@ -750,7 +753,7 @@ fn a_memory_limit_stops_a_greedy_test_only() {
 fn the_filter_costs_a_test_process_microseconds() {
     // Not a timing threshold: the cost is measured and printed for the record; the assertion
     // is only that installing works and leaves the process able to report.
-    let filter = invite::__private::sandbox::seccomp::Filter::build().unwrap();
+    let filter = invite_sandbox::seccomp::Filter::build().unwrap();
     let (r, w) = {
         let mut fds = [0; 2];
         // SAFETY: pipe writes two descriptors into `fds`.
@@ -766,13 +769,14 @@ fn the_filter_costs_a_test_process_microseconds() {
         let ok = filter.install(900, -1).is_ok();
         let us = started.elapsed().as_micros() as u64;
         let msg = format!("{ok} {us}");
-        let _ = invite::__private::sandbox::wire::write_all(900, msg.as_bytes());
+        let _ = invite_sandbox::fd::write_all(900, msg.as_bytes());
         // SAFETY: leaving without running the test harness's destructors.
         unsafe { libc::_exit(0) };
     }
     // SAFETY: closing our copy of the write end, then reading the child's message.
     unsafe { libc::close(w) };
     let mut out = String::new();
+    // SAFETY: the read end was just made by pipe and is owned by the File alone.
     let mut file = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(r) };
     file.read_to_string(&mut out).unwrap();
     // SAFETY: reaping our own child.

@@ -125,6 +125,7 @@ fn a_log_that_stops_taking_writes_loses_no_record_and_tears_none() {
         let log = scenario_dir().join("log.jsonl");
         let size = std::fs::metadata(&log).unwrap().len();
         let cap = |soft: u64| {
+            // SAFETY: an all-zero rlimit is a valid value.
             let mut lim: libc::rlimit = unsafe { std::mem::zeroed() };
             // SAFETY: reading and setting this process's own file size limit.
             unsafe {

@@ -458,9 +458,7 @@ pub fn cpu_ticks(pid: i32) -> u64 {
 
 /// Clock ticks per second, the unit of [`cpu_ticks`].
 pub fn ticks_per_second() -> u64 {
-    // SAFETY: sysconf reads a constant of the system.
-    let n = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
-    u64::try_from(n).unwrap_or(100).max(1)
+    rustix::param::clock_ticks_per_second().max(1)
 }
 
 /// Polls `cond` until it holds or `limit` passes; returns whether it held.

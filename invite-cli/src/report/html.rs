@@ -38,6 +38,8 @@ fn colour(o: Outcome) -> &'static str {
         Outcome::Inconclusive => "#757575",
         Outcome::Blocked => "#5d4037",
         Outcome::Skipped => "#b0bec5",
+        // An outcome of a later version.
+        _ => "#757575",
     }
 }
 

@@ -1139,9 +1139,8 @@ mod tests {
             vec![Input::File(dir.path().join("run.jsonl"))]
         );
         let fifo = dir.path().join("live.jsonl");
-        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-        // SAFETY: mkfifo reads a NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        use rustix::fs::{mknodat, FileType, Mode, CWD};
+        mknodat(CWD, &fifo, FileType::Fifo, Mode::RUSR | Mode::WUSR, 0).unwrap();
         assert_eq!(
             resolve(&[fifo.display().to_string()]).unwrap(),
             vec![Input::File(fifo)]

@@ -4,11 +4,11 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use invite::record::Outcome;
 use invite::stats::{self, Plan};
+use invite_sandbox::confine::exited;
 use rand::SeedableRng;
 
 use super::data::Data;
@@ -400,7 +400,7 @@ fn tail(path: &Path) -> String {
 
 /// Runs commands in one jail, whose only writable directory is `dir`.
 struct Runner {
-    jail: Arc<Jail>,
+    jail: Jail,
     tmp: PathBuf,
     timeout: Duration,
 }
@@ -411,7 +411,7 @@ impl Runner {
         let tmp = dir.join("tmp");
         std::fs::create_dir_all(&tmp).map_err(|e| error(format!("{}: {e}", tmp.display())))?;
         Ok(Runner {
-            jail: Arc::new(Jail::new(spec, dir, abi).map_err(error)?),
+            jail: Jail::new(spec, dir, abi).map_err(error)?,
             tmp,
             timeout: spec.timeout,
         })
@@ -469,23 +469,11 @@ impl Runner {
     }
 }
 
-/// Whether the child `pid` has ended, leaving it unreaped.
-fn exited(pid: libc::pid_t) -> bool {
-    // SAFETY: `info` is a zeroed siginfo the call fills in; WNOWAIT leaves the child reapable.
-    unsafe {
-        let mut info: libc::siginfo_t = std::mem::zeroed();
-        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
-        libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) == 0 && info.si_pid() != 0
-    }
-}
-
 /// Kills the session (and process group) a jailed command leads.
 fn kill_session(pid: libc::pid_t) {
-    // SAFETY: a negative pid names the process group the jailed command created with setsid;
-    // nothing outside it is signalled.
-    unsafe {
-        libc::kill(-pid, libc::SIGKILL);
-    }
+    // A negative pid names the process group the jailed command created with setsid; nothing
+    // outside it is signalled.
+    invite_sandbox::confine::kill(-pid);
 }
 
 #[cfg(test)]

@@ -24,13 +24,13 @@
 //! Where the kernel has no Landlock or an ABI below 3 (Linux < 6.2), follow-ups are not run
 //! unless the spec says `sandbox = "none"`.
 
-use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::process::CommandExt;
+use std::os::fd::OwnedFd;
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 
-use invite::__private::sandbox::bpf::{self, jump, stmt, JEQ, JGE, JSET, LD_W_ABS, RET};
+use invite_sandbox::bpf::{self, jump, stmt, JEQ, JGE, JSET, LD_W_ABS, RET};
+use invite_sandbox::confine::Confinement;
 use landlock::{
     Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
     RulesetAttr, RulesetCreatedAttr, Scope, ABI,
@@ -43,21 +43,7 @@ pub const MIN_ABI: i32 = 3;
 /// The ABI from which Landlock scopes signals.
 const SIGNAL_ABI: i32 = 6;
 
-/// The Landlock ABI the running kernel offers: 0 without Landlock.
-pub fn landlock_abi() -> i32 {
-    const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
-    // SAFETY: with a null attribute, size 0 and the VERSION flag the call reads and writes no
-    // memory; it returns the ABI or -1.
-    let v = unsafe {
-        libc::syscall(
-            libc::SYS_landlock_create_ruleset,
-            std::ptr::null::<u8>(),
-            0usize,
-            LANDLOCK_CREATE_RULESET_VERSION,
-        )
-    };
-    v.max(0) as i32
-}
+pub use invite_sandbox::confine::landlock_abi;
 
 /// Why follow-ups cannot run confined here, or `None` when they can.
 pub fn unavailable(mode: SandboxMode, abi: i32) -> Option<String> {
@@ -72,13 +58,7 @@ pub fn unavailable(mode: SandboxMode, abi: i32) -> Option<String> {
 
 /// Everything a follow-up's process applies to itself between fork and exec, prepared before
 /// the fork so that the child only makes system calls.
-pub struct Jail {
-    ruleset: Option<OwnedFd>,
-    filter: Vec<libc::sock_filter>,
-    nice: i32,
-    file_bytes: u64,
-    memory_bytes: Option<u64>,
-}
+pub struct Jail(Arc<Confinement>);
 
 impl Jail {
     /// A jail whose only writable directory is `dir`.
@@ -89,7 +69,7 @@ impl Jail {
         } else {
             None
         };
-        Ok(Jail {
+        Ok(Jail(Arc::new(Confinement {
             ruleset,
             filter: if confined {
                 deny_list(abi >= SIGNAL_ABI)
@@ -99,141 +79,14 @@ impl Jail {
             nice: spec.nice,
             file_bytes: spec.file_mb << 20,
             memory_bytes: spec.memory_mb.map(|m| m << 20),
-        })
+        })))
     }
 
     /// Makes `cmd` start in the jail. The jail stays alive as long as the command.
-    pub fn confine(self: &Arc<Jail>, cmd: &mut Command, tmp: &Path) {
+    pub fn confine(&self, cmd: &mut Command, tmp: &Path) {
         cmd.env("TMPDIR", tmp).env("INVITE", "off");
-        let jail = Arc::clone(self);
-        // SAFETY: the closure runs in the forked child before exec and only makes system calls
-        // on data prepared before the fork (no allocation, no locks): async-signal-safe.
-        unsafe {
-            cmd.pre_exec(move || jail.enter());
-        }
+        self.0.apply_to(cmd);
     }
-
-    /// Applies the jail to the calling process. Only system calls: it runs between fork and
-    /// exec.
-    fn enter(&self) -> std::io::Result<()> {
-        let check = |r: libc::c_int| {
-            if r < 0 {
-                Err(std::io::Error::last_os_error())
-            } else {
-                Ok(())
-            }
-        };
-        // SAFETY: plain system calls on values and on memory owned by `self`, which outlives
-        // them.
-        unsafe {
-            libc::setsid();
-            check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0))?;
-            libc::setpriority(libc::PRIO_PROCESS, 0, self.nice);
-            let limit = |resource, v: u64| {
-                let r = libc::rlimit {
-                    rlim_cur: v,
-                    rlim_max: v,
-                };
-                check(libc::setrlimit(resource, &r))
-            };
-            limit(libc::RLIMIT_CORE, 0)?;
-            limit(libc::RLIMIT_FSIZE, self.file_bytes)?;
-            if let Some(m) = self.memory_bytes {
-                limit(libc::RLIMIT_AS, m)?;
-            }
-            if self.ruleset.is_some() {
-                drop_capabilities()?;
-            }
-            check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
-            if let Some(fd) = &self.ruleset {
-                let r = libc::syscall(libc::SYS_landlock_restrict_self, fd.as_raw_fd(), 0u32);
-                check(r as libc::c_int)?;
-            }
-            if !self.filter.is_empty() {
-                bpf::install(&self.filter)?;
-            }
-            // Descriptors the runner inherited are not the follow-up's business.
-            libc::syscall(
-                libc::SYS_close_range,
-                3u32,
-                u32::MAX,
-                libc::CLOSE_RANGE_CLOEXEC,
-            );
-        }
-        Ok(())
-    }
-}
-
-/// Drops every capability, from the bounding set too, so that not even a root user's follow-up
-/// (or what it executes) has any.
-///
-/// # Safety
-/// Only system calls; callable between fork and exec.
-unsafe fn drop_capabilities() -> std::io::Result<()> {
-    const SECBIT_NOROOT: libc::c_ulong = 1 << 0;
-    const SECBIT_NOROOT_LOCKED: libc::c_ulong = 1 << 1;
-    const SECBIT_NO_SETUID_FIXUP: libc::c_ulong = 1 << 2;
-    const SECBIT_NO_SETUID_FIXUP_LOCKED: libc::c_ulong = 1 << 3;
-    const LINUX_CAPABILITY_VERSION_3: u32 = 0x2008_0522;
-    const CAP_SETPCAP: libc::c_ulong = 8;
-    #[repr(C)]
-    struct Header {
-        version: u32,
-        pid: i32,
-    }
-    #[repr(C)]
-    struct Data {
-        effective: u32,
-        permitted: u32,
-        inheritable: u32,
-    }
-    // SAFETY (for the block): system calls on stack values.
-    unsafe {
-        let privileged =
-            libc::prctl(libc::PR_CAPBSET_READ, CAP_SETPCAP, 0, 0, 0) == 1 && libc::geteuid() == 0;
-        if privileged {
-            for cap in 0..64 {
-                libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
-            }
-            libc::prctl(
-                libc::PR_SET_SECUREBITS,
-                SECBIT_NOROOT
-                    | SECBIT_NOROOT_LOCKED
-                    | SECBIT_NO_SETUID_FIXUP
-                    | SECBIT_NO_SETUID_FIXUP_LOCKED,
-                0,
-                0,
-                0,
-            );
-        }
-        libc::prctl(
-            libc::PR_CAP_AMBIENT,
-            libc::PR_CAP_AMBIENT_CLEAR_ALL,
-            0,
-            0,
-            0,
-        );
-        let header = Header {
-            version: LINUX_CAPABILITY_VERSION_3,
-            pid: 0,
-        };
-        let data = [
-            Data {
-                effective: 0,
-                permitted: 0,
-                inheritable: 0,
-            },
-            Data {
-                effective: 0,
-                permitted: 0,
-                inheritable: 0,
-            },
-        ];
-        if libc::syscall(libc::SYS_capset, &header, data.as_ptr()) != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-    }
-    Ok(())
 }
 
 /// The Landlock ruleset: read and execute everywhere, write only beneath `dir` and to

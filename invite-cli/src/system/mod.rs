@@ -127,42 +127,21 @@ pub fn main(spec_path: &Path, opts: Options) -> ExitCode {
         }
         return original::exit_like(status);
     }
-    // SAFETY: the process has one thread here, so the child may do anything; the parent only
-    // returns.
-    match unsafe { libc::fork() } {
-        0 => {
-            detach(settings.on_failure == OnFailure::Notify);
+    // The process has one thread here, so the child may do anything; the parent only returns.
+    match invite_sandbox::confine::fork_alone() {
+        Some(true) => {
+            invite_sandbox::confine::leave_session(settings.on_failure == OnFailure::Notify);
             let verdicts = job.follow_ups(output);
             job.finish(&verdicts, None);
             std::process::exit(0);
         }
-        -1 => {
+        None => {
             let why = "not run: the follow-ups' process could not be started (fork failed)";
             job.finish(&job.every(Outcome::Skipped, why), None);
         }
-        _ => {}
+        Some(false) => {}
     }
     original::exit_like(status)
-}
-
-/// Leaves the caller's session and standard streams, so that a pipe or terminal the caller
-/// reads is not held open by the follow-ups.
-fn detach(keep_stderr: bool) {
-    // SAFETY: plain system calls on descriptors this process owns.
-    unsafe {
-        libc::setsid();
-        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
-        if null >= 0 {
-            libc::dup2(null, 0);
-            libc::dup2(null, 1);
-            if !keep_stderr {
-                libc::dup2(null, 2);
-            }
-            if null > 2 {
-                libc::close(null);
-            }
-        }
-    }
 }
 
 /// Where records go and what a failure does: the spec's keys, else invite.toml's.
@@ -178,7 +157,7 @@ impl Settings {
                 eprintln!("invite system: {e} (using the defaults)");
                 Config::default()
             }),
-            Source::Disabled | Source::Absent => Config::default(),
+            _ => Config::default(),
         };
         Settings {
             log: spec.log.clone().unwrap_or(config.log),
@@ -234,10 +213,7 @@ impl Job<'_> {
             Err(e) => return self.every(Outcome::Error, &format!("no work directory: {e}")),
         };
         // Whatever a follow-up leaves running is re-parented here, and killed below.
-        // SAFETY: a flag on this process.
-        unsafe {
-            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-        }
+        invite_sandbox::confine::become_subreaper();
         // The original's output file, read when it ended; or its standard output, made again
         // in the sandbox, where a hang is a timeout like a follow-up's.
         let output = match output {
@@ -432,7 +408,7 @@ impl Job<'_> {
             drained: verdicts.len() as u64,
             killed: 0,
         }));
-        let written = invite::__private::append_to_log(&self.settings.log, &lines);
+        let written = invite::append_to_log(&self.settings.log, &lines);
         if self.opts.wait {
             let counts = count(verdicts);
             eprintln!(
@@ -475,17 +451,13 @@ fn count(verdicts: &[(usize, Verdict)]) -> String {
 fn kill_leftovers() {
     loop {
         for pid in children() {
-            // SAFETY: signals a child of this process.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
+            invite_sandbox::confine::kill(pid);
         }
-        // SAFETY: reaps any child; no other code of this process waits for children now.
-        let reaped = unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) };
-        if reaped == 0 {
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        } else if reaped < 0 {
-            return;
+        // No other code of this process waits for children now.
+        match invite_sandbox::confine::reap_any() {
+            Some(false) => std::thread::sleep(std::time::Duration::from_millis(1)),
+            Some(true) => {}
+            None => return,
         }
     }
 }

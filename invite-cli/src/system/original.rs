@@ -5,6 +5,8 @@ use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, ExitStatus};
 use std::time::{Duration, Instant};
 
+use invite_sandbox::confine::ignore_interrupts;
+
 /// How the original invocation ended.
 pub struct Ended {
     /// Its exit status.
@@ -26,42 +28,18 @@ pub fn run(argv: &[String], stdin: Option<std::fs::File>) -> std::io::Result<End
     // waits for it and then ends the way it ended.
     let previous = ignore_interrupts();
     let status = child.wait();
-    restore_interrupts(previous);
+    previous.restore();
     Ok(Ended {
         status: status?,
         wall: started.elapsed(),
     })
 }
 
-type Handlers = [libc::sighandler_t; 2];
-
-fn ignore_interrupts() -> Handlers {
-    // SAFETY: SIG_IGN is a valid disposition; the previous ones are restored afterwards.
-    unsafe {
-        [
-            libc::signal(libc::SIGINT, libc::SIG_IGN),
-            libc::signal(libc::SIGQUIT, libc::SIG_IGN),
-        ]
-    }
-}
-
-fn restore_interrupts(previous: Handlers) {
-    // SAFETY: restores the dispositions `ignore_interrupts` replaced.
-    unsafe {
-        libc::signal(libc::SIGINT, previous[0]);
-        libc::signal(libc::SIGQUIT, previous[1]);
-    }
-}
-
 /// Ends this process the way the original ended: with its exit code, or killed by its signal.
 pub fn exit_like(status: ExitStatus) -> std::process::ExitCode {
     if let Some(sig) = status.signal() {
-        // SAFETY: the default disposition is restored and the signal raised on this process,
-        // which then ends as the program did (a core dump included, where it made one).
-        unsafe {
-            libc::signal(sig, libc::SIG_DFL);
-            libc::raise(sig);
-        }
+        // The process then ends as the program did (a core dump included, where it made one).
+        invite_sandbox::confine::raise_default(sig);
         return std::process::ExitCode::from(128 + sig as u8);
     }
     std::process::ExitCode::from(status.code().unwrap_or(1) as u8)

@@ -8,7 +8,7 @@
 //! conditional block ends in its own `ret`, so that no jump needs more than the 8-bit offsets
 //! classic BPF allows.
 
-use super::policy::{Arch, Rule, BROKER_PLACEHOLDER, OPEN_WRITES, PID_PLACEHOLDER};
+use crate::policy::{Arch, Rule, BROKER_PLACEHOLDER, OPEN_WRITES, PID_PLACEHOLDER};
 
 /// `struct seccomp_data` offsets: syscall number, architecture, arguments (little-endian).
 const NR: u32 = 0;
@@ -154,7 +154,7 @@ fn block(rule: Rule) -> Vec<libc::sock_filter> {
     }
 }
 
-pub use super::sys::seccomp::install;
+pub use crate::seccomp::install;
 
 /// Runs a program on a given call the way the kernel would: the reference the unit tests check
 /// the compiled layout against, on any host architecture.

@@ -113,22 +113,7 @@ impl Frame {
     }
 }
 
-/// Writes every byte, retrying on interruption. Fails on a closed or broken descriptor.
-pub fn write_all(fd: RawFd, mut bytes: &[u8]) -> std::io::Result<()> {
-    while !bytes.is_empty() {
-        // SAFETY: `bytes` is a live slice; the kernel reads at most its length.
-        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
-        if n < 0 {
-            let e = std::io::Error::last_os_error();
-            if e.kind() == std::io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(e);
-        }
-        bytes = &bytes[n as usize..];
-    }
-    Ok(())
-}
+pub use invite_sandbox::fd::write_all;
 
 pub fn send(fd: RawFd, frame: &Frame) -> std::io::Result<()> {
     write_all(fd, &frame.encode())
@@ -181,19 +166,11 @@ impl FrameReader {
     pub fn read_available(&mut self, fd: RawFd) -> bool {
         let mut chunk = [0u8; 16 * 1024];
         loop {
-            // SAFETY: `chunk` is a live buffer of the length passed.
-            let n = unsafe { libc::read(fd, chunk.as_mut_ptr().cast(), chunk.len()) };
-            match n {
-                0 => return true,
-                n if n > 0 => self.feed(&chunk[..n as usize]),
-                _ => {
-                    let e = std::io::Error::last_os_error();
-                    match e.kind() {
-                        std::io::ErrorKind::Interrupted => continue,
-                        std::io::ErrorKind::WouldBlock => return false,
-                        _ => return true,
-                    }
-                }
+            match invite_sandbox::fd::read_raw(fd, &mut chunk) {
+                Ok(0) => return true,
+                Ok(n) => self.feed(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return false,
+                Err(_) => return true,
             }
         }
     }

@@ -2,7 +2,7 @@
 //! and report, and stops it at the first system call that is not known to stay inside its
 //! process (`sandbox::policy` says which, and why).
 //!
-//! The filter is compiled once, in the parent at start-up ([`crate::sandbox::bpf`]); a test process only
+//! The filter is compiled once, in the parent at start-up ([`crate::bpf`]); a test process only
 //! patches its own pid into a copy and installs it. A denied call traps (`SIGSYS`); the handler
 //! installed here names the call and its path, pid, address or descriptor in a `Blocked` frame on
 //! the verdict pipe and leaves, so the test ends as `blocked` with something an operator can act
@@ -11,10 +11,9 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::broker::{self, Denied};
-use super::wire;
-use crate::sandbox::bpf;
-use crate::sandbox::policy::{self, Arch, ArgKind, BROKER_PLACEHOLDER, PID_PLACEHOLDER};
+use crate::bpf;
+use crate::broker::{self, Denied};
+use crate::policy::{self, Arch, ArgKind, BROKER_PLACEHOLDER, PID_PLACEHOLDER};
 
 /// The filter of a test process, compiled once.
 pub struct Filter {
@@ -223,7 +222,7 @@ fn report_and_exit(detail: &Buf) -> ! {
     out[4 + head.len()..4 + head.len() + detail.len].copy_from_slice(&detail.bytes[..detail.len]);
     out[4 + head.len() + detail.len..4 + body_len].copy_from_slice(tail);
     let fd = VERDICT_FD.load(Ordering::Relaxed) as i32;
-    let _ = wire::write_all(fd, &out[..4 + body_len]);
+    let _ = crate::fd::write_all(fd, &out[..4 + body_len]);
     // SAFETY: _exit is async-signal-safe and never returns.
     unsafe { libc::_exit(0) }
 }

@@ -1,7 +1,7 @@
 //! The bytes of a slice of numbers, for copying them out in one go (see `travel`).
 
 /// Numbers: no padding, and every bit pattern is a value.
-pub(crate) trait Number: Copy + private::Sealed {}
+pub trait Number: Copy + private::Sealed {}
 
 mod private {
     pub trait Sealed {}
@@ -17,7 +17,7 @@ macro_rules! numbers {
 numbers!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
 
 /// The slice's memory as bytes, in the machine's order.
-pub(crate) fn of_numbers<T: Number>(items: &[T]) -> &[u8] {
+pub fn of_numbers<T: Number>(items: &[T]) -> &[u8] {
     // SAFETY: a number has no padding and no invalid byte, so every byte of the slice is
     // initialised; the bytes live as long as the slice, which stays borrowed, and `u8` needs no
     // alignment. `size_of_val` is the slice's length in bytes.

@@ -2,7 +2,7 @@
 
 /// This machine's host name, as the kernel holds it (`uname`'s node name, which is what
 /// `gethostname` returns).
-pub(crate) fn name() -> String {
+pub fn name() -> String {
     rustix::system::uname()
         .nodename()
         .to_string_lossy()

@@ -53,7 +53,7 @@ pub struct Launched {
 /// a run that is not our child could not be followed safely.
 pub fn available() -> bool {
     // SAFETY: getpid has no preconditions.
-    crate::sys::process::pidfd_open(unsafe { libc::getpid() }).is_some()
+    crate::process::pidfd_open(unsafe { libc::getpid() }).is_some()
 }
 
 /// What the launcher reads and writes; it lives on the caller's frame, which the launcher
@@ -128,12 +128,12 @@ pub fn hidden(
 extern "C" fn launcher_main(arg: *mut libc::c_void) -> libc::c_int {
     // SAFETY: `arg` is the `Launch` on the suspended caller's frame (see `hidden`).
     let launch = unsafe { &mut *arg.cast::<Launch>() };
-    let program = crate::sys::process::pidfd_open(launch.program);
+    let program = crate::process::pidfd_open(launch.program);
     // The launcher starts on the caller's CPU, because the caller sleeps while it runs; a run
     // forked there would be scheduled before the caller wakes and keep it waiting (about
     // 150 µs here, see `benches/fork_launch.rs`). Off it, the run keeps that set of CPUs, as it
     // would anyway.
-    crate::sys::process::leave_cpu(launch.caller_cpu);
+    crate::process::leave_cpu(launch.caller_cpu);
     // A program that ignores SIGCHLD passed that on to this task, whose signal table is its own
     // (no CLONE_SIGHAND). Left so, a run that ended before the `pidfd_open` below would be
     // reaped by the kernel at once, its pid gone, and the run taken for a failed fork.
@@ -155,7 +155,7 @@ extern "C" fn launcher_main(arg: *mut libc::c_void) -> libc::c_int {
         launch.made = Some(Err(errno()));
         return 0;
     }
-    match crate::sys::process::pidfd_open(pid) {
+    match crate::process::pidfd_open(pid) {
         Some(fd) => {
             launch.made = Some(Ok((pid, std::os::fd::IntoRawFd::into_raw_fd(fd))));
         }
@@ -282,8 +282,8 @@ mod tests {
 
     #[test]
     fn a_run_is_not_a_child_of_the_program_and_gets_its_pidfd() {
-        let (to_run, from_us) = crate::sys::process::pipe().expect("pipe");
-        let (from_run, to_us) = crate::sys::process::pipe().expect("pipe");
+        let (to_run, from_us) = crate::process::pipe().expect("pipe");
+        let (from_run, to_us) = crate::process::pipe().expect("pipe");
         let (to_run, to_us) = (
             std::os::fd::IntoRawFd::into_raw_fd(to_run),
             std::os::fd::IntoRawFd::into_raw_fd(to_us),
@@ -293,7 +293,7 @@ mod tests {
             // SAFETY: plain reads and writes on pipes this process owns, then _exit.
             unsafe {
                 libc::close(to_run);
-                crate::sys::process::set_blocking(std::os::fd::BorrowedFd::borrow_raw(from_us));
+                crate::process::set_blocking(std::os::fd::BorrowedFd::borrow_raw(from_us));
                 let byte: u8 = if program.is_some() { 7 } else { 0 };
                 libc::write(to_us, [byte].as_ptr().cast(), 1);
                 // Wait until the test has looked at us (EOF), then leave.
@@ -309,7 +309,7 @@ mod tests {
             libc::close(from_us);
         }
         let mut from_run = std::fs::File::from(from_run);
-        crate::sys::process::set_blocking(&from_run);
+        crate::process::set_blocking(&from_run);
         let mut b = [0u8; 1];
         from_run.read_exact(&mut b).expect("the run reports");
         assert_eq!(b[0], 7, "the run got a pidfd of the program");
@@ -339,7 +339,7 @@ mod tests {
     fn the_launcher_is_reaped_and_the_run_leaves_the_callers_cpu() {
         // SAFETY: sched_getcpu has no preconditions.
         let cpu = unsafe { libc::sched_getcpu() };
-        let (from_run, to_us) = crate::sys::process::pipe().expect("pipe");
+        let (from_run, to_us) = crate::process::pipe().expect("pipe");
         let to_us = std::os::fd::IntoRawFd::into_raw_fd(to_us);
         let launched = hidden(std::process::id() as libc::pid_t, cpu, &mut |_| {
             // SAFETY: reading this process's CPU set and writing one byte, then _exit.
@@ -359,7 +359,7 @@ mod tests {
         // SAFETY: our copy of the run's write end.
         unsafe { libc::close(to_us) };
         let mut from_run = std::fs::File::from(from_run);
-        crate::sys::process::set_blocking(&from_run);
+        crate::process::set_blocking(&from_run);
         let mut b = [9u8; 1];
         from_run.read_exact(&mut b).expect("the run reports");
         // SAFETY: cpu_set_t is plain data; reading our own set.

@@ -124,7 +124,7 @@ impl Ring {
             cap,
             progress: progress.cast(),
             memfd,
-            wakeup: crate::sys::fd::eventfd()?,
+            wakeup: crate::fd::eventfd()?,
         })
     }
 
@@ -219,7 +219,7 @@ impl Ring {
         // and then looks at `sleeping`: one of the two sees the other's write.
         fence(Ordering::SeqCst);
         if self.progress().sleeping.load(Ordering::Relaxed) != 0 {
-            crate::sys::fd::nudge(self.wakeup.as_fd());
+            crate::fd::nudge(self.wakeup.as_fd());
         }
         Ok(())
     }
@@ -282,7 +282,7 @@ impl Ring {
     /// The reader is awake again.
     pub fn disarm(&self) {
         self.progress().sleeping.store(0, Ordering::Relaxed);
-        crate::sys::fd::drain_eventfd(self.wakeup.as_fd());
+        crate::fd::drain_eventfd(self.wakeup.as_fd());
     }
 
     /// The descriptor that becomes readable when a caller wakes the reader.
@@ -567,7 +567,7 @@ mod tests {
         let ring = std::sync::Arc::new(Ring::new(1).expect("ring"));
         // SAFETY: the ring's descriptor, which outlives this borrow.
         let fd = unsafe { BorrowedFd::borrow_raw(ring.wakeup_fd()) };
-        let readable = || crate::sys::fd::wait_readable(&[fd], std::time::Duration::ZERO) == 1;
+        let readable = || crate::fd::wait_readable(&[fd], std::time::Duration::ZERO) == 1;
         // Awake: a caller does not nudge.
         ring.push(b"a").expect("room");
         assert!(!readable());
@@ -582,7 +582,7 @@ mod tests {
         };
         caller.join().expect("caller");
         assert!(
-            crate::sys::fd::wait_readable(&[fd], std::time::Duration::from_secs(30)) == 1,
+            crate::fd::wait_readable(&[fd], std::time::Duration::from_secs(30)) == 1,
             "the caller woke the reader"
         );
         ring.disarm();

@@ -5,21 +5,21 @@ use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 
 /// A pipe whose both ends close on exec, both non-blocking: one system call for the caller.
 /// The writer, in a child, makes its end blocking again with [`set_blocking`].
-pub(crate) fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
+pub fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
     use rustix::pipe::PipeFlags;
     Ok(rustix::pipe::pipe_with(
         PipeFlags::CLOEXEC | PipeFlags::NONBLOCK,
     )?)
 }
 
-pub(crate) fn raw(fd: &OwnedFd) -> RawFd {
+pub fn raw(fd: &OwnedFd) -> RawFd {
     std::os::fd::AsRawFd::as_raw_fd(fd)
 }
 
 /// Moves the calling process off `cpu` where its CPU set has another one to run on (-1: stay).
 ///
 /// Only the calling task changes: a run's launcher, or a run (processes of their own).
-pub(crate) fn leave_cpu(cpu: i32) {
+pub fn leave_cpu(cpu: i32) {
     use rustix::thread::{sched_getaffinity, sched_setaffinity, CpuSet};
     if cpu < 0 || cpu as usize >= CpuSet::MAX_CPU {
         return;
@@ -34,7 +34,7 @@ pub(crate) fn leave_cpu(cpu: i32) {
 }
 
 /// Makes a descriptor blocking (a child's write end: a full pipe must wait, not drop data).
-pub(crate) fn set_blocking(fd: impl std::os::fd::AsFd) {
+pub fn set_blocking(fd: impl std::os::fd::AsFd) {
     use rustix::fs::{fcntl_getfl, fcntl_setfl, OFlags};
     if let Ok(flags) = fcntl_getfl(&fd) {
         let _ = fcntl_setfl(&fd, flags - OFlags::NONBLOCK);
@@ -42,7 +42,7 @@ pub(crate) fn set_blocking(fd: impl std::os::fd::AsFd) {
 }
 
 /// A pidfd for our own child, or `None` on kernels without pidfds (the caller then polls).
-pub(crate) fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
+pub fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
     open_pidfd(pid).ok()
 }
 
@@ -56,7 +56,7 @@ fn open_pidfd(pid: libc::pid_t) -> rustix::io::Result<OwnedFd> {
 
 /// How the collector holds on to a run's child.
 #[derive(Debug)]
-pub(crate) enum Follow {
+pub enum Follow {
     /// Through a pidfd: waits and signals reach this process and no other.
     Pidfd(OwnedFd),
     /// By pid, on kernels without pidfds (the collector then polls).
@@ -74,7 +74,7 @@ pub(crate) enum Follow {
 /// the way round `pid_max` (at least 32,768 process creations) within the collector's tick. A
 /// reaped child shows up as `ESRCH`, or as a process that `waitid` says is not our child
 /// (`ECHILD`): both are `Gone`.
-pub(crate) fn follow(pid: libc::pid_t) -> Follow {
+pub fn follow(pid: libc::pid_t) -> Follow {
     let fd = match open_pidfd(pid) {
         Ok(fd) => fd,
         Err(rustix::io::Errno::NOSYS) => return Follow::Pid,
@@ -170,10 +170,10 @@ pub fn signal_name(sig: i32) -> String {
 /// Reaps a run or test process without blocking: through its pidfd when there is one, else by
 /// pid. `None` while it is still running.
 ///
-/// A run is not our child (see [`launch`]): `waitid` refuses it with `ECHILD`, and its pidfd
+/// A run is not our child (see [`crate::launch`]): `waitid` refuses it with `ECHILD`, and its pidfd
 /// turning readable says it ended. Its status then comes from the pidfd once the process that
 /// adopted it has reaped it (Linux 6.15 and later), and is otherwise unknown.
-pub(crate) fn try_reap(pid: libc::pid_t, pidfd: Option<&OwnedFd>) -> Option<Exit> {
+pub fn try_reap(pid: libc::pid_t, pidfd: Option<&OwnedFd>) -> Option<Exit> {
     // SAFETY: an all-zero siginfo_t is a valid value for waitid to fill in.
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
     let (idtype, id) = match pidfd {
@@ -213,7 +213,7 @@ pub(crate) fn try_reap(pid: libc::pid_t, pidfd: Option<&OwnedFd>) -> Option<Exit
 }
 
 /// Whether a descriptor is readable now (a pidfd: its process has ended).
-pub(crate) fn readable(fd: RawFd) -> bool {
+pub fn readable(fd: RawFd) -> bool {
     let mut p = libc::pollfd {
         fd,
         events: libc::POLLIN,
@@ -246,7 +246,7 @@ fn exit_from_pidfd(fd: &OwnedFd) -> Exit {
 
 /// Sends SIGKILL to a run or test process, through its pidfd when there is one (safe against
 /// pid reuse).
-pub(crate) fn kill(pid: libc::pid_t, pidfd: Option<&OwnedFd>) {
+pub fn kill(pid: libc::pid_t, pidfd: Option<&OwnedFd>) {
     use rustix::process::{Pid, Signal};
     let _ = match (pidfd, Pid::from_raw(pid)) {
         (Some(fd), _) => rustix::process::pidfd_send_signal(fd, Signal::KILL),
@@ -258,7 +258,7 @@ pub(crate) fn kill(pid: libc::pid_t, pidfd: Option<&OwnedFd>) {
 
 /// Has `f` run when the process exits normally (`atexit`). Registration fails only when the C
 /// library is out of memory, and then the process exits without it: nothing to do about it.
-pub(crate) fn at_exit(f: extern "C" fn()) {
+pub fn at_exit(f: extern "C" fn()) {
     // SAFETY: registering a plain `extern "C" fn` has no preconditions; the caller's function
     // must not unwind, which `extern "C"` already turns into an abort.
     unsafe { libc::atexit(f) };
@@ -266,7 +266,7 @@ pub(crate) fn at_exit(f: extern "C" fn()) {
 
 /// Has `f` run in the child of every later `fork` of this process (`pthread_atfork`); as with
 /// [`at_exit`], only an exhausted C library refuses.
-pub(crate) fn at_fork_in_child(f: extern "C" fn()) {
+pub fn at_fork_in_child(f: extern "C" fn()) {
     // SAFETY: registering a plain `extern "C" fn` has no preconditions; it runs in a child
     // right after a fork, so it must be async-signal-safe, which the caller's (a store to an
     // atomic) is.
@@ -275,7 +275,7 @@ pub(crate) fn at_fork_in_child(f: extern "C" fn()) {
 
 /// Blocks `signals` in the calling thread only: a signal the kernel raises for a failed
 /// write (SIGXFSZ, SIGPIPE) then fails the write instead of killing the process.
-pub(crate) fn block_in_this_thread(signals: &[libc::c_int]) {
+pub fn block_in_this_thread(signals: &[libc::c_int]) {
     // SAFETY: sigset_t is plain data that sigemptyset initialises; pthread_sigmask changes
     // only this thread's mask and reads a live set.
     unsafe {
@@ -291,7 +291,7 @@ pub(crate) fn block_in_this_thread(signals: &[libc::c_int]) {
 /// Whether the program leaves its children's ends to the default: SIGCHLD neither caught nor
 /// ignored, and no `SA_NOCLDWAIT`. Otherwise a plain fork's end would run the program's
 /// handler, or its status would be thrown away by the kernel before anyone could read it.
-pub(crate) fn sigchld_default() -> bool {
+pub fn sigchld_default() -> bool {
     // SAFETY: `sigaction` is plain data, for which all zeroes is a valid value.
     let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
     // SAFETY: with no new action, sigaction only writes the current one into `old`, which
@@ -302,7 +302,7 @@ pub(crate) fn sigchld_default() -> bool {
 
 /// The children of every thread of this process (`/proc/self/task/*/children`), or `None`
 /// where the kernel does not list them (built without `CONFIG_PROC_CHILDREN`).
-pub(crate) fn children() -> Option<Vec<libc::pid_t>> {
+pub fn children() -> Option<Vec<libc::pid_t>> {
     let mut pids = Vec::new();
     let mut listed = false;
     for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
@@ -321,7 +321,7 @@ pub(crate) fn children() -> Option<Vec<libc::pid_t>> {
 
 /// Whether the process behind a pidfd still exists, if only as a zombie nobody has reaped: a
 /// signal 0 through its pidfd reaches a zombie, and fails with ESRCH once it is reaped.
-pub(crate) fn exists(pidfd: &OwnedFd) -> bool {
+pub fn exists(pidfd: &OwnedFd) -> bool {
     // SAFETY: pidfd_send_signal with signal 0 only checks that the process exists; the
     // descriptor is a live pidfd owned by the caller.
     let r = unsafe {
@@ -339,7 +339,7 @@ pub(crate) fn exists(pidfd: &OwnedFd) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sandbox::launch;
+    use crate::launch;
     use std::time::Duration;
 
     extern "C" fn ignore(_: libc::c_int) {}

@@ -32,6 +32,33 @@ pub fn usage() -> (u64, u64) {
     (usage.ru_minflt as u64, nanos(usage.ru_stime))
 }
 
+/// How a child ended, and what it used, from `wait4`.
+#[derive(Debug, Clone, Copy)]
+pub struct Ended {
+    /// Its exit status.
+    pub status: std::process::ExitStatus,
+    /// Its peak resident memory, in MiB.
+    pub peak_mib: f64,
+    /// The CPU time (user and system) it used, in nanoseconds.
+    pub cpu_ns: u64,
+}
+
+/// Waits for the child `pid` to end and reaps it (`None` if it is not a child of this
+/// process).
+pub fn wait_child(pid: libc::pid_t) -> Option<Ended> {
+    use std::os::unix::process::ExitStatusExt;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for a child with valid pointers to locals, which live across the call.
+    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    (reaped == pid).then(|| Ended {
+        status: std::process::ExitStatus::from_raw(status),
+        peak_mib: usage.ru_maxrss as f64 / 1024.0,
+        cpu_ns: nanos(usage.ru_utime) + nanos(usage.ru_stime),
+    })
+}
+
 fn rusage(who: libc::c_int) -> libc::rusage {
     // SAFETY: an all-zero rusage is a valid value for getrusage to fill.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };

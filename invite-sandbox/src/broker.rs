@@ -525,7 +525,7 @@ mod tests {
             refused(named(&fifo, 0)),
             Some(Denied::Refused(Refusal::Pipe))
         );
-        let (r, _w) = crate::sandbox::pipe().unwrap();
+        let (r, _w) = crate::process::pipe().unwrap();
         let through_proc = format!("/proc/self/fd/{}", r.as_raw_fd());
         assert_eq!(
             refused(named(through_proc.as_ref(), 0)),

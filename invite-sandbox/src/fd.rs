@@ -1,7 +1,7 @@
 //! Descriptors the runtime itself holds: `/dev/null` for runs' standard streams, the eventfd
 //! that wakes the collector, and waiting on several descriptors at once.
 
-use std::os::fd::{BorrowedFd, OwnedFd};
+use std::os::fd::{BorrowedFd, OwnedFd, RawFd};
 use std::time::Duration;
 
 use rustix::event::{EventfdFlags, PollFd, PollFlags, Timespec};
@@ -10,10 +10,10 @@ use rustix::fs::{Mode, OFlags};
 /// How the configuration and the log are opened, beyond reading or appending: never blocking
 /// (a FIFO named by mistake fails or reads at once), closed on exec, and never the process's
 /// controlling terminal.
-pub(crate) const NONBLOCKING_OPEN_FLAGS: i32 = libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY;
+pub const NONBLOCKING_OPEN_FLAGS: i32 = libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY;
 
 /// `/dev/null`, open for reading and writing, closed on exec.
-pub(crate) fn open_dev_null() -> std::io::Result<OwnedFd> {
+pub fn open_dev_null() -> std::io::Result<OwnedFd> {
     Ok(rustix::fs::open(
         "/dev/null",
         OFlags::RDWR | OFlags::CLOEXEC,
@@ -22,7 +22,7 @@ pub(crate) fn open_dev_null() -> std::io::Result<OwnedFd> {
 }
 
 /// A non-blocking eventfd, closed on exec, for one thread to wake another.
-pub(crate) fn eventfd() -> std::io::Result<OwnedFd> {
+pub fn eventfd() -> std::io::Result<OwnedFd> {
     Ok(rustix::event::eventfd(
         0,
         EventfdFlags::CLOEXEC | EventfdFlags::NONBLOCK,
@@ -31,25 +31,25 @@ pub(crate) fn eventfd() -> std::io::Result<OwnedFd> {
 
 /// Adds one to an eventfd: whoever waits on it wakes. A full counter (never reached: it holds
 /// 2^64 - 2) would only make this a no-op.
-pub(crate) fn nudge(fd: BorrowedFd<'_>) {
+pub fn nudge(fd: BorrowedFd<'_>) {
     let _ = rustix::io::write(fd, &1u64.to_ne_bytes());
 }
 
 /// Empties an eventfd, so that the next wait sleeps until the next nudge.
-pub(crate) fn drain_eventfd(fd: BorrowedFd<'_>) {
+pub fn drain_eventfd(fd: BorrowedFd<'_>) {
     let mut buf = [0u8; 8];
     let _ = rustix::io::read(fd, &mut buf);
 }
 
 /// Reads what is there into `buf`: the count of bytes read, 0 at end of file, on an error or
 /// when a non-blocking descriptor has nothing.
-pub(crate) fn read_some(fd: BorrowedFd<'_>, buf: &mut [u8]) -> usize {
+pub fn read_some(fd: BorrowedFd<'_>, buf: &mut [u8]) -> usize {
     rustix::io::read(fd, buf).unwrap_or(0)
 }
 
 /// Waits until one of `fds` is readable (or hung up), or `timeout` has passed, whichever is
 /// first, and returns how many are; an interrupted wait simply returns early, with 0.
-pub(crate) fn wait_readable(fds: &[BorrowedFd<'_>], timeout: Duration) -> usize {
+pub fn wait_readable(fds: &[BorrowedFd<'_>], timeout: Duration) -> usize {
     let mut polls: Vec<PollFd<'_>> = fds
         .iter()
         .map(|fd| PollFd::new(fd, PollFlags::IN))
@@ -59,6 +59,40 @@ pub(crate) fn wait_readable(fds: &[BorrowedFd<'_>], timeout: Duration) -> usize 
         tv_nsec: timeout.subsec_nanos() as _,
     };
     rustix::event::poll(&mut polls, Some(&timeout)).unwrap_or(0)
+}
+
+/// Writes every byte to a descriptor given by number, retrying on interruption; usable from
+/// a signal handler (no allocation, no lock). Fails on a closed or broken descriptor.
+pub fn write_all(fd: RawFd, mut bytes: &[u8]) -> std::io::Result<()> {
+    while !bytes.is_empty() {
+        // SAFETY: `bytes` is a live slice; the kernel reads at most its length.
+        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+        if n < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        bytes = &bytes[n as usize..];
+    }
+    Ok(())
+}
+
+/// Reads once from a descriptor given by number into `buf`, retrying on interruption: the
+/// bytes read (0 at end of file), or the error (`WouldBlock` on an empty non-blocking pipe).
+pub fn read_raw(fd: RawFd, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        // SAFETY: `buf` is a live buffer of the length passed.
+        let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+        if n >= 0 {
+            return Ok(n as usize);
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
 }
 
 #[cfg(test)]
