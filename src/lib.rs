@@ -169,7 +169,6 @@ mod meter;
 pub mod mr;
 pub mod outcomes;
 mod place;
-mod plane;
 pub mod record;
 pub mod regression;
 #[cfg(invite_linux)]

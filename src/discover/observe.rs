@@ -92,7 +92,15 @@ pub fn observe(
                 _ => None,
             };
             let seed = seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let next = t.apply(&input, center, seed);
+            let next = match t {
+                // The function on its own result: the result in the parameter's place.
+                Transform::OnResult { param } => {
+                    let mut next = input.clone();
+                    next[*param] = output.clone();
+                    Some(next)
+                }
+                _ => t.apply(&input, center, seed),
+            };
             let out = next.as_ref().and_then(|n| call(n)).filter(|o| !too_long(o));
             let (noise, probe, size) = match (&next, &out) {
                 (Some(n), Some(o)) => (noise_at(n, o, call), self::probe(n), self::size(n)),

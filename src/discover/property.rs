@@ -5,8 +5,8 @@
 
 use super::form::{NOISE_UNITS, STRICT_MARGIN};
 use super::signature::Signature;
-use super::transform::{float_points, NumTy};
-use super::value::{distance, Kind, Value};
+use super::transform::NumTy;
+use super::value::{Kind, Value};
 
 /// How a number compares with a reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,48 +85,6 @@ pub enum Property {
     /// The result lies between the smallest and the largest element of `xs` (a mean, a
     /// median, a quantile; not a sum).
     Between(usize),
-    /// `result >= d` or `result <= d` for `d` the distance between two points of the plane
-    /// among the parameters (`[x, y]`, their indices): a curve no shorter than its chord, a
-    /// point no farther from a segment than from its ends.
-    Chord {
-        /// The first point's coordinates.
-        from: [usize; 2],
-        /// The second's.
-        to: [usize; 2],
-        /// How the result compares with their distance.
-        cmp: Cmp,
-    },
-    /// `result <= l` or `result >= l` for `l` the length of the path through three or more
-    /// points of the plane among the parameters, in their order: a curve no longer than its
-    /// control polygon.
-    Path(Cmp),
-    /// Every point of the result (`[x0, y0, x1, y1, ...]`) lies in the box of the points among
-    /// the parameters: a curve's bounding box inside its control points' box.
-    InBox,
-}
-
-/// The coordinates of the points of `input` that [`float_points`] finds, in order.
-fn coordinates(input: &[Value]) -> Option<Vec<f64>> {
-    float_points(input.iter().map(Value::kind))
-        .iter()
-        .flatten()
-        .map(|&i| input[i].number())
-        .collect()
-}
-
-/// The length of the path through the points of `input`.
-fn path(input: &[Value]) -> Option<f64> {
-    coordinates(input).map(|c| crate::plane::path_length(&c))
-}
-
-/// The points of `sig`'s parameters as `invite::mr`'s helpers take them: `&[x0, y0, ...]`.
-fn coordinates_text(sig: &Signature) -> String {
-    let names: Vec<String> = float_points(sig.params.iter().map(|p| p.kind))
-        .iter()
-        .flatten()
-        .map(|&i| sig.params[i].value_text())
-        .collect();
-    format!("&[{}]", names.join(", "))
 }
 
 impl Property {
@@ -150,38 +108,9 @@ impl Property {
                         out.push(Property::Between(p));
                     }
                 }
-                // Points of `f64`s with an `f64` out, as `invite::mr::distance` takes them.
-                let points = float_points(sig.params.iter().map(|p| p.kind));
-                let f64s = |p: &[usize; 2]| {
-                    p.iter()
-                        .all(|&i| sig.params[i].ty.trim_start_matches('&') == "f64")
-                };
-                if sig.output_ty == "f64" && points.iter().all(f64s) {
-                    for (i, &from) in points.iter().enumerate() {
-                        for &to in &points[i + 1..] {
-                            for cmp in [Cmp::AtLeast, Cmp::AtMost] {
-                                out.push(Property::Chord { from, to, cmp });
-                            }
-                        }
-                    }
-                    // Of two points, the path is their chord.
-                    if points.len() >= 3 {
-                        out.extend([Cmp::AtMost, Cmp::AtLeast].map(Property::Path));
-                    }
-                }
             }
             Kind::FloatSeq | Kind::IntSeq => {
                 out.extend([Property::NonEmpty, Property::Sorted]);
-                // Points of `f64`s in and out, as `invite::mr::in_box` takes them; a point
-                // alone is no box worth the name.
-                let points = float_points(sig.params.iter().map(|p| p.kind));
-                let f64s = points
-                    .iter()
-                    .flatten()
-                    .all(|&i| sig.params[i].ty.trim_start_matches('&') == "f64");
-                if sig.output_ty == "Vec<f64>" && points.len() >= 2 && f64s {
-                    out.push(Property::InBox);
-                }
                 let elem = element_type;
                 for (p, param) in sig.params.iter().enumerate() {
                     if param.kind.is_seq() {
@@ -200,18 +129,11 @@ impl Property {
         out
     }
 
-    /// Whether the property bounds the result by the input (a parameter, the input's range, a
-    /// chord, a path, a box), which values can meet by chance: it must also hold on the
-    /// follow-ups, and is not claimed for one category of inputs alone.
+    /// Whether the property bounds the result by the input (a parameter, the input's range),
+    /// which values can meet by chance: it must also hold on the follow-ups, and is not
+    /// claimed for one category of inputs alone.
     pub fn bounds_by_input(&self) -> bool {
-        matches!(
-            self,
-            Property::Bound { .. }
-                | Property::Between(_)
-                | Property::Chord { .. }
-                | Property::Path(_)
-                | Property::InBox
-        )
+        matches!(self, Property::Bound { .. } | Property::Between(_))
     }
 
     /// The property this one is a weaker form of, if any: where both hold, only the stronger
@@ -255,19 +177,6 @@ impl Property {
                 }
                 _ => false,
             },
-            Property::Chord { from, to, cmp } => match (y.number(), distance(input, from, to)) {
-                (Some(y), Some(d)) => cmp.holds(y, d, noise),
-                _ => false,
-            },
-            Property::Path(cmp) => match (y.number(), path(input)) {
-                (Some(y), Some(l)) => cmp.holds(y, l, noise),
-                _ => false,
-            },
-            // Exact, like `invite::mr::in_box`, which the property is written with.
-            Property::InBox => match (y.elements(), coordinates(input)) {
-                (Some(e), Some(c)) => crate::plane::in_box(&e, &c),
-                _ => false,
-            },
         }
     }
 
@@ -289,8 +198,6 @@ impl Property {
         }
         let (x, cmp) = match *self {
             Property::Bound { param, cmp } => (input[param].number(), cmp),
-            Property::Chord { from, to, cmp } => (distance(input, from, to), cmp),
-            Property::Path(cmp) => (path(input), cmp),
             _ => return 0.0,
         };
         let (Some(y), Some(x)) = (y.number(), x) else {
@@ -334,23 +241,6 @@ impl Property {
                      invite::mr::largest({xs}))"
                 )
             }
-            Property::Chord { from, to, cmp } => {
-                let v = |i: usize| sig.params[i].value_text();
-                format!(
-                    "result {} invite::mr::distance({}, {}, {}, {})",
-                    cmp.symbol(),
-                    v(from[0]),
-                    v(from[1]),
-                    v(to[0]),
-                    v(to[1])
-                )
-            }
-            Property::Path(cmp) => format!(
-                "result {} invite::mr::path_length({})",
-                cmp.symbol(),
-                coordinates_text(sig)
-            ),
-            Property::InBox => format!("invite::mr::in_box(&result, {})", coordinates_text(sig)),
         }
     }
 }
@@ -361,159 +251,6 @@ mod tests {
 
     fn sig(text: &str, kinds: &[Kind], output: Kind) -> Signature {
         Signature::parse(text, kinds, output).unwrap()
-    }
-
-    #[test]
-    fn two_points_of_f64s_give_the_result_a_bound_by_their_distance() {
-        let f = Kind::Float;
-        let s = sig(
-            "fn c(x0: f64, y0: &f64, n: i32, x1: f64, y1: f64) -> f64",
-            &[f, f, Kind::Int, f, f],
-            f,
-        );
-        let chords: Vec<String> = Property::all(&s)
-            .iter()
-            .filter(|p| matches!(p, Property::Chord { .. }))
-            .map(|p| p.text(&s))
-            .collect();
-        assert_eq!(
-            chords,
-            [
-                "result >= invite::mr::distance(x0, *y0, x1, y1)",
-                "result <= invite::mr::distance(x0, *y0, x1, y1)",
-            ]
-        );
-        let at_least = Property::Chord {
-            from: [0, 1],
-            to: [3, 4],
-            cmp: Cmp::AtLeast,
-        };
-        let input = [
-            Value::Float(0.0),
-            Value::Float(0.0),
-            Value::Int(2),
-            Value::Float(3.0),
-            Value::Float(4.0),
-        ];
-        assert!(at_least.holds(&input, &Value::Float(5.0), 0.0));
-        assert!(at_least.holds(&input, &Value::Float(7.5), 0.0));
-        assert!(!at_least.holds(&input, &Value::Float(4.9), 0.0));
-        assert_eq!(at_least.needed_tolerance(&input, &Value::Float(4.0)), 0.2);
-        assert_eq!(at_least.needed_tolerance(&input, &Value::Float(6.0)), 0.0);
-        // One point, `f32`s or a result of another type: no such bound.
-        for (text, kinds, out) in [
-            ("fn d(x: f64, y: f64) -> f64", vec![f, f], f),
-            ("fn d(a: f32, b: f32, c: f32, d: f32) -> f32", vec![f; 4], f),
-            (
-                "fn d(a: f64, b: f64, c: f64, d: f64) -> i64",
-                vec![f; 4],
-                Kind::Int,
-            ),
-        ] {
-            let s = sig(text, &kinds, out);
-            assert!(
-                !Property::all(&s)
-                    .iter()
-                    .any(|p| matches!(p, Property::Chord { .. })),
-                "{text}"
-            );
-        }
-    }
-
-    #[test]
-    fn three_points_bound_the_result_by_their_path_and_hold_a_result_of_points_in_their_box() {
-        let f = Kind::Float;
-        let quad = sig(
-            "fn q(x0: f64, y0: &f64, n: i32, x1: f64, y1: f64, x2: f64, y2: f64) -> f64",
-            &[f, f, Kind::Int, f, f, f, f],
-            f,
-        );
-        let paths: Vec<String> = Property::all(&quad)
-            .iter()
-            .filter(|p| matches!(p, Property::Path(_)))
-            .map(|p| p.text(&quad))
-            .collect();
-        let path = "invite::mr::path_length(&[x0, *y0, x1, y1, x2, y2])";
-        assert_eq!(
-            paths,
-            [format!("result <= {path}"), format!("result >= {path}")]
-        );
-        // (0, 0) → (3, 4) → (3, 0): 9 long.
-        let input: Vec<Value> = [0.0, 0.0, 7.0, 3.0, 4.0, 3.0, 0.0]
-            .into_iter()
-            .enumerate()
-            .map(|(i, x)| {
-                if i == 2 {
-                    Value::Int(7)
-                } else {
-                    Value::Float(x)
-                }
-            })
-            .collect();
-        let at_most = Property::Path(Cmp::AtMost);
-        assert!(at_most.holds(&input, &Value::Float(9.0), 0.0));
-        assert!(at_most.holds(&input, &Value::Float(5.0), 0.0));
-        assert!(!at_most.holds(&input, &Value::Float(9.5), 0.0));
-        assert!(Property::Path(Cmp::AtLeast).holds(&input, &Value::Float(9.5), 0.0));
-        assert_eq!(at_most.needed_tolerance(&input, &Value::Float(10.0)), 0.1);
-        assert_eq!(at_most.needed_tolerance(&input, &Value::Float(8.0)), 0.0);
-        // Two points' path is their chord; a result of another type has none.
-        for (text, kinds, out) in [
-            ("fn d(a: f64, b: f64, c: f64, d: f64) -> f64", vec![f; 4], f),
-            (
-                "fn d(a: f64, b: f64, c: f64, d: f64, e: f64, f: f64) -> i64",
-                vec![f; 6],
-                Kind::Int,
-            ),
-        ] {
-            let s = sig(text, &kinds, out);
-            assert!(
-                !Property::all(&s)
-                    .iter()
-                    .any(|p| matches!(p, Property::Path(_))),
-                "{text}"
-            );
-        }
-
-        let boxed = sig(
-            "fn b(x0: f64, y0: f64, n: i32, x1: f64, y1: f64) -> Vec<f64>",
-            &[f, f, Kind::Int, f, f],
-            Kind::FloatSeq,
-        );
-        assert!(Property::all(&boxed).contains(&Property::InBox));
-        assert_eq!(
-            Property::InBox.text(&boxed),
-            "invite::mr::in_box(&result, &[x0, y0, x1, y1])"
-        );
-        let corners = [1.0, 5.0, 0.0, 4.0, 2.0].map(Value::Float);
-        let mut corners = corners.to_vec();
-        corners[2] = Value::Int(0);
-        let inside = Value::FloatSeq(vec![1.0, 2.0, 4.0, 5.0]);
-        let outside = Value::FloatSeq(vec![1.0, 2.0, 4.5, 5.0]);
-        assert!(Property::InBox.holds(&corners, &inside, 0.0));
-        assert!(!Property::InBox.holds(&corners, &outside, 0.0));
-        assert!(!Property::InBox.holds(&corners, &Value::Float(1.0), 0.0));
-        // One point is no box; `f32`s, a number out or integers out get none.
-        for (text, kinds, out) in [
-            (
-                "fn b(x: f64, y: f64) -> Vec<f64>",
-                vec![f; 2],
-                Kind::FloatSeq,
-            ),
-            (
-                "fn b(a: f32, b: f32, c: f32, d: f32) -> Vec<f32>",
-                vec![f; 4],
-                Kind::FloatSeq,
-            ),
-            (
-                "fn b(a: f64, b: f64, c: f64, d: f64) -> Vec<i64>",
-                vec![f; 4],
-                Kind::IntSeq,
-            ),
-        ] {
-            let s = sig(text, &kinds, out);
-            assert!(!Property::all(&s).contains(&Property::InBox), "{text}");
-        }
     }
 
     #[test]

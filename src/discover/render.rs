@@ -61,6 +61,15 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
         Form::Square { a, b, c } => {
             format!("{} == {}", square(&call, ty), quadratic(*a, *b, *c, ty))
         }
+        Form::ByParam { param, times } => {
+            let x = sig.params[*param].value_text();
+            if *times {
+                format!("{call} == {x} * result")
+            } else {
+                format!("{call} == result + {x}")
+            }
+        }
+        Form::Param(param) => format!("{call} == {}", sig.params[*param].value_text()),
         Form::AtLeast => format!("{call} >= result"),
         Form::AtMost => format!("{call} <= result"),
         Form::Above => format!("{call} > result"),
@@ -89,14 +98,6 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
         Form::LenDelta(d) if *d < 0 => format!("{call}.len() == result.len() - {}", -d),
         Form::LenDelta(d) => format!("{call}.len() == result.len() + {d}"),
         Form::LenDouble => format!("{call}.len() == 2 * result.len()"),
-        Form::Span(of) => {
-            let coords: Vec<String> = of
-                .iter()
-                .flatten()
-                .map(|&i| sig.params[i].value_text())
-                .collect();
-            format!("{call} == invite::mr::distance({})", coords.join(", "))
-        }
         Form::LenRatio {
             a,
             b,

@@ -232,7 +232,7 @@ pub fn near_misses<'a>(
                 .copied()
                 .filter(|&i| pair(obs, i, t).is_some())
                 .collect();
-            for form in forms_on(sig, obs, t, &rest, weak, None) {
+            for form in forms_on(sig, obs, t, transform, &rest, weak) {
                 let failing: Vec<usize> = judged
                     .iter()
                     .copied()
@@ -425,19 +425,10 @@ pub fn search(
         // under any guard, since such a step often leaves the domain on part of the inputs
         // (`p - 1` at `p = 0`).
         let scalar_weak = sig.params.len() > 1 && transform.is_scalar_step();
-        // A point moved to the middle of two others may leave nothing to measure (a point
-        // moved onto a segment, a box onto another's corner): a zero; or only the two (a
-        // quadratic straightened between its ends): their distance. Not an inequality: a
-        // cubic with an end moved is as often longer as shorter, and the inputs seen can hide
-        // it.
-        let middle = match transform {
-            Transform::Midpoint { of, .. } => Some(*of),
-            _ => None,
-        };
         let fit = |on: &[usize], g: Option<Guard>| {
             let applies = g.is_none_or(|g| matches!(g, Guard::NonEmpty(_) | Guard::Several(_)));
             let weak = (seq_weak && applies) || scalar_weak;
-            forms_on(sig, obs, t, on, weak, middle)
+            forms_on(sig, obs, t, transform, on, weak)
         };
         let holds = |f: &Form, i: usize| pair(obs, i, t).is_some_and(|p| f.holds(&p));
         let Some((guard, forms, on)) = scope.category(&guards, fit, holds) else {
@@ -447,17 +438,11 @@ pub fn search(
             continue;
         };
         let coincidence = unchanged_by_coincidence(guard, transform);
-        // The whole input moved, turned, mirrored or reordered together under a guard of one
-        // parameter's sign: the guard says nothing of the others (a clamp's `x >= 0` kept `x`
-        // in its bounds only by the values seen).
-        if matches!(
-            transform,
-            Transform::AllMoved { .. }
-                | Transform::Rotated
-                | Transform::Mirrored
-                | Transform::PointsReversed
-                | Transform::Midpoint { .. }
-        ) && guard.is_some_and(|g| !matches!(g, Guard::NonEmpty(_) | Guard::Several(_)))
+        // The whole input moved together under a guard of one parameter's sign: the guard
+        // says nothing of the others (a clamp's `x >= 0` kept `x` in its bounds only by the
+        // values seen).
+        if matches!(transform, Transform::AllMoved { .. })
+            && guard.is_some_and(|g| !matches!(g, Guard::NonEmpty(_) | Guard::Several(_)))
         {
             continue;
         }
@@ -729,10 +714,8 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         // coordinate of 1e4), where the function's own rounding, not its shape, can take a
         // result a hair past the bound (a nearly straight curve's length a millionth under its
         // chord): within the tolerance a pasted relation is checked with, it holds there.
-        // (A box's stray is its own rounding slack, which `in_box` allows already.)
         let within_tolerance = |input: &[Value], y: &Value| {
-            prop != Property::InBox
-                && prop.needed_tolerance(input, y) <= crate::config::DEFAULT_TOLERANCE
+            prop.needed_tolerance(input, y) <= crate::config::DEFAULT_TOLERANCE
         };
         // On every follow-up run of `on` under `guard` whose result is a number, or numbers.
         let widely = |on: &[usize], guard: Option<Guard>| {
@@ -898,17 +881,42 @@ fn common_center(obs: &[&Observation], t: usize) -> Option<f64> {
     cs.iter().all(|&c| close(c, first)).then_some(first)
 }
 
+/// The forms that relate a number follow-up to the input rather than by constants: at a
+/// special value of a parameter, a constant or another parameter; elsewhere, another
+/// parameter as the result's coefficient or offset.
+fn by_input(sig: &Signature, transform: &Transform, pairs: &[Pair<'_>]) -> Vec<Form> {
+    let numbers = (0..sig.params.len()).filter(|&q| sig.params[q].kind.is_number());
+    match *transform {
+        Transform::Special { param, .. } => {
+            let constant = pairs
+                .first()
+                .and_then(|p| p.y2.number())
+                .map(|c| Form::Affine {
+                    alpha: Const::lit(0.0),
+                    beta: Const::lit(c),
+                });
+            constant
+                .into_iter()
+                .chain(numbers.filter(|&q| q != param).map(Form::Param))
+                .collect()
+        }
+        Transform::OnResult { .. } => Vec::new(),
+        _ => numbers
+            .flat_map(|param| [true, false].map(|times| Form::ByParam { param, times }))
+            .collect(),
+    }
+}
+
 /// The output relations of transformation `t` that hold on every observation in `on`: the
 /// first equality form that holds (fitted on every other observation, checked on all), and
-/// every weaker form that holds too when no equality does. For a point moved to the `middle`
-/// of two, a zero or the two points' distance in place of the weaker forms.
+/// every weaker form that holds too when no equality does.
 fn forms_on(
     sig: &Signature,
     obs: &[&Observation],
     t: usize,
+    transform: &Transform,
     on: &[usize],
     weak: bool,
-    middle: Option<[[usize; 2]; 2]>,
 ) -> Vec<Form> {
     let Some(pairs) = on
         .iter()
@@ -933,9 +941,7 @@ fn forms_on(
                 .flatten()
             {
                 out.push(f);
-            } else if let Some(f) = middle.map(|_| Form::zero()).filter(holds) {
-                out.push(f);
-            } else if let Some(f) = middle.map(Form::Span).filter(holds) {
+            } else if let Some(f) = by_input(sig, transform, &pairs).into_iter().find(holds) {
                 out.push(f);
             } else if weak {
                 out.extend([Form::AtLeast, Form::AtMost].into_iter().filter(holds));
@@ -1951,18 +1957,7 @@ mod tests {
         assert_eq!(permuting, 4);
         let mut budget = usize::MAX;
         let runs = results(&transforms, &o, &mut budget);
-        // Three elements hold no whole points: the quarter turn, the mirror and the points'
-        // reversal do not apply.
-        let of_points = [
-            Transform::Rotated,
-            Transform::Mirrored,
-            Transform::PointsReversed,
-        ];
-        assert!(of_points.iter().all(|t| transforms.contains(t)));
-        assert_eq!(
-            runs.len(),
-            1 + transforms.len() - permuting - of_points.len()
-        );
+        assert_eq!(runs.len(), 1 + transforms.len() - permuting);
         assert_eq!(&*runs[0].0, &input[..]);
         assert_eq!(runs[1].0[0], Value::FloatSeq(vec![3.0, 2.0, 1.0]));
         assert_eq!(runs[1].1, o.follow[1].output.as_ref().unwrap());

@@ -104,18 +104,6 @@ impl Value {
     }
 }
 
-/// The distance between the points `from` and `to` (`[x, y]` indices) of `input`; `None`
-/// where a coordinate is missing or no number.
-pub fn distance(input: &[Value], from: [usize; 2], to: [usize; 2]) -> Option<f64> {
-    let at = |i: usize| input.get(i).and_then(Value::number);
-    Some(crate::plane::distance(
-        at(from[0])?,
-        at(from[1])?,
-        at(to[0])?,
-        at(to[1])?,
-    ))
-}
-
 /// `x` as an integer when it is a whole number that an `i64` holds exactly.
 pub fn whole(x: f64) -> Option<i64> {
     // 2^53: beyond it not every integer is a float, so arithmetic on them is not exact.
