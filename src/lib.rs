@@ -223,6 +223,13 @@ pub fn init() -> bool {
     runtime::get().is_some()
 }
 
+/// The names of the instrumented functions (sites) this program holds, as `invite.toml`'s
+/// `[functions."name"]` entries and the log name them; a method's site is named at its first
+/// sampled call, and is listed by its pattern until then.
+pub fn site_names() -> impl Iterator<Item = &'static str> {
+    site::all().map(|s| s.meta.name)
+}
+
 /// Whether this code runs inside a test child (where instrumentation is off).
 pub fn in_test() -> bool {
     role::in_child()

@@ -34,7 +34,7 @@ async fn main() {
     for (name, v) in &results {
         println!("result {name} = {v:?}");
     }
-    println!("sites {}", invite::__private::sites().count());
+    println!("sites {}", invite::site_names().count());
     println!("idle {waited}");
 }
 

@@ -69,11 +69,18 @@ pub use discovery::Discovery;
 #[doc(hidden)]
 pub use function::quietly;
 pub use function::{Args, Function, IntoArgs};
-pub use observe::{observe, Call, Follow, Observation, MAX_LEN};
+pub use observe::Observation;
+// How an observation is made: what generated code and a log writer call, not the API a user
+// proposes relations with; hidden from the documentation, and free to change.
+#[doc(hidden)]
+pub use observe::{observe, Call, Follow, MAX_LEN};
 pub use observed::{propose_observed, Observed};
 pub use proposal::{propose, Proposal, Proposals};
-pub use signature::{Param, Signature, SignatureError};
+pub use signature::SignatureError;
+#[doc(hidden)]
+pub use signature::{Param, Signature};
 pub use suspect::{suspects, Suspect};
+#[doc(hidden)]
 pub use transform::Transform;
 pub use value::{Discoverable, Kind, Value};
 

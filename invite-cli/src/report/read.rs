@@ -289,10 +289,19 @@ fn open(
             1 << 20,
             flate2::bufread::MultiGzDecoder::new(raw),
         )),
+        #[cfg(feature = "zstd")]
         Compression::Zstd => {
             let decoder = zstd::stream::read::Decoder::with_buffer(raw)
                 .map_err(|e| Stop::Fatal(format!("{name}: cannot start decompressing: {e}")))?;
             Box::new(BufReader::with_capacity(1 << 20, decoder))
+        }
+        #[cfg(not(feature = "zstd"))]
+        Compression::Zstd => {
+            return Err(Stop::Fatal(format!(
+                "{name}: a zstd log, and this `invite` was built without zstd; install it with \
+                 `cargo install invite-mt-cli --features zstd` (the default), or decompress the \
+                 log with `zstd -d` first"
+            )))
         }
     };
     Ok((reader, compression))
@@ -862,6 +871,23 @@ impl Progress {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(not(feature = "zstd"))]
+    #[test]
+    fn a_zstd_log_without_the_feature_says_how_to_read_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.jsonl.zst");
+        std::fs::write(&path, [0x28, 0xb5, 0x2f, 0xfd, 0, 0]).unwrap();
+        let opened = open(&Input::File(path), "run.jsonl.zst", Arc::default());
+        let Err(Stop::Fatal(why)) = opened else {
+            panic!("a zstd log opened without zstd");
+        };
+        assert!(why.contains("built without zstd"), "{why}");
+        assert!(
+            why.contains("--features zstd") && why.contains("zstd -d"),
+            "{why}"
+        );
+    }
+
     use super::*;
 
     #[test]
