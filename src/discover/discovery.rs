@@ -384,6 +384,13 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
                         with(p, Value::FloatSeq(vec![first; xs.len()]));
                     }
                 }
+                Value::Str(s) => {
+                    with(p, Value::Str(String::new()));
+                    if let Some(first) = s.chars().next() {
+                        with(p, Value::Str(first.to_string()));
+                        with(p, Value::Str(first.to_string().repeat(s.chars().count())));
+                    }
+                }
                 Value::IntSeq(xs) => {
                     with(p, Value::IntSeq(Vec::new()));
                     if let Some(&first) = xs.first() {
@@ -433,6 +440,16 @@ fn jitter(v: &Value, rng: &mut impl Rng) -> Value {
             Value::Int(if j.signum() == i.signum() { j } else { *i })
         }
         Value::Bool(b) => Value::Bool(*b),
+        // The same string, or with a letter of the same case added: its categories (empty or
+        // not) kept.
+        Value::Str(s) => {
+            let mut s = s.clone();
+            if !s.is_empty() && rng.random_bool(0.5) {
+                let lower = s.chars().any(char::is_lowercase);
+                s.push(if lower { 'e' } else { 'E' });
+            }
+            Value::Str(s)
+        }
         Value::FloatSeq(xs) => {
             let (s, t) = (rng.random_range(0.5..2.0), rng.random_range(0.0..3.0));
             let mapped: Vec<f64> = xs
@@ -763,10 +780,21 @@ mod tests {
                 }
             })
             .collect();
-        let found = Discovery::new("fn clamp(x: f64, lo: f64, hi: f64) -> f64", clamp)
+        let d = Discovery::new("fn clamp(x: f64, lo: f64, hi: f64) -> f64", clamp)
             .unwrap()
-            .inputs(inputs)
-            .run();
+            .inputs(inputs);
+        // Proposed from the observations alone, as from a log, where no input is built to
+        // break a relation: the guard of one parameter's sign is refused by the search itself.
+        let transforms = Transform::all(&d.sig);
+        let obs = d.observe_all(&transforms, &d.inputs, d.seed);
+        let from_log = propose("clamp", &d.sig, &obs, d.min_inputs);
+        assert!(
+            !from_log
+                .relations()
+                .any(|r| r.starts_with("if x") && r.contains("clamp(x + 1.0, lo + 1.0, hi + 1.0)")),
+            "{from_log}"
+        );
+        let found = d.run();
         let by_chance: Vec<&str> = found
             .relations()
             .filter(|r| {
@@ -1110,6 +1138,65 @@ mod tests {
     }
 
     #[test]
+    fn integer_types_have_their_own_ends() {
+        for (ty, ends) in [
+            ("i8", (-128, 127)),
+            ("&i16", (-32768, 32767)),
+            ("i32", (i64::from(i32::MIN), i64::from(i32::MAX))),
+            ("i64", (i64::MIN, i64::MAX)),
+            ("u8", (0, 255)),
+            ("u16", (0, 65535)),
+            ("u32", (0, i64::from(u32::MAX))),
+            ("u64", (0, i64::MAX)),
+            ("usize", (0, i64::MAX)),
+        ] {
+            assert_eq!(int_range(ty), ends, "{ty}");
+        }
+        // An end of its type, zero excepted; any integer of the input.
+        let sig = Signature::parse(
+            "fn f(x: i32, n: u8) -> i32",
+            &[Kind::Int, Kind::Int],
+            Kind::Int,
+        )
+        .unwrap();
+        let d = Discovery::new("fn f(x: i32, n: u8) -> i32", |x: i32, n: u8| {
+            x + i32::from(n)
+        })
+        .unwrap();
+        assert_eq!(d.sig, sig);
+        let at = |x: i64, n: i64| {
+            d.at_end(&Observation {
+                input: vec![Value::Int(x), Value::Int(n)],
+                output: Value::Int(0),
+                noise: 0.0,
+                probe: 0.0,
+                size: 0,
+                follow: Vec::new(),
+            })
+        };
+        assert!(at(i64::from(i32::MIN), 5) && at(i64::from(i32::MAX), 5) && at(3, 255));
+        assert!(!at(3, 0) && !at(3, 5) && !at(0, 7));
+    }
+
+    #[test]
+    fn a_follow_up_past_its_parameter_s_type_is_guarded_by_its_checked_form() {
+        // Of an `i32`, `x + 1` passes `i32::MAX` though the `i64` it is held in does not
+        // overflow: the relation says where it fits.
+        let f = |x: i32| i64::from(x) * 2;
+        let inputs: Vec<i32> = (0..100).map(|i| i * 7 - 300).collect();
+        let found = Discovery::new("fn f(x: i32) -> i64", f)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        assert!(
+            found
+                .relations()
+                .any(|r| r == "if x.checked_add(1).is_some() => f(x + 1) == result + 2"),
+            "{found}"
+        );
+    }
+
+    #[test]
     fn a_function_on_its_own_result_is_related_to_it() {
         let sorted = |mut xs: Vec<f64>| {
             xs.sort_by(f64::total_cmp);
@@ -1179,6 +1266,49 @@ mod tests {
                 "{x}: {built:?}"
             );
         }
+        // Floats: zero, one, minus one, negated and doubled.
+        let floats = Signature::parse("fn h(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        let of_floats = counter_inputs(&floats, &[vec![Value::Float(2.5)]]);
+        for x in [0.0, 1.0, -1.0, -2.5, 5.0] {
+            assert!(
+                of_floats.contains(&vec![Value::Float(x)]),
+                "{x}: {of_floats:?}"
+            );
+        }
+        // Sequences of integers: empty, the first element, the first repeated.
+        let seqs = Signature::parse("fn s(xs: &[i64]) -> i64", &[Kind::IntSeq], Kind::Int).unwrap();
+        let of_seqs = counter_inputs(&seqs, &[vec![Value::IntSeq(vec![4, -2, 9])]]);
+        for xs in [vec![], vec![4], vec![4, 4, 4]] {
+            assert!(
+                of_seqs.contains(&vec![Value::IntSeq(xs.clone())]),
+                "{xs:?}: {of_seqs:?}"
+            );
+        }
+        // Strings: empty, the first character, the first character repeated.
+        let text = Signature::parse("fn t(s: &str) -> usize", &[Kind::Str], Kind::Int).unwrap();
+        let of_text = counter_inputs(&text, &[vec![Value::Str("Rust".into())]]);
+        for s in ["", "R", "RRRR"] {
+            assert!(
+                of_text.contains(&vec![Value::Str(s.into())]),
+                "{s:?}: {of_text:?}"
+            );
+        }
+        // Another parameter's value only where the types agree.
+        let mixed = Signature::parse(
+            "fn m(x: i32, y: i64) -> i64",
+            &[Kind::Int, Kind::Int],
+            Kind::Int,
+        )
+        .unwrap();
+        let of_mixed = counter_inputs(&mixed, &[vec![Value::Int(5), Value::Int(-7)]]);
+        assert!(
+            !of_mixed.contains(&vec![Value::Int(-7), Value::Int(-7)]),
+            "{of_mixed:?}"
+        );
+        assert!(
+            !of_mixed.contains(&vec![Value::Int(5), Value::Int(5)]),
+            "{of_mixed:?}"
+        );
         // Equal arguments, each way.
         assert!(built.contains(&vec![Value::Int(5), Value::Int(5)]));
         assert!(built.contains(&vec![Value::Int(-7), Value::Int(-7)]));
@@ -1189,6 +1319,71 @@ mod tests {
                 .iter()
                 .any(|v| v[0].number().is_some_and(|x| !(0.0..=255.0).contains(&x))),
             "{built:?}"
+        );
+    }
+
+    /// Words of mixed case and length, as a program's strings come.
+    fn words() -> Vec<String> {
+        let stems = [
+            "level", "Rust", "noon", "Invite", "abc", "Racecar", "tEst", "xyz", "a", "",
+        ];
+        (0..60)
+            .map(|i| {
+                let stem = stems[i % stems.len()];
+                if i < stems.len() {
+                    stem.to_string()
+                } else {
+                    format!("{stem}{}", "ab".repeat(i / stems.len()))
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn strings_are_changed_and_related_as_a_person_would() {
+        let shout = |s: String| s.to_uppercase() + "!";
+        let found = Discovery::new("fn shout(s: &str) -> String", shout)
+            .unwrap()
+            .inputs(words())
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(
+            rel.contains(&"shout(&s.to_lowercase()) == result"),
+            "{found}"
+        );
+        let vowels = |s: String| s.chars().filter(|c| "aeiouAEIOU".contains(*c)).count();
+        let found = Discovery::new("fn vowels(s: &str) -> usize", vowels)
+            .unwrap()
+            .inputs(words())
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        for expected in [
+            "vowels(&s.repeat(2)) == 2 * result",
+            "vowels(&s.to_uppercase()) == result",
+            "vowels(&format!(\"{s}a\")) == result + 1",
+        ] {
+            assert!(rel.contains(&expected), "{expected}\n{found}");
+        }
+        let palindrome = |s: String| s.chars().eq(s.chars().rev());
+        let found = Discovery::new("fn palindrome(s: &str) -> bool", palindrome)
+            .unwrap()
+            .inputs(words())
+            .run();
+        assert!(
+            found
+                .relations()
+                .any(|r| r == "palindrome(&s.chars().rev().collect::<String>()) == result"),
+            "{found}"
+        );
+        // A function of a string onto itself: idempotent, or not.
+        let trimmed = |s: String| s.trim_end_matches('b').to_string();
+        let found = Discovery::new("fn trimmed(s: &str) -> String", trimmed)
+            .unwrap()
+            .inputs(words())
+            .run();
+        assert!(
+            found.relations().any(|r| r == "trimmed(&result) == result"),
+            "{found}"
         );
     }
 }

@@ -47,6 +47,8 @@ pub enum Form {
     /// `y'` is a number parameter of the input: the value a function takes at a special
     /// value of another (`binomial(n, 1) == n`).
     Param(usize),
+    /// How a string follow-up relates to the string result.
+    Text(TextForm),
     /// Every element of `y'` is an element of `y`.
     Subset,
     /// Every element of `y` is an element of `y'`.
@@ -68,6 +70,80 @@ pub enum Form {
         /// Between the squares (a standard deviation's factor is the root of one).
         squared: bool,
     },
+}
+
+/// How a string follow-up `y'` relates to the string result `y`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TextForm {
+    /// `y' == y`.
+    Same,
+    /// `y'` is `y` reversed.
+    Reversed,
+    /// `y'` is `y` written twice.
+    Doubled,
+    /// `y'` is `y` but for case.
+    SameIgnoringCase,
+    /// `y'` begins with `y`.
+    Extends,
+    /// `y` begins with `y'`.
+    Prefix,
+    /// `y'` holds `y`.
+    Contains,
+    /// `y` holds `y'`.
+    Within,
+}
+
+impl TextForm {
+    /// The equalities first, then what a follow-up that grows or cuts a string keeps.
+    pub const ALL: [TextForm; 8] = [
+        TextForm::Same,
+        TextForm::Reversed,
+        TextForm::Doubled,
+        TextForm::SameIgnoringCase,
+        TextForm::Extends,
+        TextForm::Prefix,
+        TextForm::Contains,
+        TextForm::Within,
+    ];
+
+    /// Whether this is one of the weak forms (an inclusion, not an equality).
+    pub fn is_weak(self) -> bool {
+        matches!(
+            self,
+            TextForm::Extends | TextForm::Prefix | TextForm::Contains | TextForm::Within
+        )
+    }
+
+    /// Whether the follow-up `t` relates so to the result `y`.
+    pub fn holds(self, y: &str, t: &str) -> bool {
+        match self {
+            TextForm::Same => t == y,
+            TextForm::Reversed => t.chars().eq(y.chars().rev()),
+            TextForm::Doubled => t.len() == 2 * y.len() && t == y.repeat(2),
+            TextForm::SameIgnoringCase => t.to_lowercase() == y.to_lowercase(),
+            TextForm::Extends => t.starts_with(y),
+            TextForm::Prefix => y.starts_with(t),
+            TextForm::Contains => t.contains(y),
+            TextForm::Within => y.contains(t),
+        }
+    }
+
+    /// The relation as Rust source, `call` the follow-up call.
+    pub fn text(self, call: &str) -> String {
+        match self {
+            TextForm::Same => format!("{call} == result"),
+            TextForm::Reversed => format!("{call} == result.chars().rev().collect::<String>()"),
+            TextForm::Doubled => format!("{call} == result.repeat(2)"),
+            TextForm::SameIgnoringCase => {
+                format!("{call}.to_lowercase() == result.to_lowercase()")
+            }
+            TextForm::Extends => format!("{call}.starts_with(&result)"),
+            TextForm::Prefix => format!("result.starts_with(&{call})"),
+            TextForm::Contains => format!("{call}.contains(&result)"),
+            TextForm::Within => format!("result.contains(&{call})"),
+        }
+    }
 }
 
 impl Form {
@@ -165,6 +241,10 @@ impl Form {
                     _ => false,
                 }
             }
+            Form::Text(f) => match (p.y, p.y2) {
+                (Value::Str(y), Value::Str(t)) => f.holds(y, t),
+                _ => false,
+            },
             &Form::Param(param) => match (p.y2.number(), p.input[param].number()) {
                 (Some(t), Some(x)) => close(t, x, k * (n2 + EPS * (t.abs() + x.abs()))),
                 _ => false,
@@ -629,6 +709,80 @@ mod tests {
                 input: &[],
             })
             .collect()
+    }
+
+    /// Whether `form` holds for result `y` and follow-up `t`, with noises `n` and `n2`, on the
+    /// input `x` (one number).
+    fn holds_on(form: &Form, y: f64, t: f64, n: f64, n2: f64, x: f64) -> bool {
+        let (y, t, input) = (Value::Float(y), Value::Float(t), [Value::Float(x)]);
+        form.holds(&Pair {
+            y: &y,
+            y2: &t,
+            n,
+            n2,
+            len: 0,
+            input: &input,
+        })
+    }
+
+    #[test]
+    fn a_parameter_as_coefficient_or_offset_is_judged_within_the_noise_of_both_runs() {
+        let times = Form::ByParam {
+            param: 0,
+            times: true,
+        };
+        let plus = Form::ByParam {
+            param: 0,
+            times: false,
+        };
+        // Exact.
+        assert!(holds_on(&times, 1.5, 3.0, 0.0, 0.0, 2.0));
+        assert!(holds_on(&plus, 1.5, 3.5, 0.0, 0.0, 2.0));
+        assert!(!holds_on(&times, 1.5, 3.5, 0.0, 0.0, 2.0));
+        // The original's noise, scaled by the coefficient: 32 × 2 × 1e-3.
+        assert!(holds_on(&times, 1.0, 2.06, 1e-3, 0.0, 2.0));
+        assert!(!holds_on(&times, 1.0, 2.07, 1e-3, 0.0, 2.0));
+        // As an offset, the original's noise alone: 32 × 1e-3.
+        assert!(holds_on(&plus, 1.0, 3.03, 1e-3, 0.0, 2.0));
+        assert!(!holds_on(&plus, 1.0, 3.04, 1e-3, 0.0, 2.0));
+        // The follow-up's noise: 32 × 1e-3, either way.
+        assert!(holds_on(&times, 1.0, 2.03, 0.0, 1e-3, 2.0));
+        assert!(!holds_on(&times, 1.0, 2.04, 0.0, 1e-3, 2.0));
+        assert!(holds_on(&plus, 1.0, 3.03, 0.0, 1e-3, 2.0));
+        assert!(!holds_on(&plus, 1.0, 3.04, 0.0, 1e-3, 2.0));
+        // Rounding of the terms at their magnitude: 32 ulps of 4e15, about 28.
+        assert!(holds_on(&times, 1e15, 2e15 + 20.0, 0.0, 0.0, 2.0));
+        assert!(!holds_on(&times, 1e15, 2e15 + 40.0, 0.0, 0.0, 2.0));
+        assert!(holds_on(&plus, 2e15, 2e15 + 20.0 + 2.0, 0.0, 0.0, 2.0));
+        assert!(!holds_on(&plus, 2e15, 2e15 + 40.0 + 2.0, 0.0, 0.0, 2.0));
+        // A parameter as the result itself.
+        let param = Form::Param(0);
+        assert!(holds_on(&param, 9.0, 2.0, 0.0, 0.0, 2.0));
+        assert!(holds_on(&param, 9.0, 2.03, 5.0, 1e-3, 2.0));
+        assert!(!holds_on(&param, 9.0, 2.04, 5.0, 1e-3, 2.0));
+        assert!(holds_on(&param, 9.0, 2e15 + 20.0, 0.0, 0.0, 2e15));
+        assert!(!holds_on(&param, 9.0, 2e15 + 40.0, 0.0, 0.0, 2e15));
+    }
+
+    #[test]
+    fn an_elementwise_relation_needs_the_tolerance_of_its_farthest_element() {
+        let same = Form::SeqAffine {
+            alpha: Const::lit(2.0),
+            beta: Const::lit(0.0),
+        };
+        let (y, t) = (
+            Value::FloatSeq(vec![1.0, 10.0]),
+            Value::FloatSeq(vec![2.0, 20.2]),
+        );
+        let pair = Pair {
+            y: &y,
+            y2: &t,
+            n: 0.0,
+            n2: 0.0,
+            len: 2,
+            input: &[],
+        };
+        assert!((same.needed_tolerance(&pair) - 0.2 / 20.2).abs() < 1e-12);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::signature::Signature;
 use super::transform::NumTy;
-use super::value::Value;
+use super::value::{Kind, Value};
 
 /// A condition on one parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -69,6 +69,8 @@ impl Guard {
                         Guard::NonZero(p),
                     ]
                 });
+            } else if param.kind == Kind::Str {
+                out.push(Guard::NonEmpty(p));
             } else if param.kind.is_seq() {
                 out.extend(if narrow {
                     [
@@ -128,7 +130,10 @@ impl Guard {
             Guard::Negative(p) => num(p) < 0.0,
             Guard::NonPositive(p) => num(p) <= 0.0,
             Guard::NonZero(p) => num(p) != 0.0,
-            Guard::NonEmpty(p) => !seq(p).is_empty(),
+            Guard::NonEmpty(p) => match &input[p] {
+                Value::Str(s) => !s.is_empty(),
+                _ => !seq(p).is_empty(),
+            },
             Guard::Several(p) => seq(p).len() > 1,
             Guard::Sorted(p) => seq(p).windows(2).all(|w| w[0] <= w[1]),
             Guard::Varied(p) => seq(p).windows(2).any(|w| w[0] != w[1]),

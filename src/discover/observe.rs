@@ -144,6 +144,14 @@ pub fn probe(input: &[Value]) -> f64 {
             let x = match v {
                 Value::FloatSeq(xs) => xs.first().copied().unwrap_or(0.0),
                 Value::IntSeq(xs) => xs.first().map_or(0.0, |&i| i as f64),
+                // Every character in its place, folded to a signed number: a string and its
+                // reversal, or another case, give different numbers.
+                Value::Str(s) => {
+                    let folded = s.chars().enumerate().fold(0u64, |h, (i, c)| {
+                        h.wrapping_add((i as u64 + 1).wrapping_mul(u64::from(u32::from(c))))
+                    });
+                    (folded % 1999) as f64 - 999.0
+                }
                 other => other.number().unwrap_or(0.0),
             };
             (k + 1) as f64 * x
@@ -151,12 +159,14 @@ pub fn probe(input: &[Value]) -> f64 {
         .sum()
 }
 
-/// The total length of the input's sequences.
+/// The total length of the input's sequences and strings (in characters).
 pub fn size(input: &[Value]) -> usize {
     input
         .iter()
-        .filter_map(|v| v.elements())
-        .map(|e| e.len())
+        .map(|v| match v {
+            Value::Str(s) => s.chars().count(),
+            v => v.elements().map_or(0, |e| e.len()),
+        })
         .sum()
 }
 

@@ -60,6 +60,16 @@ impl Perturbation {
                 Negated,
             ],
             Kind::Bool => vec![Constant, Scaled, Shifted, InputShifted, Negated],
+            // Doubled, a character added, another case, reversed, one character short.
+            Kind::Str => vec![
+                Constant,
+                Scaled,
+                Shifted,
+                InputShifted,
+                Negated,
+                Reversed,
+                Shorter,
+            ],
             Kind::FloatSeq | Kind::IntSeq => {
                 vec![
                     Constant,
@@ -105,6 +115,8 @@ impl Perturbation {
             Value::FloatSeq(_) => Value::FloatSeq(vec![f64::from(u8::from(n < 0))]),
             Value::IntSeq(_) if n == 0 => Value::IntSeq(Vec::new()),
             Value::IntSeq(_) => Value::IntSeq(vec![i64::from(n < 0)]),
+            Value::Str(_) if n == 0 => Value::Str(String::new()),
+            Value::Str(_) => Value::Str(if n < 0 { "b" } else { "a" }.to_string()),
         };
         match (shape, y) {
             (Constant, _) => first.clone(),
@@ -132,6 +144,21 @@ impl Perturbation {
                 let v: Vec<f64> = xs.iter().map(|&i| i as f64).collect();
                 let out = seq(shape, v, 1.0, probe.round(), |x, d| x + d.max(1.0));
                 Value::IntSeq(out.into_iter().map(|x| x as i64).collect())
+            }
+            (Scaled, Value::Str(s)) => Value::Str(s.repeat(2)),
+            (Shifted, Value::Str(s)) => Value::Str(format!("{s}x")),
+            // What the input says, added: a result that ignores part of its input.
+            (InputShifted, Value::Str(s)) => Value::Str(format!("{s}{}", probe.round())),
+            (Negated, Value::Str(s)) => Value::Str(if s.chars().any(char::is_lowercase) {
+                s.to_uppercase()
+            } else {
+                s.to_lowercase()
+            }),
+            (Reversed, Value::Str(s)) => Value::Str(s.chars().rev().collect()),
+            (Shorter, Value::Str(s)) => {
+                let mut s = s.clone();
+                s.pop();
+                Value::Str(s)
             }
             (_, other) => other.clone(),
         }

@@ -124,7 +124,7 @@ impl Property {
                     }
                 }
             }
-            Kind::Bool => {}
+            Kind::Bool | Kind::Str => {}
         }
         out
     }

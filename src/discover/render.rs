@@ -70,6 +70,7 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
             }
         }
         Form::Param(param) => format!("{call} == {}", sig.params[*param].value_text()),
+        Form::Text(f) => f.text(&call),
         Form::AtLeast => format!("{call} >= result"),
         Form::AtMost => format!("{call} <= result"),
         Form::Above => format!("{call} > result"),

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use super::cover::Catches;
-use super::form::{fit_elementwise, fit_len_ratio, fit_numeric, Form, Pair};
+use super::form::{fit_elementwise, fit_len_ratio, fit_numeric, Form, Pair, TextForm};
 use super::guard::Guard;
 use super::observe::Observation;
 use super::perturb::Perturbation;
@@ -419,7 +419,8 @@ pub fn search(
         // one parameter among several), and for a sequence under no guard but the one that
         // makes the transformation apply: a monotone number function would otherwise give one
         // per grid point and category.
-        let seq_weak = matches!(transform, Transform::Seq { .. }) || sig.output == Kind::Bool;
+        let seq_weak = matches!(transform, Transform::Seq { .. } | Transform::Text { .. })
+            || sig.output == Kind::Bool;
         // Of a function of several parameters, one number moved a step (`tau` halved, `p`
         // less one) with the others kept: how the result moves with it (monotone in `tau`),
         // under any guard, since such a step often leaves the domain on part of the inputs
@@ -978,6 +979,15 @@ fn forms_on(
                     Form::LenDouble,
                 ];
                 out.extend(weak.into_iter().filter(holds));
+            }
+        }
+        Kind::Str => {
+            let (equal, inclusions): (Vec<TextForm>, Vec<TextForm>) =
+                TextForm::ALL.into_iter().partition(|f| !f.is_weak());
+            if let Some(f) = equal.into_iter().map(Form::Text).find(holds) {
+                out.push(f);
+            } else if weak {
+                out.extend(inclusions.into_iter().map(Form::Text).filter(holds));
             }
         }
     }

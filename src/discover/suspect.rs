@@ -106,6 +106,7 @@ fn arguments(sig: &Signature, input: &[Value]) -> String {
             "[{}]",
             xs.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
         ),
+        Value::Str(s) => format!("{s:?}"),
     };
     sig.params
         .iter()

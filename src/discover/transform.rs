@@ -188,6 +188,77 @@ const SEQ_OPS: [SeqOp; 15] = [
     SeqOp::Negate,
 ];
 
+/// What is done to a string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TextOp {
+    /// Its characters in the other order.
+    Reversed,
+    /// Upper case.
+    Upper,
+    /// Lower case.
+    Lower,
+    /// Written twice.
+    Doubled,
+    /// With a character added at its end.
+    Appended,
+    /// With a character added at its start.
+    Prepended,
+    /// Its first character removed.
+    FirstRemoved,
+    /// The empty string.
+    Emptied,
+}
+
+/// Every change of a string, in a fixed order.
+const TEXT_OPS: [TextOp; 8] = [
+    TextOp::Reversed,
+    TextOp::Upper,
+    TextOp::Lower,
+    TextOp::Doubled,
+    TextOp::Appended,
+    TextOp::Prepended,
+    TextOp::FirstRemoved,
+    TextOp::Emptied,
+];
+
+/// The character a string gains: a letter, so that case matters to it.
+const ADDED: char = 'a';
+
+impl TextOp {
+    /// The changed string; `None` where there is no first character to remove.
+    pub fn apply(self, s: &str) -> Option<String> {
+        Some(match self {
+            TextOp::Reversed => s.chars().rev().collect(),
+            TextOp::Upper => s.to_uppercase(),
+            TextOp::Lower => s.to_lowercase(),
+            TextOp::Doubled => s.repeat(2),
+            TextOp::Appended => format!("{s}{ADDED}"),
+            TextOp::Prepended => format!("{ADDED}{s}"),
+            TextOp::FirstRemoved => {
+                let mut c = s.chars();
+                c.next()?;
+                c.as_str().to_string()
+            }
+            TextOp::Emptied => String::new(),
+        })
+    }
+
+    /// The changed string as Rust source, from `s`, an expression of type `&str`.
+    pub fn text(self, s: &str) -> String {
+        match self {
+            TextOp::Reversed => format!("{s}.chars().rev().collect::<String>()"),
+            TextOp::Upper => format!("{s}.to_uppercase()"),
+            TextOp::Lower => format!("{s}.to_lowercase()"),
+            TextOp::Doubled => format!("{s}.repeat(2)"),
+            TextOp::Appended => format!("format!(\"{{{s}}}{ADDED}\")"),
+            TextOp::Prepended => format!("format!(\"{ADDED}{{{s}}}\")"),
+            TextOp::FirstRemoved => format!("{s}.chars().skip(1).collect::<String>()"),
+            TextOp::Emptied => "String::new()".to_string(),
+        }
+    }
+}
+
 /// A follow-up input made from the original one.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -287,6 +358,13 @@ pub enum Transform {
         /// The parameter's index.
         param: usize,
     },
+    /// A string parameter is changed.
+    Text {
+        /// The parameter's index.
+        param: usize,
+        /// What is done to it.
+        op: TextOp,
+    },
     /// A sequence parameter is transformed twice: the input of a composite of two relations.
     SeqThen {
         /// The parameter's index.
@@ -352,6 +430,11 @@ impl Transform {
                                 then,
                             });
                         }
+                    }
+                }
+                Kind::Str => {
+                    for op in TEXT_OPS {
+                        out.push(Transform::Text { param: p, op });
                     }
                 }
                 Kind::Bool => {}
@@ -629,6 +712,12 @@ impl Transform {
             }
             // The result is needed: the observation makes this follow-up itself.
             Transform::OnResult { .. } => return None,
+            Transform::Text { param, op } => {
+                let Value::Str(s) = &input[param] else {
+                    return None;
+                };
+                out[param] = Value::Str(op.apply(s)?);
+            }
             Transform::SeqWith {
                 seq,
                 op,
@@ -730,9 +819,18 @@ impl Transform {
                 };
                 out[param] = p.pass(&literal);
             }
+            Transform::Text { param, op } => {
+                let p = &sig.params[param];
+                let changed = op.text(&p.name);
+                out[param] = if p.by_ref() {
+                    format!("&{changed}")
+                } else {
+                    changed
+                };
+            }
             Transform::OnResult { param } => {
                 let p = &sig.params[param];
-                out[param] = if p.kind.is_seq() {
+                out[param] = if p.kind.is_seq() || p.kind == Kind::Str {
                     p.pass_owned("result")
                 } else {
                     p.pass("result")
@@ -772,6 +870,10 @@ fn same_type(param: &str, output: &str) -> bool {
             .and_then(|t| t.strip_suffix('>'))
             .or_else(|| t.strip_prefix('[').and_then(|t| t.strip_suffix(']')))
             .map_or_else(|| t.to_string(), |e| format!("[{e}]"))
+    };
+    let elements = |t: &str| match elements(t).as_str() {
+        "str" => "String".to_string(),
+        other => other.to_string(),
     };
     elements(param) == elements(output)
 }
@@ -1043,6 +1145,152 @@ mod tests {
         assert!(!Transform::all(&seq_out).contains(&Transform::Origin));
         let int_out = parse("fn k(x: f64, y: f64) -> i64", &[f, f], i);
         assert!(Transform::all(&int_out).contains(&Transform::Origin));
+    }
+
+    #[test]
+    fn arguments_move_by_others_of_their_type_take_special_values_and_the_result() {
+        let sig = Signature::parse(
+            "fn f(a: i64, b: i64, n: u32) -> i64",
+            &[Kind::Int, Kind::Int, Kind::Int],
+            Kind::Int,
+        )
+        .unwrap();
+        let all = Transform::all(&sig);
+        let shift = |param, by, sign| Transform::Shift { param, by, sign };
+        for t in [
+            shift(0, 1, 1.0),
+            shift(0, 1, -1.0),
+            shift(1, 0, 1.0),
+            shift(1, 0, -1.0),
+        ] {
+            assert!(all.contains(&t), "{t:?}");
+        }
+        // Not by a parameter of another type; an unsigned one is never subtracted from.
+        assert!(!all
+            .iter()
+            .any(|t| matches!(t, Transform::Shift { param: 2, .. })));
+        assert!(!all
+            .iter()
+            .any(|t| matches!(t, Transform::Shift { by: 2, .. })));
+        let unsigned = Signature::parse(
+            "fn g(m: u64, n: u64) -> u64",
+            &[Kind::Int, Kind::Int],
+            Kind::Int,
+        )
+        .unwrap();
+        let all_unsigned = Transform::all(&unsigned);
+        assert!(all_unsigned.contains(&shift(0, 1, 1.0)));
+        assert!(!all_unsigned.contains(&shift(0, 1, -1.0)));
+        // Special values of each number, where another parameter is left to carry the result.
+        for param in 0..3 {
+            for value in [0.0, 1.0] {
+                assert!(all.contains(&Transform::Special { param, value }));
+            }
+        }
+        let one = Signature::parse("fn h(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        let all_one = Transform::all(&one);
+        assert!(!all_one
+            .iter()
+            .any(|t| matches!(t, Transform::Special { .. })));
+        // On its own result, where the result has the parameter's type.
+        assert!(all_one.contains(&Transform::OnResult { param: 0 }));
+        assert!(all.contains(&Transform::OnResult { param: 0 }));
+        assert!(!all.contains(&Transform::OnResult { param: 2 }));
+        let other = Signature::parse("fn k(x: f64) -> i64", &[Kind::Float], Kind::Int).unwrap();
+        assert!(!Transform::all(&other)
+            .iter()
+            .any(|t| matches!(t, Transform::OnResult { .. })));
+        let seq = Signature::parse(
+            "fn s(xs: &[f64]) -> Vec<f64>",
+            &[Kind::FloatSeq],
+            Kind::FloatSeq,
+        )
+        .unwrap();
+        assert!(Transform::all(&seq).contains(&Transform::OnResult { param: 0 }));
+        let text = Signature::parse("fn t(s: &str) -> String", &[Kind::Str], Kind::Str).unwrap();
+        assert!(Transform::all(&text).contains(&Transform::OnResult { param: 0 }));
+        assert_eq!(
+            Transform::OnResult { param: 0 }.arguments(&text, None),
+            ["&result"]
+        );
+        // Applied: integers exactly, and `None` past the type; floats as numbers.
+        let ints = [Value::Int(5), Value::Int(3), Value::Int(7)];
+        assert_eq!(
+            shift(0, 1, 1.0).apply(&ints, None, 0).unwrap()[0],
+            Value::Int(8)
+        );
+        assert_eq!(
+            shift(0, 1, -1.0).apply(&ints, None, 0).unwrap()[0],
+            Value::Int(2)
+        );
+        let big = [Value::Int(i64::MAX), Value::Int(1), Value::Int(0)];
+        assert_eq!(shift(0, 1, 1.0).apply(&big, None, 0), None);
+        assert_eq!(
+            shift(1, 0, -1.0).apply(&big, None, 0).unwrap()[1],
+            Value::Int(1 - i64::MAX)
+        );
+        let floats = [Value::Float(2.5), Value::Float(1.5)];
+        assert_eq!(
+            shift(0, 1, 1.0).apply(&floats, None, 0).unwrap()[0],
+            Value::Float(4.0)
+        );
+        assert_eq!(
+            shift(0, 1, -1.0).apply(&floats, None, 0).unwrap()[0],
+            Value::Float(1.0)
+        );
+        assert_eq!(
+            Transform::Special {
+                param: 1,
+                value: 1.0
+            }
+            .apply(&ints, None, 0)
+            .unwrap(),
+            [Value::Int(5), Value::Int(1), Value::Int(7)]
+        );
+        assert_eq!(Transform::OnResult { param: 0 }.apply(&ints, None, 0), None);
+    }
+
+    #[test]
+    fn the_checked_form_of_a_follow_up_s_integer_arithmetic_is_written_for_its_guard() {
+        let sig = Signature::parse(
+            "fn f(a: i64, b: &i64, x: f64, y: f64) -> i64",
+            &[Kind::Int, Kind::Int, Kind::Float, Kind::Float],
+            Kind::Int,
+        )
+        .unwrap();
+        let fits = |t: Transform| t.fits_text(&sig);
+        let shift = |param, by, sign| Transform::Shift { param, by, sign };
+        assert_eq!(
+            fits(shift(0, 1, 1.0)).as_deref(),
+            Some("a.checked_add(*b).is_some()")
+        );
+        assert_eq!(
+            fits(shift(1, 0, -1.0)).as_deref(),
+            Some("(*b).checked_sub(a).is_some()")
+        );
+        // Floats do not overflow so.
+        assert_eq!(fits(shift(2, 3, 1.0)), None);
+        let affine = |param, a, b| Transform::Affine {
+            param,
+            a,
+            b: Const::lit(b),
+        };
+        for (a, b, text) in [
+            (1.0, 1.0, "a.checked_add(1).is_some()"),
+            (1.0, 0.0, "a.checked_add(0).is_some()"),
+            (1.0, -2.0, "a.checked_sub(2).is_some()"),
+            (-1.0, 0.0, "a.checked_neg().is_some()"),
+            (2.0, 0.0, "a.checked_mul(2).is_some()"),
+            (
+                -2.0,
+                1.0,
+                "a.checked_mul(-2).and_then(|v| v.checked_add(1)).is_some()",
+            ),
+        ] {
+            assert_eq!(fits(affine(0, a, b)).as_deref(), Some(text), "{a} {b}");
+        }
+        assert_eq!(fits(affine(2, 2.0, 0.0)), None);
+        assert_eq!(fits(Transform::Reflect { param: 2 }), None);
     }
 
     #[test]

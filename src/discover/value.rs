@@ -18,6 +18,8 @@ pub enum Kind {
     FloatSeq,
     /// A vector or slice of integers.
     IntSeq,
+    /// A `String` or `&str`.
+    Str,
 }
 
 impl Kind {
@@ -47,6 +49,8 @@ pub enum Value {
     FloatSeq(#[serde(with = "lossless_seq")] Vec<f64>),
     /// A sequence of integers.
     IntSeq(Vec<i64>),
+    /// A string.
+    Str(String),
 }
 
 impl Value {
@@ -77,6 +81,7 @@ impl Value {
             Value::Bool(_) => Kind::Bool,
             Value::FloatSeq(_) => Kind::FloatSeq,
             Value::IntSeq(_) => Kind::IntSeq,
+            Value::Str(_) => Kind::Str,
         }
     }
 
@@ -116,8 +121,8 @@ pub fn whole(x: f64) -> Option<i64> {
 /// through `Vec<T>`).
 #[diagnostic::on_unimplemented(
     message = "relation discovery cannot reason about `{Self}`",
-    note = "discovery handles floats, integers, `bool`, and vectors or slices of floats or \
-            integers; leave this function out of discovery, or discover a wrapper whose \
+    note = "discovery handles floats, integers, `bool`, strings, and vectors or slices of \
+            floats or integers; leave this function out of discovery, or discover a wrapper whose \
             parameters and result are such types"
 )]
 pub trait Discoverable: Sized {
@@ -202,6 +207,19 @@ impl Discoverable for bool {
     fn from_value(v: &Value) -> Option<Self> {
         match v {
             Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+}
+
+impl Discoverable for String {
+    const KIND: Kind = Kind::Str;
+    fn to_value(&self) -> Option<Value> {
+        Some(Value::Str(self.clone()))
+    }
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Str(s) => Some(s.clone()),
             _ => None,
         }
     }

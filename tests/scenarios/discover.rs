@@ -354,6 +354,40 @@ fn a_discovery_past_its_deadline_is_a_timeout_record_and_no_observation() {
     );
 }
 
+/// A function of a string, under discovery in a running program.
+#[invite::discover]
+fn vowels(s: &str) -> usize {
+    s.chars().filter(|c| "aeiouAEIOU".contains(*c)).count()
+}
+
+#[test]
+fn a_function_of_a_string_is_observed_live_and_its_relations_proposed_from_the_log() {
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        let stems = ["level", "Rust", "noon", "Invite", "abc", "xyz", "tEst"];
+        for i in 0..40 {
+            let word = format!("{}{}", stems[i % stems.len()], "ab".repeat(i / stems.len()));
+            assert_eq!(
+                vowels(&word),
+                word.chars().filter(|c| "aeiouAEIOU".contains(*c)).count()
+            );
+            assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+        }
+    });
+    run.assert_success();
+    let observed = observed(&run);
+    let (site, signature, obs) = &observed[0];
+    assert_eq!(signature, "fn vowels(s: &str) -> usize");
+    assert_eq!(obs.len(), 40, "{}", run.describe());
+    let found = invite::discover::propose_observed(site, signature, obs, 30).unwrap();
+    let relations: Vec<&str> = found.proposals.relations().collect();
+    for expected in [
+        "vowels(&s.repeat(2)) == 2 * result",
+        "vowels(&s.to_uppercase()) == result",
+    ] {
+        assert!(relations.contains(&expected), "{expected}: {relations:?}");
+    }
+}
+
 /// The observations each site recorded, by site, with the signature they name.
 fn observed(run: &support::Run) -> Vec<(String, String, Vec<invite::discover::Observation>)> {
     let mut out: Vec<(String, String, Vec<invite::discover::Observation>)> = Vec::new();

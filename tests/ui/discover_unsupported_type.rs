@@ -1,6 +1,6 @@
 #[invite::discover]
-fn shout(s: String) -> usize {
-    s.len()
+fn norm(p: (f64, f64)) -> f64 {
+    p.0.hypot(p.1)
 }
 
 fn main() {}
