@@ -227,14 +227,10 @@ impl<'f, A: Args> Discovery<'f, A> {
                         .chain(counter.iter().map(|o| &o.input))
                         .all(|i| !g.holds(i) || admitted(i))
             })?;
-            let body = match (was, p.relation.strip_prefix("if ")) {
-                (Some(_), Some(guarded)) => guarded.split_once(" => ")?.1.to_string(),
-                _ => p.relation.clone(),
-            };
-            p.relation = format!("if {} => {body}", guard.text(&self.sig));
-            if let Some(check) = p.check.as_mut() {
-                check.guard = Some(guard);
-            }
+            // Written again, as the search writes a relation under its guard.
+            let check = p.check.as_mut()?;
+            check.guard = Some(guard);
+            p.relation = super::render::relation(&self.sig, transforms, check);
         }
         if let Some(fits) = fits {
             p.relation = match p.relation.strip_prefix("if ") {
