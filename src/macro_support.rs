@@ -376,22 +376,121 @@ pub fn comparison_detail(left: String, op: Op, right: String, tol: f64) -> Strin
 }
 
 #[cfg(feature = "discover")]
-pub use crate::discover::{quietly as discover_quietly, Discoverable, Kind, Value};
+pub use crate::discover::{quietly as discover_quietly, Discoverable, Element, Field, Kind, Value};
+
+/// What a discovery entry knows of a method's receiver: its fields, when its type derives
+/// `Discoverable`. Asked as `(&&ReceiverProbe::<Self>::new()).fields()`: the method of
+/// [`ReceiverFields`] is found first where the type implements the trait, that of
+/// [`ReceiverOpaque`] otherwise (a receiver moved by nothing), so the expansion needs to know
+/// neither.
+#[cfg(feature = "discover")]
+pub struct ReceiverProbe<T: ?Sized>(std::marker::PhantomData<fn(&T)>);
+
+#[cfg(feature = "discover")]
+impl<T: ?Sized> ReceiverProbe<T> {
+    /// The probe of `T`.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        ReceiverProbe(std::marker::PhantomData)
+    }
+}
+
+/// A receiver whose fields discovery moves.
+#[cfg(feature = "discover")]
+pub trait ReceiverFields<T: ?Sized> {
+    /// Its fields.
+    fn fields(&self) -> Vec<crate::discover::Field>;
+    /// Its fields' values (`None` where one cannot be represented).
+    fn values(&self, receiver: &T) -> Option<Vec<Value>>;
+    /// A receiver with these fields (boxed: where the expansion cannot tell, `Self` may be
+    /// unsized).
+    fn rebuild(&self, fields: &[Value]) -> Option<Box<T>>;
+}
+
+#[cfg(feature = "discover")]
+impl<T: Discoverable> ReceiverFields<T> for &ReceiverProbe<T> {
+    fn fields(&self) -> Vec<crate::discover::Field> {
+        T::fields()
+    }
+    fn values(&self, receiver: &T) -> Option<Vec<Value>> {
+        match receiver.to_value()? {
+            Value::Record(items) if items.len() == T::fields().len() => Some(items),
+            _ => None,
+        }
+    }
+    fn rebuild(&self, fields: &[Value]) -> Option<Box<T>> {
+        T::from_value(&Value::Record(fields.to_vec())).map(Box::new)
+    }
+}
+
+/// A receiver discovery does not move.
+#[cfg(feature = "discover")]
+pub trait ReceiverOpaque<T: ?Sized> {
+    /// None.
+    fn fields(&self) -> Vec<crate::discover::Field>;
+    /// None.
+    fn values(&self, receiver: &T) -> Option<Vec<Value>>;
+    /// None.
+    fn rebuild(&self, fields: &[Value]) -> Option<Box<T>>;
+}
+
+#[cfg(feature = "discover")]
+impl<T: ?Sized> ReceiverOpaque<T> for ReceiverProbe<T> {
+    fn fields(&self) -> Vec<crate::discover::Field> {
+        Vec::new()
+    }
+    fn values(&self, _: &T) -> Option<Vec<Value>> {
+        None
+    }
+    fn rebuild(&self, _: &[Value]) -> Option<Box<T>> {
+        None
+    }
+}
+
+/// The signature with a receiver's fields as parameters after `&self`:
+/// `fn predict(&self, self.rows: Vec<Row>, q: &[f64]) -> u32`.
+#[cfg(feature = "discover")]
+fn with_fields(signature: &str, fields: &[crate::discover::Field]) -> String {
+    let Some(at) = signature.find("(&self") else {
+        return signature.to_string();
+    };
+    let at = at + "(&self".len();
+    let mut out = signature[..at].to_string();
+    for f in fields {
+        out += &format!(", self.{}: {}", f.name, f.ty);
+    }
+    out + &signature[at..]
+}
 
 #[cfg(feature = "discover")]
 /// A discovery entry's child: observes the function on the live input (`None` where an
 /// argument cannot be represented) and on its follow-ups, and hands the observation, as JSON,
 /// to the collector as the verdict's detail.
+///
+/// `fields` are the receiver's where its type derives `Discoverable`: its values lead
+/// `input`, and they are moved as parameters of their own.
+#[allow(clippy::too_many_arguments)]
 pub fn discover_observe(
     t: &TestCtx,
     signature: &str,
+    fields: &[crate::discover::Field],
     kinds: &[Kind],
     output: Kind,
     input: Vec<Option<Value>>,
     call: &mut crate::discover::Call<'_>,
 ) {
-    let (outcome, detail) = observation_verdict(signature, kinds, output, input, call);
-    t.set(outcome, Some(detail));
+    let (outcome, detail) = if fields.is_empty() {
+        observation_verdict(signature, kinds, output, input, call, None)
+    } else {
+        let signature = with_fields(signature, fields);
+        let kinds: Vec<Kind> = fields
+            .iter()
+            .map(|f| f.kind)
+            .chain(kinds.iter().copied())
+            .collect();
+        observation_verdict(&signature, &kinds, output, input, call, Some(&signature))
+    };
+    t.set_observation(outcome, detail);
 }
 
 #[cfg(feature = "discover")]
@@ -401,6 +500,7 @@ fn observation_verdict(
     output: Kind,
     input: Vec<Option<Value>>,
     call: &mut crate::discover::Call<'_>,
+    flattened: Option<&str>,
 ) -> (Outcome, String) {
     use crate::discover::{observe, Signature, Transform};
     let sig = match Signature::parse(signature, kinds, output) {
@@ -422,7 +522,7 @@ fn observation_verdict(
     };
     let transforms = Transform::all(&sig);
     let seed = crate::rng::with_transform(rand::Rng::random::<u64>);
-    let Some(obs) = observe(&sig, &transforms, input, call, seed) else {
+    let Some(mut obs) = observe(&sig, &transforms, input, call, seed) else {
         return (
             Outcome::Inconclusive,
             format!(
@@ -432,6 +532,7 @@ fn observation_verdict(
             ),
         );
     };
+    obs.signature = flattened.map(str::to_string);
     match serde_json::to_string(&obs) {
         Ok(json) => recorded(json),
         Err(e) => (
@@ -529,7 +630,7 @@ mod tests {
     ) -> (Outcome, String) {
         let kinds: Vec<Kind> = input.iter().flatten().map(Value::kind).collect();
         let mut call = |v: &[Value]| f(&v[0].elements().or_else(|| Some(vec![v[0].number()?]))?);
-        observation_verdict(signature, &kinds, Kind::Float, input, &mut call)
+        observation_verdict(signature, &kinds, Kind::Float, input, &mut call, None)
     }
 
     #[test]
@@ -573,6 +674,7 @@ mod tests {
             Kind::Float,
             vec![None],
             &mut never,
+            None,
         );
         assert_eq!(outcome, Outcome::Inconclusive);
         assert!(detail.contains("beyond the range of i64"), "{detail}");
@@ -603,6 +705,7 @@ mod tests {
             Kind::FloatSeq,
             vec![Some(long.clone()), Some(long)],
             &mut echo,
+            None,
         );
         assert_eq!(outcome, Outcome::Inconclusive);
         assert!(

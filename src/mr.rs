@@ -263,6 +263,19 @@ pub fn is_subset<T: PartialEq>(a: &[T], b: &[T]) -> bool {
     a.iter().all(|x| b.contains(x))
 }
 
+/// Whether `b` holds the elements of `a`, each as many times, in any order (exactly): a
+/// permutation, for elements that have no order (`sorted(a) == sorted(b)` for those that do).
+pub fn same_elements<T: PartialEq>(a: &[T], b: &[T]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut used = vec![false; b.len()];
+    a.iter().all(|x| {
+        let found = (0..b.len()).find(|&j| !used[j] && b[j] == *x);
+        found.map(|j| used[j] = true).is_some()
+    })
+}
+
 /// Whether `lo <= x <= hi`. In a relation's top level it is tolerant, like the comparisons.
 pub fn in_range<T: PartialOrd>(x: T, lo: T, hi: T) -> bool {
     lo <= x && x <= hi

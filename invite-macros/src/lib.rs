@@ -5,6 +5,7 @@
 //! `parse` reads the attributes' arguments into plain data, `expand` turns that data and the
 //! function into tokens, `text` recovers each relation's source text for the log.
 
+mod derive;
 mod enclosing;
 mod expand;
 mod parse;
@@ -66,6 +67,28 @@ pub fn in_vivo(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn discover(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::expand(parse::Kind::Discover, attr.into(), item.into()).into()
+}
+
+/// Lets relation discovery reason about a struct: its values are compared whole, a vector of
+/// them is a list whose order and length discovery moves, and where it is the receiver of a
+/// method under `#[invite::discover]`, each field is moved as a parameter of its own.
+///
+/// ```ignore
+/// #[derive(Clone, PartialEq, invite::Discoverable)]
+/// struct Knn { rows: Vec<Row>, k: usize }
+/// ```
+///
+/// Every field's type must be discoverable itself. Relations that move a field are written
+/// `Self { rows: invite::mr::permute(&self.rows), ..self.clone() }.predict(q) == result`, so
+/// the struct needs `Clone` where such a relation is pasted.
+#[proc_macro_derive(Discoverable)]
+pub fn derive_discoverable(item: TokenStream) -> TokenStream {
+    match syn::parse::<syn::DeriveInput>(item) {
+        Ok(input) => derive::discoverable(input)
+            .unwrap_or_else(syn::Error::into_compile_error)
+            .into(),
+        Err(e) => e.into_compile_error().into(),
+    }
 }
 
 /// Tells the wrapped methods of an `impl` or `trait` block which block they are in.

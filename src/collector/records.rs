@@ -268,7 +268,14 @@ pub(super) fn observation_record(
     if *kind != TestKind::Discover || outcome != Outcome::Pass {
         return None;
     }
-    let observation = serde_json::from_str(detail.as_deref()?).ok()?;
+    let mut observation: crate::discover::Observation =
+        serde_json::from_str(detail.as_deref()?).ok()?;
+    // A receiver's fields observed as parameters: the signature they were observed under.
+    let signature = observation.signature.take().unwrap_or_else(|| {
+        text.strip_prefix(DISCOVER_PREFIX)
+            .unwrap_or(text)
+            .to_string()
+    });
     Some(record::Observation {
         v: record::VERSION,
         time: run.time.clone(),
@@ -278,10 +285,7 @@ pub(super) fn observation_record(
         service: instance.service.clone(),
         version: instance.version.clone(),
         site: run.h.site.name().to_string(),
-        signature: text
-            .strip_prefix(DISCOVER_PREFIX)
-            .unwrap_or(text)
-            .to_string(),
+        signature,
         run: run.h.run,
         duration_us,
         seeds: run.seeds.clone(),

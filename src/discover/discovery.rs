@@ -394,6 +394,13 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
                         with(p, Value::IntSeq(vec![first; xs.len()]));
                     }
                 }
+                Value::List(items) => {
+                    with(p, Value::List(Vec::new()));
+                    if let Some(first) = items.first() {
+                        with(p, Value::List(vec![first.clone()]));
+                        with(p, Value::List(vec![first.clone(); items.len()]));
+                    }
+                }
                 _ => {}
             }
             // Equal arguments: this parameter takes another's value, of the same type.
@@ -462,6 +469,8 @@ fn jitter(v: &Value, rng: &mut impl Rng) -> Value {
                     .collect(),
             )
         }
+        // Whole values: nothing is known of what keeps their categories.
+        Value::Char(_) | Value::List(_) | Value::Record(_) => v.clone(),
     }
 }
 
@@ -1168,6 +1177,7 @@ mod tests {
                 probe: 0.0,
                 size: 0,
                 follow: Vec::new(),
+                signature: None,
             })
         };
         assert!(at(i64::from(i32::MIN), 5) && at(i64::from(i32::MAX), 5) && at(3, 255));

@@ -32,6 +32,8 @@ pub enum Form {
     Below,
     /// Element by element, `y'ₖ = α·yₖ + β` (equality when α = 1 and β = 0).
     SeqAffine { alpha: Const, beta: Const },
+    /// `y' = y`, compared whole: a character, a list or a record.
+    Same,
     /// `y'` is `y` reversed.
     SeqReversed,
     /// `y'` is a permutation of `y`.
@@ -158,7 +160,8 @@ impl Form {
 
     /// `y' = y`: the follow-up gives the same result.
     pub fn is_identity(&self) -> bool {
-        matches!(self, Form::Affine { alpha, beta } | Form::SeqAffine { alpha, beta }
+        matches!(self, Form::Same)
+            || matches!(self, Form::Affine { alpha, beta } | Form::SeqAffine { alpha, beta }
             if alpha.value == 1.0 && beta.value == 0.0)
     }
 }
@@ -212,7 +215,11 @@ impl Form {
     pub fn holds(&self, p: &Pair<'_>) -> bool {
         let k = NOISE_UNITS;
         let (n, n2) = (p.n, p.n2);
+        if let (Value::List(e), Value::List(e2)) = (p.y, p.y2) {
+            return self.holds_on_lists(e, e2);
+        }
         match self {
+            Form::Same => p.y == p.y2,
             Form::Affine { alpha, beta } => match (p.y.number(), p.y2.number()) {
                 (Some(y), Some(t)) => {
                     let (a, b) = (alpha.value, beta.value);
@@ -341,6 +348,20 @@ impl Form {
                 }
                 _ => false,
             },
+        }
+    }
+
+    /// The forms of sequences on lists, whose elements are compared whole and exactly.
+    fn holds_on_lists(&self, e: &[Value], e2: &[Value]) -> bool {
+        match self {
+            Form::Same => e == e2,
+            Form::SeqReversed => e.iter().rev().eq(e2),
+            Form::SeqPermutation => crate::mr::same_elements(e, e2),
+            Form::Subset => crate::mr::is_subset(e2, e),
+            Form::Superset => crate::mr::is_subset(e, e2),
+            Form::LenDelta(d) => e2.len() as i64 == e.len() as i64 + d,
+            Form::LenDouble => e2.len() == 2 * e.len(),
+            _ => false,
         }
     }
 

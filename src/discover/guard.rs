@@ -71,6 +71,8 @@ impl Guard {
                 });
             } else if param.kind == Kind::Str {
                 out.push(Guard::NonEmpty(p));
+            } else if param.kind == Kind::List {
+                out.extend([Guard::NonEmpty(p), Guard::Several(p)]);
             } else if param.kind.is_seq() {
                 out.extend(if narrow {
                     [
@@ -132,9 +134,13 @@ impl Guard {
             Guard::NonZero(p) => num(p) != 0.0,
             Guard::NonEmpty(p) => match &input[p] {
                 Value::Str(s) => !s.is_empty(),
+                Value::List(items) => !items.is_empty(),
                 _ => !seq(p).is_empty(),
             },
-            Guard::Several(p) => seq(p).len() > 1,
+            Guard::Several(p) => match &input[p] {
+                Value::List(items) => items.len() > 1,
+                _ => seq(p).len() > 1,
+            },
             Guard::Sorted(p) => seq(p).windows(2).all(|w| w[0] <= w[1]),
             Guard::Varied(p) => seq(p).windows(2).any(|w| w[0] != w[1]),
             Guard::AllNonNegative(p) => seq(p).iter().all(|&v| v >= 0.0),

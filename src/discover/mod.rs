@@ -82,7 +82,7 @@ pub use signature::{Param, Signature};
 pub use suspect::{suspects, Suspect};
 #[doc(hidden)]
 pub use transform::Transform;
-pub use value::{Discoverable, Kind, Value};
+pub use value::{Discoverable, Element, Field, Kind, Value};
 
 /// Distinct inputs a relation must hold on before it is proposed, unless told otherwise.
 pub const DEFAULT_MIN_INPUTS: usize = 30;

@@ -31,6 +31,11 @@ pub struct Observation {
     pub size: usize,
     /// The follow-up runs, one per transformation, in the order of [`Transform::all`].
     pub follow: Vec<Follow>,
+    /// The signature the observation was made under where it is not the one the function is
+    /// written with: a receiver's fields as parameters of their own
+    /// (`fn predict(&self, self.rows: Vec<Row>, q: &[f64]) -> u32`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
 }
 
 /// A follow-up run.
@@ -123,11 +128,15 @@ pub fn observe(
         probe,
         size,
         follow,
+        signature: None,
     })
 }
 
 fn too_long(v: &Value) -> bool {
     match v {
+        Value::List(items) | Value::Record(items) => {
+            items.len() > MAX_LEN || items.iter().any(too_long)
+        }
         Value::FloatSeq(xs) => xs.len() > MAX_LEN,
         Value::IntSeq(xs) => xs.len() > MAX_LEN,
         _ => false,
@@ -152,11 +161,29 @@ pub fn probe(input: &[Value]) -> f64 {
                     });
                     (folded % 1999) as f64 - 999.0
                 }
+                Value::Char(c) => f64::from(u32::from(*c)),
+                // Every element in its place, as for a string: another order or another length
+                // gives another number, as a wrong result that depends on them would.
+                Value::List(items) | Value::Record(items) => {
+                    let folded = items.iter().enumerate().fold(0u64, |h, (i, item)| {
+                        h.wrapping_add((i as u64 + 1).wrapping_mul(fingerprint(item)))
+                    });
+                    (folded % 1999) as f64 - 999.0
+                }
                 other => other.number().unwrap_or(0.0),
             };
             (k + 1) as f64 * x
         })
         .sum()
+}
+
+/// A value's fingerprint, the same in every process (FNV-1a of its debug text).
+fn fingerprint(v: &Value) -> u64 {
+    format!("{v:?}")
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
 }
 
 /// The total length of the input's sequences and strings (in characters).
@@ -165,6 +192,7 @@ pub fn size(input: &[Value]) -> usize {
         .iter()
         .map(|v| match v {
             Value::Str(s) => s.chars().count(),
+            Value::List(items) => items.len(),
             v => v.elements().map_or(0, |e| e.len()),
         })
         .sum()

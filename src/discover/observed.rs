@@ -38,6 +38,7 @@ pub fn propose_observed(
         return Ok(Observed::default());
     };
     let kinds: Vec<Kind> = first.input.iter().map(Value::kind).collect();
+    let signature = first.signature.as_deref().unwrap_or(signature);
     let sig = Signature::parse(signature, &kinds, first.output.kind()).map_err(|source| {
         Error::RecordedSignature {
             site: site.to_string(),

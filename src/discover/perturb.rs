@@ -70,6 +70,12 @@ impl Perturbation {
                 Reversed,
                 Shorter,
             ],
+            // Another length, another order.
+            Kind::List => vec![Constant, Longer, Shorter, Reversed],
+            // Another character, another case.
+            Kind::Char => vec![Constant, Shifted, Negated],
+            // Fields in another order.
+            Kind::Record => vec![Constant, Reversed],
             Kind::FloatSeq | Kind::IntSeq => {
                 vec![
                     Constant,
@@ -117,6 +123,15 @@ impl Perturbation {
             Value::IntSeq(_) => Value::IntSeq(vec![i64::from(n < 0)]),
             Value::Str(_) if n == 0 => Value::Str(String::new()),
             Value::Str(_) => Value::Str(if n < 0 { "b" } else { "a" }.to_string()),
+            Value::Char(_) => Value::Char(match n {
+                0 => '\0',
+                1 => 'a',
+                _ => 'b',
+            }),
+            // An empty list, or the result's first element alone: no element can be made up.
+            Value::List(_) if n == 0 => Value::List(Vec::new()),
+            Value::List(items) => Value::List(items.iter().take(1).cloned().collect()),
+            Value::Record(_) => y.clone(),
         };
         match (shape, y) {
             (Constant, _) => first.clone(),
@@ -155,6 +170,28 @@ impl Perturbation {
                 s.to_lowercase()
             }),
             (Reversed, Value::Str(s)) => Value::Str(s.chars().rev().collect()),
+            (Shifted, Value::Char(c)) => Value::Char(char::from_u32(*c as u32 + 1).unwrap_or('a')),
+            (Negated, Value::Char(c)) => Value::Char(if c.is_lowercase() {
+                c.to_ascii_uppercase()
+            } else {
+                c.to_ascii_lowercase()
+            }),
+            (Longer, Value::List(items)) => {
+                let mut items = items.clone();
+                items.extend(items.last().cloned());
+                Value::List(items)
+            }
+            (Shorter, Value::List(items)) => {
+                Value::List(items[..items.len().saturating_sub(1)].to_vec())
+            }
+            (Reversed, Value::List(items) | Value::Record(items)) => {
+                let reversed = items.iter().rev().cloned().collect();
+                if matches!(y, Value::List(_)) {
+                    Value::List(reversed)
+                } else {
+                    Value::Record(reversed)
+                }
+            }
             (Shorter, Value::Str(s)) => {
                 let mut s = s.clone();
                 s.pop();

@@ -95,7 +95,18 @@ impl Property {
         let own_type = |ty: &str| ty.trim_start_matches('&') == sig.output_ty;
         match sig.output {
             Kind::Float | Kind::Int => {
-                out.extend([Cmp::Above, Cmp::AtLeast, Cmp::Below, Cmp::AtMost].map(Property::Sign));
+                // Of an unsigned result, `result >= 0` is its type's and `result < 0` never
+                // holds: neither tells the function from any other.
+                let unsigned = matches!(
+                    sig.output_ty.trim_start_matches('&'),
+                    "u8" | "u16" | "u32" | "u64" | "u128" | "usize"
+                );
+                let signs = if unsigned {
+                    vec![Cmp::Above, Cmp::AtMost]
+                } else {
+                    vec![Cmp::Above, Cmp::AtLeast, Cmp::Below, Cmp::AtMost]
+                };
+                out.extend(signs.into_iter().map(Property::Sign));
                 for (p, param) in sig.params.iter().enumerate() {
                     if param.kind.is_number() && own_type(&param.ty) {
                         for cmp in [Cmp::AtLeast, Cmp::AtMost] {
@@ -124,7 +135,7 @@ impl Property {
                     }
                 }
             }
-            Kind::Bool | Kind::Str => {}
+            Kind::Bool | Kind::Str | Kind::Char | Kind::List | Kind::Record => {}
         }
         out
     }
@@ -313,11 +324,14 @@ mod tests {
         );
         let s = sig("fn c(n: i64) -> usize", &[Kind::Int], Kind::Int);
         assert_eq!(Property::all(&s)[0].text(&s), "result > 0");
+        // Neither `result >= 0`, its type's, nor `result < 0`, which never holds; no bound by
+        // a parameter of another type.
         assert_eq!(
-            Property::all(&s).len(),
-            4,
-            "no bound by a parameter of another type"
+            Property::all(&s),
+            [Property::Sign(Cmp::Above), Property::Sign(Cmp::AtMost)]
         );
+        let s = sig("fn c(n: i64) -> i64", &[Kind::Int], Kind::Int);
+        assert_eq!(Property::all(&s).len(), 6, "{:?}", Property::all(&s));
         let s = sig("fn b(n: i64) -> bool", &[Kind::Int], Kind::Bool);
         assert!(Property::all(&s).is_empty());
         // A number of a sequence's own element type lies within its range; one of another

@@ -90,7 +90,11 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
             };
             format!("{call} == {whole}")
         }
+        Form::Same => format!("{call} == result"),
         Form::SeqReversed => format!("{call} == invite::mr::reverse(&result)"),
+        Form::SeqPermutation if sig.output == Kind::List => {
+            format!("invite::mr::same_elements(&{call}, &result)")
+        }
         Form::SeqPermutation => {
             format!("invite::mr::sorted(&{call}) == invite::mr::sorted(&result)")
         }

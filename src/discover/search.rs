@@ -981,6 +981,24 @@ fn forms_on(
                 out.extend(weak.into_iter().filter(holds));
             }
         }
+        Kind::List => {
+            if let Some(f) = [Form::Same, Form::SeqReversed, Form::SeqPermutation]
+                .into_iter()
+                .find(holds)
+            {
+                out.push(f);
+            } else if weak {
+                let weak = [
+                    Form::Subset,
+                    Form::Superset,
+                    Form::LenDelta(1),
+                    Form::LenDelta(-1),
+                    Form::LenDouble,
+                ];
+                out.extend(weak.into_iter().filter(holds));
+            }
+        }
+        Kind::Char | Kind::Record => out.extend([Form::Same].into_iter().filter(holds)),
         Kind::Str => {
             let (equal, inclusions): (Vec<TextForm>, Vec<TextForm>) =
                 TextForm::ALL.into_iter().partition(|f| !f.is_weak());
@@ -1825,6 +1843,7 @@ mod tests {
                     probe: 0.0,
                     size: 0,
                     follow: Vec::new(),
+                    signature: None,
                 })
                 .collect();
             let refs: Vec<&Observation> = obs.iter().collect();

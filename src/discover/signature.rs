@@ -18,6 +18,12 @@ pub struct Param {
 }
 
 impl Param {
+    /// The field of the receiver it is (`rows` for `self.rows`): a receiver whose type derives
+    /// `Discoverable` has each field moved as a parameter of its own.
+    pub fn field(&self) -> Option<&str> {
+        self.name.strip_prefix("self.")
+    }
+
     /// Whether it is passed by reference.
     pub fn by_ref(&self) -> bool {
         self.ty.starts_with('&')
@@ -81,7 +87,7 @@ impl Param {
 
     /// The argument passing the parameter on unchanged.
     pub fn pass_unchanged(&self) -> String {
-        if self.kind.is_seq() && !self.by_ref() {
+        if matches!(self.kind, Kind::FloatSeq | Kind::IntSeq | Kind::List) && !self.by_ref() {
             format!("{}.clone()", self.name)
         } else {
             self.name.clone()
@@ -105,10 +111,29 @@ pub struct Signature {
 }
 
 impl Signature {
-    /// The call with `args` as Rust source.
+    /// The call with `args` as Rust source, one per parameter. Where a receiver's field is
+    /// changed, the call is on a copy with the new fields:
+    /// `Self { rows: invite::mr::reverse(&self.rows), ..self.clone() }.predict(q)`.
     pub fn call(&self, args: &[String]) -> String {
-        let args = args.join(", ");
-        if self.method {
+        let mut changed = Vec::new();
+        let mut rest = Vec::new();
+        for (p, arg) in self.params.iter().zip(args) {
+            match p.field() {
+                Some(field) if *arg != p.pass_unchanged() => {
+                    changed.push(format!("{field}: {arg}"));
+                }
+                Some(_) => {}
+                None => rest.push(arg.as_str()),
+            }
+        }
+        let args = rest.join(", ");
+        if !changed.is_empty() {
+            format!(
+                "Self {{ {}, ..self.clone() }}.{}({args})",
+                changed.join(", "),
+                self.name
+            )
+        } else if self.method {
             format!("self.{}({args})", self.name)
         } else {
             format!("{}({args})", self.name)

@@ -13,7 +13,7 @@ use super::proposal::Proposals;
 use super::render;
 use super::search::{self, Subject};
 use super::signature::Signature;
-use super::transform::{float_literal, Transform};
+use super::transform::Transform;
 use super::value::Value;
 
 /// A relation that held on most inputs and failed on one kind of them.
@@ -91,23 +91,7 @@ pub fn suspects(
 
 /// An input as its arguments: `xs = [1.0, 2.0], tau = 0.5`.
 fn arguments(sig: &Signature, input: &[Value]) -> String {
-    let value = |v: &Value| match v {
-        Value::Float(x) => float_literal(*x),
-        Value::Int(i) => i.to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::FloatSeq(xs) => format!(
-            "[{}]",
-            xs.iter()
-                .map(|&x| float_literal(x))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Value::IntSeq(xs) => format!(
-            "[{}]",
-            xs.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
-        ),
-        Value::Str(s) => format!("{s:?}"),
-    };
+    let value = Value::source;
     sig.params
         .iter()
         .zip(input)

@@ -188,6 +188,16 @@ const SEQ_OPS: [SeqOp; 15] = [
     SeqOp::Negate,
 ];
 
+/// What is done to a list of values that are not numbers: only its order and its length
+/// change, since nothing is known of how its elements combine.
+const LIST_OPS: [SeqOp; 5] = [
+    SeqOp::Permute,
+    SeqOp::Reverse,
+    SeqOp::IncludeFirst,
+    SeqOp::ExcludeFirst,
+    SeqOp::Duplicate,
+];
+
 /// What is done to a string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -437,7 +447,13 @@ impl Transform {
                         out.push(Transform::Text { param: p, op });
                     }
                 }
-                Kind::Bool => {}
+                Kind::List => {
+                    for op in LIST_OPS {
+                        out.push(Transform::Seq { param: p, op });
+                    }
+                }
+                // Compared whole, moved by nothing (but swapped with another of their type).
+                Kind::Bool | Kind::Char | Kind::Record => {}
             }
         }
         // A sequence and a number moved together, as order statistics with a probability, a
@@ -661,9 +677,10 @@ impl Transform {
             }
             Transform::Seq { param, op } => {
                 let v = &input[param];
-                let xs = v.elements()?;
-                let ys = seq_op(op, xs, seed)?;
-                out[param] = v.seq_like(ys)?;
+                out[param] = match v {
+                    Value::List(items) => Value::List(list_op(op, items.clone(), seed)?),
+                    _ => v.seq_like(seq_op(op, v.elements()?, seed)?)?,
+                };
             }
             Transform::Product { param, a, b } => {
                 let x = input[param].number()?;
@@ -767,6 +784,12 @@ impl Transform {
                 out[param] = match op {
                     // A sub-slice needs no new vector when the parameter is a slice.
                     SeqOp::ExcludeFirst if p.by_ref() => format!("&{}[1..]", p.name),
+                    // An element that need not be `Copy`.
+                    SeqOp::IncludeFirst if p.kind == Kind::List => p.pass_owned(&format!(
+                        "invite::mr::include({}, {}[0].clone())",
+                        p.slice_text(),
+                        p.name
+                    )),
                     _ => p.pass_owned(&seq_text(op, &p.slice_text(), &p.name, p.num_ty())),
                 };
             }
@@ -830,7 +853,10 @@ impl Transform {
             }
             Transform::OnResult { param } => {
                 let p = &sig.params[param];
-                out[param] = if p.kind.is_seq() || p.kind == Kind::Str {
+                out[param] = if matches!(
+                    p.kind,
+                    Kind::FloatSeq | Kind::IntSeq | Kind::List | Kind::Str | Kind::Record
+                ) {
                     p.pass_owned("result")
                 } else {
                     p.pass("result")
@@ -932,6 +958,24 @@ fn seq_text(op: SeqOp, s: &str, name: &str, ty: NumTy) -> String {
         SeqOp::Translate(c) => format!("invite::mr::add({s}, {})", lit(c)),
         SeqOp::Negate => format!("invite::mr::negate({s})"),
     }
+}
+
+/// A list reordered, cut or lengthened (`None` for the operations that need numbers, and where
+/// the operation needs an element and there is none). The permutation is the one
+/// [`seq_op`] draws for the same seed.
+fn list_op(op: SeqOp, mut xs: Vec<Value>, seed: u64) -> Option<Vec<Value>> {
+    match op {
+        SeqOp::Permute => xs.shuffle(&mut rand::rngs::SmallRng::seed_from_u64(seed)),
+        SeqOp::Reverse => xs.reverse(),
+        SeqOp::IncludeFirst => xs.push(xs.first()?.clone()),
+        SeqOp::ExcludeFirst => {
+            xs.first()?;
+            xs.remove(0);
+        }
+        SeqOp::Duplicate => xs.extend(xs.clone()),
+        _ => return None,
+    }
+    Some(xs)
 }
 
 /// The transformed elements; `None` when the operation needs an element and there is none.

@@ -1,5 +1,6 @@
-//! What discovery reasons about: the arguments and results of a function as numbers, booleans
-//! and sequences of numbers, with the conversions from and to the Rust types they come from.
+//! What discovery reasons about: the arguments and results of a function as numbers, booleans,
+//! strings, characters, sequences of numbers, lists of anything else and records (tuples,
+//! arrays, structs), with the conversions from and to the Rust types they come from.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -20,6 +21,14 @@ pub enum Kind {
     IntSeq,
     /// A `String` or `&str`.
     Str,
+    /// A `char`.
+    Char,
+    /// A vector or slice of anything that is not a number: `bool`s, strings, rows, records.
+    /// Only its order and its length are moved; its elements are compared whole.
+    List,
+    /// A tuple, an array or a struct that derives [`Discoverable`](macro@crate::Discoverable):
+    /// compared whole. A struct's fields are moved one by one where it is a method's receiver.
+    Record,
 }
 
 impl Kind {
@@ -51,6 +60,12 @@ pub enum Value {
     IntSeq(Vec<i64>),
     /// A string.
     Str(String),
+    /// A character.
+    Char(char),
+    /// A list of values compared whole.
+    List(Vec<Value>),
+    /// A record's fields (a tuple's or an array's elements), in declaration order.
+    Record(Vec<Value>),
 }
 
 impl Value {
@@ -82,6 +97,36 @@ impl Value {
             Value::FloatSeq(_) => Kind::FloatSeq,
             Value::IntSeq(_) => Kind::IntSeq,
             Value::Str(_) => Kind::Str,
+            Value::Char(_) => Kind::Char,
+            Value::List(_) => Kind::List,
+            Value::Record(_) => Kind::Record,
+        }
+    }
+
+    /// The value as Rust source: `1.5`, `[1, 2]`, `"ab"`, `('a', true)`.
+    pub fn source(&self) -> String {
+        let join = |items: &mut dyn Iterator<Item = String>| items.collect::<Vec<_>>().join(", ");
+        match self {
+            Value::Float(x) => super::transform::float_literal(*x),
+            Value::Int(i) => i.to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::FloatSeq(xs) => format!(
+                "[{}]",
+                join(&mut xs.iter().map(|&x| super::transform::float_literal(x)))
+            ),
+            Value::IntSeq(xs) => format!("[{}]", join(&mut xs.iter().map(i64::to_string))),
+            Value::Str(s) => format!("{s:?}"),
+            Value::Char(c) => format!("{c:?}"),
+            Value::List(items) => format!("[{}]", join(&mut items.iter().map(Value::source))),
+            Value::Record(items) => format!("({})", join(&mut items.iter().map(Value::source))),
+        }
+    }
+
+    /// The elements of a list.
+    pub fn items(&self) -> Option<&[Value]> {
+        match self {
+            Value::List(items) => Some(items),
+            _ => None,
         }
     }
 
@@ -117,17 +162,24 @@ pub fn whole(x: f64) -> Option<i64> {
 }
 
 /// A type whose values discovery can transform and compare. Implemented for floats, integers,
-/// `bool`, and vectors of floats or integers (a `&[T]` or `&Vec<T>` parameter is discovered
-/// through `Vec<T>`).
+/// `bool`, `char`, strings, tuples and arrays of such types, vectors of any of them, and
+/// structs that derive it (`#[derive(invite::Discoverable)]`); a `&[T]` or `&Vec<T>` parameter
+/// is discovered through `Vec<T>`, a `&str` through `String`.
 #[diagnostic::on_unimplemented(
     message = "relation discovery cannot reason about `{Self}`",
-    note = "discovery handles floats, integers, `bool`, strings, and vectors or slices of \
-            floats or integers; leave this function out of discovery, or discover a wrapper whose \
-            parameters and result are such types"
+    note = "discovery handles numbers, `bool`, `char`, strings, tuples, arrays, vectors of \
+            them, and structs that `#[derive(invite::Discoverable)]`; derive it, leave this \
+            function out of discovery, or discover a wrapper whose parameters and result are \
+            such types"
 )]
 pub trait Discoverable: Sized {
     /// The shape of its values.
     const KIND: Kind;
+    /// A struct's fields, in declaration order, as its [`Value::Record`] holds them; empty for
+    /// every other type. A method's receiver with fields has each moved as a parameter.
+    fn fields() -> Vec<Field> {
+        Vec::new()
+    }
     /// This value as discovery sees it (`None` when it cannot be represented, such as a
     /// `u64` above `i64::MAX`).
     fn to_value(&self) -> Option<Value>;
@@ -211,6 +263,107 @@ impl Discoverable for bool {
         }
     }
 }
+
+/// A struct's field as discovery moves it: a receiver's fields are the values its
+/// transformations change (`Self { rows: invite::mr::permute(&self.rows), ..self.clone() }`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// Its name.
+    pub name: &'static str,
+    /// Its type as written.
+    pub ty: &'static str,
+    /// The shape of its values.
+    pub kind: Kind,
+}
+
+/// A type that can be an element of a [`Kind::List`]: anything discoverable but a number
+/// (vectors of numbers are sequences, whose elements are moved one by one). Derived with
+/// [`Discoverable`](macro@crate::Discoverable).
+pub trait Element: Discoverable {}
+
+impl<T: Element> Discoverable for Vec<T> {
+    const KIND: Kind = Kind::List;
+    fn to_value(&self) -> Option<Value> {
+        self.iter()
+            .map(Discoverable::to_value)
+            .collect::<Option<Vec<Value>>>()
+            .map(Value::List)
+    }
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::List(items) => items.iter().map(T::from_value).collect(),
+            _ => None,
+        }
+    }
+}
+
+impl Element for bool {}
+impl Element for char {}
+impl Element for String {}
+impl<T: Element> Element for Vec<T> {}
+macro_rules! seq_element {
+    ($($t:ty),*) => {$( impl Element for Vec<$t> {} )*};
+}
+seq_element!(f32, f64, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl Discoverable for char {
+    const KIND: Kind = Kind::Char;
+    fn to_value(&self) -> Option<Value> {
+        Some(Value::Char(*self))
+    }
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Char(c) => Some(*c),
+            _ => None,
+        }
+    }
+}
+
+macro_rules! record_tuples {
+    ($(($($t:ident $i:tt),+)),*) => {$(
+        impl<$($t: Discoverable),+> Discoverable for ($($t,)+) {
+            const KIND: Kind = Kind::Record;
+            fn to_value(&self) -> Option<Value> {
+                Some(Value::Record(vec![$(self.$i.to_value()?),+]))
+            }
+            fn from_value(v: &Value) -> Option<Self> {
+                match v {
+                    Value::Record(items) if items.len() == [$($i),+].len() => {
+                        Some(($($t::from_value(&items[$i])?,)+))
+                    }
+                    _ => None,
+                }
+            }
+        }
+        impl<$($t: Discoverable),+> Element for ($($t,)+) {}
+    )*};
+}
+record_tuples!(
+    (A 0),
+    (A 0, B 1),
+    (A 0, B 1, C 2),
+    (A 0, B 1, C 2, D 3)
+);
+
+impl<T: Discoverable, const N: usize> Discoverable for [T; N] {
+    const KIND: Kind = Kind::Record;
+    fn to_value(&self) -> Option<Value> {
+        self.iter()
+            .map(Discoverable::to_value)
+            .collect::<Option<Vec<Value>>>()
+            .map(Value::Record)
+    }
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Record(items) if items.len() == N => {
+                let items: Vec<T> = items.iter().map(T::from_value).collect::<Option<_>>()?;
+                items.try_into().ok()
+            }
+            _ => None,
+        }
+    }
+}
+impl<T: Discoverable, const N: usize> Element for [T; N] {}
 
 impl Discoverable for String {
     const KIND: Kind = Kind::Str;

@@ -444,8 +444,14 @@ pub(super) fn run_one(
         )),
         Err(_) => (Outcome::Error, Some(last_panic())),
     };
-    // However long the test's own message, the verdict is sent, and is the test's.
-    (outcome, detail.map(wire::bounded), duration_us)
+    // However long the test's own message, the verdict is sent, and is the test's. An
+    // observation is data, capped where it is made, far below a frame's limit.
+    let detail = if ctx.holds_observation() {
+        detail
+    } else {
+        detail.map(wire::bounded)
+    };
+    (outcome, detail, duration_us)
 }
 
 /// A test process's verdict, so far.

@@ -17,6 +17,9 @@ pub struct TestCtx {
     taken: super::Taker,
     /// For a statistical relation: the next independent stream to give an execution.
     next_stream: Cell<Option<u64>>,
+    /// The verdict's detail is a discovery observation: data, kept whole (its own cap is
+    /// checked where it is made), not a message to shorten.
+    observation: Cell<bool>,
 }
 
 impl TestCtx {
@@ -29,7 +32,13 @@ impl TestCtx {
             verdict: RefCell::new(None),
             taken: super::Taker::default(),
             next_stream: Cell::new(None),
+            observation: Cell::new(false),
         }
+    }
+
+    /// Whether the verdict's detail is an observation, to be kept whole.
+    pub(crate) fn holds_observation(&self) -> bool {
+        self.observation.get()
     }
 
     /// The verdict the test set, taken once it has ended.
@@ -73,6 +82,14 @@ impl TestCtx {
 
     pub fn set(&self, outcome: Outcome, detail: Option<String>) {
         *self.verdict.borrow_mut() = Some((outcome, detail));
+    }
+
+    /// Sets the verdict of a discovery entry, whose detail is the observation: the record a
+    /// relation is proposed from, which a message's bound would cut and so lose.
+    #[cfg(feature = "discover")]
+    pub(crate) fn set_observation(&self, outcome: Outcome, detail: String) {
+        self.observation.set(outcome == Outcome::Pass);
+        self.set(outcome, Some(detail));
     }
 
     /// A bitwise copy of a by-value receiver for an In Vivo test. Sound because this process

@@ -972,3 +972,152 @@ fn grown_sequences_propose_what_holds_of_each_function_and_nothing_else() {
         "{largest:#?}"
     );
 }
+
+/// A training row of a nearest-neighbours model: a point of the plane and its class.
+#[derive(Clone, Debug, PartialEq, invite::Discoverable)]
+struct Row {
+    x: f64,
+    y: f64,
+    label: u8,
+}
+
+/// The `k` nearest rows vote; a tie goes to the nearest of the tied classes. The prediction
+/// depends on the rows, not on their order.
+#[derive(Clone, Debug, PartialEq, invite::Discoverable)]
+struct Knn {
+    rows: Vec<Row>,
+    k: usize,
+}
+
+/// The same model with a defect: a tie goes to the tied class that comes first in the
+/// training rows, so the order of the rows changes some predictions.
+#[derive(Clone, Debug, PartialEq, invite::Discoverable)]
+struct KnnByOrder {
+    rows: Vec<Row>,
+    k: usize,
+}
+
+/// The `k` nearest (distance, class) pairs, ties in distance broken by class, and the votes.
+fn nearest(rows: &[Row], k: usize, qx: f64, qy: f64) -> (Vec<(f64, u8)>, [usize; 4]) {
+    let mut near: Vec<(f64, u8)> = rows
+        .iter()
+        .map(|r| ((r.x - qx).hypot(r.y - qy), r.label))
+        .collect();
+    near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    near.truncate(k);
+    let mut votes = [0; 4];
+    for &(_, label) in &near {
+        votes[usize::from(label)] += 1;
+    }
+    (near, votes)
+}
+
+impl Knn {
+    #[invite::discover]
+    fn predict(&self, qx: f64, qy: f64) -> u8 {
+        let (near, votes) = nearest(&self.rows, self.k, qx, qy);
+        let best = votes.iter().copied().max().unwrap_or(0);
+        near.iter()
+            .find(|(_, l)| votes[usize::from(*l)] == best)
+            .map_or(0, |n| n.1)
+    }
+}
+
+/// The relation discovery proposes for [`Knn::predict`], pasted by hand on the defective model:
+/// `a_receivers_fields_are_moved_and_the_relation_found_catches_an_order_defect` checks that it
+/// is the one proposed, word for word.
+const ROWS_REVERSED: &str =
+    "Self { rows: invite::mr::reverse(&self.rows), ..self.clone() }.predict(qx, qy) == result";
+
+impl KnnByOrder {
+    #[invite::metamorphic(
+        Self { rows: invite::mr::reverse(&self.rows), ..self.clone() }.predict(qx, qy) == result
+    )]
+    fn predict(&self, qx: f64, qy: f64) -> u8 {
+        let (near, votes) = nearest(&self.rows, self.k, qx, qy);
+        let best = votes.iter().copied().max().unwrap_or(0);
+        self.rows
+            .iter()
+            .find(|r| votes[usize::from(r.label)] == best && near.iter().any(|n| n.1 == r.label))
+            .map_or(0, |r| r.label)
+    }
+}
+
+/// Rows on a grid, classes alternating: two nearest rows of different classes are common.
+fn training_rows() -> Vec<Row> {
+    (0..12)
+        .map(|i| Row {
+            x: f64::from(i % 4) * 1.5,
+            y: f64::from(i / 4) * 1.25,
+            label: (i % 3) as u8,
+        })
+        .collect()
+}
+
+#[test]
+fn a_receivers_fields_are_moved_and_the_relation_found_catches_an_order_defect() {
+    let queries: Vec<(f64, f64)> = (0..40)
+        .map(|i| {
+            let t = f64::from(i) * 0.618_033_988_7 % 1.0;
+            (t * 5.0 - 0.3, (t * 7.3) % 1.0 * 3.0 - 0.2)
+        })
+        .collect();
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        let good = Knn {
+            rows: training_rows(),
+            k: 2,
+        };
+        let defective = KnnByOrder {
+            rows: training_rows(),
+            k: 2,
+        };
+        for &(qx, qy) in &queries {
+            good.predict(qx, qy);
+            defective.predict(qx, qy);
+            assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+        }
+    });
+    run.assert_success();
+    let observed = observed(&run);
+    let (site, signature, obs) = observed
+        .iter()
+        .find(|(s, _, _)| s.ends_with("predict"))
+        .unwrap_or_else(|| panic!("no observation\n{}", run.describe()));
+    // The fields are parameters of their own, with the types the struct declares.
+    assert_eq!(
+        signature,
+        "fn predict(&self, self.rows: Vec<Row>, self.k: usize, qx: f64, qy: f64) -> u8"
+    );
+    assert_eq!(obs.len(), queries.len(), "{}", run.describe());
+    let found = invite::discover::propose_observed(site, signature, obs, 30).unwrap();
+    let relations: Vec<&str> = found.proposals.relations().collect();
+    for expected in [
+        ROWS_REVERSED,
+        "Self { rows: invite::mr::permute(&self.rows), ..self.clone() }.predict(qx, qy) == result",
+    ] {
+        assert!(relations.contains(&expected), "{expected}\n{found:?}");
+    }
+    // Removing a row changes the prediction: no equality says otherwise. And nothing its
+    // type says (`result >= 0` of a `u8`).
+    assert!(
+        !relations
+            .iter()
+            .any(|r| r.contains("self.rows[1..]") && r.ends_with("== result")),
+        "{relations:?}"
+    );
+    assert!(
+        !relations.iter().any(|r| r.ends_with("result >= 0")),
+        "{relations:?}"
+    );
+    // Pasted on the defective model, it fails where two classes tie.
+    let outcomes = run.outcomes_of(ROWS_REVERSED);
+    assert_eq!(outcomes.len(), queries.len(), "{}", run.describe());
+    assert!(
+        outcomes.contains(&Outcome::Fail),
+        "{outcomes:?}\n{}",
+        run.describe()
+    );
+    assert!(outcomes
+        .iter()
+        .all(|o| matches!(o, Outcome::Pass | Outcome::Fail)));
+}

@@ -1,6 +1,11 @@
+struct Point {
+    x: f64,
+    y: f64,
+}
+
 #[invite::discover]
-fn norm(p: (f64, f64)) -> f64 {
-    p.0.hypot(p.1)
+fn norm(p: Point) -> f64 {
+    p.x.hypot(p.y)
 }
 
 fn main() {}

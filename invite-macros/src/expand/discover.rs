@@ -39,7 +39,8 @@ pub(super) fn check_discoverable(func: &ItemFn, shape: &Shape) -> syn::Result<()
         return Err(syn::Error::new(
             func.sig.ident.span(),
             "relation discovery compares the function's results, and this function returns \
-             none: discover a function that returns a number, a `bool` or a vector of numbers",
+             none: discover a function that returns a value (a number, a string, a vector, a tuple, \
+             a struct that derives `invite::Discoverable`)",
         ));
     }
     Ok(())
@@ -109,6 +110,53 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
         .enumerate()
         .map(|(i, (l, o))| quote!(let #l = <#o as #d>::from_value(__invite_v.get(#i)?)?;));
     let (setup, receiver, _) = receiver_for_execution(shape, "__invite_d_self");
+    // A `&self` receiver whose type derives `Discoverable` has its fields moved: they lead the
+    // values, and each call is on a receiver rebuilt from them.
+    let fields = shape.receiver == Receiver::Ref;
+    let this = &shape.self_tok;
+    let (probe, field_values, rebuild, receiver) = if fields {
+        (
+            quote! {
+                #[allow(unused_imports)]
+                use ::invite::__private::{ReceiverFields as _, ReceiverOpaque as _};
+                let __invite_rp = ::invite::__private::ReceiverProbe::<Self>::new();
+                let __invite_rv: ::std::vec::Vec<::invite::__private::Value> =
+                    (&&__invite_rp).values(#this).unwrap_or_default();
+                let __invite_rf = if __invite_rv.is_empty() {
+                    ::std::vec::Vec::new()
+                } else {
+                    (&&__invite_rp).fields()
+                };
+                let __invite_nf = __invite_rf.len();
+            },
+            quote!(.chain(__invite_rv.into_iter().map(::core::option::Option::Some))),
+            quote! {
+                let (__invite_fv, __invite_v) = __invite_v.split_at(__invite_nf.min(__invite_v.len()));
+                let __invite_rebuilt = if __invite_nf > 0 {
+                    ::core::option::Option::Some((&&__invite_rp).rebuild(__invite_fv)?)
+                } else {
+                    ::core::option::Option::None
+                };
+                let __invite_recv = match &__invite_rebuilt {
+                    ::core::option::Option::Some(__invite_r) => &**__invite_r,
+                    ::core::option::Option::None => #this,
+                };
+            },
+            Some(quote!(__invite_recv)),
+        )
+    } else {
+        (
+            TokenStream::new(),
+            TokenStream::new(),
+            TokenStream::new(),
+            receiver,
+        )
+    };
+    let field_list = if fields {
+        quote!(&__invite_rf)
+    } else {
+        quote!(&[])
+    };
     let mut call_args: Vec<TokenStream> = receiver.into_iter().collect();
     for (p, l) in shape.params.iter().zip(&locals) {
         call_args.push(match p.passing {
@@ -134,9 +182,11 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
     };
     let signature = signature_text(shape);
     quote!({
+        #probe
         let mut __invite_call = |__invite_v: &[::invite::__private::Value]|
             -> ::core::option::Option<::invite::__private::Value>
         {
+            #rebuild
             #(#converts)*
             #setup
             __invite_t.replay();
@@ -146,9 +196,10 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
         ::invite::__private::discover_observe(
             __invite_t,
             #signature,
+            #field_list,
             &[#(#kinds),*],
             <#out_owned as #d>::KIND,
-            ::std::vec![#(#values),*],
+            ::std::iter::empty()#field_values.chain([#(#values),*]).collect(),
             &mut __invite_call,
         );
     })
