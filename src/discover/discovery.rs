@@ -470,7 +470,11 @@ fn jitter(v: &Value, rng: &mut impl Rng) -> Value {
             )
         }
         // Whole values: nothing is known of what keeps their categories.
-        Value::Char(_) | Value::List(_) | Value::Record(_) => v.clone(),
+        Value::Char(_)
+        | Value::List(_)
+        | Value::Record(_)
+        | Value::Option(_)
+        | Value::Result(_) => v.clone(),
     }
 }
 

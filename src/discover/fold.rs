@@ -241,6 +241,7 @@ mod tests {
             catches: Catches::default(),
             perturbations: 9,
             tolerance: 0.0,
+            projection: None,
         };
         let sort = seq(SeqOp::Sort);
         let double = seq(SeqOp::Scale(2.0));
@@ -354,6 +355,7 @@ mod tests {
             catches: Catches::default(),
             perturbations: 6,
             tolerance: 0.0,
+            projection: None,
         };
         let direct = Found {
             subject: Subject::Follow {

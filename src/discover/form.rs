@@ -34,6 +34,8 @@ pub enum Form {
     SeqAffine { alpha: Const, beta: Const },
     /// `y' = y`, compared whole: a character, a list or a record.
     Same,
+    /// `y'` is `None` (or `Err`) exactly where `y` is.
+    SameVariant,
     /// `y'` is `y` reversed.
     SeqReversed,
     /// `y'` is a permutation of `y`.
@@ -220,6 +222,10 @@ impl Form {
         }
         match self {
             Form::Same => p.y == p.y2,
+            Form::SameVariant => match (p.y.inner(), p.y2.inner()) {
+                (Some(a), Some(b)) => a.is_some() == b.is_some(),
+                _ => false,
+            },
             Form::Affine { alpha, beta } => match (p.y.number(), p.y2.number()) {
                 (Some(y), Some(t)) => {
                     let (a, b) = (alpha.value, beta.value);

@@ -53,6 +53,7 @@ mod lsq;
 mod observe;
 mod observed;
 mod perturb;
+mod project;
 mod property;
 mod proposal;
 mod render;

@@ -74,8 +74,10 @@ impl Perturbation {
             Kind::List => vec![Constant, Longer, Shorter, Reversed],
             // Another character, another case.
             Kind::Char => vec![Constant, Shifted, Negated],
-            // Fields in another order.
-            Kind::Record => vec![Constant, Reversed],
+            // Every part moved, or the parts in another order.
+            Kind::Record => vec![Constant, Scaled, Shifted, InputShifted, Reversed],
+            // The value inside moved, or `None` (`Err`) where it was not and back.
+            Kind::Option | Kind::Result => vec![Constant, Scaled, Shifted, InputShifted, Negated],
             Kind::FloatSeq | Kind::IntSeq => {
                 vec![
                     Constant,
@@ -132,6 +134,9 @@ impl Perturbation {
             Value::List(_) if n == 0 => Value::List(Vec::new()),
             Value::List(items) => Value::List(items.iter().take(1).cloned().collect()),
             Value::Record(_) => y.clone(),
+            Value::Option(_) if n == 0 => Value::Option(None),
+            Value::Result(_) if n == 0 => Value::Result(Err("0".into())),
+            Value::Option(_) | Value::Result(_) => y.clone(),
         };
         match (shape, y) {
             (Constant, _) => first.clone(),
@@ -184,6 +189,33 @@ impl Perturbation {
             (Shorter, Value::List(items)) => {
                 Value::List(items[..items.len().saturating_sub(1)].to_vec())
             }
+            (Negated, Value::Option(Some(_))) => Value::Option(None),
+            (Negated, Value::Result(Ok(_))) => Value::Result(Err("wrong".into())),
+            // A value where there was none: the first result's, when it has one.
+            (Negated, Value::Option(None) | Value::Result(Err(_))) => match first.inner() {
+                Some(Some(_)) => first.clone(),
+                _ => y.clone(),
+            },
+            // No value on some inputs, chosen by the input: a wrong version that gives up where
+            // it should not, which only a relation of where `None` falls catches.
+            (InputShifted, Value::Option(Some(_))) if gives_up(probe) => Value::Option(None),
+            (InputShifted, Value::Result(Ok(_))) if gives_up(probe) => {
+                Value::Result(Err("wrong".into()))
+            }
+            (_, Value::Option(Some(v))) => {
+                let first = first.inner().flatten().unwrap_or(v);
+                Value::Option(Some(Box::new(self.apply(v, first, scale, probe, size))))
+            }
+            (_, Value::Result(Ok(v))) => {
+                let first = first.inner().flatten().unwrap_or(v);
+                Value::Result(Ok(Box::new(self.apply(v, first, scale, probe, size))))
+            }
+            (Scaled | Shifted | InputShifted, Value::Record(items)) => Value::Record(
+                items
+                    .iter()
+                    .map(|v| self.apply(v, v, scale, probe, size))
+                    .collect(),
+            ),
             (Reversed, Value::List(items) | Value::Record(items)) => {
                 let reversed = items.iter().rev().cloned().collect();
                 if matches!(y, Value::List(_)) {
@@ -200,6 +232,12 @@ impl Perturbation {
             (_, other) => other.clone(),
         }
     }
+}
+
+/// Whether a wrong version gives no value on the input whose probe is `probe`: on about half
+/// of the inputs, by a hash of all the probe's bits (an input and its double differ).
+fn gives_up(probe: f64) -> bool {
+    probe.to_bits().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63 == 1
 }
 
 fn seq(

@@ -135,7 +135,13 @@ impl Property {
                     }
                 }
             }
-            Kind::Bool | Kind::Str | Kind::Char | Kind::List | Kind::Record => {}
+            Kind::Bool
+            | Kind::Str
+            | Kind::Char
+            | Kind::List
+            | Kind::Record
+            | Kind::Option
+            | Kind::Result => {}
         }
         out
     }

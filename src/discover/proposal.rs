@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::cover::{self, Catches};
 use super::fold::{cleanse, fold};
 use super::observe::Observation;
+use super::project::Projection;
 use super::render;
 use super::search::{self, Found};
 use super::signature::Signature;
@@ -161,24 +162,25 @@ impl fmt::Display for Proposals {
     }
 }
 
-/// The proposals from observations of one site.
+/// The proposals from observations of one site: of its whole result, and of each part of a
+/// composite one (the value inside an `Option`, a tuple's elements; see `project`).
 pub fn propose(site: &str, sig: &Signature, obs: &[Observation], min_inputs: usize) -> Proposals {
     let transforms = Transform::all(sig);
-    let mut found = search::search(sig, &transforms, obs, min_inputs);
-    // Simplest first, so that what others follow from is kept and they are folded into it.
+    let mut found = of_result(sig, &transforms, obs, min_inputs);
+    for p in Projection::all(sig, obs) {
+        let Some(part) = p.signature(sig) else {
+            continue;
+        };
+        found.extend(
+            of_result(&part, &transforms, &p.observations(obs), min_inputs)
+                .into_iter()
+                .map(|f| Found {
+                    projection: Some(p),
+                    ..f
+                }),
+        );
+    }
     let text = |f: &Found| render::relation(sig, &transforms, f);
-    // Of two as long, the one whose follow-up has fewer minus signs (`n + 1` before `1 - n`).
-    found.sort_by_cached_key(|f| {
-        let t = text(f);
-        let follow_up = t.split(" == ").next().unwrap_or(&t);
-        (
-            f.raw_constants(),
-            t.len(),
-            follow_up.matches('-').count(),
-            std::cmp::Reverse(f.detects),
-        )
-    });
-    let found = cleanse(&transforms, fold(&transforms, found));
     let mut out: Vec<Proposal> = found
         .iter()
         .map(|f| Proposal {
@@ -205,6 +207,30 @@ pub fn propose(site: &str, sig: &Signature, obs: &[Observation], min_inputs: usi
             .then(a.relation.len().cmp(&b.relation.len()))
     });
     Proposals(out)
+}
+
+/// What held of `sig`'s result, with what follows from others folded away, simplest first.
+fn of_result(
+    sig: &Signature,
+    transforms: &[Transform],
+    obs: &[Observation],
+    min_inputs: usize,
+) -> Vec<Found> {
+    let mut found = search::search(sig, transforms, obs, min_inputs);
+    // Simplest first, so that what others follow from is kept and they are folded into it.
+    let text = |f: &Found| render::relation(sig, transforms, f);
+    // Of two as long, the one whose follow-up has fewer minus signs (`n + 1` before `1 - n`).
+    found.sort_by_cached_key(|f| {
+        let t = text(f);
+        let follow_up = t.split(" == ").next().unwrap_or(&t);
+        (
+            f.raw_constants(),
+            t.len(),
+            follow_up.matches('-').count(),
+            std::cmp::Reverse(f.detects),
+        )
+    });
+    cleanse(transforms, fold(transforms, found))
 }
 
 #[cfg(test)]

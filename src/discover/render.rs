@@ -8,6 +8,16 @@ use super::value::Kind;
 
 /// The relation as Rust source, with its guard.
 pub fn relation(sig: &Signature, transforms: &[Transform], f: &Found) -> String {
+    if let Some(p) = f.projection {
+        let Some(part) = p.signature(sig) else {
+            return String::new();
+        };
+        let of_part = Found {
+            projection: None,
+            ..f.clone()
+        };
+        return p.relation(sig, &part, &relation(&part, transforms, &of_part));
+    }
     let body = match &f.subject {
         Subject::Follow {
             transform,
@@ -91,6 +101,10 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
             format!("{call} == {whole}")
         }
         Form::Same => format!("{call} == result"),
+        Form::SameVariant if sig.output == Kind::Result => {
+            format!("{call}.is_ok() == result.is_ok()")
+        }
+        Form::SameVariant => format!("{call}.is_some() == result.is_some()"),
         Form::SeqReversed => format!("{call} == invite::mr::reverse(&result)"),
         Form::SeqPermutation if sig.output == Kind::List => {
             format!("invite::mr::same_elements(&{call}, &result)")

@@ -9,6 +9,7 @@ use super::form::{fit_elementwise, fit_len_ratio, fit_numeric, Form, Pair, TextF
 use super::guard::Guard;
 use super::observe::Observation;
 use super::perturb::Perturbation;
+use super::project::Projection;
 use super::property::{Cmp, Property};
 use super::signature::Signature;
 use super::transform::{Const, SeqOp, Transform, FLOAT_B, PARTNERS};
@@ -60,6 +61,8 @@ pub struct Found {
     pub perturbations: usize,
     /// The relative tolerance invite's comparison needs for it.
     pub tolerance: f64,
+    /// The part of a composite result it is about (`None`: the whole result).
+    pub projection: Option<Projection>,
 }
 
 impl Found {
@@ -266,6 +269,7 @@ pub fn near_misses<'a>(
                         catches,
                         perturbations,
                         tolerance: 0.0,
+                        projection: None,
                     },
                     category,
                     failing: failing.iter().map(|&i| obs[i]).collect(),
@@ -484,6 +488,7 @@ pub fn search(
                 catches,
                 perturbations,
                 tolerance,
+                projection: None,
             });
         }
     }
@@ -587,6 +592,7 @@ fn joint(
                         catches,
                         perturbations: counted(&list),
                         tolerance,
+                        projection: None,
                     });
                 }
             }
@@ -801,6 +807,7 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             catches,
             perturbations: counted(&list),
             tolerance,
+            projection: None,
         });
     }
     out
@@ -847,6 +854,7 @@ fn monotone(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Vec
                 catches,
                 perturbations,
                 tolerance: 0.0,
+                projection: None,
             });
         }
     }
@@ -999,6 +1007,20 @@ fn forms_on(
             }
         }
         Kind::Char | Kind::Record => out.extend([Form::Same].into_iter().filter(holds)),
+        // The whole result, or where it is `None` (`Err`): the value inside has relations of
+        // its own (see `project`).
+        // Where `None` falls only where the inputs show both: of inputs that all have a value
+        // it says no more than that the follow-ups have one too.
+        Kind::Option | Kind::Result => {
+            let has = |p: &Pair<'_>| p.y.inner().is_some_and(|v| v.is_some());
+            let both = pairs.iter().any(has) && !pairs.iter().all(has);
+            out.extend(
+                [Form::Same, Form::SameVariant]
+                    .into_iter()
+                    .filter(|f| both || *f == Form::Same)
+                    .find(holds),
+            );
+        }
         Kind::Str => {
             let (equal, inclusions): (Vec<TextForm>, Vec<TextForm>) =
                 TextForm::ALL.into_iter().partition(|f| !f.is_weak());
@@ -1101,6 +1123,22 @@ fn median(mut xs: Vec<f64>) -> Option<f64> {
 /// Whether a found relation holds on every observation under its guard (observations of
 /// another transformation list are passed over).
 pub fn holds_on(sig: &Signature, transforms: &[Transform], f: &Found, obs: &[Observation]) -> bool {
+    if let Some(p) = f.projection {
+        let of_part = Found {
+            projection: None,
+            ..f.clone()
+        };
+        let ids: Vec<String> = transforms.iter().map(|t| t.id(sig)).collect();
+        return p.signature(sig).is_some_and(|part| {
+            // The same transformations, named as the whole signature names them.
+            let projected: Vec<Observation> = p
+                .observations(obs)
+                .into_iter()
+                .filter(|o| o.follow.iter().map(|x| &x.transform).eq(ids.iter()))
+                .collect();
+            holds_on(&part, transforms, &of_part, &projected)
+        });
+    }
     let ids: Vec<String> = transforms.iter().map(|t| t.id(sig)).collect();
     obs.iter()
         .filter(|o| o.follow.iter().map(|x| &x.transform).eq(ids.iter()))
@@ -1749,6 +1787,7 @@ mod tests {
             catches: Catches::default(),
             perturbations: 0,
             tolerance: 0.0,
+            projection: None,
         };
         let about = |c: f64| {
             let mut o = o.clone();

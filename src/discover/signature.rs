@@ -108,6 +108,9 @@ pub struct Signature {
     pub output: Kind,
     /// Its result type as written (`f64` when not given).
     pub output_ty: String,
+    /// What a call is followed by to reach the part of the result relations are about
+    /// (`.unwrap()`, `.0`); empty for the whole result.
+    pub output_suffix: String,
 }
 
 impl Signature {
@@ -127,16 +130,17 @@ impl Signature {
             }
         }
         let args = rest.join(", ");
+        let suffix = &self.output_suffix;
         if !changed.is_empty() {
             format!(
-                "Self {{ {}, ..self.clone() }}.{}({args})",
+                "Self {{ {}, ..self.clone() }}.{}({args}){suffix}",
                 changed.join(", "),
                 self.name
             )
         } else if self.method {
-            format!("self.{}({args})", self.name)
+            format!("self.{}({args}){suffix}", self.name)
         } else {
-            format!("{}({args})", self.name)
+            format!("{}({args}){suffix}", self.name)
         }
     }
 
@@ -164,11 +168,23 @@ impl Signature {
             .ok_or_else(|| SignatureError::NoParameterList {
                 signature: signature(),
             })?;
-        let close = rest.rfind(')').filter(|&c| c > open).ok_or_else(|| {
-            SignatureError::NoClosingParen {
+        // The `)` that closes the parameter list, not one of a tuple result after it.
+        let mut depth = 0i32;
+        let close = rest[open..]
+            .char_indices()
+            .find_map(|(i, c)| {
+                match c {
+                    '(' | '[' | '<' => depth += 1,
+                    ')' | ']' | '>' if !(c == '>' && rest[..open + i].ends_with('-')) => {
+                        depth -= 1;
+                    }
+                    _ => {}
+                }
+                (c == ')' && depth == 0).then_some(open + i)
+            })
+            .ok_or_else(|| SignatureError::NoClosingParen {
                 signature: signature(),
-            }
-        })?;
+            })?;
         let name = rest[..open].trim();
         if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
             return Err(SignatureError::NoName {
@@ -227,6 +243,7 @@ impl Signature {
                 .collect(),
             output,
             output_ty,
+            output_suffix: String::new(),
         })
     }
 }
@@ -313,7 +330,7 @@ impl fmt::Display for SignatureError {
 impl std::error::Error for SignatureError {}
 
 /// Splits on commas outside brackets (`HashMap<K, V>` stays one piece).
-fn split_top_level(s: &str) -> Vec<&str> {
+pub(super) fn split_top_level(s: &str) -> Vec<&str> {
     let mut depth = 0i32;
     let mut start = 0;
     let mut out = Vec::new();
@@ -357,6 +374,15 @@ mod tests {
         assert!(!plain.method);
         assert_eq!(plain.output_ty, "f64");
         assert_eq!(plain.call(&["-x".into()]), "sin(-x)");
+        // A tuple result's parentheses are not the parameter list's.
+        let tuple = Signature::parse(
+            "fn div_rem(a: i64, f: Box<dyn Fn(i64) -> i64>) -> (i64, i64)",
+            &[Kind::Int, Kind::Record],
+            Kind::Record,
+        )
+        .unwrap();
+        assert_eq!(tuple.params[1].ty, "Box<dynFn(i64)->i64>");
+        assert_eq!(tuple.output_ty, "(i64,i64)");
     }
 
     #[test]

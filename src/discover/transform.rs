@@ -453,7 +453,7 @@ impl Transform {
                     }
                 }
                 // Compared whole, moved by nothing (but swapped with another of their type).
-                Kind::Bool | Kind::Char | Kind::Record => {}
+                Kind::Bool | Kind::Char | Kind::Record | Kind::Option | Kind::Result => {}
             }
         }
         // A sequence and a number moved together, as order statistics with a probability, a

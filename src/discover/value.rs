@@ -29,6 +29,10 @@ pub enum Kind {
     /// A tuple, an array or a struct that derives [`Discoverable`](macro@crate::Discoverable):
     /// compared whole. A struct's fields are moved one by one where it is a method's receiver.
     Record,
+    /// An `Option`: relations say whether `None` is kept, and of the value inside.
+    Option,
+    /// A `Result`: relations say whether `Err` is kept, and of the value inside `Ok`.
+    Result,
 }
 
 impl Kind {
@@ -66,6 +70,10 @@ pub enum Value {
     List(Vec<Value>),
     /// A record's fields (a tuple's or an array's elements), in declaration order.
     Record(Vec<Value>),
+    /// An `Option`.
+    Option(Option<Box<Value>>),
+    /// A `Result`, its error as its `Debug` text.
+    Result(Result<Box<Value>, String>),
 }
 
 impl Value {
@@ -100,6 +108,18 @@ impl Value {
             Value::Char(_) => Kind::Char,
             Value::List(_) => Kind::List,
             Value::Record(_) => Kind::Record,
+            Value::Option(_) => Kind::Option,
+            Value::Result(_) => Kind::Result,
+        }
+    }
+
+    /// The value inside an `Option` or a `Result`: `Some(None)` for `None` or `Err`, `None`
+    /// for a value of another kind.
+    pub fn inner(&self) -> Option<Option<&Value>> {
+        match self {
+            Value::Option(v) => Some(v.as_deref()),
+            Value::Result(v) => Some(v.as_deref().ok()),
+            _ => None,
         }
     }
 
@@ -119,6 +139,10 @@ impl Value {
             Value::Char(c) => format!("{c:?}"),
             Value::List(items) => format!("[{}]", join(&mut items.iter().map(Value::source))),
             Value::Record(items) => format!("({})", join(&mut items.iter().map(Value::source))),
+            Value::Option(None) => "None".into(),
+            Value::Option(Some(v)) => format!("Some({})", v.source()),
+            Value::Result(Ok(v)) => format!("Ok({})", v.source()),
+            Value::Result(Err(e)) => format!("Err({e})"),
         }
     }
 
@@ -305,6 +329,42 @@ macro_rules! seq_element {
     ($($t:ty),*) => {$( impl Element for Vec<$t> {} )*};
 }
 seq_element!(f32, f64, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl<T: Discoverable> Discoverable for Option<T> {
+    const KIND: Kind = Kind::Option;
+    fn to_value(&self) -> Option<Value> {
+        Some(Value::Option(match self {
+            Some(v) => Some(Box::new(v.to_value()?)),
+            None => None,
+        }))
+    }
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Option(Some(v)) => Some(Some(T::from_value(v)?)),
+            Value::Option(None) => Some(None),
+            _ => None,
+        }
+    }
+}
+impl<T: Discoverable> Element for Option<T> {}
+
+/// A result's error is compared by its `Debug` text, and cannot be made again: a `Result`
+/// is discovered as a result, not as an argument.
+impl<T: Discoverable, E: std::fmt::Debug> Discoverable for Result<T, E> {
+    const KIND: Kind = Kind::Result;
+    fn to_value(&self) -> Option<Value> {
+        Some(Value::Result(match self {
+            Ok(v) => Ok(Box::new(v.to_value()?)),
+            Err(e) => Err(format!("{e:?}")),
+        }))
+    }
+    fn from_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Result(Ok(v)) => Some(Ok(T::from_value(v)?)),
+            _ => None,
+        }
+    }
+}
 
 impl Discoverable for char {
     const KIND: Kind = Kind::Char;

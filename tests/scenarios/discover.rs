@@ -207,6 +207,64 @@ fn relations_of_sequences_booleans_and_integers() {
 }
 
 #[test]
+fn an_option_a_result_and_a_tuple_are_related_whole_and_by_their_parts() {
+    // `None` below zero: whether it is kept, and what the logarithm does where it is not.
+    let xs: Vec<(f64,)> = (0..70).map(|i| (f64::from(i) * 0.377 - 9.0,)).collect();
+    let log = |x: f64| (x > 0.0).then(|| x.ln());
+    let found = Discovery::new("fn log(x: f64) -> Option<f64>", log)
+        .unwrap()
+        .inputs(xs.clone())
+        .run();
+    let rel: Vec<&str> = found.relations().collect();
+    for expected in [
+        "log(2.0 * x).is_some() == result.is_some()",
+        "if result.is_some() => log(2.0 * x).unwrap() == result.unwrap() + std::f64::consts::LN_2",
+    ] {
+        assert!(rel.contains(&expected), "{expected}\n{found}");
+    }
+    // Nothing of the value where a follow-up has none: `-x` turns every value into `None`.
+    assert!(
+        !rel.iter().any(|r| r.contains("log(-x).unwrap()")),
+        "{found}"
+    );
+
+    let root = |x: f64| {
+        if x >= 0.0 {
+            Ok(x.sqrt())
+        } else {
+            Err(format!("{x} is negative"))
+        }
+    };
+    let found = Discovery::new("fn root(x: f64) -> Result<f64, String>", root)
+        .unwrap()
+        .inputs(xs)
+        .run();
+    assert!(
+        found
+            .relations()
+            .any(|r| r == "if result.is_ok() => root(4.0 * x).unwrap() == 2.0 * result.unwrap()"),
+        "{found}"
+    );
+
+    let pairs: Vec<(i64, i64)> = (0..80).map(|i| (i * 37 % 101 - 50, 1 + i % 9)).collect();
+    let div_rem = |a: i64, b: i64| (a.div_euclid(b), a.rem_euclid(b));
+    let found = Discovery::new("fn div_rem(a: i64, b: i64) -> (i64, i64)", div_rem)
+        .unwrap()
+        .inputs(pairs)
+        .run();
+    let rel: Vec<&str> = found.relations().collect();
+    for expected in [
+        "div_rem(a + b, b).0 == result.0 + 1",
+        "div_rem(a + b, b).1 == result.1",
+    ] {
+        assert!(
+            rel.iter().any(|r| r.ends_with(expected)),
+            "{expected}\n{found}"
+        );
+    }
+}
+
+#[test]
 fn proposals_print_as_json_and_as_a_ready_attribute() {
     let found = run("fn tan(x: f64) -> f64", f64::tan, -1.5, 1.5);
     let json: serde_json::Value = serde_json::from_str(&found.to_json()).unwrap();

@@ -1,0 +1,249 @@
+//! Relations of a part of a composite result: the value inside an `Option` or a `Result`, an
+//! element of a tuple or an array. Each part is searched as a result of its own, on the
+//! observations with their results taken apart, and its relations are written about that
+//! part: `if result.is_some() => sqrt(4 * x).unwrap() == 2 * result.unwrap()`.
+
+use super::observe::{Follow, Observation};
+use super::signature::{split_top_level, Signature};
+use super::value::{Kind, Value};
+
+/// A part of a composite result, and the kind of its values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Projection {
+    /// Which part.
+    pub at: At,
+    /// The kind of the part's values.
+    pub kind: Kind,
+}
+
+/// Where a part of a composite result is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum At {
+    /// The value inside `Some` or `Ok`. Inputs whose result is `None` (`Err`) are left out;
+    /// a follow-up that gives `None` (`Err`) where the original did not breaks every relation
+    /// of the value, as its `unwrap()` would.
+    Inner,
+    /// The `k`-th element of a tuple or an array.
+    Part(usize),
+}
+
+/// What a follow-up gives where the original had a value and it has none: no relation of the
+/// value holds of it (no form compares an empty record with a number, a sequence or a string,
+/// and an empty record equals no part a result has).
+fn missing() -> Value {
+    Value::Record(Vec::new())
+}
+
+impl Projection {
+    /// The parts of `sig`'s result that relations can be about, given what its results were:
+    /// a part is of the kind its first value is of.
+    pub fn all(sig: &Signature, obs: &[Observation]) -> Vec<Projection> {
+        let at: Vec<At> = match sig.output {
+            Kind::Option | Kind::Result => vec![At::Inner],
+            Kind::Record => {
+                let parts = obs.iter().find_map(|o| match &o.output {
+                    Value::Record(items) => Some(items.len()),
+                    _ => None,
+                });
+                match (parts, part_types(&sig.output_ty)) {
+                    (Some(n), Some(types)) if types.len() == n => (0..n).map(At::Part).collect(),
+                    _ => Vec::new(),
+                }
+            }
+            _ => Vec::new(),
+        };
+        at.into_iter()
+            .filter_map(|at| {
+                let kind = obs.iter().find_map(|o| Some(of(at, &o.output)??.kind()))?;
+                Some(Projection { at, kind })
+            })
+            .collect()
+    }
+
+    /// The observations with their results taken apart: those whose result has the part, each
+    /// follow-up's result replaced by its part.
+    pub fn observations(self, obs: &[Observation]) -> Vec<Observation> {
+        obs.iter()
+            .filter_map(|o| {
+                let output = of(self.at, &o.output)??.clone();
+                if output.kind() != self.kind {
+                    return None;
+                }
+                let follow = o
+                    .follow
+                    .iter()
+                    .map(|f| Follow {
+                        output: f.output.as_ref().map(|y| match of(self.at, y) {
+                            Some(Some(part)) if part.kind() == self.kind => part.clone(),
+                            _ => missing(),
+                        }),
+                        ..f.clone()
+                    })
+                    .collect();
+                Some(Observation {
+                    output,
+                    follow,
+                    ..o.clone()
+                })
+            })
+            .collect()
+    }
+
+    /// The signature whose result is the part.
+    pub fn signature(self, sig: &Signature) -> Option<Signature> {
+        let written = match self.at {
+            At::Inner => inner_type(&sig.output_ty)?,
+            At::Part(k) => part_types(&sig.output_ty)?.get(k)?.clone(),
+        };
+        let suffix = match self.at {
+            At::Inner => ".unwrap()".to_string(),
+            At::Part(k) if sig.output_ty.trim_start_matches('&').starts_with('[') => {
+                format!("[{k}]")
+            }
+            At::Part(k) => format!(".{k}"),
+        };
+        Some(Signature {
+            output: self.kind,
+            output_ty: written,
+            output_suffix: format!("{}{suffix}", sig.output_suffix),
+            ..sig.clone()
+        })
+    }
+
+    /// A relation of the part, written about the whole result: `result` becomes the part
+    /// (`result.unwrap()`, `result.0`), under the guard that it has one.
+    pub fn relation(self, whole: &Signature, part: &Signature, relation: &str) -> String {
+        let (guard, body) = match relation.strip_prefix("if ") {
+            Some(guarded) => match guarded.split_once(" => ") {
+                Some((g, b)) => (Some(g.to_string()), b),
+                None => (None, relation),
+            },
+            None => (None, relation),
+        };
+        let copy = matches!(
+            part.output,
+            Kind::Float | Kind::Int | Kind::Bool | Kind::Char
+        );
+        let (has, value) = match self.at {
+            At::Inner => {
+                let has = if whole.output == Kind::Result {
+                    "result.is_ok()"
+                } else {
+                    "result.is_some()"
+                };
+                let value = if copy {
+                    "result.unwrap()"
+                } else {
+                    "result.clone().unwrap()"
+                };
+                (Some(has), value.to_string())
+            }
+            At::Part(_) => {
+                let suffix = &part.output_suffix[whole.output_suffix.len()..];
+                (None, format!("result{suffix}"))
+            }
+        };
+        let body = replace_word(body, "result", &value);
+        let guard = match (guard, has) {
+            (Some(g), Some(h)) => Some(format!("{g} && {h}")),
+            (g, h) => g.or(h.map(str::to_string)),
+        };
+        match guard {
+            Some(g) => format!("if {g} => {body}"),
+            None => body,
+        }
+    }
+}
+
+/// The part of a result at `at` (`Some(None)`: the result has no value there, `None`: the
+/// result is not of the composite's kind).
+fn of(at: At, v: &Value) -> Option<Option<&Value>> {
+    match (at, v) {
+        (At::Inner, v) => v.inner(),
+        (At::Part(k), Value::Record(items)) => Some(items.get(k)),
+        _ => None,
+    }
+}
+
+/// `T` of `Option<T>` or `Result<T, E>`.
+fn inner_type(ty: &str) -> Option<String> {
+    let t = ty.trim_start_matches('&');
+    let inside = t
+        .strip_prefix("Option<")
+        .or_else(|| t.strip_prefix("Result<"))?
+        .strip_suffix('>')?;
+    Some(split_top_level(inside).first()?.trim().to_string())
+}
+
+/// The element types of a tuple `(A, B)` or an array `[T; N]`.
+fn part_types(ty: &str) -> Option<Vec<String>> {
+    let t = ty.trim_start_matches('&');
+    if let Some(inside) = t.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        let parts: Vec<String> = split_top_level(inside)
+            .into_iter()
+            .map(|p| p.trim().to_string())
+            .filter(|p| !p.is_empty())
+            .collect();
+        return Some(parts);
+    }
+    let inside = t.strip_prefix('[')?.strip_suffix(']')?;
+    let (elem, n) = inside.rsplit_once(';')?;
+    let n: usize = n.trim().parse().ok()?;
+    Some(vec![elem.trim().to_string(); n])
+}
+
+/// `text` with each `word` that stands alone (not part of a longer name, not a field or a
+/// method after a `.`) replaced.
+fn replace_word(text: &str, word: &str, by: &str) -> String {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut prev: Option<char> = None;
+    while let Some(at) = rest.find(word) {
+        let before = rest[..at].chars().next_back().or(prev);
+        let after = rest[at + word.len()..].chars().next();
+        out.push_str(&rest[..at]);
+        if before.is_some_and(|c| ident(c) || c == '.') || after.is_some_and(ident) {
+            out.push_str(word);
+        } else {
+            out.push_str(by);
+        }
+        prev = word.chars().next_back();
+        rest = &rest[at + word.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_is_replaced_where_it_stands_alone() {
+        let r = |t: &str| replace_word(t, "result", "result.unwrap()");
+        assert_eq!(r("f(x) == 2 * result"), "f(x) == 2 * result.unwrap()");
+        assert_eq!(
+            r("f(result) == result_len + self.result"),
+            "f(result.unwrap()) == result_len + self.result"
+        );
+        assert_eq!(r("resultant"), "resultant");
+        assert_eq!(r("result.len()"), "result.unwrap().len()");
+    }
+
+    #[test]
+    fn the_types_inside_are_read_from_the_written_result() {
+        assert_eq!(inner_type("Option<u64>").as_deref(), Some("u64"));
+        assert_eq!(
+            inner_type("Result<Vec<f64>,String>").as_deref(),
+            Some("Vec<f64>")
+        );
+        assert_eq!(inner_type("u64"), None);
+        assert_eq!(
+            part_types("(i64,i64,Vec<u8>)"),
+            Some(vec!["i64".into(), "i64".into(), "Vec<u8>".into()])
+        );
+        assert_eq!(part_types("[f64;3]"), Some(vec!["f64".to_string(); 3]));
+        assert_eq!(part_types("Vec<f64>"), None);
+    }
+}
