@@ -177,6 +177,14 @@ pub fn permute<T: Clone>(xs: &[T]) -> Vec<T> {
     v
 }
 
+/// What `change` leaves in a copy of `x`: the result of a function that changes its argument
+/// in place (`after(xs, |v| v.sort())`), for relations of such functions.
+pub fn after<T: ToOwned + ?Sized>(x: &T, change: impl FnOnce(&mut T::Owned)) -> T::Owned {
+    let mut owned = x.to_owned();
+    change(&mut owned);
+    owned
+}
+
 /// The elements in reverse order.
 pub fn reverse<T: Clone>(xs: &[T]) -> Vec<T> {
     xs.iter().rev().cloned().collect()

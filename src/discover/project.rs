@@ -194,7 +194,7 @@ fn part_types(ty: &str) -> Option<Vec<String>> {
 
 /// `text` with each `word` that stands alone (not part of a longer name, not a field or a
 /// method after a `.`) replaced.
-fn replace_word(text: &str, word: &str, by: &str) -> String {
+pub(super) fn replace_word(text: &str, word: &str, by: &str) -> String {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut out = String::with_capacity(text.len());
     let mut rest = text;

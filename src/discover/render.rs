@@ -45,9 +45,18 @@ pub fn relation(sig: &Signature, transforms: &[Transform], f: &Found) -> String 
             format!("{both} == {rhs}")
         }
     };
-    match f.guard {
+    let text = match f.guard {
         Some(g) => format!("if {} => {body}", g.text(sig)),
         None => body,
+    };
+    match sig.in_place {
+        // The function returns nothing: its result is what the parameter holds after the
+        // call on the arguments as they are.
+        Some(_) => {
+            let unchanged: Vec<String> = sig.params.iter().map(|p| p.pass_unchanged()).collect();
+            super::project::replace_word(&text, "result", &sig.call(&unchanged))
+        }
+        None => text,
     }
 }
 

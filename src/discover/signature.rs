@@ -24,6 +24,11 @@ impl Param {
         self.name.strip_prefix("self.")
     }
 
+    /// Whether it is a `&mut` reference.
+    pub fn by_mut(&self) -> bool {
+        self.ty.starts_with("&mut")
+    }
+
     /// Whether it is passed by reference.
     pub fn by_ref(&self) -> bool {
         self.ty.starts_with('&')
@@ -111,6 +116,9 @@ pub struct Signature {
     /// What a call is followed by to reach the part of the result relations are about
     /// (`.unwrap()`, `.0`); empty for the whole result.
     pub output_suffix: String,
+    /// The `&mut` parameter of a function that changes it in place and returns nothing: what
+    /// it holds after the call is the result.
+    pub in_place: Option<usize>,
 }
 
 impl Signature {
@@ -118,6 +126,17 @@ impl Signature {
     /// changed, the call is on a copy with the new fields:
     /// `Self { rows: invite::mr::reverse(&self.rows), ..self.clone() }.predict(q)`.
     pub fn call(&self, args: &[String]) -> String {
+        if let Some(p) = self.in_place {
+            // What the parameter holds after a call on `args`:
+            // `invite::mr::after(&invite::mr::reverse(xs), |v| sort(v))`.
+            let mut inner = args.to_vec();
+            let target = std::mem::replace(&mut inner[p], "v".into());
+            let plain = Signature {
+                in_place: None,
+                ..self.clone()
+            };
+            return format!("invite::mr::after({target}, |v| {})", plain.call(&inner));
+        }
         let mut changed = Vec::new();
         let mut rest = Vec::new();
         for (p, arg) in self.params.iter().zip(args) {
@@ -233,6 +252,14 @@ impl Signature {
                 taken: kinds.len(),
             });
         }
+        let in_place = if output_ty == "()" {
+            let muts: Vec<usize> = (0..params.len())
+                .filter(|&i| params[i].1.starts_with("&mut"))
+                .collect();
+            (muts.len() == 1).then(|| muts[0])
+        } else {
+            None
+        };
         Ok(Signature {
             name: name.to_string(),
             method,
@@ -244,6 +271,7 @@ impl Signature {
             output,
             output_ty,
             output_suffix: String::new(),
+            in_place,
         })
     }
 }

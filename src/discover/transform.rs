@@ -547,7 +547,8 @@ impl Transform {
             }
         }
         for (p, param) in sig.params.iter().enumerate() {
-            if param.kind == sig.output && same_type(&param.ty, &sig.output_ty) {
+            let own = param.kind == sig.output && same_type(&param.ty, &sig.output_ty);
+            if own || sig.in_place == Some(p) {
                 out.push(Transform::OnResult { param: p });
             }
         }

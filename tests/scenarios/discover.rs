@@ -1179,3 +1179,69 @@ fn a_receivers_fields_are_moved_and_the_relation_found_catches_an_order_defect()
         .iter()
         .all(|o| matches!(o, Outcome::Pass | Outcome::Fail)));
 }
+
+/// A function that sorts in place, under discovery: what its parameter holds after the call
+/// is its result.
+#[invite::discover]
+fn sort_in_place(xs: &mut [i64]) {
+    xs.sort_unstable();
+}
+
+/// Relations discovery proposes for [`sort_in_place`], pasted by hand on a sort that misses
+/// the last element: `an_in_place_function_is_related_by_what_its_parameter_holds_after` checks
+/// that they are proposed, word for word.
+const SORTED_REVERSED: &str = "invite::mr::after(&invite::mr::reverse(xs), |v| sort_in_place(v)) == invite::mr::after(xs, |v| sort_in_place(v))";
+
+mod shaky {
+    #[invite::metamorphic(
+        invite::mr::after(&invite::mr::reverse(xs), |v| sort_in_place(v)) == invite::mr::after(xs, |v| sort_in_place(v))
+    )]
+    pub fn sort_in_place(xs: &mut [i64]) {
+        let n = xs.len().saturating_sub(1);
+        xs[..n].sort_unstable();
+    }
+}
+
+#[test]
+fn an_in_place_function_is_related_by_what_its_parameter_holds_after() {
+    let inputs: Vec<Vec<i64>> = (0..40)
+        .map(|i| {
+            (0..2 + i % 5)
+                .map(|j| (i * 17 + j * 29) % 23 - 11)
+                .collect()
+        })
+        .collect();
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        for xs in &inputs {
+            let (mut a, mut b) = (xs.clone(), xs.clone());
+            sort_in_place(&mut a);
+            shaky::sort_in_place(&mut b);
+            let mut sorted = xs.clone();
+            sorted.sort_unstable();
+            // The host's own slice is sorted as the call sorted it, not by the observing child.
+            assert_eq!(a, sorted);
+            assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+        }
+    });
+    run.assert_success();
+    let observed = observed(&run);
+    let (site, signature, obs) = observed
+        .iter()
+        .find(|(s, _, _)| s.ends_with("::sort_in_place"))
+        .unwrap_or_else(|| panic!("no observation\n{}", run.describe()));
+    assert_eq!(signature, "fn sort_in_place(xs: &mut [i64]) -> ()");
+    assert_eq!(obs.len(), inputs.len(), "{}", run.describe());
+    let found = invite::discover::propose_observed(site, signature, obs, 30).unwrap();
+    let relations: Vec<&str> = found.proposals.relations().collect();
+    for expected in [
+        SORTED_REVERSED,
+        // Sorting twice is sorting once.
+        "invite::mr::after(&invite::mr::after(xs, |v| sort_in_place(v)), |v| sort_in_place(v)) == invite::mr::after(xs, |v| sort_in_place(v))",
+    ] {
+        assert!(relations.contains(&expected), "{expected}\n{relations:#?}");
+    }
+    // Pasted on the sort that misses its last element, it fails.
+    let outcomes = run.outcomes_of(SORTED_REVERSED);
+    assert_eq!(outcomes.len(), inputs.len(), "{}", run.describe());
+    assert!(outcomes.contains(&Outcome::Fail), "{outcomes:?}");
+}

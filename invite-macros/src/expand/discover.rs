@@ -10,20 +10,42 @@ use syn::{FnArg, Ident, ItemFn, Type};
 use super::execution::{awaited_call, receiver_for_execution};
 use super::shape::{Passing, Receiver, Shape};
 
+/// The `&mut` parameter of an in-place function (one such parameter, no result): what it
+/// holds after the call is the result discovery compares.
+fn in_place(shape: &Shape) -> Option<usize> {
+    let mut muts = shape
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.passing == Passing::Mut);
+    match (muts.next(), muts.next(), &shape.output) {
+        (Some((i, _)), None, None) => Some(i),
+        _ => None,
+    }
+}
+
 /// Refuses, at compile time, what discovery cannot call again on transformed copies.
 pub(super) fn check_discoverable(func: &ItemFn, shape: &Shape) -> syn::Result<()> {
-    for (p, input) in shape.params.iter().zip(
-        func.sig
-            .inputs
-            .iter()
-            .filter(|i| matches!(i, FnArg::Typed(_))),
-    ) {
-        if p.passing == Passing::Mut {
+    let in_place = in_place(shape);
+    for (i, (p, input)) in shape
+        .params
+        .iter()
+        .zip(
+            func.sig
+                .inputs
+                .iter()
+                .filter(|i| matches!(i, FnArg::Typed(_))),
+        )
+        .enumerate()
+    {
+        if p.passing == Passing::Mut && in_place != Some(i) {
             return Err(syn::Error::new(
                 input.span(),
                 "relation discovery calls the function again on transformed copies of its \
-                 arguments and compares the results; a `&mut` parameter is an output it cannot \
-                 compare: discover a function that takes it by value or by `&` reference",
+                 arguments and compares the results; it compares what a `&mut` parameter holds \
+                 after the call only where that is the function's one output (one `&mut` \
+                 parameter, no result): discover a function of that shape, or one that takes \
+                 this parameter by value or by `&` reference",
             ));
         }
     }
@@ -35,12 +57,13 @@ pub(super) fn check_discoverable(func: &ItemFn, shape: &Shape) -> syn::Result<()
              function that checks them and calls this one",
         ));
     }
-    if shape.output.is_none() {
+    if shape.output.is_none() && in_place.is_none() {
         return Err(syn::Error::new(
             func.sig.ident.span(),
             "relation discovery compares the function's results, and this function returns \
              none: discover a function that returns a value (a number, a string, a vector, a tuple, \
-             a struct that derives `invite::Discoverable`)",
+             a struct that derives `invite::Discoverable`), or changes one `&mut` parameter in \
+             place",
         ));
     }
     Ok(())
@@ -98,7 +121,10 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
         let id = &p.ident;
         match p.passing {
             Passing::Shared => quote!(<#o as #d>::to_value(&::std::borrow::ToOwned::to_owned(#id))),
-            _ => quote!(<#o as #d>::to_value(&#id)),
+            Passing::Mut => {
+                quote!(<#o as #d>::to_value(&::std::borrow::ToOwned::to_owned(&*#id)))
+            }
+            Passing::Value => quote!(<#o as #d>::to_value(&#id)),
         }
     });
     let locals: Vec<Ident> = (0..shape.params.len())
@@ -108,7 +134,9 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
         .iter()
         .zip(&owned)
         .enumerate()
-        .map(|(i, (l, o))| quote!(let #l = <#o as #d>::from_value(__invite_v.get(#i)?)?;));
+        .map(|(i, (l, o))| {
+            quote!(#[allow(unused_mut)] let mut #l = <#o as #d>::from_value(__invite_v.get(#i)?)?;)
+        });
     let (setup, receiver, _) = receiver_for_execution(shape, "__invite_d_self");
     // A `&self` receiver whose type derives `Discoverable` has its fields moved: they lead the
     // values, and each call is on a receiver rebuilt from them.
@@ -161,24 +189,29 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
     for (p, l) in shape.params.iter().zip(&locals) {
         call_args.push(match p.passing {
             Passing::Shared => quote!(&#l),
-            _ => quote!(#l),
+            Passing::Mut => quote!(&mut #l),
+            Passing::Value => quote!(#l),
         });
     }
     let call = awaited_call(shape, &call_args, false);
-    let output = shape
-        .output
-        .as_ref()
-        .expect("checked by check_discoverable");
-    let (out_owned, out_value) = match output {
-        Type::Reference(_) => {
-            let o = owned_type(output);
-            let v = quote!(<#o as #d>::to_value(&::std::borrow::ToOwned::to_owned(__invite_r)));
-            (o, v)
+    let (out_owned, out_value) = match (in_place(shape), shape.output.as_ref()) {
+        // What the parameter holds after the call.
+        (Some(i), _) => {
+            let (l, o) = (&locals[i], &owned[i]);
+            (o.clone(), quote!(<#o as #d>::to_value(&#l)))
         }
-        other => (
-            quote!(#other),
-            quote!(<#other as #d>::to_value(&__invite_r)),
-        ),
+        (None, Some(output)) => match output {
+            Type::Reference(_) => {
+                let o = owned_type(output);
+                let v = quote!(<#o as #d>::to_value(&::std::borrow::ToOwned::to_owned(__invite_r)));
+                (o, v)
+            }
+            other => (
+                quote!(#other),
+                quote!(<#other as #d>::to_value(&__invite_r)),
+            ),
+        },
+        (None, None) => unreachable!("checked by check_discoverable"),
     };
     let signature = signature_text(shape);
     quote!({
@@ -190,6 +223,7 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
             #(#converts)*
             #setup
             __invite_t.replay();
+            #[allow(clippy::let_unit_value)]
             let __invite_r = ::invite::__private::discover_quietly(|| #call)?;
             #out_value
         };
