@@ -515,7 +515,7 @@ fn observation_verdict(
     let Some(input) = input.into_iter().collect::<Option<Vec<Value>>>() else {
         return (
             Outcome::Inconclusive,
-            "an argument cannot be represented exactly (an integer beyond the range of i64): \
+            "an argument cannot be represented exactly (a u128 beyond the range of i128): \
              this call is not observed"
                 .into(),
         );
@@ -677,7 +677,7 @@ mod tests {
             None,
         );
         assert_eq!(outcome, Outcome::Inconclusive);
-        assert!(detail.contains("beyond the range of i64"), "{detail}");
+        assert!(detail.contains("beyond the range of i128"), "{detail}");
 
         let (outcome, detail) = verdict(
             "fn sin(x: f64) -> f64",

@@ -415,17 +415,19 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
 }
 
 /// The values an integer type written as `ty` holds, as far as discovery represents them
-/// (`i64`).
-fn int_range(ty: &str) -> (i64, i64) {
+/// (`i128`; a `usize` or `isize` as on a 64-bit target).
+fn int_range(ty: &str) -> (i128, i128) {
     match ty.trim_start_matches('&').trim() {
         "i8" => (i8::MIN.into(), i8::MAX.into()),
         "i16" => (i16::MIN.into(), i16::MAX.into()),
         "i32" => (i32::MIN.into(), i32::MAX.into()),
+        "i64" | "isize" => (i64::MIN.into(), i64::MAX.into()),
         "u8" => (0, u8::MAX.into()),
         "u16" => (0, u16::MAX.into()),
         "u32" => (0, u32::MAX.into()),
-        "u64" | "usize" | "u128" => (0, i64::MAX),
-        _ => (i64::MIN, i64::MAX),
+        "u64" | "usize" => (0, u64::MAX.into()),
+        "u128" => (0, i128::MAX),
+        _ => (i128::MIN, i128::MAX),
     }
 }
 
@@ -462,7 +464,7 @@ fn jitter(v: &Value, rng: &mut impl Rng) -> Value {
             Value::FloatSeq(mapped)
         }
         Value::IntSeq(xs) => {
-            let (s, t) = (rng.random_range(1..=3i64), rng.random_range(0..=3i64));
+            let (s, t) = (rng.random_range(1..=3i128), rng.random_range(0..=3i128));
             Value::IntSeq(
                 xs.iter()
                     .map(|x| x.saturating_mul(s).saturating_add(t))
@@ -1151,13 +1153,15 @@ mod tests {
         for (ty, ends) in [
             ("i8", (-128, 127)),
             ("&i16", (-32768, 32767)),
-            ("i32", (i64::from(i32::MIN), i64::from(i32::MAX))),
-            ("i64", (i64::MIN, i64::MAX)),
+            ("i32", (i128::from(i32::MIN), i128::from(i32::MAX))),
+            ("i64", (i128::from(i64::MIN), i128::from(i64::MAX))),
             ("u8", (0, 255)),
             ("u16", (0, 65535)),
-            ("u32", (0, i64::from(u32::MAX))),
-            ("u64", (0, i64::MAX)),
-            ("usize", (0, i64::MAX)),
+            ("u32", (0, i128::from(u32::MAX))),
+            ("u64", (0, i128::from(u64::MAX))),
+            ("usize", (0, i128::from(u64::MAX))),
+            ("i128", (i128::MIN, i128::MAX)),
+            ("u128", (0, i128::MAX)),
         ] {
             assert_eq!(int_range(ty), ends, "{ty}");
         }
@@ -1173,7 +1177,7 @@ mod tests {
         })
         .unwrap();
         assert_eq!(d.sig, sig);
-        let at = |x: i64, n: i64| {
+        let at = |x: i128, n: i128| {
             d.at_end(&Observation {
                 input: vec![Value::Int(x), Value::Int(n)],
                 output: Value::Int(0),
@@ -1184,7 +1188,7 @@ mod tests {
                 signature: None,
             })
         };
-        assert!(at(i64::from(i32::MIN), 5) && at(i64::from(i32::MAX), 5) && at(3, 255));
+        assert!(at(i128::from(i32::MIN), 5) && at(i128::from(i32::MAX), 5) && at(3, 255));
         assert!(!at(3, 0) && !at(3, 5) && !at(0, 7));
     }
 
@@ -1265,8 +1269,8 @@ mod tests {
             0,
             1,
             -1,
-            i64::from(i32::MIN),
-            i64::from(i32::MAX),
+            i128::from(i32::MIN),
+            i128::from(i32::MAX),
             10,
             -5,
             -7,

@@ -220,6 +220,11 @@ impl Form {
         if let (Value::List(e), Value::List(e2)) = (p.y, p.y2) {
             return self.holds_on_lists(e, e2);
         }
+        if let (Value::Int(y), Value::Int(t)) = (p.y, p.y2) {
+            if let Some(exact) = self.holds_on_integers(*y, *t, p) {
+                return exact;
+            }
+        }
         match self {
             Form::Same => p.y == p.y2,
             Form::SameVariant => match (p.y.inner(), p.y2.inner()) {
@@ -357,6 +362,35 @@ impl Form {
         }
     }
 
+    /// The equalities of integers, exactly: in floats, two integers beyond 2⁵³ apart by one
+    /// are one number. `None` for a form judged as floats.
+    fn holds_on_integers(&self, y: i128, t: i128, p: &Pair<'_>) -> Option<bool> {
+        let whole = |c: f64| (c.fract() == 0.0 && c.abs() < 1e30).then_some(c as i128);
+        let param = |q: usize| match p.input.get(q) {
+            Some(Value::Int(x)) => Some(*x),
+            _ => None,
+        };
+        let equal = |m: Option<i128>| Some(m == Some(t));
+        match *self {
+            Form::Affine { alpha, beta } => {
+                let (a, b) = (whole(alpha.value)?, whole(beta.value)?);
+                equal(y.checked_mul(a).and_then(|v| v.checked_add(b)))
+            }
+            Form::ByParam { param: q, times } => {
+                let x = param(q)?;
+                equal(if times {
+                    x.checked_mul(y)
+                } else {
+                    y.checked_add(x)
+                })
+            }
+            Form::Param(q) => equal(param(q)),
+            Form::AtLeast => Some(t >= y),
+            Form::AtMost => Some(t <= y),
+            _ => None,
+        }
+    }
+
     /// The forms of sequences on lists, whose elements are compared whole and exactly.
     fn holds_on_lists(&self, e: &[Value], e2: &[Value]) -> bool {
         match self {
@@ -438,6 +472,9 @@ fn elementwise(p: &Pair<'_>, f: impl Fn(&[f64], &[f64]) -> bool) -> bool {
 /// The equality forms with coefficients, fitted on `fit` and kept when they hold on every pair
 /// of `check`; the first that holds, in order of simplicity.
 pub fn fit_numeric(fit: &[Pair<'_>], check: &[Pair<'_>], integral: bool) -> Option<Form> {
+    if let Some(f) = integral.then(|| fit_integers(fit, check)).flatten() {
+        return Some(f);
+    }
     let data: Vec<(f64, f64)> = fit
         .iter()
         .filter_map(|p| Some((p.y.number()?, p.y2.number()?)))
@@ -498,6 +535,34 @@ pub fn fit_numeric(fit: &[Pair<'_>], check: &[Pair<'_>], integral: bool) -> Opti
         })
     };
     lsq::solve(&rows, &t2, &w2).and_then(|x| snapped(&x, integral, build_s, &holds))
+}
+
+/// `y' = α y + β` of integers, solved exactly from two pairs of distinct results: in floats,
+/// results beyond 2⁵³ cannot show a `β` of one. A whole `α` that is not zero, a `β` that holds
+/// on every pair of `check`; `None` where the results are not integers or do not vary.
+fn fit_integers(fit: &[Pair<'_>], check: &[Pair<'_>]) -> Option<Form> {
+    let ints: Vec<(i128, i128)> = fit
+        .iter()
+        .filter_map(|p| match (p.y, p.y2) {
+            (Value::Int(y), Value::Int(t)) => Some((*y, *t)),
+            _ => None,
+        })
+        .collect();
+    let &(y0, t0) = ints.first()?;
+    let &(y1, t1) = ints.iter().find(|(y, _)| *y != y0)?;
+    let (dy, dt) = (y1.checked_sub(y0)?, t1.checked_sub(t0)?);
+    if dt == 0 || dt % dy != 0 {
+        return None;
+    }
+    let alpha = dt / dy;
+    let beta = t0.checked_sub(alpha.checked_mul(y0)?)?;
+    // Coefficients a relation writes as literals, exactly.
+    let exact = |c: i128| (c.unsigned_abs() < 1 << 53).then_some(Const::lit(c as f64));
+    let form = Form::Affine {
+        alpha: exact(alpha)?,
+        beta: exact(beta)?,
+    };
+    check.iter().all(|p| form.holds(p)).then_some(form)
 }
 
 /// Largest coefficient of a length's factor: `(2·n - 2) / (2·n - 1)` and its kin.

@@ -52,7 +52,7 @@ impl Guard {
         let mut out = Vec::new();
         for (p, param) in sig.params.iter().enumerate() {
             if param.kind.is_number() {
-                out.extend(if narrow {
+                let guards = if narrow {
                     [
                         Guard::Positive(p),
                         Guard::NonNegative(p),
@@ -68,7 +68,12 @@ impl Guard {
                         Guard::Negative(p),
                         Guard::NonZero(p),
                     ]
-                });
+                };
+                // Of an unsigned number, `>= 0` is its type's and `< 0` is no value: neither
+                // says where a relation holds.
+                out.extend(guards.into_iter().filter(|g| {
+                    !param.is_unsigned() || !matches!(g, Guard::NonNegative(_) | Guard::Negative(_))
+                }));
             } else if param.kind == Kind::Str {
                 out.push(Guard::NonEmpty(p));
             } else if param.kind == Kind::List {

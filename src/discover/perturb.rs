@@ -117,12 +117,12 @@ impl Perturbation {
         };
         let fixed = |n: i8| match y {
             Value::Float(_) => Value::Float(f64::from(n)),
-            Value::Int(_) => Value::Int(i64::from(n)),
+            Value::Int(_) => Value::Int(i128::from(n)),
             Value::Bool(_) => Value::Bool(n != 0),
             Value::FloatSeq(_) if n == 0 => Value::FloatSeq(Vec::new()),
             Value::FloatSeq(_) => Value::FloatSeq(vec![f64::from(u8::from(n < 0))]),
             Value::IntSeq(_) if n == 0 => Value::IntSeq(Vec::new()),
-            Value::IntSeq(_) => Value::IntSeq(vec![i64::from(n < 0)]),
+            Value::IntSeq(_) => Value::IntSeq(vec![i128::from(n < 0)]),
             Value::Str(_) if n == 0 => Value::Str(String::new()),
             Value::Str(_) => Value::Str(if n < 0 { "b" } else { "a" }.to_string()),
             Value::Char(_) => Value::Char(match n {
@@ -150,8 +150,8 @@ impl Perturbation {
             (Negated, Value::Float(x)) => Value::Float(-x),
             (Scaled, Value::Int(i)) => Value::Int(i.wrapping_mul(2)),
             (Shifted, Value::Int(i)) => Value::Int(i.wrapping_add(1)),
-            (InputShifted, Value::Int(i)) => Value::Int(i.wrapping_add(probe as i64)),
-            (InputSquared, Value::Int(i)) => Value::Int(i.wrapping_add((probe * probe) as i64)),
+            (InputShifted, Value::Int(i)) => Value::Int(i.wrapping_add(probe as i128)),
+            (InputSquared, Value::Int(i)) => Value::Int(i.wrapping_add((probe * probe) as i128)),
             (Negated, Value::Int(i)) => Value::Int(i.wrapping_neg()),
             (Scaled, Value::Bool(_)) => Value::Bool(true),
             (Shifted, Value::Bool(_)) => Value::Bool(false),
@@ -163,7 +163,7 @@ impl Perturbation {
             (_, Value::IntSeq(xs)) => {
                 let v: Vec<f64> = xs.iter().map(|&i| i as f64).collect();
                 let out = seq(shape, v, 1.0, probe.round(), |x, d| x + d.max(1.0));
-                Value::IntSeq(out.into_iter().map(|x| x as i64).collect())
+                Value::IntSeq(out.into_iter().map(|x| x as i128).collect())
             }
             (Scaled, Value::Str(s)) => Value::Str(s.repeat(2)),
             (Shifted, Value::Str(s)) => Value::Str(format!("{s}x")),

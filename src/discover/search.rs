@@ -1636,7 +1636,7 @@ mod tests {
                         .map(|(p, kind)| {
                             let xs = seq(1 + (i + p as u32) % 5, p as u32);
                             if *kind == Kind::IntSeq {
-                                Value::IntSeq(xs.iter().map(|&x| x as i64).collect())
+                                Value::IntSeq(xs.iter().map(|&x| x as i128).collect())
                             } else {
                                 Value::FloatSeq(xs)
                             }
@@ -1686,7 +1686,7 @@ mod tests {
         // An integer result: no factor of `f64`s to multiply it by.
         let scaled_sum = |v: &[Value]| {
             let (s, n) = total(v);
-            Value::Int((s * n) as i64)
+            Value::Int((s * n) as i128)
         };
         assert_eq!(
             ratios(

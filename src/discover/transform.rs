@@ -651,13 +651,12 @@ impl Transform {
         let mut out = input.to_vec();
         match *self {
             Transform::Affine { param, a, b } => {
-                let x = input[param].number()?;
-                out[param] = input[param].number_like(a * x + b.value)?;
+                out[param] = affine(&input[param], a, b.value)?;
             }
             Transform::ScaleAll { a } => {
                 for v in out.iter_mut() {
-                    if let Some(x) = v.number().filter(|_| v.kind().is_number()) {
-                        *v = v.number_like(a * x)?;
+                    if v.kind().is_number() {
+                        *v = affine(v, a, 0.0)?;
                     }
                 }
             }
@@ -684,8 +683,10 @@ impl Transform {
                 };
             }
             Transform::Product { param, a, b } => {
-                let x = input[param].number()?;
-                out[param] = input[param].number_like(x * (a * x + b.value))?;
+                out[param] = match (&input[param], affine(&input[param], a, b.value)?) {
+                    (Value::Int(x), Value::Int(y)) => Value::Int(x.checked_mul(y)?),
+                    (v, y) => v.number_like(v.number()? * y.number()?)?,
+                };
             }
             Transform::SeqThen { param, first, then } => {
                 let v = &input[param];
@@ -961,6 +962,17 @@ fn seq_text(op: SeqOp, s: &str, name: &str, ty: NumTy) -> String {
     }
 }
 
+/// `a·x + b` of a number, in its kind: exact for an integer (`None` where it overflows or a
+/// coefficient is not whole).
+fn affine(v: &Value, a: f64, b: f64) -> Option<Value> {
+    match v {
+        Value::Int(i) if a.fract() == 0.0 && b.fract() == 0.0 => Some(Value::Int(
+            i.checked_mul(a as i128)?.checked_add(b as i128)?,
+        )),
+        v => v.number_like(a * v.number()? + b),
+    }
+}
+
 /// A list reordered, cut or lengthened (`None` for the operations that need numbers, and where
 /// the operation needs an element and there is none). The permutation is the one
 /// [`seq_op`] draws for the same seed.
@@ -1145,13 +1157,14 @@ mod tests {
         // Nothing to cut: the composite does not apply.
         let empty = [Value::Float(1.0), Value::Int(1), Value::FloatSeq(vec![])];
         assert_eq!(cut_negated.apply(&empty, None, 0), None);
-        // An integer product out of the exact range does not apply either.
-        let big = [
-            Value::Float(1.0),
-            Value::Int(1 << 40),
-            Value::FloatSeq(vec![]),
-        ];
-        assert_eq!(product(1, 2.0, 0.0).apply(&big, None, 0), None);
+        // An integer product is exact past a float's range, and does not apply past an
+        // `i128`'s (nor, at the call, past its parameter's type).
+        let big = |x: i128| [Value::Float(1.0), Value::Int(x), Value::FloatSeq(vec![])];
+        assert_eq!(
+            product(1, 2.0, 0.0).apply(&big(1 << 40), None, 0).unwrap()[1],
+            Value::Int(1 << 81)
+        );
+        assert_eq!(product(1, 2.0, 1.0).apply(&big(1 << 70), None, 0), None);
     }
 
     #[test]
@@ -1268,11 +1281,11 @@ mod tests {
             shift(0, 1, -1.0).apply(&ints, None, 0).unwrap()[0],
             Value::Int(2)
         );
-        let big = [Value::Int(i64::MAX), Value::Int(1), Value::Int(0)];
+        let big = [Value::Int(i128::MAX), Value::Int(1), Value::Int(0)];
         assert_eq!(shift(0, 1, 1.0).apply(&big, None, 0), None);
         assert_eq!(
             shift(1, 0, -1.0).apply(&big, None, 0).unwrap()[1],
-            Value::Int(1 - i64::MAX)
+            Value::Int(1 - i128::MAX)
         );
         let floats = [Value::Float(2.5), Value::Float(1.5)];
         assert_eq!(

@@ -54,14 +54,15 @@ impl Kind {
 pub enum Value {
     /// A float (`NaN` and infinities are kept, written as strings in JSON).
     Float(#[serde(with = "lossless")] f64),
-    /// An integer.
-    Int(i64),
+    /// An integer (of any primitive type but a `u128` above `i128::MAX`; in JSON a number,
+    /// or a string beyond the 64-bit range).
+    Int(#[serde(with = "wide")] i128),
     /// A boolean.
     Bool(bool),
     /// A sequence of floats.
     FloatSeq(#[serde(with = "lossless_seq")] Vec<f64>),
     /// A sequence of integers.
-    IntSeq(Vec<i64>),
+    IntSeq(#[serde(with = "wide_seq")] Vec<i128>),
     /// A string.
     Str(String),
     /// A character.
@@ -134,7 +135,7 @@ impl Value {
                 "[{}]",
                 join(&mut xs.iter().map(|&x| super::transform::float_literal(x)))
             ),
-            Value::IntSeq(xs) => format!("[{}]", join(&mut xs.iter().map(i64::to_string))),
+            Value::IntSeq(xs) => format!("[{}]", join(&mut xs.iter().map(i128::to_string))),
             Value::Str(s) => format!("{s:?}"),
             Value::Char(c) => format!("{c:?}"),
             Value::List(items) => format!("[{}]", join(&mut items.iter().map(Value::source))),
@@ -162,7 +163,7 @@ impl Value {
             Value::IntSeq(_) => elements
                 .into_iter()
                 .map(whole)
-                .collect::<Option<Vec<i64>>>()
+                .collect::<Option<Vec<i128>>>()
                 .map(Value::IntSeq),
             _ => None,
         }
@@ -178,11 +179,11 @@ impl Value {
     }
 }
 
-/// `x` as an integer when it is a whole number that an `i64` holds exactly.
-pub fn whole(x: f64) -> Option<i64> {
+/// `x` as an integer when it is a whole number that a float holds exactly.
+pub fn whole(x: f64) -> Option<i128> {
     // 2^53: beyond it not every integer is a float, so arithmetic on them is not exact.
     const EXACT: f64 = 9_007_199_254_740_992.0;
-    (x.fract() == 0.0 && x.abs() <= EXACT).then_some(x as i64)
+    (x.fract() == 0.0 && x.abs() <= EXACT).then_some(x as i128)
 }
 
 /// A type whose values discovery can transform and compare. Implemented for floats, integers,
@@ -247,7 +248,7 @@ macro_rules! int_discoverable {
         impl Discoverable for $t {
             const KIND: Kind = Kind::Int;
             fn to_value(&self) -> Option<Value> {
-                i64::try_from(*self).ok().map(Value::Int)
+                i128::try_from(*self).ok().map(Value::Int)
             }
             fn from_value(v: &Value) -> Option<Self> {
                 match v {
@@ -260,8 +261,8 @@ macro_rules! int_discoverable {
             const KIND: Kind = Kind::IntSeq;
             fn to_value(&self) -> Option<Value> {
                 self.iter()
-                    .map(|&x| i64::try_from(x).ok())
-                    .collect::<Option<Vec<i64>>>()
+                    .map(|&x| i128::try_from(x).ok())
+                    .collect::<Option<Vec<i128>>>()
                     .map(Value::IntSeq)
             }
             fn from_value(v: &Value) -> Option<Self> {
@@ -273,7 +274,7 @@ macro_rules! int_discoverable {
         }
     )*};
 }
-int_discoverable!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+int_discoverable!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
 impl Discoverable for bool {
     const KIND: Kind = Kind::Bool;
@@ -328,7 +329,7 @@ impl<T: Element> Element for Vec<T> {}
 macro_rules! seq_element {
     ($($t:ty),*) => {$( impl Element for Vec<$t> {} )*};
 }
-seq_element!(f32, f64, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+seq_element!(f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
 impl<T: Discoverable> Discoverable for Option<T> {
     const KIND: Kind = Kind::Option;
@@ -485,6 +486,64 @@ pub(crate) mod lossless {
     }
 }
 
+/// Integers in JSON: as numbers where 64 bits hold them, as strings beyond. A record is read
+/// through serde's buffered content, which holds no 128-bit number.
+pub(crate) mod wide {
+    use super::*;
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    pub(super) enum Repr {
+        Signed(i64),
+        Unsigned(u64),
+        Text(String),
+    }
+
+    pub(super) fn to_repr(x: i128) -> Repr {
+        if let Ok(i) = i64::try_from(x) {
+            Repr::Signed(i)
+        } else if let Ok(u) = u64::try_from(x) {
+            Repr::Unsigned(u)
+        } else {
+            Repr::Text(x.to_string())
+        }
+    }
+
+    pub(super) fn from_repr<E: serde::de::Error>(r: Repr) -> Result<i128, E> {
+        match r {
+            Repr::Signed(i) => Ok(i.into()),
+            Repr::Unsigned(u) => Ok(u.into()),
+            Repr::Text(t) => t
+                .parse()
+                .map_err(|_| E::custom(format!("expected an integer, got {t:?}"))),
+        }
+    }
+
+    pub fn serialize<S: Serializer>(x: &i128, s: S) -> Result<S::Ok, S::Error> {
+        to_repr(*x).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i128, D::Error> {
+        from_repr(Repr::deserialize(d)?)
+    }
+}
+
+pub(crate) mod wide_seq {
+    use super::wide::{from_repr, to_repr, Repr};
+    use super::*;
+
+    pub fn serialize<S: Serializer>(xs: &[i128], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(xs.iter().map(|&x| to_repr(x)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i128>, D::Error> {
+        Vec::<Repr>::deserialize(d)?
+            .into_iter()
+            .map(from_repr)
+            .collect()
+    }
+}
+
 pub(crate) mod lossless_seq {
     use super::lossless::{from_repr, to_repr, Repr};
     use super::*;
@@ -522,8 +581,61 @@ mod tests {
     }
 
     #[test]
+    fn integers_past_64_bits_survive_a_log_record() {
+        // A record is read through serde's buffered content, which has no 128-bit numbers:
+        // beyond 64 bits an integer is written as a string.
+        let wide = [
+            0,
+            -7,
+            i128::from(i64::MIN),
+            i128::from(u64::MAX),
+            i128::from(u64::MAX) + 1,
+            i128::MIN,
+            i128::MAX,
+        ];
+        let observation = crate::discover::Observation {
+            input: vec![Value::IntSeq(wide.to_vec())],
+            output: Value::Int(i128::from(u64::MAX)),
+            noise: 0.0,
+            probe: 0.0,
+            size: 0,
+            follow: Vec::new(),
+            signature: None,
+        };
+        let record = crate::record::Record::Observation(crate::record::Observation {
+            v: crate::record::VERSION,
+            time: String::new(),
+            host: String::new(),
+            pid: 1,
+            instance: String::new(),
+            service: String::new(),
+            version: String::new(),
+            site: "s".into(),
+            signature: "fn f(xs: &[i128]) -> u64".into(),
+            run: 1,
+            duration_us: 0,
+            seeds: serde_json::from_str(
+                r#"{"rng_seed":"00","rng_stream":0,"rng_word_pos":0,"test_seed":0}"#,
+            )
+            .unwrap(),
+            observation: observation.clone(),
+        });
+        let line = record.to_line();
+        assert!(line.contains(r#""int":18446744073709551615"#), "{line}");
+        assert!(line.contains(r#""18446744073709551616""#), "{line}");
+        let crate::record::Record::Observation(back) =
+            crate::record::Record::from_line(&line).unwrap()
+        else {
+            panic!("{line}")
+        };
+        assert_eq!(back.observation, observation);
+        assert!(serde_json::from_str::<Value>(r#"{"int":"many"}"#).is_err());
+    }
+
+    #[test]
     fn integers_that_do_not_fit_are_refused_not_wrapped() {
-        assert_eq!(u64::MAX.to_value(), None);
+        assert_eq!(u128::MAX.to_value(), None);
+        assert_eq!(u64::MAX.to_value(), Some(Value::Int(u64::MAX.into())));
         assert_eq!(usize::from_value(&Value::Int(-1)), None);
         assert_eq!(u8::from_value(&Value::Int(255)), Some(255));
         assert_eq!(Vec::<u8>::from_value(&Value::IntSeq(vec![1, 256])), None);

@@ -265,6 +265,49 @@ fn an_option_a_result_and_a_tuple_are_related_whole_and_by_their_parts() {
 }
 
 #[test]
+fn integers_are_observed_and_related_exactly_over_their_whole_range() {
+    // Spread over every magnitude of a `u64`, half of them above `i64::MAX`, where floats no
+    // longer tell `n` from `n + 1`.
+    let xs: Vec<(u64,)> = (0..64u32)
+        .map(|i| match i {
+            0..32 => (u64::MAX - 3 - u64::from(i) * (1 << 57) - u64::from(i % 3),),
+            _ => ((1 << (i - 30)) + u64::from(i),),
+        })
+        .collect();
+    assert!(xs.iter().filter(|(x,)| *x > i64::MAX as u64).count() >= 30);
+    let found = Discovery::new("fn half(x: u64) -> u64", |x: u64| x / 2)
+        .unwrap()
+        .inputs(xs)
+        .run();
+    let rel: Vec<&str> = found.relations().collect();
+    assert!(
+        rel.contains(&"if x.checked_add(2).is_some() => half(x + 2) == result + 1"),
+        "{found}"
+    );
+    for p in &found.0 {
+        assert_eq!(p.inputs, 64, "every input observed: {p:?}");
+    }
+    // No guard its type already keeps (`x >= 0`), and nothing a float comparison could not
+    // refute: `x + 1` halves to the same only for even `x`.
+    assert!(!rel.iter().any(|r| r.contains("x >= 0")), "{found}");
+    assert!(
+        !rel.iter().any(|r| r.ends_with("half(x + 1) == result")),
+        "{found}"
+    );
+    let ints: Vec<(i128,)> = (-40..40).map(|i| (i * (1i128 << 100) + 3,)).collect();
+    let found = Discovery::new("fn neg(x: i128) -> i128", |x: i128| -x)
+        .unwrap()
+        .inputs(ints)
+        .run();
+    assert!(
+        found
+            .relations()
+            .any(|r| r.ends_with("neg(x + 1) == result - 1")),
+        "{found}"
+    );
+}
+
+#[test]
 fn proposals_print_as_json_and_as_a_ready_attribute() {
     let found = run("fn tan(x: f64) -> f64", f64::tan, -1.5, 1.5);
     let json: serde_json::Value = serde_json::from_str(&found.to_json()).unwrap();
