@@ -36,6 +36,8 @@ pub enum Form {
     Same,
     /// `y'` is `None` (or `Err`) exactly where `y` is.
     SameVariant,
+    /// `y'` is the character `y` in either case.
+    SameIgnoringCase,
     /// `y'` is `y` reversed.
     SeqReversed,
     /// `y'` is a permutation of `y`.
@@ -227,6 +229,10 @@ impl Form {
         }
         match self {
             Form::Same => p.y == p.y2,
+            Form::SameIgnoringCase => match (p.y, p.y2) {
+                (Value::Char(a), Value::Char(b)) => a.eq_ignore_ascii_case(b),
+                _ => false,
+            },
             Form::SameVariant => match (p.y.inner(), p.y2.inner()) {
                 (Some(a), Some(b)) => a.is_some() == b.is_some(),
                 _ => false,

@@ -110,6 +110,7 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
             format!("{call} == {whole}")
         }
         Form::Same => format!("{call} == result"),
+        Form::SameIgnoringCase => format!("{call}.eq_ignore_ascii_case(&result)"),
         Form::SameVariant if sig.output == Kind::Result => {
             format!("{call}.is_ok() == result.is_ok()")
         }

@@ -1006,7 +1006,8 @@ fn forms_on(
                 out.extend(weak.into_iter().filter(holds));
             }
         }
-        Kind::Char | Kind::Record => out.extend([Form::Same].into_iter().filter(holds)),
+        Kind::Char => out.extend([Form::Same, Form::SameIgnoringCase].into_iter().find(holds)),
+        Kind::Record => out.extend([Form::Same].into_iter().filter(holds)),
         // The whole result, or where it is `None` (`Err`): the value inside has relations of
         // its own (see `project`).
         // Where `None` falls only where the inputs show both: of inputs that all have a value

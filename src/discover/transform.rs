@@ -452,8 +452,14 @@ impl Transform {
                         out.push(Transform::Seq { param: p, op });
                     }
                 }
+                // A letter in the other case.
+                Kind::Char => {
+                    for op in [TextOp::Upper, TextOp::Lower] {
+                        out.push(Transform::Text { param: p, op });
+                    }
+                }
                 // Compared whole, moved by nothing (but swapped with another of their type).
-                Kind::Bool | Kind::Char | Kind::Record | Kind::Option | Kind::Result => {}
+                Kind::Bool | Kind::Record | Kind::Option | Kind::Result => {}
             }
         }
         // A sequence and a number moved together, as order statistics with a probability, a
@@ -732,10 +738,12 @@ impl Transform {
             // The result is needed: the observation makes this follow-up itself.
             Transform::OnResult { .. } => return None,
             Transform::Text { param, op } => {
-                let Value::Str(s) = &input[param] else {
-                    return None;
+                out[param] = match (&input[param], op) {
+                    (Value::Str(s), op) => Value::Str(op.apply(s)?),
+                    (Value::Char(c), TextOp::Upper) => Value::Char(c.to_ascii_uppercase()),
+                    (Value::Char(c), TextOp::Lower) => Value::Char(c.to_ascii_lowercase()),
+                    _ => return None,
                 };
-                out[param] = Value::Str(op.apply(s)?);
             }
             Transform::SeqWith {
                 seq,
@@ -843,6 +851,14 @@ impl Transform {
                     _ => float_literal(value),
                 };
                 out[param] = p.pass(&literal);
+            }
+            Transform::Text { param, op } if sig.params[param].kind == Kind::Char => {
+                let p = &sig.params[param];
+                let case = match op {
+                    TextOp::Upper => "to_ascii_uppercase",
+                    _ => "to_ascii_lowercase",
+                };
+                out[param] = p.pass(&format!("{}.{case}()", p.value_text()));
             }
             Transform::Text { param, op } => {
                 let p = &sig.params[param];

@@ -265,6 +265,77 @@ fn an_option_a_result_and_a_tuple_are_related_whole_and_by_their_parts() {
 }
 
 #[test]
+fn characters_and_lists_of_booleans_and_strings_get_relations() {
+    let letters: Vec<(char,)> = ('a'..='z').chain('A'..='Z').map(|c| (c,)).collect();
+    let vowel = |c: char| "aeiouAEIOU".contains(c);
+    let found = Discovery::new("fn vowel(c: char) -> bool", vowel)
+        .unwrap()
+        .inputs(letters.clone())
+        .run();
+    assert!(
+        found
+            .relations()
+            .any(|r| r == "vowel(c.to_ascii_uppercase()) == result"),
+        "{found}"
+    );
+    let rot13 = |c: char| match c {
+        'a'..='z' => (((c as u8 - b'a' + 13) % 26) + b'a') as char,
+        'A'..='Z' => (((c as u8 - b'A' + 13) % 26) + b'A') as char,
+        _ => c,
+    };
+    let found = Discovery::new("fn rot13(c: char) -> char", rot13)
+        .unwrap()
+        .inputs(letters)
+        .run();
+    assert!(
+        found
+            .relations()
+            .any(|r| r == "rot13(c.to_ascii_lowercase()).eq_ignore_ascii_case(&result)"),
+        "{found}"
+    );
+
+    // A count over booleans.
+    let flags: Vec<(Vec<bool>,)> = (0..60u32)
+        .map(|i| {
+            let bits = i.wrapping_mul(2_654_435_761);
+            ((0..3 + i % 5).map(|j| bits >> (j + 7) & 1 == 1).collect(),)
+        })
+        .collect();
+    let any_set = |bs: Vec<bool>| bs.iter().filter(|b| **b).count();
+    let found = Discovery::new("fn count(bs: &[bool]) -> usize", any_set)
+        .unwrap()
+        .inputs(flags)
+        .run();
+    let rel: Vec<&str> = found.relations().collect();
+    for expected in [
+        "count(&invite::mr::permute(bs)) == result",
+        "count(&invite::mr::concatenate(bs, bs)) == 2 * result",
+    ] {
+        assert!(rel.contains(&expected), "{expected}\n{found}");
+    }
+
+    let words: Vec<(Vec<String>,)> = (0..50u32)
+        .map(|i| {
+            let h = i.wrapping_mul(2_654_435_761) >> 8;
+            ((0..1 + i % 4)
+                .map(|j| ["ab", "c", "", "de", "fgh"][(h >> (3 * j)) as usize % 5].to_string())
+                .collect(),)
+        })
+        .collect();
+    let joined = |ws: Vec<String>| ws.concat();
+    let found = Discovery::new("fn join(ws: &[String]) -> String", joined)
+        .unwrap()
+        .inputs(words)
+        .run();
+    assert!(
+        found
+            .relations()
+            .any(|r| r == "join(&invite::mr::concatenate(ws, ws)) == result.repeat(2)"),
+        "{found}"
+    );
+}
+
+#[test]
 fn integers_are_observed_and_related_exactly_over_their_whole_range() {
     // Spread over every magnitude of a `u64`, half of them above `i64::MAX`, where floats no
     // longer tell `n` from `n + 1`.
