@@ -85,6 +85,27 @@ pub enum Property {
     /// The result lies between the smallest and the largest element of `xs` (a mean, a
     /// median, a quantile; not a sum).
     Between(usize),
+    /// The result is the largest integer `r` with `L(r) <= x`: `L(r) <= x < L(r + 1)`, for
+    /// an integer parameter `x` and `L` a power or a multiple (an integer root's, a floored
+    /// quotient's defining bounds).
+    Bracket {
+        /// `x`.
+        param: usize,
+        /// `L`.
+        by: Scale,
+    },
+}
+
+/// How a [`Property::Bracket`] maps a candidate result onto the scale of its parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Scale {
+    /// `r^k`.
+    Power(u32),
+    /// `r^n` for an integer parameter `n` of type `u32` (the exponent `pow` takes).
+    PowerOf(usize),
+    /// `q·r` for an integer parameter `q`.
+    Times(usize),
 }
 
 impl Property {
@@ -119,6 +140,34 @@ impl Property {
                         out.push(Property::Between(p));
                     }
                 }
+                // The defining bounds of an integer result, by a parameter of its own type.
+                let own_int =
+                    |p: usize| sig.params[p].kind == Kind::Int && own_type(&sig.params[p].ty);
+                if sig.output == Kind::Int {
+                    for x in (0..sig.params.len()).filter(|&x| own_int(x)) {
+                        for k in [2, 3] {
+                            out.push(Property::Bracket {
+                                param: x,
+                                by: Scale::Power(k),
+                            });
+                        }
+                        for q in (0..sig.params.len()).filter(|&q| q != x) {
+                            if own_int(q) {
+                                out.push(Property::Bracket {
+                                    param: x,
+                                    by: Scale::Times(q),
+                                });
+                            }
+                            let exponent = sig.params[q].ty.trim_start_matches('&') == "u32";
+                            if exponent {
+                                out.push(Property::Bracket {
+                                    param: x,
+                                    by: Scale::PowerOf(q),
+                                });
+                            }
+                        }
+                    }
+                }
             }
             Kind::FloatSeq | Kind::IntSeq => {
                 out.extend([Property::NonEmpty, Property::Sorted]);
@@ -150,7 +199,10 @@ impl Property {
     /// which values can meet by chance: it must also hold on the follow-ups, and is not
     /// claimed for one category of inputs alone.
     pub fn bounds_by_input(&self) -> bool {
-        matches!(self, Property::Bound { .. } | Property::Between(_))
+        matches!(
+            self,
+            Property::Bound { .. } | Property::Between(_) | Property::Bracket { .. }
+        )
     }
 
     /// The property this one is a weaker form of, if any: where both hold, only the stronger
@@ -194,6 +246,26 @@ impl Property {
                 }
                 _ => false,
             },
+            Property::Bracket { param, by } => {
+                let int = |v: &Value| match v {
+                    Value::Int(i) => Some(*i),
+                    _ => None,
+                };
+                let (Some(r), Some(x)) = (int(y), int(&input[param])) else {
+                    return false;
+                };
+                let scale = |r: i128| match by {
+                    Scale::Power(k) => r.checked_pow(k),
+                    Scale::PowerOf(q) => {
+                        let k = u32::try_from(int(&input[q])?).ok()?;
+                        r.checked_pow(k)
+                    }
+                    Scale::Times(q) => int(&input[q])?.checked_mul(r),
+                };
+                // Past the integers at all, the upper bound is above any `x`.
+                let upper = r.checked_add(1).and_then(scale);
+                scale(r).is_some_and(|l| l <= x) && upper.is_none_or(|u| x < u)
+            }
         }
     }
 
@@ -256,6 +328,25 @@ impl Property {
                 format!(
                     "invite::mr::in_range(result, invite::mr::smallest({xs}), \
                      invite::mr::largest({xs}))"
+                )
+            }
+            // Checked: written in the result's own type, where `(r + 1)²` may not fit.
+            Property::Bracket { param, by } => {
+                let x = sig.params[param].value_text();
+                // `*q.checked_mul(r)` would dereference the product.
+                let operand = |p: usize| match sig.params[p].value_text() {
+                    t if t.starts_with('*') => format!("({t})"),
+                    t => t,
+                };
+                let scaled = |r: &str| match by {
+                    Scale::Power(k) => format!("{r}.checked_pow({k})"),
+                    Scale::PowerOf(q) => format!("{r}.checked_pow({})", operand(q)),
+                    Scale::Times(q) => format!("{}.checked_mul({r})", operand(q)),
+                };
+                format!(
+                    "{}.is_some_and(|l| l <= {x}) && result.checked_add(1).and_then(|r| {}).is_none_or(|u| {x} < u)",
+                    scaled("result"),
+                    scaled("r"),
                 )
             }
         }
@@ -336,8 +427,53 @@ mod tests {
             Property::all(&s),
             [Property::Sign(Cmp::Above), Property::Sign(Cmp::AtMost)]
         );
+        // Defining bounds: of a parameter of the result's own type, by a power, a multiple by
+        // another, a power by a `u32` exponent.
+        let s = sig(
+            "fn r(x: &u64, q: u64, n: u32) -> u64",
+            &[Kind::Int, Kind::Int, Kind::Int],
+            Kind::Int,
+        );
+        let brackets: Vec<String> = Property::all(&s)
+            .iter()
+            .filter(|p| matches!(p, Property::Bracket { .. }))
+            .map(|p| p.text(&s))
+            .collect();
+        assert_eq!(
+            brackets,
+            [
+                "result.checked_pow(2).is_some_and(|l| l <= *x) && result.checked_add(1).and_then(|r| r.checked_pow(2)).is_none_or(|u| *x < u)",
+                "result.checked_pow(3).is_some_and(|l| l <= *x) && result.checked_add(1).and_then(|r| r.checked_pow(3)).is_none_or(|u| *x < u)",
+                "q.checked_mul(result).is_some_and(|l| l <= *x) && result.checked_add(1).and_then(|r| q.checked_mul(r)).is_none_or(|u| *x < u)",
+                "result.checked_pow(n).is_some_and(|l| l <= *x) && result.checked_add(1).and_then(|r| r.checked_pow(n)).is_none_or(|u| *x < u)",
+                "result.checked_pow(2).is_some_and(|l| l <= q) && result.checked_add(1).and_then(|r| r.checked_pow(2)).is_none_or(|u| q < u)",
+                "result.checked_pow(3).is_some_and(|l| l <= q) && result.checked_add(1).and_then(|r| r.checked_pow(3)).is_none_or(|u| q < u)",
+                "(*x).checked_mul(result).is_some_and(|l| l <= q) && result.checked_add(1).and_then(|r| (*x).checked_mul(r)).is_none_or(|u| q < u)",
+                "result.checked_pow(n).is_some_and(|l| l <= q) && result.checked_add(1).and_then(|r| r.checked_pow(n)).is_none_or(|u| q < u)",
+            ]
+        );
+        let holds = |x: i128, n: i128, r: i128| {
+            let b = Property::Bracket {
+                param: 0,
+                by: Scale::PowerOf(2),
+            };
+            b.holds(
+                &[Value::Int(x), Value::Int(0), Value::Int(n)],
+                &Value::Int(r),
+                0.0,
+            )
+        };
+        // The cube root of 27, 28 and 63 is 3; of 64, 4; an exponent past `u32` is no bound.
+        assert!(holds(27, 3, 3) && holds(63, 3, 3) && holds(64, 3, 4));
+        assert!(!holds(26, 3, 3) && !holds(64, 3, 3) && !holds(27, 1 << 40, 3));
+        // Where `(r + 1)^n` is past every integer, the upper bound holds.
+        assert!(holds(i128::MAX, 1, i128::MAX));
         let s = sig("fn c(n: i64) -> i64", &[Kind::Int], Kind::Int);
-        assert_eq!(Property::all(&s).len(), 6, "{:?}", Property::all(&s));
+        let signs = Property::all(&s)
+            .iter()
+            .filter(|p| matches!(p, Property::Sign(_)))
+            .count();
+        assert_eq!(signs, 4, "{:?}", Property::all(&s));
         let s = sig("fn b(n: i64) -> bool", &[Kind::Int], Kind::Bool);
         assert!(Property::all(&s).is_empty());
         // A number of a sequence's own element type lies within its range; one of another

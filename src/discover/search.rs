@@ -759,8 +759,11 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         // A bound by a parameter that holds on one category only is a coincidence of the
         // values seen (`sin(x) >= x` for `x < 0`), not the function's shape.
         // The input's range is the exception: under a guard that rules out an empty input it
-        // is the function's shape (below).
-        if guard.is_some() && prop.bounds_by_input() && !matches!(prop, Property::Between(_)) {
+        // is the function's shape (below). So are defining bounds, two-sided and tight: values
+        // meet `L(r) <= x < L(r + 1)` by chance on no category (a floored quotient's by a
+        // positive divisor).
+        let exempt = matches!(prop, Property::Between(_) | Property::Bracket { .. });
+        if guard.is_some() && prop.bounds_by_input() && !exempt {
             continue;
         }
         if strict && guard.is_none() && !clear_of_zero(obs, &on) {

@@ -264,6 +264,95 @@ fn an_option_a_result_and_a_tuple_are_related_whole_and_by_their_parts() {
     }
 }
 
+/// The integer square root, by bisection: exact over all of `u64`.
+fn isqrt(x: u64) -> u64 {
+    let (mut lo, mut hi) = (0u64, 1 << 32);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if mid.checked_mul(mid).is_some_and(|m| m <= x) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// The defining bounds discovery proposes for [`isqrt`], pasted on a root that is one short
+/// above a million (checked in the test below, word for word).
+#[invite::metamorphic(
+    result.checked_pow(2).is_some_and(|l| l <= x) && result.checked_add(1).and_then(|r| r.checked_pow(2)).is_none_or(|u| x < u)
+)]
+fn isqrt_short(x: u64) -> u64 {
+    let r = isqrt(x);
+    if x > 1_000_000 {
+        r - 1
+    } else {
+        r
+    }
+}
+
+#[test]
+fn an_integer_result_gets_its_defining_bounds_and_only_where_they_hold() {
+    let bracket = |x: &str, by: &str| {
+        format!(
+            "result{by}.is_some_and(|l| l <= {x}) && result.checked_add(1).and_then(|r| r{by}).is_none_or(|u| {x} < u)"
+        )
+    };
+    let xs: Vec<(u64,)> = (0..60u32)
+        .map(|i| match i {
+            0..20 => (u64::MAX - u64::from(i) * 1_000_003,),
+            _ => (u64::from(i) * u64::from(i) * 7_919 + u64::from(i % 3),),
+        })
+        .collect();
+    let found = Discovery::new("fn isqrt(x: u64) -> u64", isqrt)
+        .unwrap()
+        .inputs(xs.clone())
+        .run();
+    let rel: Vec<&str> = found.relations().collect();
+    let square = bracket("x", ".checked_pow(2)");
+    assert!(rel.iter().any(|r| r.ends_with(&square)), "{found}");
+    // Pasted, it compiles, and finds the root that is one short, on large inputs only.
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        for x in [4, 99, 1_000_001, u64::MAX] {
+            isqrt_short(x);
+            assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+        }
+    });
+    run.assert_success();
+    assert_eq!(
+        run.outcomes_of(&square),
+        [Outcome::Pass, Outcome::Pass, Outcome::Fail, Outcome::Fail],
+        "{}",
+        run.describe()
+    );
+    // Not the cube's, which the square root does not meet.
+    let cube = bracket("x", ".checked_pow(3)");
+    assert!(!rel.iter().any(|r| r.ends_with(&cube)), "{found}");
+
+    // A floored quotient: `b·r <= a < b·(r + 1)` where the divisor is positive.
+    let pairs: Vec<(i64, i64)> = (0..80)
+        .map(|i| (i * 7_919 % 2_003 - 1_000, (i % 13) - 6))
+        .filter(|(_, b)| *b != 0)
+        .collect();
+    let found = Discovery::new("fn div_floor(a: i64, b: i64) -> i64", |a: i64, b: i64| {
+        a.div_euclid(b) - i64::from(b < 0 && a.rem_euclid(b) != 0)
+    })
+    .unwrap()
+    .inputs(pairs)
+    .run();
+    let quotient = format!(
+        "if b >= 0 => {}",
+        bracket("a", "")
+            .replace("result.is", "b.checked_mul(result).is")
+            .replace("and_then(|r| r)", "and_then(|r| b.checked_mul(r))")
+    );
+    assert!(
+        found.relations().any(|r| r == quotient),
+        "{quotient}\n{found}"
+    );
+}
+
 #[test]
 fn characters_and_lists_of_booleans_and_strings_get_relations() {
     let letters: Vec<(char,)> = ('a'..='z').chain('A'..='Z').map(|c| (c,)).collect();
