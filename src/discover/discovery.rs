@@ -151,12 +151,16 @@ impl<'f, A: Args> Discovery<'f, A> {
                 Some(base.iter().map(|v| jitter(v, &mut rng)).collect())
             })
             .collect();
-        let held = self.keep_holding(proposals, transforms, &fresh);
-        let counter = self.observe_all(
+        let fresh = self.observe_all(transforms, &fresh, self.seed ^ 0xF4E5);
+        let held = self.holding(proposals, transforms, &fresh);
+        let mut counter = self.observe_all(
             transforms,
             &counter_inputs(&self.sig, &self.inputs),
             self.seed ^ 0xC0DE,
         );
+        // Fresh inputs on which a follow-up leaves its parameter's type (an `n - k` with
+        // `k > n`) guard a relation as the counter-inputs do.
+        counter.extend(fresh);
         Proposals(
             held.0
                 .into_iter()
@@ -179,33 +183,41 @@ impl<'f, A: Args> Discovery<'f, A> {
         let Some(f) = p.check.as_ref() else {
             return Some(p);
         };
-        let follow_up = match &f.subject {
-            search::Subject::Follow { transform, .. } => Some(*transform),
-            _ => None,
+        let follow_ups: Vec<usize> = match &f.subject {
+            search::Subject::Follow { transform, .. } => vec![*transform],
+            search::Subject::Recurrence { first, second, .. } => vec![*first, *second],
+            _ => Vec::new(),
         };
-        let overflows = |o: &Observation, t: &Transform| match t.apply(&o.input, None, 0) {
-            None => true,
-            Some(next) => next.iter().zip(&self.sig.params).any(|(v, param)| match v {
-                Value::Int(i) => {
-                    let (lo, hi) = int_range(&param.ty);
-                    !(lo..=hi).contains(i)
-                }
-                _ => false,
-            }),
-        };
+        let overflows = |o: &Observation, t: &Transform| self.overflows(o, t);
         let mut fits = None;
         let mut broken: Vec<&Observation> = Vec::new();
         for o in counter {
             if search::holds_on(&self.sig, transforms, f, std::slice::from_ref(o)) {
                 continue;
             }
-            let transform = follow_up.map(|t| &transforms[t]);
-            let refused =
-                follow_up.is_some_and(|t| o.follow.get(t).is_none_or(|x| x.output.is_none()));
-            match transform.and_then(|t| t.fits_text(&self.sig).filter(|_| overflows(o, t))) {
-                Some(text) => fits = Some(text),
-                None if refused && self.at_end(o) => {}
-                None => broken.push(o),
+            let refused = follow_ups
+                .iter()
+                .any(|&t| o.follow.get(t).is_none_or(|x| x.output.is_none()));
+            // Each follow-up whose own arithmetic leaves its parameter's type says where it
+            // does not.
+            let conditions: Vec<String> = follow_ups
+                .iter()
+                .map(|&t| &transforms[t])
+                .filter(|t| overflows(o, t))
+                .filter_map(|t| t.fits_text(&self.sig))
+                .collect();
+            if !conditions.is_empty() {
+                let mut all: Vec<String> = fits.take().map_or_else(Vec::new, |f: String| {
+                    f.split(" && ").map(str::to_string).collect()
+                });
+                for c in conditions.iter().flat_map(|c| c.split(" && ")) {
+                    if !all.iter().any(|a| a == c) {
+                        all.push(c.to_string());
+                    }
+                }
+                fits = Some(all.join(" && "));
+            } else if !(refused && self.at_end(o)) {
+                broken.push(o);
             }
         }
         // Broken only on inputs none of the given ones in its guard was like (an empty
@@ -296,6 +308,57 @@ impl<'f, A: Args> Discovery<'f, A> {
         (self.verified(proposals, &transforms), suspects)
     }
 
+    /// Whether `t` cannot be made of the input of `o` within its parameters' types: the
+    /// follow-up's own integer arithmetic leaves them.
+    fn overflows(&self, o: &Observation, t: &Transform) -> bool {
+        match t.apply(&o.input, None, 0) {
+            None => true,
+            Some(next) => next.iter().zip(&self.sig.params).any(|(v, param)| match v {
+                Value::Int(i) => {
+                    let (lo, hi) = int_range(&param.ty);
+                    !(lo..=hi).contains(i)
+                }
+                _ => false,
+            }),
+        }
+    }
+
+    /// The proposals that also hold on every observation of `fresh` inputs under their guard
+    /// on which their follow-ups can be made (the others guard them, in
+    /// [`survives`](Self::survives)).
+    fn holding(
+        &self,
+        proposals: Proposals,
+        transforms: &[Transform],
+        fresh: &[Observation],
+    ) -> Proposals {
+        let follow_ups = |f: &search::Found| match f.subject {
+            search::Subject::Follow { transform, .. } => vec![transform],
+            search::Subject::Recurrence { first, second, .. } => vec![first, second],
+            _ => Vec::new(),
+        };
+        Proposals(
+            proposals
+                .0
+                .into_iter()
+                .filter(|p| {
+                    p.check.as_ref().is_none_or(|f| {
+                        let made: Vec<Observation> = fresh
+                            .iter()
+                            .filter(|o| {
+                                !follow_ups(f)
+                                    .into_iter()
+                                    .any(|t| self.overflows(o, &transforms[t]))
+                            })
+                            .cloned()
+                            .collect();
+                        search::holds_on(&self.sig, transforms, f, &made)
+                    })
+                })
+                .collect(),
+        )
+    }
+
     /// The proposals that also hold on every observation of `fresh` inputs under their guard.
     fn keep_holding(
         &self,
@@ -304,17 +367,7 @@ impl<'f, A: Args> Discovery<'f, A> {
         fresh: &[Vec<Value>],
     ) -> Proposals {
         let obs = self.observe_all(transforms, fresh, self.seed ^ 0xF4E5);
-        Proposals(
-            proposals
-                .0
-                .into_iter()
-                .filter(|p| {
-                    p.check
-                        .as_ref()
-                        .is_none_or(|f| search::holds_on(&self.sig, transforms, f, &obs))
-                })
-                .collect(),
-        )
+        self.holding(proposals, transforms, &obs)
     }
 
     /// The proposals that fail on some of further `inputs` (in their guard's category).

@@ -199,6 +199,16 @@ pub(super) fn fold(transforms: &[Transform], found: Vec<Found>) -> Vec<Found> {
                 _ => true,
             },
             Subject::Joint { combined, .. } => follows(*combined, f.guard).next().is_none(),
+            // A sum of two runs each related to the original alone says what those say.
+            Subject::Recurrence { first, second, .. } => {
+                let equal = |t: usize| {
+                    follows(t, f.guard).any(|g| {
+                        matches!(&g.subject, Subject::Follow { form, .. }
+                            if matches!(form, Form::Affine { .. } | Form::Param(_) | Form::ByParam { .. }))
+                    })
+                };
+                !(equal(*first) && equal(*second))
+            }
             Subject::Property(_) => true,
         };
         if keep {

@@ -25,6 +25,20 @@ pub fn relation(sig: &Signature, transforms: &[Transform], f: &Found) -> String 
             form,
         } => follow(sig, &transforms[*transform], *center, form),
         Subject::Property(p) => p.text(sig),
+        &Subject::Recurrence {
+            first,
+            second,
+            a,
+            b,
+        } => {
+            let call = |t: usize| sig.call(&transforms[t].arguments(sig, None));
+            let term = |k: i8| Const::lit(f64::from(k));
+            let rhs = sum(
+                vec![(term(a), call(first)), (term(b), call(second))],
+                NumTy::Int,
+            );
+            format!("result == {rhs}")
+        }
         Subject::Joint {
             partner,
             combined,

@@ -40,6 +40,19 @@ pub enum Subject {
         /// The output relation.
         form: Joint,
     },
+    /// Three runs: the original result as a sum of two follow-ups' with whole coefficients,
+    /// `result == a·f(first) + b·f(second)` (a recurrence: `fib(n) == fib(n - 1) + fib(n - 2)`,
+    /// Pascal's rule).
+    Recurrence {
+        /// Index of the first follow-up's transformation.
+        first: usize,
+        /// Index of the second's.
+        second: usize,
+        /// The first's coefficient.
+        a: i8,
+        /// The second's.
+        b: i8,
+    },
 }
 
 /// A relation that held.
@@ -72,7 +85,7 @@ impl Found {
         match self.subject {
             Subject::Property(_) => 0,
             Subject::Follow { .. } => 1,
-            Subject::Joint { .. } => 2,
+            Subject::Joint { .. } | Subject::Recurrence { .. } => 2,
         }
     }
 
@@ -80,7 +93,7 @@ impl Found {
     pub fn raw_constants(&self) -> usize {
         match &self.subject {
             Subject::Follow { form, .. } => form.raw_constants(),
-            Subject::Property(_) => 0,
+            Subject::Property(_) | Subject::Recurrence { .. } => 0,
             Subject::Joint { form, .. } => [form.alpha, form.beta, form.gamma]
                 .iter()
                 .filter(|c| super::form::raw(c))
@@ -495,8 +508,102 @@ pub fn search(
     found.extend(monotone(sig, transforms, &scope));
     found.extend(properties(sig, transforms, &scope));
     found.extend(joint(sig, transforms, &scope, &guards));
+    found.extend(recurrences(sig, transforms, &scope, &guards));
     found.retain(|f| f.detects > 0);
     found
+}
+
+/// Whether the observation's integer result is `a·y1 + b·y2` of its follow-ups `first` and
+/// `second`, exactly.
+fn recurs(o: &Observation, first: usize, second: usize, a: i8, b: i8) -> bool {
+    match (&o.output, &o.follow[first].output, &o.follow[second].output) {
+        (Value::Int(y), Some(Value::Int(y1)), Some(Value::Int(y2))) => {
+            let sum = y1
+                .checked_mul(a.into())
+                .zip(y2.checked_mul(b.into()))
+                .and_then(|(p, q)| p.checked_add(q));
+            sum == Some(*y)
+        }
+        _ => false,
+    }
+}
+
+/// Whole coefficients a recurrence is tried with, the simplest first.
+const RECURRENCE: [(i8, i8); 6] = [(1, 1), (1, -1), (-1, 1), (2, -1), (-1, 2), (2, 1)];
+
+/// Recurrences of an integer result: the result as a sum of two runs on inputs whose integer
+/// indices are one or two less (one, or two together), with whole coefficients.
+fn recurrences(
+    sig: &Signature,
+    transforms: &[Transform],
+    scope: &Scope<'_>,
+    guards: &[Guard],
+) -> Vec<Found> {
+    if sig.output != Kind::Int {
+        return Vec::new();
+    }
+    let obs = &scope.obs;
+    let steps: Vec<usize> = transforms
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| match **t {
+            Transform::Affine { a, b, .. } => a == 1.0 && (b.value == -1.0 || b.value == -2.0),
+            Transform::BothDown { .. } => true,
+            _ => false,
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let mut out = Vec::new();
+    for (k, &first) in steps.iter().enumerate() {
+        for &second in &steps[k + 1..] {
+            let fit = |on: &[usize], _| {
+                RECURRENCE
+                    .into_iter()
+                    .find(|&(a, b)| on.iter().all(|&i| recurs(obs[i], first, second, a, b)))
+                    .into_iter()
+                    .collect()
+            };
+            let holds = |&(a, b): &(i8, i8), i: usize| recurs(obs[i], first, second, a, b);
+            let Some((guard, forms, on)) = scope.category(guards, fit, holds) else {
+                continue;
+            };
+            let (list, first_result, scale) = perturbations(sig.output, obs, &on);
+            for (a, b) in forms {
+                let (detects, catches) = caught(&list, &on, obs.len(), |p, i| {
+                    let o = obs[i];
+                    let wrong = |y: &Value, probe: f64, size: usize| {
+                        p.apply(y, first_result, scale, probe, size)
+                    };
+                    let (f1, f2) = (&o.follow[first], &o.follow[second]);
+                    let (Some(y1), Some(y2)) = (&f1.output, &f2.output) else {
+                        return false;
+                    };
+                    let mut moved = (*o).clone();
+                    moved.output = wrong(&o.output, o.probe, o.size);
+                    moved.follow[first].output = Some(wrong(y1, f1.probe, f1.size));
+                    moved.follow[second].output = Some(wrong(y2, f2.probe, f2.size));
+                    !recurs(&moved, first, second, a, b)
+                });
+                out.push(Found {
+                    subject: Subject::Recurrence {
+                        first,
+                        second,
+                        a,
+                        b,
+                    },
+                    guard,
+                    inputs: scope.distinct(&on),
+                    held: on.len(),
+                    detects,
+                    catches,
+                    perturbations: counted(&list),
+                    tolerance: 0.0,
+                    projection: None,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The relations between three runs, per number parameter and second input: `f(x + y)` and
@@ -1149,6 +1256,12 @@ pub fn holds_on(sig: &Signature, transforms: &[Transform], f: &Found, obs: &[Obs
         .filter(|o| f.guard.is_none_or(|g| g.holds(&o.input)))
         .all(|o| match &f.subject {
             Subject::Property(p) => p.holds(&o.input, &o.output, o.noise),
+            &Subject::Recurrence {
+                first,
+                second,
+                a,
+                b,
+            } => recurs(o, first, second, a, b),
             Subject::Joint {
                 partner,
                 combined,

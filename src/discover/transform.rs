@@ -354,6 +354,22 @@ pub enum Transform {
         /// `1.0` to add, `-1.0` to subtract.
         sign: f64,
     },
+    /// Two integer parameters each one less: with one of them one less alone, the inputs of a
+    /// recurrence in two indices (Pascal's rule, `C(n, k) = C(n - 1, k - 1) + C(n - 1, k)`).
+    BothDown {
+        /// The first parameter.
+        first: usize,
+        /// The second.
+        second: usize,
+    },
+    /// An integer parameter replaced by another less it, `n - k` for `k`: the index counted
+    /// from the other end (`binomial(n, n - k) == result`).
+    Complement {
+        /// The parameter replaced.
+        param: usize,
+        /// The parameter it is counted from.
+        of: usize,
+    },
     /// One number parameter set to a special value, zero or one, the others kept: where a
     /// function is defined by its value there (`binomial(n, 0) == 1`, `binomial(n, 1) == n`).
     Special {
@@ -543,6 +559,23 @@ impl Transform {
                 }
             }
         }
+        // Integer indices counted down together, or one from the other's end.
+        let ints: Vec<usize> = (0..sig.params.len())
+            .filter(|&p| sig.params[p].kind == Kind::Int)
+            .collect();
+        for &p in &ints {
+            for &q in &ints {
+                if p < q {
+                    out.push(Transform::BothDown {
+                        first: p,
+                        second: q,
+                    });
+                }
+                if p != q && sig.params[p].ty == sig.params[q].ty {
+                    out.push(Transform::Complement { param: p, of: q });
+                }
+            }
+        }
         // Special values of a parameter where the others can carry the result: of a function
         // of one number, `f(0)` and `f(1)` are constants, properties of no input.
         if sig.params.len() > 1 {
@@ -624,6 +657,16 @@ impl Transform {
                     sig.params[by].value_text()
                 ))
             }
+            Transform::BothDown { first, second } => Some(format!(
+                "{}.checked_sub(1).is_some() && {}.checked_sub(1).is_some()",
+                operand(first),
+                operand(second)
+            )),
+            Transform::Complement { param, of } => Some(format!(
+                "{}.checked_sub({}).is_some()",
+                operand(of),
+                sig.params[param].value_text()
+            )),
             Transform::Affine { param, a, b } if int(param) => {
                 let x = operand(param);
                 let (a, b) = (a as i64, b.value as i64);
@@ -735,6 +778,20 @@ impl Transform {
             Transform::Special { param, value } => {
                 out[param] = input[param].number_like(value)?;
             }
+            Transform::BothDown { first, second } => {
+                for p in [first, second] {
+                    let Value::Int(i) = input[p] else {
+                        return None;
+                    };
+                    out[p] = Value::Int(i.checked_sub(1)?);
+                }
+            }
+            Transform::Complement { param, of } => {
+                let (Value::Int(k), Value::Int(n)) = (&input[param], &input[of]) else {
+                    return None;
+                };
+                out[param] = Value::Int(n.checked_sub(*k)?);
+            }
             // The result is needed: the observation makes this follow-up itself.
             Transform::OnResult { .. } => return None,
             Transform::Text { param, op } => {
@@ -843,6 +900,16 @@ impl Transform {
                 let (p, q) = (&sig.params[param], &sig.params[by]);
                 let op = if sign > 0.0 { "+" } else { "-" };
                 out[param] = p.pass(&format!("{} {op} {}", p.value_text(), q.value_text()));
+            }
+            Transform::BothDown { first, second } => {
+                for i in [first, second] {
+                    let p = &sig.params[i];
+                    out[i] = p.pass(&format!("{} - 1", p.value_text()));
+                }
+            }
+            Transform::Complement { param, of } => {
+                let (p, q) = (&sig.params[param], &sig.params[of]);
+                out[param] = p.pass(&format!("{} - {}", q.value_text(), p.value_text()));
             }
             Transform::Special { param, value } => {
                 let p = &sig.params[param];

@@ -353,6 +353,69 @@ fn an_integer_result_gets_its_defining_bounds_and_only_where_they_hold() {
     );
 }
 
+/// Fibonacci numbers, checked: past the 93rd a `u64` overflows, and the call panics.
+fn fib(n: u64) -> u64 {
+    let (mut a, mut b) = (0u64, 1u64);
+    for _ in 0..n {
+        (a, b) = (b, a.checked_add(b).expect("fits a u64"));
+    }
+    a
+}
+
+/// `n` choose `k` (zero for `k > n`), checked.
+fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    (0..k).fold(1u64, |c, i| {
+        c.checked_mul(n - i).expect("fits a u64") / (i + 1)
+    })
+}
+
+#[test]
+fn recurrences_and_indices_counted_from_the_other_end_are_proposed() {
+    let ns: Vec<(u64,)> = (2..80).map(|n| (n,)).collect();
+    let found = Discovery::new("fn fib(n: u64) -> u64", fib)
+        .unwrap()
+        .inputs(ns)
+        .run();
+    assert!(
+        found
+            .relations()
+            .any(|r| r.ends_with("=> result == fib(n - 1) + fib(n - 2)")),
+        "{found}"
+    );
+    let pairs: Vec<(u64, u64)> = (0..90u64)
+        .map(|i| (2 + i % 30, 1 + (i * 7) % 13))
+        .filter(|(n, k)| k < n)
+        .collect();
+    let found = Discovery::new("fn binomial(n: u64, k: u64) -> u64", binomial)
+        .unwrap()
+        .inputs(pairs)
+        .run();
+    let rel: Vec<&str> = found.relations().collect();
+    for expected in [
+        "result == binomial(n - 1, k) + binomial(n - 1, k - 1)",
+        "binomial(n, n - k) == result",
+    ] {
+        assert!(
+            rel.iter().any(|r| r.ends_with(expected)),
+            "{expected}\n{found}"
+        );
+    }
+    // Not where it does not hold: the doubling map has no recurrence of two steps with the
+    // coefficients tried that its own relations do not already state.
+    let found = Discovery::new("fn sq(n: u64) -> u64", |n: u64| n * n)
+        .unwrap()
+        .inputs((2..60u64).map(|n| (n,)))
+        .run();
+    assert!(
+        !found.relations().any(|r| r.starts_with("result ==")),
+        "{found}"
+    );
+}
+
 #[test]
 fn characters_and_lists_of_booleans_and_strings_get_relations() {
     let letters: Vec<(char,)> = ('a'..='z').chain('A'..='Z').map(|c| (c,)).collect();
