@@ -176,7 +176,7 @@ fn inner_type(ty: &str) -> Option<String> {
 }
 
 /// The element types of a tuple `(A, B)` or an array `[T; N]`.
-fn part_types(ty: &str) -> Option<Vec<String>> {
+pub(super) fn part_types(ty: &str) -> Option<Vec<String>> {
     let t = ty.trim_start_matches('&');
     if let Some(inside) = t.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
         let parts: Vec<String> = split_top_level(inside)

@@ -94,6 +94,25 @@ pub enum Property {
         /// `L`.
         by: Scale,
     },
+    /// One part of a tuple result is a sum of two others, each times an integer parameter:
+    /// `result.0 == a·result.1 + b·result.2` (Bézout's identity of an extended gcd).
+    Combination {
+        /// The part that is the sum.
+        part: usize,
+        /// Each term's parameter and part.
+        terms: [(usize, usize); 2],
+    },
+}
+
+/// An integer of a result part, by index.
+fn part(y: &Value, k: usize) -> Option<i128> {
+    match y {
+        Value::Record(items) => match items.get(k)? {
+            Value::Int(i) => Some(*i),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// How a [`Property::Bracket`] maps a candidate result onto the scale of its parameter.
@@ -184,13 +203,52 @@ impl Property {
                     }
                 }
             }
-            Kind::Bool
-            | Kind::Str
-            | Kind::Char
-            | Kind::List
-            | Kind::Record
-            | Kind::Option
-            | Kind::Result => {}
+            // An identity between a tuple's parts and the inputs: one part the sum of two
+            // others times two integer parameters (Bézout's `g == a·x + b·y`).
+            Kind::Record => {
+                let integer = |t: &str| {
+                    matches!(
+                        t.trim_start_matches('&'),
+                        "i8" | "i16"
+                            | "i32"
+                            | "i64"
+                            | "i128"
+                            | "isize"
+                            | "u8"
+                            | "u16"
+                            | "u32"
+                            | "u64"
+                            | "usize"
+                    )
+                };
+                let parts = super::project::part_types(&sig.output_ty).unwrap_or_default();
+                let ints: Vec<usize> = (0..sig.params.len())
+                    .filter(|&p| sig.params[p].kind == Kind::Int)
+                    .collect();
+                if parts.len() >= 3 && parts.iter().all(|t| integer(t)) && ints.len() >= 2 {
+                    for part in 0..parts.len() {
+                        for &x in &ints {
+                            for &y in &ints {
+                                if x == y {
+                                    continue;
+                                }
+                                for px in (0..parts.len()).filter(|&q| q != part) {
+                                    for py in (0..parts.len()).filter(|&q| q != part && q != px) {
+                                        // Each sum once: `a·r1 + b·r2`, not `b·r2 + a·r1`.
+                                        if x < y {
+                                            out.push(Property::Combination {
+                                                part,
+                                                terms: [(x, px), (y, py)],
+                                            });
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Kind::Bool | Kind::Str | Kind::Char | Kind::List | Kind::Option | Kind::Result => {}
         }
         out
     }
@@ -246,6 +304,17 @@ impl Property {
                 }
                 _ => false,
             },
+            Property::Combination { part: sum, terms } => {
+                let int = |v: &Value| match v {
+                    Value::Int(i) => Some(*i),
+                    _ => None,
+                };
+                let term = |(p, q): (usize, usize)| int(&input[p])?.checked_mul(part(y, q)?);
+                let total = term(terms[0])
+                    .zip(term(terms[1]))
+                    .and_then(|(a, b)| a.checked_add(b));
+                total.is_some() && total == part(y, sum)
+            }
             Property::Bracket { param, by } => {
                 let int = |v: &Value| match v {
                     Value::Int(i) => Some(*i),
@@ -328,6 +397,23 @@ impl Property {
                 format!(
                     "invite::mr::in_range(result, invite::mr::smallest({xs}), \
                      invite::mr::largest({xs}))"
+                )
+            }
+            // In `i128`, where the products of the parts' type cannot overflow.
+            Property::Combination { part, terms } => {
+                let wide = |t: String| format!("{t} as i128");
+                let term = |(p, q): (usize, usize)| {
+                    format!(
+                        "{} * {}",
+                        wide(sig.params[p].value_text()),
+                        wide(format!("result.{q}"))
+                    )
+                };
+                format!(
+                    "{} == {} + {}",
+                    wide(format!("result.{part}")),
+                    term(terms[0]),
+                    term(terms[1])
                 )
             }
             // Checked: written in the result's own type, where `(r + 1)²` may not fit.

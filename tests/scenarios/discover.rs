@@ -416,6 +416,38 @@ fn recurrences_and_indices_counted_from_the_other_end_are_proposed() {
     );
 }
 
+/// The extended Euclidean algorithm: `(g, x, y)` with `g = gcd(a, b) = a·x + b·y`.
+fn egcd(a: i64, b: i64) -> (i64, i64, i64) {
+    if b == 0 {
+        (a, 1, 0)
+    } else {
+        let (g, x, y) = egcd(b, a % b);
+        (g, y, x - (a / b) * y)
+    }
+}
+
+#[test]
+fn an_identity_between_a_results_parts_and_the_inputs_is_proposed() {
+    let pairs: Vec<(i64, i64)> = (0..70)
+        .map(|i| (i * 7_919 % 1_009 - 500, i * 104_729 % 997 - 400))
+        .collect();
+    let found = Discovery::new("fn egcd(a: i64, b: i64) -> (i64, i64, i64)", egcd)
+        .unwrap()
+        .inputs(pairs)
+        .run();
+    let bezout = "result.0 as i128 == a as i128 * result.1 as i128 + b as i128 * result.2 as i128";
+    assert!(found.relations().any(|r| r == bezout), "{found}");
+    // Of the parts that are not the sum, no such identity.
+    assert_eq!(
+        found
+            .relations()
+            .filter(|r| r.contains(" as i128 * result."))
+            .count(),
+        1,
+        "{found}"
+    );
+}
+
 #[test]
 fn characters_and_lists_of_booleans_and_strings_get_relations() {
     let letters: Vec<(char,)> = ('a'..='z').chain('A'..='Z').map(|c| (c,)).collect();
