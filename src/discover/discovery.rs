@@ -160,7 +160,15 @@ impl<'f, A: Args> Discovery<'f, A> {
         );
         // Fresh inputs on which a follow-up leaves its parameter's type (an `n - k` with
         // `k > n`) guard a relation as the counter-inputs do.
-        counter.extend(fresh);
+        let guardable: Vec<&Transform> = transforms
+            .iter()
+            .filter(|t| t.fits_text(&self.sig).is_some())
+            .collect();
+        counter.extend(
+            fresh
+                .into_iter()
+                .filter(|o| guardable.iter().any(|t| self.overflows(o, t))),
+        );
         Proposals(
             held.0
                 .into_iter()
@@ -343,13 +351,18 @@ impl<'f, A: Args> Discovery<'f, A> {
                 .into_iter()
                 .filter(|p| {
                     p.check.as_ref().is_none_or(|f| {
+                        // Only a follow-up with a checked form can be guarded.
+                        let guardable: Vec<&Transform> = follow_ups(f)
+                            .into_iter()
+                            .map(|t| &transforms[t])
+                            .filter(|t| t.fits_text(&self.sig).is_some())
+                            .collect();
+                        if guardable.is_empty() {
+                            return search::holds_on(&self.sig, transforms, f, fresh);
+                        }
                         let made: Vec<Observation> = fresh
                             .iter()
-                            .filter(|o| {
-                                !follow_ups(f)
-                                    .into_iter()
-                                    .any(|t| self.overflows(o, &transforms[t]))
-                            })
+                            .filter(|o| !guardable.iter().any(|t| self.overflows(o, t)))
                             .cloned()
                             .collect();
                         search::holds_on(&self.sig, transforms, f, &made)
