@@ -231,6 +231,56 @@ mod tests {
         assert_eq!(r("result.len()"), "result.unwrap().len()");
     }
 
+    fn observation(output: Value, follow: Option<Value>) -> Observation {
+        Observation {
+            input: vec![Value::Int(1)],
+            output,
+            noise: 0.0,
+            probe: 0.0,
+            size: 0,
+            follow: vec![Follow {
+                transform: "t".into(),
+                output: follow,
+                noise: 0.0,
+                probe: 0.0,
+                size: 0,
+                center: None,
+            }],
+            signature: None,
+        }
+    }
+
+    #[test]
+    fn parts_are_taken_only_where_the_values_agree_with_the_written_type() {
+        let sig = |text: &str| Signature::parse(text, &[Kind::Int], Kind::Record).unwrap();
+        let triple = Value::Record(vec![Value::Int(1), Value::Int(2), Value::Int(3)]);
+        // Three parts observed where two are written: another version's records.
+        let two = sig("fn f(n: i64) -> (i64, i64)");
+        assert!(Projection::all(&two, &[observation(triple.clone(), None)]).is_empty());
+        let three = sig("fn f(n: i64) -> (i64, i64, i64)");
+        assert_eq!(
+            Projection::all(&three, &[observation(triple, None)]).len(),
+            3
+        );
+        // A follow-up's part of another kind than the projection's is no value of it.
+        let p = Projection {
+            at: At::Part(0),
+            kind: Kind::Int,
+        };
+        let odd = observation(
+            Value::Record(vec![Value::Int(4)]),
+            Some(Value::Record(vec![Value::Float(4.0)])),
+        );
+        let projected = p.observations(&[odd]);
+        assert_eq!(projected[0].output, Value::Int(4));
+        assert_eq!(projected[0].follow[0].output, Some(missing()));
+        // The part of an array is indexed; of a tuple, named.
+        let array = sig("fn f(n: i64) -> [i64; 3]");
+        assert_eq!(p.signature(&array).unwrap().output_suffix, "[0]");
+        assert_eq!(p.signature(&three).unwrap().output_suffix, ".0");
+        assert_eq!(p.signature(&three).unwrap().output_ty, "i64");
+    }
+
     #[test]
     fn the_types_inside_are_read_from_the_written_result() {
         assert_eq!(inner_type("Option<u64>").as_deref(), Some("u64"));

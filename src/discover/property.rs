@@ -226,21 +226,16 @@ impl Property {
                     .filter(|&p| sig.params[p].kind == Kind::Int)
                     .collect();
                 if parts.len() >= 3 && parts.iter().all(|t| integer(t)) && ints.len() >= 2 {
+                    // Each sum once: `a·r1 + b·r2`, not `b·r2 + a·r1` (`x` before `y`).
                     for part in 0..parts.len() {
-                        for &x in &ints {
-                            for &y in &ints {
-                                if x == y {
-                                    continue;
-                                }
+                        for (k, &x) in ints.iter().enumerate() {
+                            for &y in &ints[k + 1..] {
                                 for px in (0..parts.len()).filter(|&q| q != part) {
                                     for py in (0..parts.len()).filter(|&q| q != part && q != px) {
-                                        // Each sum once: `a·r1 + b·r2`, not `b·r2 + a·r1`.
-                                        if x < y {
-                                            out.push(Property::Combination {
-                                                part,
-                                                terms: [(x, px), (y, py)],
-                                            });
-                                        }
+                                        out.push(Property::Combination {
+                                            part,
+                                            terms: [(x, px), (y, py)],
+                                        });
                                     }
                                 }
                             }
@@ -554,6 +549,24 @@ mod tests {
         assert!(!holds(26, 3, 3) && !holds(64, 3, 3) && !holds(27, 1 << 40, 3));
         // Where `(r + 1)^n` is past every integer, the upper bound holds.
         assert!(holds(i128::MAX, 1, i128::MAX));
+        // Identities between a tuple's parts and two integer parameters: of three integer
+        // parts, not of floats, nor of two parts.
+        let combinations = |text: &str| {
+            let s = sig(text, &[Kind::Int, Kind::Int], Kind::Record);
+            Property::all(&s)
+                .into_iter()
+                .filter(|p| matches!(p, Property::Combination { .. }))
+                .map(|p| p.text(&s))
+                .collect::<Vec<String>>()
+        };
+        let bezout = combinations("fn g(a: i64, b: &i64) -> (i64, i64, i64)");
+        assert_eq!(bezout.len(), 6, "{bezout:?}");
+        assert!(bezout.contains(
+            &"result.0 as i128 == a as i128 * result.1 as i128 + *b as i128 * result.2 as i128"
+                .to_string()
+        ));
+        assert!(combinations("fn g(a: i64, b: i64) -> (f64, f64, f64)").is_empty());
+        assert!(combinations("fn g(a: i64, b: i64) -> (i64, i64)").is_empty());
         let s = sig("fn c(n: i64) -> i64", &[Kind::Int], Kind::Int);
         let signs = Property::all(&s)
             .iter()

@@ -222,6 +222,11 @@ fn an_option_a_result_and_a_tuple_are_related_whole_and_by_their_parts() {
     ] {
         assert!(rel.contains(&expected), "{expected}\n{found}");
     }
+    // The value inside is of the written type: bounded by a parameter of that type.
+    assert!(
+        rel.contains(&"if x >= 0.0 && result.is_some() => result.unwrap() <= x"),
+        "{found}"
+    );
     // Nothing of the value where a follow-up has none: `-x` turns every value into `None`.
     assert!(
         !rel.iter().any(|r| r.contains("log(-x).unwrap()")),
@@ -243,6 +248,18 @@ fn an_option_a_result_and_a_tuple_are_related_whole_and_by_their_parts() {
         found
             .relations()
             .any(|r| r == "if result.is_ok() => root(4.0 * x).unwrap() == 2.0 * result.unwrap()"),
+        "{found}"
+    );
+
+    // An array's elements are indexed, not named.
+    let found = Discovery::new("fn ends(x: f64) -> [f64; 2]", |x: f64| [x, 3.0 * x])
+        .unwrap()
+        .inputs((0..40).map(|i| (f64::from(i) * 0.7 - 13.0,)))
+        .run();
+    assert!(
+        found
+            .relations()
+            .any(|r| r == "ends(2.0 * x)[1] == 2.0 * result[1]"),
         "{found}"
     );
 
