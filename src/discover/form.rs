@@ -402,9 +402,9 @@ impl Form {
         match self {
             Form::Same => e == e2,
             Form::SeqReversed => e.iter().rev().eq(e2),
-            Form::SeqPermutation => crate::mr::same_elements(e, e2),
-            Form::Subset => crate::mr::is_subset(e2, e),
-            Form::Superset => crate::mr::is_subset(e, e2),
+            Form::SeqPermutation => same_elements(e, e2),
+            Form::Subset => e2.iter().all(|x| e.contains(x)),
+            Form::Superset => e.iter().all(|x| e2.contains(x)),
             Form::LenDelta(d) => e2.len() as i64 == e.len() as i64 + d,
             Form::LenDouble => e2.len() == 2 * e.len(),
             _ => false,
@@ -466,6 +466,33 @@ impl Form {
             _ => 0.0,
         }
     }
+}
+
+impl Form {
+    /// The forms judged on lists, for tests.
+    #[cfg(test)]
+    const ALL_LIST: [Form; 9] = [
+        Form::Same,
+        Form::SeqReversed,
+        Form::SeqPermutation,
+        Form::Subset,
+        Form::Superset,
+        Form::LenDelta(0),
+        Form::LenDelta(-1),
+        Form::LenDelta(-3),
+        Form::LenDouble,
+    ];
+}
+
+/// Whether `b` holds `a`'s elements as many times each, in any order: as
+/// `invite::mr::same_elements`, which the relation is written with, judges it.
+fn same_elements(a: &[Value], b: &[Value]) -> bool {
+    let mut used = vec![false; b.len()];
+    a.len() == b.len()
+        && a.iter().all(|x| {
+            let found = (0..b.len()).find(|&j| !used[j] && b[j] == *x);
+            found.map(|j| used[j] = true).is_some()
+        })
 }
 
 fn elementwise(p: &Pair<'_>, f: impl Fn(&[f64], &[f64]) -> bool) -> bool {
@@ -1285,6 +1312,46 @@ mod tests {
                 .abs()
                 < 1e-15
         );
+    }
+
+    #[test]
+    fn list_forms_compare_elements_whole_and_count_repeats() {
+        let b = |x: bool| Value::Bool(x);
+        let list = |xs: &[bool]| Value::List(xs.iter().map(|&x| b(x)).collect());
+        let a = list(&[true, false, false]);
+        let p = |y2: &Value| {
+            Form::ALL_LIST
+                .iter()
+                .filter(|f| {
+                    f.holds(&Pair {
+                        y: &a,
+                        y2,
+                        n: 0.0,
+                        n2: 0.0,
+                        len: 0,
+                        input: &[],
+                    })
+                })
+                .cloned()
+                .collect::<Vec<Form>>()
+        };
+        use Form::*;
+        assert_eq!(p(&a), [Same, SeqPermutation, Subset, Superset, LenDelta(0)]);
+        assert_eq!(
+            p(&list(&[false, false, true])),
+            [SeqReversed, SeqPermutation, Subset, Superset, LenDelta(0)]
+        );
+        // The same elements, another count of each: no permutation.
+        assert_eq!(
+            p(&list(&[true, true, false])),
+            [Subset, Superset, LenDelta(0)]
+        );
+        assert_eq!(
+            p(&list(&[true, false, false, true, false, false])),
+            [Subset, Superset, LenDouble]
+        );
+        assert_eq!(p(&list(&[false, false])), [Subset, LenDelta(-1)]);
+        assert_eq!(p(&list(&[])), [Subset, LenDelta(-3)]);
     }
 
     #[test]
