@@ -1315,6 +1315,95 @@ mod tests {
     }
 
     #[test]
+    fn integer_forms_are_exact_past_a_float_s_precision() {
+        // 2⁶⁰: a float holds it, and not it plus one.
+        let big = 1i128 << 60;
+        let holds = |f: &Form, y: i128, t: i128, x: i128| {
+            let input = [Value::Int(x)];
+            f.holds(&Pair {
+                y: &Value::Int(y),
+                y2: &Value::Int(t),
+                n: 0.0,
+                n2: 0.0,
+                len: 0,
+                input: &input,
+            })
+        };
+        let affine = |a: f64, b: f64| Form::Affine {
+            alpha: Const::lit(a),
+            beta: Const::lit(b),
+        };
+        assert!(holds(&affine(1.0, 1.0), big, big + 1, 0));
+        assert!(!holds(&affine(1.0, 1.0), big, big, 0));
+        assert!(!holds(&affine(1.0, 1.0), big, big + 2, 0));
+        assert!(holds(&affine(-2.0, 3.0), big, 3 - 2 * big, 0));
+        // A coefficient that is not whole is judged as floats: `0.5 · 4 == 2`.
+        assert!(holds(&affine(0.5, 0.0), 4, 2, 0));
+        let times = Form::ByParam {
+            param: 0,
+            times: true,
+        };
+        let plus = Form::ByParam {
+            param: 0,
+            times: false,
+        };
+        assert!(holds(&times, big, 3 * big, 3) && !holds(&times, big, 3 * big + 1, 3));
+        assert!(holds(&plus, big, big + 5, 5) && !holds(&plus, big, big + 4, 5));
+        let param = Form::Param(0);
+        assert!(holds(&param, 0, big, big) && !holds(&param, 0, big + 1, big));
+        let (least, most) = (Form::AtLeast, Form::AtMost);
+        assert!(holds(&least, big, big, 0) && !holds(&least, big, big - 1, 0));
+        assert!(holds(&most, big, big, 0) && !holds(&most, big, big + 1, 0));
+        // An exact product past `i128` holds of nothing.
+        assert!(!holds(&times, i128::MAX, i128::MAX, 2));
+    }
+
+    #[test]
+    fn integer_coefficients_are_solved_exactly_and_never_zero_or_inexact() {
+        let fit = |pairs: &[(i128, i128)]| {
+            let values: Vec<(Value, Value)> = pairs
+                .iter()
+                .map(|&(y, t)| (Value::Int(y), Value::Int(t)))
+                .collect();
+            let ps: Vec<Pair<'_>> = values
+                .iter()
+                .map(|(y, t)| Pair {
+                    y,
+                    y2: t,
+                    n: 0.0,
+                    n2: 0.0,
+                    len: 0,
+                    input: &[],
+                })
+                .collect();
+            fit_integers(&ps, &ps)
+        };
+        let big = 1i128 << 60;
+        // `y' = 3y + 1`, past a float's precision.
+        assert_eq!(
+            fit(&[(big, 3 * big + 1), (big + 1, 3 * big + 4), (7, 22)]),
+            Some(Form::Affine {
+                alpha: Const::lit(3.0),
+                beta: Const::lit(1.0)
+            })
+        );
+        // Solved from two results two apart: the slope is the rise over the run.
+        assert_eq!(
+            fit(&[(0, 1), (2, 7), (5, 16)]),
+            Some(Form::Affine {
+                alpha: Const::lit(3.0),
+                beta: Const::lit(1.0)
+            })
+        );
+        // A follow-up that gives a constant is no relation of this form.
+        assert_eq!(fit(&[(1, 5), (2, 5), (9, 5)]), None);
+        // No whole slope; one pair off the line; a constant a float cannot write exactly.
+        assert_eq!(fit(&[(0, 0), (2, 1), (4, 2)]), None);
+        assert_eq!(fit(&[(0, 1), (1, 2), (2, 4)]), None);
+        assert_eq!(fit(&[(0, big + 1), (1, big + 2)]), None);
+    }
+
+    #[test]
     fn list_forms_compare_elements_whole_and_count_repeats() {
         let b = |x: bool| Value::Bool(x);
         let list = |xs: &[bool]| Value::List(xs.iter().map(|&x| b(x)).collect());
