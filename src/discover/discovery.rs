@@ -191,11 +191,7 @@ impl<'f, A: Args> Discovery<'f, A> {
         let Some(f) = p.check.as_ref() else {
             return Some(p);
         };
-        let follow_ups: Vec<usize> = match &f.subject {
-            search::Subject::Follow { transform, .. } => vec![*transform],
-            search::Subject::Recurrence { first, second, .. } => vec![*first, *second],
-            _ => Vec::new(),
-        };
+        let follow_ups = f.follow_ups();
         let overflows = |o: &Observation, t: &Transform| self.overflows(o, t);
         let mut fits = None;
         let mut broken: Vec<&Observation> = Vec::new();
@@ -340,11 +336,6 @@ impl<'f, A: Args> Discovery<'f, A> {
         transforms: &[Transform],
         fresh: &[Observation],
     ) -> Proposals {
-        let follow_ups = |f: &search::Found| match f.subject {
-            search::Subject::Follow { transform, .. } => vec![transform],
-            search::Subject::Recurrence { first, second, .. } => vec![first, second],
-            _ => Vec::new(),
-        };
         Proposals(
             proposals
                 .0
@@ -352,7 +343,8 @@ impl<'f, A: Args> Discovery<'f, A> {
                 .filter(|p| {
                     p.check.as_ref().is_none_or(|f| {
                         // Only a follow-up with a checked form can be guarded.
-                        let guardable: Vec<&Transform> = follow_ups(f)
+                        let guardable: Vec<&Transform> = f
+                            .follow_ups()
                             .into_iter()
                             .map(|t| &transforms[t])
                             .filter(|t| t.fits_text(&self.sig).is_some())

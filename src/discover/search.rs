@@ -79,6 +79,15 @@ pub struct Found {
 }
 
 impl Found {
+    /// The transformations whose follow-up runs it compares.
+    pub fn follow_ups(&self) -> Vec<usize> {
+        match self.subject {
+            Subject::Follow { transform, .. } => vec![transform],
+            Subject::Recurrence { first, second, .. } => vec![first, second],
+            Subject::Joint { .. } | Subject::Property(_) => Vec::new(),
+        }
+    }
+
     /// The runs of the function a test of it adds to the original: none for a property of
     /// the result, one for a follow-up, two for a relation of three runs.
     pub fn executions(&self) -> usize {
@@ -1026,6 +1035,15 @@ fn by_input(sig: &Signature, transform: &Transform, pairs: &[Pair<'_>]) -> Vec<F
     }
 }
 
+/// The weak forms of a sequence or a list that grew or was cut: inclusion and length.
+const GROWN_OR_CUT: [Form; 5] = [
+    Form::Subset,
+    Form::Superset,
+    Form::LenDelta(1),
+    Form::LenDelta(-1),
+    Form::LenDouble,
+];
+
 /// The output relations of transformation `t` that hold on every observation in `on`: the
 /// first equality form that holds (fitted on every other observation, checked on all), and
 /// every weaker form that holds too when no equality does.
@@ -1089,14 +1107,7 @@ fn forms_on(
             } else if holds(&Form::SeqPermutation) {
                 out.push(Form::SeqPermutation);
             } else if weak {
-                let weak = [
-                    Form::Subset,
-                    Form::Superset,
-                    Form::LenDelta(1),
-                    Form::LenDelta(-1),
-                    Form::LenDouble,
-                ];
-                out.extend(weak.into_iter().filter(holds));
+                out.extend(GROWN_OR_CUT.into_iter().filter(holds));
             }
         }
         Kind::List => {
@@ -1106,14 +1117,7 @@ fn forms_on(
             {
                 out.push(f);
             } else if weak {
-                let weak = [
-                    Form::Subset,
-                    Form::Superset,
-                    Form::LenDelta(1),
-                    Form::LenDelta(-1),
-                    Form::LenDouble,
-                ];
-                out.extend(weak.into_iter().filter(holds));
+                out.extend(GROWN_OR_CUT.into_iter().filter(holds));
             }
         }
         Kind::Char => out.extend([Form::Same, Form::SameIgnoringCase].into_iter().find(holds)),
