@@ -225,6 +225,49 @@ mod tests {
     use crate::discover::{transform, triple, Kind, Signature};
 
     #[test]
+    fn a_recurrence_is_folded_only_where_both_its_runs_are_related_alone() {
+        let base = |subject: Subject| Found {
+            subject,
+            guard: None,
+            inputs: 30,
+            held: 30,
+            detects: 3,
+            catches: Catches::default(),
+            perturbations: 6,
+            tolerance: 0.0,
+            projection: None,
+        };
+        let equal = |transform: usize| {
+            base(Subject::Follow {
+                transform,
+                center: None,
+                form: Form::Affine {
+                    alpha: transform::Const::lit(1.0),
+                    beta: transform::Const::lit(1.0),
+                },
+            })
+        };
+        let recurrence = base(Subject::Recurrence {
+            first: 0,
+            second: 1,
+            a: 1,
+            b: 1,
+        });
+        let sig = Signature::parse("fn f(n: i64) -> i64", &[Kind::Int], Kind::Int).unwrap();
+        let transforms = Transform::all(&sig);
+        let recurrences = |list: Vec<Found>| {
+            fold(&transforms, list)
+                .into_iter()
+                .filter(|f| matches!(f.subject, Subject::Recurrence { .. }))
+                .count()
+        };
+        assert_eq!(recurrences(vec![recurrence.clone()]), 1);
+        assert_eq!(recurrences(vec![equal(0), recurrence.clone()]), 1);
+        assert_eq!(recurrences(vec![equal(1), recurrence.clone()]), 1);
+        assert_eq!(recurrences(vec![equal(0), equal(1), recurrence]), 0);
+    }
+
+    #[test]
     fn composites_are_kept_once_where_both_parts_held_and_they_catch_more() {
         let sig =
             Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
