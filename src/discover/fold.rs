@@ -209,7 +209,8 @@ pub(super) fn fold(transforms: &[Transform], found: Vec<Found>) -> Vec<Found> {
                 };
                 !(equal(*first) && equal(*second))
             }
-            Subject::Property(_) => true,
+            // Of a nested call and a single one, neither is a run the others compare.
+            Subject::Property(_) | Subject::Compose { .. } => true,
         };
         if keep {
             kept.push(f.clone());

@@ -104,6 +104,17 @@ pub fn observe(
                     next[*param] = output.clone();
                     Some(next)
                 }
+                // And with another parameter set: the inner call of a composition.
+                Transform::Nested {
+                    param,
+                    other,
+                    value,
+                } => input[*other].number_like(*value).map(|set| {
+                    let mut next = input.clone();
+                    next[*param] = output.clone();
+                    next[*other] = set;
+                    next
+                }),
                 _ => t.apply(&input, center, seed),
             };
             let out = next.as_ref().and_then(|n| call(n)).filter(|o| !too_long(o));

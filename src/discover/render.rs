@@ -39,6 +39,10 @@ pub fn relation(sig: &Signature, transforms: &[Transform], f: &Found) -> String 
             );
             format!("result == {rhs}")
         }
+        &Subject::Compose { nested, direct } => {
+            let call = |t: usize| sig.call(&transforms[t].arguments(sig, None));
+            format!("{} == {}", call(nested), call(direct))
+        }
         Subject::Joint {
             partner,
             combined,

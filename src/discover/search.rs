@@ -53,6 +53,14 @@ pub enum Subject {
         /// The second's.
         b: i8,
     },
+    /// Two follow-up runs that agree: the function composed with itself against one call
+    /// (`root(result, 2) == root(x, 2 * n)`).
+    Compose {
+        /// Index of the nested call's transformation ([`Transform::Nested`]).
+        nested: usize,
+        /// Index of the single call's.
+        direct: usize,
+    },
 }
 
 /// A relation that held.
@@ -84,6 +92,7 @@ impl Found {
         match self.subject {
             Subject::Follow { transform, .. } => vec![transform],
             Subject::Recurrence { first, second, .. } => vec![first, second],
+            Subject::Compose { nested, direct } => vec![nested, direct],
             Subject::Joint { .. } | Subject::Property(_) => Vec::new(),
         }
     }
@@ -94,7 +103,7 @@ impl Found {
         match self.subject {
             Subject::Property(_) => 0,
             Subject::Follow { .. } => 1,
-            Subject::Joint { .. } | Subject::Recurrence { .. } => 2,
+            Subject::Joint { .. } | Subject::Recurrence { .. } | Subject::Compose { .. } => 2,
         }
     }
 
@@ -102,7 +111,7 @@ impl Found {
     pub fn raw_constants(&self) -> usize {
         match &self.subject {
             Subject::Follow { form, .. } => form.raw_constants(),
-            Subject::Property(_) | Subject::Recurrence { .. } => 0,
+            Subject::Property(_) | Subject::Recurrence { .. } | Subject::Compose { .. } => 0,
             Subject::Joint { form, .. } => [form.alpha, form.beta, form.gamma]
                 .iter()
                 .filter(|c| super::form::raw(c))
@@ -120,6 +129,22 @@ struct Scope<'a> {
 }
 
 impl Scope<'_> {
+    /// Whether, among the observations `on`, enough distinct inputs gave results that are not
+    /// all equal across the original and the follow-ups `runs`: a relation any constant meets
+    /// (`f(f(x, n), 2) == f(x, 2 * n)`, `y = 2·y₁ - y₂`) says something only there.
+    fn telling(&self, on: &[usize], runs: [usize; 2]) -> bool {
+        let differ: Vec<usize> = on
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let o = self.obs[i];
+                runs.iter()
+                    .any(|&t| o.follow[t].output.as_ref() != Some(&o.output))
+            })
+            .collect();
+        self.distinct(&differ) >= self.min_inputs
+    }
+
     /// Distinct inputs among the observations `idx`.
     fn distinct(&self, idx: &[usize]) -> usize {
         idx.iter()
@@ -429,8 +454,9 @@ pub fn search(
     let guards = Guard::all(sig);
     let mut found = Vec::new();
     for (t, transform) in transforms.iter().enumerate() {
-        if *transform == Transform::Origin {
-            // A probe of the boundary for the properties, not a relation of the function's.
+        if matches!(transform, Transform::Origin | Transform::Nested { .. }) {
+            // A probe of the boundary for the properties, and the inner call of a
+            // composition: not a relation of the function's with the original result.
             continue;
         }
         let center = match transform {
@@ -518,6 +544,7 @@ pub fn search(
     found.extend(properties(sig, transforms, &scope));
     found.extend(joint(sig, transforms, &scope, &guards));
     found.extend(recurrences(sig, transforms, &scope, &guards));
+    found.extend(compositions(sig, transforms, &scope, &guards));
     found.retain(|f| f.detects > 0);
     found
 }
@@ -578,6 +605,11 @@ fn recurrences(
             };
             let (list, first_result, scale) = perturbations(sig.output, obs, &on);
             for (a, b) in forms {
+                // A constant meets `y = a·y + b·y` when `a + b = 1`: such a recurrence must
+                // hold where the runs differ, not only where the function is flat.
+                if i16::from(a) + i16::from(b) == 1 && !scope.telling(&on, [first, second]) {
+                    continue;
+                }
                 let (detects, catches) = caught(&list, &on, obs.len(), |p, i| {
                     let o = obs[i];
                     let wrong = |y: &Value, probe: f64, size: usize| {
@@ -610,6 +642,99 @@ fn recurrences(
                     projection: None,
                 });
             }
+        }
+    }
+    out
+}
+
+/// `y' = y` for results of `kind`.
+fn identity(kind: Kind) -> Form {
+    let one = Const::lit(1.0);
+    let zero = Const::lit(0.0);
+    match kind {
+        Kind::Float | Kind::Int | Kind::Bool => Form::Affine {
+            alpha: one,
+            beta: zero,
+        },
+        Kind::FloatSeq | Kind::IntSeq => Form::SeqAffine {
+            alpha: one,
+            beta: zero,
+        },
+        Kind::Str => Form::Text(TextForm::Same),
+        Kind::Char | Kind::List | Kind::Record | Kind::Option | Kind::Result => Form::Same,
+    }
+}
+
+/// Whether the observation's follow-ups `nested` and `direct` gave the same result.
+fn agree(kind: Kind, o: &Observation, nested: usize, direct: usize) -> bool {
+    let (inner, outer) = (&o.follow[nested], &o.follow[direct]);
+    match (&inner.output, &outer.output) {
+        (Some(y2), Some(y)) => identity(kind).holds(&Pair {
+            y,
+            y2,
+            n: outer.noise,
+            n2: inner.noise,
+            len: 0,
+            input: &o.input,
+        }),
+        _ => false,
+    }
+}
+
+/// Compositions: the function applied to its own result with another parameter set to `c`,
+/// against one call with that parameter `c` times or `c` more (`pow(pow(x, n), 2) ==
+/// pow(x, 2 * n)`, `rotate(rotate(xs, n), 1) == rotate(xs, n + 1)`).
+fn compositions(
+    sig: &Signature,
+    transforms: &[Transform],
+    scope: &Scope<'_>,
+    guards: &[Guard],
+) -> Vec<Found> {
+    let obs = &scope.obs;
+    let mut out = Vec::new();
+    for (nested, t) in transforms.iter().enumerate() {
+        for outer in t.composed() {
+            let Some(direct) = transforms.iter().position(|u| *u == outer) else {
+                continue;
+            };
+            let holds = |_: &(), i: usize| agree(sig.output, obs[i], nested, direct);
+            let fit = |on: &[usize], _| {
+                on.iter()
+                    .all(|&i| holds(&(), i))
+                    .then_some(())
+                    .into_iter()
+                    .collect()
+            };
+            let Some((guard, forms, on)) = scope.category(guards, fit, holds) else {
+                continue;
+            };
+            if forms.is_empty() || !scope.telling(&on, [nested, direct]) {
+                continue;
+            }
+            let (list, first_result, scale) = perturbations(sig.output, obs, &on);
+            let (detects, catches) = caught(&list, &on, obs.len(), |p, i| {
+                let o = obs[i];
+                let mut moved = (*o).clone();
+                for t in [nested, direct] {
+                    let f = &o.follow[t];
+                    moved.follow[t].output = f
+                        .output
+                        .as_ref()
+                        .map(|y| p.apply(y, first_result, scale, f.probe, f.size));
+                }
+                !agree(sig.output, &moved, nested, direct)
+            });
+            out.push(Found {
+                subject: Subject::Compose { nested, direct },
+                guard,
+                inputs: scope.distinct(&on),
+                held: on.len(),
+                detects,
+                catches,
+                perturbations: counted(&list),
+                tolerance: 0.0,
+                projection: None,
+            });
         }
     }
     out
@@ -1266,6 +1391,7 @@ pub fn holds_on(sig: &Signature, transforms: &[Transform], f: &Found, obs: &[Obs
                 a,
                 b,
             } => recurs(o, first, second, a, b),
+            &Subject::Compose { nested, direct } => agree(sig.output, o, nested, direct),
             Subject::Joint {
                 partner,
                 combined,

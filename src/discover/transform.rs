@@ -161,6 +161,11 @@ pub enum SeqOp {
 /// `f(x + y)` (on the grid: `(a + 1)·x + b`) or `f(x·y)`.
 pub const PARTNERS: [(f64, Const); 2] = [(1.0, Const::lit(1.0)), (2.0, Const::lit(0.0))];
 
+/// The values another parameter takes in the inner call of a composition, `f(f(x, n), c)`:
+/// each is compared with the outer call at `c·n` and at `n + c` (`root(x, 2 * n)`,
+/// `rotate(xs, n + 1)`). One and two are the smallest that make either side a new call.
+const COMPOSED: [f64; 2] = [1.0, 2.0];
+
 /// Composite sequence transformations: a reordering or a cut, then a change of the values.
 const COMPOSITE_FIRST: [SeqOp; 4] = [
     SeqOp::Permute,
@@ -384,6 +389,17 @@ pub enum Transform {
         /// The parameter's index.
         param: usize,
     },
+    /// The function applied to its own result with another number parameter set to a
+    /// value: the inner side of a composition, `root(root(x, n), 2)`, compared with the
+    /// outer side `root(x, 2 * n)` (see [`Transform::composed`]).
+    Nested {
+        /// The parameter the result takes the place of.
+        param: usize,
+        /// The number parameter set.
+        other: usize,
+        /// The value it takes.
+        value: f64,
+    },
     /// A string parameter is changed.
     Text {
         /// The parameter's index.
@@ -590,6 +606,19 @@ impl Transform {
             if own || sig.in_place == Some(p) {
                 out.push(Transform::OnResult { param: p });
             }
+            // The function composed with itself across another parameter, where a result can
+            // be an argument again.
+            if own {
+                for &q in numbers.iter().filter(|&&q| q != p) {
+                    for value in COMPOSED {
+                        out.push(Transform::Nested {
+                            param: p,
+                            other: q,
+                            value,
+                        });
+                    }
+                }
+            }
         }
         if numbers.len() > 1 {
             for a in [-1.0, 2.0, 0.5] {
@@ -607,6 +636,23 @@ impl Transform {
             }
         }
         out
+    }
+
+    /// The calls a nested one is compared with, the other parameter times the value or plus
+    /// it: `root(x, 2 * n)` and `root(x, n + 2)` for `root(root(x, n), 2)`.
+    pub fn composed(&self) -> Vec<Transform> {
+        let Transform::Nested { other, value, .. } = *self else {
+            return Vec::new();
+        };
+        [(value, 0.0), (1.0, value)]
+            .into_iter()
+            .filter(|&(a, b)| a != 1.0 || b != 0.0)
+            .map(|(a, b)| Transform::Affine {
+                param: other,
+                a,
+                b: Const::lit(b),
+            })
+            .collect()
     }
 
     /// The sequence parameter whose element the follow-up's text reads (`xs[0]`,
@@ -793,7 +839,7 @@ impl Transform {
                 out[param] = Value::Int(n.checked_sub(*k)?);
             }
             // The result is needed: the observation makes this follow-up itself.
-            Transform::OnResult { .. } => return None,
+            Transform::OnResult { .. } | Transform::Nested { .. } => return None,
             Transform::Text { param, op } => {
                 out[param] = match (&input[param], op) {
                     (Value::Str(s), op) => Value::Str(op.apply(s)?),
@@ -935,6 +981,20 @@ impl Transform {
                 } else {
                     changed
                 };
+            }
+            Transform::Nested {
+                param,
+                other,
+                value,
+            } => {
+                out = Transform::Special {
+                    param: other,
+                    value,
+                }
+                .arguments(sig, None);
+                out[param] = Transform::OnResult { param }
+                    .arguments(sig, None)
+                    .swap_remove(param);
             }
             Transform::OnResult { param } => {
                 let p = &sig.params[param];

@@ -1560,3 +1560,75 @@ fn an_in_place_function_is_related_by_what_its_parameter_holds_after() {
     assert_eq!(outcomes.len(), inputs.len(), "{}", run.describe());
     assert!(outcomes.contains(&Outcome::Fail), "{outcomes:?}");
 }
+
+/// The integer `n`-th root, `n >= 1`: the largest `r` with `r^n <= x`, checked.
+fn iroot(x: u64, n: u32) -> u64 {
+    assert!(n >= 1, "a root of degree zero");
+    let fits = |r: u64| r.checked_pow(n).is_some_and(|p| p <= x);
+    // Bisection over the whole range: no float estimate to be off by one.
+    let (mut lo, mut hi) = (0u64, x);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
+/// A root that takes one degree too few from the fourth on: `iroot(x, 2 * n)` goes wrong where
+/// `iroot(iroot(x, n), 2)` does not.
+#[invite::metamorphic(
+    if n.checked_mul(2).is_some() => iroot_low(result, 2) == iroot_low(x, 2 * n)
+)]
+fn iroot_low(x: u64, n: u32) -> u64 {
+    iroot(x, if n >= 4 { n - 1 } else { n })
+}
+
+#[test]
+fn a_function_composed_with_itself_across_a_parameter_is_proposed_where_it_holds() {
+    let inputs: Vec<(u64, u32)> = (0..90u64)
+        .map(|i| (i * i * 104_729 + i * 7_919, 1 + (i % 5) as u32))
+        .collect();
+    let found = Discovery::new("fn iroot(x: u64, n: u32) -> u64", iroot)
+        .unwrap()
+        .inputs(inputs.clone())
+        .run();
+    let composed = "if n.checked_mul(2).is_some() => iroot(result, 2) == iroot(x, 2 * n)";
+    assert!(found.relations().any(|r| r == composed), "{found}");
+    // A root is flat between powers: `y = 2·y₁ - y₂` held on the inputs seen, where the runs
+    // were equal, and is false at a power (`x = 4`). Not proposed.
+    assert!(
+        !found.relations().any(|r| r.contains("result == 2 *")),
+        "{found}"
+    );
+    // Pasted, it catches a root whose degree is off from the fourth on, and only there.
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        for (x, n) in [(1_000_000_000_000, 1), (1_000_000_000_000, 2), (5, 2)] {
+            iroot_low(x, n);
+            assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+        }
+    });
+    run.assert_success();
+    assert_eq!(
+        run.outcomes_of(&composed.replace("iroot(", "iroot_low(")),
+        [Outcome::Pass, Outcome::Fail, Outcome::Pass],
+        "{}",
+        run.describe()
+    );
+    // A remainder is no composition: `rem(rem(a, b), 2)` is not `rem(a, 2 * b)`.
+    let found = Discovery::new("fn rem(a: u64, b: u64) -> u64", |a: u64, b: u64| a % b)
+        .unwrap()
+        .inputs(inputs.iter().map(|&(x, n)| (x, u64::from(n) + 1)))
+        .run();
+    assert!(
+        !found.relations().any(|r| r.contains("rem(result, 2)")),
+        "{found}"
+    );
+    assert!(
+        !found.relations().any(|r| r.contains("rem(result, 1)")),
+        "{found}"
+    );
+}
