@@ -1204,6 +1204,44 @@ mod tests {
         for expected in ["binomial(n, 0) == 1", "binomial(n, 1) == n"] {
             assert!(rel.contains(&expected), "{expected}\n{found}");
         }
+        // The parameter plus one as the coefficient: the next factor of a product, a growth
+        // factor.
+        // Past 170! a double is infinite: no loop of four billion steps at `u32::MAX`.
+        let factorial = |n: u32| (1..=n.min(171)).map(f64::from).product::<f64>();
+        let found = Discovery::new("fn factorial(n: u32) -> f64", factorial)
+            .unwrap()
+            .inputs((0..100u32).map(|i| (i,)))
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(
+            rel.iter()
+                .any(|r| r.ends_with("factorial(n + 1) == (n as f64 + 1.0) * result")),
+            "{found}"
+        );
+        let compound = |p: f64, r: f64, n: u32| p * (1.0 + r).powi(n as i32);
+        let inputs = (0..90u32).map(|i| {
+            let x = f64::from(i);
+            (100.0 + 37.0 * x, 0.01 * f64::from(i % 9), i % 12)
+        });
+        let found = Discovery::new("fn compound(p: f64, r: f64, n: u32) -> f64", compound)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        assert!(
+            found
+                .relations()
+                .any(|r| r.ends_with("compound(p, r, n + 1) == (r + 1.0) * result")),
+            "{found}"
+        );
+        // Not where the coefficient is the parameter itself.
+        let found = Discovery::new("fn pow(k: i64, e: u32) -> i64", pow)
+            .unwrap()
+            .inputs((0..120i64).map(|i| (i % 19 - 9, u32::try_from(i % 11).unwrap())))
+            .run();
+        assert!(
+            !found.relations().any(|r| r.contains("(k + 1) *")),
+            "{found}"
+        );
     }
 
     #[test]

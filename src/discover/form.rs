@@ -44,11 +44,16 @@ pub enum Form {
     SeqPermutation,
     /// `y' = x·y` (`times`) or `y' = y + x`, for `x` a number parameter of the input: another
     /// argument as a coefficient (`pow(k, e + 1) == k * result`), where no constant does.
+    /// With `plus_one`, `x + 1` in its place: a growth factor (`compound(p, r, n + 1) ==
+    /// (r + 1.0) * result`), the next factor of a product (`factorial(n + 1) == (n + 1) *
+    /// result`).
     ByParam {
         /// The parameter's index.
         param: usize,
         /// Whether it multiplies the result rather than adds to it.
         times: bool,
+        /// Whether the coefficient is the parameter plus one.
+        plus_one: bool,
     },
     /// `y'` is a number parameter of the input: the value a function takes at a special
     /// value of another (`binomial(n, 1) == n`).
@@ -251,9 +256,15 @@ impl Form {
                 }
                 _ => false,
             },
-            &Form::ByParam { param, times } => {
+            &Form::ByParam {
+                param,
+                times,
+                plus_one,
+            } => {
+                let step = if plus_one { 1.0 } else { 0.0 };
                 match (p.y.number(), p.y2.number(), p.input[param].number()) {
                     (Some(y), Some(t), Some(x)) => {
+                        let x = x + step;
                         let m = if times { x * y } else { y + x };
                         let spread = if times { x.abs() * n } else { n };
                         close(
@@ -382,8 +393,12 @@ impl Form {
                 let (a, b) = (whole(alpha.value)?, whole(beta.value)?);
                 equal(y.checked_mul(a).and_then(|v| v.checked_add(b)))
             }
-            Form::ByParam { param: q, times } => {
-                let x = param(q)?;
+            Form::ByParam {
+                param: q,
+                times,
+                plus_one,
+            } => {
+                let x = param(q)?.checked_add(i128::from(plus_one))?;
                 equal(if times {
                     x.checked_mul(y)
                 } else {
@@ -855,10 +870,12 @@ mod tests {
         let times = Form::ByParam {
             param: 0,
             times: true,
+            plus_one: false,
         };
         let plus = Form::ByParam {
             param: 0,
             times: false,
+            plus_one: false,
         };
         // Exact.
         assert!(holds_on(&times, 1.5, 3.0, 0.0, 0.0, 2.0));
@@ -1342,10 +1359,12 @@ mod tests {
         let times = Form::ByParam {
             param: 0,
             times: true,
+            plus_one: false,
         };
         let plus = Form::ByParam {
             param: 0,
             times: false,
+            plus_one: false,
         };
         assert!(holds(&times, big, 3 * big, 3) && !holds(&times, big, 3 * big + 1, 3));
         assert!(holds(&plus, big, big + 5, 5) && !holds(&plus, big, big + 4, 5));

@@ -98,8 +98,27 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
         Form::Square { a, b, c } => {
             format!("{} == {}", square(&call, ty), quadratic(*a, *b, *c, ty))
         }
-        Form::ByParam { param, times } => {
-            let x = sig.params[*param].value_text();
+        Form::ByParam {
+            param,
+            times,
+            plus_one,
+        } => {
+            let p = &sig.params[*param];
+            // An integer parameter as a float result's coefficient is cast to the result's
+            // type first.
+            let (x, num_ty) = match (p.num_ty(), ty) {
+                (NumTy::Int, NumTy::F64) => (format!("({} as f64)", p.value_text()), ty),
+                (NumTy::Int, NumTy::F32) => (format!("({} as f32)", p.value_text()), ty),
+                (own, _) => (p.value_text(), own),
+            };
+            let x = match plus_one {
+                true => format!(
+                    "({} + {})",
+                    x.trim_start_matches('(').trim_end_matches(')'),
+                    Const::lit(1.0).text(num_ty)
+                ),
+                false => x,
+            };
             if *times {
                 format!("{call} == {x} * result")
             } else {

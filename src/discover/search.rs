@@ -1154,8 +1154,18 @@ fn by_input(sig: &Signature, transform: &Transform, pairs: &[Pair<'_>]) -> Vec<F
                 .collect()
         }
         Transform::OnResult { .. } => Vec::new(),
+        // A float parameter is no coefficient of an integer result.
         _ => numbers
-            .flat_map(|param| [true, false].map(|times| Form::ByParam { param, times }))
+            .filter(|&q| sig.output != Kind::Int || sig.params[q].kind == Kind::Int)
+            .flat_map(|param| {
+                [(true, false), (true, true), (false, false)].map(|(times, plus_one)| {
+                    Form::ByParam {
+                        param,
+                        times,
+                        plus_one,
+                    }
+                })
+            })
             .collect(),
     }
 }
