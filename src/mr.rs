@@ -185,6 +185,11 @@ pub fn after<T: ToOwned + ?Sized>(x: &T, change: impl FnOnce(&mut T::Owned)) -> 
     owned
 }
 
+/// Every boolean inverted: the votes of the other side, the complement of a mask.
+pub fn invert(xs: &[bool]) -> Vec<bool> {
+    xs.iter().map(|x| !x).collect()
+}
+
 /// The elements in reverse order.
 pub fn reverse<T: Clone>(xs: &[T]) -> Vec<T> {
     xs.iter().rev().cloned().collect()

@@ -224,7 +224,9 @@ impl Form {
     pub fn holds(&self, p: &Pair<'_>) -> bool {
         let k = NOISE_UNITS;
         let (n, n2) = (p.n, p.n2);
-        if let (Value::List(e), Value::List(e2)) = (p.y, p.y2) {
+        if let (Value::List(e), Value::List(e2)) | (Value::Record(e), Value::Record(e2)) =
+            (p.y, p.y2)
+        {
             return self.holds_on_lists(e, e2);
         }
         if let (Value::Int(y), Value::Int(t)) = (p.y, p.y2) {

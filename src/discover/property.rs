@@ -102,6 +102,38 @@ pub enum Property {
         /// Each term's parameter and part.
         terms: [(usize, usize); 2],
     },
+    /// The result's integer parts (a tuple's, or a sequence's elements) add up to the length
+    /// of the sequence `xs`: counts of its elements by category, a tally's yes and no, a
+    /// histogram's bins.
+    CountsOf(usize),
+    /// The result is `None` exactly where the sequence or string `xs` is empty: a summary of
+    /// nothing, refused.
+    NoneWhenEmpty(usize),
+}
+
+/// The number of elements (characters, for a string) of a sequence value.
+fn count(v: &Value) -> Option<usize> {
+    match v {
+        Value::FloatSeq(xs) => Some(xs.len()),
+        Value::IntSeq(xs) => Some(xs.len()),
+        Value::List(xs) => Some(xs.len()),
+        Value::Str(s) => Some(s.chars().count()),
+        _ => None,
+    }
+}
+
+/// The parameters that are sequences or lists, whose length a result may count.
+fn sequences(sig: &Signature) -> impl Iterator<Item = usize> + '_ {
+    (0..sig.params.len())
+        .filter(|&p| sig.params[p].kind.is_seq() || sig.params[p].kind == Kind::List)
+}
+
+/// Whether a type as written is a primitive integer.
+fn integer(t: &str) -> bool {
+    matches!(
+        t.trim_start_matches('&'),
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "usize"
+    )
 }
 
 /// An integer of a result part, by index.
@@ -190,6 +222,9 @@ impl Property {
             }
             Kind::FloatSeq | Kind::IntSeq => {
                 out.extend([Property::NonEmpty, Property::Sorted]);
+                if sig.output == Kind::IntSeq {
+                    out.extend(sequences(sig).map(Property::CountsOf));
+                }
                 let elem = element_type;
                 for (p, param) in sig.params.iter().enumerate() {
                     if param.kind.is_seq() {
@@ -206,22 +241,10 @@ impl Property {
             // An identity between a tuple's parts and the inputs: one part the sum of two
             // others times two integer parameters (Bézout's `g == a·x + b·y`).
             Kind::Record => {
-                let integer = |t: &str| {
-                    matches!(
-                        t.trim_start_matches('&'),
-                        "i8" | "i16"
-                            | "i32"
-                            | "i64"
-                            | "i128"
-                            | "isize"
-                            | "u8"
-                            | "u16"
-                            | "u32"
-                            | "u64"
-                            | "usize"
-                    )
-                };
                 let parts = super::project::part_types(&sig.output_ty).unwrap_or_default();
+                if parts.len() >= 2 && parts.iter().all(|t| integer(t)) {
+                    out.extend(sequences(sig).map(Property::CountsOf));
+                }
                 let ints: Vec<usize> = (0..sig.params.len())
                     .filter(|&p| sig.params[p].kind == Kind::Int)
                     .collect();
@@ -243,7 +266,15 @@ impl Property {
                     }
                 }
             }
-            Kind::Bool | Kind::Str | Kind::Char | Kind::List | Kind::Option | Kind::Result => {}
+            Kind::Option | Kind::Result => out.extend(
+                (0..sig.params.len())
+                    .filter(|&p| {
+                        let kind = sig.params[p].kind;
+                        kind.is_seq() || kind == Kind::List || kind == Kind::Str
+                    })
+                    .map(Property::NoneWhenEmpty),
+            ),
+            Kind::Bool | Kind::Str | Kind::Char | Kind::List => {}
         }
         out
     }
@@ -272,6 +303,25 @@ impl Property {
     pub fn holds(&self, input: &[Value], y: &Value, noise: f64) -> bool {
         match *self {
             Property::Sign(cmp) => y.number().is_some_and(|y| cmp.holds(y, 0.0, noise)),
+            Property::CountsOf(p) => {
+                let parts = match y {
+                    Value::Record(items) => items
+                        .iter()
+                        .map(|v| match v {
+                            Value::Int(i) => Some(*i),
+                            _ => None,
+                        })
+                        .collect::<Option<Vec<i128>>>(),
+                    Value::IntSeq(xs) => Some(xs.clone()),
+                    _ => None,
+                };
+                let total = parts.and_then(|ps| ps.into_iter().try_fold(0i128, i128::checked_add));
+                total.is_some() && total == count(&input[p]).and_then(|n| i128::try_from(n).ok())
+            }
+            Property::NoneWhenEmpty(p) => match (y.inner(), count(&input[p])) {
+                (Some(inner), Some(n)) => inner.is_none() == (n == 0),
+                _ => false,
+            },
             Property::Bound { param, cmp } => match (y.number(), input[param].number()) {
                 (Some(y), Some(x)) => cmp.holds(y, x, noise),
                 _ => false,
@@ -379,6 +429,40 @@ impl Property {
                 format!("result {} {}", cmp.symbol(), sig.params[param].value_text())
             }
             Property::SameLen(p) => format!("result.len() == {}.len()", sig.params[p].name),
+            Property::CountsOf(p) => {
+                let len = format!("{}.len()", sig.params[p].name);
+                // In `usize` where the parts are; in `i128` where they may be negative or
+                // narrower.
+                match sig.output {
+                    Kind::IntSeq if element_type(&sig.output_ty).as_deref() == Some("usize") => {
+                        format!("result.iter().sum::<usize>() == {len}")
+                    }
+                    Kind::IntSeq => {
+                        format!("result.iter().map(|&c| c as i128).sum::<i128>() == {len} as i128")
+                    }
+                    _ => {
+                        let parts = super::project::part_types(&sig.output_ty).unwrap_or_default();
+                        let wide = parts.iter().any(|t| t.trim_start_matches('&') != "usize");
+                        let terms: Vec<String> = (0..parts.len())
+                            .map(|k| match wide {
+                                true => format!("result.{k} as i128"),
+                                false => format!("result.{k}"),
+                            })
+                            .collect();
+                        match wide {
+                            true => format!("{} == {len} as i128", terms.join(" + ")),
+                            false => format!("{} == {len}", terms.join(" + ")),
+                        }
+                    }
+                }
+            }
+            Property::NoneWhenEmpty(p) => {
+                let empty = format!("{}.is_empty()", sig.params[p].name);
+                match sig.output {
+                    Kind::Result => format!("result.is_err() == {empty}"),
+                    _ => format!("result.is_none() == {empty}"),
+                }
+            }
             Property::NonEmpty => "!result.is_empty()".into(),
             Property::Sorted => "result.is_sorted()".into(),
             Property::Within(p) => {
@@ -443,6 +527,46 @@ mod tests {
     }
 
     #[test]
+    fn counts_add_up_to_the_length_and_none_falls_exactly_on_the_empty_input() {
+        let bools = |n: usize| Value::List(vec![Value::Bool(true); n]);
+        let pair = |a: i128, b: i128| Value::Record(vec![Value::Int(a), Value::Int(b)]);
+        let counts = Property::CountsOf(0);
+        assert!(counts.holds(&[bools(5)], &pair(2, 3), 0.0));
+        assert!(!counts.holds(&[bools(5)], &pair(2, 4), 0.0));
+        assert!(!counts.holds(&[bools(5)], &pair(5, 5), 0.0));
+        // A part that is no integer, and a sum past `i128`, hold of nothing.
+        let mixed = Value::Record(vec![Value::Int(5), Value::Float(0.0)]);
+        assert!(!counts.holds(&[bools(5)], &mixed, 0.0));
+        assert!(!counts.holds(&[bools(5)], &pair(i128::MAX, 1), 0.0));
+        assert!(counts.holds(
+            &[Value::FloatSeq(vec![1.0; 3])],
+            &Value::IntSeq(vec![1, 0, 2]),
+            0.0
+        ));
+        assert!(!counts.holds(
+            &[Value::FloatSeq(vec![1.0; 3])],
+            &Value::IntSeq(vec![1, 1, 2]),
+            0.0
+        ));
+        assert!(!counts.holds(&[Value::Int(5)], &pair(2, 3), 0.0));
+
+        let none = Value::Option(None);
+        let some = Value::Option(Some(Box::new(Value::Int(1))));
+        let when_empty = Property::NoneWhenEmpty(0);
+        let text = |s: &str| Value::Str(s.into());
+        assert!(when_empty.holds(&[text("")], &none, 0.0));
+        assert!(when_empty.holds(&[text("é")], &some, 0.0));
+        assert!(!when_empty.holds(&[text("")], &some, 0.0));
+        assert!(!when_empty.holds(&[text("a")], &none, 0.0));
+        assert!(when_empty.holds(&[Value::IntSeq(vec![])], &none, 0.0));
+        assert!(when_empty.holds(&[bools(1)], &some, 0.0));
+        assert!(!when_empty.holds(&[Value::Int(0)], &none, 0.0));
+        let err = Value::Result(Err("empty".into()));
+        assert!(when_empty.holds(&[text("")], &err, 0.0));
+        assert!(!when_empty.holds(&[text("x")], &err, 0.0));
+    }
+
+    #[test]
     fn each_kind_of_result_gets_the_properties_that_read_as_rust_for_it() {
         let s = sig(
             "fn f(x: &f64, n: i32, y: f64) -> f64",
@@ -474,6 +598,9 @@ mod tests {
             [
                 "!result.is_empty()",
                 "result.is_sorted()",
+                "result.iter().map(|&c| c as i128).sum::<i128>() == xs.len() as i128",
+                "result.iter().map(|&c| c as i128).sum::<i128>() == ys.len() as i128",
+                "result.iter().map(|&c| c as i128).sum::<i128>() == zs.len() as i128",
                 "result.len() == xs.len()",
                 "invite::mr::is_subset(&result, &xs)",
                 "result.len() == ys.len()",
@@ -498,7 +625,69 @@ mod tests {
         );
         assert_eq!(
             Property::all(&s),
-            [Property::NonEmpty, Property::Sorted, Property::SameLen(0)]
+            [
+                Property::NonEmpty,
+                Property::Sorted,
+                Property::CountsOf(0),
+                Property::SameLen(0)
+            ]
+        );
+        // Counts in `usize`, of a tuple or a sequence, need no cast; a list of any elements
+        // has a length; a `None` where the input is empty.
+        let s = sig(
+            "fn t(v: &[bool], w: Vec<String>) -> (usize, usize)",
+            &[Kind::List, Kind::List],
+            Kind::Record,
+        );
+        let texts: Vec<String> = Property::all(&s).iter().map(|p| p.text(&s)).collect();
+        assert_eq!(
+            texts,
+            [
+                "result.0 + result.1 == v.len()",
+                "result.0 + result.1 == w.len()"
+            ]
+        );
+        let s = sig(
+            "fn t(v: &[bool]) -> (u8, usize)",
+            &[Kind::List],
+            Kind::Record,
+        );
+        assert_eq!(
+            Property::all(&s)[0].text(&s),
+            "result.0 as i128 + result.1 as i128 == v.len() as i128"
+        );
+        let s = sig(
+            "fn t(v: &[bool]) -> (usize, f64)",
+            &[Kind::List],
+            Kind::Record,
+        );
+        assert_eq!(Property::all(&s), []);
+        let s = sig(
+            "fn t(v: &[f64]) -> Vec<usize>",
+            &[Kind::FloatSeq],
+            Kind::IntSeq,
+        );
+        assert_eq!(
+            Property::CountsOf(0).text(&s),
+            "result.iter().sum::<usize>() == v.len()"
+        );
+        let s = sig(
+            "fn m(s: &str, n: u8, xs: Vec<i64>) -> Option<u8>",
+            &[Kind::Str, Kind::Int, Kind::IntSeq],
+            Kind::Option,
+        );
+        let texts: Vec<String> = Property::all(&s).iter().map(|p| p.text(&s)).collect();
+        assert_eq!(
+            texts,
+            [
+                "result.is_none() == s.is_empty()",
+                "result.is_none() == xs.is_empty()"
+            ]
+        );
+        let s = sig("fn m(s: &str) -> Result<u8, E>", &[Kind::Str], Kind::Result);
+        assert_eq!(
+            Property::all(&s)[0].text(&s),
+            "result.is_err() == s.is_empty()"
         );
         let s = sig("fn c(n: i64) -> usize", &[Kind::Int], Kind::Int);
         assert_eq!(Property::all(&s)[0].text(&s), "result > 0");

@@ -152,6 +152,12 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
             format!("{call}.is_ok() == result.is_ok()")
         }
         Form::SameVariant => format!("{call}.is_some() == result.is_some()"),
+        // A tuple's parts in the other order.
+        Form::SeqReversed if sig.output == Kind::Record => {
+            let parts = super::project::part_types(&sig.output_ty).map_or(0, |t| t.len());
+            let reversed: Vec<String> = (0..parts).rev().map(|k| format!("result.{k}")).collect();
+            format!("{call} == ({})", reversed.join(", "))
+        }
         Form::SeqReversed => format!("{call} == invite::mr::reverse(&result)"),
         Form::SeqPermutation if sig.output == Kind::List => {
             format!("invite::mr::same_elements(&{call}, &result)")

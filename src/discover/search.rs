@@ -1010,6 +1010,14 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         if strict && guard.is_none() && !clear_of_zero(obs, &on) {
             continue;
         }
+        // Where `None` falls, only where the inputs show both variants, and for every input:
+        // of inputs that are never empty it says nothing the function was seen to do.
+        if let Property::NoneWhenEmpty(_) = prop {
+            let has = |i: &usize| obs[*i].output.inner().is_some_and(|v| v.is_some());
+            if guard.is_some() || on.iter().all(has) || !on.iter().any(has) {
+                continue;
+            }
+        }
         let guard = match (prop, guard.or(cover)) {
             // `smallest(xs)` panics on an empty `xs`: the guard must rule it out.
             (Property::Between(p), g) if !g.is_some_and(|g| g.rules_out_empty(p)) => {
@@ -1256,7 +1264,19 @@ fn forms_on(
             }
         }
         Kind::Char => out.extend([Form::Same, Form::SameIgnoringCase].into_iter().find(holds)),
-        Kind::Record => out.extend([Form::Same].into_iter().filter(holds)),
+        // A tuple whose parts are of one type may come back with them in the other order
+        // (`tally(&invite::mr::invert(votes)) == (result.1, result.0)`).
+        Kind::Record => {
+            let reorderable = sig.output_ty.starts_with('(')
+                && super::project::part_types(&sig.output_ty)
+                    .is_some_and(|t| t.len() > 1 && t.iter().all(|p| *p == t[0]));
+            out.extend(
+                [Form::Same, Form::SeqReversed]
+                    .into_iter()
+                    .filter(|f| *f == Form::Same || reorderable)
+                    .find(holds),
+            );
+        }
         // The whole result, or where it is `None` (`Err`): the value inside has relations of
         // its own (see `project`).
         // Where `None` falls only where the inputs show both: of inputs that all have a value

@@ -43,6 +43,19 @@ impl Param {
             )
     }
 
+    /// The element type of a sequence parameter as written (`bool` for `&[bool]`,
+    /// `&Vec<bool>` or `Vec<bool>`).
+    pub fn element_ty(&self) -> Option<String> {
+        let t = self.ty.trim_start_matches("&mut").trim_start_matches('&');
+        let inside = t
+            .strip_prefix("Vec<")
+            .and_then(|t| t.strip_suffix('>'))
+            .or_else(|| t.strip_prefix('[').and_then(|t| t.strip_suffix(']')))?;
+        // An array's `[T; N]`.
+        let elem = inside.rsplit_once(';').map_or(inside, |(e, _)| e);
+        Some(elem.trim().to_string())
+    }
+
     /// The numeric type its numbers are written in.
     pub fn num_ty(&self) -> NumTy {
         if matches!(self.kind, Kind::Int | Kind::IntSeq) {

@@ -483,6 +483,13 @@ impl Transform {
                     for op in LIST_OPS {
                         out.push(Transform::Seq { param: p, op });
                     }
+                    // Booleans inverted, each in its place.
+                    if param.element_ty().as_deref() == Some("bool") {
+                        out.push(Transform::Seq {
+                            param: p,
+                            op: SeqOp::Negate,
+                        });
+                    }
                 }
                 // A letter in the other case.
                 Kind::Char => {
@@ -897,6 +904,9 @@ impl Transform {
                 out[param] = match op {
                     // A sub-slice needs no new vector when the parameter is a slice.
                     SeqOp::ExcludeFirst if p.by_ref() => format!("&{}[1..]", p.name),
+                    SeqOp::Negate if p.kind == Kind::List => {
+                        p.pass_owned(&format!("invite::mr::invert({})", p.slice_text()))
+                    }
                     // An element that need not be `Copy`.
                     SeqOp::IncludeFirst if p.kind == Kind::List => p.pass_owned(&format!(
                         "invite::mr::include({}, {}[0].clone())",
@@ -1129,6 +1139,14 @@ fn list_op(op: SeqOp, mut xs: Vec<Value>, seed: u64) -> Option<Vec<Value>> {
             xs.remove(0);
         }
         SeqOp::Duplicate => xs.extend(xs.clone()),
+        SeqOp::Negate => {
+            for x in &mut xs {
+                let Value::Bool(b) = x else {
+                    return None;
+                };
+                *b = !*b;
+            }
+        }
         _ => return None,
     }
     Some(xs)

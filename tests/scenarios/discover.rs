@@ -433,6 +433,93 @@ fn recurrences_and_indices_counted_from_the_other_end_are_proposed() {
     );
 }
 
+/// Votes counted for and against.
+fn tally(votes: Vec<bool>) -> (usize, usize) {
+    let yes = votes.iter().filter(|v| **v).count();
+    (yes, votes.len() - yes)
+}
+
+#[test]
+fn counts_by_category_and_a_summary_of_nothing_get_their_relations() {
+    let ballots: Vec<(Vec<bool>,)> = (0..60u32)
+        .map(|i| {
+            let bits = i.wrapping_mul(2_654_435_761);
+            ((0..i % 9).map(|j| bits >> (j + 5) & 1 == 1).collect(),)
+        })
+        .collect();
+    let found = Discovery::new("fn tally(votes: &[bool]) -> (usize, usize)", tally)
+        .unwrap()
+        .inputs(ballots.clone())
+        .run();
+    let rel: Vec<&str> = found.relations().collect();
+    for expected in [
+        "tally(&invite::mr::invert(votes)) == (result.1, result.0)",
+        "result.0 + result.1 == votes.len()",
+    ] {
+        assert!(rel.contains(&expected), "{expected}\n{found}");
+    }
+    // Not of a count beside the length: inverted, its parts do not trade places, and they
+    // add up to more than the length.
+    let with_len = |v: Vec<bool>| (v.iter().filter(|b| **b).count(), v.len());
+    let found = Discovery::new("fn with_len(votes: &[bool]) -> (usize, usize)", with_len)
+        .unwrap()
+        .inputs(ballots)
+        .run();
+    assert!(
+        !found
+            .relations()
+            .any(|r| r.contains("(result.1, result.0)") || r.contains("result.0 + result.1")),
+        "{found}"
+    );
+
+    // A histogram's bins hold every element once.
+    let histogram = |xs: Vec<i64>| {
+        let mut bins = vec![0u32; 4];
+        for x in xs {
+            bins[x.rem_euclid(4) as usize] += 1;
+        }
+        bins
+    };
+    let samples: Vec<(Vec<i64>,)> = (0..50i64)
+        .map(|i| ((0..i % 7).map(|j| (i * 31 + j * 17) % 23 - 11).collect(),))
+        .collect();
+    let found = Discovery::new("fn histogram(xs: &[i64]) -> Vec<u32>", histogram)
+        .unwrap()
+        .inputs(samples.clone())
+        .run();
+    assert!(
+        found
+            .relations()
+            .any(|r| r == "result.iter().map(|&c| c as i128).sum::<i128>() == xs.len() as i128"),
+        "{found}"
+    );
+
+    // A mean that refuses an empty input, and only that.
+    let mean = |xs: Vec<i64>| {
+        let n = i64::try_from(xs.len()).ok().filter(|&n| n > 0)?;
+        Some(xs.iter().sum::<i64>().div_euclid(n))
+    };
+    let found = Discovery::new("fn mean(xs: &[i64]) -> Option<i64>", mean)
+        .unwrap()
+        .inputs(samples.clone())
+        .run();
+    assert!(
+        found
+            .relations()
+            .any(|r| r == "result.is_none() == xs.is_empty()"),
+        "{found}"
+    );
+    // Of inputs never empty, not claimed.
+    let found = Discovery::new("fn mean(xs: &[i64]) -> Option<i64>", mean)
+        .unwrap()
+        .inputs(samples.into_iter().filter(|(xs,)| !xs.is_empty()))
+        .run();
+    assert!(
+        !found.relations().any(|r| r.contains("is_none() ==")),
+        "{found}"
+    );
+}
+
 /// The extended Euclidean algorithm: `(g, x, y)` with `g = gcd(a, b) = a·x + b·y`.
 fn egcd(a: i64, b: i64) -> (i64, i64, i64) {
     if b == 0 {
