@@ -215,30 +215,35 @@ pub enum TextOp {
     Lower,
     /// Written twice.
     Doubled,
-    /// With a character added at its end.
-    Appended,
-    /// With a character added at its start.
-    Prepended,
+    /// Written twice with a space between: two words or sentences where there was one.
+    Spaced,
+    /// With a piece added at its end.
+    Appended(&'static str),
+    /// With a piece added at its start.
+    Prepended(&'static str),
     /// Its first character removed.
     FirstRemoved,
     /// The empty string.
     Emptied,
 }
 
-/// Every change of a string, in a fixed order.
-const TEXT_OPS: [TextOp; 8] = [
+/// Every change of a string, in a fixed order. What a string gains is a character of each
+/// class text is split by: a letter (so that case matters to it), a space, and a word after
+/// a space.
+const TEXT_OPS: [TextOp; 12] = [
     TextOp::Reversed,
     TextOp::Upper,
     TextOp::Lower,
     TextOp::Doubled,
-    TextOp::Appended,
-    TextOp::Prepended,
+    TextOp::Spaced,
+    TextOp::Appended("a"),
+    TextOp::Appended(" "),
+    TextOp::Appended(" a"),
+    TextOp::Prepended("a"),
+    TextOp::Prepended(" "),
     TextOp::FirstRemoved,
     TextOp::Emptied,
 ];
-
-/// The character a string gains: a letter, so that case matters to it.
-const ADDED: char = 'a';
 
 impl TextOp {
     /// The changed string; `None` where there is no first character to remove.
@@ -248,8 +253,9 @@ impl TextOp {
             TextOp::Upper => s.to_uppercase(),
             TextOp::Lower => s.to_lowercase(),
             TextOp::Doubled => s.repeat(2),
-            TextOp::Appended => format!("{s}{ADDED}"),
-            TextOp::Prepended => format!("{ADDED}{s}"),
+            TextOp::Spaced => format!("{s} {s}"),
+            TextOp::Appended(piece) => format!("{s}{piece}"),
+            TextOp::Prepended(piece) => format!("{piece}{s}"),
             TextOp::FirstRemoved => {
                 let mut c = s.chars();
                 c.next()?;
@@ -266,8 +272,9 @@ impl TextOp {
             TextOp::Upper => format!("{s}.to_uppercase()"),
             TextOp::Lower => format!("{s}.to_lowercase()"),
             TextOp::Doubled => format!("{s}.repeat(2)"),
-            TextOp::Appended => format!("format!(\"{{{s}}}{ADDED}\")"),
-            TextOp::Prepended => format!("format!(\"{ADDED}{{{s}}}\")"),
+            TextOp::Spaced => format!("format!(\"{{{s}}} {{{s}}}\")"),
+            TextOp::Appended(piece) => format!("format!(\"{{{s}}}{piece}\")"),
+            TextOp::Prepended(piece) => format!("format!(\"{piece}{{{s}}}\")"),
             TextOp::FirstRemoved => format!("{s}.chars().skip(1).collect::<String>()"),
             TextOp::Emptied => "String::new()".to_string(),
         }

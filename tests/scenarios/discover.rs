@@ -433,6 +433,36 @@ fn recurrences_and_indices_counted_from_the_other_end_are_proposed() {
     );
 }
 
+#[test]
+fn a_string_gains_a_letter_a_space_or_a_word() {
+    let pieces = ["a", "bb", "Rust", "x y", "  ", "Ab1", "ok."];
+    let texts: Vec<(String,)> = (0..60usize)
+        .map(|i| {
+            let h = i.wrapping_mul(2_654_435_761) >> 4;
+            let parts: Vec<&str> = (0..i % 5).map(|j| pieces[(h >> (3 * j)) % 7]).collect();
+            (parts.join(if i % 2 == 0 { " " } else { "" }),)
+        })
+        .collect();
+    let words = |s: String| s.split_whitespace().count();
+    let found = Discovery::new("fn words(s: &str) -> usize", words)
+        .unwrap()
+        .inputs(texts.clone())
+        .run();
+    let rel: Vec<&str> = found.relations().collect();
+    for expected in [
+        "words(&format!(\"{s} a\")) == result + 1",
+        "words(&format!(\"{s} \")) == result",
+    ] {
+        assert!(rel.contains(&expected), "{expected}\n{found}");
+    }
+    // A letter appended joins the last word: no more words, and not always as many.
+    assert!(
+        !rel.iter()
+            .any(|r| r.starts_with("words(&format!(\"{s}a\")) ==")),
+        "{found}"
+    );
+}
+
 /// Votes counted for and against.
 fn tally(votes: Vec<bool>) -> (usize, usize) {
     let yes = votes.iter().filter(|v| **v).count();
