@@ -10,7 +10,7 @@ use super::observe::{observe, Observation};
 use super::proposal::{propose, Proposals};
 use super::search;
 use super::signature::Signature;
-use super::transform::Transform;
+use super::transform::{Transform, TEXT_OPS};
 use super::value::Value;
 use super::{Error, DEFAULT_MIN_INPUTS};
 
@@ -461,13 +461,58 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
                 }
                 _ => {}
             }
-            // Equal arguments: this parameter takes another's value, of the same type.
+            // Related arguments: this parameter takes another's value, of the same type, as it
+            // is or changed as discovery changes values of that type (negated, doubled,
+            // reversed, every change of a string), where relations between
+            // them hold or break (`levenshtein(a, &b.repeat(2)) >= result` fails for `a` the
+            // double of `b`).
             for (q, other) in sig.params.iter().enumerate() {
                 if q != p && other.ty == param.ty {
-                    with(p, base[q].clone());
+                    for v in related(&base[q], &param.ty) {
+                        with(p, v);
+                    }
                 }
             }
         }
+    }
+    out
+}
+
+/// `v` and the values discovery's transformations make of it, for counter-inputs in which
+/// one argument is another's, related.
+fn related(v: &Value, ty: &str) -> Vec<Value> {
+    let mut out = vec![v.clone()];
+    match v {
+        Value::Float(x) => out.extend([Value::Float(-x), Value::Float(2.0 * x)]),
+        Value::Int(i) => {
+            let (lo, hi) = int_range(ty);
+            out.extend(
+                [i.checked_neg(), i.checked_mul(2)]
+                    .into_iter()
+                    .flatten()
+                    .filter(|j| (lo..=hi).contains(j))
+                    .map(Value::Int),
+            );
+        }
+        Value::Str(s) => out.extend(
+            TEXT_OPS
+                .into_iter()
+                .filter_map(|op| op.apply(s))
+                .map(Value::Str),
+        ),
+        Value::FloatSeq(xs) => {
+            out.push(Value::FloatSeq(xs.iter().rev().copied().collect()));
+            out.push(Value::FloatSeq(xs.repeat(2)));
+        }
+        Value::IntSeq(xs) => {
+            out.push(Value::IntSeq(xs.iter().rev().copied().collect()));
+            out.push(Value::IntSeq(xs.repeat(2)));
+        }
+        Value::List(xs) => {
+            out.push(Value::List(xs.iter().rev().cloned().collect()));
+            out.push(Value::List([xs.as_slice(), xs.as_slice()].concat()));
+        }
+        _ => {}
     }
     out
 }

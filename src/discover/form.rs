@@ -58,6 +58,9 @@ pub enum Form {
     /// `y'` is a number parameter of the input: the value a function takes at a special
     /// value of another (`binomial(n, 1) == n`).
     Param(usize),
+    /// `y'` is the length of a string (in characters) or a sequence of the input: what a
+    /// distance takes against the empty string (`levenshtein(a, "") == a.chars().count()`).
+    LenOf(usize),
     /// How a string follow-up relates to the string result.
     Text(TextForm),
     /// Every element of `y'` is an element of `y`.
@@ -282,6 +285,17 @@ impl Form {
                 (Value::Str(y), Value::Str(t)) => f.holds(y, t),
                 _ => false,
             },
+            &Form::LenOf(param) => {
+                let len = match &p.input[param] {
+                    Value::Str(s) => Some(s.chars().count()),
+                    Value::List(xs) => Some(xs.len()),
+                    v => v.elements().map(|e| e.len()),
+                };
+                match (p.y2, len.and_then(|n| i128::try_from(n).ok())) {
+                    (Value::Int(t), Some(n)) => *t == n,
+                    _ => false,
+                }
+            }
             &Form::Param(param) => match (p.y2.number(), p.input[param].number()) {
                 (Some(t), Some(x)) => close(t, x, k * (n2 + EPS * (t.abs() + x.abs()))),
                 _ => false,

@@ -109,6 +109,12 @@ pub enum Property {
     /// The result is `None` exactly where the sequence or string `xs` is empty: a summary of
     /// nothing, refused.
     NoneWhenEmpty(usize),
+    /// The result is `None` (`Err`) exactly where two sequences or strings differ in length:
+    /// a function of them element by element (`hamming(a, b)`, a dot product).
+    NoneWhenLengthsDiffer(usize, usize),
+    /// An integer result is at most the length of the sequence or string `xs`: a count of
+    /// its elements or of places in it.
+    AtMostLenOf(usize),
 }
 
 /// The number of elements (characters, for a string) of a sequence value.
@@ -120,6 +126,11 @@ fn count(v: &Value) -> Option<usize> {
         Value::Str(s) => Some(s.chars().count()),
         _ => None,
     }
+}
+
+/// Whether values of a kind have a length (a string's in characters).
+fn has_len(kind: Kind) -> bool {
+    kind.is_seq() || kind == Kind::List || kind == Kind::Str
 }
 
 /// The parameters that are sequences or lists, whose length a result may count.
@@ -190,6 +201,13 @@ impl Property {
                     {
                         out.push(Property::Between(p));
                     }
+                }
+                if sig.output == Kind::Int {
+                    out.extend(
+                        (0..sig.params.len())
+                            .filter(|&p| has_len(sig.params[p].kind))
+                            .map(Property::AtMostLenOf),
+                    );
                 }
                 // The defining bounds of an integer result, by a parameter of its own type.
                 let own_int =
@@ -266,14 +284,19 @@ impl Property {
                     }
                 }
             }
-            Kind::Option | Kind::Result => out.extend(
-                (0..sig.params.len())
-                    .filter(|&p| {
-                        let kind = sig.params[p].kind;
-                        kind.is_seq() || kind == Kind::List || kind == Kind::Str
-                    })
-                    .map(Property::NoneWhenEmpty),
-            ),
+            Kind::Option | Kind::Result => {
+                let sized: Vec<usize> = (0..sig.params.len())
+                    .filter(|&p| has_len(sig.params[p].kind))
+                    .collect();
+                out.extend(sized.iter().map(|&p| Property::NoneWhenEmpty(p)));
+                for (k, &p) in sized.iter().enumerate() {
+                    for &q in &sized[k + 1..] {
+                        if sig.params[p].kind == sig.params[q].kind {
+                            out.push(Property::NoneWhenLengthsDiffer(p, q));
+                        }
+                    }
+                }
+            }
             Kind::Bool | Kind::Str | Kind::Char | Kind::List => {}
         }
         out
@@ -285,7 +308,10 @@ impl Property {
     pub fn bounds_by_input(&self) -> bool {
         matches!(
             self,
-            Property::Bound { .. } | Property::Between(_) | Property::Bracket { .. }
+            Property::Bound { .. }
+                | Property::Between(_)
+                | Property::Bracket { .. }
+                | Property::AtMostLenOf(_)
         )
     }
 
@@ -320,6 +346,16 @@ impl Property {
             }
             Property::NoneWhenEmpty(p) => match (y.inner(), count(&input[p])) {
                 (Some(inner), Some(n)) => inner.is_none() == (n == 0),
+                _ => false,
+            },
+            Property::NoneWhenLengthsDiffer(p, q) => {
+                match (y.inner(), count(&input[p]), count(&input[q])) {
+                    (Some(inner), Some(m), Some(n)) => inner.is_none() == (m != n),
+                    _ => false,
+                }
+            }
+            Property::AtMostLenOf(p) => match (y, count(&input[p])) {
+                (Value::Int(r), Some(n)) => i128::try_from(n).is_ok_and(|n| *r <= n),
                 _ => false,
             },
             Property::Bound { param, cmp } => match (y.number(), input[param].number()) {
@@ -454,6 +490,28 @@ impl Property {
                             false => format!("{} == {len}", terms.join(" + ")),
                         }
                     }
+                }
+            }
+            Property::NoneWhenLengthsDiffer(p, q) => {
+                let len = |p: usize| match sig.params[p].kind {
+                    Kind::Str => format!("{}.chars().count()", sig.params[p].name),
+                    _ => format!("{}.len()", sig.params[p].name),
+                };
+                let differ = format!("({} != {})", len(p), len(q));
+                match sig.output {
+                    Kind::Result => format!("result.is_err() == {differ}"),
+                    _ => format!("result.is_none() == {differ}"),
+                }
+            }
+            Property::AtMostLenOf(p) => {
+                let xs = &sig.params[p];
+                let len = match xs.kind {
+                    Kind::Str => format!("{}.chars().count()", xs.name),
+                    _ => format!("{}.len()", xs.name),
+                };
+                match sig.output_ty.trim_start_matches('&') {
+                    "usize" => format!("result <= {len}"),
+                    _ => format!("result as i128 <= {len} as i128"),
                 }
             }
             Property::NoneWhenEmpty(p) => {

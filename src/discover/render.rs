@@ -126,6 +126,18 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
             }
         }
         Form::Param(param) => format!("{call} == {}", sig.params[*param].value_text()),
+        Form::LenOf(param) => {
+            let q = &sig.params[*param];
+            let len = match q.kind {
+                Kind::Str => format!("{}.chars().count()", q.name),
+                _ => format!("{}.len()", q.name),
+            };
+            // A count of another integer type is compared in `i128`.
+            match sig.output_ty.trim_start_matches('&') {
+                "usize" => format!("{call} == {len}"),
+                _ => format!("{call} as i128 == {len} as i128"),
+            }
+        }
         Form::Text(f) => f.text(&call),
         Form::AtLeast => format!("{call} >= result"),
         Form::AtMost => format!("{call} <= result"),

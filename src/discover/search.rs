@@ -12,7 +12,7 @@ use super::perturb::Perturbation;
 use super::project::Projection;
 use super::property::{Cmp, Property};
 use super::signature::Signature;
-use super::transform::{Const, SeqOp, Transform, FLOAT_B, PARTNERS};
+use super::transform::{Const, SeqOp, TextOp, Transform, FLOAT_B, PARTNERS};
 use super::triple::{self, Joint, Triple};
 use super::value::{Kind, Value};
 
@@ -1012,7 +1012,7 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         }
         // Where `None` falls, only where the inputs show both variants, and for every input:
         // of inputs that are never empty it says nothing the function was seen to do.
-        if let Property::NoneWhenEmpty(_) = prop {
+        if let Property::NoneWhenEmpty(_) | Property::NoneWhenLengthsDiffer(..) = prop {
             let has = |i: &usize| obs[*i].output.inner().is_some_and(|v| v.is_some());
             if guard.is_some() || on.iter().all(has) || !on.iter().any(has) {
                 continue;
@@ -1148,7 +1148,15 @@ fn common_center(obs: &[&Observation], t: usize) -> Option<f64> {
 fn by_input(sig: &Signature, transform: &Transform, pairs: &[Pair<'_>]) -> Vec<Form> {
     let numbers = (0..sig.params.len()).filter(|&q| sig.params[q].kind.is_number());
     match *transform {
-        Transform::Special { param, .. } => {
+        // Against the empty string, another's length (a distance's).
+        Transform::Text {
+            param,
+            op: TextOp::Emptied,
+        } if sig.output == Kind::Int => (0..sig.params.len())
+            .filter(|&q| q != param && sig.params[q].kind == Kind::Str)
+            .map(Form::LenOf)
+            .collect(),
+        Transform::Special { param, .. } | Transform::Copy { param, .. } => {
             let constant = pairs
                 .first()
                 .and_then(|p| p.y2.number())

@@ -230,7 +230,7 @@ pub enum TextOp {
 /// Every change of a string, in a fixed order. What a string gains is a character of each
 /// class text is split by: a letter (so that case matters to it), a space, and a word after
 /// a space.
-const TEXT_OPS: [TextOp; 12] = [
+pub(super) const TEXT_OPS: [TextOp; 12] = [
     TextOp::Reversed,
     TextOp::Upper,
     TextOp::Lower,
@@ -414,6 +414,34 @@ pub enum Transform {
         /// What is done to it.
         op: TextOp,
     },
+    /// Two strings of one type changed alike: a common suffix or prefix, both reversed, both
+    /// in upper case (`levenshtein(&format!("{a}a"), &format!("{b}a")) == result`).
+    TextBoth {
+        /// The first string's index.
+        first: usize,
+        /// The second's.
+        second: usize,
+        /// What is done to both.
+        op: TextOp,
+    },
+    /// Two sequences or lists of one type changed alike: reordered by the same permutation,
+    /// reversed, or written twice (`dot(&reverse(xs), &reverse(ys)) == result`).
+    SeqBoth {
+        /// The first sequence's index.
+        first: usize,
+        /// The second's.
+        second: usize,
+        /// What is done to both.
+        op: SeqOp,
+    },
+    /// One parameter given another's value, of the same type: a function of two arguments at
+    /// equal ones (`hamming(a, a) == Ok(0)`, `gcd(a, a) == a`).
+    Copy {
+        /// The parameter replaced.
+        param: usize,
+        /// The parameter whose value it takes.
+        from: usize,
+    },
     /// A sequence parameter is transformed twice: the input of a composite of two relations.
     SeqThen {
         /// The parameter's index.
@@ -586,6 +614,40 @@ impl Transform {
                             sign: -1.0,
                         });
                     }
+                }
+            }
+        }
+        // Two strings, sequences or lists of one type changed alike, and one given the other's
+        // value: what a person writes of a distance, a similarity or a comparison.
+        for p in 0..sig.params.len() {
+            for q in 0..sig.params.len() {
+                if p == q || sig.params[p].ty != sig.params[q].ty {
+                    continue;
+                }
+                out.push(Transform::Copy { param: q, from: p });
+                if p > q {
+                    continue;
+                }
+                match sig.params[p].kind {
+                    Kind::Str => {
+                        for op in TEXT_OPS {
+                            out.push(Transform::TextBoth {
+                                first: p,
+                                second: q,
+                                op,
+                            });
+                        }
+                    }
+                    Kind::FloatSeq | Kind::IntSeq | Kind::List => {
+                        for op in [SeqOp::Permute, SeqOp::Reverse, SeqOp::Duplicate] {
+                            out.push(Transform::SeqBoth {
+                                first: p,
+                                second: q,
+                                op,
+                            });
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
@@ -854,6 +916,16 @@ impl Transform {
             }
             // The result is needed: the observation makes this follow-up itself.
             Transform::OnResult { .. } | Transform::Nested { .. } => return None,
+            Transform::TextBoth { first, second, op } => {
+                let once = Transform::Text { param: first, op }.apply(input, center, seed)?;
+                return Transform::Text { param: second, op }.apply(&once, center, seed);
+            }
+            // The same seed: the same permutation of both.
+            Transform::SeqBoth { first, second, op } => {
+                let once = Transform::Seq { param: first, op }.apply(input, center, seed)?;
+                return Transform::Seq { param: second, op }.apply(&once, center, seed);
+            }
+            Transform::Copy { param, from } => out[param] = input[from].clone(),
             Transform::Text { param, op } => {
                 out[param] = match (&input[param], op) {
                     (Value::Str(s), op) => Value::Str(op.apply(s)?),
@@ -989,6 +1061,28 @@ impl Transform {
                     _ => "to_ascii_lowercase",
                 };
                 out[param] = p.pass(&format!("{}.{case}()", p.value_text()));
+            }
+            Transform::TextBoth { first, second, op } => {
+                out = Transform::Text { param: first, op }.arguments(sig, center);
+                out[second] = Transform::Text { param: second, op }
+                    .arguments(sig, center)
+                    .swap_remove(second);
+            }
+            Transform::SeqBoth { first, second, op } => {
+                out = Transform::Seq { param: first, op }.arguments(sig, center);
+                out[second] = Transform::Seq { param: second, op }
+                    .arguments(sig, center)
+                    .swap_remove(second);
+            }
+            Transform::Copy { param, from } => {
+                let f = &sig.params[from];
+                // An owned value is passed twice: once as a copy.
+                let owned = !f.by_ref() && !f.kind.is_number() && f.kind != Kind::Bool;
+                out[param] = if owned && f.kind != Kind::Char {
+                    format!("{}.clone()", f.name)
+                } else {
+                    f.pass_unchanged()
+                };
             }
             Transform::Text { param, op } => {
                 let p = &sig.params[param];

@@ -463,6 +463,90 @@ fn a_string_gains_a_letter_a_space_or_a_word() {
     );
 }
 
+/// The fewest insertions and deletions that turn `a` into `b` (no substitutions).
+fn indel(a: String, b: String) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, x) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, y) in b.iter().enumerate() {
+            let next = if x == y {
+                diagonal
+            } else {
+                1 + row[j].min(row[j + 1])
+            };
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+/// The positions at which two strings of one length differ; `None` for lengths that differ.
+fn mismatches(a: String, b: String) -> Option<usize> {
+    (a.chars().count() == b.chars().count())
+        .then(|| a.chars().zip(b.chars()).filter(|(x, y)| x != y).count())
+}
+
+#[test]
+fn two_strings_are_changed_alike_made_equal_and_emptied() {
+    let letters = ['x', 'y', 'Z', 'ü', ' '];
+    let word = |h: usize, len: usize| -> String {
+        (0..len).map(|j| letters[(h >> (2 * j)) % 5]).collect()
+    };
+    let pairs: Vec<(String, String)> = (0..80usize)
+        .map(|i| {
+            let h = i.wrapping_mul(2_654_435_761);
+            let a = word(h, i % 6);
+            let len = if i % 2 == 0 { i % 6 } else { (i / 2) % 5 };
+            (a, word(h >> 13, len))
+        })
+        .collect();
+    let found = Discovery::new("fn indel(a: &str, b: &str) -> usize", indel)
+        .unwrap()
+        .inputs(pairs.clone())
+        .run();
+    let rel: Vec<&str> = found.relations().collect();
+    for expected in [
+        "indel(&format!(\"{a}a\"), &format!(\"{b}a\")) == result",
+        "indel(&a.chars().rev().collect::<String>(), &b.chars().rev().collect::<String>()) == result",
+        "indel(a, &String::new()) == a.chars().count()",
+        "indel(a, a) == 0",
+    ] {
+        assert!(rel.contains(&expected), "{expected}\n{found}");
+    }
+    // A string grown on one side alone can come nearer the other (`b` is `a` and a word):
+    // no inequality holds, and the inputs built with one argument the other grown break it.
+    assert!(!rel.iter().any(|r| r.contains(">= result")), "{found}");
+    // Each string alone in upper case changes the distance by no rule: nothing proposed.
+    assert!(
+        !rel.iter()
+            .any(|r| r.starts_with("indel(&a.to_uppercase(), b)")),
+        "{found}"
+    );
+
+    let found = Discovery::new(
+        "fn mismatches(a: &str, b: &str) -> Option<usize>",
+        mismatches,
+    )
+    .unwrap()
+    .inputs(pairs)
+    .run();
+    let rel: Vec<&str> = found.relations().collect();
+    for expected in [
+        "result.is_none() == (a.chars().count() != b.chars().count())",
+        "if result.is_some() => result.unwrap() <= a.chars().count()",
+    ] {
+        assert!(rel.contains(&expected), "{expected}\n{found}");
+    }
+    assert!(
+        rel.iter()
+            .any(|r| r.ends_with("mismatches(a, a).unwrap() == 0")),
+        "{found}"
+    );
+}
+
 /// Votes counted for and against.
 fn tally(votes: Vec<bool>) -> (usize, usize) {
     let yes = votes.iter().filter(|v| **v).count();
