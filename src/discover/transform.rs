@@ -618,13 +618,18 @@ impl Transform {
             }
         }
         // Two strings, sequences or lists of one type changed alike, and one given the other's
-        // value: what a person writes of a distance, a similarity or a comparison.
+        // value: what a person writes of a distance, a similarity or a comparison. Equal
+        // arguments only of a function of two of that type (`gcd(a, a)`, `hamming(a, a)`):
+        // of eight coordinates, fifty-six such runs would say little and cost much.
+        let of_type = |ty: &str| sig.params.iter().filter(|p| p.ty == ty).count();
         for p in 0..sig.params.len() {
             for q in 0..sig.params.len() {
                 if p == q || sig.params[p].ty != sig.params[q].ty {
                     continue;
                 }
-                out.push(Transform::Copy { param: q, from: p });
+                if of_type(&sig.params[p].ty) == 2 {
+                    out.push(Transform::Copy { param: q, from: p });
+                }
                 if p > q {
                     continue;
                 }
@@ -682,9 +687,10 @@ impl Transform {
             if own || sig.in_place == Some(p) {
                 out.push(Transform::OnResult { param: p });
             }
-            // The function composed with itself across another parameter, where a result can
-            // be an argument again.
-            if own {
+            // The function composed with itself across the other parameter, where a result can
+            // be an argument again: of functions of two (a root and its degree, a power, a
+            // rotation and its count), at most four runs.
+            if own && sig.params.len() == 2 {
                 for &q in numbers.iter().filter(|&&q| q != p) {
                     for value in COMPOSED {
                         out.push(Transform::Nested {
