@@ -421,6 +421,14 @@ impl Property {
 
     /// The relative tolerance invite's comparison needs for the property on one result.
     pub fn needed_tolerance(&self, input: &[Value], y: &Value) -> f64 {
+        // Exact properties of integers: no tolerance makes one hold.
+        if let Property::Bracket { .. } | Property::AtMostLenOf(_) = *self {
+            return if self.holds(input, y, 0.0) {
+                0.0
+            } else {
+                f64::INFINITY
+            };
+        }
         if let Property::Between(p) = *self {
             // As far as the result lies outside the input's range, relative to the larger.
             let (Some(y), Some(xs)) = (y.number(), input[p].elements()) else {
@@ -479,10 +487,11 @@ impl Property {
                     _ => {
                         let parts = super::project::part_types(&sig.output_ty).unwrap_or_default();
                         let wide = parts.iter().any(|t| t.trim_start_matches('&') != "usize");
+                        let part = |k: usize| sig.part_text(k);
                         let terms: Vec<String> = (0..parts.len())
                             .map(|k| match wide {
-                                true => format!("result.{k} as i128"),
-                                false => format!("result.{k}"),
+                                true => format!("{} as i128", part(k)),
+                                false => part(k),
                             })
                             .collect();
                         match wide {
@@ -543,12 +552,12 @@ impl Property {
                     format!(
                         "{} * {}",
                         wide(sig.params[p].value_text()),
-                        wide(format!("result.{q}"))
+                        wide(sig.part_text(q))
                     )
                 };
                 format!(
                     "{} == {} + {}",
-                    wide(format!("result.{part}")),
+                    wide(sig.part_text(part)),
                     term(terms[0]),
                     term(terms[1])
                 )
@@ -582,6 +591,59 @@ mod tests {
 
     fn sig(text: &str, kinds: &[Kind], output: Kind) -> Signature {
         Signature::parse(text, kinds, output).unwrap()
+    }
+
+    #[test]
+    fn a_count_is_at_most_a_length_exactly_and_no_tolerance_makes_it_hold() {
+        let text = |s: &str| Value::Str(s.into());
+        let at_most = Property::AtMostLenOf(0);
+        assert!(at_most.holds(&[text("é1")], &Value::Int(2), 0.0));
+        assert!(!at_most.holds(&[text("é1")], &Value::Int(3), 0.0));
+        assert!(at_most.holds(&[Value::IntSeq(vec![4; 3])], &Value::Int(-1), 0.0));
+        assert!(!at_most.holds(&[Value::Int(9)], &Value::Int(1), 0.0));
+        assert_eq!(at_most.needed_tolerance(&[text("ab")], &Value::Int(2)), 0.0);
+        assert_eq!(
+            at_most.needed_tolerance(&[text("ab")], &Value::Int(3)),
+            f64::INFINITY
+        );
+        assert!(at_most.bounds_by_input());
+        let s = sig(
+            "fn m(s: &str, t: &str) -> u32",
+            &[Kind::Str, Kind::Str],
+            Kind::Int,
+        );
+        let texts: Vec<String> = Property::all(&s)
+            .iter()
+            .filter(|p| matches!(p, Property::AtMostLenOf(_)))
+            .map(|p| p.text(&s))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "result as i128 <= s.chars().count() as i128",
+                "result as i128 <= t.chars().count() as i128"
+            ]
+        );
+        let s = sig("fn m(xs: Vec<i64>) -> usize", &[Kind::IntSeq], Kind::Int);
+        assert_eq!(Property::AtMostLenOf(0).text(&s), "result <= xs.len()");
+        // Where two lengths differ, in characters.
+        let s = sig(
+            "fn h(a: &str, b: &str) -> Result<usize, E>",
+            &[Kind::Str, Kind::Str],
+            Kind::Result,
+        );
+        let differ = Property::NoneWhenLengthsDiffer(0, 1);
+        assert!(Property::all(&s).contains(&differ));
+        assert_eq!(
+            differ.text(&s),
+            "result.is_err() == (a.chars().count() != b.chars().count())"
+        );
+        let err = Value::Result(Err("lengths".into()));
+        let ok = Value::Result(Ok(Box::new(Value::Int(0))));
+        assert!(differ.holds(&[text("é"), text("a")], &ok, 0.0));
+        assert!(!differ.holds(&[text("é"), text("a")], &err, 0.0));
+        assert!(differ.holds(&[text("é"), text("ab")], &err, 0.0));
+        assert!(!differ.holds(&[text("é"), text("ab")], &ok, 0.0));
     }
 
     #[test]
@@ -713,6 +775,16 @@ mod tests {
         assert_eq!(
             Property::all(&s)[0].text(&s),
             "result.0 as i128 + result.1 as i128 == v.len() as i128"
+        );
+        // An array's parts are indexed.
+        let s = sig(
+            "fn h(v: &[f64]) -> [usize; 3]",
+            &[Kind::FloatSeq],
+            Kind::Record,
+        );
+        assert_eq!(
+            Property::all(&s)[0].text(&s),
+            "result[0] + result[1] + result[2] == v.len()"
         );
         let s = sig(
             "fn t(v: &[bool]) -> (usize, f64)",

@@ -78,6 +78,15 @@ pub fn relation(sig: &Signature, transforms: &[Transform], f: &Found) -> String 
     }
 }
 
+/// A number parameter written as the result's type (`n as u64`), where its type is another:
+/// `None` where it is the result's own.
+fn cast_to_output(sig: &Signature, param: usize) -> Option<String> {
+    let p = &sig.params[param];
+    let own = p.ty.trim_start_matches('&').trim();
+    let out = sig.output_ty.trim_start_matches('&').trim();
+    (own != out).then(|| format!("{} as {out}", p.value_text()))
+}
+
 /// A relation between the follow-up run of `transform` and the original result.
 fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Form) -> String {
     let call = sig.call(&transform.arguments(sig, center));
@@ -104,12 +113,10 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
             plus_one,
         } => {
             let p = &sig.params[*param];
-            // An integer parameter as a float result's coefficient is cast to the result's
-            // type first.
-            let (x, num_ty) = match (p.num_ty(), ty) {
-                (NumTy::Int, NumTy::F64) => (format!("({} as f64)", p.value_text()), ty),
-                (NumTy::Int, NumTy::F32) => (format!("({} as f32)", p.value_text()), ty),
-                (own, _) => (p.value_text(), own),
+            // A parameter of another type than the result's is cast to it first.
+            let (x, num_ty) = match cast_to_output(sig, *param) {
+                Some(cast) => (format!("({cast})"), ty),
+                None => (p.value_text(), p.num_ty()),
             };
             let x = match plus_one {
                 true => format!(
@@ -125,7 +132,10 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
                 format!("{call} == result + {x}")
             }
         }
-        Form::Param(param) => format!("{call} == {}", sig.params[*param].value_text()),
+        Form::Param(param) => match cast_to_output(sig, *param) {
+            Some(cast) => format!("{call} == {cast}"),
+            None => format!("{call} == {}", sig.params[*param].value_text()),
+        },
         Form::LenOf(param) => {
             let q = &sig.params[*param];
             let len = match q.kind {
@@ -167,7 +177,7 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
         // A tuple's parts in the other order.
         Form::SeqReversed if sig.output == Kind::Record => {
             let parts = super::project::part_types(&sig.output_ty).map_or(0, |t| t.len());
-            let reversed: Vec<String> = (0..parts).rev().map(|k| format!("result.{k}")).collect();
+            let reversed: Vec<String> = (0..parts).rev().map(|k| sig.part_text(k)).collect();
             format!("{call} == ({})", reversed.join(", "))
         }
         Form::SeqReversed => format!("{call} == invite::mr::reverse(&result)"),
@@ -352,5 +362,132 @@ mod tests {
             "-result * result + 1"
         );
         assert_eq!(sum(vec![(k(0.0), "x".into())], NumTy::F64), "0.0");
+    }
+
+    /// The text of `form` on the follow-up `transform` of `sig`'s function.
+    fn text(sig: &str, kinds: &[Kind], out: Kind, t: Transform, form: Form) -> String {
+        let sig = Signature::parse(sig, kinds, out).unwrap();
+        follow(&sig, &t, None, &form)
+    }
+
+    #[test]
+    fn a_parameter_of_another_type_than_the_result_is_cast_to_it() {
+        let step = Transform::Affine {
+            param: 0,
+            a: 1.0,
+            b: Const::lit(1.0),
+        };
+        let next = |plus_one| Form::ByParam {
+            param: 0,
+            times: true,
+            plus_one,
+        };
+        let int = [Kind::Int];
+        assert_eq!(
+            text(
+                "fn fact(n: u32) -> u64",
+                &int,
+                Kind::Int,
+                step.clone(),
+                next(true)
+            ),
+            "fact(n + 1) == (n as u64 + 1) * result"
+        );
+        assert_eq!(
+            text(
+                "fn fact(n: u64) -> u64",
+                &int,
+                Kind::Int,
+                step.clone(),
+                next(true)
+            ),
+            "fact(n + 1) == (n + 1) * result"
+        );
+        assert_eq!(
+            text(
+                "fn f(n: &u32) -> f64",
+                &int,
+                Kind::Float,
+                step.clone(),
+                next(false)
+            ),
+            "f(&(*n + 1)) == (*n as f64) * result"
+        );
+        assert_eq!(
+            text(
+                "fn f(x: f32) -> f64",
+                &[Kind::Float],
+                Kind::Float,
+                step,
+                next(true)
+            ),
+            "f(x + 1.0) == (x as f64 + 1.0) * result"
+        );
+        let two = [Kind::Int, Kind::Int];
+        let equal = Transform::Copy { param: 1, from: 0 };
+        assert_eq!(
+            text(
+                "fn lcm(a: u32, b: u32) -> u64",
+                &two,
+                Kind::Int,
+                equal.clone(),
+                Form::Param(0)
+            ),
+            "lcm(a, a) == a as u64"
+        );
+        assert_eq!(
+            text(
+                "fn gcd(a: u64, b: u64) -> u64",
+                &two,
+                Kind::Int,
+                equal,
+                Form::Param(0)
+            ),
+            "gcd(a, a) == a"
+        );
+    }
+
+    #[test]
+    fn owned_arguments_are_passed_as_copies_and_a_tuple_reversed_by_its_parts() {
+        let strings = [Kind::Str, Kind::Str];
+        let equal = Transform::Copy { param: 1, from: 0 };
+        let zero = Form::Affine {
+            alpha: Const::lit(0.0),
+            beta: Const::lit(0.0),
+        };
+        assert_eq!(
+            text(
+                "fn d(a: String, b: String) -> usize",
+                &strings,
+                Kind::Int,
+                equal.clone(),
+                zero.clone()
+            ),
+            "d(a.clone(), a.clone()) == 0"
+        );
+        assert_eq!(
+            text(
+                "fn d(a: &str, b: &str) -> usize",
+                &strings,
+                Kind::Int,
+                equal,
+                zero
+            ),
+            "d(a, a) == 0"
+        );
+        let invert = Transform::Seq {
+            param: 0,
+            op: crate::discover::transform::SeqOp::Negate,
+        };
+        assert_eq!(
+            text(
+                "fn t(v: &[bool]) -> (usize, usize)",
+                &[Kind::List],
+                Kind::Record,
+                invert,
+                Form::SeqReversed
+            ),
+            "t(&invite::mr::invert(v)) == (result.1, result.0)"
+        );
     }
 }

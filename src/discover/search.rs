@@ -1171,16 +1171,22 @@ fn by_input(sig: &Signature, transform: &Transform, pairs: &[Pair<'_>]) -> Vec<F
         }
         Transform::OnResult { .. } => Vec::new(),
         // A float parameter is no coefficient of an integer result.
+        // An integer plus one only where it is the parameter moved one up: the next factor
+        // of a product, whose follow-up's own guard keeps `n + 1` in its type.
         _ => numbers
             .filter(|&q| sig.output != Kind::Int || sig.params[q].kind == Kind::Int)
             .flat_map(|param| {
-                [(true, false), (true, true), (false, false)].map(|(times, plus_one)| {
-                    Form::ByParam {
+                let stepped = sig.params[param].kind == Kind::Float
+                    || matches!(*transform, Transform::Affine { param: p, a, b }
+                        if p == param && a == 1.0 && b.value == 1.0);
+                [(true, false), (true, true), (false, false)]
+                    .into_iter()
+                    .filter(move |&(_, plus_one)| !plus_one || stepped)
+                    .map(move |(times, plus_one)| Form::ByParam {
                         param,
                         times,
                         plus_one,
-                    }
-                })
+                    })
             })
             .collect(),
     }

@@ -105,7 +105,13 @@ impl Param {
 
     /// The argument passing the parameter on unchanged.
     pub fn pass_unchanged(&self) -> String {
-        if matches!(self.kind, Kind::FloatSeq | Kind::IntSeq | Kind::List) && !self.by_ref() {
+        // A value of a type that is not `Copy`, passed by value, is passed as a copy: the
+        // original is passed on too, or read after the call.
+        let owned = matches!(
+            self.kind,
+            Kind::FloatSeq | Kind::IntSeq | Kind::List | Kind::Str | Kind::Record | Kind::Option
+        );
+        if owned && !self.by_ref() {
             format!("{}.clone()", self.name)
         } else {
             self.name.clone()
@@ -135,6 +141,15 @@ pub struct Signature {
 }
 
 impl Signature {
+    /// Part `k` of a tuple or an array result, as written (`result.0`, `result[0]`).
+    pub fn part_text(&self, k: usize) -> String {
+        if self.output_ty.trim_start_matches('&').starts_with('[') {
+            format!("result[{k}]")
+        } else {
+            format!("result.{k}")
+        }
+    }
+
     /// The call with `args` as Rust source, one per parameter. Where a receiver's field is
     /// changed, the call is on a copy with the new fields:
     /// `Self { rows: invite::mr::reverse(&self.rows), ..self.clone() }.predict(q)`.

@@ -272,12 +272,27 @@ impl TextOp {
             TextOp::Upper => format!("{s}.to_uppercase()"),
             TextOp::Lower => format!("{s}.to_lowercase()"),
             TextOp::Doubled => format!("{s}.repeat(2)"),
-            TextOp::Spaced => format!("format!(\"{{{s}}} {{{s}}}\")"),
-            TextOp::Appended(piece) => format!("format!(\"{{{s}}}{piece}\")"),
-            TextOp::Prepended(piece) => format!("format!(\"{piece}{{{s}}}\")"),
+            TextOp::Spaced => format_text("{} {}", s),
+            TextOp::Appended(piece) => format_text(&format!("{{}}{piece}"), s),
+            TextOp::Prepended(piece) => format_text(&format!("{piece}{{}}"), s),
             TextOp::FirstRemoved => format!("{s}.chars().skip(1).collect::<String>()"),
             TextOp::Emptied => "String::new()".to_string(),
         }
+    }
+}
+
+/// `format!(template)` with each `{}` the string `s`: captured by name where `s` is one
+/// (`format!("{s} a")`), passed as an argument where it is not (a receiver's field cannot be
+/// captured: `format!("{} a", self.s)`).
+fn format_text(template: &str, s: &str) -> String {
+    if s.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        format!(
+            "format!(\"{}\")",
+            template.replace("{}", &format!("{{{s}}}"))
+        )
+    } else {
+        let args = format!(", {s}").repeat(template.matches("{}").count());
+        format!("format!(\"{template}\"{args})")
     }
 }
 
@@ -424,8 +439,8 @@ pub enum Transform {
         /// What is done to both.
         op: TextOp,
     },
-    /// Two sequences or lists of one type changed alike: reordered by the same permutation,
-    /// reversed, or written twice (`dot(&reverse(xs), &reverse(ys)) == result`).
+    /// Two sequences or lists of one type changed alike: reversed, or written twice
+    /// (`dot(&reverse(xs), &reverse(ys)) == result`).
     SeqBoth {
         /// The first sequence's index.
         first: usize,
@@ -644,7 +659,9 @@ impl Transform {
                         }
                     }
                     Kind::FloatSeq | Kind::IntSeq | Kind::List => {
-                        for op in [SeqOp::Permute, SeqOp::Reverse, SeqOp::Duplicate] {
+                        // Not permuted: a pasted relation draws each permutation apart, and
+                        // pairs of elements would not stay together.
+                        for op in [SeqOp::Reverse, SeqOp::Duplicate] {
                             out.push(Transform::SeqBoth {
                                 first: p,
                                 second: q,
@@ -1080,16 +1097,7 @@ impl Transform {
                     .arguments(sig, center)
                     .swap_remove(second);
             }
-            Transform::Copy { param, from } => {
-                let f = &sig.params[from];
-                // An owned value is passed twice: once as a copy.
-                let owned = !f.by_ref() && !f.kind.is_number() && f.kind != Kind::Bool;
-                out[param] = if owned && f.kind != Kind::Char {
-                    format!("{}.clone()", f.name)
-                } else {
-                    f.pass_unchanged()
-                };
-            }
+            Transform::Copy { param, from } => out[param] = sig.params[from].pass_unchanged(),
             Transform::Text { param, op } => {
                 let p = &sig.params[param];
                 let changed = op.text(&p.name);
@@ -1289,6 +1297,170 @@ fn seq_op(op: SeqOp, mut xs: Vec<f64>, seed: u64) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_string_is_written_into_a_format_by_name_or_as_an_argument() {
+        assert_eq!(TextOp::Spaced.text("s"), "format!(\"{s} {s}\")");
+        assert_eq!(TextOp::Appended(" a").text("s"), "format!(\"{s} a\")");
+        assert_eq!(
+            TextOp::Prepended(" ").text("name_2"),
+            "format!(\" {name_2}\")"
+        );
+        // A receiver's field cannot be captured by name.
+        assert_eq!(
+            TextOp::Spaced.text("self.s"),
+            "format!(\"{} {}\", self.s, self.s)"
+        );
+        assert_eq!(
+            TextOp::Appended("a").text("self.s"),
+            "format!(\"{}a\", self.s)"
+        );
+        assert_eq!(
+            TextOp::Prepended("a").text("self.s"),
+            "format!(\"a{}\", self.s)"
+        );
+        assert_eq!(TextOp::Spaced.apply("ab").as_deref(), Some("ab ab"));
+        assert_eq!(TextOp::Prepended(" ").apply("ab").as_deref(), Some(" ab"));
+    }
+
+    #[test]
+    fn pairs_of_one_type_are_changed_alike_and_made_equal_only_where_they_are_few() {
+        let two = Signature::parse(
+            "fn d(a: &str, b: &str, n: u32) -> usize",
+            &[Kind::Str, Kind::Str, Kind::Int],
+            Kind::Int,
+        )
+        .unwrap();
+        let all = Transform::all(&two);
+        assert!(all.contains(&Transform::Copy { param: 1, from: 0 }));
+        assert!(all.contains(&Transform::Copy { param: 0, from: 1 }));
+        assert_eq!(
+            all.iter()
+                .filter(|t| matches!(
+                    t,
+                    Transform::TextBoth {
+                        first: 0,
+                        second: 1,
+                        ..
+                    }
+                ))
+                .count(),
+            TEXT_OPS.len()
+        );
+        // A composition only of a function of two parameters.
+        assert!(!all.iter().any(|t| matches!(t, Transform::Nested { .. })));
+        let three = Signature::parse(
+            "fn f(x: f64, y: f64, z: f64) -> f64",
+            &[Kind::Float; 3],
+            Kind::Float,
+        )
+        .unwrap();
+        let all = Transform::all(&three);
+        assert!(!all.iter().any(|t| matches!(t, Transform::Copy { .. })));
+        assert!(!all.iter().any(|t| matches!(t, Transform::Nested { .. })));
+        let seqs = Signature::parse(
+            "fn dot(xs: &[f64], ys: &[f64]) -> f64",
+            &[Kind::FloatSeq, Kind::FloatSeq],
+            Kind::Float,
+        )
+        .unwrap();
+        let both: Vec<SeqOp> = Transform::all(&seqs)
+            .into_iter()
+            .filter_map(|t| match t {
+                Transform::SeqBoth { op, .. } => Some(op),
+                _ => None,
+            })
+            .collect();
+        // Never one permutation drawn for both: a pasted relation draws two.
+        assert_eq!(both, [SeqOp::Reverse, SeqOp::Duplicate]);
+        let t = Transform::SeqBoth {
+            first: 0,
+            second: 1,
+            op: SeqOp::Reverse,
+        };
+        assert_eq!(
+            t.arguments(&seqs, None),
+            ["&invite::mr::reverse(xs)", "&invite::mr::reverse(ys)"]
+        );
+        let input = [Value::FloatSeq(vec![1.0, 2.0]), Value::FloatSeq(vec![3.0])];
+        assert_eq!(
+            t.apply(&input, None, 0),
+            Some(vec![
+                Value::FloatSeq(vec![2.0, 1.0]),
+                Value::FloatSeq(vec![3.0])
+            ])
+        );
+        let t = Transform::TextBoth {
+            first: 0,
+            second: 1,
+            op: TextOp::Appended("a"),
+        };
+        assert_eq!(
+            t.arguments(&two, None),
+            ["&format!(\"{a}a\")", "&format!(\"{b}a\")", "n"]
+        );
+        let input = [Value::Str("x".into()), Value::Str("".into()), Value::Int(1)];
+        assert_eq!(
+            t.apply(&input, None, 0),
+            Some(vec![
+                Value::Str("xa".into()),
+                Value::Str("a".into()),
+                Value::Int(1)
+            ])
+        );
+        let copy = Transform::Copy { param: 1, from: 0 };
+        assert_eq!(
+            copy.apply(&input, None, 0),
+            Some(vec![
+                Value::Str("x".into()),
+                Value::Str("x".into()),
+                Value::Int(1)
+            ])
+        );
+        assert_eq!(copy.arguments(&two, None), ["a", "a", "n"]);
+    }
+
+    #[test]
+    fn a_composition_sets_the_other_parameter_and_is_compared_with_one_call() {
+        let sig = Signature::parse(
+            "fn root(x: u64, n: u32) -> u64",
+            &[Kind::Int, Kind::Int],
+            Kind::Int,
+        )
+        .unwrap();
+        let all = Transform::all(&sig);
+        for value in [1.0, 2.0] {
+            assert!(all.contains(&Transform::Nested {
+                param: 0,
+                other: 1,
+                value
+            }));
+        }
+        // Not the other way: a degree is no root's result type.
+        assert!(!all
+            .iter()
+            .any(|t| matches!(t, Transform::Nested { param: 1, .. })));
+        let nested = Transform::Nested {
+            param: 0,
+            other: 1,
+            value: 2.0,
+        };
+        assert_eq!(nested.arguments(&sig, None), ["result", "2"]);
+        assert_eq!(nested.apply(&[Value::Int(9), Value::Int(2)], None, 0), None);
+        let affine = |a: f64, b: f64| Transform::Affine {
+            param: 1,
+            a,
+            b: Const::lit(b),
+        };
+        assert_eq!(nested.composed(), [affine(2.0, 0.0), affine(1.0, 2.0)]);
+        let once = Transform::Nested {
+            param: 0,
+            other: 1,
+            value: 1.0,
+        };
+        assert_eq!(once.composed(), [affine(1.0, 1.0)]);
+        assert_eq!(affine(2.0, 0.0).composed(), []);
+    }
 
     #[test]
     fn the_whole_input_moves_together_where_it_has_two_float_parameters() {
