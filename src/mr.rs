@@ -596,6 +596,8 @@ mod tests {
         assert!(is_subset(&[1, 2], &[2, 3, 1]));
         assert!(!is_subset(&[1, 4], &[2, 3, 1]));
         assert!(is_subset::<u8>(&[], &[]));
+        assert_eq!(invert(&[true, false, false]), [false, true, true]);
+        assert_eq!(invert(&[]), [] as [bool; 0]);
         // Of equal elements the first is the largest: -0.0 before 0.0 stays -0.0.
         assert!(largest(&[-0.0f64, 0.0]).is_sign_negative());
         assert!(largest(&[0.0f64, -0.0]).is_sign_positive());

@@ -1457,6 +1457,58 @@ mod tests {
         // Equal arguments, each way.
         assert!(built.contains(&vec![Value::Int(5), Value::Int(5)]));
         assert!(built.contains(&vec![Value::Int(-7), Value::Int(-7)]));
+        // Of two strings, one the other changed as discovery changes strings; of two
+        // sequences or lists, one the other reversed or doubled; of numbers, equal only.
+        let two = Signature::parse(
+            "fn d(a: &str, b: &str) -> usize",
+            &[Kind::Str, Kind::Str],
+            Kind::Int,
+        )
+        .unwrap();
+        let built_two = counter_inputs(
+            &two,
+            &[vec![Value::Str("Ab".into()), Value::Str("c".into())]],
+        );
+        for b in [
+            "Ab", "bA", "AB", "ab", "AbAb", "Ab Ab", "Aba", "Ab a", "aAb", " Ab", "b", "",
+        ] {
+            assert!(
+                built_two.contains(&vec![Value::Str("Ab".into()), Value::Str(b.into())]),
+                "{b:?}: {built_two:?}"
+            );
+        }
+        for (v, changed) in [
+            (
+                Value::FloatSeq(vec![1.0, 2.0]),
+                [
+                    Value::FloatSeq(vec![2.0, 1.0]),
+                    Value::FloatSeq(vec![1.0, 2.0, 1.0, 2.0]),
+                ],
+            ),
+            (
+                Value::IntSeq(vec![1, 2]),
+                [Value::IntSeq(vec![2, 1]), Value::IntSeq(vec![1, 2, 1, 2])],
+            ),
+            (
+                Value::List(vec![Value::Bool(true), Value::Bool(false)]),
+                [
+                    Value::List(vec![Value::Bool(false), Value::Bool(true)]),
+                    Value::List(vec![
+                        Value::Bool(true),
+                        Value::Bool(false),
+                        Value::Bool(true),
+                        Value::Bool(false),
+                    ]),
+                ],
+            ),
+        ] {
+            let all = related(&v);
+            assert_eq!(all[0], v);
+            for c in changed {
+                assert!(all.contains(&c), "{c:?}: {all:?}");
+            }
+        }
+        assert_eq!(related(&Value::Int(5)), [Value::Int(5)]);
         let unsigned = Signature::parse("fn g(n: u8) -> u8", &[Kind::Int], Kind::Int).unwrap();
         let built = counter_inputs(&unsigned, &[vec![Value::Int(200)]]);
         assert!(

@@ -882,6 +882,28 @@ mod tests {
     }
 
     #[test]
+    fn a_result_equal_to_a_length_counts_characters_and_elements() {
+        let len_of = Form::LenOf(0);
+        let holds = |input: Value, y2: Value| {
+            len_of.holds(&Pair {
+                y: &Value::Int(0),
+                y2: &y2,
+                n: 0.0,
+                n2: 0.0,
+                len: 0,
+                input: &[input],
+            })
+        };
+        assert!(holds(Value::Str("é1".into()), Value::Int(2)));
+        assert!(!holds(Value::Str("é1".into()), Value::Int(3)));
+        assert!(holds(Value::IntSeq(vec![1, 2, 3]), Value::Int(3)));
+        assert!(holds(Value::List(vec![Value::Bool(true)]), Value::Int(1)));
+        assert!(!holds(Value::List(vec![]), Value::Int(1)));
+        assert!(!holds(Value::Str("ab".into()), Value::Float(2.0)));
+        assert!(!holds(Value::Int(2), Value::Int(2)));
+    }
+
+    #[test]
     fn a_parameter_as_coefficient_or_offset_is_judged_within_the_noise_of_both_runs() {
         let times = Form::ByParam {
             param: 0,

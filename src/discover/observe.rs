@@ -317,6 +317,29 @@ mod tests {
     }
 
     #[test]
+    fn a_nested_follow_up_takes_the_result_and_the_value_set() {
+        let s = Signature::parse(
+            "fn f(x: i64, n: i64) -> i64",
+            &[Kind::Int, Kind::Int],
+            Kind::Int,
+        )
+        .unwrap();
+        let nested = Transform::Nested {
+            param: 0,
+            other: 1,
+            value: 2.0,
+        };
+        let mut f = |v: &[Value]| match v {
+            [Value::Int(x), Value::Int(n)] => Some(Value::Int(10 * x + n)),
+            _ => None,
+        };
+        let o = observe(&s, &[nested], vec![Value::Int(3), Value::Int(4)], &mut f, 0).unwrap();
+        // f(3, 4) = 34, then f(34, 2) = 342.
+        assert_eq!(o.output, Value::Int(34));
+        assert_eq!(o.follow[0].output, Some(Value::Int(342)));
+    }
+
+    #[test]
     fn a_parabola_s_symmetry_point_is_found_exactly() {
         let s = sig(Kind::Float, Kind::Float);
         let mut f = |v: &[Value]| Some(Value::Float((v[0].number()? - 3.0).powi(2) + 1.0));

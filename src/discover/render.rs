@@ -448,6 +448,62 @@ mod tests {
     }
 
     #[test]
+    fn a_length_is_counted_in_characters_and_compared_in_the_result_s_type() {
+        let strings = [Kind::Str, Kind::Str];
+        let emptied = Transform::Text {
+            param: 1,
+            op: crate::discover::transform::TextOp::Emptied,
+        };
+        assert_eq!(
+            text(
+                "fn d(a: &str, b: &str) -> usize",
+                &strings,
+                Kind::Int,
+                emptied.clone(),
+                Form::LenOf(0)
+            ),
+            "d(a, &String::new()) == a.chars().count()"
+        );
+        assert_eq!(
+            text(
+                "fn d(a: &str, b: &str) -> u32",
+                &strings,
+                Kind::Int,
+                emptied,
+                Form::LenOf(0)
+            ),
+            "d(a, &String::new()) as i128 == a.chars().count() as i128"
+        );
+        let seqs = [Kind::FloatSeq, Kind::FloatSeq];
+        let swap = Transform::Swap { i: 0, j: 1 };
+        assert_eq!(
+            text(
+                "fn d(xs: &[f64], ys: &[f64]) -> usize",
+                &seqs,
+                Kind::Int,
+                swap,
+                Form::LenOf(1)
+            ),
+            "d(ys, xs) == ys.len()"
+        );
+        // A sequence result reversed is not a tuple's parts.
+        let reverse = Transform::Seq {
+            param: 0,
+            op: crate::discover::transform::SeqOp::Reverse,
+        };
+        assert_eq!(
+            text(
+                "fn s(xs: &[f64]) -> Vec<f64>",
+                &[Kind::FloatSeq],
+                Kind::FloatSeq,
+                reverse,
+                Form::SeqReversed
+            ),
+            "s(&invite::mr::reverse(xs)) == invite::mr::reverse(&result)"
+        );
+    }
+
+    #[test]
     fn owned_arguments_are_passed_as_copies_and_a_tuple_reversed_by_its_parts() {
         let strings = [Kind::Str, Kind::Str];
         let equal = Transform::Copy { param: 1, from: 0 };

@@ -410,6 +410,31 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_sequence_s_element_type_is_read_as_written() {
+        let elem = |ty: &str| {
+            Param {
+                name: "v".into(),
+                ty: ty.into(),
+                kind: Kind::List,
+            }
+            .element_ty()
+        };
+        // (Types are kept without spaces.)
+        for ty in [
+            "&[bool]",
+            "Vec<bool>",
+            "&Vec<bool>",
+            "&mut[bool]",
+            "[bool;3]",
+        ] {
+            assert_eq!(elem(ty).as_deref(), Some("bool"), "{ty}");
+        }
+        assert_eq!(elem("Vec<(u8,char)>").as_deref(), Some("(u8,char)"));
+        assert_eq!(elem("u64"), None);
+        assert_eq!(elem("&str"), None);
+    }
+
+    #[test]
     fn a_declaration_parses_with_its_receiver_references_and_result() {
         let s = Signature::parse(
             "pub fn fit(&mut self, xs: &[f64], m: HashMap<u8, u8>, n: usize) -> Vec<f32>",

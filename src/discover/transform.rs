@@ -1421,6 +1421,37 @@ mod tests {
     }
 
     #[test]
+    fn a_list_of_booleans_is_inverted_and_no_other_list() {
+        let negated = |text: &str| {
+            let sig = Signature::parse(text, &[Kind::List], Kind::Int).unwrap();
+            Transform::all(&sig).contains(&Transform::Seq {
+                param: 0,
+                op: SeqOp::Negate,
+            })
+        };
+        assert!(negated("fn t(v: &[bool]) -> usize"));
+        assert!(negated("fn t(v: Vec<bool>) -> usize"));
+        assert!(!negated("fn t(v: &[String]) -> usize"));
+        assert!(!negated("fn t(v: &[char]) -> usize"));
+        let sig = Signature::parse("fn t(v: &[bool]) -> usize", &[Kind::List], Kind::Int).unwrap();
+        let invert = Transform::Seq {
+            param: 0,
+            op: SeqOp::Negate,
+        };
+        assert_eq!(invert.arguments(&sig, None), ["&invite::mr::invert(v)"]);
+        let votes = [Value::List(vec![Value::Bool(true), Value::Bool(false)])];
+        assert_eq!(
+            invert.apply(&votes, None, 0),
+            Some(vec![Value::List(vec![
+                Value::Bool(false),
+                Value::Bool(true)
+            ])])
+        );
+        let words = [Value::List(vec![Value::Str("a".into())])];
+        assert_eq!(invert.apply(&words, None, 0), None);
+    }
+
+    #[test]
     fn a_composition_sets_the_other_parameter_and_is_compared_with_one_call() {
         let sig = Signature::parse(
             "fn root(x: u64, n: u32) -> u64",
