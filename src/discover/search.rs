@@ -1502,6 +1502,93 @@ mod tests {
     use super::*;
     use crate::discover::observe::observe;
 
+    /// Observations of `f(x, n)` for `x` in `xs` and `n` in 1..=3, under every transformation.
+    fn observed_two(
+        f: fn(i128, i128) -> i128,
+        xs: impl Iterator<Item = i128>,
+    ) -> (Signature, Vec<Transform>, Vec<Observation>) {
+        let sig = Signature::parse(
+            "fn f(x: i64, n: i64) -> i64",
+            &[Kind::Int, Kind::Int],
+            Kind::Int,
+        )
+        .unwrap();
+        let transforms = Transform::all(&sig);
+        let mut call = |v: &[Value]| match v {
+            [Value::Int(x), Value::Int(n)] => Some(Value::Int(f(*x, *n))),
+            _ => None,
+        };
+        let obs = xs
+            .enumerate()
+            .map(|(i, x)| {
+                let n = 1 + (i as i128 % 3);
+                observe(
+                    &sig,
+                    &transforms,
+                    vec![Value::Int(x), Value::Int(n)],
+                    &mut call,
+                    i as u64,
+                )
+                .unwrap()
+            })
+            .collect();
+        (sig, transforms, obs)
+    }
+
+    #[test]
+    fn a_composition_needs_runs_that_differ_and_is_broken_by_few_wrong_outputs() {
+        // A shift by `n`: `f(f(x, n), 2) == f(x, n + 2)`, on runs that differ.
+        let (sig, transforms, obs) = observed_two(|x, n| x + n, (0..40).map(|i| i * 7 - 100));
+        let found = search(&sig, &transforms, &obs, 30);
+        let composed: Vec<&Found> = found
+            .iter()
+            .filter(|f| matches!(f.subject, Subject::Compose { .. }))
+            .collect();
+        assert!(!composed.is_empty(), "{found:?}");
+        // A wrong output that is the same function of each run's result keeps the two runs
+        // equal: most wrong outputs do not break a composition.
+        for f in &composed {
+            assert!(f.detects > 0 && 2 * f.detects < f.perturbations, "{f:?}");
+        }
+        // Flat where the inputs fell: every run equal, no composition claimed.
+        let (sig, transforms, obs) = observed_two(
+            |x, _| i128::from(x >= 1_000_000),
+            (0..40).map(|i| i * 7 - 100),
+        );
+        let found = search(&sig, &transforms, &obs, 30);
+        assert!(
+            !found
+                .iter()
+                .any(|f| matches!(f.subject, Subject::Compose { .. })),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_recurrence_a_constant_meets_is_kept_where_the_runs_differ() {
+        // A line in `x`: `f(x) = 2·f(x - 1) - f(x - 2)`, its runs all different.
+        let (sig, transforms, obs) = observed_two(|x, _| 3 * x + 1, (0..40).map(|i| i * 7 - 100));
+        let found = search(&sig, &transforms, &obs, 30);
+        assert!(
+            found
+                .iter()
+                .any(|f| matches!(f.subject, Subject::Recurrence { a: 2, b: -1, .. })),
+            "{found:?}"
+        );
+        // Flat: the same recurrence holds only because the runs are equal.
+        let (sig, transforms, obs) = observed_two(
+            |x, _| i128::from(x >= 1_000_000),
+            (0..40).map(|i| i * 7 - 100),
+        );
+        let found = search(&sig, &transforms, &obs, 30);
+        assert!(
+            !found
+                .iter()
+                .any(|f| matches!(f.subject, Subject::Recurrence { a: 2, b: -1, .. })),
+            "{found:?}"
+        );
+    }
+
     #[test]
     fn a_category_needs_as_many_distinct_inputs_as_a_relation_anywhere() {
         let sig = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();

@@ -634,6 +634,51 @@ fn counts_by_category_and_a_summary_of_nothing_get_their_relations() {
     );
 }
 
+#[test]
+fn only_a_tuple_of_one_type_is_compared_with_its_parts_reordered() {
+    let samples: Vec<(Vec<i32>,)> = (0..60i32)
+        .map(|i| {
+            ((0..2 + i % 5)
+                .map(|j| (i * 31 + j * 17) % 23 - 11)
+                .collect(),)
+        })
+        .collect();
+    let ends = |xs: Vec<i32>| (xs[0], xs[xs.len() - 1]);
+    let found = Discovery::new("fn ends(xs: &[i32]) -> (i32, i32)", ends)
+        .unwrap()
+        .inputs(samples.clone())
+        .run();
+    assert!(
+        found
+            .relations()
+            .any(|r| r.ends_with("ends(&invite::mr::reverse(xs)) == (result.1, result.0)")),
+        "{found}"
+    );
+    // Of parts of two types, or an array, the text would not compile: not proposed.
+    let wide = |xs: Vec<i32>| (i64::from(xs[0]), xs[xs.len() - 1]);
+    let found = Discovery::new("fn wide(xs: &[i32]) -> (i64, i32)", wide)
+        .unwrap()
+        .inputs(samples.clone())
+        .run();
+    assert!(
+        !found
+            .relations()
+            .any(|r| r.contains("(result.1, result.0)")),
+        "{found}"
+    );
+    let array = |xs: Vec<i32>| [xs[0], xs[xs.len() - 1]];
+    let found = Discovery::new("fn array(xs: &[i32]) -> [i32; 2]", array)
+        .unwrap()
+        .inputs(samples)
+        .run();
+    assert!(
+        !found
+            .relations()
+            .any(|r| r.contains("(result[1], result[0])")),
+        "{found}"
+    );
+}
+
 /// The extended Euclidean algorithm: `(g, x, y)` with `g = gcd(a, b) = a·x + b·y`.
 fn egcd(a: i64, b: i64) -> (i64, i64, i64) {
     if b == 0 {
