@@ -603,48 +603,74 @@ fn recurrences(
             let Some((guard, forms, on)) = scope.category(guards, fit, holds) else {
                 continue;
             };
-            let (list, first_result, scale) = perturbations(sig.output, obs, &on);
             for (a, b) in forms {
                 // A constant meets `y = a·y + b·y` when `a + b = 1`: such a recurrence must
                 // hold where the runs differ, not only where the function is flat.
                 if i16::from(a) + i16::from(b) == 1 && !scope.telling(&on, [first, second]) {
                     continue;
                 }
-                let (detects, catches) = caught(&list, &on, obs.len(), |p, i| {
-                    let o = obs[i];
-                    let wrong = |y: &Value, probe: f64, size: usize| {
-                        p.apply(y, first_result, scale, probe, size)
-                    };
-                    let (f1, f2) = (&o.follow[first], &o.follow[second]);
-                    let (Some(y1), Some(y2)) = (&f1.output, &f2.output) else {
-                        return false;
-                    };
-                    let mut moved = (*o).clone();
-                    moved.output = wrong(&o.output, o.probe, o.size);
-                    moved.follow[first].output = Some(wrong(y1, f1.probe, f1.size));
-                    moved.follow[second].output = Some(wrong(y2, f2.probe, f2.size));
-                    !recurs(&moved, first, second, a, b)
-                });
-                out.push(Found {
-                    subject: Subject::Recurrence {
-                        first,
-                        second,
-                        a,
-                        b,
-                    },
+                let subject = Subject::Recurrence {
+                    first,
+                    second,
+                    a,
+                    b,
+                };
+                let holds = |o: &Observation| recurs(o, first, second, a, b);
+                out.push(exact_on_runs(
+                    sig,
+                    scope,
+                    subject,
+                    [first, second],
                     guard,
-                    inputs: scope.distinct(&on),
-                    held: on.len(),
-                    detects,
-                    catches,
-                    perturbations: counted(&list),
-                    tolerance: 0.0,
-                    projection: None,
-                });
+                    &on,
+                    holds,
+                ));
             }
         }
     }
     out
+}
+
+/// A relation between the original run and the follow-ups `runs`, judged exactly (`holds`),
+/// held on the observations `on` under `guard`: which wrong outputs break it, each given to
+/// every run's result.
+fn exact_on_runs(
+    sig: &Signature,
+    scope: &Scope<'_>,
+    subject: Subject,
+    runs: [usize; 2],
+    guard: Option<Guard>,
+    on: &[usize],
+    holds: impl Fn(&Observation) -> bool,
+) -> Found {
+    let obs = &scope.obs;
+    let (list, first_result, scale) = perturbations(sig.output, obs, on);
+    let (detects, catches) = caught(&list, on, obs.len(), |p, i| {
+        let o = obs[i];
+        let wrong =
+            |y: &Value, probe: f64, size: usize| p.apply(y, first_result, scale, probe, size);
+        let mut moved = (*o).clone();
+        moved.output = wrong(&o.output, o.probe, o.size);
+        for t in runs {
+            let f = &o.follow[t];
+            let Some(y) = &f.output else {
+                return false;
+            };
+            moved.follow[t].output = Some(wrong(y, f.probe, f.size));
+        }
+        !holds(&moved)
+    });
+    Found {
+        subject,
+        guard,
+        inputs: scope.distinct(on),
+        held: on.len(),
+        detects,
+        catches,
+        perturbations: counted(&list),
+        tolerance: 0.0,
+        projection: None,
+    }
 }
 
 /// `y' = y` for results of `kind`.
@@ -711,30 +737,17 @@ fn compositions(
             if forms.is_empty() || !scope.telling(&on, [nested, direct]) {
                 continue;
             }
-            let (list, first_result, scale) = perturbations(sig.output, obs, &on);
-            let (detects, catches) = caught(&list, &on, obs.len(), |p, i| {
-                let o = obs[i];
-                let mut moved = (*o).clone();
-                for t in [nested, direct] {
-                    let f = &o.follow[t];
-                    moved.follow[t].output = f
-                        .output
-                        .as_ref()
-                        .map(|y| p.apply(y, first_result, scale, f.probe, f.size));
-                }
-                !agree(sig.output, &moved, nested, direct)
-            });
-            out.push(Found {
-                subject: Subject::Compose { nested, direct },
+            let subject = Subject::Compose { nested, direct };
+            let holds = |o: &Observation| agree(sig.output, o, nested, direct);
+            out.push(exact_on_runs(
+                sig,
+                scope,
+                subject,
+                [nested, direct],
                 guard,
-                inputs: scope.distinct(&on),
-                held: on.len(),
-                detects,
-                catches,
-                perturbations: counted(&list),
-                tolerance: 0.0,
-                projection: None,
-            });
+                &on,
+                holds,
+            ));
         }
     }
     out
