@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use rand::{Rng, SeedableRng};
 
 use super::function::{Args, Function, IntoArgs};
-use super::observe::{observe, Observation};
+use super::observe::{observe_some, Observation};
 use super::proposal::{propose, Proposals};
 use super::search;
 use super::signature::Signature;
@@ -112,17 +112,29 @@ impl<'f, A: Args> Discovery<'f, A> {
         inputs: &[Vec<Value>],
         seed: u64,
     ) -> Vec<Observation> {
+        self.observe_some(transforms, inputs, seed, &|_| true)
+    }
+
+    /// As [`observe_all`](Self::observe_all), running only the follow-ups `wanted` picks.
+    fn observe_some(
+        &self,
+        transforms: &[Transform],
+        inputs: &[Vec<Value>],
+        seed: u64,
+        wanted: &dyn Fn(usize) -> bool,
+    ) -> Vec<Observation> {
         let mut call = |v: &[Value]| (self.call)(v);
         inputs
             .iter()
             .enumerate()
             .filter_map(|(i, v)| {
-                observe(
+                observe_some(
                     &self.sig,
                     transforms,
                     v.clone(),
                     &mut call,
                     seed.wrapping_add(i as u64),
+                    wanted,
                 )
             })
             .collect()
@@ -153,11 +165,18 @@ impl<'f, A: Args> Discovery<'f, A> {
             .collect();
         let fresh = self.observe_all(transforms, &fresh, self.seed ^ 0xF4E5);
         let held = self.holding(proposals, transforms, &fresh);
-        let mut counter = self.observe_all(
-            transforms,
-            &counter_inputs(&self.sig, &self.inputs),
-            self.seed ^ 0xC0DE,
-        );
+        // Only the runs the relations left read: the built inputs are many.
+        let read: std::collections::HashSet<usize> = held
+            .0
+            .iter()
+            .filter_map(|p| p.check.as_ref())
+            .flat_map(search::Found::runs_read)
+            .collect();
+        let mut built = counter_inputs(&self.sig, &self.inputs);
+        built.extend(small_texts(&self.sig, &self.inputs, self.seed));
+        let mut counter = self.observe_some(transforms, &built, self.seed ^ 0xC0DE, &|t| {
+            read.contains(&t)
+        });
         // Fresh inputs on which a follow-up leaves its parameter's type (an `n - k` with
         // `k > n`) guard a relation as the counter-inputs do.
         let guardable: Vec<&Transform> = transforms
@@ -473,6 +492,93 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
                     }
                 }
             }
+        }
+    }
+    out
+}
+
+/// How many short strings [`small_texts`] builds for each string parameter, at most.
+const SMALL_TEXTS: usize = 600;
+
+/// Every short string over the kinds of character the given inputs' strings hold, each in
+/// one string parameter of the first input: a relation between texts that fails anywhere
+/// almost always fails on a string of a few characters (`snake(s)` holding `snake` of `s`
+/// but its first character fails on `"a1B"`), and all of them are few. A kind is a letter's
+/// case and script (ASCII or not), a digit's script, and any other character itself (`'-'`,
+/// `' '`). All strings of one to three characters, as many as fit in [`SMALL_TEXTS`]; the
+/// longest, if not all fit, drawn at random.
+fn small_texts(sig: &Signature, inputs: &[Vec<Value>], seed: u64) -> Vec<Vec<Value>> {
+    let Some(base) = inputs.first() else {
+        return Vec::new();
+    };
+    let texts: Vec<usize> = (0..sig.params.len())
+        .filter(|&p| matches!(base[p], Value::Str(_)))
+        .collect();
+    if texts.is_empty() {
+        return Vec::new();
+    }
+    // One character of each kind, in the order first seen.
+    let mut kinds: Vec<(u8, bool, Option<char>)> = Vec::new();
+    let mut alphabet: Vec<char> = Vec::new();
+    for c in inputs.iter().flatten().filter_map(|v| match v {
+        Value::Str(s) => Some(s.chars()),
+        _ => None,
+    }) {
+        for c in c {
+            let kind = if c.is_uppercase() {
+                (0, c.is_ascii(), None)
+            } else if c.is_lowercase() {
+                (1, c.is_ascii(), None)
+            } else if c.is_alphabetic() {
+                (2, c.is_ascii(), None)
+            } else if c.is_numeric() {
+                (3, c.is_ascii(), None)
+            } else {
+                (4, c.is_ascii(), Some(c))
+            };
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+                alphabet.push(c);
+            }
+        }
+    }
+    let k = alphabet.len();
+    if k == 0 {
+        return Vec::new();
+    }
+    let mut strings: Vec<String> = Vec::new();
+    let mut last: Vec<String> = vec![String::new()];
+    for len in 1..=3 {
+        let next: Vec<String> = last
+            .iter()
+            .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+            .collect();
+        if strings.len() + next.len() > SMALL_TEXTS {
+            // As many of this length as fit, drawn without repeats.
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0x5EED);
+            let room = SMALL_TEXTS - strings.len();
+            let mut drawn: Vec<String> = Vec::new();
+            for _ in 0..4 * room {
+                if drawn.len() == room {
+                    break;
+                }
+                let s: String = (0..len).map(|_| alphabet[rng.random_range(0..k)]).collect();
+                if !drawn.contains(&s) {
+                    drawn.push(s);
+                }
+            }
+            strings.extend(drawn);
+            break;
+        }
+        strings.extend(next.iter().cloned());
+        last = next;
+    }
+    let mut out = Vec::new();
+    for &p in &texts {
+        for s in &strings {
+            let mut input = base.clone();
+            input[p] = Value::Str(s.clone());
+            out.push(input);
         }
     }
     out
@@ -1358,6 +1464,104 @@ mod tests {
             .run();
         assert!(
             found.relations().any(|r| r == "sorted(&result) == result"),
+            "{found}"
+        );
+    }
+
+    #[test]
+    fn short_strings_over_the_kinds_of_character_seen_are_built_for_each_string() {
+        let sig = Signature::parse(
+            "fn f(a: &str, n: i64, b: &str) -> i64",
+            &[Kind::Str, Kind::Int, Kind::Str],
+            Kind::Int,
+        )
+        .unwrap();
+        let input =
+            |a: &str, b: &str| vec![Value::Str(a.into()), Value::Int(4), Value::Str(b.into())];
+        // Kinds: `a` (ASCII lower case), `B`, `' '`, `é`, `-`, `1`, `É`; `x`, `Y`, `c` and
+        // the second `-` are of kinds seen.
+        let given = [input("aB é", "x-1"), input("Yc", "É-")];
+        let built = small_texts(&sig, &given, 3);
+        let k = 7;
+        assert_eq!(built.len(), 2 * (k + k * k + k * k * k));
+        let texts = |p: usize| -> Vec<String> {
+            built
+                .iter()
+                .filter(|i| i[1] == given[0][1] && i[2 - p] == given[0][2 - p])
+                .filter_map(|i| match &i[p] {
+                    Value::Str(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let of_a = texts(0);
+        for s in ["a", "-", "a1B", "é-B", "   ", "1é "] {
+            assert!(of_a.iter().any(|t| t == s), "{s}");
+        }
+        assert!(
+            !of_a.iter().any(|t| t.contains(['x', 'Y', 'c'])),
+            "one of each kind"
+        );
+        assert!(of_a.iter().all(|t| (1..=3).contains(&t.chars().count())));
+        assert_eq!(texts(2).len(), of_a.len(), "the other string too");
+        // Too many kinds for all of two characters (31, and 31² more): every one of one,
+        // then as many of two as fit, each once.
+        let wide = [input("abc!\"#$%&'()*+,./:;<=>?@[]^_`{|}~", "")];
+        let many = small_texts(&sig, &wide, 3);
+        assert_eq!(many.len(), 2 * SMALL_TEXTS);
+        let of_a: Vec<&String> = many
+            .iter()
+            .filter(|i| i[2] == wide[0][2])
+            .filter_map(|i| match &i[0] {
+                Value::Str(s) => Some(s),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(of_a.len(), SMALL_TEXTS);
+        let len = |n: usize| of_a.iter().filter(|s| s.chars().count() == n).count();
+        assert_eq!((len(1), len(2)), (31, SMALL_TEXTS - 31));
+        let distinct: std::collections::HashSet<&&String> = of_a.iter().collect();
+        assert_eq!(distinct.len(), SMALL_TEXTS);
+        // No string parameter, or no character: nothing.
+        let num = Signature::parse("fn g(x: i64) -> i64", &[Kind::Int], Kind::Int).unwrap();
+        assert!(small_texts(&num, &[vec![Value::Int(1)]], 3).is_empty());
+        assert!(small_texts(&sig, &[input("", "")], 3).is_empty());
+        assert!(small_texts(&sig, &[], 3).is_empty());
+    }
+
+    #[test]
+    fn a_relation_between_texts_a_short_string_breaks_is_not_proposed() {
+        // Characters counted, a lower-case letter, a digit and an upper-case letter in a row
+        // as one: words apart never meet the rule, and reversed inputs count as many, until
+        // a string of three characters (`"a1B"`, not `"B1a"`) shows it.
+        let count = |s: String| {
+            let c: Vec<char> = s.chars().collect();
+            let rule = c
+                .windows(3)
+                .any(|w| w[0].is_lowercase() && w[1].is_ascii_digit() && w[2].is_uppercase());
+            c.len() - if rule { 2 } else { 0 }
+        };
+        let words = ["ab", "Cd", "x1", "7", "Ee"];
+        let inputs: Vec<String> = (0..90usize)
+            .map(|i| {
+                let h = i.wrapping_mul(2_654_435_761) >> 3;
+                (0..1 + i % 4)
+                    .map(|j| words[(h >> (3 * j)) % 5])
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        assert!(inputs.iter().all(|s| count(s.clone()) == s.chars().count()));
+        let found = Discovery::new("fn count(s: &str) -> usize", count)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        let reversal = "count(&s.chars().rev().collect::<String>()) == result";
+        assert!(!found.relations().any(|r| r == reversal), "{found}");
+        assert!(
+            found
+                .relations()
+                .any(|r| r == "count(&format!(\"{s} \")) == result + 1"),
             "{found}"
         );
     }

@@ -72,6 +72,20 @@ pub fn observe(
     call: &mut Call<'_>,
     seed: u64,
 ) -> Option<Observation> {
+    observe_some(sig, transforms, input, call, seed, &|_| true)
+}
+
+/// As [`observe`], with only the follow-ups `wanted` picks (by index into `transforms`) run;
+/// the others are recorded as not applying. Checking a few relations on many inputs needs
+/// only their own runs.
+pub fn observe_some(
+    sig: &Signature,
+    transforms: &[Transform],
+    input: Vec<Value>,
+    call: &mut Call<'_>,
+    seed: u64,
+    wanted: &dyn Fn(usize) -> bool,
+) -> Option<Observation> {
     if input.iter().any(too_long) {
         return None;
     }
@@ -86,6 +100,16 @@ pub fn observe(
         .iter()
         .enumerate()
         .map(|(i, t)| {
+            if !wanted(i) {
+                return Follow {
+                    transform: t.id(sig),
+                    output: None,
+                    noise: 0.0,
+                    probe: 0.0,
+                    size: 0,
+                    center: None,
+                };
+            }
             let center = match t {
                 Transform::Reflect { param } if sig.output == Kind::Float => {
                     symmetry_point(&input, *param, call)

@@ -66,6 +66,98 @@ fn element_type(ty: &str) -> Option<String> {
         .map(str::to_string)
 }
 
+/// A kind of character: what a text function may be seen never to produce (a case
+/// converter's upper case, a slug's spaces and punctuation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CharClass {
+    /// `char::is_uppercase`.
+    Upper,
+    /// `char::is_lowercase`.
+    Lower,
+    /// `char::is_numeric`.
+    Numeric,
+    /// A set of ASCII characters that are neither letters nor digits (spaces, punctuation),
+    /// one bit per code point.
+    Ascii(u128),
+}
+
+impl CharClass {
+    /// The classes every text result is judged by; the sets of [`CharClass::Ascii`] come
+    /// from the characters the inputs show ([`CharClass::missing`]).
+    pub const PREDICATES: [CharClass; 3] = [CharClass::Upper, CharClass::Lower, CharClass::Numeric];
+
+    /// The ASCII characters, neither letters nor digits, that some input of `inputs` holds
+    /// and no result of `outputs` does: what the function was seen to take out.
+    pub fn missing<'a>(
+        inputs: impl Iterator<Item = &'a [Value]>,
+        outputs: impl Iterator<Item = &'a Value>,
+    ) -> Option<CharClass> {
+        let mask = |t: &str| {
+            t.chars()
+                .filter(|c| c.is_ascii() && !c.is_ascii_alphanumeric())
+                .fold(0u128, |m, c| m | 1 << (c as u32))
+        };
+        let seen = inputs
+            .flat_map(|i| i.iter().filter_map(text_of))
+            .fold(0, |m, t| m | mask(&t));
+        let kept = outputs.filter_map(text_of).fold(0, |m, t| m | mask(&t));
+        let set = seen & !kept;
+        (set != 0).then_some(CharClass::Ascii(set))
+    }
+
+    /// Whether `c` is of the class.
+    pub fn has(self, c: char) -> bool {
+        match self {
+            CharClass::Upper => c.is_uppercase(),
+            CharClass::Lower => c.is_lowercase(),
+            CharClass::Numeric => c.is_numeric(),
+            CharClass::Ascii(set) => c.is_ascii() && set >> (c as u32) & 1 == 1,
+        }
+    }
+
+    /// The class as a pattern `str::contains` takes: a predicate, a character, or an array
+    /// of them.
+    fn pattern(self) -> String {
+        match self {
+            CharClass::Upper => "char::is_uppercase".into(),
+            CharClass::Lower => "char::is_lowercase".into(),
+            CharClass::Numeric => "char::is_numeric".into(),
+            CharClass::Ascii(_) => {
+                let chars: Vec<String> = (0u8..128)
+                    .map(char::from)
+                    .filter(|&c| self.has(c))
+                    .map(|c| format!("{c:?}"))
+                    .collect();
+                match chars.as_slice() {
+                    [one] => one.clone(),
+                    many => format!("[{}]", many.join(", ")),
+                }
+            }
+        }
+    }
+
+    /// Whether a character of the class begins a word (a run of non-whitespace) of `s`.
+    pub fn starts_a_word(self, s: &str) -> bool {
+        s.split_whitespace()
+            .any(|w| w.chars().next().is_some_and(|c| self.has(c)))
+    }
+}
+
+/// The characters of a text value: a string's, a character, or a list's strings and
+/// characters.
+pub fn text_of(v: &Value) -> Option<String> {
+    match v {
+        Value::Str(s) => Some(s.clone()),
+        Value::Char(c) => Some(c.to_string()),
+        Value::List(items) => {
+            let parts: Vec<String> = items.iter().filter_map(text_of).collect();
+            (!parts.is_empty()).then(|| parts.join(" "))
+        }
+        _ => None,
+    }
+}
+
 /// A property of the result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -115,6 +207,13 @@ pub enum Property {
     /// An integer result is at most the length of the sequence or string `xs`: a count of
     /// its elements or of places in it.
     AtMostLenOf(usize),
+    /// A string or character result holds no character of a class the inputs hold: what
+    /// the function takes out or converts (`!result.contains(char::is_uppercase)`,
+    /// `!result.contains('-')`).
+    Lacks(CharClass),
+    /// No word of a string result begins with a character of a class that it holds
+    /// elsewhere and that begins words of the inputs: what the function capitalizes.
+    NoWordStarts(CharClass),
 }
 
 /// The number of elements (characters, for a string) of a sequence value.
@@ -297,9 +396,46 @@ impl Property {
                     }
                 }
             }
-            Kind::Bool | Kind::Str | Kind::Char | Kind::List => {}
+            // What a text result is seen never to hold, of a text input's characters.
+            Kind::Str | Kind::Char => {
+                let textual = sig
+                    .params
+                    .iter()
+                    .any(|p| matches!(p.kind, Kind::Str | Kind::Char | Kind::List));
+                if textual {
+                    out.extend(CharClass::PREDICATES.map(Property::Lacks));
+                    if sig.output == Kind::Str {
+                        out.extend(
+                            [CharClass::Upper, CharClass::Lower].map(Property::NoWordStarts),
+                        );
+                    }
+                }
+            }
+            Kind::Bool | Kind::List => {}
         }
         out
+    }
+
+    /// Whether the property says what a text result is without, which holds of any result
+    /// of inputs that never hold the class: it needs inputs that do (and, for a word's
+    /// start, results that hold it elsewhere).
+    pub fn of_text(&self) -> bool {
+        matches!(self, Property::Lacks(_) | Property::NoWordStarts(_))
+    }
+
+    /// Whether an observed call shows what the property says the function does: a text
+    /// input holding the class (at a word's start, for [`Property::NoWordStarts`]), and a
+    /// result holding it elsewhere. Every call shows what the other properties say.
+    pub fn shown_by(&self, input: &[Value], y: &Value) -> bool {
+        let texts = || input.iter().filter_map(text_of);
+        match *self {
+            Property::Lacks(c) => texts().any(|t| t.chars().any(|ch| c.has(ch))),
+            Property::NoWordStarts(c) => {
+                texts().any(|t| c.starts_a_word(&t))
+                    && text_of(y).is_some_and(|t| t.chars().any(|ch| c.has(ch)))
+            }
+            _ => true,
+        }
     }
 
     /// Whether the property bounds the result by the input (a parameter, the input's range),
@@ -321,6 +457,7 @@ impl Property {
         match self {
             Property::Sign(Cmp::AtLeast) => Some(Property::Sign(Cmp::Above)),
             Property::Sign(Cmp::AtMost) => Some(Property::Sign(Cmp::Below)),
+            Property::NoWordStarts(c) => Some(Property::Lacks(*c)),
             _ => None,
         }
     }
@@ -329,6 +466,15 @@ impl Property {
     pub fn holds(&self, input: &[Value], y: &Value, noise: f64) -> bool {
         match *self {
             Property::Sign(cmp) => y.number().is_some_and(|y| cmp.holds(y, 0.0, noise)),
+            Property::Lacks(c) => match y {
+                Value::Str(s) => !s.chars().any(|ch| c.has(ch)),
+                Value::Char(ch) => !c.has(*ch),
+                _ => false,
+            },
+            Property::NoWordStarts(c) => match y {
+                Value::Str(s) => !c.starts_a_word(s),
+                _ => false,
+            },
             Property::CountsOf(p) => {
                 let parts = match y {
                     Value::Record(items) => items
@@ -422,7 +568,11 @@ impl Property {
     /// The relative tolerance invite's comparison needs for the property on one result.
     pub fn needed_tolerance(&self, input: &[Value], y: &Value) -> f64 {
         // Exact properties of integers: no tolerance makes one hold.
-        if let Property::Bracket { .. } | Property::AtMostLenOf(_) = *self {
+        if let Property::Bracket { .. }
+        | Property::AtMostLenOf(_)
+        | Property::Lacks(_)
+        | Property::NoWordStarts(_) = *self
+        {
             return if self.holds(input, y, 0.0) {
                 0.0
             } else {
@@ -530,6 +680,18 @@ impl Property {
                     _ => format!("result.is_none() == {empty}"),
                 }
             }
+            Property::Lacks(c) => match (sig.output, c) {
+                (Kind::Char, CharClass::Ascii(_)) => match c.pattern() {
+                    many if many.starts_with('[') => format!("!{many}.contains(&result)"),
+                    one => format!("result != {one}"),
+                },
+                (Kind::Char, c) => format!("!{}(result)", c.pattern()),
+                (_, c) => format!("!result.contains({})", c.pattern()),
+            },
+            Property::NoWordStarts(c) => format!(
+                "result.split_whitespace().all(|w| !w.starts_with({}))",
+                c.pattern()
+            ),
             Property::NonEmpty => "!result.is_empty()".into(),
             Property::Sorted => "result.is_sorted()".into(),
             Property::Within(p) => {
@@ -591,6 +753,114 @@ mod tests {
 
     fn sig(text: &str, kinds: &[Kind], output: Kind) -> Signature {
         Signature::parse(text, kinds, output).unwrap()
+    }
+
+    #[test]
+    fn a_text_result_lacks_a_class_its_inputs_show_and_says_so_as_rust() {
+        let text = |s: &str| Value::Str(s.into());
+        // The punctuation and spaces the inputs hold and no result does; letters and digits
+        // are the predicates' business, and a character a result keeps is no part of it.
+        let inputs = [
+            vec![text("a b-c")],
+            vec![text("x_y.Z9")],
+            vec![Value::Char('~')],
+        ];
+        let outputs = [text("a-b-c"), text("x-y-z")];
+        let set = CharClass::missing(inputs.iter().map(Vec::as_slice), outputs.iter()).unwrap();
+        let held: String = (0u8..128).map(char::from).filter(|&c| set.has(c)).collect();
+        assert_eq!(held, " ._~");
+        assert_eq!(set.pattern(), "[' ', '.', '_', '~']");
+        assert!(!set.has('a') && !set.has('-') && !set.has('\u{a0}'));
+        let none = CharClass::missing(
+            inputs[..1].iter().map(Vec::as_slice),
+            [text("a b-c")].iter(),
+        );
+        assert_eq!(none, None, "every character kept");
+        assert_eq!(
+            CharClass::missing(inputs[1..2].iter().map(Vec::as_slice), outputs.iter())
+                .map(CharClass::pattern)
+                .as_deref(),
+            Some("['.', '_']")
+        );
+        let one = CharClass::missing([vec![text("a-b")]].iter().map(Vec::as_slice), [].iter());
+        assert_eq!(one.map(CharClass::pattern).as_deref(), Some("'-'"));
+
+        // The predicates, and what each property judges.
+        assert!(CharClass::Upper.has('É') && !CharClass::Upper.has('é'));
+        assert!(CharClass::Lower.has('é') && !CharClass::Lower.has('1'));
+        assert!(CharClass::Numeric.has('7') && !CharClass::Numeric.has('x'));
+        let lacks = Property::Lacks(CharClass::Upper);
+        assert!(lacks.holds(&[], &text("snake_case 1"), 0.0));
+        assert!(!lacks.holds(&[], &text("snake_Case"), 0.0));
+        assert!(lacks.holds(&[], &Value::Char('a'), 0.0));
+        assert!(!lacks.holds(&[], &Value::Char('A'), 0.0));
+        assert!(
+            !lacks.holds(&[], &Value::Int(3), 0.0),
+            "no text, no property"
+        );
+        let starts = Property::NoWordStarts(CharClass::Lower);
+        assert!(starts.holds(&[], &text("Title Case  Of 9words"), 0.0));
+        assert!(!starts.holds(&[], &text("Title case"), 0.0));
+        assert!(!starts.holds(&[], &text(" lower"), 0.0));
+        assert!(!starts.holds(&[], &Value::Char('A'), 0.0));
+        assert_eq!(starts.stronger(), Some(Property::Lacks(CharClass::Lower)));
+        for p in [lacks, starts] {
+            assert!(p.of_text() && !p.bounds_by_input());
+            assert_eq!(p.needed_tolerance(&[], &text("Ab c")), f64::INFINITY);
+            assert_eq!(p.needed_tolerance(&[], &text("")), 0.0);
+        }
+
+        // Shown: an input holds the class, at a word's start where that is the claim, and
+        // the result holds it elsewhere.
+        assert!(lacks.shown_by(&[text("camelCase")], &text("camel_case")));
+        assert!(!lacks.shown_by(&[text("lower"), Value::Int(3)], &text("lower")));
+        assert!(lacks.shown_by(&[Value::List(vec![text("ok"), text("OK")])], &text("ok")));
+        assert!(starts.shown_by(&[text("a title")], &text("A Title")));
+        assert!(
+            !starts.shown_by(&[text("A Title")], &text("A Title")),
+            "no word began so"
+        );
+        assert!(
+            !starts.shown_by(&[text("a b")], &text("A B")),
+            "no lower case elsewhere"
+        );
+        assert!(Property::Sorted.shown_by(&[], &Value::Int(0)));
+
+        // Candidates: of a text result of text inputs only, and as Rust.
+        let of = |text: &str, kinds: &[Kind], out: Kind| Property::all(&sig(text, kinds, out));
+        let slug = sig("fn slug(s: &str) -> String", &[Kind::Str], Kind::Str);
+        let all = Property::all(&slug);
+        assert_eq!(all.iter().filter(|p| p.of_text()).count(), 5, "{all:?}");
+        assert!(of("fn hex(n: u64) -> String", &[Kind::Int], Kind::Str).is_empty());
+        let first = sig("fn first(s: &str) -> char", &[Kind::Str], Kind::Char);
+        let of_char = Property::all(&first);
+        assert_eq!(
+            of_char.len(),
+            3,
+            "no word's start of a character: {of_char:?}"
+        );
+        assert_eq!(
+            Property::Lacks(CharClass::Upper).text(&slug),
+            "!result.contains(char::is_uppercase)"
+        );
+        assert_eq!(
+            starts.text(&slug),
+            "result.split_whitespace().all(|w| !w.starts_with(char::is_lowercase))"
+        );
+        assert_eq!(
+            Property::Lacks(CharClass::Numeric).text(&first),
+            "!char::is_numeric(result)"
+        );
+        let dash = CharClass::Ascii(1 << b'-');
+        assert_eq!(Property::Lacks(dash).text(&first), "result != '-'");
+        assert_eq!(Property::Lacks(dash).text(&slug), "!result.contains('-')");
+        let two = CharClass::Ascii(1 << b'-' | 1 << b' ');
+        assert_eq!(
+            Property::Lacks(two).text(&first),
+            "![' ', '-'].contains(&result)"
+        );
+        assert!(Property::Lacks(two).holds(&[], &Value::Char('x'), 0.0));
+        assert!(!Property::Lacks(two).holds(&[], &Value::Char(' '), 0.0));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::guard::Guard;
 use super::observe::Observation;
 use super::perturb::Perturbation;
 use super::project::Projection;
-use super::property::{Cmp, Property};
+use super::property::{CharClass, Cmp, Property};
 use super::signature::Signature;
 use super::transform::{Const, SeqOp, TextOp, Transform, FLOAT_B, PARTNERS};
 use super::triple::{self, Joint, Triple};
@@ -94,6 +94,17 @@ impl Found {
             Subject::Recurrence { first, second, .. } => vec![first, second],
             Subject::Compose { nested, direct } => vec![nested, direct],
             Subject::Joint { .. } | Subject::Property(_) => Vec::new(),
+        }
+    }
+
+    /// Every follow-up run whose result it reads: its [`follow_ups`](Self::follow_ups), and
+    /// a relation of three runs' partner and combined runs.
+    pub fn runs_read(&self) -> Vec<usize> {
+        match self.subject {
+            Subject::Joint {
+                partner, combined, ..
+            } => vec![partner, combined],
+            _ => self.follow_ups(),
         }
     }
 
@@ -957,7 +968,18 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
     let runs: std::cell::OnceCell<Vec<Vec<_>>> = std::cell::OnceCell::new();
     let (wide, narrow) = (Guard::all(sig), Guard::narrow_first(sig));
     let mut out: Vec<Found> = Vec::new();
-    for prop in Property::all(sig) {
+    let mut candidates = Property::all(sig);
+    // The punctuation and spaces the live inputs hold and their results never do.
+    if candidates.iter().any(Property::of_text) {
+        let live = || scope.all.iter().map(|&i| obs[i]);
+        if let Some(set) = CharClass::missing(
+            live().map(|o| o.input.as_slice()),
+            live().map(|o| &o.output),
+        ) {
+            candidates.insert(0, Property::Lacks(set));
+        }
+    }
+    for prop in candidates {
         let strict = matches!(prop, Property::Sign(Cmp::Above | Cmp::Below));
         // Only a strict sign needs the narrower guard of a tie.
         let guards = if strict { &narrow } else { &wide };
@@ -970,7 +992,9 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             .find(|g| scope.all.iter().all(|&i| g.holds(&obs[i].input)))
             .copied();
         let has = |i: usize| prop.holds(&obs[i].input, &obs[i].output, obs[i].noise);
-        let bound = prop.bounds_by_input();
+        // What a text result lacks is judged as widely: a follow-up's input (a reversed or
+        // repeated string) is as much the function's as a live one.
+        let bound = prop.bounds_by_input() || prop.of_text();
         // A follow-up's input can lie far from any the program sends (`x·(x + 1)` of a
         // coordinate of 1e4), where the function's own rounding, not its shape, can take a
         // result a hair past the bound (a nearly straight curve's length a millionth under its
@@ -992,7 +1016,8 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
                     .filter(|(input, y, _)| {
                         let finite = y.number().is_some_and(f64::is_finite)
                             || y.elements()
-                                .is_some_and(|e| e.iter().all(|x| x.is_finite()));
+                                .is_some_and(|e| e.iter().all(|x| x.is_finite()))
+                            || matches!(y, Value::Str(_) | Value::Char(_));
                         finite && guard.is_none_or(|g| g.holds(input))
                     })
                     .all(|(input, y, noise)| {
@@ -1017,7 +1042,16 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         // meet `L(r) <= x < L(r + 1)` by chance on no category (a floored quotient's by a
         // positive divisor).
         let exempt = matches!(prop, Property::Between(_) | Property::Bracket { .. });
-        if guard.is_some() && prop.bounds_by_input() && !exempt {
+        if guard.is_some() && bound && !exempt {
+            continue;
+        }
+        // A text result without a class says something only of inputs that hold it.
+        let shown: Vec<usize> = on
+            .iter()
+            .copied()
+            .filter(|&i| prop.shown_by(&obs[i].input, &obs[i].output))
+            .collect();
+        if scope.distinct(&shown) < scope.min_inputs {
             continue;
         }
         if strict && guard.is_none() && !clear_of_zero(obs, &on) {
@@ -1054,11 +1088,24 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             continue;
         }
         let (list, first, scale) = perturbations(sig.output, obs, &on);
-        let (detects, catches) = caught(&list, &on, obs.len(), |p, i| {
+        let (mut detects, catches) = caught(&list, &on, obs.len(), |p, i| {
             let o = obs[i];
             let y = p.apply(&o.output, first, scale, o.probe, o.size);
             !prop.holds(&o.input, &y, o.noise)
         });
+        // Of a text result, one more wrong output: the input passed through, which a
+        // conversion left undone gives, and which only what the result lacks tells apart.
+        let mut perturbations = counted(&list);
+        if let Some(echo) = echoed(sig) {
+            perturbations += 1;
+            let input = |i: usize| &obs[i].input;
+            if on
+                .iter()
+                .any(|&i| !prop.holds(input(i), &input(i)[echo], 0.0))
+            {
+                detects += 1;
+            }
+        }
         let tolerance = on
             .iter()
             .map(|&i| prop.needed_tolerance(&obs[i].input, &obs[i].output))
@@ -1070,12 +1117,21 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             held: on.len(),
             detects,
             catches,
-            perturbations: counted(&list),
+            perturbations,
             tolerance,
             projection: None,
         });
     }
     out
+}
+
+/// The parameter whose value, passed through as the result, is the wrong output
+/// [`properties`] adds for a text result: the first of the result's own kind.
+fn echoed(sig: &Signature) -> Option<usize> {
+    if !matches!(sig.output, Kind::Str | Kind::Char) {
+        return None;
+    }
+    sig.params.iter().position(|p| p.kind == sig.output)
 }
 
 /// Strict monotonicity in one number parameter, `f(x + 1) > result` or `<`, whether or not an

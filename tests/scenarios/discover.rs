@@ -1878,3 +1878,168 @@ fn a_function_composed_with_itself_across_a_parameter_is_proposed_where_it_holds
         "{found}"
     );
 }
+
+// What a text result lacks, pasted as discovery writes it: the case a converter leaves out,
+// the spaces and punctuation a slug takes out, the lower case no word of a capitalized text
+// begins with. Relations between runs of such functions hold of the wrong versions too
+// (a slug that keeps the case is still its own slug's prefix).
+
+/// The words of `s` (runs of letters and digits), in lower case, joined by hyphens.
+fn slug_text(s: &str) -> String {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// `s` with the first character of every word (split at spaces) in upper case.
+fn capitalized_words(s: &str) -> String {
+    s.split(' ')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect())
+                .unwrap_or_default()
+        })
+        .collect::<Vec<String>>()
+        .join(" ")
+}
+
+/// Short titles: words of either case and digits, with spaces, underscores and dots between.
+fn titles(n: usize) -> Vec<(String,)> {
+    let words = ["alpha", "Beta", "gamma", "DELTA", "x9", "épée", "ok"];
+    let seps = [" ", "_", ". ", "  "];
+    (0..n)
+        .map(|i| {
+            let h = i.wrapping_mul(2_654_435_761) >> 3;
+            let parts: Vec<&str> = (0..1 + i % 4).map(|j| words[(h >> (3 * j)) % 7]).collect();
+            (parts.join(seps[(h >> 13) % 4]),)
+        })
+        .collect()
+}
+
+#[invite::metamorphic(
+    if !s.is_empty() => !result.contains(char::is_uppercase),
+    if !s.is_empty() => !result.contains([' ', '.', '_']),
+    slug(&result) == result
+)]
+fn slug(s: &str) -> String {
+    slug_text(s)
+}
+
+#[invite::metamorphic(
+    if !s.is_empty() => !result.contains(char::is_uppercase),
+    if !s.is_empty() => !result.contains([' ', '.', '_']),
+    slug_cased(&result) == result
+)]
+fn slug_cased(s: &str) -> String {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+#[invite::metamorphic(
+    if !s.is_empty() => !result.contains(char::is_uppercase),
+    if !s.is_empty() => !result.contains([' ', '.', '_']),
+    slug_spaced(&result) == result
+)]
+fn slug_spaced(s: &str) -> String {
+    slug_text(s).replace('-', " ")
+}
+
+#[invite::metamorphic(
+    if !s.is_empty() => result.split_whitespace().all(|w| !w.starts_with(char::is_lowercase))
+)]
+fn caps(s: &str) -> String {
+    capitalized_words(s)
+}
+
+#[invite::metamorphic(
+    if !s.is_empty() => result.split_whitespace().all(|w| !w.starts_with(char::is_lowercase))
+)]
+fn caps_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn what_a_text_result_lacks_is_proposed_as_it_is_pasted() {
+    let slugs = Discovery::new("fn slug(s: &str) -> String", |s: String| slug_text(&s))
+        .unwrap()
+        .inputs(titles(80))
+        .run();
+    let caps_found = Discovery::new("fn caps(s: &str) -> String", |s: String| {
+        capitalized_words(&s)
+    })
+    .unwrap()
+    .inputs(titles(80))
+    .run();
+    let lacks = [
+        "if !s.is_empty() => !result.contains(char::is_uppercase)",
+        "if !s.is_empty() => !result.contains([' ', '.', '_'])",
+    ];
+    for r in lacks {
+        assert!(slugs.relations().any(|p| p == r), "{r}\n{slugs}");
+    }
+    let starts =
+        "if !s.is_empty() => result.split_whitespace().all(|w| !w.starts_with(char::is_lowercase))";
+    assert!(caps_found.relations().any(|p| p == starts), "{caps_found}");
+    // Not where the inputs never held the class: a result without digits, of inputs without
+    // them, says nothing; nor a word's start where the result has no lower case elsewhere.
+    assert!(
+        !slugs.relations().any(|p| p.contains("is_numeric")),
+        "{slugs}"
+    );
+    assert!(
+        !slugs.relations().any(|p| p.contains("split_whitespace")),
+        "{slugs}"
+    );
+
+    // Pasted, they hold on the right versions and fail on the wrong ones, which the relation
+    // between runs (a slug of a slug is itself) lets through.
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        for (s,) in titles(12) {
+            slug(&s);
+            slug_cased(&s);
+            slug_spaced(&s);
+            caps(&s);
+            caps_first(&s);
+            invite::wait_idle(std::time::Duration::from_secs(10));
+        }
+    });
+    run.assert_success();
+    let outcomes = |text: &str, name: &str| {
+        run.records()
+            .into_iter()
+            .filter_map(|r| match r {
+                Record::Test(t) if t.test == text && t.site.ends_with(&format!("::{name}")) => {
+                    Some(t.outcome)
+                }
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    for (text, right, wrong) in [
+        (lacks[0], "slug", "slug_cased"),
+        (lacks[1], "slug", "slug_spaced"),
+        (starts, "caps", "caps_first"),
+    ] {
+        let (ok, bad) = (outcomes(text, right), outcomes(text, wrong));
+        assert!(
+            !ok.is_empty() && ok.iter().all(|o| *o == Outcome::Pass),
+            "{text} on {right}: {ok:?}"
+        );
+        assert!(bad.contains(&Outcome::Fail), "{text} on {wrong}: {bad:?}");
+    }
+    for name in ["slug_cased", "slug_spaced"] {
+        let between = outcomes(&format!("{name}(&result) == result"), name);
+        assert!(
+            !between.is_empty() && between.iter().all(|o| *o == Outcome::Pass),
+            "{name}: {between:?}"
+        );
+    }
+}
