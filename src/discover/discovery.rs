@@ -497,7 +497,9 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
     out
 }
 
-/// How many short strings [`small_texts`] builds for each string parameter, at most.
+/// How many short strings [`small_texts`] builds for each string parameter, at most: every
+/// string of up to three characters over eight kinds (8 + 64 + 512), the kinds of a name of
+/// both cases, digits and a few separators, at a cost of a few hundred calls.
 const SMALL_TEXTS: usize = 600;
 
 /// Every short string over the kinds of character the given inputs' strings hold, each in
@@ -520,26 +522,25 @@ fn small_texts(sig: &Signature, inputs: &[Vec<Value>], seed: u64) -> Vec<Vec<Val
     // One character of each kind, in the order first seen.
     let mut kinds: Vec<(u8, bool, Option<char>)> = Vec::new();
     let mut alphabet: Vec<char> = Vec::new();
-    for c in inputs.iter().flatten().filter_map(|v| match v {
-        Value::Str(s) => Some(s.chars()),
-        _ => None,
-    }) {
-        for c in c {
-            let kind = if c.is_uppercase() {
-                (0, c.is_ascii(), None)
-            } else if c.is_lowercase() {
-                (1, c.is_ascii(), None)
-            } else if c.is_alphabetic() {
-                (2, c.is_ascii(), None)
-            } else if c.is_numeric() {
-                (3, c.is_ascii(), None)
-            } else {
-                (4, c.is_ascii(), Some(c))
-            };
-            if !kinds.contains(&kind) {
-                kinds.push(kind);
-                alphabet.push(c);
-            }
+    let chars = inputs.iter().flatten().flat_map(|v| match v {
+        Value::Str(s) => s.chars().collect(),
+        _ => Vec::new(),
+    });
+    for c in chars {
+        let kind = if c.is_uppercase() {
+            (0, c.is_ascii(), None)
+        } else if c.is_lowercase() {
+            (1, c.is_ascii(), None)
+        } else if c.is_alphabetic() {
+            (2, c.is_ascii(), None)
+        } else if c.is_numeric() {
+            (3, c.is_ascii(), None)
+        } else {
+            (4, c.is_ascii(), Some(c))
+        };
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+            alphabet.push(c);
         }
     }
     let k = alphabet.len();

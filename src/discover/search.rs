@@ -1046,13 +1046,15 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             continue;
         }
         // A text result without a class says something only of inputs that hold it.
-        let shown: Vec<usize> = on
-            .iter()
-            .copied()
-            .filter(|&i| prop.shown_by(&obs[i].input, &obs[i].output))
-            .collect();
-        if scope.distinct(&shown) < scope.min_inputs {
-            continue;
+        if prop.of_text() {
+            let shown: Vec<usize> = on
+                .iter()
+                .copied()
+                .filter(|&i| prop.shown_by(&obs[i].input, &obs[i].output))
+                .collect();
+            if scope.distinct(&shown) < scope.min_inputs {
+                continue;
+            }
         }
         if strict && guard.is_none() && !clear_of_zero(obs, &on) {
             continue;

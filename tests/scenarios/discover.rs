@@ -2013,14 +2013,10 @@ fn what_a_text_result_lacks_is_proposed_as_it_is_pasted() {
     });
     run.assert_success();
     let outcomes = |text: &str, name: &str| {
-        run.records()
+        run.tests_of(text)
             .into_iter()
-            .filter_map(|r| match r {
-                Record::Test(t) if t.test == text && t.site.ends_with(&format!("::{name}")) => {
-                    Some(t.outcome)
-                }
-                _ => None,
-            })
+            .filter(|t| t.site.ends_with(&format!("::{name}")))
+            .map(|t| t.outcome)
             .collect::<Vec<_>>()
     };
     for (text, right, wrong) in [
