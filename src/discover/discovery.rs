@@ -1523,11 +1523,102 @@ mod tests {
         assert_eq!((len(1), len(2)), (31, SMALL_TEXTS - 31));
         let distinct: std::collections::HashSet<&&String> = of_a.iter().collect();
         assert_eq!(distinct.len(), SMALL_TEXTS);
+        // Eight kinds, a name's: every string of up to three characters fits, each once.
+        let eight = [input("aB1 _-éÉ", "")];
+        let all = small_texts(&sig, &eight, 3);
+        let of_a: std::collections::HashSet<String> = all
+            .iter()
+            .filter(|i| i[2] == eight[0][2])
+            .map(|i| format!("{:?}", i[0]))
+            .collect();
+        assert_eq!(of_a.len(), 8 + 64 + 512);
+        // Twenty-four: every string of up to two characters is exactly as many as fit.
+        let kinds = "aB1 !#$%&()*+,./:;<=>?@[";
+        let fit = [input(kinds, "")];
+        let two = small_texts(&sig, &fit, 3);
+        let of_a: std::collections::HashSet<String> = two
+            .iter()
+            .filter(|i| i[2] == fit[0][2])
+            .map(|i| format!("{:?}", i[0]))
+            .collect();
+        assert_eq!(kinds.chars().count(), 24);
+        assert_eq!(of_a.len(), SMALL_TEXTS, "all 24 + 576, none drawn");
         // No string parameter, or no character: nothing.
         let num = Signature::parse("fn g(x: i64) -> i64", &[Kind::Int], Kind::Int).unwrap();
         assert!(small_texts(&num, &[vec![Value::Int(1)]], 3).is_empty());
         assert!(small_texts(&sig, &[input("", "")], 3).is_empty());
         assert!(small_texts(&sig, &[], 3).is_empty());
+    }
+
+    /// 80 distinct words of six lower-case letters or fewer, the first `upper` of them with
+    /// an upper-case letter.
+    fn words_with_upper(upper: usize) -> Vec<String> {
+        (0..80usize)
+            .map(|i| {
+                let mut w: String = format!("{i:o}")
+                    .chars()
+                    .map(|d| char::from(b'a' + d as u8 - b'0'))
+                    .collect();
+                w.push('q');
+                if i < upper {
+                    w = w.to_uppercase();
+                }
+                w
+            })
+            .collect()
+    }
+
+    #[test]
+    fn what_a_text_result_lacks_needs_enough_inputs_that_held_it() {
+        let lower = |s: String| s.to_lowercase();
+        let lacks = "!result.contains(char::is_uppercase)";
+        let run = |upper: usize| {
+            Discovery::new("fn lower(s: &str) -> String", lower)
+                .unwrap()
+                .inputs(words_with_upper(upper))
+                .run()
+        };
+        // As many distinct inputs as any relation needs, and one fewer.
+        let enough = run(DEFAULT_MIN_INPUTS);
+        assert!(enough.relations().any(|r| r.ends_with(lacks)), "{enough}");
+        let few = run(DEFAULT_MIN_INPUTS - 1);
+        assert!(!few.relations().any(|r| r.ends_with(lacks)), "{few}");
+        // Credited with the input passed through, besides another case: every input held
+        // upper case, so every input passed through is wrong.
+        let all = run(80);
+        let p = all
+            .0
+            .iter()
+            .find(|p| p.relation.ends_with(lacks))
+            .expect("proposed");
+        let between = all
+            .0
+            .iter()
+            .find(|p| p.relation.contains("lower(&"))
+            .expect("a relation");
+        assert_eq!(p.perturbations, between.perturbations + 1, "{all}");
+        assert_eq!(p.detects, 2, "{all}");
+    }
+
+    #[test]
+    fn what_a_text_result_lacks_must_hold_on_the_follow_up_runs_too() {
+        // Lower case up to seven characters, upper case from eight: the live inputs, the
+        // fresh ones near them and the short strings are all shorter, a doubled one is not.
+        let lower = |s: String| {
+            if s.chars().count() >= 8 {
+                s.to_uppercase()
+            } else {
+                s.to_lowercase()
+            }
+        };
+        let found = Discovery::new("fn lower(s: &str) -> String", lower)
+            .unwrap()
+            .inputs(words_with_upper(80))
+            .run();
+        assert!(
+            !found.relations().any(|r| r.contains("is_uppercase")),
+            "{found}"
+        );
     }
 
     #[test]
