@@ -499,7 +499,8 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
 
 /// How many short strings [`small_texts`] builds for each string parameter, at most: every
 /// string of up to three characters over eight kinds (8 + 64 + 512), the kinds of a name of
-/// both cases, digits and a few separators, at a cost of a few hundred calls.
+/// both cases, digits and a few separators, or of up to four over four kinds (a letter, a
+/// space, a tab and a line break), at a cost of a few hundred calls.
 const SMALL_TEXTS: usize = 600;
 
 /// Every short string over the kinds of character the given inputs' strings hold, each in
@@ -507,8 +508,10 @@ const SMALL_TEXTS: usize = 600;
 /// almost always fails on a string of a few characters (`snake(s)` holding `snake` of `s`
 /// but its first character fails on `"a1B"`), and all of them are few. A kind is a letter's
 /// case and script (ASCII or not), a digit's script, and any other character itself (`'-'`,
-/// `' '`). All strings of one to three characters, as many as fit in [`SMALL_TEXTS`]; the
-/// longest, if not all fit, drawn at random.
+/// `' '`). All strings of one character, then of two, and so on while all of a length fit
+/// in [`SMALL_TEXTS`]; of the first length that does not, as many as fit, drawn at random.
+/// The fewer the kinds, the longer the strings: a relation of lines may need two lines
+/// indented differently (`" \n\ta"`) to fail.
 fn small_texts(sig: &Signature, inputs: &[Vec<Value>], seed: u64) -> Vec<Vec<Value>> {
     let Some(base) = inputs.first() else {
         return Vec::new();
@@ -549,25 +552,28 @@ fn small_texts(sig: &Signature, inputs: &[Vec<Value>], seed: u64) -> Vec<Vec<Val
     }
     let mut strings: Vec<String> = Vec::new();
     let mut last: Vec<String> = vec![String::new()];
-    for len in 1..=3 {
+    // Each length adds at least one string, so the cap ends the loop.
+    for len in 1.. {
         let next: Vec<String> = last
             .iter()
             .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
             .collect();
         if strings.len() + next.len() > SMALL_TEXTS {
-            // As many of this length as fit, drawn without repeats.
+            // As many of this length as fit, drawn without repeats: first those over one
+            // letter and the characters that are neither letters nor digits, the separators
+            // that give text its lines and words (case and script the shorter strings
+            // varied), then over every kind.
             let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0x5EED);
             let room = SMALL_TEXTS - strings.len();
+            let letter = alphabet.iter().copied().find(|c| c.is_alphabetic());
+            let plain: Vec<char> = alphabet
+                .iter()
+                .copied()
+                .filter(|&c| !c.is_alphanumeric() || Some(c) == letter)
+                .collect();
             let mut drawn: Vec<String> = Vec::new();
-            for _ in 0..4 * room {
-                if drawn.len() == room {
-                    break;
-                }
-                let s: String = (0..len).map(|_| alphabet[rng.random_range(0..k)]).collect();
-                if !drawn.contains(&s) {
-                    drawn.push(s);
-                }
-            }
+            draw(&plain, len, room, &mut rng, &mut drawn);
+            draw(&alphabet, len, room, &mut rng, &mut drawn);
             strings.extend(drawn);
             break;
         }
@@ -583,6 +589,43 @@ fn small_texts(sig: &Signature, inputs: &[Vec<Value>], seed: u64) -> Vec<Vec<Val
         }
     }
     out
+}
+
+/// Strings of `len` characters of `alphabet` added to `drawn` until it holds `room`: every
+/// one where all fit, else drawn at random without repeats.
+fn draw(alphabet: &[char], len: usize, room: usize, rng: &mut impl Rng, drawn: &mut Vec<String>) {
+    let k = alphabet.len();
+    let all = u32::try_from(len)
+        .ok()
+        .and_then(|l| k.checked_pow(l))
+        .filter(|&n| n <= room - drawn.len().min(room));
+    if let Some(n) = all {
+        for mut i in 0..n {
+            let s: String = (0..len)
+                .map(|_| {
+                    let c = alphabet[i % k];
+                    i /= k;
+                    c
+                })
+                .collect();
+            if !drawn.contains(&s) {
+                drawn.push(s);
+            }
+        }
+        return;
+    }
+    if k == 0 {
+        return;
+    }
+    for _ in 0..4 * room {
+        if drawn.len() >= room {
+            break;
+        }
+        let s: String = (0..len).map(|_| alphabet[rng.random_range(0..k)]).collect();
+        if !drawn.contains(&s) {
+            drawn.push(s);
+        }
+    }
 }
 
 /// `v` and the values discovery's transformations make of it, for counter-inputs in which
@@ -1484,7 +1527,7 @@ mod tests {
         let given = [input("aB é", "x-1"), input("Yc", "É-")];
         let built = small_texts(&sig, &given, 3);
         let k = 7;
-        assert_eq!(built.len(), 2 * (k + k * k + k * k * k));
+        assert_eq!(built.len(), 2 * SMALL_TEXTS);
         let texts = |p: usize| -> Vec<String> {
             built
                 .iter()
@@ -1503,8 +1546,34 @@ mod tests {
             !of_a.iter().any(|t| t.contains(['x', 'Y', 'c'])),
             "one of each kind"
         );
-        assert!(of_a.iter().all(|t| (1..=3).contains(&t.chars().count())));
+        // Every string of up to three characters, then as many of four as fit.
+        let len = |n: usize| of_a.iter().filter(|s| s.chars().count() == n).count();
+        assert_eq!(
+            (len(1), len(2), len(3), len(4)),
+            (k, k * k, k * k * k, SMALL_TEXTS - (k + k * k + k * k * k))
+        );
+        // Of four, every one over one letter and the separators first.
+        let plain = ['a', ' ', '-'];
+        let four_plain = of_a
+            .iter()
+            .filter(|s| s.chars().count() == 4 && s.chars().all(|c| plain.contains(&c)))
+            .count();
+        assert_eq!(four_plain, 81);
         assert_eq!(texts(2).len(), of_a.len(), "the other string too");
+        // Four kinds, text of lines: every string of up to four characters, two lines
+        // indented differently among them.
+        let lines = small_texts(&sig, &[input("a \t\nb", "")], 3);
+        let of_a: Vec<String> = lines
+            .iter()
+            .filter_map(|i| match &i[0] {
+                Value::Str(s) if i[2] == Value::Str(String::new()) => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        let len = |n: usize| of_a.iter().filter(|s| s.chars().count() == n).count();
+        assert_eq!((len(1), len(2), len(3), len(4)), (4, 16, 64, 256));
+        assert_eq!(len(5), SMALL_TEXTS - 340);
+        assert!(of_a.iter().any(|t| t == " \n\ta"));
         // Too many kinds for all of two characters (31, and 31² more): every one of one,
         // then as many of two as fit, each once.
         let wide = [input("abc!\"#$%&'()*+,./:;<=>?@[]^_`{|}~", "")];
@@ -1531,7 +1600,13 @@ mod tests {
             .filter(|i| i[2] == eight[0][2])
             .map(|i| format!("{:?}", i[0]))
             .collect();
-        assert_eq!(of_a.len(), 8 + 64 + 512);
+        assert_eq!(of_a.len(), SMALL_TEXTS);
+        let up_to_three = all
+            .iter()
+            .filter(|i| i[2] == eight[0][2])
+            .filter(|i| matches!(&i[0], Value::Str(s) if s.chars().count() <= 3))
+            .count();
+        assert_eq!(up_to_three, 8 + 64 + 512);
         // Twenty-four: every string of up to two characters is exactly as many as fit.
         let kinds = "aB1 !#$%&()*+,./:;<=>?@[";
         let fit = [input(kinds, "")];

@@ -106,14 +106,20 @@ pub enum TextForm {
     Contains,
     /// `y` holds `y'`.
     Within,
+    /// `y'` is `y` twice, as two lines.
+    Lined,
+    /// `y'` is `y` twice, as two words.
+    Spaced,
 }
 
 impl TextForm {
     /// The equalities first, then what a follow-up that grows or cuts a string keeps.
-    pub const ALL: [TextForm; 8] = [
+    pub const ALL: [TextForm; 10] = [
         TextForm::Same,
         TextForm::Reversed,
         TextForm::Doubled,
+        TextForm::Lined,
+        TextForm::Spaced,
         TextForm::SameIgnoringCase,
         TextForm::Extends,
         TextForm::Prefix,
@@ -135,6 +141,13 @@ impl TextForm {
             TextForm::Same => t == y,
             TextForm::Reversed => t.chars().eq(y.chars().rev()),
             TextForm::Doubled => t.len() == 2 * y.len() && t == y.repeat(2),
+            TextForm::Lined | TextForm::Spaced => {
+                let sep = if self == TextForm::Lined { '\n' } else { ' ' };
+                t.len() == 2 * y.len() + 1
+                    && t.starts_with(y)
+                    && t.ends_with(y)
+                    && t[y.len()..].starts_with(sep)
+            }
             TextForm::SameIgnoringCase => t.to_lowercase() == y.to_lowercase(),
             TextForm::Extends => t.starts_with(y),
             TextForm::Prefix => y.starts_with(t),
@@ -149,6 +162,8 @@ impl TextForm {
             TextForm::Same => format!("{call} == result"),
             TextForm::Reversed => format!("{call} == result.chars().rev().collect::<String>()"),
             TextForm::Doubled => format!("{call} == result.repeat(2)"),
+            TextForm::Lined => format!("{call} == format!(\"{{result}}\\n{{result}}\")"),
+            TextForm::Spaced => format!("{call} == format!(\"{{result}} {{result}}\")"),
             TextForm::SameIgnoringCase => {
                 format!("{call}.to_lowercase() == result.to_lowercase()")
             }
@@ -879,6 +894,30 @@ mod tests {
             len: 0,
             input: &input,
         })
+    }
+
+    #[test]
+    fn a_text_written_twice_as_two_lines_or_words_is_told_from_one_written_otherwise() {
+        let lined = TextForm::Lined;
+        assert!(lined.holds("a b", "a b\na b"));
+        assert!(!lined.holds("a b", "a b a b"));
+        assert!(!lined.holds("a b", "a b\na c"));
+        assert!(!lined.holds("a b", "a b\na b\n"));
+        assert!(lined.holds("", "\n"));
+        let spaced = TextForm::Spaced;
+        assert!(spaced.holds("ab", "ab ab"));
+        assert!(!spaced.holds("ab", "ab\nab"));
+        assert!(!spaced.holds("ab", "abab"));
+        assert!(!spaced.holds("ab", "ab  ab"));
+        assert!(!lined.is_weak() && !spaced.is_weak());
+        assert_eq!(
+            lined.text("f(&s)"),
+            "f(&s) == format!(\"{result}\\n{result}\")"
+        );
+        assert_eq!(
+            spaced.text("f(&s)"),
+            "f(&s) == format!(\"{result} {result}\")"
+        );
     }
 
     #[test]

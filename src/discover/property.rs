@@ -214,6 +214,106 @@ pub enum Property {
     /// No word of a string result begins with a character of a class that it holds
     /// elsewhere and that begins words of the inputs: what the function capitalizes.
     NoWordStarts(CharClass),
+    /// Every line of a string result holds at most `width` characters, for an unsigned
+    /// integer parameter `width`: what a wrapper or a column formatter promises. At least
+    /// one: no line that holds anything is narrower than a character.
+    LinesAtMost(usize),
+    /// A string result has as many lines as the string `s`: a function of each line.
+    SameLineCount(usize),
+    /// Each line of a string result relates so to the line of the string `s` in its place
+    /// (a prefix added to each, its indentation taken off).
+    EachLine {
+        /// `s`.
+        param: usize,
+        /// How the two lines relate.
+        rel: LineRel,
+    },
+    /// A string result holds the words (runs of non-whitespace) of the string `s`, in
+    /// order: what changes the spacing alone.
+    SameWords(usize),
+    /// A string result holds the characters of the string `s` other than whitespace, in
+    /// order: what moves or removes whitespace, even within a word (a wrapper that breaks
+    /// a long word across lines).
+    SameNonSpace(usize),
+    /// A string result has at most as many characters as the string `s`: what removes.
+    NotLonger(usize),
+}
+
+/// How a line of the result relates to the line of an input in its place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LineRel {
+    /// The result's line ends with the input's: something put before it.
+    EndsWith,
+    /// The result's line begins with the input's: something put after it.
+    StartsWith,
+    /// The result's line is the end of the input's: something taken off its start.
+    EndOf,
+    /// The result's line is the start of the input's: something taken off its end.
+    StartOf,
+}
+
+impl LineRel {
+    /// Every relation, in a fixed order.
+    pub const ALL: [LineRel; 4] = [
+        LineRel::EndsWith,
+        LineRel::StartsWith,
+        LineRel::EndOf,
+        LineRel::StartOf,
+    ];
+
+    /// Whether the result's line `r` relates so to the input's line `l`.
+    fn holds(self, r: &str, l: &str) -> bool {
+        match self {
+            LineRel::EndsWith => r.ends_with(l),
+            LineRel::StartsWith => r.starts_with(l),
+            LineRel::EndOf => l.ends_with(r),
+            LineRel::StartOf => l.starts_with(r),
+        }
+    }
+
+    /// The relation as Rust source, of the lines `r` and `l`.
+    fn text(self) -> &'static str {
+        match self {
+            LineRel::EndsWith => "r.ends_with(l)",
+            LineRel::StartsWith => "r.starts_with(l)",
+            LineRel::EndOf => "l.ends_with(r)",
+            LineRel::StartOf => "l.starts_with(r)",
+        }
+    }
+}
+
+/// Whether every line of `s` holds at most `width` characters, and at most one where
+/// `width` is zero.
+fn lines_fit(s: &str, width: i128) -> bool {
+    let width = usize::try_from(width.max(1)).unwrap_or(usize::MAX);
+    s.lines().all(|l| l.chars().count() <= width)
+}
+
+/// The string a value holds, if it is one.
+fn string(v: &Value) -> Option<&str> {
+    match v {
+        Value::Str(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// Whether the result `y` and the string input `s` agree on what the property `p` of text
+/// layout compares (see [`Property::SameWords`] and the like).
+fn layout_holds(p: Property, s: &str, y: &str) -> bool {
+    let solid = |t: &str| {
+        t.split_whitespace()
+            .flat_map(str::chars)
+            .collect::<Vec<_>>()
+    };
+    match p {
+        Property::SameLineCount(_) => y.lines().count() == s.lines().count(),
+        Property::EachLine { rel, .. } => y.lines().zip(s.lines()).all(|(r, l)| rel.holds(r, l)),
+        Property::SameWords(_) => y.split_whitespace().eq(s.split_whitespace()),
+        Property::SameNonSpace(_) => solid(y) == solid(s),
+        Property::NotLonger(_) => y.chars().count() <= s.chars().count(),
+        _ => false,
+    }
 }
 
 /// The number of elements (characters, for a string) of a sequence value.
@@ -410,6 +510,30 @@ impl Property {
                         );
                     }
                 }
+                // The layout of a string result against a string input's: its lines, words
+                // and length; the stronger of two first.
+                if sig.output == Kind::Str {
+                    for (p, param) in sig.params.iter().enumerate() {
+                        if param.kind == Kind::Str {
+                            out.push(Property::SameLineCount(p));
+                            out.extend(
+                                LineRel::ALL.map(|rel| Property::EachLine { param: p, rel }),
+                            );
+                            out.extend([
+                                Property::SameWords(p),
+                                Property::SameNonSpace(p),
+                                Property::NotLonger(p),
+                            ]);
+                        }
+                        let unsigned = matches!(
+                            param.ty.trim_start_matches('&'),
+                            "u8" | "u16" | "u32" | "u64" | "u128" | "usize"
+                        );
+                        if textual && unsigned {
+                            out.push(Property::LinesAtMost(p));
+                        }
+                    }
+                }
             }
             Kind::Bool | Kind::List => {}
         }
@@ -420,7 +544,17 @@ impl Property {
     /// of inputs that never hold the class: it needs inputs that do (and, for a word's
     /// start, results that hold it elsewhere).
     pub fn of_text(&self) -> bool {
-        matches!(self, Property::Lacks(_) | Property::NoWordStarts(_))
+        matches!(
+            self,
+            Property::Lacks(_)
+                | Property::NoWordStarts(_)
+                | Property::LinesAtMost(_)
+                | Property::SameLineCount(_)
+                | Property::EachLine { .. }
+                | Property::SameWords(_)
+                | Property::SameNonSpace(_)
+                | Property::NotLonger(_)
+        )
     }
 
     /// Whether an observed call shows what the property says the function does: a text
@@ -434,6 +568,30 @@ impl Property {
                 texts().any(|t| c.starts_a_word(&t))
                     && text_of(y).is_some_and(|t| t.chars().any(|ch| c.has(ch)))
             }
+            // A bound some line of a text input exceeds: the function had to break it.
+            Property::LinesAtMost(w) => match input[w] {
+                Value::Int(w) => texts().any(|t| !lines_fit(&t, w)),
+                _ => false,
+            },
+            // Of a string the function changed: lines it could have lost or merged, words
+            // it could have moved.
+            Property::SameLineCount(p) | Property::EachLine { param: p, .. } => {
+                match (string(&input[p]), string(y)) {
+                    (Some(s), Some(y)) => s != y && s.lines().nth(1).is_some(),
+                    _ => false,
+                }
+            }
+            Property::SameWords(p) | Property::SameNonSpace(p) => {
+                match (string(&input[p]), string(y)) {
+                    (Some(s), Some(y)) => s != y && s.split_whitespace().nth(1).is_some(),
+                    _ => false,
+                }
+            }
+            // Something taken out.
+            Property::NotLonger(p) => match (string(&input[p]), string(y)) {
+                (Some(s), Some(y)) => y.chars().count() < s.chars().count(),
+                _ => false,
+            },
             _ => true,
         }
     }
@@ -458,6 +616,7 @@ impl Property {
             Property::Sign(Cmp::AtLeast) => Some(Property::Sign(Cmp::Above)),
             Property::Sign(Cmp::AtMost) => Some(Property::Sign(Cmp::Below)),
             Property::NoWordStarts(c) => Some(Property::Lacks(*c)),
+            Property::SameNonSpace(p) => Some(Property::SameWords(*p)),
             _ => None,
         }
     }
@@ -473,6 +632,18 @@ impl Property {
             },
             Property::NoWordStarts(c) => match y {
                 Value::Str(s) => !c.starts_a_word(s),
+                _ => false,
+            },
+            Property::LinesAtMost(w) => match (y, &input[w]) {
+                (Value::Str(s), Value::Int(w)) => lines_fit(s, *w),
+                _ => false,
+            },
+            Property::SameLineCount(p)
+            | Property::EachLine { param: p, .. }
+            | Property::SameWords(p)
+            | Property::SameNonSpace(p)
+            | Property::NotLonger(p) => match (string(&input[p]), string(y)) {
+                (Some(s), Some(y)) => layout_holds(*self, s, y),
                 _ => false,
             },
             Property::CountsOf(p) => {
@@ -567,12 +738,8 @@ impl Property {
 
     /// The relative tolerance invite's comparison needs for the property on one result.
     pub fn needed_tolerance(&self, input: &[Value], y: &Value) -> f64 {
-        // Exact properties of integers: no tolerance makes one hold.
-        if let Property::Bracket { .. }
-        | Property::AtMostLenOf(_)
-        | Property::Lacks(_)
-        | Property::NoWordStarts(_) = *self
-        {
+        // Exact properties of integers and of text: no tolerance makes one hold.
+        if matches!(self, Property::Bracket { .. } | Property::AtMostLenOf(_)) || self.of_text() {
             return if self.holds(input, y, 0.0) {
                 0.0
             } else {
@@ -691,6 +858,40 @@ impl Property {
             Property::NoWordStarts(c) => format!(
                 "result.split_whitespace().all(|w| !w.starts_with({}))",
                 c.pattern()
+            ),
+            Property::LinesAtMost(w) => {
+                let width = match sig.params[w].value_text() {
+                    t if t.starts_with('*') => format!("({t})"),
+                    t => t,
+                };
+                match sig.params[w].ty.trim_start_matches('&') {
+                    "usize" => {
+                        format!("result.lines().all(|l| l.chars().count() <= {width}.max(1))")
+                    }
+                    _ => format!(
+                        "result.lines().all(|l| l.chars().count() as u128 <= ({width} as u128).max(1))"
+                    ),
+                }
+            }
+            Property::SameLineCount(p) => {
+                format!("result.lines().count() == {}.lines().count()", sig.params[p].name)
+            }
+            Property::EachLine { param, rel } => format!(
+                "result.lines().zip({}.lines()).all(|(r, l)| {})",
+                sig.params[param].name,
+                rel.text()
+            ),
+            Property::SameWords(p) => format!(
+                "result.split_whitespace().eq({}.split_whitespace())",
+                sig.params[p].name
+            ),
+            Property::SameNonSpace(p) => format!(
+                "result.split_whitespace().flat_map(str::chars).eq({}.split_whitespace().flat_map(str::chars))",
+                sig.params[p].name
+            ),
+            Property::NotLonger(p) => format!(
+                "result.chars().count() <= {}.chars().count()",
+                sig.params[p].name
             ),
             Property::NonEmpty => "!result.is_empty()".into(),
             Property::Sorted => "result.is_sorted()".into(),
@@ -830,7 +1031,7 @@ mod tests {
         let of = |text: &str, kinds: &[Kind], out: Kind| Property::all(&sig(text, kinds, out));
         let slug = sig("fn slug(s: &str) -> String", &[Kind::Str], Kind::Str);
         let all = Property::all(&slug);
-        assert_eq!(all.iter().filter(|p| p.of_text()).count(), 5, "{all:?}");
+        assert_eq!(all.iter().filter(|p| p.of_text()).count(), 13, "{all:?}");
         assert!(of("fn hex(n: u64) -> String", &[Kind::Int], Kind::Str).is_empty());
         let first = sig("fn first(s: &str) -> char", &[Kind::Str], Kind::Char);
         let of_char = Property::all(&first);
@@ -1289,5 +1490,145 @@ mod tests {
         assert!((need(vec![1.0, 4.0], 4.0 + 4e-9) - 1e-9).abs() < 1e-15);
         assert!((need(vec![-8.0, -2.0], -8.0 - 8e-9) - 1e-9).abs() < 1e-15);
         assert_eq!(need(vec![], 1.0), 0.0);
+    }
+
+    #[test]
+    fn the_layout_of_a_text_result_is_judged_against_its_input_and_written_as_rust() {
+        let text = |s: &str| Value::Str(s.into());
+        let wrap = sig(
+            "fn wrap(text: &str, width: usize) -> String",
+            &[Kind::Str, Kind::Int],
+            Kind::Str,
+        );
+        let all = Property::all(&wrap);
+        for p in [
+            Property::LinesAtMost(1),
+            Property::SameLineCount(0),
+            Property::SameWords(0),
+            Property::SameNonSpace(0),
+            Property::NotLonger(0),
+            Property::EachLine {
+                param: 0,
+                rel: LineRel::EndOf,
+            },
+        ] {
+            assert!(all.contains(&p), "{p:?}: {all:?}");
+            assert!(p.of_text(), "{p:?}");
+        }
+        // The stronger of words and characters first, so that the weaker can be left out.
+        let at = |p: Property| all.iter().position(|q| *q == p).unwrap();
+        assert!(at(Property::SameWords(0)) < at(Property::SameNonSpace(0)));
+        assert_eq!(
+            Property::SameNonSpace(0).stronger(),
+            Some(Property::SameWords(0))
+        );
+        // A signed width bounds nothing a line's length is compared with; a number's text
+        // has no layout of an input's.
+        let signed = sig(
+            "fn wrap(text: &str, width: i64) -> String",
+            &[Kind::Str, Kind::Int],
+            Kind::Str,
+        );
+        assert!(!Property::all(&signed).contains(&Property::LinesAtMost(1)));
+        let hex = sig("fn hex(n: u64) -> String", &[Kind::Int], Kind::Str);
+        assert!(Property::all(&hex).is_empty());
+
+        let input = |s: &str, w: i128| vec![text(s), Value::Int(w)];
+        let holds = |p: Property, s: &str, w: i128, y: &str| p.holds(&input(s, w), &text(y), 0.0);
+        let fit = Property::LinesAtMost(1);
+        assert!(holds(fit, "ab cd", 2, "ab\ncd"));
+        assert!(!holds(fit, "ab cd", 2, "ab cd"));
+        assert!(
+            holds(fit, "abc", 0, "a\nb\nc"),
+            "a width of 0 is taken as 1"
+        );
+        assert!(!holds(fit, "abc", 0, "ab\nc"));
+        assert!(!fit.holds(&input("ab", 2), &Value::Int(3), 0.0), "no text");
+        // Shown where some line of the input is wider than the bound.
+        assert!(fit.shown_by(&input("abc d", 3), &text("abc\nd")));
+        assert!(!fit.shown_by(&input("ab\ncd", 3), &text("ab\ncd")));
+        assert!(!fit.shown_by(&[text("abc"), Value::Float(1.0)], &text("abc")));
+
+        let lines = Property::SameLineCount(0);
+        assert!(holds(lines, "a\nb", 0, "> a\n> b"));
+        assert!(!holds(lines, "a\nb", 0, "> a"));
+        assert!(lines.shown_by(&input("a\nb", 0), &text("> a\n> b")));
+        assert!(
+            !lines.shown_by(&input("a b", 0), &text("> a b")),
+            "one line"
+        );
+        assert!(
+            !lines.shown_by(&input("a\nb", 0), &text("a\nb")),
+            "unchanged"
+        );
+
+        let each = |rel| Property::EachLine { param: 0, rel };
+        assert!(holds(each(LineRel::EndsWith), "a\nb", 0, "> a\n> b"));
+        assert!(!holds(each(LineRel::EndsWith), "a\nb", 0, "a >\nb >"));
+        assert!(holds(each(LineRel::StartsWith), "a\nb", 0, "a >\nb >"));
+        assert!(holds(each(LineRel::EndOf), "  a\n   b", 0, "a\n b"));
+        assert!(!holds(each(LineRel::EndOf), "  a\n\tb", 0, "a\n b"));
+        assert!(holds(each(LineRel::StartOf), "a  \nb ", 0, "a\nb"));
+        assert!(!holds(each(LineRel::StartOf), "a  \nb ", 0, "a\nc"));
+
+        let words = Property::SameWords(0);
+        let solid = Property::SameNonSpace(0);
+        assert!(holds(words, "a  b\nc", 0, "a b c"));
+        assert!(!holds(words, "ab c", 0, "a\nb c"), "a word broken");
+        assert!(holds(solid, "ab c", 0, "a\nb c"));
+        assert!(!holds(solid, "ab c", 0, "ab"));
+        assert!(!holds(solid, "ab c", 0, "ba c"));
+        assert!(words.shown_by(&input("a  b", 0), &text("a b")));
+        assert!(!words.shown_by(&input("ab", 0), &text("a b")), "one word");
+        assert!(!solid.shown_by(&input("a b", 0), &text("a b")), "unchanged");
+
+        let shorter = Property::NotLonger(0);
+        assert!(holds(shorter, "  é", 0, "é"));
+        assert!(holds(shorter, "ab", 0, "ba"));
+        assert!(!holds(shorter, "é", 0, "ab"), "counted in characters");
+        assert!(shorter.shown_by(&input("  a", 0), &text("a")));
+        assert!(
+            !shorter.shown_by(&input("ab", 0), &text("ba")),
+            "nothing taken out"
+        );
+        assert_eq!(shorter.needed_tolerance(&input("ab", 0), &text("b")), 0.0);
+        assert!(shorter
+            .needed_tolerance(&input("a", 0), &text("ab"))
+            .is_infinite());
+
+        // As Rust.
+        assert_eq!(
+            fit.text(&wrap),
+            "result.lines().all(|l| l.chars().count() <= width.max(1))"
+        );
+        let narrow = sig(
+            "fn wrap(text: &str, width: &u16) -> String",
+            &[Kind::Str, Kind::Int],
+            Kind::Str,
+        );
+        assert_eq!(
+            fit.text(&narrow),
+            "result.lines().all(|l| l.chars().count() as u128 <= ((*width) as u128).max(1))"
+        );
+        assert_eq!(
+            lines.text(&wrap),
+            "result.lines().count() == text.lines().count()"
+        );
+        assert_eq!(
+            each(LineRel::EndOf).text(&wrap),
+            "result.lines().zip(text.lines()).all(|(r, l)| l.ends_with(r))"
+        );
+        assert_eq!(
+            words.text(&wrap),
+            "result.split_whitespace().eq(text.split_whitespace())"
+        );
+        assert_eq!(
+            solid.text(&wrap),
+            "result.split_whitespace().flat_map(str::chars).eq(text.split_whitespace().flat_map(str::chars))"
+        );
+        assert_eq!(
+            shorter.text(&wrap),
+            "result.chars().count() <= text.chars().count()"
+        );
     }
 }

@@ -225,12 +225,16 @@ pub enum TextOp {
     FirstRemoved,
     /// The empty string.
     Emptied,
+    /// Written twice as two lines: two paragraphs or records where there was one.
+    Lined,
+    /// Every line indented by a space, blank ones too: text as another block holds it.
+    Indented,
 }
 
 /// Every change of a string, in a fixed order. What a string gains is a character of each
 /// class text is split by: a letter (so that case matters to it), a space, and a word after
-/// a space.
-pub(super) const TEXT_OPS: [TextOp; 12] = [
+/// a space; and, for text of lines, a line and an indentation.
+pub(super) const TEXT_OPS: [TextOp; 14] = [
     TextOp::Reversed,
     TextOp::Upper,
     TextOp::Lower,
@@ -243,6 +247,8 @@ pub(super) const TEXT_OPS: [TextOp; 12] = [
     TextOp::Prepended(" "),
     TextOp::FirstRemoved,
     TextOp::Emptied,
+    TextOp::Lined,
+    TextOp::Indented,
 ];
 
 impl TextOp {
@@ -262,6 +268,8 @@ impl TextOp {
                 c.as_str().to_string()
             }
             TextOp::Emptied => String::new(),
+            TextOp::Lined => format!("{s}\n{s}"),
+            TextOp::Indented => s.split_inclusive('\n').map(|l| format!(" {l}")).collect(),
         })
     }
 
@@ -277,6 +285,10 @@ impl TextOp {
             TextOp::Prepended(piece) => format_text(&format!("{piece}{{}}"), s),
             TextOp::FirstRemoved => format!("{s}.chars().skip(1).collect::<String>()"),
             TextOp::Emptied => "String::new()".to_string(),
+            TextOp::Lined => format_text("{}\\n{}", s),
+            TextOp::Indented => format!(
+                "{s}.split_inclusive('\\n').map(|l| format!(\" {{l}}\")).collect::<String>()"
+            ),
         }
     }
 }
@@ -1321,6 +1333,23 @@ mod tests {
         );
         assert_eq!(TextOp::Spaced.apply("ab").as_deref(), Some("ab ab"));
         assert_eq!(TextOp::Prepended(" ").apply("ab").as_deref(), Some(" ab"));
+        // Lines: written twice as two, and every line indented, a blank one and the last
+        // too, with no line added after a final line break.
+        assert_eq!(TextOp::Lined.apply("a b").as_deref(), Some("a b\na b"));
+        assert_eq!(TextOp::Lined.text("s"), "format!(\"{s}\\n{s}\")");
+        assert_eq!(
+            TextOp::Lined.text("self.s"),
+            "format!(\"{}\\n{}\", self.s, self.s)"
+        );
+        assert_eq!(
+            TextOp::Indented.apply("a\n\n\tb\n").as_deref(),
+            Some(" a\n \n \tb\n")
+        );
+        assert_eq!(TextOp::Indented.apply("").as_deref(), Some(""));
+        assert_eq!(
+            TextOp::Indented.text("s"),
+            "s.split_inclusive('\\n').map(|l| format!(\" {l}\")).collect::<String>()"
+        );
     }
 
     #[test]

@@ -1893,17 +1893,21 @@ fn slug_text(s: &str) -> String {
         .join("-")
 }
 
-/// `s` with the first character of every word (split at spaces) in upper case.
+/// `s` with the first character of every word (split at whitespace) in upper case.
 fn capitalized_words(s: &str) -> String {
-    s.split(' ')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next()
-                .map(|f| f.to_uppercase().chain(c).collect())
-                .unwrap_or_default()
+    // After any whitespace, a line break too: capitalized after spaces alone, a word that
+    // begins a line would keep its case, and discovery sees that.
+    let mut starts = true;
+    s.chars()
+        .flat_map(|c| {
+            let up = std::mem::replace(&mut starts, c.is_whitespace());
+            let mut out: Vec<char> = vec![c];
+            if up {
+                out = c.to_uppercase().collect();
+            }
+            out
         })
-        .collect::<Vec<String>>()
-        .join(" ")
+        .collect()
 }
 
 /// Short titles: words of either case and digits, with spaces, underscores and dots between.
@@ -2037,5 +2041,146 @@ fn what_a_text_result_lacks_is_proposed_as_it_is_pasted() {
             !between.is_empty() && between.iter().all(|o| *o == Outcome::Pass),
             "{name}: {between:?}"
         );
+    }
+}
+
+/// The words of `text`, greedily in lines of at most `width` characters (at least one); a
+/// word longer than a line broken across lines.
+fn wrapped(text: &str, width: usize) -> String {
+    let width = width.max(1);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let mut rest: Vec<char> = word.chars().collect();
+        while !rest.is_empty() {
+            let used = line.chars().count();
+            let room = if used == 0 {
+                width
+            } else {
+                width.saturating_sub(used + 1)
+            };
+            if rest.len() <= room {
+                if used > 0 {
+                    line.push(' ');
+                }
+                line.extend(rest.drain(..));
+            } else if used > 0 {
+                lines.push(std::mem::take(&mut line));
+            } else {
+                line.extend(rest.drain(..width));
+                lines.push(std::mem::take(&mut line));
+            }
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines.join("\n")
+}
+
+/// Paragraphs: words of up to eleven letters, spaces and line breaks between, and a width.
+fn paragraphs(n: usize) -> Vec<(String, usize)> {
+    let words = [
+        "a",
+        "to",
+        "wrap",
+        "Lorem",
+        "ipsum",
+        "déjà",
+        "x1",
+        "paragraphs",
+    ];
+    let gaps = [" ", " ", "  ", "\n"];
+    (0..n)
+        .map(|i| {
+            let k = i % 7;
+            let text: String = (0..k)
+                .map(|j| {
+                    let w = words[(i * 5 + j * 3) % words.len()];
+                    match j {
+                        0 => w.to_string(),
+                        _ => format!("{}{w}", gaps[(i + j) % gaps.len()]),
+                    }
+                })
+                .collect();
+            (text, 1 + (i * 7) % 12)
+        })
+        .collect()
+}
+
+#[invite::metamorphic(
+    if width > 0 => result.lines().all(|l| l.chars().count() <= width.max(1)),
+    if width > 0 => result.split_whitespace().flat_map(str::chars).eq(text.split_whitespace().flat_map(str::chars))
+)]
+fn wrap(text: &str, width: usize) -> String {
+    wrapped(text, width)
+}
+
+#[invite::metamorphic(
+    if width > 0 => result.lines().all(|l| l.chars().count() <= width.max(1)),
+    if width > 0 => result.split_whitespace().flat_map(str::chars).eq(text.split_whitespace().flat_map(str::chars))
+)]
+fn wrap_wide(text: &str, width: usize) -> String {
+    wrapped(text, width + 1)
+}
+
+#[invite::metamorphic(
+    if width > 0 => result.lines().all(|l| l.chars().count() <= width.max(1)),
+    if width > 0 => result.split_whitespace().flat_map(str::chars).eq(text.split_whitespace().flat_map(str::chars))
+)]
+fn wrap_short(text: &str, width: usize) -> String {
+    let out = wrapped(text, width);
+    match out.rsplit_once('\n') {
+        Some((head, _)) => head.to_string(),
+        None => out,
+    }
+}
+
+#[test]
+fn the_layout_of_a_text_result_is_proposed_as_it_is_pasted() {
+    let found = Discovery::new(
+        "fn wrap(text: &str, width: usize) -> String",
+        |t: String, w: usize| wrapped(&t, w),
+    )
+    .unwrap()
+    .inputs(paragraphs(90))
+    .run();
+    let fits = "if width > 0 => result.lines().all(|l| l.chars().count() <= width.max(1))";
+    let kept = "if width > 0 => result.split_whitespace().flat_map(str::chars).eq(text.split_whitespace().flat_map(str::chars))";
+    for r in [fits, kept] {
+        assert!(found.relations().any(|p| p == r), "{r}\n{found}");
+    }
+    // A long word is broken, so the words themselves are not kept.
+    assert!(
+        !found
+            .relations()
+            .any(|p| p.contains(".eq(text.split_whitespace())")),
+        "{found}"
+    );
+
+    // Pasted, they hold on the wrapper and fail on a line too wide and a line lost.
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        for (t, w) in paragraphs(14) {
+            wrap(&t, w);
+            wrap_wide(&t, w);
+            wrap_short(&t, w);
+            invite::wait_idle(std::time::Duration::from_secs(10));
+        }
+    });
+    run.assert_success();
+    let outcomes = |text: &str, name: &str| {
+        run.tests_of(text)
+            .into_iter()
+            .filter(|t| t.site.ends_with(&format!("::{name}")))
+            .map(|t| t.outcome)
+            .collect::<Vec<_>>()
+    };
+    for (text, wrong) in [(fits, "wrap_wide"), (kept, "wrap_short")] {
+        let (ok, bad) = (outcomes(text, "wrap"), outcomes(text, wrong));
+        assert!(
+            !ok.is_empty() && ok.iter().all(|o| *o == Outcome::Pass),
+            "{text} on wrap: {ok:?}"
+        );
+        assert!(bad.contains(&Outcome::Fail), "{text} on {wrong}: {bad:?}");
     }
 }
