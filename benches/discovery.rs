@@ -63,9 +63,25 @@ struct Tally {
     lost_by_representative: Vec<String>,
     /// Per family: proposals, and mutants its proposals alone kill.
     families: [(usize, usize); FAMILIES.len()],
+    /// The crate's other functions of one string, given to discovery of each function of
+    /// a set as functions to put a parameter or the result through (all but itself).
+    siblings: Vec<(&'static str, TextFn)>,
 }
 
+/// A function of one string to a string, as a set's other functions are given.
+type TextFn = fn(String) -> String;
+
 impl Tally {
+    /// `d` given the set's other functions (all of [`Tally::siblings`] but `name` itself).
+    fn with_siblings<'f, A: Args>(&self, mut d: Discovery<'f, A>, name: &str) -> Discovery<'f, A> {
+        for &(other, g) in &self.siblings {
+            if !other.starts_with(&format!("fn {name}(")) {
+                d = d.sibling(other, g).expect("sibling");
+            }
+        }
+        d
+    }
+
     fn new() -> Tally {
         Tally {
             rows: Vec::new(),
@@ -93,6 +109,7 @@ impl Tally {
             hand_only: Vec::new(),
             proposals_only: Vec::new(),
             lost_by_representative: Vec::new(),
+            siblings: Vec::new(),
         }
     }
 
@@ -1278,6 +1295,17 @@ fn unseen_fourth(n: usize, fresh: usize, seed: u64) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let r = &mut rng;
     let mut t = Tally::new();
+    t.siblings = vec![
+        ("fn snake(s: &str) -> String", |s| s.to_snake_case()),
+        ("fn kebab(s: &str) -> String", |s| s.to_kebab_case()),
+        ("fn upper_camel(s: &str) -> String", |s| {
+            s.to_upper_camel_case()
+        }),
+        ("fn shouty_snake(s: &str) -> String", |s| {
+            s.to_shouty_snake_case()
+        }),
+        ("fn title(s: &str) -> String", |s| s.to_title_case()),
+    ];
     let words = ["foo", "Bar", "bazQux", "HTTP", "x1", "déjà", "A", "", "Ünï"];
     let seps = ["", " ", "_", "-", "  "];
     let names = |r: &mut rand::rngs::StdRng, count: usize| -> Vec<(String,)> {
@@ -1507,6 +1535,7 @@ fn unseen_fifth(n: usize, fresh: usize, seed: u64) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let r = &mut rng;
     let mut t = Tally::new();
+    t.siblings = vec![("fn dedent(s: &str) -> String", |s| dedent(&s))];
     let words = [
         "a",
         "lorem",
@@ -1812,6 +1841,17 @@ fn unseen_sixth(n: usize, fresh: usize, seed: u64) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let r = &mut rng;
     let mut t = Tally::new();
+    t.siblings = vec![
+        ("fn encode(s: &str) -> String", |s| {
+            urlencoding::encode(&s).into_owned()
+        }),
+        ("fn encode_safe(text: &str) -> String", |s| {
+            encode_safe(&s).into_owned()
+        }),
+        ("fn decode_html_entities(text: &str) -> String", |s| {
+            decode_html_entities(&s).into_owned()
+        }),
+    ];
     // Text as programs escape it: words, spaces, the characters each syntax reserves, and
     // text that is escaped already.
     let plain = [
@@ -2236,7 +2276,8 @@ impl Tally {
             eprintln!("{name}: hand-written relation fails on the function itself: {w}");
             self.hand_false.push(format!("{name}: {w}"));
         }
-        let d = Discovery::new(sig, f).expect("signature").inputs(inputs);
+        let d = self.with_siblings(Discovery::new(sig, f).expect("signature"), &name);
+        let d = d.inputs(inputs);
         let t0 = cpu();
         let found = d.run();
         let took = cpu() - t0;
@@ -2328,7 +2369,7 @@ impl Tally {
             }
             live += 1;
             let (hand_killers, _) = hand_failing(&c.hand, &|a| m.apply(a), &c.fresh);
-            let d = Discovery::new(&c.sig, m).expect("signature");
+            let d = self.with_siblings(Discovery::new(&c.sig, m).expect("signature"), &c.name);
             let caught = !d.failing(&c.found, c.fresh.clone()).is_empty();
             let caught_by_representative =
                 !d.failing(&c.representative, c.fresh.clone()).is_empty();

@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use rand::{Rng, SeedableRng};
 
 use super::function::{Args, Function, IntoArgs};
-use super::observe::{observe_some, Observation};
+use super::observe::{observe_some, Observation, OneArg};
 use super::proposal::{propose, Proposals};
 use super::search;
 use super::signature::Signature;
@@ -21,6 +21,8 @@ type Eval<'f> = Box<dyn Fn(&[Value]) -> Option<Value> + 'f>;
 pub struct Discovery<'f, A: Args> {
     sig: Signature,
     call: Eval<'f>,
+    /// The other functions of [`Signature::siblings`], in their order.
+    siblings: Vec<Eval<'f>>,
     inputs: Vec<Vec<Value>>,
     min_inputs: usize,
     seed: u64,
@@ -37,6 +39,7 @@ impl<'f, A: Args> Discovery<'f, A> {
         Ok(Discovery {
             sig,
             call: Box::new(move |v: &[Value]| f.call_values(v)),
+            siblings: Vec::new(),
             inputs: Vec::new(),
             min_inputs: DEFAULT_MIN_INPUTS,
             seed: 0x1A2B_3C4D,
@@ -94,6 +97,59 @@ impl<'f, A: Args> Discovery<'f, A> {
         self.inputs(drawn)
     }
 
+    /// Adds another function of the crate, of one argument, declared as `signature`
+    /// (`fn kebab(s: &str) -> String`, named as relations call it): a parameter of its type
+    /// is also put through it, and where it takes the result's type the result in a
+    /// parameter's place, so that relations across the two are proposed (`snake(&kebab(s))
+    /// == result`, a round trip `decode(&encode(&result)) == result`). An error where the
+    /// signature does not parse, is a method's, or fits neither a parameter nor the result.
+    ///
+    /// ```
+    /// let found = invite::discover::Discovery::new("fn upper(s: &str) -> String", |s: String| {
+    ///     s.to_uppercase()
+    /// })
+    /// .unwrap()
+    /// .sibling("fn lower(s: &str) -> String", |s: String| s.to_lowercase())
+    /// .unwrap()
+    /// .inputs((0..42).map(|i| {
+    ///     let word = ["Ab", "x", "Mixed Case", "ÉTÉ", "déjà vu", "a1", "Zz"][i % 7];
+    ///     format!("{word}{}", "q".repeat(i / 7))
+    /// }))
+    /// .run();
+    /// assert!(found.relations().any(|r| r == "upper(&lower(s)) == result"), "{found}");
+    /// ```
+    pub fn sibling<B: Args, G: Function<B> + 'f>(
+        mut self,
+        signature: &str,
+        g: G,
+    ) -> Result<Self, Error> {
+        let sib =
+            Signature::parse(signature, &B::kinds(), G::output_kind()).map_err(Error::Signature)?;
+        if sib.method || sib.params.len() != 1 {
+            return Err(Error::Sibling {
+                signature: signature.to_string(),
+                reason: "takes `self`: give a function of one argument, called by name",
+            });
+        }
+        let mut with = self.sig.clone();
+        with.siblings.push(sib);
+        let fits = Transform::all(&with).iter().any(|t| {
+            matches!(t, Transform::Through { sibling, .. } | Transform::ResultThrough { sibling, .. }
+                if *sibling == with.siblings.len() - 1)
+        });
+        if !fits {
+            return Err(Error::Sibling {
+                signature: signature.to_string(),
+                reason: "neither makes a parameter's type from that type nor from the result's; \
+                         give a function from one of them to a parameter's type",
+            });
+        }
+        self.sig = with;
+        self.siblings
+            .push(Box::new(move |v: &[Value]| g.call_values(v)));
+        Ok(self)
+    }
+
     /// Distinct inputs a relation must hold on (default 30).
     pub fn min_inputs(mut self, n: usize) -> Self {
         self.min_inputs = n;
@@ -124,6 +180,12 @@ impl<'f, A: Args> Discovery<'f, A> {
         wanted: &dyn Fn(usize) -> bool,
     ) -> Vec<Observation> {
         let mut call = |v: &[Value]| (self.call)(v);
+        let through: Vec<Box<OneArg<'_>>> = self
+            .siblings
+            .iter()
+            .map(|g| Box::new(move |v: &Value| g(std::slice::from_ref(v))) as Box<OneArg<'_>>)
+            .collect();
+        let through: Vec<&OneArg<'_>> = through.iter().map(|g| g.as_ref()).collect();
         inputs
             .iter()
             .enumerate()
@@ -135,6 +197,7 @@ impl<'f, A: Args> Discovery<'f, A> {
                     &mut call,
                     seed.wrapping_add(i as u64),
                     wanted,
+                    &through,
                 )
             })
             .collect()
@@ -361,11 +424,19 @@ impl<'f, A: Args> Discovery<'f, A> {
                 .into_iter()
                 .filter(|p| {
                     p.check.as_ref().is_none_or(|f| {
-                        // Only a follow-up with a checked form can be guarded.
-                        let guardable: Vec<&Transform> = f
+                        // A proposal of another discovery's follow-ups (one given other
+                        // functions to put values through) cannot be checked here.
+                        let Some(runs) = f
                             .follow_ups()
                             .into_iter()
-                            .map(|t| &transforms[t])
+                            .map(|t| transforms.get(t))
+                            .collect::<Option<Vec<&Transform>>>()
+                        else {
+                            return false;
+                        };
+                        // Only a follow-up with a checked form can be guarded.
+                        let guardable: Vec<&Transform> = runs
+                            .into_iter()
                             .filter(|t| t.fits_text(&self.sig).is_some())
                             .collect();
                         if guardable.is_empty() {

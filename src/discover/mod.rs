@@ -105,6 +105,13 @@ pub enum Error {
         /// What is wrong with the signature.
         source: SignatureError,
     },
+    /// A function given to [`Discovery::sibling`] cannot be used: fix it as the reason says.
+    Sibling {
+        /// Its signature as given.
+        signature: String,
+        /// Why, and what to give instead.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for Error {
@@ -112,6 +119,9 @@ impl fmt::Display for Error {
         match self {
             Error::Signature(e) => e.fmt(f),
             Error::RecordedSignature { site, source } => write!(f, "site {site}: {source}"),
+            Error::Sibling { signature, reason } => {
+                write!(f, "the other function `{signature}` {reason}")
+            }
         }
     }
 }
@@ -122,6 +132,7 @@ impl std::error::Error for Error {
             // Its text is this error's text: a chain printed link by link would repeat it.
             Error::Signature(e) => e.source(),
             Error::RecordedSignature { source, .. } => Some(source),
+            Error::Sibling { .. } => None,
         }
     }
 }

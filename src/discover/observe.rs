@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::perturb::Perturbation;
 use super::signature::Signature;
 use super::transform::{SeqOp, Transform};
 use super::value::{lossless, Kind, Value};
@@ -12,6 +13,13 @@ use super::value::{lossless, Kind, Value};
 /// The function as discovery calls it: `None` when the arguments do not convert, the function
 /// panics, or its result cannot be represented.
 pub type Call<'a> = dyn FnMut(&[Value]) -> Option<Value> + 'a;
+
+/// The other functions of the crate a follow-up puts a value through, by their index in
+/// [`Signature::siblings`]: `None` where one fails or its result cannot be represented.
+pub type Siblings<'a> = [&'a OneArg<'a>];
+
+/// One of [`Siblings`]: a function of one value.
+pub type OneArg<'a> = dyn Fn(&Value) -> Option<Value> + 'a;
 
 /// What one input showed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -58,6 +66,12 @@ pub struct Follow {
     /// A reflection's solved point, or the result a sequence had appended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub center: Option<f64>,
+    /// Of a round trip ([`Transform::ResultThrough`]), the follow-up's result had the result
+    /// been each wrong version of it, in the order of [`Perturbation::listed`]: what a wrong
+    /// function feeds back through the other function differs from what the right one does,
+    /// and only a run tells how (`None`: not run, or it failed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wrong: Vec<Option<Value>>,
 }
 
 /// Longest sequence observed: longer inputs or results are not recorded.
@@ -72,7 +86,7 @@ pub fn observe(
     call: &mut Call<'_>,
     seed: u64,
 ) -> Option<Observation> {
-    observe_some(sig, transforms, input, call, seed, &|_| true)
+    observe_some(sig, transforms, input, call, seed, &|_| true, &[])
 }
 
 /// As [`observe`], with only the follow-ups `wanted` picks (by index into `transforms`) run;
@@ -85,6 +99,7 @@ pub fn observe_some(
     call: &mut Call<'_>,
     seed: u64,
     wanted: &dyn Fn(usize) -> bool,
+    siblings: &Siblings<'_>,
 ) -> Option<Observation> {
     if input.iter().any(too_long) {
         return None;
@@ -108,6 +123,7 @@ pub fn observe_some(
                     probe: 0.0,
                     size: 0,
                     center: None,
+                    wrong: Vec::new(),
                 };
             }
             let center = match t {
@@ -139,20 +155,48 @@ pub fn observe_some(
                     next[*other] = set;
                     next
                 }),
+                // Through another function: a parameter, or the result in its place.
+                Transform::Through { param, sibling } => {
+                    through(siblings, *sibling, &input[*param], &input, *param)
+                }
+                Transform::ResultThrough { param, sibling } => {
+                    through(siblings, *sibling, &output, &input, *param)
+                }
                 _ => t.apply(&input, center, seed),
             };
             let out = next.as_ref().and_then(|n| call(n)).filter(|o| !too_long(o));
-            let (noise, probe, size) = match (&next, &out) {
+            let (noise, follow_probe, follow_size) = match (&next, &out) {
                 (Some(n), Some(o)) => (noise_at(n, o, call), self::probe(n), self::size(n)),
                 _ => (0.0, 0.0, 0),
+            };
+            // A round trip, run again from each wrong version of the result (a constant
+            // function's feeds back its constant: nothing to run).
+            let wrong = match t {
+                Transform::ResultThrough { param, sibling } if out.is_some() => {
+                    let sized = input.iter().any(|v| v.kind().is_seq());
+                    let scale = output.number().map_or(1.0, |y| y.abs().max(1.0));
+                    Perturbation::listed(sig.output, sized)
+                        .into_iter()
+                        .map(|p| {
+                            if p == Perturbation::Constant {
+                                return None;
+                            }
+                            let y = p.apply(&output, &output, scale, probe, size);
+                            let n = through(siblings, *sibling, &y, &input, *param)?;
+                            call(&n).filter(|o| !too_long(o))
+                        })
+                        .collect()
+                }
+                _ => Vec::new(),
             };
             Follow {
                 transform: t.id(sig),
                 output: out,
                 noise,
-                probe,
-                size,
+                probe: follow_probe,
+                size: follow_size,
                 center,
+                wrong,
             }
         })
         .collect();
@@ -165,6 +209,24 @@ pub fn observe_some(
         follow,
         signature: None,
     })
+}
+
+/// `input` with parameter `param` replaced by the other function `sibling` of `value`, where
+/// that is a value of the parameter's kind.
+fn through(
+    siblings: &Siblings<'_>,
+    sibling: usize,
+    value: &Value,
+    input: &[Value],
+    param: usize,
+) -> Option<Vec<Value>> {
+    let made = siblings.get(sibling)?(value)?;
+    if made.kind() != input[param].kind() || too_long(&made) {
+        return None;
+    }
+    let mut next = input.to_vec();
+    next[param] = made;
+    Some(next)
 }
 
 fn too_long(v: &Value) -> bool {
@@ -338,6 +400,81 @@ mod tests {
     fn sig(kind: Kind, output: Kind) -> Signature {
         let ty = if kind == Kind::Float { "f64" } else { "&[f64]" };
         Signature::parse(&format!("f(x: {ty})"), &[kind], output).unwrap()
+    }
+
+    #[test]
+    fn a_round_trip_is_run_again_from_each_wrong_result_and_a_parameter_put_through() {
+        let mut sig =
+            Signature::parse("fn escape(s: &str) -> String", &[Kind::Str], Kind::Str).unwrap();
+        sig.siblings =
+            vec![
+                Signature::parse("fn unescape(s: &str) -> String", &[Kind::Str], Kind::Str)
+                    .unwrap(),
+            ];
+        let transforms: Vec<Transform> = Transform::all(&sig)
+            .into_iter()
+            .filter(|t| {
+                matches!(
+                    t,
+                    Transform::Through { .. } | Transform::ResultThrough { .. }
+                )
+            })
+            .collect();
+        assert_eq!(transforms.len(), 2);
+        let text = |v: &Value| match v {
+            Value::Str(s) => s.clone(),
+            _ => panic!("{v:?}"),
+        };
+        let mut escape = |v: &[Value]| Some(Value::Str(text(&v[0]).replace('&', "&amp;")));
+        let unescape = |v: &Value| Some(Value::Str(text(v).replace("&amp;", "&")));
+        let siblings: [&OneArg<'_>; 1] = [&unescape];
+        let o = observe_some(
+            &sig,
+            &transforms,
+            vec![Value::Str("a&b".into())],
+            &mut escape,
+            1,
+            &|_| true,
+            &siblings,
+        )
+        .unwrap();
+        assert_eq!(o.output, Value::Str("a&amp;b".into()));
+        let through = &o.follow[0];
+        assert_eq!(through.output, Some(Value::Str("a&amp;b".into())));
+        assert!(
+            through.wrong.is_empty(),
+            "its input owes nothing to the result"
+        );
+        let round = &o.follow[1];
+        assert_eq!(round.output, Some(Value::Str("a&amp;b".into())));
+        let list = Perturbation::listed(Kind::Str, false);
+        assert_eq!(round.wrong.len(), list.len());
+        let at = |p: Perturbation| round.wrong[list.iter().position(|&q| q == p).unwrap()].clone();
+        assert_eq!(
+            at(Perturbation::Constant),
+            None,
+            "a constant feeds back itself"
+        );
+        // Doubled, the wrong result goes through `unescape` and `escape` again.
+        assert_eq!(
+            at(Perturbation::Scaled),
+            Some(Value::Str("a&amp;ba&amp;b".into()))
+        );
+        // Without the other function, the follow-ups are not made.
+        let o = observe_some(
+            &sig,
+            &transforms,
+            vec![Value::Str("a&b".into())],
+            &mut escape,
+            1,
+            &|_| true,
+            &[],
+        )
+        .unwrap();
+        assert!(o
+            .follow
+            .iter()
+            .all(|f| f.output.is_none() && f.wrong.is_empty()));
     }
 
     #[test]

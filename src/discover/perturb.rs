@@ -97,6 +97,14 @@ impl Perturbation {
         out
     }
 
+    /// Every wrong output tried on results of a kind: those of [`for_kind`](Self::for_kind),
+    /// then the [`FIXED`](Self::FIXED) constants.
+    pub fn listed(kind: Kind, sized: bool) -> Vec<Perturbation> {
+        let mut list = Perturbation::for_kind(kind, sized);
+        list.extend(Perturbation::FIXED);
+        list
+    }
+
     /// The constants every list ends with, which a relation's evidence records but its count
     /// of wrong outputs caught leaves out.
     pub const FIXED: [Perturbation; 3] = [

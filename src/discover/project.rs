@@ -77,6 +77,8 @@ impl Projection {
                             Some(Some(part)) if part.kind() == self.kind => part.clone(),
                             _ => missing(),
                         }),
+                        // Whole results, of no use to a part's relations.
+                        wrong: Vec::new(),
                         ..f.clone()
                     })
                     .collect();
@@ -245,6 +247,7 @@ mod tests {
                 probe: 0.0,
                 size: 0,
                 center: None,
+                wrong: Vec::new(),
             }],
             signature: None,
         }

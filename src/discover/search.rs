@@ -1408,9 +1408,7 @@ fn perturbations<'a>(
         .map(f64::abs)
         .collect();
     let scale = median(mags).filter(|&m| m > 0.0).unwrap_or(1.0);
-    let mut list = Perturbation::for_kind(kind, sized);
-    list.extend(Perturbation::FIXED);
-    (list, &obs[on[0]].output, scale)
+    (Perturbation::listed(kind, sized), &obs[on[0]].output, scale)
 }
 
 /// Which of the wrong outputs `list` the relation catches on which of the `n` observations:
@@ -1453,6 +1451,18 @@ fn detections(
         let o = obs[i];
         let f = &o.follow[t];
         let Some(y2) = &f.output else { return false };
+        // A round trip feeds the wrong result back: its follow-up is the one run from it.
+        let y2 = match f.wrong.is_empty() {
+            true => y2,
+            false => match list
+                .iter()
+                .position(|&q| q == p)
+                .and_then(|k| f.wrong.get(k))
+            {
+                Some(Some(w)) => w,
+                _ => return false,
+            },
+        };
         let y = p.apply(&o.output, first, scale, o.probe, o.size);
         let y2 = p.apply(y2, first, scale, f.probe, f.size);
         !form.holds(&Pair {

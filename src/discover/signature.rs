@@ -138,6 +138,10 @@ pub struct Signature {
     /// The `&mut` parameter of a function that changes it in place and returns nothing: what
     /// it holds after the call is the result.
     pub in_place: Option<usize>,
+    /// Other functions of the crate, of one argument each, that a parameter or the result
+    /// may be put through (`snake(&kebab(s)) == result`); none unless given
+    /// ([`Discovery::sibling`](super::Discovery::sibling)).
+    pub siblings: Vec<Signature>,
 }
 
 impl Signature {
@@ -300,6 +304,7 @@ impl Signature {
             output_ty,
             output_suffix: String::new(),
             in_place,
+            siblings: Vec::new(),
         })
     }
 }

@@ -434,6 +434,23 @@ pub enum Transform {
         /// The value it takes.
         value: f64,
     },
+    /// One parameter put through another function of the crate, from its type to its type:
+    /// what the function makes of what another made (`snake(&kebab(s)) == result`).
+    Through {
+        /// The parameter's index.
+        param: usize,
+        /// The other function's index in [`Signature::siblings`].
+        sibling: usize,
+    },
+    /// One parameter replaced by the result put through another function of the crate, from
+    /// the result's type to the parameter's: a round trip (`decode(&encode(&result)) ==
+    /// result`).
+    ResultThrough {
+        /// The parameter's index.
+        param: usize,
+        /// The other function's index in [`Signature::siblings`].
+        sibling: usize,
+    },
     /// A string parameter is changed.
     Text {
         /// The parameter's index.
@@ -711,6 +728,28 @@ impl Transform {
                 }
             }
         }
+        // Through the other functions of the crate given, where the types allow: a
+        // parameter, or the result in a parameter's place.
+        for (k, g) in sig.siblings.iter().enumerate() {
+            let [arg] = g.params.as_slice() else {
+                continue;
+            };
+            for (p, param) in sig.params.iter().enumerate() {
+                let makes = g.output == param.kind && same_type(&g.output_ty, &param.ty);
+                if makes && arg.kind == param.kind && same_type(&arg.ty, &param.ty) {
+                    out.push(Transform::Through {
+                        param: p,
+                        sibling: k,
+                    });
+                }
+                if makes && arg.kind == sig.output && same_type(&arg.ty, &sig.output_ty) {
+                    out.push(Transform::ResultThrough {
+                        param: p,
+                        sibling: k,
+                    });
+                }
+            }
+        }
         for (p, param) in sig.params.iter().enumerate() {
             let own = param.kind == sig.output && same_type(&param.ty, &sig.output_ty);
             if own || sig.in_place == Some(p) {
@@ -950,7 +989,10 @@ impl Transform {
                 out[param] = Value::Int(n.checked_sub(*k)?);
             }
             // The result is needed: the observation makes this follow-up itself.
-            Transform::OnResult { .. } | Transform::Nested { .. } => return None,
+            Transform::OnResult { .. }
+            | Transform::Nested { .. }
+            | Transform::Through { .. }
+            | Transform::ResultThrough { .. } => return None,
             Transform::TextBoth { first, second, op } => {
                 let once = Transform::Text { param: first, op }.apply(input, center, seed)?;
                 return Transform::Text { param: second, op }.apply(&once, center, seed);
@@ -1133,6 +1175,19 @@ impl Transform {
                     .arguments(sig, None)
                     .swap_remove(param);
             }
+            Transform::Through { param, sibling } => {
+                let p = &sig.params[param];
+                let owned = match p.by_ref() {
+                    true => format!("{}.to_owned()", p.name),
+                    false => p.pass_unchanged(),
+                };
+                let inner = sibling_call(&sig.siblings[sibling], &p.slice_text(), &owned);
+                out[param] = p.pass_owned(&inner);
+            }
+            Transform::ResultThrough { param, sibling } => {
+                let inner = sibling_call(&sig.siblings[sibling], "&result", "result.clone()");
+                out[param] = sig.params[param].pass_owned(&inner);
+            }
             Transform::OnResult { param } => {
                 let p = &sig.params[param];
                 out[param] = if matches!(
@@ -1171,6 +1226,16 @@ impl Transform {
 
 /// Whether a parameter written as `param` can take a result written as `output`: the same
 /// number type, or sequences of the same elements (`&[f64]` and `Vec<f64>`).
+/// A call of the other function `g` on a value given as a reference, `by_ref`, and as an
+/// owned value, `owned`: whichever its parameter takes.
+fn sibling_call(g: &Signature, by_ref: &str, owned: &str) -> String {
+    let arg = match g.params.first().is_some_and(|a| a.by_ref()) {
+        true => by_ref,
+        false => owned,
+    };
+    format!("{}({arg})", g.name)
+}
+
 fn same_type(param: &str, output: &str) -> bool {
     let elements = |t: &str| {
         let t = t.trim_start_matches('&').trim();
@@ -1350,6 +1415,85 @@ mod tests {
             TextOp::Indented.text("s"),
             "s.split_inclusive('\\n').map(|l| format!(\" {l}\")).collect::<String>()"
         );
+    }
+
+    #[test]
+    fn another_function_of_the_crate_takes_a_parameter_or_the_result_where_types_fit() {
+        let text = |t: &str| Signature::parse(t, &[Kind::Str], Kind::Str).unwrap();
+        let mut escape = Signature::parse(
+            "fn escape(s: &str, n: usize) -> String",
+            &[Kind::Str, Kind::Int],
+            Kind::Str,
+        )
+        .unwrap();
+        escape.siblings = vec![
+            text("fn unescape(t: &str) -> String"),
+            text("fn shout(t: String) -> String"),
+            Signature::parse("fn len(t: &str) -> usize", &[Kind::Str], Kind::Int).unwrap(),
+        ];
+        let through: Vec<Transform> = Transform::all(&escape)
+            .into_iter()
+            .filter(|t| {
+                matches!(
+                    t,
+                    Transform::Through { .. } | Transform::ResultThrough { .. }
+                )
+            })
+            .collect();
+        // Each string-to-string function on the string and on the result, in the string's
+        // place; a count of a string makes no string, but the result's count is a number of
+        // the number's type, and takes its place.
+        assert_eq!(
+            through,
+            vec![
+                Transform::Through {
+                    param: 0,
+                    sibling: 0
+                },
+                Transform::ResultThrough {
+                    param: 0,
+                    sibling: 0
+                },
+                Transform::Through {
+                    param: 0,
+                    sibling: 1
+                },
+                Transform::ResultThrough {
+                    param: 0,
+                    sibling: 1
+                },
+                Transform::ResultThrough {
+                    param: 1,
+                    sibling: 2
+                },
+            ]
+        );
+        // As Rust: by reference or by value, as the other function takes it.
+        let args = |t: &Transform| t.arguments(&escape, None);
+        assert_eq!(args(&through[0]), ["&unescape(s)", "n"]);
+        assert_eq!(args(&through[1]), ["&unescape(&result)", "n"]);
+        assert_eq!(args(&through[2]), ["&shout(s.to_owned())", "n"]);
+        assert_eq!(args(&through[3]), ["&shout(result.clone())", "n"]);
+        assert_eq!(args(&through[4]), ["s", "len(&result)"]);
+        // Of an owned parameter.
+        let mut owned = text("fn trim(s: String) -> String");
+        owned.siblings = vec![text("fn unescape(t: &str) -> String")];
+        assert_eq!(
+            Transform::Through {
+                param: 0,
+                sibling: 0
+            }
+            .arguments(&owned, None),
+            ["unescape(&s)"]
+        );
+        // Run in observation only, with the other function at hand.
+        assert_eq!(through[0].apply(&[Value::Str("a".into())], None, 0), None);
+        // No other function given, no such follow-up.
+        let alone = text("fn escape(s: &str) -> String");
+        assert!(!Transform::all(&alone).iter().any(|t| matches!(
+            t,
+            Transform::Through { .. } | Transform::ResultThrough { .. }
+        )));
     }
 
     #[test]

@@ -2184,3 +2184,112 @@ fn the_layout_of_a_text_result_is_proposed_as_it_is_pasted() {
         assert!(bad.contains(&Outcome::Fail), "{text} on {wrong}: {bad:?}");
     }
 }
+
+/// `s` with `&`, `<` and `>` written as the entities HTML reads back.
+fn escaped(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The entities of [`escaped`] read back, `&amp;` last so that `&amp;lt;` stays `&lt;`.
+fn unescaped(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// Texts of words, spaces, the characters [`escaped`] writes otherwise, and entities.
+fn markup(n: usize) -> Vec<(String,)> {
+    let pieces = [
+        "a", "Zoë", " ", "&", "<", ">", "&amp;", "&lt;", "x1", ";", "#",
+    ];
+    (0..n)
+        .map(|i| {
+            let text: String = (0..i % 9)
+                .map(|j| pieces[(i * 7 + j * 5 + j * j) % pieces.len()])
+                .collect();
+            (text,)
+        })
+        .collect()
+}
+
+#[invite::metamorphic(escape(&unescaped(&result)) == result)]
+fn escape(s: &str) -> String {
+    escaped(s)
+}
+
+#[invite::metamorphic(escape_keeping_amp(&unescaped(&result)) == result)]
+fn escape_keeping_amp(s: &str) -> String {
+    s.replace('<', "&lt;").replace('>', "&gt;")
+}
+
+#[test]
+fn a_round_trip_through_another_function_is_proposed_as_it_is_pasted() {
+    let found = Discovery::new("fn escape(s: &str) -> String", |s: String| escaped(&s))
+        .unwrap()
+        .sibling("fn unescaped(s: &str) -> String", |s: String| unescaped(&s))
+        .unwrap()
+        .inputs(markup(90))
+        .run();
+    let round = "escape(&unescaped(&result)) == result";
+    assert!(found.relations().any(|p| p == round), "{found}");
+    // It catches what a wrong escaper feeds back, not the synthetic changes of both runs
+    // alike, which leave a round trip as it was.
+    let p = found.0.iter().find(|p| p.relation == round).unwrap();
+    assert!(p.detects >= 3, "{p:?}");
+    // Without the other function, no relation names it.
+    let alone = Discovery::new("fn escape(s: &str) -> String", |s: String| escaped(&s))
+        .unwrap()
+        .inputs(markup(90))
+        .run();
+    assert!(
+        !alone.relations().any(|p| p.contains("unescaped")),
+        "{alone}"
+    );
+
+    // What cannot be another function to go through, said with the fix.
+    let err = |r: Result<_, invite::discover::Error>| r.err().map(|e| e.to_string());
+    let method = Discovery::new("fn escape(s: &str) -> String", |s: String| escaped(&s))
+        .unwrap()
+        .sibling("fn unescaped(&self, s: &str) -> String", |s: String| {
+            unescaped(&s)
+        });
+    let method = err(method.map(|_| ())).unwrap_or_default();
+    assert!(method.contains("takes `self`"), "{method}");
+    let count = Discovery::new("fn escape(s: &str) -> String", |s: String| escaped(&s))
+        .unwrap()
+        .sibling("fn count(s: &str) -> usize", |s: String| s.len());
+    let count = err(count.map(|_| ())).unwrap_or_default();
+    assert!(
+        count.contains("`fn count(s: &str) -> usize`") && count.contains("parameter's type"),
+        "{count}"
+    );
+
+    // Pasted, it holds on the escaper and fails on one that keeps `&`.
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        for (s,) in markup(16) {
+            escape(&s);
+            escape_keeping_amp(&s);
+            invite::wait_idle(std::time::Duration::from_secs(10));
+        }
+    });
+    run.assert_success();
+    let outcomes = |text: &str, name: &str| {
+        run.tests_of(text)
+            .into_iter()
+            .filter(|t| t.site.ends_with(&format!("::{name}")))
+            .map(|t| t.outcome)
+            .collect::<Vec<_>>()
+    };
+    let ok = outcomes(round, "escape");
+    assert!(
+        !ok.is_empty() && ok.iter().all(|o| *o == Outcome::Pass),
+        "{ok:?}"
+    );
+    let bad = outcomes(
+        "escape_keeping_amp(&unescaped(&result)) == result",
+        "escape_keeping_amp",
+    );
+    assert!(bad.contains(&Outcome::Fail), "{bad:?}");
+}
