@@ -1661,6 +1661,25 @@ mod tests {
         assert_eq!(of_a.len(), SMALL_TEXTS);
         let len = |n: usize| of_a.iter().filter(|s| s.chars().count() == n).count();
         assert_eq!((len(1), len(2)), (31, SMALL_TEXTS - 31));
+        // With an upper-case letter, a digit and another script among them, those of two are
+        // drawn over one letter and the 27 other characters first: 784 strings, more than
+        // the 569 that fit, and all of those drawn are of them.
+        let punctuation = "!\"#$%&'()*+,./:;<=>?@[]^_`{";
+        assert_eq!(punctuation.chars().count(), 27);
+        let mixed = [input(&format!("aB1é{punctuation}"), "")];
+        let of_mixed: Vec<String> = small_texts(&sig, &mixed, 3)
+            .into_iter()
+            .filter(|i| i[2] == mixed[0][2])
+            .filter_map(|i| match &i[0] {
+                Value::Str(s) if s.chars().count() == 2 => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(of_mixed.len(), SMALL_TEXTS - 31);
+        assert!(
+            of_mixed.iter().all(|s| !s.contains(['B', '1', 'é'])),
+            "{of_mixed:?}"
+        );
         let distinct: std::collections::HashSet<&&String> = of_a.iter().collect();
         assert_eq!(distinct.len(), SMALL_TEXTS);
         // Eight kinds, a name's: every string of up to three characters fits, each once.

@@ -428,16 +428,11 @@ mod tests {
         let mut escape = |v: &[Value]| Some(Value::Str(text(&v[0]).replace('&', "&amp;")));
         let unescape = |v: &Value| Some(Value::Str(text(v).replace("&amp;", "&")));
         let siblings: [&OneArg<'_>; 1] = [&unescape];
-        let o = observe_some(
-            &sig,
-            &transforms,
-            vec![Value::Str("a&b".into())],
-            &mut escape,
-            1,
-            &|_| true,
-            &siblings,
-        )
-        .unwrap();
+        let on_a_b = |call: &mut Call<'_>, siblings: &Siblings<'_>| {
+            let input = vec![Value::Str("a&b".into())];
+            observe_some(&sig, &transforms, input, call, 1, &|_| true, siblings).unwrap()
+        };
+        let o = on_a_b(&mut escape, &siblings);
         assert_eq!(o.output, Value::Str("a&amp;b".into()));
         let through = &o.follow[0];
         assert_eq!(through.output, Some(Value::Str("a&amp;b".into())));
@@ -460,17 +455,22 @@ mod tests {
             at(Perturbation::Scaled),
             Some(Value::Str("a&amp;ba&amp;b".into()))
         );
+        // Another function that makes a value of another kind than the parameter's makes
+        // no follow-up.
+        let number = |_: &Value| Some(Value::Int(1));
+        let wrong_kind: [&OneArg<'_>; 1] = [&number];
+        let mut strings_only = |v: &[Value]| match &v[0] {
+            Value::Str(s) => Some(Value::Str(s.replace('&', "&amp;"))),
+            _ => Some(Value::Str("ran on a number".into())),
+        };
+        let o = on_a_b(&mut strings_only, &wrong_kind);
+        assert!(
+            o.follow.iter().all(|f| f.output.is_none()),
+            "{:?}",
+            o.follow
+        );
         // Without the other function, the follow-ups are not made.
-        let o = observe_some(
-            &sig,
-            &transforms,
-            vec![Value::Str("a&b".into())],
-            &mut escape,
-            1,
-            &|_| true,
-            &[],
-        )
-        .unwrap();
+        let o = on_a_b(&mut escape, &[]);
         assert!(o
             .follow
             .iter()

@@ -1430,6 +1430,8 @@ mod tests {
             text("fn unescape(t: &str) -> String"),
             text("fn shout(t: String) -> String"),
             Signature::parse("fn len(t: &str) -> usize", &[Kind::Str], Kind::Int).unwrap(),
+            // An integer of another type than the parameter's: no follow-up.
+            Signature::parse("fn short(t: &str) -> u8", &[Kind::Str], Kind::Int).unwrap(),
         ];
         let through: Vec<Transform> = Transform::all(&escape)
             .into_iter()
