@@ -125,10 +125,17 @@ impl<'f, A: Args> Discovery<'f, A> {
     ) -> Result<Self, Error> {
         let sib =
             Signature::parse(signature, &B::kinds(), G::output_kind()).map_err(Error::Signature)?;
-        if sib.method || sib.params.len() != 1 {
+        if sib.method {
             return Err(Error::Sibling {
                 signature: signature.to_string(),
                 reason: "takes `self`: give a function of one argument, called by name",
+            });
+        }
+        if sib.params.len() != 1 {
+            return Err(Error::Sibling {
+                signature: signature.to_string(),
+                reason: "does not take one argument: give a function of one, or wrap this \
+                         one in a function of one that sets the others",
             });
         }
         let mut with = self.sig.clone();
@@ -580,7 +587,8 @@ const SMALL_TEXTS: usize = 600;
 /// but its first character fails on `"a1B"`), and all of them are few. A kind is a letter's
 /// case and script (ASCII or not), a digit's script, and any other character itself (`'-'`,
 /// `' '`). All strings of one character, then of two, and so on while all of a length fit
-/// in [`SMALL_TEXTS`]; of the first length that does not, as many as fit, drawn at random.
+/// in [`SMALL_TEXTS`] and none is longer than the longest given; of the first length that
+/// does not fit, as many as fit, drawn at random.
 /// The fewer the kinds, the longer the strings: a relation of lines may need two lines
 /// indented differently (`" \n\ta"`) to fail.
 fn small_texts(sig: &Signature, inputs: &[Vec<Value>], seed: u64) -> Vec<Vec<Value>> {
@@ -617,14 +625,24 @@ fn small_texts(sig: &Signature, inputs: &[Vec<Value>], seed: u64) -> Vec<Vec<Val
             alphabet.push(c);
         }
     }
-    let k = alphabet.len();
-    if k == 0 {
+    if alphabet.is_empty() {
         return Vec::new();
     }
+    // No longer than the longest string given: a function may take time exponential in the
+    // length, and the program was seen to call it up to there (over one kind of character,
+    // the cap alone would reach 600 characters).
+    let longest = inputs
+        .iter()
+        .flatten()
+        .filter_map(|v| match v {
+            Value::Str(s) => Some(s.chars().count()),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
     let mut strings: Vec<String> = Vec::new();
     let mut last: Vec<String> = vec![String::new()];
-    // Each length adds at least one string, so the cap ends the loop.
-    for len in 1.. {
+    for len in 1..=longest {
         let next: Vec<String> = last
             .iter()
             .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
@@ -1708,6 +1726,16 @@ mod tests {
             .collect();
         assert_eq!(kinds.chars().count(), 24);
         assert_eq!(of_a.len(), SMALL_TEXTS, "all 24 + 576, none drawn");
+        // Of one kind, every string up to the longest given, not 600 characters.
+        let one = small_texts(&sig, &[input("hello", "")], 3);
+        let of_one: Vec<String> = one
+            .iter()
+            .filter_map(|i| match &i[0] {
+                Value::Str(s) if i[2] == Value::Str(String::new()) => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(of_one, ["h", "hh", "hhh", "hhhh", "hhhhh"]);
         // No string parameter, or no character: nothing.
         let num = Signature::parse("fn g(x: i64) -> i64", &[Kind::Int], Kind::Int).unwrap();
         assert!(small_texts(&num, &[vec![Value::Int(1)]], 3).is_empty());

@@ -162,8 +162,9 @@ impl TextForm {
             TextForm::Same => format!("{call} == result"),
             TextForm::Reversed => format!("{call} == result.chars().rev().collect::<String>()"),
             TextForm::Doubled => format!("{call} == result.repeat(2)"),
-            TextForm::Lined => format!("{call} == format!(\"{{result}}\\n{{result}}\")"),
-            TextForm::Spaced => format!("{call} == format!(\"{{result}} {{result}}\")"),
+            // `result` as an argument, not captured: a part of it (`result.0`) cannot be.
+            TextForm::Lined => format!("{call} == format!(\"{{0}}\\n{{0}}\", result)"),
+            TextForm::Spaced => format!("{call} == format!(\"{{0}} {{0}}\", result)"),
             TextForm::SameIgnoringCase => {
                 format!("{call}.to_lowercase() == result.to_lowercase()")
             }
@@ -912,11 +913,11 @@ mod tests {
         assert!(!lined.is_weak() && !spaced.is_weak());
         assert_eq!(
             lined.text("f(&s)"),
-            "f(&s) == format!(\"{result}\\n{result}\")"
+            "f(&s) == format!(\"{0}\\n{0}\", result)"
         );
         assert_eq!(
             spaced.text("f(&s)"),
-            "f(&s) == format!(\"{result} {result}\")"
+            "f(&s) == format!(\"{0} {0}\", result)"
         );
     }
 

@@ -67,7 +67,7 @@ pub struct Follow {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub center: Option<f64>,
     /// Of a round trip ([`Transform::ResultThrough`]), the follow-up's result had the result
-    /// been each wrong version of it, in the order of [`Perturbation::listed`]: what a wrong
+    /// been each wrong version of it, in the order of `Perturbation::listed`: what a wrong
     /// function feeds back through the other function differs from what the right one does,
     /// and only a run tells how (`None`: not run, or it failed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -170,7 +170,9 @@ pub fn observe_some(
                 _ => (0.0, 0.0, 0),
             };
             // A round trip, run again from each wrong version of the result (a constant
-            // function's feeds back its constant: nothing to run).
+            // function's feeds back its constant: nothing to run). A number is nudged by its
+            // own magnitude here, by the results' median in the search, and the wrong run's
+            // probe is the right run's there: of numbers, a round trip is credited roughly.
             let wrong = match t {
                 Transform::ResultThrough { param, sibling } if out.is_some() => {
                     let sized = input.iter().any(|v| v.kind().is_seq());

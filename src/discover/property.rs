@@ -221,7 +221,8 @@ pub enum Property {
     /// A string result has as many lines as the string `s`: a function of each line.
     SameLineCount(usize),
     /// Each line of a string result relates so to the line of the string `s` in its place
-    /// (a prefix added to each, its indentation taken off).
+    /// (a prefix added to each, its indentation taken off), as far as both have lines: that
+    /// they have as many is [`Property::SameLineCount`].
     EachLine {
         /// `s`.
         param: usize,
@@ -866,10 +867,10 @@ impl Property {
                 };
                 match sig.params[w].ty.trim_start_matches('&') {
                     "usize" => {
-                        format!("result.lines().all(|l| l.chars().count() <= {width}.max(1))")
+                        format!("result.lines().all(|line| line.chars().count() <= {width}.max(1))")
                     }
                     _ => format!(
-                        "result.lines().all(|l| l.chars().count() as u128 <= ({width} as u128).max(1))"
+                        "result.lines().all(|line| line.chars().count() as u128 <= ({width} as u128).max(1))"
                     ),
                 }
             }
@@ -1599,7 +1600,7 @@ mod tests {
         // As Rust.
         assert_eq!(
             fit.text(&wrap),
-            "result.lines().all(|l| l.chars().count() <= width.max(1))"
+            "result.lines().all(|line| line.chars().count() <= width.max(1))"
         );
         let narrow = sig(
             "fn wrap(text: &str, width: &u16) -> String",
@@ -1608,7 +1609,7 @@ mod tests {
         );
         assert_eq!(
             fit.text(&narrow),
-            "result.lines().all(|l| l.chars().count() as u128 <= ((*width) as u128).max(1))"
+            "result.lines().all(|line| line.chars().count() as u128 <= ((*width) as u128).max(1))"
         );
         assert_eq!(
             lines.text(&wrap),

@@ -728,28 +728,6 @@ impl Transform {
                 }
             }
         }
-        // Through the other functions of the crate given, where the types allow: a
-        // parameter, or the result in a parameter's place.
-        for (k, g) in sig.siblings.iter().enumerate() {
-            let [arg] = g.params.as_slice() else {
-                continue;
-            };
-            for (p, param) in sig.params.iter().enumerate() {
-                let makes = g.output == param.kind && same_type(&g.output_ty, &param.ty);
-                if makes && arg.kind == param.kind && same_type(&arg.ty, &param.ty) {
-                    out.push(Transform::Through {
-                        param: p,
-                        sibling: k,
-                    });
-                }
-                if makes && arg.kind == sig.output && same_type(&arg.ty, &sig.output_ty) {
-                    out.push(Transform::ResultThrough {
-                        param: p,
-                        sibling: k,
-                    });
-                }
-            }
-        }
         for (p, param) in sig.params.iter().enumerate() {
             let own = param.kind == sig.output && same_type(&param.ty, &sig.output_ty);
             if own || sig.in_place == Some(p) {
@@ -782,6 +760,29 @@ impl Transform {
                 if sig.params[i].kind == sig.params[j].kind && sig.params[i].ty == sig.params[j].ty
                 {
                     out.push(Transform::Swap { i, j });
+                }
+            }
+        }
+        // Through the other functions of the crate given, where the types allow: a
+        // parameter, or the result in a parameter's place. Last, so that the others keep
+        // their places whether or not other functions are given.
+        for (k, g) in sig.siblings.iter().enumerate() {
+            let [arg] = g.params.as_slice() else {
+                continue;
+            };
+            for (p, param) in sig.params.iter().enumerate() {
+                let makes = g.output == param.kind && same_type(&g.output_ty, &param.ty);
+                if makes && arg.kind == param.kind && same_type(&arg.ty, &param.ty) {
+                    out.push(Transform::Through {
+                        param: p,
+                        sibling: k,
+                    });
+                }
+                if makes && arg.kind == sig.output && same_type(&arg.ty, &sig.output_ty) {
+                    out.push(Transform::ResultThrough {
+                        param: p,
+                        sibling: k,
+                    });
                 }
             }
         }
@@ -1181,12 +1182,12 @@ impl Transform {
                     true => format!("{}.to_owned()", p.name),
                     false => p.pass_unchanged(),
                 };
-                let inner = sibling_call(&sig.siblings[sibling], &p.slice_text(), &owned);
-                out[param] = p.pass_owned(&inner);
+                out[param] = sibling_call(&sig.siblings[sibling], &p.slice_text(), &owned, p);
             }
             Transform::ResultThrough { param, sibling } => {
-                let inner = sibling_call(&sig.siblings[sibling], "&result", "result.clone()");
-                out[param] = sig.params[param].pass_owned(&inner);
+                let p = &sig.params[param];
+                out[param] =
+                    sibling_call(&sig.siblings[sibling], "&result", "result.to_owned()", p);
             }
             Transform::OnResult { param } => {
                 let p = &sig.params[param];
@@ -1224,18 +1225,25 @@ impl Transform {
     }
 }
 
-/// Whether a parameter written as `param` can take a result written as `output`: the same
-/// number type, or sequences of the same elements (`&[f64]` and `Vec<f64>`).
 /// A call of the other function `g` on a value given as a reference, `by_ref`, and as an
-/// owned value, `owned`: whichever its parameter takes.
-fn sibling_call(g: &Signature, by_ref: &str, owned: &str) -> String {
+/// owned value, `owned`: whichever its parameter takes; passed on to the parameter `p` as its
+/// type wants (a borrowed result given on as it is to a borrowing parameter, and owned for an
+/// owning one).
+fn sibling_call(g: &Signature, by_ref: &str, owned: &str, p: &super::signature::Param) -> String {
     let arg = match g.params.first().is_some_and(|a| a.by_ref()) {
         true => by_ref,
         false => owned,
     };
-    format!("{}({arg})", g.name)
+    let call = format!("{}({arg})", g.name);
+    match (g.output_ty.trim_start().starts_with('&'), p.by_ref()) {
+        (true, true) => call,
+        (true, false) => format!("{call}.to_owned()"),
+        (false, _) => p.pass_owned(&call),
+    }
 }
 
+/// Whether a parameter written as `param` can take a result written as `output`: the same
+/// number type, or sequences of the same elements (`&[f64]` and `Vec<f64>`).
 fn same_type(param: &str, output: &str) -> bool {
     let elements = |t: &str| {
         let t = t.trim_start_matches('&').trim();
@@ -1475,7 +1483,7 @@ mod tests {
         assert_eq!(args(&through[0]), ["&unescape(s)", "n"]);
         assert_eq!(args(&through[1]), ["&unescape(&result)", "n"]);
         assert_eq!(args(&through[2]), ["&shout(s.to_owned())", "n"]);
-        assert_eq!(args(&through[3]), ["&shout(result.clone())", "n"]);
+        assert_eq!(args(&through[3]), ["&shout(result.to_owned())", "n"]);
         assert_eq!(args(&through[4]), ["s", "len(&result)"]);
         // Of an owned parameter.
         let mut owned = text("fn trim(s: String) -> String");
@@ -1488,6 +1496,21 @@ mod tests {
             .arguments(&owned, None),
             ["unescape(&s)"]
         );
+        // A borrowed result of the other function, given on as it is to a borrowing
+        // parameter and owned to an owning one.
+        let trim = Signature::parse("fn trim(t: &str) -> &str", &[Kind::Str], Kind::Str).unwrap();
+        owned.siblings = vec![trim.clone()];
+        let through_trim = Transform::Through {
+            param: 0,
+            sibling: 0,
+        };
+        assert_eq!(
+            through_trim.arguments(&owned, None),
+            ["trim(&s).to_owned()"]
+        );
+        let mut borrowed = text("fn shout(s: &str) -> String");
+        borrowed.siblings = vec![trim];
+        assert_eq!(through_trim.arguments(&borrowed, None), ["trim(s)"]);
         // Run in observation only, with the other function at hand.
         assert_eq!(through[0].apply(&[Value::Str("a".into())], None, 0), None);
         // No other function given, no such follow-up.

@@ -2109,7 +2109,7 @@ fn paragraphs(n: usize) -> Vec<(String, usize)> {
 }
 
 #[invite::metamorphic(
-    if width > 0 => result.lines().all(|l| l.chars().count() <= width.max(1)),
+    if width > 0 => result.lines().all(|line| line.chars().count() <= width.max(1)),
     if width > 0 => result.split_whitespace().flat_map(str::chars).eq(text.split_whitespace().flat_map(str::chars))
 )]
 fn wrap(text: &str, width: usize) -> String {
@@ -2117,7 +2117,7 @@ fn wrap(text: &str, width: usize) -> String {
 }
 
 #[invite::metamorphic(
-    if width > 0 => result.lines().all(|l| l.chars().count() <= width.max(1)),
+    if width > 0 => result.lines().all(|line| line.chars().count() <= width.max(1)),
     if width > 0 => result.split_whitespace().flat_map(str::chars).eq(text.split_whitespace().flat_map(str::chars))
 )]
 fn wrap_wide(text: &str, width: usize) -> String {
@@ -2125,7 +2125,7 @@ fn wrap_wide(text: &str, width: usize) -> String {
 }
 
 #[invite::metamorphic(
-    if width > 0 => result.lines().all(|l| l.chars().count() <= width.max(1)),
+    if width > 0 => result.lines().all(|line| line.chars().count() <= width.max(1)),
     if width > 0 => result.split_whitespace().flat_map(str::chars).eq(text.split_whitespace().flat_map(str::chars))
 )]
 fn wrap_short(text: &str, width: usize) -> String {
@@ -2145,7 +2145,7 @@ fn the_layout_of_a_text_result_is_proposed_as_it_is_pasted() {
     .unwrap()
     .inputs(paragraphs(90))
     .run();
-    let fits = "if width > 0 => result.lines().all(|l| l.chars().count() <= width.max(1))";
+    let fits = "if width > 0 => result.lines().all(|line| line.chars().count() <= width.max(1))";
     let kept = "if width > 0 => result.split_whitespace().flat_map(str::chars).eq(text.split_whitespace().flat_map(str::chars))";
     for r in [fits, kept] {
         assert!(found.relations().any(|p| p == r), "{r}\n{found}");
@@ -2257,6 +2257,14 @@ fn a_round_trip_through_another_function_is_proposed_as_it_is_pasted() {
         });
     let method = err(method.map(|_| ())).unwrap_or_default();
     assert!(method.contains("takes `self`"), "{method}");
+    let two = Discovery::new("fn escape(s: &str) -> String", |s: String| escaped(&s))
+        .unwrap()
+        .sibling(
+            "fn join(a: &str, b: &str) -> String",
+            |a: String, b: String| a + &b,
+        );
+    let two = err(two.map(|_| ())).unwrap_or_default();
+    assert!(two.contains("does not take one argument"), "{two}");
     let count = Discovery::new("fn escape(s: &str) -> String", |s: String| escaped(&s))
         .unwrap()
         .sibling("fn count(s: &str) -> usize", |s: String| s.len());
