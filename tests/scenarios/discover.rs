@@ -2016,13 +2016,7 @@ fn what_a_text_result_lacks_is_proposed_as_it_is_pasted() {
         }
     });
     run.assert_success();
-    let outcomes = |text: &str, name: &str| {
-        run.tests_of(text)
-            .into_iter()
-            .filter(|t| t.site.ends_with(&format!("::{name}")))
-            .map(|t| t.outcome)
-            .collect::<Vec<_>>()
-    };
+    let outcomes = |text: &str, name: &str| run.outcomes_at(text, name);
     for (text, right, wrong) in [
         (lacks[0], "slug", "slug_cased"),
         (lacks[1], "slug", "slug_spaced"),
@@ -2168,13 +2162,7 @@ fn the_layout_of_a_text_result_is_proposed_as_it_is_pasted() {
         }
     });
     run.assert_success();
-    let outcomes = |text: &str, name: &str| {
-        run.tests_of(text)
-            .into_iter()
-            .filter(|t| t.site.ends_with(&format!("::{name}")))
-            .map(|t| t.outcome)
-            .collect::<Vec<_>>()
-    };
+    let outcomes = |text: &str, name: &str| run.outcomes_at(text, name);
     for (text, wrong) in [(fits, "wrap_wide"), (kept, "wrap_short")] {
         let (ok, bad) = (outcomes(text, "wrap"), outcomes(text, wrong));
         assert!(
@@ -2283,13 +2271,7 @@ fn a_round_trip_through_another_function_is_proposed_as_it_is_pasted() {
         }
     });
     run.assert_success();
-    let outcomes = |text: &str, name: &str| {
-        run.tests_of(text)
-            .into_iter()
-            .filter(|t| t.site.ends_with(&format!("::{name}")))
-            .map(|t| t.outcome)
-            .collect::<Vec<_>>()
-    };
+    let outcomes = |text: &str, name: &str| run.outcomes_at(text, name);
     let ok = outcomes(round, "escape");
     assert!(
         !ok.is_empty() && ok.iter().all(|o| *o == Outcome::Pass),

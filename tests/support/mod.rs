@@ -87,6 +87,17 @@ impl Run {
         self.tests_of(test).iter().map(|t| t.outcome).collect()
     }
 
+    /// Outcomes of the tests whose text is `test` at the site of the function `name` (the
+    /// site's path ends with `::name`): one relation pasted on several functions.
+    pub fn outcomes_at(&self, test: &str, name: &str) -> Vec<Outcome> {
+        let at = format!("::{name}");
+        self.tests_of(test)
+            .iter()
+            .filter(|t| t.site.ends_with(&at))
+            .map(|t| t.outcome)
+            .collect()
+    }
+
     pub fn final_stats(&self) -> Stats {
         self.records()
             .into_iter()
