@@ -6,6 +6,7 @@ use std::marker::PhantomData;
 use rand::{Rng, SeedableRng};
 
 use super::function::{Args, Function, IntoArgs};
+use super::image::Image;
 use super::observe::{observe_some, Observation, OneArg};
 use super::proposal::{propose, Proposals};
 use super::search;
@@ -101,8 +102,13 @@ impl<'f, A: Args> Discovery<'f, A> {
     /// (`fn kebab(s: &str) -> String`, named as relations call it): a parameter of its type
     /// is also put through it, and where it takes the result's type the result in a
     /// parameter's place, so that relations across the two are proposed (`snake(&kebab(s))
-    /// == result`, a round trip `decode(&encode(&result)) == result`). An error where the
-    /// signature does not parse, is a method's, or fits neither a parameter nor the result.
+    /// == result`, a round trip `decode(&encode(&result)) == result`). Where it takes the
+    /// result's type, the result is put through it too: a predicate that holds of every
+    /// result (`is_nfc(&result)`), a form the result is already in (`nfc(&result) ==
+    /// result`), the input given back (`decode(&result).is_ok_and(|back| back == s)`, inside
+    /// an `Option` or a `Result` too), or what it keeps of the input (`nfd(&result) ==
+    /// nfd(s)`). An error where the signature does not parse, is a method's, or takes
+    /// neither a parameter's type nor the result's.
     ///
     /// ```
     /// let found = invite::discover::Discovery::new("fn upper(s: &str) -> String", |s: String| {
@@ -140,15 +146,16 @@ impl<'f, A: Args> Discovery<'f, A> {
         }
         let mut with = self.sig.clone();
         with.siblings.push(sib);
+        let last = with.siblings.len() - 1;
         let fits = Transform::all(&with).iter().any(|t| {
             matches!(t, Transform::Through { sibling, .. } | Transform::ResultThrough { sibling, .. }
-                if *sibling == with.siblings.len() - 1)
-        });
+                if *sibling == last)
+        }) || Image::all(&with).iter().any(|m| m.sibling() == last);
         if !fits {
             return Err(Error::Sibling {
                 signature: signature.to_string(),
-                reason: "neither makes a parameter's type from that type nor from the result's; \
-                         give a function from one of them to a parameter's type",
+                reason: "takes neither a parameter's type nor the result's; give a function \
+                         of one of them",
             });
         }
         self.sig = with;
@@ -1556,6 +1563,7 @@ mod tests {
                 size: 0,
                 follow: Vec::new(),
                 signature: None,
+                images: Vec::new(),
             })
         };
         assert!(at(i128::from(i32::MIN), 5) && at(i128::from(i32::MAX), 5) && at(3, 255));

@@ -210,7 +210,7 @@ pub(super) fn fold(transforms: &[Transform], found: Vec<Found>) -> Vec<Found> {
                 !(equal(*first) && equal(*second))
             }
             // Of a nested call and a single one, neither is a run the others compare.
-            Subject::Property(_) | Subject::Compose { .. } => true,
+            Subject::Property(_) | Subject::Image(_) | Subject::Compose { .. } => true,
         };
         if keep {
             kept.push(f.clone());

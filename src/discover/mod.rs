@@ -49,6 +49,7 @@ mod fold;
 mod form;
 mod function;
 mod guard;
+mod image;
 mod lsq;
 mod observe;
 mod observed;

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::image::{Image, Seen};
 use super::perturb::Perturbation;
 use super::signature::Signature;
 use super::transform::{SeqOp, Transform};
@@ -44,6 +45,24 @@ pub struct Observation {
     /// (`fn predict(&self, self.rows: Vec<Row>, q: &[f64]) -> u32`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
+    /// What the result put through the other functions of the crate showed, one per relation
+    /// of [`Image::all`], in its order (empty: no other function given).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImageRun>,
+}
+
+/// Whether one relation of the result through another function ([`Image`]) held on an
+/// observation's result, and on the wrong results that stand for defects.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageRun {
+    /// Whether it held on the result.
+    pub held: bool,
+    /// Whether it held with each wrong version of the result in its place, in the order of
+    /// `Perturbation::listed` (`None`: a constant's, which has nothing to put through).
+    pub wrong: Vec<Option<bool>>,
+    /// Whether it held with the parameter of [`Image::echo`] in the result's place (`None`:
+    /// no parameter stands for the result).
+    pub echo: Option<bool>,
 }
 
 /// A follow-up run.
@@ -72,6 +91,9 @@ pub struct Follow {
     /// and only a run tells how (`None`: not run, or it failed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wrong: Vec<Option<Value>>,
+    /// Whether each relation of [`Image::all`] held on this run (empty: not run).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<bool>,
 }
 
 /// Longest sequence observed: longer inputs or results are not recorded.
@@ -111,6 +133,7 @@ pub fn observe_some(
     let noise = noise_at(&input, &output, call);
     let probe = probe(&input);
     let size = size(&input);
+    let relations = Image::all(sig);
     let follow = transforms
         .iter()
         .enumerate()
@@ -124,6 +147,7 @@ pub fn observe_some(
                     size: 0,
                     center: None,
                     wrong: Vec::new(),
+                    images: Vec::new(),
                 };
             }
             let center = match t {
@@ -191,6 +215,16 @@ pub fn observe_some(
                 }
                 _ => Vec::new(),
             };
+            let images = match (&next, &out) {
+                (Some(n), Some(o)) if !relations.is_empty() => {
+                    let through = Through::of(sig, &relations, siblings, n, o);
+                    relations
+                        .iter()
+                        .map(|&m| m.holds(&through.seen(m, n, o)))
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
             Follow {
                 transform: t.id(sig),
                 output: out,
@@ -199,9 +233,11 @@ pub fn observe_some(
                 size: follow_size,
                 center,
                 wrong,
+                images,
             }
         })
         .collect();
+    let images = image_runs(sig, &relations, siblings, &input, &output, probe, size);
     Some(Observation {
         input,
         output,
@@ -210,7 +246,108 @@ pub fn observe_some(
         size,
         follow,
         signature: None,
+        images,
     })
+}
+
+/// The other functions of the crate on one run: each on the result and on the parameters of
+/// the result's type, where it takes that type (`None` where it does not, or failed).
+struct Through {
+    result: Vec<Option<Value>>,
+    params: Vec<Vec<Option<Value>>>,
+}
+
+impl Through {
+    fn of(
+        sig: &Signature,
+        relations: &[Image],
+        siblings: &Siblings<'_>,
+        input: &[Value],
+        y: &Value,
+    ) -> Through {
+        let on = |k: usize, v: &Value| {
+            let takes = relations.iter().any(|m| m.sibling() == k);
+            takes.then(|| siblings.get(k)?(v)).flatten()
+        };
+        let of_result = |p: &super::signature::Param| {
+            p.kind == sig.output && super::transform::same_type(&p.ty, &sig.output_ty)
+        };
+        Through {
+            result: (0..sig.siblings.len()).map(|k| on(k, y)).collect(),
+            params: (0..sig.siblings.len())
+                .map(|k| {
+                    sig.params
+                        .iter()
+                        .zip(input)
+                        .map(|(p, x)| of_result(p).then(|| on(k, x)).flatten())
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+
+    fn seen<'a>(&'a self, m: Image, input: &'a [Value], y: &'a Value) -> Seen<'a> {
+        let k = m.sibling();
+        Seen {
+            input,
+            result: y,
+            image: self.result.get(k).and_then(Option::as_ref),
+            of_params: self.params.get(k).map_or(&[], Vec::as_slice),
+        }
+    }
+}
+
+/// Whether each relation of the result through another function held on the result, on
+/// each wrong version of it and on the input passed through in its place.
+fn image_runs(
+    sig: &Signature,
+    images: &[Image],
+    siblings: &Siblings<'_>,
+    input: &[Value],
+    output: &Value,
+    probe: f64,
+    size: usize,
+) -> Vec<ImageRun> {
+    if images.is_empty() {
+        return Vec::new();
+    }
+    let through = Through::of(sig, images, siblings, input, output);
+    let sized = input.iter().any(|v| v.kind().is_seq());
+    let scale = output.number().map_or(1.0, |y| y.abs().max(1.0));
+    // Each wrong result put through the other functions once, for every relation.
+    let wrong: Vec<Option<(Value, Through)>> = Perturbation::listed(sig.output, sized)
+        .into_iter()
+        .map(|p| {
+            if p == Perturbation::Constant {
+                return None;
+            }
+            let y = p.apply(output, output, scale, probe, size);
+            let through = Through::of(sig, images, siblings, input, &y);
+            Some((y, through))
+        })
+        .collect();
+    images
+        .iter()
+        .map(|&m| {
+            let echo = m.echo(sig).map(|e| {
+                let x = &input[e];
+                m.holds(&Seen {
+                    input,
+                    result: x,
+                    image: through.params.get(m.sibling()).and_then(|g| g[e].as_ref()),
+                    of_params: through.params.get(m.sibling()).map_or(&[], Vec::as_slice),
+                })
+            });
+            ImageRun {
+                held: m.holds(&through.seen(m, input, output)),
+                wrong: wrong
+                    .iter()
+                    .map(|w| w.as_ref().map(|(y, t)| m.holds(&t.seen(m, input, y))))
+                    .collect(),
+                echo,
+            }
+        })
+        .collect()
 }
 
 /// `input` with parameter `param` replaced by the other function `sibling` of `value`, where

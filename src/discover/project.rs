@@ -79,12 +79,14 @@ impl Projection {
                         }),
                         // Whole results, of no use to a part's relations.
                         wrong: Vec::new(),
+                        images: Vec::new(),
                         ..f.clone()
                     })
                     .collect();
                 Some(Observation {
                     output,
                     follow,
+                    images: Vec::new(),
                     ..o.clone()
                 })
             })
@@ -168,7 +170,7 @@ fn of(at: At, v: &Value) -> Option<Option<&Value>> {
 }
 
 /// `T` of `Option<T>` or `Result<T, E>`.
-fn inner_type(ty: &str) -> Option<String> {
+pub(super) fn inner_type(ty: &str) -> Option<String> {
     let t = ty.trim_start_matches('&');
     let inside = t
         .strip_prefix("Option<")
@@ -248,8 +250,10 @@ mod tests {
                 size: 0,
                 center: None,
                 wrong: Vec::new(),
+                images: Vec::new(),
             }],
             signature: None,
+            images: Vec::new(),
         }
     }
 

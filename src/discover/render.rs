@@ -25,6 +25,7 @@ pub fn relation(sig: &Signature, transforms: &[Transform], f: &Found) -> String 
             form,
         } => follow(sig, &transforms[*transform], *center, form),
         Subject::Property(p) => p.text(sig),
+        Subject::Image(m) => m.text(sig),
         &Subject::Recurrence {
             first,
             second,

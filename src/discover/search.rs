@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use super::cover::Catches;
 use super::form::{fit_elementwise, fit_len_ratio, fit_numeric, Form, Pair, TextForm};
 use super::guard::Guard;
+use super::image::Image;
 use super::observe::Observation;
 use super::perturb::Perturbation;
 use super::project::Projection;
@@ -53,6 +54,9 @@ pub enum Subject {
         /// The second's.
         b: i8,
     },
+    /// The result through another function of the crate (`is_nfc(&result)`, `nfd(&result)
+    /// == nfd(s)`): no further run of the function.
+    Image(Image),
     /// Two follow-up runs that agree: the function composed with itself against one call
     /// (`root(result, 2) == root(x, 2 * n)`).
     Compose {
@@ -93,7 +97,7 @@ impl Found {
             Subject::Follow { transform, .. } => vec![transform],
             Subject::Recurrence { first, second, .. } => vec![first, second],
             Subject::Compose { nested, direct } => vec![nested, direct],
-            Subject::Joint { .. } | Subject::Property(_) => Vec::new(),
+            Subject::Joint { .. } | Subject::Property(_) | Subject::Image(_) => Vec::new(),
         }
     }
 
@@ -112,7 +116,7 @@ impl Found {
     /// the result, one for a follow-up, two for a relation of three runs.
     pub fn executions(&self) -> usize {
         match self.subject {
-            Subject::Property(_) => 0,
+            Subject::Property(_) | Subject::Image(_) => 0,
             Subject::Follow { .. } => 1,
             Subject::Joint { .. } | Subject::Recurrence { .. } | Subject::Compose { .. } => 2,
         }
@@ -122,7 +126,10 @@ impl Found {
     pub fn raw_constants(&self) -> usize {
         match &self.subject {
             Subject::Follow { form, .. } => form.raw_constants(),
-            Subject::Property(_) | Subject::Recurrence { .. } | Subject::Compose { .. } => 0,
+            Subject::Property(_)
+            | Subject::Image(_)
+            | Subject::Recurrence { .. }
+            | Subject::Compose { .. } => 0,
             Subject::Joint { form, .. } => [form.alpha, form.beta, form.gamma]
                 .iter()
                 .filter(|c| super::form::raw(c))
@@ -556,6 +563,7 @@ pub fn search(
     found.extend(joint(sig, transforms, &scope, &guards));
     found.extend(recurrences(sig, transforms, &scope, &guards));
     found.extend(compositions(sig, transforms, &scope, &guards));
+    found.extend(images(sig, &scope));
     found.retain(|f| f.detects > 0);
     found
 }
@@ -760,6 +768,74 @@ fn compositions(
                 holds,
             ));
         }
+    }
+    out
+}
+
+/// Relations of the result through another function of the crate: each held on every
+/// observation and every follow-up run, on `min_inputs` distinct inputs, and where a
+/// parameter can stand for the result, failed with it there at least once (a predicate
+/// every input already meets says nothing the function did). Claimed for all inputs alone:
+/// what another function sees of a result is no bound a category of inputs keeps.
+fn images(sig: &Signature, scope: &Scope<'_>) -> Vec<Found> {
+    let obs = &scope.obs;
+    let on = &scope.all;
+    let relations = Image::all(sig);
+    let mut out = Vec::new();
+    for (k, &m) in relations.iter().enumerate() {
+        let run = |i: usize| obs[i].images.get(k);
+        let everywhere = on.iter().all(|&i| {
+            run(i).is_some_and(|r| r.held)
+                && obs[i]
+                    .follow
+                    .iter()
+                    .all(|f| f.images.get(k).is_none_or(|&held| held))
+        });
+        if !everywhere || scope.distinct(on) < scope.min_inputs {
+            continue;
+        }
+        let shown = match (m, m.echo(sig)) {
+            (Image::Alike { param, .. }, _) => {
+                on.iter().any(|&i| obs[i].output != obs[i].input[param])
+            }
+            (_, Some(_)) => on
+                .iter()
+                .any(|&i| run(i).is_some_and(|r| r.echo == Some(false))),
+            (_, None) => true,
+        };
+        if !shown {
+            continue;
+        }
+        let (list, _, _) = perturbations(sig.output, obs, on);
+        let (mut detects, catches) = caught(&list, on, obs.len(), |p, i| {
+            let at = list.iter().position(|&q| q == p);
+            run(i)
+                .and_then(|r| r.wrong.get(at?).copied().flatten())
+                .is_some_and(|held| !held)
+        });
+        // The input passed through as the result: a wrong output of its own, as for a
+        // property of a text result.
+        let mut perturbations = counted(&list);
+        if m.echo(sig).is_some() {
+            perturbations += 1;
+            if on
+                .iter()
+                .any(|&i| run(i).is_some_and(|r| r.echo == Some(false)))
+            {
+                detects += 1;
+            }
+        }
+        out.push(Found {
+            subject: Subject::Image(m),
+            guard: None,
+            inputs: scope.distinct(on),
+            held: on.len(),
+            detects,
+            catches,
+            perturbations,
+            tolerance: 0.0,
+            projection: None,
+        });
     }
     out
 }
@@ -1379,10 +1455,27 @@ fn forms_on(
         Kind::Str => {
             let (equal, inclusions): (Vec<TextForm>, Vec<TextForm>) =
                 TextForm::ALL.into_iter().partition(|f| !f.is_weak());
+            // The empty string is in every string: an inclusion of one that is empty on
+            // every run is a tautology of the type (`result.starts_with(&f(""))`).
+            let contained_somewhere = |f: &TextForm| {
+                pairs.iter().any(|p| {
+                    let inner = match f {
+                        TextForm::Prefix | TextForm::Within => p.y2,
+                        _ => p.y,
+                    };
+                    !matches!(inner, Value::Str(s) if s.is_empty())
+                })
+            };
             if let Some(f) = equal.into_iter().map(Form::Text).find(holds) {
                 out.push(f);
             } else if weak {
-                out.extend(inclusions.into_iter().map(Form::Text).filter(holds));
+                out.extend(
+                    inclusions
+                        .into_iter()
+                        .filter(contained_somewhere)
+                        .map(Form::Text)
+                        .filter(holds),
+                );
             }
         }
     }
@@ -1517,6 +1610,15 @@ pub fn holds_on(sig: &Signature, transforms: &[Transform], f: &Found, obs: &[Obs
                 b,
             } => recurs(o, first, second, a, b),
             &Subject::Compose { nested, direct } => agree(sig.output, o, nested, direct),
+            Subject::Image(m) => Image::all(sig)
+                .iter()
+                .position(|n| n == m)
+                .is_some_and(|k| {
+                    o.images.get(k).is_some_and(|run| run.held)
+                        && o.follow
+                            .iter()
+                            .all(|f| f.images.get(k).is_none_or(|&held| held))
+                }),
             Subject::Joint {
                 partner,
                 combined,
@@ -2342,6 +2444,7 @@ mod tests {
                     size: 0,
                     follow: Vec::new(),
                     signature: None,
+                    images: Vec::new(),
                 })
                 .collect();
             let refs: Vec<&Observation> = obs.iter().collect();

@@ -1243,10 +1243,18 @@ fn sibling_call(g: &Signature, by_ref: &str, owned: &str, p: &super::signature::
 }
 
 /// Whether a parameter written as `param` can take a result written as `output`: the same
-/// number type, or sequences of the same elements (`&[f64]` and `Vec<f64>`).
-fn same_type(param: &str, output: &str) -> bool {
+/// number type, or sequences of the same elements (`&[f64]` and `Vec<f64>`); a text borrowed,
+/// owned or either (`&str`, `String`, `Cow<'_, str>`).
+pub(super) fn same_type(param: &str, output: &str) -> bool {
     let elements = |t: &str| {
         let t = t.trim_start_matches('&').trim();
+        // What a `Cow` holds: its last argument, after any lifetime.
+        let t = t
+            .strip_prefix("Cow<")
+            .and_then(|t| t.strip_suffix('>'))
+            .map_or(t, |inside| {
+                inside.rsplit(',').next().unwrap_or(inside).trim()
+            });
         t.strip_prefix("Vec<")
             .and_then(|t| t.strip_suffix('>'))
             .or_else(|| t.strip_prefix('[').and_then(|t| t.strip_suffix(']')))

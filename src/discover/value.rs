@@ -601,6 +601,7 @@ mod tests {
             size: 0,
             follow: Vec::new(),
             signature: None,
+            images: Vec::new(),
         };
         let record = crate::record::Record::Observation(crate::record::Observation {
             v: crate::record::VERSION,

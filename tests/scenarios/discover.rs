@@ -2253,13 +2253,13 @@ fn a_round_trip_through_another_function_is_proposed_as_it_is_pasted() {
         );
     let two = err(two.map(|_| ())).unwrap_or_default();
     assert!(two.contains("does not take one argument"), "{two}");
-    let count = Discovery::new("fn escape(s: &str) -> String", |s: String| escaped(&s))
+    let halve = Discovery::new("fn escape(s: &str) -> String", |s: String| escaped(&s))
         .unwrap()
-        .sibling("fn count(s: &str) -> usize", |s: String| s.len());
-    let count = err(count.map(|_| ())).unwrap_or_default();
+        .sibling("fn halve(x: f64) -> f64", |x: f64| x / 2.0);
+    let halve = err(halve.map(|_| ())).unwrap_or_default();
     assert!(
-        count.contains("`fn count(s: &str) -> usize`") && count.contains("parameter's type"),
-        "{count}"
+        halve.contains("`fn halve(x: f64) -> f64`") && halve.contains("parameter's type"),
+        "{halve}"
     );
 
     // Pasted, it holds on the escaper and fails on one that keeps `&`.
@@ -2282,4 +2282,274 @@ fn a_round_trip_through_another_function_is_proposed_as_it_is_pasted() {
         "escape_keeping_amp",
     );
     assert!(bad.contains(&Outcome::Fail), "{bad:?}");
+}
+
+/// Whether `s` is what [`escaped`] writes: no `<` or `>`, and every `&` an entity's start.
+fn is_escaped(s: &str) -> bool {
+    !s.contains(['<', '>'])
+        && s.match_indices('&').all(|(i, _)| {
+            ["&amp;", "&lt;", "&gt;"]
+                .iter()
+                .any(|e| s[i..].starts_with(e))
+        })
+}
+
+/// `s` with every byte but the unreserved ones of a URL written as `%` and two hex digits.
+fn percent_encoded(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                char::from(b).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// What [`percent_encoded`] wrote, read back: an error where a `%` is not followed by two
+/// hex digits or the bytes are no UTF-8.
+fn percent_decoded(s: &str) -> Result<String, String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3).ok_or("a `%` without two digits")?;
+            out.push(u8::from_str_radix(hex, 16).map_err(|e| e.to_string())?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|e| e.to_string())
+}
+
+/// The words of `s`, in order.
+fn words(s: &str) -> Vec<String> {
+    s.split_whitespace().map(str::to_string).collect()
+}
+
+/// Whether `s` neither starts nor ends with whitespace.
+fn is_trimmed(s: &str) -> bool {
+    s.trim() == s
+}
+
+/// `s` with every run of whitespace one space, and none at either end.
+fn squeezed(s: &str) -> String {
+    words(s).join(" ")
+}
+
+/// `s` in lower case, every character but a letter or a digit a `-`.
+fn slugged(s: &str) -> String {
+    s.chars()
+        .map(|c| match c.is_alphanumeric() {
+            true => c.to_lowercase().collect::<String>(),
+            false => "-".into(),
+        })
+        .collect()
+}
+
+fn lower(s: &str) -> String {
+    s.to_lowercase()
+}
+
+#[invite::metamorphic(is_escaped(&result))]
+fn escape_checked(s: &str) -> String {
+    escaped(s)
+}
+
+#[invite::metamorphic(is_escaped(&result))]
+fn escape_checked_keeping_amp(s: &str) -> String {
+    escaped_keeping_amp(s)
+}
+
+/// [`escaped`] but for `&`, left as it is.
+fn escaped_keeping_amp(s: &str) -> String {
+    s.replace('<', "&lt;").replace('>', "&gt;")
+}
+
+#[invite::metamorphic(percent_decoded(&result).is_ok_and(|back| back == s))]
+fn encode_url(s: &str) -> String {
+    percent_encoded(s)
+}
+
+/// A space written as `+`, which [`percent_decoded`] does not read back.
+#[invite::metamorphic(percent_decoded(&result).is_ok_and(|back| back == s))]
+fn encode_url_plus(s: &str) -> String {
+    percent_encoded(s).replace("%20", "+")
+}
+
+#[invite::metamorphic(words(&result) == words(s), is_trimmed(&result))]
+fn squeeze(s: &str) -> String {
+    squeezed(s)
+}
+
+/// Trims the end alone.
+#[invite::metamorphic(words(&result) == words(s), is_trimmed(&result))]
+fn squeeze_end(s: &str) -> String {
+    s.trim_end().to_string()
+}
+
+/// Loses the last word.
+#[invite::metamorphic(words(&result) == words(s), is_trimmed(&result))]
+fn squeeze_short(s: &str) -> String {
+    let w = words(s);
+    w[..w.len().saturating_sub(1)].join(" ")
+}
+
+#[invite::metamorphic(lower(&result) == result)]
+fn dash(s: &str) -> String {
+    slugged(s)
+}
+
+/// Keeps the case of the first character.
+#[invite::metamorphic(lower(&result) == result)]
+fn dash_keeping_first(s: &str) -> String {
+    let out = slugged(s);
+    match s.chars().next() {
+        Some(c) if c.is_alphanumeric() => {
+            let rest: String = out.chars().skip(c.to_lowercase().count()).collect();
+            format!("{c}{rest}")
+        }
+        _ => out,
+    }
+}
+
+/// Texts of words, runs of spaces and tabs at either end and between, and characters a URL
+/// writes otherwise.
+fn loose_texts(n: usize) -> Vec<(String,)> {
+    let pieces = [
+        "Ab", "x", " ", "  ", "\t", "é", "9", "&", "?", "/", "Zz", "%",
+    ];
+    (0..n)
+        .map(|i| {
+            let text: String = (0..i % 8)
+                .map(|j| pieces[(i * 5 + j * 7 + j * j + i / 8) % pieces.len()])
+                .collect();
+            (text,)
+        })
+        .collect()
+}
+
+#[test]
+fn the_result_through_another_function_is_proposed_as_it_is_pasted() {
+    let find = |sig: &str, f: fn(&str) -> String, inputs: Vec<(String,)>| {
+        Discovery::new(sig, move |s: String| f(&s))
+            .unwrap()
+            .inputs(inputs)
+    };
+    let esc = "fn escape_checked(s: &str) -> String";
+    // A predicate of the crate every result meets and some inputs do not; the input given
+    // back by the function that reads the result.
+    let found = find(esc, escaped, markup(90))
+        .sibling("fn is_escaped(s: &str) -> bool", |s: String| is_escaped(&s))
+        .unwrap()
+        .sibling("fn unescaped(s: &str) -> String", |s: String| unescaped(&s))
+        .unwrap()
+        .run();
+    for r in ["is_escaped(&result)", "unescaped(&result) == s"] {
+        assert!(found.relations().any(|p| p == r), "{r}\n{found}");
+    }
+    // Of an escaper that keeps `&`, neither.
+    // Discovery calls a plain function: the attributed one, called in the scenario's
+    // process, would be tested on every call.
+    let keeping = find(esc, escaped_keeping_amp, markup(90))
+        .sibling("fn is_escaped(s: &str) -> bool", |s: String| is_escaped(&s))
+        .unwrap()
+        .sibling("fn unescaped(s: &str) -> String", |s: String| unescaped(&s))
+        .unwrap()
+        .run();
+    assert!(
+        !keeping
+            .relations()
+            .any(|p| p == "is_escaped(&result)" || p == "unescaped(&result) == s"),
+        "{keeping}"
+    );
+
+    // Inside the `Ok` of a reader that can fail.
+    let url = find(
+        "fn encode_url(s: &str) -> String",
+        percent_encoded,
+        loose_texts(90),
+    )
+    .sibling(
+        "fn percent_decoded(s: &str) -> Result<String, String>",
+        |s: String| percent_decoded(&s),
+    )
+    .unwrap()
+    .run();
+    let back = "percent_decoded(&result).is_ok_and(|back| back == s)";
+    assert!(url.relations().any(|p| p == back), "{url}");
+
+    // What another function keeps of the input; a predicate only where some input fails it.
+    let squeeze_sig = "fn squeeze(s: &str) -> String";
+    let with = |d: Discovery<'static, (String,)>| {
+        d.sibling("fn words(s: &str) -> Vec<String>", |s: String| words(&s))
+            .unwrap()
+            .sibling("fn is_trimmed(s: &str) -> bool", |s: String| is_trimmed(&s))
+            .unwrap()
+            .run()
+    };
+    let squeezing = with(find(squeeze_sig, squeezed, loose_texts(90)));
+    for r in ["words(&result) == words(s)", "is_trimmed(&result)"] {
+        assert!(squeezing.relations().any(|p| p == r), "{r}\n{squeezing}");
+    }
+    let trimmed: Vec<(String,)> = loose_texts(200)
+        .into_iter()
+        .filter(|(s,)| is_trimmed(s))
+        .collect();
+    assert!(trimmed.len() >= 40);
+    let only_trimmed = with(find(squeeze_sig, squeezed, trimmed));
+    assert!(
+        !only_trimmed.relations().any(|p| p.contains("is_trimmed")),
+        "{only_trimmed}"
+    );
+
+    // A form the result is already in.
+    let slugs = find("fn dash(s: &str) -> String", slugged, loose_texts(90))
+        .sibling("fn lower(s: &str) -> String", |s: String| lower(&s))
+        .unwrap()
+        .run();
+    assert!(
+        slugs.relations().any(|p| p == "lower(&result) == result"),
+        "{slugs}"
+    );
+
+    // Pasted, each holds on the function and fails on a wrong one.
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        for ((m,), (t,)) in markup(16).into_iter().zip(loose_texts(16)) {
+            escape_checked(&m);
+            escape_checked_keeping_amp(&m);
+            encode_url(&t);
+            encode_url_plus(&t);
+            squeeze(&t);
+            squeeze_end(&t);
+            squeeze_short(&t);
+            dash(&t);
+            dash_keeping_first(&t);
+            invite::wait_idle(std::time::Duration::from_secs(10));
+        }
+    });
+    run.assert_success();
+    let outcomes = |text: &str, name: &str| run.outcomes_at(text, name);
+    for (text, right, wrong) in [
+        (
+            "is_escaped(&result)",
+            "escape_checked",
+            "escape_checked_keeping_amp",
+        ),
+        (back, "encode_url", "encode_url_plus"),
+        ("words(&result) == words(s)", "squeeze", "squeeze_short"),
+        ("is_trimmed(&result)", "squeeze", "squeeze_end"),
+        ("lower(&result) == result", "dash", "dash_keeping_first"),
+    ] {
+        let ok = outcomes(text, right);
+        assert!(
+            !ok.is_empty() && ok.iter().all(|o| *o == Outcome::Pass),
+            "{text} on {right}: {ok:?}"
+        );
+        let bad = outcomes(text, wrong);
+        assert!(bad.contains(&Outcome::Fail), "{text} on {wrong}: {bad:?}");
+    }
 }
