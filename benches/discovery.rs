@@ -66,18 +66,30 @@ struct Tally {
     /// The crate's other functions of one string, given to discovery of each function of
     /// a set as functions to put a parameter or the result through (all but itself).
     siblings: Vec<(&'static str, TextFn)>,
+    /// Its predicates of one string, given as well.
+    predicates: Vec<(&'static str, fn(String) -> bool)>,
+    /// Its functions of one string that can fail, given as well (their error as text).
+    readers: Vec<(&'static str, ReadFn)>,
 }
 
 /// A function of one string to a string, as a set's other functions are given.
 type TextFn = fn(String) -> String;
 
+/// A function of one string to a string that can fail.
+type ReadFn = fn(String) -> Result<String, String>;
+
 impl Tally {
     /// `d` given the set's other functions (all of [`Tally::siblings`] but `name` itself).
     fn with_siblings<'f, A: Args>(&self, mut d: Discovery<'f, A>, name: &str) -> Discovery<'f, A> {
-        for &(other, g) in &self.siblings {
-            if !other.starts_with(&format!("fn {name}(")) {
-                d = d.sibling(other, g).expect("sibling");
-            }
+        let own = format!("fn {name}(");
+        for &(other, g) in self.siblings.iter().filter(|s| !s.0.starts_with(&own)) {
+            d = d.sibling(other, g).expect("sibling");
+        }
+        for &(other, g) in self.predicates.iter().filter(|s| !s.0.starts_with(&own)) {
+            d = d.sibling(other, g).expect("predicate");
+        }
+        for &(other, g) in self.readers.iter().filter(|s| !s.0.starts_with(&own)) {
+            d = d.sibling(other, g).expect("reader");
         }
         d
     }
@@ -110,6 +122,8 @@ impl Tally {
             proposals_only: Vec::new(),
             lost_by_representative: Vec::new(),
             siblings: Vec::new(),
+            predicates: Vec::new(),
+            readers: Vec::new(),
         }
     }
 
@@ -1852,6 +1866,11 @@ fn unseen_sixth(n: usize, fresh: usize, seed: u64) {
             decode_html_entities(&s).into_owned()
         }),
     ];
+    t.readers = vec![("fn decode(s: &str) -> Result<String, String>", |s| {
+        urlencoding::decode(&s)
+            .map(|c| c.into_owned())
+            .map_err(|e| e.to_string())
+    })];
     // Text as programs escape it: words, spaces, the characters each syntax reserves, and
     // text that is escaped already.
     let plain = [
@@ -2132,6 +2151,19 @@ fn unseen_seventh(n: usize, fresh: usize, seed: u64) {
         ("fn nfd(s: &str) -> String", |s| s.nfd().collect()),
         ("fn nfkc(s: &str) -> String", |s| s.nfkc().collect()),
         ("fn nfkd(s: &str) -> String", |s| s.nfkd().collect()),
+    ];
+    // And every predicate of one text the crate has.
+    t.predicates = vec![
+        ("fn is_nfc(s: &str) -> bool", |s| is_nfc(&s)),
+        ("fn is_nfd(s: &str) -> bool", |s| is_nfd(&s)),
+        ("fn is_nfkc(s: &str) -> bool", |s| is_nfkc(&s)),
+        ("fn is_nfkd(s: &str) -> bool", |s| is_nfkd(&s)),
+        ("fn is_nfc_stream_safe(s: &str) -> bool", |s| {
+            unicode_normalization::is_nfc_stream_safe(&s)
+        }),
+        ("fn is_nfd_stream_safe(s: &str) -> bool", |s| {
+            unicode_normalization::is_nfd_stream_safe(&s)
+        }),
     ];
     // Letters, combining marks of two classes (their order matters), precomposed letters,
     // a canonical singleton, compatibility characters and Hangul, syllables and jamo.

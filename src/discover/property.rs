@@ -77,6 +77,8 @@ pub enum CharClass {
     Lower,
     /// `char::is_numeric`.
     Numeric,
+    /// Beyond ASCII: what an encoder for a narrower channel (a URL, a header) never writes.
+    NonAscii,
     /// A set of ASCII characters that are neither letters nor digits (spaces, punctuation),
     /// one bit per code point.
     Ascii(u128),
@@ -85,7 +87,12 @@ pub enum CharClass {
 impl CharClass {
     /// The classes every text result is judged by; the sets of [`CharClass::Ascii`] come
     /// from the characters the inputs show ([`CharClass::missing`]).
-    pub const PREDICATES: [CharClass; 3] = [CharClass::Upper, CharClass::Lower, CharClass::Numeric];
+    pub const PREDICATES: [CharClass; 4] = [
+        CharClass::Upper,
+        CharClass::Lower,
+        CharClass::Numeric,
+        CharClass::NonAscii,
+    ];
 
     /// The ASCII characters, neither letters nor digits, that some input of `inputs` holds
     /// and no result of `outputs` does: what the function was seen to take out.
@@ -112,6 +119,7 @@ impl CharClass {
             CharClass::Upper => c.is_uppercase(),
             CharClass::Lower => c.is_lowercase(),
             CharClass::Numeric => c.is_numeric(),
+            CharClass::NonAscii => !c.is_ascii(),
             CharClass::Ascii(set) => c.is_ascii() && set >> (c as u32) & 1 == 1,
         }
     }
@@ -123,6 +131,7 @@ impl CharClass {
             CharClass::Upper => "char::is_uppercase".into(),
             CharClass::Lower => "char::is_lowercase".into(),
             CharClass::Numeric => "char::is_numeric".into(),
+            CharClass::NonAscii => "|c: char| !c.is_ascii()".into(),
             CharClass::Ascii(_) => {
                 let chars: Vec<String> = (0u8..128)
                     .map(char::from)
@@ -848,6 +857,8 @@ impl Property {
                     _ => format!("result.is_none() == {empty}"),
                 }
             }
+            // Of a string or a character alike.
+            Property::Lacks(CharClass::NonAscii) => "result.is_ascii()".into(),
             Property::Lacks(c) => match (sig.output, c) {
                 (Kind::Char, CharClass::Ascii(_)) => match c.pattern() {
                     many if many.starts_with('[') => format!("!{many}.contains(&result)"),
@@ -1032,13 +1043,13 @@ mod tests {
         let of = |text: &str, kinds: &[Kind], out: Kind| Property::all(&sig(text, kinds, out));
         let slug = sig("fn slug(s: &str) -> String", &[Kind::Str], Kind::Str);
         let all = Property::all(&slug);
-        assert_eq!(all.iter().filter(|p| p.of_text()).count(), 13, "{all:?}");
+        assert_eq!(all.iter().filter(|p| p.of_text()).count(), 14, "{all:?}");
         assert!(of("fn hex(n: u64) -> String", &[Kind::Int], Kind::Str).is_empty());
         let first = sig("fn first(s: &str) -> char", &[Kind::Str], Kind::Char);
         let of_char = Property::all(&first);
         assert_eq!(
             of_char.len(),
-            3,
+            4,
             "no word's start of a character: {of_char:?}"
         );
         assert_eq!(
@@ -1052,6 +1063,19 @@ mod tests {
         assert_eq!(
             Property::Lacks(CharClass::Numeric).text(&first),
             "!char::is_numeric(result)"
+        );
+        // Beyond ASCII: as one call, of a string or a character.
+        let ascii = Property::Lacks(CharClass::NonAscii);
+        assert_eq!(ascii.text(&slug), "result.is_ascii()");
+        assert_eq!(ascii.text(&first), "result.is_ascii()");
+        assert!(ascii.holds(&[], &Value::Str("a%C3%A9".into()), 0.0));
+        assert!(!ascii.holds(&[], &Value::Str("aé".into()), 0.0));
+        assert!(ascii.shown_by(&[Value::Str("é".into())], &Value::Str("e".into())));
+        assert!(!ascii.shown_by(&[Value::Str("e".into())], &Value::Str("e".into())));
+        assert_eq!(
+            CharClass::NonAscii.pattern(),
+            "|c: char| !c.is_ascii()",
+            "a pattern `contains` takes"
         );
         let dash = CharClass::Ascii(1 << b'-');
         assert_eq!(Property::Lacks(dash).text(&first), "result != '-'");
