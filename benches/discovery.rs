@@ -67,10 +67,22 @@ struct Tally {
     /// a set as functions to put a parameter or the result through (all but itself).
     siblings: Vec<(&'static str, TextFn)>,
     /// Its predicates of one string, given as well.
-    predicates: Vec<(&'static str, fn(String) -> bool)>,
+    predicates: Vec<(&'static str, TestFn)>,
     /// Its functions of one string that can fail, given as well (their error as text).
     readers: Vec<(&'static str, ReadFn)>,
+    /// Its functions of bytes to text, and of text to bytes, given as well.
+    from_bytes: Vec<(&'static str, HexFn)>,
+    to_bytes: Vec<(&'static str, BytesFn)>,
 }
+
+/// A function of one string to bytes that can fail.
+type BytesFn = fn(String) -> Result<Vec<u8>, String>;
+
+/// A predicate of one string.
+type TestFn = fn(String) -> bool;
+
+/// A function of bytes to a string.
+type HexFn = fn(Vec<u8>) -> String;
 
 /// A function of one string to a string, as a set's other functions are given.
 type TextFn = fn(String) -> String;
@@ -79,18 +91,25 @@ type TextFn = fn(String) -> String;
 type ReadFn = fn(String) -> Result<String, String>;
 
 impl Tally {
-    /// `d` given the set's other functions (all of [`Tally::siblings`] but `name` itself).
+    /// `d` given the set's other functions (all of [`Tally::siblings`] and the lists beside
+    /// it but `name` itself), each where discovery takes it.
     fn with_siblings<'f, A: Args>(&self, mut d: Discovery<'f, A>, name: &str) -> Discovery<'f, A> {
         let own = format!("fn {name}(");
-        for &(other, g) in self.siblings.iter().filter(|s| !s.0.starts_with(&own)) {
-            d = d.sibling(other, g).expect("sibling");
+        let others = |sig: &str| !sig.starts_with(&own);
+        macro_rules! give {
+            ($list:expr) => {
+                for &(other, g) in $list.iter().filter(|s| others(s.0)) {
+                    if d.accepts(other, &g).is_ok() {
+                        d = d.sibling(other, g).expect("accepted");
+                    }
+                }
+            };
         }
-        for &(other, g) in self.predicates.iter().filter(|s| !s.0.starts_with(&own)) {
-            d = d.sibling(other, g).expect("predicate");
-        }
-        for &(other, g) in self.readers.iter().filter(|s| !s.0.starts_with(&own)) {
-            d = d.sibling(other, g).expect("reader");
-        }
+        give!(self.siblings);
+        give!(self.predicates);
+        give!(self.readers);
+        give!(self.from_bytes);
+        give!(self.to_bytes);
         d
     }
 
@@ -124,6 +143,8 @@ impl Tally {
             siblings: Vec::new(),
             predicates: Vec::new(),
             readers: Vec::new(),
+            from_bytes: Vec::new(),
+            to_bytes: Vec::new(),
         }
     }
 
@@ -2388,6 +2409,272 @@ fn unseen_seventh(n: usize, fresh: usize, seed: u64) {
     );
 }
 
+// An eighth set: hexadecimal (the `hex` crate's `encode`, `encode_upper` and `decode`) and
+// transliteration to ASCII (`deunicode`), chosen after the result was put through the
+// crate's other functions and text beyond ASCII became a class a result lacks, and frozen
+// at the commit before this section. Discovery had never been run on bytes written as text,
+// nor on a reader that fails. Each function is given the crate's other functions of one
+// argument that discovery takes. The relations a person writes, and the mistakes an
+// implementation makes, were written before discovery first ran on them; the figures are
+// reported as they came out, for three draws.
+
+/// `data` in hexadecimal, two digits a byte, by `digits` (a mistake in how each byte is
+/// written).
+fn hex_by(data: &[u8], digits: fn(u8) -> String) -> String {
+    data.iter().map(|&b| digits(b)).collect()
+}
+
+fn unseen_eighth(n: usize, fresh: usize, seed: u64) {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let r = &mut rng;
+    let mut t = Tally::new();
+    t.from_bytes = vec![
+        ("fn encode(data: &[u8]) -> String", |d| hex::encode(d)),
+        ("fn encode_upper(data: &[u8]) -> String", |d| {
+            hex::encode_upper(d)
+        }),
+    ];
+    t.to_bytes = vec![
+        ("fn decode(s: &str) -> Result<Vec<u8>, FromHexError>", |s| {
+            hex::decode(s).map_err(|e| e.to_string())
+        }),
+    ];
+    let bytes = |r: &mut rand::rngs::StdRng, count: usize| -> Vec<(Vec<u8>,)> {
+        (0..count)
+            .map(|_| {
+                let k = r.random_range(0..12);
+                ((0..k).map(|_| r.random::<u8>()).collect(),)
+            })
+            .collect()
+    };
+    type Encode = fn(Vec<u8>) -> String;
+    let decode = |s: &str| hex::decode(s).ok();
+
+    for (name, upper) in [("encode", false), ("encode_upper", true)] {
+        let f: Encode = match upper {
+            false => |d| hex::encode(d),
+            true => |d| hex::encode_upper(d),
+        };
+        let sig = format!("fn {name}(data: &[u8]) -> String");
+        let case_of = match upper {
+            false => "!result.contains(char::is_uppercase)",
+            true => "!result.contains(char::is_lowercase)",
+        };
+        let c = t.case(
+            &sig,
+            f,
+            bytes(r, n),
+            bytes(r, fresh),
+            &[],
+            Rels::<(Vec<u8>,), String>::new()
+                .rel(
+                    "hex::decode(&result) == Ok(data.to_vec())",
+                    move |_, (d,), y| decode(y).as_ref() == Some(d),
+                )
+                .rel("result.len() == 2 * data.len()", |_, (d,), y| {
+                    y.len() == 2 * d.len()
+                })
+                .rel(
+                    "result.chars().all(|c| c.is_ascii_hexdigit())",
+                    |_, _, y| y.chars().all(|c| c.is_ascii_hexdigit()),
+                )
+                .rel(case_of, move |_, _, y| match upper {
+                    false => !y.contains(char::is_uppercase),
+                    true => !y.contains(char::is_lowercase),
+                })
+                .rel(
+                    "encode(&[data, data].concat()) == result.repeat(2)",
+                    |f, (d,), y| f(([d.clone(), d.clone()].concat(),)) == y.repeat(2),
+                )
+                .rel(
+                    "if !data.is_empty() => encode(&data[1..]) == result[2..]",
+                    |f, (d,), y| d.is_empty() || f((d[1..].to_vec(),)) == y[2..],
+                ),
+        );
+        let other_case: Encode = match upper {
+            false => |d| hex::encode_upper(d),
+            true => |d| hex::encode(d),
+        };
+        t.power::<_, _, Encode>(
+            c,
+            vec![
+                ("the other case", other_case),
+                ("nibbles swapped", |d| {
+                    hex_by(&d, |b| format!("{:x}{:x}", b & 0xf, b >> 4))
+                }),
+                ("no leading zero", |d| hex_by(&d, |b| format!("{b:x}"))),
+                ("the last byte dropped", |d| {
+                    hex::encode(&d[..d.len().saturating_sub(1)])
+                }),
+                ("bytes reversed", |d| {
+                    hex::encode(d.iter().rev().copied().collect::<Vec<u8>>())
+                }),
+                ("decimal", |d| hex_by(&d, |b| format!("{b:02}"))),
+            ],
+        );
+    }
+
+    type Decode = fn(String) -> Result<Vec<u8>, String>;
+    let hexes = |r: &mut rand::rngs::StdRng, count: usize| -> Vec<(String,)> {
+        let digits: Vec<char> = "0123456789abcdefABCDEF".chars().collect();
+        (0..count)
+            .map(|_| {
+                let k = r.random_range(0..14);
+                let mut s: String = (0..k)
+                    .map(|_| digits[r.random_range(0..digits.len())])
+                    .collect();
+                // One in eight with a character that is no digit.
+                if r.random_range(0..8) == 0 {
+                    s.insert(
+                        r.random_range(0..=s.len()),
+                        ['g', ' ', 'x', 'é'][r.random_range(0..4)],
+                    );
+                }
+                (s,)
+            })
+            .collect()
+    };
+    let f: Decode = |s| hex::decode(s).map_err(|e| e.to_string());
+    let c = t.case(
+        "fn decode(s: &str) -> Result<Vec<u8>, FromHexError>",
+        f,
+        hexes(r, n),
+        hexes(r, fresh),
+        &[],
+        Rels::<(String,), Result<Vec<u8>, String>>::new()
+            .rel(
+                "result.as_ref().map_or(true, |v| hex::encode(v) == s.to_lowercase())",
+                |_, (s,), y| y.as_ref().map_or(true, |v| hex::encode(v) == s.to_lowercase()),
+            )
+            .rel(
+                "result.is_ok() == (s.len() % 2 == 0 && s.chars().all(|c| c.is_ascii_hexdigit()))",
+                |_, (s,), y| {
+                    y.is_ok() == (s.len() % 2 == 0 && s.chars().all(|c| c.is_ascii_hexdigit()))
+                },
+            )
+            .rel("decode(&s.to_uppercase()) == result", |f, (s,), y| {
+                f((s.to_uppercase(),)) == *y
+            })
+            .rel(
+                "result.as_ref().map_or(true, |v| 2 * v.len() == s.len())",
+                |_, (s,), y| y.as_ref().map_or(true, |v| 2 * v.len() == s.len()),
+            )
+            .rel(
+                "if s.len() % 2 == 0 => decode(&s.repeat(2)).ok() == result.clone().ok().map(|v| v.repeat(2))",
+                |f, (s,), y| {
+                    s.len() % 2 == 1
+                        || f((s.repeat(2),)).ok() == y.clone().ok().map(|v| v.repeat(2))
+                },
+            ),
+    );
+    t.power::<_, _, Decode>(
+        c,
+        vec![
+            ("upper case refused", |s| {
+                match s.contains(|c: char| c.is_ascii_uppercase()) {
+                    true => Err("upper case".into()),
+                    false => hex::decode(s).map_err(|e| e.to_string()),
+                }
+            }),
+            ("an odd digit dropped", |s| {
+                let even = &s[..s.len() - s.len() % 2];
+                hex::decode(even).map_err(|e| e.to_string())
+            }),
+            ("nibbles swapped", |s| {
+                hex::decode(s)
+                    .map(|v| v.iter().map(|b| b.rotate_left(4)).collect())
+                    .map_err(|e| e.to_string())
+            }),
+            ("errors read as empty", |s| {
+                Ok(hex::decode(s).unwrap_or_default())
+            }),
+            ("the last byte dropped", |s| {
+                hex::decode(s)
+                    .map(|mut v| {
+                        v.pop();
+                        v
+                    })
+                    .map_err(|e| e.to_string())
+            }),
+        ],
+    );
+
+    type Text = fn(String) -> String;
+    let texts = |r: &mut rand::rngs::StdRng, count: usize| -> Vec<(String,)> {
+        let pieces = [
+            "a",
+            "Zoë",
+            " ",
+            "Æ",
+            "ß",
+            "日本",
+            "Привет",
+            "😀",
+            "x1",
+            "-",
+            "ﬁ",
+            "Ω",
+            "é",
+            "北",
+            "...",
+            "\u{301}",
+        ];
+        (0..count)
+            .map(|_| {
+                let k = r.random_range(0..7);
+                ((0..k)
+                    .map(|_| pieces[r.random_range(0..pieces.len())])
+                    .collect(),)
+            })
+            .collect()
+    };
+    let f: Text = |s| deunicode::deunicode(&s);
+    let c = t.case(
+        "fn deunicode(s: &str) -> String",
+        f,
+        texts(r, n),
+        texts(r, fresh),
+        &[],
+        Rels::<(String,), String>::new()
+            .rel("result.is_ascii()", |_, _, y| y.is_ascii())
+            .rel("if s.is_ascii() => result == *s", |_, (s,), y| {
+                !s.is_ascii() || y == s
+            })
+            .rel("deunicode(&result) == result", |f, _, y| {
+                f((y.clone(),)) == *y
+            }),
+    );
+    t.power::<_, _, Text>(
+        c,
+        vec![
+            ("unchanged", |s| s),
+            ("other characters dropped", |s| {
+                s.chars().filter(char::is_ascii).collect()
+            }),
+            ("other characters as `?`", |s| {
+                s.chars()
+                    .map(|c| if c.is_ascii() { c } else { '?' })
+                    .collect()
+            }),
+            ("lower case", |s| deunicode::deunicode(&s).to_lowercase()),
+            ("the last character dropped", |s| {
+                let mut out = deunicode::deunicode(&s);
+                out.pop();
+                out
+            }),
+        ],
+    );
+
+    t.report(
+        &format!(
+            "An eighth set, hexadecimal (`hex`) and transliteration (`deunicode`), chosen after \
+             the rules were frozen, measured once (inputs drawn with seed {seed})"
+        ),
+        n,
+        fresh,
+    );
+}
+
 /// The families of relations, as their text shows them.
 const FAMILIES: [&str; 5] = [
     "between two runs",
@@ -3018,7 +3305,7 @@ fn same_multiset<T: PartialEq>(a: &[T], b: &[T]) -> bool {
 #[allow(clippy::eq_op)]
 fn main() {
     use std::f64::consts::{E, FRAC_PI_2, LN_2, PI};
-    // `INVITE_BENCH_SET=third` (or `fourth` to `seventh`) measures that set alone.
+    // `INVITE_BENCH_SET=third` (or `fourth` to `eighth`) measures that set alone.
     match std::env::var("INVITE_BENCH_SET").as_deref() {
         Ok("third") => {
             for seed in THIRD_SEEDS {
@@ -3047,6 +3334,12 @@ fn main() {
         Ok("seventh") => {
             for seed in THIRD_SEEDS {
                 unseen_seventh(100, 400, seed);
+            }
+            return;
+        }
+        Ok("eighth") => {
+            for seed in THIRD_SEEDS {
+                unseen_eighth(100, 400, seed);
             }
             return;
         }
@@ -4831,5 +5124,8 @@ fn main() {
     }
     for seed in THIRD_SEEDS {
         unseen_seventh(N, FRESH, seed);
+    }
+    for seed in THIRD_SEEDS {
+        unseen_eighth(N, FRESH, seed);
     }
 }

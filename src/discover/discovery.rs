@@ -129,6 +129,25 @@ impl<'f, A: Args> Discovery<'f, A> {
         signature: &str,
         g: G,
     ) -> Result<Self, Error> {
+        self.sig = self.with_sibling(signature, &g)?;
+        self.siblings
+            .push(Box::new(move |v: &[Value]| g.call_values(v)));
+        Ok(self)
+    }
+
+    /// Whether [`sibling`](Self::sibling) would take `g`, declared as `signature`: the
+    /// error it would give, without giving it (a set of the crate's functions, each given
+    /// where it fits).
+    pub fn accepts<B: Args, G: Function<B>>(&self, signature: &str, g: &G) -> Result<(), Error> {
+        self.with_sibling(signature, g).map(|_| ())
+    }
+
+    /// The signature with `g` among its other functions, or why `g` cannot be one.
+    fn with_sibling<B: Args, G: Function<B>>(
+        &self,
+        signature: &str,
+        _g: &G,
+    ) -> Result<Signature, Error> {
         let sib =
             Signature::parse(signature, &B::kinds(), G::output_kind()).map_err(Error::Signature)?;
         if sib.method {
@@ -158,10 +177,7 @@ impl<'f, A: Args> Discovery<'f, A> {
                          of one of them",
             });
         }
-        self.sig = with;
-        self.siblings
-            .push(Box::new(move |v: &[Value]| g.call_values(v)));
-        Ok(self)
+        Ok(with)
     }
 
     /// Distinct inputs a relation must hold on (default 30).

@@ -2253,9 +2253,16 @@ fn a_round_trip_through_another_function_is_proposed_as_it_is_pasted() {
         );
     let two = err(two.map(|_| ())).unwrap_or_default();
     assert!(two.contains("does not take one argument"), "{two}");
-    let halve = Discovery::new("fn escape(s: &str) -> String", |s: String| escaped(&s))
-        .unwrap()
-        .sibling("fn halve(x: f64) -> f64", |x: f64| x / 2.0);
+    let escaping = Discovery::new("fn escape(s: &str) -> String", |s: String| escaped(&s)).unwrap();
+    // Asked first, without giving it: the same answer.
+    let halving = |x: f64| x / 2.0;
+    let asked = escaping.accepts("fn halve(x: f64) -> f64", &halving);
+    assert!(err(asked).is_some_and(|e| e.contains("parameter's type")));
+    let unescaping = |s: String| unescaped(&s);
+    assert!(escaping
+        .accepts("fn unescaped(s: &str) -> String", &unescaping)
+        .is_ok());
+    let halve = escaping.sibling("fn halve(x: f64) -> f64", halving);
     let halve = err(halve.map(|_| ())).unwrap_or_default();
     assert!(
         halve.contains("`fn halve(x: f64) -> f64`") && halve.contains("parameter's type"),
