@@ -46,12 +46,12 @@ pub struct Observation {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<String>,
     /// What the result put through the other functions of the crate showed, one per relation
-    /// of [`Image::all`], in its order (empty: no other function given).
+    /// of `Image::all`, in its order (empty: no other function given).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<ImageRun>,
 }
 
-/// Whether one relation of the result through another function ([`Image`]) held on an
+/// Whether one relation of the result through another function (`Image`) held on an
 /// observation's result, and on the wrong results that stand for defects.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ImageRun {
@@ -60,7 +60,7 @@ pub struct ImageRun {
     /// Whether it held with each wrong version of the result in its place, in the order of
     /// `Perturbation::listed` (`None`: a constant's, which has nothing to put through).
     pub wrong: Vec<Option<bool>>,
-    /// Whether it held with the parameter of [`Image::echo`] in the result's place (`None`:
+    /// Whether it held with the parameter of `Image::echo` in the result's place (`None`:
     /// no parameter stands for the result).
     pub echo: Option<bool>,
 }
@@ -91,7 +91,7 @@ pub struct Follow {
     /// and only a run tells how (`None`: not run, or it failed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wrong: Vec<Option<Value>>,
-    /// Whether each relation of [`Image::all`] held on this run (empty: not run).
+    /// Whether each relation of `Image::all` held on this run (empty: not run).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<bool>,
 }
