@@ -220,7 +220,7 @@ pub fn observe_some(
                     let through = Through::of(sig, &relations, siblings, n, o);
                     relations
                         .iter()
-                        .map(|&m| m.holds(&through.seen(m, n, o)))
+                        .map(|&m| m.holds(&through.seen(m, n, o, &through.result)))
                         .collect()
                 }
                 _ => Vec::new(),
@@ -265,36 +265,62 @@ impl Through {
         input: &[Value],
         y: &Value,
     ) -> Through {
-        let on = |k: usize, v: &Value| {
-            let takes = relations.iter().any(|m| m.sibling() == k);
-            takes.then(|| siblings.get(k)?(v)).flatten()
-        };
         let of_result = |p: &super::signature::Param| {
             p.kind == sig.output && super::transform::same_type(&p.ty, &sig.output_ty)
         };
         Through {
-            result: (0..sig.siblings.len()).map(|k| on(k, y)).collect(),
+            result: each_on(sig, relations, siblings, y),
             params: (0..sig.siblings.len())
                 .map(|k| {
                     sig.params
                         .iter()
                         .zip(input)
-                        .map(|(p, x)| of_result(p).then(|| on(k, x)).flatten())
+                        .map(|(p, x)| {
+                            of_result(p)
+                                .then(|| on(relations, siblings, k, x))
+                                .flatten()
+                        })
                         .collect()
                 })
                 .collect(),
         }
     }
 
-    fn seen<'a>(&'a self, m: Image, input: &'a [Value], y: &'a Value) -> Seen<'a> {
+    /// What relation `m` sees of a run whose result `y` gave `images` through the other
+    /// functions.
+    fn seen<'a>(
+        &'a self,
+        m: Image,
+        input: &'a [Value],
+        y: &'a Value,
+        images: &'a [Option<Value>],
+    ) -> Seen<'a> {
         let k = m.sibling();
         Seen {
             input,
             result: y,
-            image: self.result.get(k).and_then(Option::as_ref),
+            image: images.get(k).and_then(Option::as_ref),
             of_params: self.params.get(k).map_or(&[], Vec::as_slice),
         }
     }
+}
+
+/// The other function `k` on `v`, where some relation goes through it.
+fn on(relations: &[Image], siblings: &Siblings<'_>, k: usize, v: &Value) -> Option<Value> {
+    let takes = relations.iter().any(|m| m.sibling() == k);
+    takes.then(|| siblings.get(k)?(v)).flatten()
+}
+
+/// Every other function on `v`, by its index.
+fn each_on(
+    sig: &Signature,
+    relations: &[Image],
+    siblings: &Siblings<'_>,
+    v: &Value,
+) -> Vec<Option<Value>> {
+    (0..sig.siblings.len())
+        .map(|k| on(relations, siblings, k, v))
+        .collect()
 }
 
 /// Whether each relation of the result through another function held on the result, on
@@ -314,35 +340,39 @@ fn image_runs(
     let through = Through::of(sig, images, siblings, input, output);
     let sized = input.iter().any(|v| v.kind().is_seq());
     let scale = output.number().map_or(1.0, |y| y.abs().max(1.0));
-    // Each wrong result put through the other functions once, for every relation.
-    let wrong: Vec<Option<(Value, Through)>> = Perturbation::listed(sig.output, sized)
+    // Each wrong result put through the other functions once, for every relation; the
+    // parameters' images are the right run's.
+    let wrong: Vec<Option<(Value, Vec<Option<Value>>)>> = Perturbation::listed(sig.output, sized)
         .into_iter()
         .map(|p| {
             if p == Perturbation::Constant {
                 return None;
             }
             let y = p.apply(output, output, scale, probe, size);
-            let through = Through::of(sig, images, siblings, input, &y);
-            Some((y, through))
+            let images = each_on(sig, images, siblings, &y);
+            Some((y, images))
         })
         .collect();
     images
         .iter()
         .map(|&m| {
+            // The parameter in the result's place: its image is among the parameters'.
             let echo = m.echo(sig).map(|e| {
-                let x = &input[e];
-                m.holds(&Seen {
-                    input,
-                    result: x,
-                    image: through.params.get(m.sibling()).and_then(|g| g[e].as_ref()),
-                    of_params: through.params.get(m.sibling()).map_or(&[], Vec::as_slice),
-                })
+                let of_echo: Vec<Option<Value>> = through
+                    .params
+                    .iter()
+                    .map(|of| of.get(e).cloned().flatten())
+                    .collect();
+                m.holds(&through.seen(m, input, &input[e], &of_echo))
             });
             ImageRun {
-                held: m.holds(&through.seen(m, input, output)),
+                held: m.holds(&through.seen(m, input, output, &through.result)),
                 wrong: wrong
                     .iter()
-                    .map(|w| w.as_ref().map(|(y, t)| m.holds(&t.seen(m, input, y))))
+                    .map(|w| {
+                        w.as_ref()
+                            .map(|(y, of)| m.holds(&through.seen(m, input, y, of)))
+                    })
                     .collect(),
                 echo,
             }

@@ -784,24 +784,21 @@ fn images(sig: &Signature, scope: &Scope<'_>) -> Vec<Found> {
     let mut out = Vec::new();
     for (k, &m) in relations.iter().enumerate() {
         let run = |i: usize| obs[i].images.get(k);
-        let everywhere = on.iter().all(|&i| {
-            run(i).is_some_and(|r| r.held)
-                && obs[i]
-                    .follow
-                    .iter()
-                    .all(|f| f.images.get(k).is_none_or(|&held| held))
-        });
-        if !everywhere || scope.distinct(on) < scope.min_inputs {
+        // The scope holds `min_inputs` distinct inputs already.
+        if !on.iter().all(|&i| image_held(obs[i], k)) {
             continue;
         }
-        let shown = match (m, m.echo(sig)) {
-            (Image::Alike { param, .. }, _) => {
-                on.iter().any(|&i| obs[i].output != obs[i].input[param])
+        // The input passed through as the result, where a parameter can stand for it: it
+        // must fail the relation somewhere, and is then a wrong output it catches.
+        let echo = m.echo(sig);
+        let shown = match m {
+            Image::Alike { param, .. } => on.iter().any(|&i| obs[i].output != obs[i].input[param]),
+            _ => {
+                echo.is_none()
+                    || on
+                        .iter()
+                        .any(|&i| run(i).is_some_and(|r| r.echo == Some(false)))
             }
-            (_, Some(_)) => on
-                .iter()
-                .any(|&i| run(i).is_some_and(|r| r.echo == Some(false))),
-            (_, None) => true,
         };
         if !shown {
             continue;
@@ -813,17 +810,11 @@ fn images(sig: &Signature, scope: &Scope<'_>) -> Vec<Found> {
                 .and_then(|r| r.wrong.get(at?).copied().flatten())
                 .is_some_and(|held| !held)
         });
-        // The input passed through as the result: a wrong output of its own, as for a
-        // property of a text result.
+        // The echo, as for a property of a text result: shown above, so caught.
         let mut perturbations = counted(&list);
-        if m.echo(sig).is_some() {
+        if echo.is_some() {
             perturbations += 1;
-            if on
-                .iter()
-                .any(|&i| run(i).is_some_and(|r| r.echo == Some(false)))
-            {
-                detects += 1;
-            }
+            detects += 1;
         }
         out.push(Found {
             subject: Subject::Image(m),
@@ -838,6 +829,15 @@ fn images(sig: &Signature, scope: &Scope<'_>) -> Vec<Found> {
         });
     }
     out
+}
+
+/// Whether the `k`th relation of [`Image::all`] held on the observation's result and on
+/// every follow-up run it was judged on.
+fn image_held(o: &Observation, k: usize) -> bool {
+    o.images.get(k).is_some_and(|run| run.held)
+        && o.follow
+            .iter()
+            .all(|f| f.images.get(k).is_none_or(|&held| held))
 }
 
 /// The relations between three runs, per number parameter and second input: `f(x + y)` and
@@ -1613,12 +1613,7 @@ pub fn holds_on(sig: &Signature, transforms: &[Transform], f: &Found, obs: &[Obs
             Subject::Image(m) => Image::all(sig)
                 .iter()
                 .position(|n| n == m)
-                .is_some_and(|k| {
-                    o.images.get(k).is_some_and(|run| run.held)
-                        && o.follow
-                            .iter()
-                            .all(|f| f.images.get(k).is_none_or(|&held| held))
-                }),
+                .is_some_and(|k| image_held(o, k)),
             Subject::Joint {
                 partner,
                 combined,
