@@ -304,6 +304,43 @@ mod tests {
             .text(&pad),
             "width(&result) == n"
         );
+        // Numbers of one kind and other types: a `u64` is no form of a `u8` result, and a
+        // `u32` parameter is not compared through a function of `u8`s.
+        let mut step = sig(
+            "fn step(x: u8, n: u32) -> u8",
+            &[Kind::Int, Kind::Int],
+            Kind::Int,
+        );
+        step.siblings = vec![sig("fn widen(y: u8) -> u64", &[Kind::Int], Kind::Int)];
+        assert_eq!(
+            Image::all(&step),
+            vec![Alike {
+                sibling: 0,
+                param: 0
+            }]
+        );
+        // The echo is the parameter of the result's own type, not the first of its kind.
+        let mut later = sig(
+            "fn later(n: u32, x: u8) -> u8",
+            &[Kind::Int, Kind::Int],
+            Kind::Int,
+        );
+        later.siblings = step.siblings.clone();
+        assert_eq!(Fixed { sibling: 0 }.echo(&later), Some(1));
+        // A sibling that can fail gives back only a value of the parameter's type.
+        let mut count = sig("fn count(s: &str) -> String", &[Kind::Str], Kind::Str);
+        count.siblings = vec![sig(
+            "fn parse(s: &str) -> Option<u32>",
+            &[Kind::Str],
+            Kind::Option,
+        )];
+        assert_eq!(
+            Image::all(&count),
+            vec![Alike {
+                sibling: 0,
+                param: 0
+            }]
+        );
         assert_eq!(
             Undoes {
                 sibling: 0,
@@ -328,6 +365,32 @@ mod tests {
             }
             .sibling(),
             2
+        );
+    }
+
+    #[test]
+    fn a_predicate_the_given_results_meet_by_chance_is_not_proposed() {
+        // The first word of texts whose words are short is short, on every input given; a
+        // word written twice (a follow-up) is not, nor the longer ones of fresh inputs.
+        let first = |s: String| s.split_whitespace().next().unwrap_or("").to_string();
+        let is_short = |s: String| s.chars().count() <= 5;
+        let words = ["ab", "cde", "x", "abcde", "q"];
+        let inputs = (0..120usize).map(|i| {
+            let n = 1 + i % 4;
+            let text: Vec<&str> = (0..n)
+                .map(|j| words[i / 5usize.pow(j as u32) % 5])
+                .collect();
+            text.join(" ")
+        });
+        let found = crate::discover::Discovery::new("fn first(s: &str) -> String", first)
+            .unwrap()
+            .sibling("fn is_short(s: &str) -> bool", is_short)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        assert!(
+            !found.relations().any(|r| r == "is_short(&result)"),
+            "{found}"
         );
     }
 

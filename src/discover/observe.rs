@@ -730,4 +730,81 @@ mod tests {
             12.0
         );
     }
+
+    #[test]
+    fn the_result_through_another_function_is_judged_on_every_run_and_wrong_result() {
+        let mut sig =
+            Signature::parse("fn first(s: &str) -> String", &[Kind::Str], Kind::Str).unwrap();
+        sig.siblings =
+            vec![
+                Signature::parse("fn is_short(s: &str) -> bool", &[Kind::Str], Kind::Bool).unwrap(),
+            ];
+        let relations = Image::all(&sig);
+        assert_eq!(
+            relations[0],
+            Image::Holds {
+                sibling: 0,
+                value: true
+            }
+        );
+        let text = |v: &Value| match v {
+            Value::Str(s) => s.clone(),
+            _ => panic!("{v:?}"),
+        };
+        let mut first = |v: &[Value]| {
+            let s = text(&v[0]);
+            Some(Value::Str(
+                s.split_whitespace().next().unwrap_or("").to_string(),
+            ))
+        };
+        let short = |t: &str| t.chars().count() <= 5;
+        let is_short = |v: &Value| Some(Value::Bool(short(&text(v))));
+        let siblings: [&OneArg<'_>; 1] = [&is_short];
+        let transforms = Transform::all(&sig);
+        let input = vec![Value::Str("abcde fg".into())];
+        let o = observe_some(
+            &sig,
+            &transforms,
+            input,
+            &mut first,
+            1,
+            &|_| true,
+            &siblings,
+        )
+        .unwrap();
+        assert_eq!(o.images.len(), relations.len());
+        let holds = &o.images[0];
+        assert!(holds.held, "the first word is short");
+        assert_eq!(holds.echo, Some(false), "the input is not");
+        let list = Perturbation::listed(Kind::Str, false);
+        let at = |p: Perturbation| holds.wrong[list.iter().position(|&q| q == p).unwrap()];
+        assert_eq!(at(Perturbation::Constant), None);
+        assert_eq!(at(Perturbation::Scaled), Some(false), "doubled, it is long");
+        // Every follow-up that ran is judged: the word written twice is long.
+        let mut judged = 0;
+        for f in o.follow.iter() {
+            if let Some(y) = &f.output {
+                assert_eq!(f.images.len(), relations.len(), "{}", f.transform);
+                assert_eq!(f.images[0], short(&text(y)), "{}", f.transform);
+                judged += 1;
+            }
+        }
+        assert!(judged > 5);
+        assert!(o.follow.iter().any(|f| f.images.first() == Some(&false)));
+        // Without other functions, nothing is recorded.
+        let alone =
+            Signature::parse("fn first(s: &str) -> String", &[Kind::Str], Kind::Str).unwrap();
+        let input = vec![Value::Str("abcde fg".into())];
+        let o = observe_some(
+            &alone,
+            &Transform::all(&alone),
+            input,
+            &mut first,
+            1,
+            &|_| true,
+            &[],
+        )
+        .unwrap();
+        assert!(o.images.is_empty() && o.follow.iter().all(|f| f.images.is_empty()));
+    }
 }

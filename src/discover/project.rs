@@ -280,6 +280,21 @@ mod tests {
         );
         let projected = p.observations(&[odd]);
         assert_eq!(projected[0].output, Value::Int(4));
+        // What the whole result showed through other functions is no part's: the part's
+        // relations through them are others, at other places.
+        let mut through = observation(
+            Value::Record(vec![Value::Int(5)]),
+            Some(Value::Record(vec![Value::Int(6)])),
+        );
+        through.images = vec![crate::discover::observe::ImageRun {
+            held: true,
+            wrong: vec![Some(false)],
+            echo: None,
+        }];
+        through.follow[0].images = vec![true];
+        let part = &p.observations(&[through])[0];
+        assert_eq!(part.output, Value::Int(5));
+        assert!(part.images.is_empty() && part.follow[0].images.is_empty());
         assert_eq!(projected[0].follow[0].output, Some(missing()));
         // The part of an array is indexed; of a tuple, named.
         let array = sig("fn f(n: i64) -> [i64; 3]");
