@@ -519,6 +519,10 @@ impl Property {
                             [CharClass::Upper, CharClass::Lower].map(Property::NoWordStarts),
                         );
                     }
+                } else {
+                    // Of text made from no text (digits of bytes, words of a number), the
+                    // letters' case is the function's choice.
+                    out.extend([CharClass::Upper, CharClass::Lower].map(Property::Lacks));
                 }
                 // The layout of a string result against a string input's: its lines, words
                 // and length; the stronger of two first.
@@ -573,7 +577,20 @@ impl Property {
     pub fn shown_by(&self, input: &[Value], y: &Value) -> bool {
         let texts = || input.iter().filter_map(text_of);
         match *self {
-            Property::Lacks(c) => texts().any(|t| t.chars().any(|ch| c.has(ch))),
+            // Or, where no input is text, a result with letters of the other case: the
+            // function chose one.
+            Property::Lacks(c) => {
+                let other = match c {
+                    CharClass::Upper => Some(CharClass::Lower),
+                    CharClass::Lower => Some(CharClass::Upper),
+                    _ => None,
+                };
+                let made = other.is_some_and(|o| {
+                    texts().next().is_none()
+                        && text_of(y).is_some_and(|t| t.chars().any(|ch| o.has(ch)))
+                });
+                made || texts().any(|t| t.chars().any(|ch| c.has(ch)))
+            }
             Property::NoWordStarts(c) => {
                 texts().any(|t| c.starts_a_word(&t))
                     && text_of(y).is_some_and(|t| t.chars().any(|ch| c.has(ch)))
@@ -1044,7 +1061,27 @@ mod tests {
         let slug = sig("fn slug(s: &str) -> String", &[Kind::Str], Kind::Str);
         let all = Property::all(&slug);
         assert_eq!(all.iter().filter(|p| p.of_text()).count(), 14, "{all:?}");
-        assert!(of("fn hex(n: u64) -> String", &[Kind::Int], Kind::Str).is_empty());
+        // Of text made from no text, only the case of its letters.
+        let upper = Property::Lacks(CharClass::Upper);
+        let lower = Property::Lacks(CharClass::Lower);
+        assert_eq!(
+            of("fn hex(n: u64) -> String", &[Kind::Int], Kind::Str),
+            vec![upper, lower]
+        );
+        let n = [Value::Int(2570)];
+        let hex = Value::Str("0a0a".into());
+        assert!(
+            upper.shown_by(&n, &hex),
+            "lower-case letters written: a case chosen"
+        );
+        assert!(!lower.shown_by(&n, &hex));
+        assert!(!upper.shown_by(&n, &Value::Str("2570".into())), "no letter");
+        assert!(lower.shown_by(&n, &Value::Char('A')));
+        // Of a text input, only the input's letters show it.
+        let word = [Value::Str("abc".into())];
+        assert!(!upper.shown_by(&word, &Value::Str("abc".into())));
+        assert!(upper.shown_by(&[Value::Str("aBc".into())], &Value::Str("abc".into())));
+        assert!(!Property::Lacks(CharClass::Numeric).shown_by(&n, &hex));
         let first = sig("fn first(s: &str) -> char", &[Kind::Str], Kind::Char);
         let of_char = Property::all(&first);
         assert_eq!(
@@ -1556,7 +1593,10 @@ mod tests {
         );
         assert!(!Property::all(&signed).contains(&Property::LinesAtMost(1)));
         let hex = sig("fn hex(n: u64) -> String", &[Kind::Int], Kind::Str);
-        assert!(Property::all(&hex).is_empty());
+        assert!(!Property::all(&hex).iter().any(|p| matches!(
+            p,
+            Property::LinesAtMost(_) | Property::SameLineCount(_) | Property::NotLonger(_)
+        )));
 
         let input = |s: &str, w: i128| vec![text(s), Value::Int(w)];
         let holds = |p: Property, s: &str, w: i128, y: &str| p.holds(&input(s, w), &text(y), 0.0);
