@@ -2453,6 +2453,57 @@ mod tests {
     }
 
     #[test]
+    fn a_relation_through_another_function_holds_only_where_every_run_kept_it() {
+        use crate::discover::observe::{Follow, ImageRun};
+        let follow = |images: Vec<bool>| Follow {
+            transform: "t".into(),
+            output: None,
+            noise: 0.0,
+            probe: 0.0,
+            size: 0,
+            center: None,
+            wrong: Vec::new(),
+            images,
+        };
+        let o = |held: bool, first: Vec<bool>| Observation {
+            input: Vec::new(),
+            output: Value::Bool(true),
+            noise: 0.0,
+            probe: 0.0,
+            size: 0,
+            follow: vec![follow(first), follow(Vec::new())],
+            signature: None,
+            images: vec![ImageRun {
+                held,
+                wrong: Vec::new(),
+                echo: None,
+            }],
+        };
+        assert!(image_held(&o(true, vec![true]), 0));
+        assert!(
+            !image_held(&o(true, vec![false]), 0),
+            "a follow-up broke it"
+        );
+        assert!(!image_held(&o(false, vec![true]), 0), "the result broke it");
+        assert!(image_held(&o(true, Vec::new()), 0), "no follow-up judged");
+        assert!(!image_held(&o(true, vec![true]), 1), "no such relation");
+        // No run of the function, no coefficient.
+        let found = Found {
+            subject: Subject::Image(Image::Fixed { sibling: 0 }),
+            guard: None,
+            inputs: 30,
+            held: 30,
+            detects: 1,
+            catches: Catches::new(1, 30),
+            perturbations: 1,
+            tolerance: 0.0,
+            projection: None,
+        };
+        assert_eq!((found.executions(), found.raw_constants()), (0, 0));
+        assert!(found.follow_ups().is_empty() && found.runs_read().is_empty());
+    }
+
+    #[test]
     fn a_property_is_credited_with_the_wrong_outputs_it_rejects() {
         let sig = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
         let transforms = Transform::all(&sig);
@@ -2468,6 +2519,7 @@ mod tests {
             .iter()
             .find(|f| f.subject == Subject::Property(Property::Sign(Cmp::Above)))
             .expect("result > 0.0 is proposed");
+        assert_eq!(positive.raw_constants(), 0, "a property has no coefficient");
         // A negated result breaks it; the first result repeated, or one nudged, does not.
         assert!(positive.detects >= 1);
         assert!(
