@@ -1678,7 +1678,7 @@ fn too_noisy(obs: &[&Observation]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discover::observe::observe;
+    use crate::discover::observe::{observe, observe_some, OneArg};
 
     /// Observations of `f(x, n)` for `x` in `xs` and `n` in 1..=3, under every transformation.
     fn observed_two(
@@ -2501,6 +2501,130 @@ mod tests {
         };
         assert_eq!((found.executions(), found.raw_constants()), (0, 0));
         assert!(found.follow_ups().is_empty() && found.runs_read().is_empty());
+    }
+
+    /// Observations of `f` on short texts with one other function `g`, declared as `sibling`.
+    fn through_one(
+        f: fn(&str) -> String,
+        sibling: &str,
+        g: fn(&str) -> Value,
+    ) -> (Signature, Vec<Observation>) {
+        let mut sig = Signature::parse("fn f(s: &str) -> String", &[Kind::Str], Kind::Str).unwrap();
+        let kind = g("").kind();
+        sig.siblings = vec![Signature::parse(sibling, &[Kind::Str], kind).unwrap()];
+        let text = |v: &Value| match v {
+            Value::Str(s) => s.clone(),
+            _ => String::new(),
+        };
+        let mut call = |v: &[Value]| Some(Value::Str(f(&text(&v[0]))));
+        let through = |v: &Value| Some(g(&text(v)));
+        let siblings: [&OneArg<'_>; 1] = [&through];
+        let pieces = ["a", "B", " ", "<", "&", "x1", "é"];
+        let transforms = Transform::all(&sig);
+        let obs = (0..60usize)
+            .map(|i| {
+                let s: String = (0..1 + i % 5)
+                    .map(|j| pieces[(i / 7usize.pow(j as u32)) % 7])
+                    .collect();
+                let input = vec![Value::Str(s)];
+                observe_some(
+                    &sig,
+                    &transforms,
+                    input,
+                    &mut call,
+                    i as u64,
+                    &|_| true,
+                    &siblings,
+                )
+                .unwrap()
+            })
+            .collect();
+        (sig, obs)
+    }
+
+    #[test]
+    fn a_relation_through_another_function_is_credited_with_what_its_runs_rejected() {
+        let lower = |s: &str| s.to_lowercase();
+        let has_no_upper = |s: &str| Value::Bool(!s.contains(char::is_uppercase));
+        let (sig, obs) = through_one(lower, "fn has_no_upper(s: &str) -> bool", has_no_upper);
+        let transforms = Transform::all(&sig);
+        let scope = scope_of(&sig, &transforms, &obs, 10).unwrap();
+        let found = images(&sig, &scope);
+        let holds = Image::Holds {
+            sibling: 0,
+            value: true,
+        };
+        let k = Image::all(&sig).iter().position(|&m| m == holds).unwrap();
+        let f = found
+            .iter()
+            .find(|f| f.subject == Subject::Image(holds))
+            .expect("has_no_upper(&result)");
+        // Each wrong result some run rejected, as recorded, and the input passed through.
+        let refs: Vec<&Observation> = obs.iter().collect();
+        let (list, ..) = perturbations(Kind::Str, &refs, &scope.all);
+        let rejected = (0..counted(&list))
+            .filter(|&p| obs.iter().any(|o| o.images[k].wrong[p] == Some(false)))
+            .count();
+        assert!(rejected >= 1 && rejected < counted(&list), "{rejected}");
+        assert_eq!(f.detects, rejected + 1, "{f:?}");
+        assert_eq!(f.perturbations, counted(&list) + 1);
+        assert_eq!((f.inputs, f.held), (scope.distinct(&scope.all), obs.len()));
+        // The predicate false, or one every input meets, is not claimed.
+        assert!(!found.iter().any(|f| f.subject
+            == Subject::Image(Image::Holds {
+                sibling: 0,
+                value: false
+            })));
+        let (sig, obs) = through_one(lower, "fn is_short(s: &str) -> bool", |s| {
+            Value::Bool(s.chars().count() < 40)
+        });
+        let scope = scope_of(&sig, &Transform::all(&sig), &obs, 10).unwrap();
+        assert!(!images(&sig, &scope)
+            .iter()
+            .any(|f| matches!(f.subject, Subject::Image(Image::Holds { .. }))));
+
+        // What a function passes through unchanged keeps what any other function sees of
+        // it: no relation of that.
+        let (sig, obs) = through_one(
+            |s| s.to_string(),
+            "fn fold(s: &str) -> String",
+            |s| Value::Str(s.to_lowercase()),
+        );
+        let scope = scope_of(&sig, &Transform::all(&sig), &obs, 10).unwrap();
+        let alike = Subject::Image(Image::Alike {
+            sibling: 0,
+            param: 0,
+        });
+        assert!(!images(&sig, &scope).iter().any(|f| f.subject == alike));
+        let (sig, obs) = through_one(lower, "fn fold(s: &str) -> String", |s| {
+            Value::Str(s.to_lowercase())
+        });
+        let scope = scope_of(&sig, &Transform::all(&sig), &obs, 10).unwrap();
+        assert!(images(&sig, &scope).iter().any(|f| f.subject == alike));
+    }
+
+    #[test]
+    fn an_inclusion_of_the_empty_string_is_no_relation() {
+        let words = ["a", "Bc", " ", "d1", "é"];
+        let inputs = (0..60usize).map(|i| {
+            (0..1 + i % 4)
+                .map(|j| words[(i / 5usize.pow(j as u32)) % 5])
+                .collect::<String>()
+        });
+        let found = crate::discover::Discovery::new("fn upper(s: &str) -> String", |s: String| {
+            s.to_uppercase()
+        })
+        .unwrap()
+        .inputs(inputs)
+        .run();
+        assert!(
+            found.relations().any(|r| r.contains("upper(&format!(")),
+            "{found}"
+        );
+        assert!(
+            !found.relations().any(|r| r.contains("(&String::new())")),
+            "{found}"
+        );
     }
 
     #[test]
