@@ -8,6 +8,7 @@ use rand::{Rng, SeedableRng};
 use super::function::{Args, Function, IntoArgs};
 use super::image::Image;
 use super::observe::{observe_some, Observation, OneArg};
+use super::project::inner_signature;
 use super::proposal::{propose, Proposals};
 use super::search;
 use super::signature::Signature;
@@ -107,8 +108,10 @@ impl<'f, A: Args> Discovery<'f, A> {
     /// result (`is_nfc(&result)`), a form the result is already in (`nfc(&result) ==
     /// result`), the input given back (`decode(&result).is_ok_and(|back| back == s)`, inside
     /// an `Option` or a `Result` too), or what it keeps of the input (`nfd(&result) ==
-    /// nfd(s)`). An error where the signature does not parse, is a method's, or takes
-    /// neither a parameter's type nor the result's.
+    /// nfd(s)`). Where it takes the type of the value inside the result's `Some` or `Ok`,
+    /// that value is put through it alike (`if result.is_ok() =>
+    /// encode(&result.clone().unwrap()) == s` of a decoder). An error where the signature
+    /// does not parse, is a method's, or takes none of these types.
     ///
     /// ```
     /// let found = invite::discover::Discovery::new("fn upper(s: &str) -> String", |s: String| {
@@ -169,12 +172,15 @@ impl<'f, A: Args> Discovery<'f, A> {
         let fits = Transform::all(&with).iter().any(|t| {
             matches!(t, Transform::Through { sibling, .. } | Transform::ResultThrough { sibling, .. }
                 if *sibling == last)
-        }) || Image::all(&with).iter().any(|m| m.sibling() == last);
+        }) || Image::all(&with).iter().any(|m| m.sibling() == last)
+            // The value inside the result's `Some`/`Ok`, where `g` takes its type.
+            || inner_signature(&with, with.siblings[last].params[0].kind)
+                .is_some_and(|part| Image::all(&part).iter().any(|m| m.sibling() == last));
         if !fits {
             return Err(Error::Sibling {
                 signature: signature.to_string(),
-                reason: "takes neither a parameter's type nor the result's; give a function \
-                         of one of them",
+                reason: "takes neither a parameter's type, nor the result's, nor that of \
+                         the value inside its `Some`/`Ok`; give a function of one of them",
             });
         }
         Ok(with)
@@ -1580,6 +1586,7 @@ mod tests {
                 follow: Vec::new(),
                 signature: None,
                 images: Vec::new(),
+                inner_images: Vec::new(),
             })
         };
         assert!(at(i128::from(i32::MIN), 5) && at(i128::from(i32::MAX), 5) && at(3, 255));

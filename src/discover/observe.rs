@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::image::{Image, Seen};
 use super::perturb::Perturbation;
+use super::project::inner_signature;
 use super::signature::Signature;
 use super::transform::{SeqOp, Transform};
 use super::value::{lossless, Kind, Value};
@@ -49,6 +50,12 @@ pub struct Observation {
     /// of `Image::all`, in its order (empty: no other function given).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<ImageRun>,
+    /// As `images`, of the value inside `Some`/`Ok` of an `Option` or `Result` result, for
+    /// the relations of `Image::all` of that value's signature (`inner_signature`): the
+    /// decoded bytes put back through the encoder (empty: no value inside, or no other
+    /// function takes its type).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inner_images: Vec<ImageRun>,
 }
 
 /// Whether one relation of the result through another function (`Image`) held on an
@@ -94,6 +101,9 @@ pub struct Follow {
     /// Whether each relation of `Image::all` held on this run (empty: not run).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<bool>,
+    /// As `images`, of the value inside this run's `Some`/`Ok` (empty: not run, or none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inner_images: Vec<bool>,
 }
 
 /// Longest sequence observed: longer inputs or results are not recorded.
@@ -148,6 +158,7 @@ pub fn observe_some(
                     center: None,
                     wrong: Vec::new(),
                     images: Vec::new(),
+                    inner_images: Vec::new(),
                 };
             }
             let center = match t {
@@ -215,15 +226,14 @@ pub fn observe_some(
                 }
                 _ => Vec::new(),
             };
-            let images = match (&next, &out) {
-                (Some(n), Some(o)) if !relations.is_empty() => {
-                    let through = Through::of(sig, &relations, siblings, n, o);
-                    relations
-                        .iter()
-                        .map(|&m| m.holds(&through.seen(m, n, o, &through.result)))
-                        .collect()
-                }
-                _ => Vec::new(),
+            let (images, inner_images) = match (&next, &out) {
+                (Some(n), Some(o)) => (
+                    images_of(sig, &relations, siblings, n, o),
+                    inner_of(sig, o).map_or_else(Vec::new, |(part, relations, v)| {
+                        images_of(&part, &relations, siblings, n, v)
+                    }),
+                ),
+                _ => (Vec::new(), Vec::new()),
             };
             Follow {
                 transform: t.id(sig),
@@ -234,10 +244,14 @@ pub fn observe_some(
                 center,
                 wrong,
                 images,
+                inner_images,
             }
         })
         .collect();
     let images = image_runs(sig, &relations, siblings, &input, &output, probe, size);
+    let inner_images = inner_of(sig, &output).map_or_else(Vec::new, |(part, relations, v)| {
+        image_runs(&part, &relations, siblings, &input, v, probe, size)
+    });
     Some(Observation {
         input,
         output,
@@ -247,7 +261,36 @@ pub fn observe_some(
         follow,
         signature: None,
         images,
+        inner_images,
     })
+}
+
+/// Whether each relation of `relations` held on a follow-up run of input `n` and result `y`.
+fn images_of(
+    sig: &Signature,
+    relations: &[Image],
+    siblings: &Siblings<'_>,
+    n: &[Value],
+    y: &Value,
+) -> Vec<bool> {
+    if relations.is_empty() {
+        return Vec::new();
+    }
+    let through = Through::of(sig, relations, siblings, n, y);
+    relations
+        .iter()
+        .map(|&m| m.holds(&through.seen(m, n, y, &through.result)))
+        .collect()
+}
+
+/// The value inside `Some`/`Ok` of a result `y`, with the signature whose result it is and
+/// the relations of it through the other functions (`None`: no value inside, or no other
+/// function takes its type).
+fn inner_of<'a>(sig: &Signature, y: &'a Value) -> Option<(Signature, Vec<Image>, &'a Value)> {
+    let v = y.inner()??;
+    let part = inner_signature(sig, v.kind())?;
+    let relations = Image::all(&part);
+    (!relations.is_empty()).then_some((part, relations, v))
 }
 
 /// The other functions of the crate on one run: each on the result and on the parameters of
@@ -806,5 +849,97 @@ mod tests {
         )
         .unwrap();
         assert!(o.images.is_empty() && o.follow.iter().all(|f| f.images.is_empty()));
+    }
+
+    #[test]
+    fn the_value_inside_the_result_is_put_through_another_function_on_every_run() {
+        let mut sig = Signature::parse(
+            "fn first(s: &str) -> Option<String>",
+            &[Kind::Str],
+            Kind::Option,
+        )
+        .unwrap();
+        sig.siblings =
+            vec![
+                Signature::parse("fn is_short(s: &str) -> bool", &[Kind::Str], Kind::Bool).unwrap(),
+            ];
+        // Nothing of the whole `Option`; the text inside, through the predicate.
+        assert!(Image::all(&sig).is_empty());
+        let part = inner_signature(&sig, Kind::Str).unwrap();
+        let relations = Image::all(&part);
+        assert_eq!(
+            relations[0],
+            Image::Holds {
+                sibling: 0,
+                value: true
+            }
+        );
+        let text = |v: &Value| match v {
+            Value::Str(s) => s.clone(),
+            _ => panic!("{v:?}"),
+        };
+        let mut first = |v: &[Value]| {
+            let word = text(&v[0]).split_whitespace().next().map(str::to_string);
+            Some(Value::Option(word.map(|w| Box::new(Value::Str(w)))))
+        };
+        let short = |t: &str| t.chars().count() <= 5;
+        let is_short = |v: &Value| Some(Value::Bool(short(&text(v))));
+        let siblings: [&OneArg<'_>; 1] = [&is_short];
+        let transforms = Transform::all(&sig);
+        let mut run = |s: &str| {
+            let input = vec![Value::Str(s.into())];
+            observe_some(
+                &sig,
+                &transforms,
+                input,
+                &mut first,
+                1,
+                &|_| true,
+                &siblings,
+            )
+            .unwrap()
+        };
+        let o = run("abcde fg");
+        assert!(o.images.is_empty());
+        assert_eq!(o.inner_images.len(), relations.len());
+        let holds = &o.inner_images[0];
+        assert!(holds.held, "the first word is short");
+        let list = Perturbation::listed(Kind::Str, false);
+        let scaled = list
+            .iter()
+            .position(|&q| q == Perturbation::Scaled)
+            .unwrap();
+        assert_eq!(holds.wrong[scaled], Some(false), "doubled, it is long");
+        // Each follow-up with a word inside is judged on it; one with none is not.
+        let mut judged = 0;
+        for f in &o.follow {
+            match f.output.as_ref().and_then(Value::inner).flatten() {
+                Some(y) => {
+                    assert_eq!(f.inner_images.len(), relations.len(), "{}", f.transform);
+                    assert_eq!(f.inner_images[0], short(&text(y)), "{}", f.transform);
+                    judged += 1;
+                }
+                None => assert!(f.inner_images.is_empty(), "{}", f.transform),
+            }
+        }
+        assert!(judged > 3);
+        assert!(o
+            .follow
+            .iter()
+            .any(|f| f.inner_images.first() == Some(&false)));
+        assert!(o
+            .follow
+            .iter()
+            .any(|f| f.output.is_some() && f.inner_images.is_empty()));
+        // A result with nothing inside has nothing to put through.
+        assert!(run("   ").inner_images.is_empty());
+        // The part's observations carry them as their own.
+        let p = crate::discover::project::Projection::all(&sig, std::slice::from_ref(&o));
+        let of_part = p[0].observations(std::slice::from_ref(&o));
+        assert_eq!(of_part[0].images, o.inner_images);
+        assert!(of_part[0].inner_images.is_empty());
+        for (f, g) in of_part[0].follow.iter().zip(&o.follow) {
+            assert_eq!(f.images, g.inner_images);
+        }
     }
 }

@@ -79,18 +79,29 @@ impl Projection {
                         }),
                         // Whole results, of no use to a part's relations.
                         wrong: Vec::new(),
-                        images: Vec::new(),
+                        images: self.inner(&f.inner_images),
+                        inner_images: Vec::new(),
                         ..f.clone()
                     })
                     .collect();
                 Some(Observation {
                     output,
                     follow,
-                    images: Vec::new(),
+                    images: self.inner(&o.inner_images),
+                    inner_images: Vec::new(),
                     ..o.clone()
                 })
             })
             .collect()
+    }
+
+    /// What the other functions showed of the part: the value inside `Some`/`Ok` has its
+    /// own record (`inner`); nothing else is put through them.
+    fn inner<T: Clone>(self, inner: &[T]) -> Vec<T> {
+        match self.at {
+            At::Inner => inner.to_vec(),
+            At::Part(_) => Vec::new(),
+        }
     }
 
     /// The signature whose result is the part.
@@ -157,6 +168,21 @@ impl Projection {
             None => body,
         }
     }
+}
+
+/// The signature whose result is the value of kind `kind` inside `Some`/`Ok` of `sig`'s
+/// `Option` or `Result` result, where another function of the crate could take it (`None`:
+/// the result is of another kind, or no other function is given).
+pub(super) fn inner_signature(sig: &Signature, kind: Kind) -> Option<Signature> {
+    let composite = matches!(sig.output, Kind::Option | Kind::Result);
+    if !composite || sig.siblings.is_empty() {
+        return None;
+    }
+    Projection {
+        at: At::Inner,
+        kind,
+    }
+    .signature(sig)
 }
 
 /// The part of a result at `at` (`Some(None)`: the result has no value there, `None`: the
@@ -251,9 +277,11 @@ mod tests {
                 center: None,
                 wrong: Vec::new(),
                 images: Vec::new(),
+                inner_images: Vec::new(),
             }],
             signature: None,
             images: Vec::new(),
+            inner_images: Vec::new(),
         }
     }
 

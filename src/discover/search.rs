@@ -2440,6 +2440,7 @@ mod tests {
                     follow: Vec::new(),
                     signature: None,
                     images: Vec::new(),
+                    inner_images: Vec::new(),
                 })
                 .collect();
             let refs: Vec<&Observation> = obs.iter().collect();
@@ -2464,6 +2465,7 @@ mod tests {
             center: None,
             wrong: Vec::new(),
             images,
+            inner_images: Vec::new(),
         };
         let o = |held: bool, first: Vec<bool>| Observation {
             input: Vec::new(),
@@ -2478,6 +2480,7 @@ mod tests {
                 wrong: Vec::new(),
                 echo: None,
             }],
+            inner_images: Vec::new(),
         };
         assert!(image_held(&o(true, vec![true]), 0));
         assert!(

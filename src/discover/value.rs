@@ -602,6 +602,7 @@ mod tests {
             follow: Vec::new(),
             signature: None,
             images: Vec::new(),
+            inner_images: Vec::new(),
         };
         let record = crate::record::Record::Observation(crate::record::Observation {
             v: crate::record::VERSION,

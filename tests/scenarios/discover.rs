@@ -2560,3 +2560,117 @@ fn the_result_through_another_function_is_proposed_as_it_is_pasted() {
         assert!(bad.contains(&Outcome::Fail), "{text} on {wrong}: {bad:?}");
     }
 }
+
+/// Bytes as lower-case hex digits, two a byte.
+fn hex_of(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What [`hex_of`] writes, read back: `None` for an odd length or a character that is not
+/// one of `0-9a-f`.
+fn unhexed(s: &str) -> Option<Vec<u8>> {
+    let digits = s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    if !s.len().is_multiple_of(2) || !digits {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok())
+        .collect()
+}
+
+/// [`unhexed`], reading a trailing lone digit as a byte of its own: text [`hex_of`] never
+/// writes is taken.
+fn unhexed_odd(s: &str) -> Option<Vec<u8>> {
+    let digits = s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    if !digits {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..(i + 2).min(s.len())], 16).ok())
+        .collect()
+}
+
+#[invite::metamorphic(if result.is_some() => hex_of(&result.clone().unwrap()) == s)]
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    unhexed(s)
+}
+
+#[invite::metamorphic(if result.is_some() => hex_of(&result.clone().unwrap()) == s)]
+fn unhex_odd(s: &str) -> Option<Vec<u8>> {
+    unhexed_odd(s)
+}
+
+/// Texts of hex digits, most of them of even length and lower case.
+fn hex_texts(n: usize) -> Vec<(String,)> {
+    let pieces = [
+        "0a", "ff", "7", "1b", "c3", "00", "e9", "A", "5d", "x", "42", "9",
+    ];
+    (0..n)
+        .map(|i| {
+            let text: String = (0..1 + i % 6)
+                .map(|j| pieces[(i * 5 + j * 7 + j * j + i / 6) % pieces.len()])
+                .collect();
+            (text,)
+        })
+        .collect()
+}
+
+#[test]
+fn the_value_inside_a_result_through_another_function_is_proposed_as_it_is_pasted() {
+    let find = |f: fn(&str) -> Option<Vec<u8>>| {
+        Discovery::new("fn unhex(s: &str) -> Option<Vec<u8>>", move |s: String| {
+            f(&s)
+        })
+        .unwrap()
+        .inputs(hex_texts(120))
+        .sibling("fn hex_of(bytes: &[u8]) -> String", |v: Vec<u8>| hex_of(&v))
+        .unwrap()
+        .run()
+    };
+    // Taken for the type inside the `Some`; a function of another type is not.
+    let reader = Discovery::new("fn unhex(s: &str) -> Option<Vec<u8>>", |s: String| {
+        unhexed(&s)
+    })
+    .unwrap();
+    let writes = |v: Vec<u8>| hex_of(&v);
+    assert!(reader
+        .accepts("fn hex_of(bytes: &[u8]) -> String", &writes)
+        .is_ok());
+    let halving = |x: f64| x / 2.0;
+    let refused = reader
+        .accepts("fn halve(x: f64) -> f64", &halving)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(refused.contains("inside its `Some`/`Ok`"), "{refused}");
+
+    let back = "if result.is_some() => hex_of(&result.clone().unwrap()) == s";
+    let found = find(unhexed);
+    assert!(found.relations().any(|p| p == back), "{found}");
+    // Of a reader that takes what the writer never writes, not.
+    let odd = find(unhexed_odd);
+    assert!(!odd.relations().any(|p| p == back), "{odd}");
+
+    // Pasted, it holds on the reader and fails on the wrong one.
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        for (s,) in hex_texts(24) {
+            unhex(&s);
+            unhex_odd(&s);
+            invite::wait_idle(std::time::Duration::from_secs(10));
+        }
+    });
+    run.assert_success();
+    // Skipped where the text is no hex: the guard does not hold.
+    let ok = run.outcomes_at(back, "unhex");
+    assert!(
+        ok.contains(&Outcome::Pass)
+            && ok
+                .iter()
+                .all(|o| matches!(o, Outcome::Pass | Outcome::Skipped)),
+        "{ok:?}"
+    );
+    let bad = run.outcomes_at(back, "unhex_odd");
+    assert!(bad.contains(&Outcome::Fail), "{bad:?}");
+}
