@@ -7,7 +7,7 @@
 //! as the result, and on every follow-up run. The search reads those alone.
 
 use super::signature::{Param, Signature};
-use super::transform::same_type;
+use super::transform::{same_type, takes_result};
 use super::value::{Kind, Value};
 
 /// A relation of the result through another function `g` of the crate
@@ -162,11 +162,6 @@ impl Image {
             }
         }
     }
-}
-
-/// Whether `g` takes one value of the result's type.
-fn takes_result(sig: &Signature, g: &Signature) -> bool {
-    matches!(g.params.as_slice(), [arg] if arg.kind == sig.output && same_type(&arg.ty, &sig.output_ty))
 }
 
 /// Whether `g` gives back a value of the parameter `p`'s type, or one inside an `Option`

@@ -9,7 +9,7 @@ use super::image::{Image, Seen};
 use super::perturb::Perturbation;
 use super::project::inner_signature;
 use super::signature::Signature;
-use super::transform::{SeqOp, Transform};
+use super::transform::{takes_result, SeqOp, Transform};
 use super::value::{lossless, Kind, Value};
 
 /// The function as discovery calls it: `None` when the arguments do not convert, the function
@@ -195,7 +195,8 @@ pub fn observe_some(
                     through(siblings, *sibling, &input[*param], &input, *param)
                 }
                 Transform::ResultThrough { param, sibling } => {
-                    through(siblings, *sibling, &output, &input, *param)
+                    round_trip_start(sig, *sibling, &output)
+                        .and_then(|(start, _)| through(siblings, *sibling, start, &input, *param))
                 }
                 _ => t.apply(&input, center, seed),
             };
@@ -209,20 +210,27 @@ pub fn observe_some(
             // own magnitude here, by the results' median in the search, and the wrong run's
             // probe is the right run's there: of numbers, a round trip is credited roughly.
             let wrong = match t {
+                // From the value inside `Some`/`Ok`, where the other function takes it: each
+                // wrong version is of that value.
                 Transform::ResultThrough { param, sibling } if out.is_some() => {
-                    let sized = input.iter().any(|v| v.kind().is_seq());
-                    let scale = output.number().map_or(1.0, |y| y.abs().max(1.0));
-                    Perturbation::listed(sig.output, sized)
-                        .into_iter()
-                        .map(|p| {
-                            if p == Perturbation::Constant {
-                                return None;
-                            }
-                            let y = p.apply(&output, &output, scale, probe, size);
-                            let n = through(siblings, *sibling, &y, &input, *param)?;
-                            call(&n).filter(|o| !too_long(o))
-                        })
-                        .collect()
+                    match round_trip_start(sig, *sibling, &output) {
+                        Some((start, kind)) => {
+                            let sized = input.iter().any(|v| v.kind().is_seq());
+                            let scale = start.number().map_or(1.0, |y| y.abs().max(1.0));
+                            Perturbation::listed(kind, sized)
+                                .into_iter()
+                                .map(|p| {
+                                    if p == Perturbation::Constant {
+                                        return None;
+                                    }
+                                    let y = p.apply(start, start, scale, probe, size);
+                                    let n = through(siblings, *sibling, &y, &input, *param)?;
+                                    call(&n).filter(|o| !too_long(o))
+                                })
+                                .collect()
+                        }
+                        None => Vec::new(),
+                    }
                 }
                 _ => Vec::new(),
             };
@@ -263,6 +271,22 @@ pub fn observe_some(
         images,
         inner_images,
     })
+}
+
+/// Where a round trip through the other function `sibling` starts, and the kind of the
+/// values it starts from: the result, or the value inside its `Some`/`Ok` where the other
+/// function takes that value's type (`None`: the result has no value inside).
+fn round_trip_start<'a>(
+    sig: &Signature,
+    sibling: usize,
+    output: &'a Value,
+) -> Option<(&'a Value, Kind)> {
+    let g = sig.siblings.get(sibling)?;
+    if takes_result(sig, g) {
+        return Some((output, sig.output));
+    }
+    let v = output.inner()??;
+    Some((v, v.kind()))
 }
 
 /// Whether each relation of `relations` held on a follow-up run of input `n` and result `y`.
@@ -941,5 +965,90 @@ mod tests {
         for (f, g) in of_part[0].follow.iter().zip(&o.follow) {
             assert_eq!(f.images, g.inner_images);
         }
+    }
+
+    #[test]
+    fn a_round_trip_from_the_value_inside_runs_from_it_and_its_wrong_versions() {
+        let mut sig = Signature::parse(
+            "fn unhex(s: &str) -> Option<Vec<u8>>",
+            &[Kind::Str],
+            Kind::Option,
+        )
+        .unwrap();
+        sig.siblings =
+            vec![
+                Signature::parse("fn hex(v: &[u8]) -> String", &[Kind::IntSeq], Kind::Str).unwrap(),
+            ];
+        let hex = |v: &Value| match v {
+            Value::IntSeq(bytes) => Some(Value::Str(
+                bytes.iter().map(|b| format!("{b:02x}")).collect(),
+            )),
+            _ => None,
+        };
+        let mut unhex = |v: &[Value]| {
+            let Value::Str(s) = &v[0] else { return None };
+            let bytes: Option<Vec<i128>> = (s.len() % 2 == 0)
+                .then(|| {
+                    (0..s.len())
+                        .step_by(2)
+                        .map(|i| {
+                            s.get(i..i + 2)
+                                .and_then(|d| i128::from_str_radix(d, 16).ok())
+                        })
+                        .collect()
+                })
+                .flatten();
+            Some(Value::Option(bytes.map(|b| Box::new(Value::IntSeq(b)))))
+        };
+        let siblings: [&OneArg<'_>; 1] = [&hex];
+        let transforms = Transform::all(&sig);
+        let t = transforms
+            .iter()
+            .position(|t| matches!(t, Transform::ResultThrough { .. }))
+            .unwrap();
+        let mut run = |s: &str| {
+            let input = vec![Value::Str(s.into())];
+            observe_some(
+                &sig,
+                &transforms,
+                input,
+                &mut unhex,
+                1,
+                &|_| true,
+                &siblings,
+            )
+            .unwrap()
+        };
+        let o = run("0aff");
+        let f = &o.follow[t];
+        assert_eq!(f.output, Some(o.output.clone()), "the bytes come back");
+        let list = Perturbation::listed(Kind::IntSeq, false);
+        assert_eq!(f.wrong.len(), list.len());
+        // Each wrong version of the bytes, written and read back, is itself where it is of
+        // bytes (a byte doubled past 255 is written with three digits, and not read).
+        let inside = o.output.inner().flatten().unwrap();
+        let mut back_again = 0;
+        for (p, w) in list.iter().zip(&f.wrong) {
+            let y = p.apply(inside, inside, 1.0, o.probe, o.size);
+            let bytes = matches!(&y, Value::IntSeq(v) if v.iter().all(|b| (0..256).contains(b)));
+            let back = w.as_ref().and_then(Value::inner).flatten();
+            match *p != Perturbation::Constant && bytes {
+                true => {
+                    assert_eq!(back, Some(&y), "{p:?}");
+                    back_again += 1;
+                }
+                false => assert_ne!(back, Some(&y), "{p:?}"),
+            }
+        }
+        assert!(back_again > 3, "{back_again}");
+        // The part's observation reads the values inside.
+        let p = crate::discover::project::Projection::all(&sig, std::slice::from_ref(&o));
+        let part = &p[0].observations(std::slice::from_ref(&o))[0];
+        assert_eq!(part.follow[t].output.as_ref(), Some(inside));
+        assert_eq!(part.follow[t].wrong.len(), list.len());
+        // Nothing inside, no round trip.
+        let none = run("abc");
+        assert_eq!(none.follow[t].output, None);
+        assert!(none.follow[t].wrong.is_empty());
     }
 }

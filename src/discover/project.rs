@@ -69,16 +69,22 @@ impl Projection {
                 if output.kind() != self.kind {
                     return None;
                 }
+                let part = |y: &Value| match of(self.at, y) {
+                    Some(Some(part)) if part.kind() == self.kind => part.clone(),
+                    _ => missing(),
+                };
                 let follow = o
                     .follow
                     .iter()
                     .map(|f| Follow {
-                        output: f.output.as_ref().map(|y| match of(self.at, y) {
-                            Some(Some(part)) if part.kind() == self.kind => part.clone(),
-                            _ => missing(),
-                        }),
-                        // Whole results, of no use to a part's relations.
-                        wrong: Vec::new(),
+                        output: f.output.as_ref().map(part),
+                        // A round trip from the value inside `Some`/`Ok` ran from its wrong
+                        // versions; one from the whole result is no relation of a part.
+                        wrong: self
+                            .inner(&f.wrong)
+                            .iter()
+                            .map(|w| w.as_ref().map(part))
+                            .collect(),
                         images: self.inner(&f.inner_images),
                         inner_images: Vec::new(),
                         ..f.clone()

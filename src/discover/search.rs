@@ -13,7 +13,7 @@ use super::perturb::Perturbation;
 use super::project::Projection;
 use super::property::{CharClass, Cmp, Property};
 use super::signature::Signature;
-use super::transform::{Const, SeqOp, TextOp, Transform, FLOAT_B, PARTNERS};
+use super::transform::{takes_result, Const, SeqOp, TextOp, Transform, FLOAT_B, PARTNERS};
 use super::triple::{self, Joint, Triple};
 use super::value::{Kind, Value};
 
@@ -476,6 +476,17 @@ pub fn search(
             // A probe of the boundary for the properties, and the inner call of a
             // composition: not a relation of the function's with the original result.
             continue;
+        }
+        if let Transform::ResultThrough { sibling, .. } = *transform {
+            // A round trip from the value inside `Some`/`Ok` is that value's, searched with
+            // it as the result (`Projection`); from the whole result, not the value's.
+            if !sig
+                .siblings
+                .get(sibling)
+                .is_some_and(|g| takes_result(sig, g))
+            {
+                continue;
+            }
         }
         let center = match transform {
             Transform::Reflect { .. } => match common_center(obs, t) {

@@ -778,7 +778,7 @@ impl Transform {
                         sibling: k,
                     });
                 }
-                if makes && arg.kind == sig.output && same_type(&arg.ty, &sig.output_ty) {
+                if makes && (takes_result(sig, g) || takes_inner(sig, g)) {
                     out.push(Transform::ResultThrough {
                         param: p,
                         sibling: k,
@@ -1242,6 +1242,22 @@ fn sibling_call(g: &Signature, by_ref: &str, owned: &str, p: &super::signature::
     }
 }
 
+/// Whether the other function `g` takes one value of `sig`'s result type.
+pub(super) fn takes_result(sig: &Signature, g: &Signature) -> bool {
+    matches!(g.params.as_slice(), [arg] if arg.kind == sig.output && same_type(&arg.ty, &sig.output_ty))
+}
+
+/// Whether the other function `g` takes one value of the type inside `sig`'s `Option` or
+/// `Result` result: a round trip through it starts from the value inside `Some`/`Ok`, and
+/// its relations are the value's (`decode(&encode(&result.clone().unwrap())).unwrap() ==
+/// result.clone().unwrap()`), not the whole result's.
+pub(super) fn takes_inner(sig: &Signature, g: &Signature) -> bool {
+    let composite = matches!(sig.output, Kind::Option | Kind::Result);
+    composite
+        && matches!(g.params.as_slice(), [arg]
+            if super::project::inner_type(&sig.output_ty).is_some_and(|t| same_type(&arg.ty, &t)))
+}
+
 /// Whether a parameter written as `param` can take a result written as `output`: the same
 /// number type, or sequences of the same elements (`&[f64]` and `Vec<f64>`); a text borrowed,
 /// owned or either (`&str`, `String`, `Cow<'_, str>`).
@@ -1527,6 +1543,60 @@ mod tests {
             t,
             Transform::Through { .. } | Transform::ResultThrough { .. }
         )));
+    }
+
+    #[test]
+    fn a_round_trip_starts_from_the_value_inside_where_the_other_function_takes_it() {
+        let sig = |t: &str, output: Kind| Signature::parse(t, &[Kind::Str], output).unwrap();
+        let writer = |t: &str| Signature::parse(t, &[Kind::IntSeq], Kind::Str).unwrap();
+        let mut unhex = sig("fn unhex(s: &str) -> Option<Vec<u8>>", Kind::Option);
+        unhex.siblings = vec![
+            writer("fn hex(v: &[u8]) -> String"),
+            writer("fn wide(v: &[u16]) -> String"),
+            Signature::parse(
+                "fn all(v: Option<Vec<u8>>) -> String",
+                &[Kind::Option],
+                Kind::Str,
+            )
+            .unwrap(),
+        ];
+        let trips: Vec<Transform> = Transform::all(&unhex)
+            .into_iter()
+            .filter(|t| matches!(t, Transform::ResultThrough { .. }))
+            .collect();
+        // From the bytes inside, and from the whole `Option`; not from numbers of another type.
+        assert_eq!(
+            trips,
+            vec![
+                Transform::ResultThrough {
+                    param: 0,
+                    sibling: 0
+                },
+                Transform::ResultThrough {
+                    param: 0,
+                    sibling: 2
+                },
+            ]
+        );
+        assert!(takes_inner(&unhex, &unhex.siblings[0]));
+        assert!(!takes_result(&unhex, &unhex.siblings[0]));
+        assert!(!takes_inner(&unhex, &unhex.siblings[1]));
+        assert!(!takes_inner(&unhex, &unhex.siblings[2]));
+        assert!(takes_result(&unhex, &unhex.siblings[2]));
+        // Of a result that is no `Option` or `Result`, nothing is inside.
+        let mut bytes = sig("fn bytes(s: &str) -> Vec<u8>", Kind::IntSeq);
+        bytes.siblings = vec![writer("fn hex(v: &[u8]) -> String")];
+        assert!(!takes_inner(&bytes, &bytes.siblings[0]));
+        assert!(takes_result(&bytes, &bytes.siblings[0]));
+        // Nor is a function of two arguments taken.
+        let mut two = unhex.clone();
+        two.siblings = vec![Signature::parse(
+            "fn hex2(v: &[u8], w: &[u8]) -> String",
+            &[Kind::IntSeq, Kind::IntSeq],
+            Kind::Str,
+        )
+        .unwrap()];
+        assert!(!takes_inner(&two, &two.siblings[0]));
     }
 
     #[test]

@@ -2593,8 +2593,27 @@ fn unhexed_odd(s: &str) -> Option<Vec<u8>> {
 }
 
 #[invite::metamorphic(if result.is_some() => hex_of(&result.clone().unwrap()) == s)]
+#[invite::metamorphic(
+    if result.is_some() => unhex(&hex_of(&result.clone().unwrap())).unwrap() == result.clone().unwrap()
+)]
 fn unhex(s: &str) -> Option<Vec<u8>> {
     unhexed(s)
+}
+
+#[invite::metamorphic(
+    if result.is_some() => unhex_short(&hex_of(&result.clone().unwrap())).unwrap() == result.clone().unwrap()
+)]
+fn unhex_short(s: &str) -> Option<Vec<u8>> {
+    unhexed_short(s)
+}
+
+/// [`unhexed`] without its last byte, where it has more than one.
+fn unhexed_short(s: &str) -> Option<Vec<u8>> {
+    let mut bytes = unhexed(s)?;
+    if bytes.len() > 1 {
+        bytes.pop();
+    }
+    Some(bytes)
 }
 
 #[invite::metamorphic(if result.is_some() => hex_of(&result.clone().unwrap()) == s)]
@@ -2649,15 +2668,33 @@ fn the_value_inside_a_result_through_another_function_is_proposed_as_it_is_paste
     let back = "if result.is_some() => hex_of(&result.clone().unwrap()) == s";
     let found = find(unhexed);
     assert!(found.relations().any(|p| p == back), "{found}");
-    // Of a reader that takes what the writer never writes, not.
+    // A round trip from the value inside.
+    let trip = "if result.is_some() => unhex(&hex_of(&result.clone().unwrap())).unwrap() == \
+                result.clone().unwrap()";
+    assert!(found.relations().any(|p| p == trip), "{found}");
+    // Never from the whole `Option`, which the writer does not take.
+    assert!(
+        !found.relations().any(|p| p.contains("hex_of(&result)")),
+        "{found}"
+    );
+    // Of a reader that drops a byte, neither.
+    let short = find(unhexed_short);
+    assert!(
+        !short.relations().any(|p| p == back || p == trip),
+        "{short}"
+    );
+    // Of a reader that takes what the writer never writes, not the first: the round trip
+    // holds, for the writer never writes it.
     let odd = find(unhexed_odd);
     assert!(!odd.relations().any(|p| p == back), "{odd}");
+    assert!(odd.relations().any(|p| p == trip), "{odd}");
 
     // Pasted, it holds on the reader and fails on the wrong one.
     let run = support::scenario(here!(), EVERY_CALL, || {
         for (s,) in hex_texts(24) {
             unhex(&s);
             unhex_odd(&s);
+            unhex_short(&s);
             invite::wait_idle(std::time::Duration::from_secs(10));
         }
     });
@@ -2672,5 +2709,16 @@ fn the_value_inside_a_result_through_another_function_is_proposed_as_it_is_paste
         "{ok:?}"
     );
     let bad = run.outcomes_at(back, "unhex_odd");
+    assert!(bad.contains(&Outcome::Fail), "{bad:?}");
+    let ok = run.outcomes_at(trip, "unhex");
+    assert!(
+        ok.contains(&Outcome::Pass)
+            && ok
+                .iter()
+                .all(|o| matches!(o, Outcome::Pass | Outcome::Skipped)),
+        "{ok:?}"
+    );
+    // Pasted on the wrong reader, the round trip goes through it.
+    let bad = run.outcomes_at(&trip.replace("unhex(", "unhex_short("), "unhex_short");
     assert!(bad.contains(&Outcome::Fail), "{bad:?}");
 }
