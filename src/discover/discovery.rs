@@ -526,7 +526,7 @@ const COUNTER_BASES: usize = 6;
 /// an integer type (where a relation's own arithmetic overflows), to the value of another
 /// parameter of its kind (equal arguments), negated, and doubled (an argument a multiple of
 /// another); each sequence emptied, cut to its first element, and made of its first element
-/// repeated. An input the function itself refuses is no counter-example: it is left out when
+/// repeated; each string turned at every character. An input the function itself refuses is no counter-example: it is left out when
 /// observed, as any input the function fails on.
 pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<Value>> {
     let step = inputs.len().div_ceil(COUNTER_BASES).max(1);
@@ -570,6 +570,12 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
                         with(p, Value::Str(first.to_string()));
                         with(p, Value::Str(first.to_string().repeat(s.chars().count())));
                     }
+                    // Turned at every character: what a relation joins (`f(&s.repeat(2))`,
+                    // `format!("{s}{t}")`) meets at every point of a token (`"amp;x&"`
+                    // written twice holds `&amp;`, which neither half does).
+                    for t in rotations(s) {
+                        with(p, Value::Str(t));
+                    }
                 }
                 Value::IntSeq(xs) => {
                     with(p, Value::IntSeq(Vec::new()));
@@ -602,6 +608,14 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
         }
     }
     out
+}
+
+/// `s` turned at each character but the first: its end moved before its start.
+fn rotations(s: &str) -> Vec<String> {
+    s.char_indices()
+        .skip(1)
+        .map(|(at, _)| format!("{}{}", &s[at..], &s[..at]))
+        .collect()
 }
 
 /// How many short strings [`small_texts`] builds for each string parameter, at most: every
@@ -1883,6 +1897,32 @@ mod tests {
     }
 
     #[test]
+    fn a_relation_that_joins_texts_is_tried_where_a_token_meets_the_join() {
+        // `ab` written as one letter: no given text ends in `a` where it begins with `b`, so
+        // each written twice reads as twice the result, until one turned at its `b` does.
+        let fold = |s: String| s.replace("ab", "X");
+        let pieces = ["ab", "c", "xy", " ", "abab"];
+        let inputs: Vec<String> = (0..90usize)
+            .map(|i| {
+                let h = i.wrapping_mul(2_654_435_761) >> 3;
+                (0..1 + i % 4).map(|j| pieces[(h >> (3 * j)) % 5]).collect()
+            })
+            .collect();
+        let twice = |s: &String| fold(s.repeat(2)) == fold(s.clone()).repeat(2);
+        assert!(inputs.iter().all(twice));
+        let found = Discovery::new("fn fold(s: &str) -> String", fold)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        assert!(
+            !found
+                .relations()
+                .any(|r| r == "fold(&s.repeat(2)) == result.repeat(2)"),
+            "{found}"
+        );
+    }
+
+    #[test]
     fn a_relation_an_input_built_to_break_it_breaks_is_not_proposed() {
         // Wrong at one, which the inputs given never hold: `f(2 * x) == 2 * result` holds on
         // every one of them, and on the fresh inputs drawn near them.
@@ -1958,6 +1998,11 @@ mod tests {
                 "{s:?}: {of_text:?}"
             );
         }
+        // And turned at every character, of any width.
+        assert_eq!(rotations("Rust"), ["ustR", "stRu", "tRus"]);
+        assert_eq!(rotations("éa日"), ["a日é", "日éa"]);
+        assert!(rotations("").is_empty() && rotations("x").is_empty());
+        assert!(of_text.contains(&vec![Value::Str("stRu".into())]));
         // Another parameter's value only where the types agree.
         let mixed = Signature::parse(
             "fn m(x: i32, y: i64) -> i64",
