@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 
 use rand::{Rng, SeedableRng};
 
+use super::edge::edges;
 use super::function::{Args, Function, IntoArgs};
 use super::image::Image;
 use super::observe::{observe_some, Observation, OneArg};
@@ -251,7 +252,8 @@ impl<'f, A: Args> Discovery<'f, A> {
     }
 
     /// The proposals that also hold on fresh inputs drawn near the given ones, and on the
-    /// inputs built to break them ([`counter_inputs`]), each where its guard admits it. A
+    /// inputs built to break them ([`counter_inputs`], short texts, and both sides of each
+    /// edge where the result changes kind: `edge`), each where its guard admits it. A
     /// relation whose only counter-examples are inputs on which its own integer arithmetic
     /// overflows is kept, guarded by the condition that it does not.
     fn verified(&self, proposals: Proposals, transforms: &[Transform]) -> Proposals {
@@ -273,6 +275,9 @@ impl<'f, A: Args> Discovery<'f, A> {
             .collect();
         let mut built = counter_inputs(&self.sig, &self.inputs);
         built.extend(small_texts(&self.sig, &self.inputs, self.seed));
+        built.extend(edges(&self.sig, &self.inputs, &mut |v: &[Value]| {
+            (self.call)(v)
+        }));
         let mut counter = self.observe_some(transforms, &built, self.seed ^ 0xC0DE, &|t| {
             read.contains(&t)
         });
@@ -1892,6 +1897,29 @@ mod tests {
             found
                 .relations()
                 .any(|r| r == "count(&format!(\"{s} \")) == result + 1"),
+            "{found}"
+        );
+    }
+
+    #[test]
+    fn a_relation_of_neighbouring_inputs_is_tried_at_the_edge_of_the_domain() {
+        // Numerals up to 3999: no given input is 3999, so every `n + 1` of one with a numeral
+        // has one too, until the edge is looked for between 3997 and 4004.
+        let to = |n: i32| {
+            (1..=3999)
+                .contains(&n)
+                .then(|| "X".repeat(n as usize % 7 + 1))
+        };
+        let inputs: Vec<i32> = (-3..586).map(|k| k * 7).collect();
+        assert!(!inputs.contains(&3999));
+        let found = Discovery::new("fn to(n: i32) -> Option<String>", to)
+            .unwrap()
+            .inputs(inputs.into_iter().map(|n| (n,)))
+            .run();
+        assert!(
+            !found
+                .relations()
+                .any(|r| r.contains("to(n + 1).is_some() == result.is_some()")),
             "{found}"
         );
     }

@@ -40,11 +40,13 @@
 //! The public face is here: the re-exports, the default of `min_inputs` and the error. The
 //! proposals, their ranking and their printing are in `proposal`, the folding away of relations
 //! that follow from others in `fold`, the proposals from a log's observations (those of another
-//! version left out) in `observed`, the offline builder in `discovery` and the functions it
-//! calls on values in `function`.
+//! version left out) in `observed`, the offline builder in `discovery`, the inputs it builds at
+//! the edges of a function's domain in `edge`, and the functions it calls on values in
+//! `function`.
 
 mod cover;
 mod discovery;
+mod edge;
 mod fold;
 mod form;
 mod function;

@@ -1,0 +1,240 @@
+//! Inputs at the edges of a function's domain: where, along one number parameter, its result
+//! changes kind (`Some` to `None`, `Ok` to `Err`, an integer's sign, a `bool`, a value to a
+//! refusal).
+//! A relation between neighbouring inputs (`f(n + 1).is_some() == result.is_some()`) breaks
+//! only there, and random inputs seldom land on it: `3999` and `4000` of a writer of roman
+//! numerals, among inputs up to 4100. The edge is found by halving the gap between two given
+//! values on either side of it, so that its cost grows with the logarithm of the gap.
+
+use super::signature::Signature;
+use super::value::Value;
+
+/// How many of the given inputs edges are looked for from (spread over them).
+const BASES: usize = 6;
+
+/// How many of a parameter's given values, spread from the least to the greatest, the result
+/// is sampled at before the gaps where its kind changes are halved.
+const POINTS: usize = 16;
+
+/// Most halvings of one gap: a float's gap closes within 64 halvings of its bits, and an
+/// integer's within 128.
+const HALVINGS: usize = 160;
+
+/// The kind of a result that the edges are between (`None`: the function refused the input).
+fn kind_of(v: Option<&Value>) -> Option<i8> {
+    Some(match v? {
+        Value::Option(inner) => i8::from(inner.is_some()),
+        Value::Result(r) => i8::from(r.is_ok()),
+        Value::Bool(b) => i8::from(*b),
+        // A float's sign at its edge is judged within the function's noise there: a strict
+        // sign near zero says nothing an edge could break. Not a number is a kind of its own.
+        Value::Float(x) if x.is_nan() => 2,
+        Value::Int(i) => i.signum() as i8,
+        _ => 1,
+    })
+}
+
+/// A point on one parameter's axis.
+#[derive(Clone, Copy, PartialEq)]
+enum Point {
+    Int(i128),
+    Float(f64),
+}
+
+impl Point {
+    fn of(v: &Value) -> Option<Point> {
+        match v {
+            Value::Int(i) => Some(Point::Int(*i)),
+            Value::Float(x) if x.is_finite() => Some(Point::Float(*x)),
+            _ => None,
+        }
+    }
+
+    fn value(self) -> Value {
+        match self {
+            Point::Int(i) => Value::Int(i),
+            Point::Float(x) => Value::Float(x),
+        }
+    }
+
+    /// The point halfway between `self` and `other`, if one lies strictly between them. Of
+    /// floats, only while they are further apart than `resolution`: an edge is placed to the
+    /// precision of the inputs a program passes, not to the last bit, where the function's
+    /// own arithmetic underflows (the cube of `-1e-300` is `-0.0`, no negative number).
+    fn between(self, other: Point, resolution: f64) -> Option<Point> {
+        let mid = match (self, other) {
+            (Point::Int(a), Point::Int(b)) => Point::Int(a + (b - a) / 2),
+            (Point::Float(a), Point::Float(b)) if (b - a).abs() > resolution => {
+                Point::Float(a + (b - a) / 2.0)
+            }
+            _ => return None,
+        };
+        (mid != self && mid != other).then_some(mid)
+    }
+}
+
+/// Inputs on both sides of each edge found: from a few of the given inputs, each number
+/// parameter moved along the values the given inputs hold for it.
+pub(super) fn edges(
+    sig: &Signature,
+    inputs: &[Vec<Value>],
+    call: &mut dyn FnMut(&[Value]) -> Option<Value>,
+) -> Vec<Vec<Value>> {
+    let mut out: Vec<Vec<Value>> = Vec::new();
+    // Of one parameter, every base moves along the same axis: one is enough.
+    let bases = if sig.params.len() == 1 { 1 } else { BASES };
+    let step = inputs.len().div_ceil(bases).max(1);
+    for base in inputs.iter().step_by(step).take(bases) {
+        for p in 0..sig.params.len() {
+            let mut values: Vec<Point> = inputs.iter().filter_map(|i| Point::of(&i[p])).collect();
+            if values.len() < 2 {
+                continue;
+            }
+            values.sort_by(|a, b| match (a, b) {
+                (Point::Int(x), Point::Int(y)) => x.cmp(y),
+                (Point::Float(x), Point::Float(y)) => x.total_cmp(y),
+                _ => std::cmp::Ordering::Equal,
+            });
+            values.dedup();
+            let last = values.len() - 1;
+            // Half a float's digits of the span the given values cover.
+            let resolution = match (values[0], values[last]) {
+                (Point::Float(a), Point::Float(b)) => (b - a) * f64::EPSILON.sqrt(),
+                _ => 0.0,
+            };
+            let mut at: Vec<usize> = (0..POINTS).map(|k| k * last / (POINTS - 1)).collect();
+            at.dedup();
+            let mut kind = |x: Point| {
+                let mut input = base.clone();
+                input[p] = x.value();
+                kind_of(call(&input).as_ref())
+            };
+            let sampled: Vec<(Point, Option<i8>)> = at
+                .into_iter()
+                .map(|k| (values[k], kind(values[k])))
+                .collect();
+            for pair in sampled.windows(2) {
+                let ((mut lo, lo_kind), (mut hi, hi_kind)) = (pair[0], pair[1]);
+                if lo_kind == hi_kind {
+                    continue;
+                }
+                // Kept: `lo` of the low end's kind, `hi` of another (a third kind between
+                // them is an edge too, the nearer one).
+                for _ in 0..HALVINGS {
+                    let Some(mid) = lo.between(hi, resolution) else {
+                        break;
+                    };
+                    match kind(mid) == lo_kind {
+                        true => lo = mid,
+                        false => hi = mid,
+                    }
+                }
+                for x in [lo, hi] {
+                    let mut input = base.clone();
+                    input[p] = x.value();
+                    if !out.contains(&input) {
+                        out.push(input);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discover::value::Kind;
+
+    #[test]
+    fn the_edge_between_two_given_values_is_found_by_halving() {
+        let sig = Signature::parse(
+            "fn to(n: i32) -> Option<String>",
+            &[Kind::Int],
+            Kind::Option,
+        )
+        .unwrap();
+        let mut calls = 0;
+        let mut roman = |v: &[Value]| {
+            calls += 1;
+            let Value::Int(n) = v[0] else { return None };
+            Some(Value::Option(
+                (1..=3999)
+                    .contains(&n)
+                    .then(|| Box::new(Value::Str("X".into()))),
+            ))
+        };
+        let inputs: Vec<Vec<Value>> = (-3..600).map(|k| vec![Value::Int(k * 7)]).collect();
+        let found = edges(&sig, &inputs, &mut roman);
+        for n in [0, 1, 3999, 4000] {
+            assert!(found.contains(&vec![Value::Int(n)]), "{n}: {found:?}");
+        }
+        assert_eq!(found.len(), 4, "{found:?}");
+        // Sixteen points and a few halvings of two gaps, from one base: every base of a
+        // function of one parameter moves along the same axis.
+        assert!(calls <= 16 + 2 * 12, "{calls}");
+    }
+
+    #[test]
+    fn a_refusal_and_a_float_parameter_have_edges_too() {
+        let sig = Signature::parse(
+            "fn f(x: f64, k: i64) -> Option<f64>",
+            &[Kind::Float, Kind::Int],
+            Kind::Option,
+        )
+        .unwrap();
+        // `None` below 1.5; refused from k = 10 on.
+        let mut f = |v: &[Value]| {
+            let (Value::Float(x), Value::Int(k)) = (&v[0], &v[1]) else {
+                return None;
+            };
+            let inside = (*x >= 1.5).then(|| Box::new(Value::Float(x - 1.5)));
+            (*k < 10).then_some(Value::Option(inside))
+        };
+        let inputs: Vec<Vec<Value>> = (0..40i32)
+            .map(|i| vec![Value::Float(f64::from(i) * 0.25), Value::Int(i128::from(i))])
+            .collect();
+        let found = edges(&sig, &inputs, &mut f);
+        let xs: Vec<f64> = found
+            .iter()
+            .filter_map(|i| match i[0] {
+                Value::Float(x) if (x - 1.5).abs() < 1e-6 => Some(x),
+                _ => None,
+            })
+            .collect();
+        // Both sides of 1.5, to half a float's digits of the span of the given values (9.75).
+        assert!(xs.iter().any(|&x| x < 1.5), "{found:?}");
+        assert!(xs.iter().any(|&x| x >= 1.5), "{found:?}");
+        let gap = xs.iter().fold(0.0f64, |m, &x| m.max((x - 1.5).abs()));
+        assert!(gap <= 9.75 * f64::EPSILON.sqrt(), "{gap}");
+        let ks: Vec<i128> = found
+            .iter()
+            .filter_map(|i| match i[1] {
+                Value::Int(k) => Some(k),
+                _ => None,
+            })
+            .collect();
+        assert!(ks.contains(&9) && ks.contains(&10), "{found:?}");
+        // One value of a parameter: no gap to halve.
+        assert!(edges(&sig, &inputs[..1], &mut f).is_empty());
+    }
+
+    #[test]
+    fn the_kind_of_a_result() {
+        use Value::*;
+        assert_eq!(kind_of(None), None);
+        assert_eq!(kind_of(Some(&Option(None))), Some(0));
+        assert_eq!(kind_of(Some(&Option(Some(Box::new(Int(0)))))), Some(1));
+        assert_eq!(kind_of(Some(&Result(Err("e".into())))), Some(0));
+        assert_eq!(kind_of(Some(&Result(Ok(Box::new(Int(0)))))), Some(1));
+        assert_eq!(kind_of(Some(&Bool(true))), Some(1));
+        assert_eq!(kind_of(Some(&Bool(false))), Some(0));
+        assert_eq!(kind_of(Some(&Int(-4))), Some(-1));
+        assert_eq!(kind_of(Some(&Int(0))), Some(0));
+        assert_eq!(kind_of(Some(&Float(2.0))), Some(1));
+        assert_eq!(kind_of(Some(&Float(-2.0))), Some(1));
+        assert_eq!(kind_of(Some(&Float(f64::NAN))), Some(2));
+        assert_eq!(kind_of(Some(&Str("a".into()))), Some(1));
+    }
+}
