@@ -111,8 +111,10 @@ impl<'f, A: Args> Discovery<'f, A> {
     /// an `Option` or a `Result` too), or what it keeps of the input (`nfd(&result) ==
     /// nfd(s)`). Where it takes the type of the value inside the result's `Some` or `Ok`,
     /// that value is put through it alike (`if result.is_ok() =>
-    /// encode(&result.clone().unwrap()) == s` of a decoder). An error where the signature
-    /// does not parse, is a method's, or takes none of these types.
+    /// encode(&result.clone().unwrap()) == s` of a decoder). Where it is another measure of
+    /// the same input (of the one parameter's type, to a number of the result's), it may
+    /// bound the result (`result <= width_cjk(s)`). An error where the signature does not
+    /// parse, is a method's, or takes none of these types.
     ///
     /// ```
     /// let found = invite::discover::Discovery::new("fn upper(s: &str) -> String", |s: String| {

@@ -45,6 +45,15 @@ pub enum Image {
         /// The parameter.
         param: usize,
     },
+    /// `result <= g(x)` (`upper`) or `result >= g(x)`, for `g` another measure of the same
+    /// input of the same type: a function of one parameter bounded by its twin
+    /// (`width(s) <= width_cjk(s)`, a count of characters by the bytes).
+    Bound {
+        /// The other function's index.
+        sibling: usize,
+        /// Whether `g` bounds the result from above.
+        upper: bool,
+    },
 }
 
 /// What one run showed of one [`Image`] relation.
@@ -57,6 +66,8 @@ pub struct Seen<'a> {
     pub image: Option<&'a Value>,
     /// `g` of each parameter, where `g` takes its type and ran.
     pub of_params: &'a [Option<Value>],
+    /// `g` of the run's input, where `g` is the function's twin ([`Image::Bound`]) and ran.
+    pub of_input: Option<&'a Value>,
 }
 
 impl Image {
@@ -64,6 +75,9 @@ impl Image {
     pub fn all(sig: &Signature) -> Vec<Image> {
         let mut out = Vec::new();
         for (sibling, g) in sig.siblings.iter().enumerate() {
+            if twin(sig, g) {
+                out.extend([true, false].map(|upper| Image::Bound { sibling, upper }));
+            }
             if !takes_result(sig, g) {
                 continue;
             }
@@ -91,12 +105,20 @@ impl Image {
             Image::Holds { sibling, .. }
             | Image::Fixed { sibling }
             | Image::Undoes { sibling, .. }
-            | Image::Alike { sibling, .. } => sibling,
+            | Image::Alike { sibling, .. }
+            | Image::Bound { sibling, .. } => sibling,
         }
     }
 
     /// Whether the relation holds on a run.
     pub fn holds(self, seen: &Seen<'_>) -> bool {
+        if let Image::Bound { upper, .. } = self {
+            let (Some(y), Some(g)) = (seen.result.number(), seen.of_input.and_then(Value::number))
+            else {
+                return false;
+            };
+            return if upper { y <= g } else { y >= g };
+        }
         let Some(image) = seen.image else {
             return false;
         };
@@ -115,6 +137,7 @@ impl Image {
                 .get(param)
                 .and_then(Option::as_ref)
                 .is_some_and(|g_x| g_x == image),
+            Image::Bound { .. } => false,
         }
     }
 
@@ -124,7 +147,7 @@ impl Image {
     /// for it, or nothing tells that way ([`Image::Alike`] holds of any such echo).
     pub fn echo(self, sig: &Signature) -> Option<usize> {
         match self {
-            Image::Alike { .. } => None,
+            Image::Alike { .. } | Image::Bound { .. } => None,
             _ => sig
                 .params
                 .iter()
@@ -153,15 +176,36 @@ impl Image {
                 }
             }
             Image::Alike { param, .. } => {
-                let p = &sig.params[param];
-                let owned = match p.by_ref() {
-                    true => format!("{}.to_owned()", p.name),
-                    false => format!("{}.clone()", p.name),
-                };
-                format!("{of_result} == {}", call(g, &p.slice_text(), &owned))
+                format!("{of_result} == {}", of_param(g, &sig.params[param]))
+            }
+            Image::Bound { upper, .. } => {
+                let op = if upper { "<=" } else { ">=" };
+                format!("result {op} {}", of_param(g, &sig.params[0]))
             }
         }
     }
+}
+
+/// `g` called on the parameter `p`, borrowed or owned as `g` takes it.
+fn of_param(g: &Signature, p: &Param) -> String {
+    let copy = matches!(p.kind, Kind::Float | Kind::Int | Kind::Bool | Kind::Char);
+    let owned = match (copy, p.by_ref()) {
+        (true, _) => p.value_text(),
+        (false, true) => format!("{}.to_owned()", p.name),
+        (false, false) => format!("{}.clone()", p.name),
+    };
+    call(g, &p.slice_text(), &owned)
+}
+
+/// Whether `g` is another measure of the same input: of one parameter of the type of `sig`'s
+/// only one, to a number of the result's type.
+fn twin(sig: &Signature, g: &Signature) -> bool {
+    let numbers = matches!(sig.output, Kind::Int | Kind::Float);
+    let same_input = match (sig.params.as_slice(), g.params.as_slice()) {
+        ([p], [q]) => p.kind == q.kind && same_type(&p.ty, &q.ty),
+        _ => false,
+    };
+    numbers && same_input && g.output == sig.output && same_type(&g.output_ty, &sig.output_ty)
 }
 
 /// Whether `g` gives back a value of the parameter `p`'s type, or one inside an `Option`
@@ -390,6 +434,115 @@ mod tests {
     }
 
     #[test]
+    fn a_measure_is_bounded_by_its_twins_where_it_is_and_not_where_it_is_not() {
+        // Columns: two for a wide character, one for any other; the twins count the
+        // characters, and the columns with `±` wide too.
+        let wide = |c: char| ('\u{3000}'..='\u{9fff}').contains(&c);
+        let cols = move |s: String| s.chars().map(|c| 1 + usize::from(wide(c))).sum::<usize>();
+        let cols_wide = move |s: String| {
+            s.chars()
+                .map(|c| 1 + usize::from(wide(c) || c == '±'))
+                .sum::<usize>()
+        };
+        let chars = |s: String| s.chars().count();
+        let pieces = ["a", "日本", "±", " ", "é", "x1", "中"];
+        let inputs = (0..90usize).map(|i| {
+            let h = i.wrapping_mul(2_654_435_761) >> 3;
+            (0..i % 5)
+                .map(|j| pieces[(h >> (3 * j)) % pieces.len()])
+                .collect::<String>()
+        });
+        let found = crate::discover::Discovery::new("fn cols(s: &str) -> usize", cols)
+            .unwrap()
+            .sibling("fn cols_wide(s: &str) -> usize", cols_wide)
+            .unwrap()
+            .sibling("fn chars(s: &str) -> usize", chars)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        for r in ["result <= cols_wide(s)", "result >= chars(s)"] {
+            assert!(rel.contains(&r), "{r}\n{found}");
+        }
+        for r in ["result >= cols_wide(s)", "result <= chars(s)"] {
+            assert!(!rel.contains(&r), "{r}\n{found}");
+        }
+        // Only a measure of the same input to the same type is a twin.
+        let mut f = sig("fn cols(s: &str) -> usize", &[Kind::Str], Kind::Int);
+        f.siblings = vec![
+            sig("fn chars(s: &str) -> usize", &[Kind::Str], Kind::Int),
+            sig("fn chars32(s: &str) -> u32", &[Kind::Str], Kind::Int),
+            sig("fn of_owned(s: String) -> usize", &[Kind::Str], Kind::Int),
+            sig("fn of_bytes(s: &[u8]) -> usize", &[Kind::IntSeq], Kind::Int),
+        ];
+        let bounds: Vec<Image> = Image::all(&f)
+            .into_iter()
+            .filter(|m| matches!(m, Image::Bound { .. }))
+            .collect();
+        assert_eq!(
+            bounds,
+            [0, 2]
+                .into_iter()
+                .flat_map(|sibling| [true, false].map(|upper| Image::Bound { sibling, upper }))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            Image::Bound {
+                sibling: 2,
+                upper: false
+            }
+            .text(&f),
+            "result >= of_owned(s.to_owned())"
+        );
+        assert_eq!(bounds[0].echo(&f), None);
+        assert_eq!(bounds[1].sibling(), 0);
+        // Of a text result, none: a bound is of numbers.
+        let mut t = sig("fn t(s: &str) -> String", &[Kind::Str], Kind::Str);
+        t.siblings = vec![sig("fn u(s: &str) -> String", &[Kind::Str], Kind::Str)];
+        assert!(!Image::all(&t)
+            .iter()
+            .any(|m| matches!(m, Image::Bound { .. })));
+        // Of a number by value, the number itself.
+        let mut n = sig("fn n(x: f64) -> f64", &[Kind::Float], Kind::Float);
+        n.siblings = vec![sig("fn m(y: &f64) -> f64", &[Kind::Float], Kind::Float)];
+        assert_eq!(
+            Image::Bound {
+                sibling: 0,
+                upper: true
+            }
+            .text(&n),
+            "result <= m(&x)"
+        );
+        n.siblings = vec![sig("fn m(y: f64) -> f64", &[Kind::Float], Kind::Float)];
+        assert_eq!(
+            Image::Bound {
+                sibling: 0,
+                upper: true
+            }
+            .text(&n),
+            "result <= m(x)"
+        );
+        // Judged on the numbers: a result of no number, or no twin's, holds nothing.
+        let input = [Value::Str("ab".into())];
+        let judge = |upper: bool, y: Value, g: Option<Value>| {
+            Image::Bound { sibling: 0, upper }.holds(&Seen {
+                input: &input,
+                result: &y,
+                image: None,
+                of_params: &[],
+                of_input: g.as_ref(),
+            })
+        };
+        assert!(judge(true, Value::Int(2), Some(Value::Int(2))));
+        assert!(judge(false, Value::Int(2), Some(Value::Int(2))));
+        assert!(judge(true, Value::Int(1), Some(Value::Int(2))));
+        assert!(!judge(false, Value::Int(1), Some(Value::Int(2))));
+        assert!(!judge(true, Value::Int(3), Some(Value::Int(2))));
+        assert!(!judge(true, Value::Int(1), None));
+        assert!(!judge(true, Value::Str("a".into()), Some(Value::Int(2))));
+    }
+
+    #[test]
     fn a_relation_through_another_function_is_judged_on_its_image_and_written_as_rust() {
         use Image::*;
         let s = escape();
@@ -402,6 +555,7 @@ mod tests {
                 result: &result,
                 image: image.as_ref(),
                 of_params: &of,
+                of_input: None,
             })
         };
         let yes = Some(Value::Bool(true));

@@ -322,6 +322,8 @@ fn inner_of<'a>(sig: &Signature, y: &'a Value) -> Option<(Signature, Vec<Image>,
 struct Through {
     result: Vec<Option<Value>>,
     params: Vec<Vec<Option<Value>>>,
+    /// Each twin of a function of one parameter on the run's input ([`Image::Bound`]).
+    input: Vec<Option<Value>>,
 }
 
 impl Through {
@@ -350,6 +352,17 @@ impl Through {
                         .collect()
                 })
                 .collect(),
+            input: (0..sig.siblings.len())
+                .map(|k| {
+                    let bound = relations
+                        .iter()
+                        .any(|m| matches!(m, Image::Bound { sibling, .. } if *sibling == k));
+                    match input {
+                        [x] if bound => siblings.get(k)?(x),
+                        _ => None,
+                    }
+                })
+                .collect(),
         }
     }
 
@@ -368,13 +381,17 @@ impl Through {
             result: y,
             image: images.get(k).and_then(Option::as_ref),
             of_params: self.params.get(k).map_or(&[], Vec::as_slice),
+            of_input: self.input.get(k).and_then(Option::as_ref),
         }
     }
 }
 
 /// The other function `k` on `v`, where some relation goes through it.
 fn on(relations: &[Image], siblings: &Siblings<'_>, k: usize, v: &Value) -> Option<Value> {
-    let takes = relations.iter().any(|m| m.sibling() == k);
+    // A twin measures the input, not the result.
+    let takes = relations
+        .iter()
+        .any(|m| m.sibling() == k && !matches!(m, Image::Bound { .. }));
     takes.then(|| siblings.get(k)?(v)).flatten()
 }
 

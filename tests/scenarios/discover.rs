@@ -2722,3 +2722,65 @@ fn the_value_inside_a_result_through_another_function_is_proposed_as_it_is_paste
     let bad = run.outcomes_at(&trip.replace("unhex(", "unhex_short("), "unhex_short");
     assert!(bad.contains(&Outcome::Fail), "{bad:?}");
 }
+
+/// Columns a text takes: two for a wide character, one for any other.
+fn columns(s: &str) -> usize {
+    s.chars()
+        .map(|c| 1 + usize::from(('\u{3000}'..='\u{9fff}').contains(&c)))
+        .sum()
+}
+
+/// [`columns`] with `±` wide too, as East Asian terminals show it.
+fn columns_wide(s: &str) -> usize {
+    s.chars()
+        .map(|c| 1 + usize::from(('\u{3000}'..='\u{9fff}').contains(&c) || c == '±'))
+        .sum()
+}
+
+#[invite::metamorphic(result <= columns_wide(s))]
+fn cols(s: &str) -> usize {
+    columns(s)
+}
+
+/// The bytes counted as columns.
+#[invite::metamorphic(result <= columns_wide(s))]
+fn cols_bytes(s: &str) -> usize {
+    s.len()
+}
+
+#[test]
+fn a_measure_bounded_by_another_of_the_crate_is_proposed_as_it_is_pasted() {
+    let texts: Vec<(String,)> = (0..90usize)
+        .map(|i| {
+            let pieces = ["a", "日本", "±", " ", "é", "x1", "中"];
+            let h = i.wrapping_mul(2_654_435_761) >> 3;
+            ((0..i % 5).map(|j| pieces[(h >> (3 * j)) % 7]).collect(),)
+        })
+        .collect();
+    let found = Discovery::new("fn cols(s: &str) -> usize", |s: String| columns(&s))
+        .unwrap()
+        .sibling("fn columns_wide(s: &str) -> usize", |s: String| {
+            columns_wide(&s)
+        })
+        .unwrap()
+        .inputs(texts.clone())
+        .run();
+    let bound = "result <= columns_wide(s)";
+    assert!(found.relations().any(|p| p == bound), "{found}");
+
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        for (s,) in texts.iter().take(16) {
+            cols(s);
+            cols_bytes(s);
+            invite::wait_idle(std::time::Duration::from_secs(10));
+        }
+    });
+    run.assert_success();
+    let ok = run.outcomes_at(bound, "cols");
+    assert!(
+        !ok.is_empty() && ok.iter().all(|o| *o == Outcome::Pass),
+        "{ok:?}"
+    );
+    let bad = run.outcomes_at(bound, "cols_bytes");
+    assert!(bad.contains(&Outcome::Fail), "{bad:?}");
+}
