@@ -76,7 +76,16 @@ struct Tally {
     /// Its functions of an integer to text that can fail, and of text to an integer.
     to_text: Vec<(&'static str, WriteFn)>,
     from_text: Vec<(&'static str, ParseFn)>,
+    /// Its measures of one string, and of one character.
+    measures: Vec<(&'static str, MeasureFn)>,
+    char_measures: Vec<(&'static str, CharMeasureFn)>,
 }
+
+/// A measure of one character that can fail.
+type CharMeasureFn = fn(char) -> Option<usize>;
+
+/// A measure of one string.
+type MeasureFn = fn(String) -> usize;
 
 /// A function of an integer to text that can fail.
 type WriteFn = fn(i32) -> Option<String>;
@@ -121,6 +130,8 @@ impl Tally {
         give!(self.to_bytes);
         give!(self.to_text);
         give!(self.from_text);
+        give!(self.measures);
+        give!(self.char_measures);
         d
     }
 
@@ -158,6 +169,8 @@ impl Tally {
             to_bytes: Vec::new(),
             to_text: Vec::new(),
             from_text: Vec::new(),
+            measures: Vec::new(),
+            char_measures: Vec::new(),
         }
     }
 
@@ -3707,6 +3720,18 @@ fn unseen_tenth(n: usize, fresh: usize, seed: u64) {
     let mut t = Tally::new();
     t.to_text = vec![("fn to_roman(n: i32) -> Option<String>", roman::to)];
     t.from_text = vec![("fn from_roman(s: &str) -> Option<i32>", |s| roman::from(&s))];
+    // Given after the first run: the crate's other measures of a text and of a character,
+    // which the relations a person writes use.
+    t.measures = vec![
+        ("fn width(s: &str) -> usize", |s| s.width()),
+        ("fn width_cjk(s: &str) -> usize", |s| s.width_cjk()),
+    ];
+    t.char_measures = vec![
+        ("fn char_width(c: char) -> Option<usize>", |c| c.width()),
+        ("fn char_width_cjk(c: char) -> Option<usize>", |c| {
+            c.width_cjk()
+        }),
+    ];
     // Integers as programs number things: most in the numerals' range, some about its ends.
     let numbers = |r: &mut rand::rngs::StdRng, count: usize| -> Vec<(i32,)> {
         (0..count)

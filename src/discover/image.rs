@@ -113,11 +113,10 @@ impl Image {
     /// Whether the relation holds on a run.
     pub fn holds(self, seen: &Seen<'_>) -> bool {
         if let Image::Bound { upper, .. } = self {
-            let (Some(y), Some(g)) = (seen.result.number(), seen.of_input.and_then(Value::number))
-            else {
+            let Some(o) = seen.of_input.and_then(|g| order(seen.result, g)) else {
                 return false;
             };
-            return if upper { y <= g } else { y >= g };
+            return if upper { o.is_le() } else { o.is_ge() };
         }
         let Some(image) = seen.image else {
             return false;
@@ -197,10 +196,49 @@ fn of_param(g: &Signature, p: &Param) -> String {
     call(g, &p.slice_text(), &owned)
 }
 
+/// `a` against `b` as Rust orders them: numbers by value, `None` below any `Some` (`None`:
+/// of other kinds, or not a number).
+fn order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    use std::cmp::Ordering;
+    match (a, b) {
+        (Value::Option(x), Value::Option(y)) => match (x, y) {
+            (Some(x), Some(y)) => order(x, y),
+            (None, None) => Some(Ordering::Equal),
+            (None, Some(_)) => Some(Ordering::Less),
+            (Some(_), None) => Some(Ordering::Greater),
+        },
+        (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
+        _ => a.number()?.partial_cmp(&b.number()?),
+    }
+}
+
 /// Whether `g` is another measure of the same input: of one parameter of the type of `sig`'s
-/// only one, to a number of the result's type.
+/// only one, to a number of the result's type or an `Option` of one.
 fn twin(sig: &Signature, g: &Signature) -> bool {
-    let numbers = matches!(sig.output, Kind::Int | Kind::Float);
+    let number = |ty: &str| {
+        let t = ty.trim_start_matches('&').trim();
+        matches!(
+            t,
+            "i8" | "i16"
+                | "i32"
+                | "i64"
+                | "i128"
+                | "isize"
+                | "u8"
+                | "u16"
+                | "u32"
+                | "u64"
+                | "u128"
+                | "usize"
+                | "f32"
+                | "f64"
+        )
+    };
+    let numbers = match sig.output {
+        Kind::Int | Kind::Float => true,
+        Kind::Option => super::project::inner_type(&sig.output_ty).is_some_and(|t| number(&t)),
+        _ => false,
+    };
     let same_input = match (sig.params.as_slice(), g.params.as_slice()) {
         ([p], [q]) => p.kind == q.kind && same_type(&p.ty, &q.ty),
         _ => false,
@@ -522,6 +560,44 @@ mod tests {
             .text(&n),
             "result <= m(x)"
         );
+        // A measure that can fail is bounded as Rust orders `Option`s: `None` below any value.
+        let w = |c: char| (!c.is_control()).then(|| 1 + usize::from(c > '\u{2fff}'));
+        let w_wide = move |c: char| w(c).map(|n| n.max(usize::from(c == '±') * 2));
+        let chars = "aZ ±\t日\n中é~".chars().cycle().take(60);
+        let found = crate::discover::Discovery::new("fn w(c: char) -> Option<usize>", w)
+            .unwrap()
+            .sibling("fn w_wide(c: char) -> Option<usize>", w_wide)
+            .unwrap()
+            .inputs(chars.enumerate().map(|(i, c)| match i % 3 {
+                0 => c,
+                _ => char::from_u32(c as u32 + i as u32).unwrap_or(c),
+            }))
+            .run();
+        assert!(
+            found.relations().any(|r| r == "result <= w_wide(c)"),
+            "{found}"
+        );
+        let some = |n: i128| Value::Option(Some(Box::new(Value::Int(n))));
+        let none = Value::Option(None);
+        use std::cmp::Ordering::*;
+        assert_eq!(order(&none, &some(0)), Some(Less));
+        assert_eq!(order(&some(0), &none), Some(Greater));
+        assert_eq!(order(&none, &none), Some(Equal));
+        assert_eq!(order(&some(3), &some(2)), Some(Greater));
+        assert_eq!(order(&Value::Float(1.0), &Value::Float(f64::NAN)), None);
+        assert_eq!(order(&Value::Str("a".into()), &some(1)), None);
+        let mut o = sig(
+            "fn o(c: char) -> Option<String>",
+            &[Kind::Char],
+            Kind::Option,
+        );
+        o.siblings = vec![sig(
+            "fn p(c: char) -> Option<String>",
+            &[Kind::Char],
+            Kind::Option,
+        )];
+        assert!(Image::all(&o).is_empty(), "no number inside");
+
         // Judged on the numbers: a result of no number, or no twin's, holds nothing.
         let input = [Value::Str("ab".into())];
         let judge = |upper: bool, y: Value, g: Option<Value>| {
