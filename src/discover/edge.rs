@@ -155,9 +155,9 @@ mod tests {
             Kind::Option,
         )
         .unwrap();
-        let mut calls = 0;
+        let calls = std::cell::Cell::new(0);
         let mut roman = |v: &[Value]| {
-            calls += 1;
+            calls.set(calls.get() + 1);
             let Value::Int(n) = v[0] else { return None };
             Some(Value::Option(
                 (1..=3999)
@@ -165,7 +165,11 @@ mod tests {
                     .then(|| Box::new(Value::Str("X".into()))),
             ))
         };
-        let inputs: Vec<Vec<Value>> = (-3..600).map(|k| vec![Value::Int(k * 7)]).collect();
+        // Given in no order: the values are sorted before the gaps between neighbours are
+        // halved.
+        let inputs: Vec<Vec<Value>> = (0..603)
+            .map(|i| vec![Value::Int((i * 211 % 603 - 3) * 7)])
+            .collect();
         let found = edges(&sig, &inputs, &mut roman);
         for n in [0, 1, 3999, 4000] {
             assert!(found.contains(&vec![Value::Int(n)]), "{n}: {found:?}");
@@ -173,7 +177,11 @@ mod tests {
         assert_eq!(found.len(), 4, "{found:?}");
         // Sixteen points and a few halvings of two gaps, from one base: every base of a
         // function of one parameter moves along the same axis.
-        assert!(calls <= 16 + 2 * 12, "{calls}");
+        assert!(calls.get() <= 16 + 2 * 12, "{}", calls.get());
+        // Two values are a gap.
+        let two = [vec![Value::Int(-7)], vec![Value::Int(500)]];
+        let found = edges(&sig, &two, &mut roman);
+        assert_eq!(found, [vec![Value::Int(0)], vec![Value::Int(1)]]);
     }
 
     #[test]
@@ -184,30 +192,46 @@ mod tests {
             Kind::Option,
         )
         .unwrap();
-        // `None` below 1.5; refused from k = 10 on.
+        // `None` below 101.5; refused from k = 10 on.
+        let calls = std::cell::Cell::new(0);
         let mut f = |v: &[Value]| {
+            calls.set(calls.get() + 1);
             let (Value::Float(x), Value::Int(k)) = (&v[0], &v[1]) else {
                 return None;
             };
-            let inside = (*x >= 1.5).then(|| Box::new(Value::Float(x - 1.5)));
+            let inside = (*x >= 101.5).then(|| Box::new(Value::Float(x - 101.5)));
             (*k < 10).then_some(Value::Option(inside))
         };
+        // Given in no order, as the integer test's.
         let inputs: Vec<Vec<Value>> = (0..40i32)
-            .map(|i| vec![Value::Float(f64::from(i) * 0.25), Value::Int(i128::from(i))])
+            .map(|i| {
+                let i = i * 17 % 40;
+                vec![
+                    Value::Float(100.0 + f64::from(i) * 0.25),
+                    Value::Int(i128::from(i)),
+                ]
+            })
             .collect();
         let found = edges(&sig, &inputs, &mut f);
         let xs: Vec<f64> = found
             .iter()
             .filter_map(|i| match i[0] {
-                Value::Float(x) if (x - 1.5).abs() < 1e-6 => Some(x),
+                Value::Float(x) if (x - 101.5).abs() < 1e-6 => Some(x),
                 _ => None,
             })
             .collect();
-        // Both sides of 1.5, to half a float's digits of the span of the given values (9.75).
-        assert!(xs.iter().any(|&x| x < 1.5), "{found:?}");
-        assert!(xs.iter().any(|&x| x >= 1.5), "{found:?}");
-        let gap = xs.iter().fold(0.0f64, |m, &x| m.max((x - 1.5).abs()));
-        assert!(gap <= 9.75 * f64::EPSILON.sqrt(), "{gap}");
+        // Both sides of 101.5, to half a float's digits of the span of the given values (9.75,
+        // from 100).
+        assert!(xs.iter().any(|&x| x < 101.5), "{found:?}");
+        assert!(xs.iter().any(|&x| x >= 101.5), "{found:?}");
+        let resolution = 9.75 * f64::EPSILON.sqrt();
+        let gap = xs.iter().fold(0.0f64, |m, &x| m.max((x - 101.5).abs()));
+        assert!(gap <= resolution, "{gap}");
+        // And no closer: the halving stops at that resolution, not at the last bit.
+        let (lo, hi) = xs
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+        assert!(hi - lo > resolution / 2.0, "{lo} {hi}");
         let ks: Vec<i128> = found
             .iter()
             .filter_map(|i| match i[1] {
@@ -216,8 +240,30 @@ mod tests {
             })
             .collect();
         assert!(ks.contains(&9) && ks.contains(&10), "{found:?}");
+        // From each of six bases, sixteen points along each parameter and the halvings of
+        // one gap along each (of x, to 2⁻²¹ of its quarter).
+        assert!(calls.get() <= 6 * (2 * 16 + 24 + 4), "{}", calls.get());
         // One value of a parameter: no gap to halve.
         assert!(edges(&sig, &inputs[..1], &mut f).is_empty());
+    }
+
+    #[test]
+    fn a_value_that_is_no_finite_number_is_no_point_to_halve_from() {
+        let sig =
+            Signature::parse("fn f(x: f64) -> Option<f64>", &[Kind::Float], Kind::Option).unwrap();
+        // Refused at infinity and at not a number, a value everywhere else.
+        let mut f = |v: &[Value]| match v[0] {
+            Value::Float(x) => Some(Value::Option(
+                x.is_finite().then(|| Box::new(Value::Float(x))),
+            )),
+            _ => None,
+        };
+        let mut inputs: Vec<Vec<Value>> =
+            (0..20).map(|i| vec![Value::Float(f64::from(i))]).collect();
+        inputs.push(vec![Value::Float(f64::INFINITY)]);
+        inputs.push(vec![Value::Float(f64::NAN)]);
+        let found = edges(&sig, &inputs, &mut f);
+        assert!(found.is_empty(), "{found:?}");
     }
 
     #[test]

@@ -597,6 +597,13 @@ mod tests {
             Kind::Option,
         )];
         assert!(Image::all(&o).is_empty(), "no number inside");
+        // A measure of numbers of another width is no twin.
+        let mut bits = sig("fn bits(x: u8) -> u32", &[Kind::Int], Kind::Int);
+        bits.siblings = vec![sig("fn bits64(x: u64) -> u32", &[Kind::Int], Kind::Int)];
+        assert!(Image::all(&bits).is_empty());
+        // Integers are compared exactly, past where a float tells them apart.
+        let big = 1i128 << 60;
+        assert_eq!(order(&Value::Int(big + 1), &Value::Int(big)), Some(Greater));
 
         // Judged on the numbers: a result of no number, or no twin's, holds nothing.
         let input = [Value::Str("ab".into())];

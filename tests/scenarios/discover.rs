@@ -2657,6 +2657,11 @@ fn the_value_inside_a_result_through_another_function_is_proposed_as_it_is_paste
     assert!(reader
         .accepts("fn hex_of(bytes: &[u8]) -> String", &writes)
         .is_ok());
+    // A predicate of the bytes inside is taken for that alone.
+    let short = |v: Vec<u8>| v.len() < 4;
+    assert!(reader
+        .accepts("fn is_short(bytes: &[u8]) -> bool", &short)
+        .is_ok());
     let halving = |x: f64| x / 2.0;
     let refused = reader
         .accepts("fn halve(x: f64) -> f64", &halving)
