@@ -9,6 +9,7 @@ use super::edge::edges;
 use super::function::{Args, Function, IntoArgs};
 use super::image::Image;
 use super::observe::{observe_some, Observation, OneArg};
+use super::period::periods;
 use super::project::inner_signature;
 use super::proposal::{propose, Proposals};
 use super::search;
@@ -29,6 +30,9 @@ pub struct Discovery<'f, A: Args> {
     inputs: Vec<Vec<Value>>,
     min_inputs: usize,
     seed: u64,
+    /// The signature with the periods found on the inputs (`period`), made at the first
+    /// run and kept, so that every run and check numbers the follow-ups alike.
+    prepared: std::cell::OnceCell<Signature>,
     _args: PhantomData<A>,
 }
 
@@ -46,6 +50,7 @@ impl<'f, A: Args> Discovery<'f, A> {
             inputs: Vec::new(),
             min_inputs: DEFAULT_MIN_INPUTS,
             seed: 0x1A2B_3C4D,
+            prepared: std::cell::OnceCell::new(),
             _args: PhantomData,
         })
     }
@@ -67,6 +72,7 @@ impl<'f, A: Args> Discovery<'f, A> {
         // out; the others still count.
         self.inputs
             .extend(inputs.into_iter().filter_map(|a| a.into_args().to_values()));
+        self.prepared = std::cell::OnceCell::new();
         self
     }
 
@@ -138,6 +144,7 @@ impl<'f, A: Args> Discovery<'f, A> {
         self.sig = self.with_sibling(signature, &g)?;
         self.siblings
             .push(Box::new(move |v: &[Value]| g.call_values(v)));
+        self.prepared = std::cell::OnceCell::new();
         Ok(self)
     }
 
@@ -201,6 +208,17 @@ impl<'f, A: Args> Discovery<'f, A> {
         self
     }
 
+    /// The signature with the periods of its integer parameters found on the inputs given
+    /// (see `period`), made once.
+    fn signature(&self) -> &Signature {
+        self.prepared.get_or_init(|| {
+            let mut sig = self.sig.clone();
+            sig.periods = periods(&self.sig, &self.inputs, &mut |v: &[Value]| (self.call)(v));
+
+            sig
+        })
+    }
+
     fn observe_all(
         &self,
         transforms: &[Transform],
@@ -230,7 +248,7 @@ impl<'f, A: Args> Discovery<'f, A> {
             .enumerate()
             .filter_map(|(i, v)| {
                 observe_some(
-                    &self.sig,
+                    self.signature(),
                     transforms,
                     v.clone(),
                     &mut call,
@@ -247,9 +265,14 @@ impl<'f, A: Args> Discovery<'f, A> {
     /// among the inputs are [`suspects`](Self::suspects); [`run_with_suspects`](Self::run_with_suspects)
     /// gives both from one round of observations.
     pub fn run(&self) -> Proposals {
-        let transforms = Transform::all(&self.sig);
+        let transforms = Transform::all(self.signature());
         let obs = self.observe_all(&transforms, &self.inputs, self.seed);
-        let proposals = propose(&self.sig.name, &self.sig, &obs, self.min_inputs);
+        let proposals = propose(
+            &self.signature().name,
+            self.signature(),
+            &obs,
+            self.min_inputs,
+        );
         self.verified(proposals, &transforms)
     }
 
@@ -275,11 +298,13 @@ impl<'f, A: Args> Discovery<'f, A> {
             .filter_map(|p| p.check.as_ref())
             .flat_map(search::Found::runs_read)
             .collect();
-        let mut built = counter_inputs(&self.sig, &self.inputs);
-        built.extend(small_texts(&self.sig, &self.inputs, self.seed));
-        built.extend(edges(&self.sig, &self.inputs, &mut |v: &[Value]| {
-            (self.call)(v)
-        }));
+        let mut built = counter_inputs(self.signature(), &self.inputs);
+        built.extend(small_texts(self.signature(), &self.inputs, self.seed));
+        built.extend(edges(
+            self.signature(),
+            &self.inputs,
+            &mut |v: &[Value]| (self.call)(v),
+        ));
         let mut counter = self.observe_some(transforms, &built, self.seed ^ 0xC0DE, &|t| {
             read.contains(&t)
         });
@@ -287,7 +312,7 @@ impl<'f, A: Args> Discovery<'f, A> {
         // `k > n`) guard a relation as the counter-inputs do.
         let guardable: Vec<&Transform> = transforms
             .iter()
-            .filter(|t| t.fits_text(&self.sig).is_some())
+            .filter(|t| t.fits_text(self.signature()).is_some())
             .collect();
         counter.extend(
             fresh
@@ -321,7 +346,7 @@ impl<'f, A: Args> Discovery<'f, A> {
         let mut fits = None;
         let mut broken: Vec<&Observation> = Vec::new();
         for o in counter {
-            if search::holds_on(&self.sig, transforms, f, std::slice::from_ref(o)) {
+            if search::holds_on(self.signature(), transforms, f, std::slice::from_ref(o)) {
                 continue;
             }
             let refused = follow_ups
@@ -333,7 +358,7 @@ impl<'f, A: Args> Discovery<'f, A> {
                 .iter()
                 .map(|&t| &transforms[t])
                 .filter(|t| overflows(o, t))
-                .filter_map(|t| t.fits_text(&self.sig))
+                .filter_map(|t| t.fits_text(self.signature()))
                 .collect();
             if !conditions.is_empty() {
                 let mut all: Vec<String> = fits.take().map_or_else(Vec::new, |f: String| {
@@ -355,23 +380,25 @@ impl<'f, A: Args> Discovery<'f, A> {
         if !broken.is_empty() {
             let was = f.guard;
             let admitted = |i: &Vec<Value>| was.is_none_or(|g| g.holds(i));
-            let guard = super::guard::Guard::all(&self.sig).into_iter().find(|g| {
-                broken.iter().all(|o| !g.holds(&o.input))
-                    && self
-                        .inputs
-                        .iter()
-                        .filter(|i| admitted(i))
-                        .all(|i| g.holds(i))
-                    && self
-                        .inputs
-                        .iter()
-                        .chain(counter.iter().map(|o| &o.input))
-                        .all(|i| !g.holds(i) || admitted(i))
-            })?;
+            let guard = super::guard::Guard::all(self.signature())
+                .into_iter()
+                .find(|g| {
+                    broken.iter().all(|o| !g.holds(&o.input))
+                        && self
+                            .inputs
+                            .iter()
+                            .filter(|i| admitted(i))
+                            .all(|i| g.holds(i))
+                        && self
+                            .inputs
+                            .iter()
+                            .chain(counter.iter().map(|o| &o.input))
+                            .all(|i| !g.holds(i) || admitted(i))
+                })?;
             // Written again, as the search writes a relation under its guard.
             let check = p.check.as_mut()?;
             check.guard = Some(guard);
-            p.relation = super::render::relation(&self.sig, transforms, check);
+            p.relation = super::render::relation(self.signature(), transforms, check);
         }
         if let Some(fits) = fits {
             p.relation = match p.relation.strip_prefix("if ") {
@@ -389,10 +416,10 @@ impl<'f, A: Args> Discovery<'f, A> {
     fn at_end(&self, o: &Observation) -> bool {
         o.input
             .iter()
-            .zip(&self.sig.params)
+            .zip(&self.signature().params)
             .any(|(v, param)| match v {
                 Value::Int(i) => {
-                    let (lo, hi) = int_range(&param.ty);
+                    let (lo, hi) = param.int_range();
                     *i == hi || (*i == lo && lo != 0)
                 }
                 _ => false,
@@ -429,11 +456,21 @@ impl<'f, A: Args> Discovery<'f, A> {
     /// assert!(!found.relations().any(|r| r == negated));
     /// ```
     pub fn run_with_suspects(&self) -> (Proposals, Vec<super::Suspect>) {
-        let transforms = Transform::all(&self.sig);
+        let transforms = Transform::all(self.signature());
         let obs = self.observe_all(&transforms, &self.inputs, self.seed);
-        let proposals = propose(&self.sig.name, &self.sig, &obs, self.min_inputs);
-        let suspects =
-            super::suspects(&self.sig.name, &self.sig, &obs, self.min_inputs, &proposals);
+        let proposals = propose(
+            &self.signature().name,
+            self.signature(),
+            &obs,
+            self.min_inputs,
+        );
+        let suspects = super::suspects(
+            &self.signature().name,
+            self.signature(),
+            &obs,
+            self.min_inputs,
+            &proposals,
+        );
         (self.verified(proposals, &transforms), suspects)
     }
 
@@ -442,13 +479,16 @@ impl<'f, A: Args> Discovery<'f, A> {
     fn overflows(&self, o: &Observation, t: &Transform) -> bool {
         match t.apply(&o.input, None, 0) {
             None => true,
-            Some(next) => next.iter().zip(&self.sig.params).any(|(v, param)| match v {
-                Value::Int(i) => {
-                    let (lo, hi) = int_range(&param.ty);
-                    !(lo..=hi).contains(i)
-                }
-                _ => false,
-            }),
+            Some(next) => next
+                .iter()
+                .zip(&self.signature().params)
+                .any(|(v, param)| match v {
+                    Value::Int(i) => {
+                        let (lo, hi) = param.int_range();
+                        !(lo..=hi).contains(i)
+                    }
+                    _ => false,
+                }),
         }
     }
 
@@ -480,17 +520,17 @@ impl<'f, A: Args> Discovery<'f, A> {
                         // Only a follow-up with a checked form can be guarded.
                         let guardable: Vec<&Transform> = runs
                             .into_iter()
-                            .filter(|t| t.fits_text(&self.sig).is_some())
+                            .filter(|t| t.fits_text(self.signature()).is_some())
                             .collect();
                         if guardable.is_empty() {
-                            return search::holds_on(&self.sig, transforms, f, fresh);
+                            return search::holds_on(self.signature(), transforms, f, fresh);
                         }
                         let made: Vec<Observation> = fresh
                             .iter()
                             .filter(|o| !guardable.iter().any(|t| self.overflows(o, t)))
                             .cloned()
                             .collect();
-                        search::holds_on(&self.sig, transforms, f, &made)
+                        search::holds_on(self.signature(), transforms, f, &made)
                     })
                 })
                 .collect(),
@@ -515,7 +555,15 @@ impl<'f, A: Args> Discovery<'f, A> {
         inputs: impl IntoIterator<Item = A>,
     ) -> Vec<String> {
         let fresh: Vec<Vec<Value>> = inputs.into_iter().filter_map(|a| a.to_values()).collect();
-        let transforms = Transform::all(&self.sig);
+        // The follow-ups as the proposals number them: with the periods found where they
+        // were made (another function's, of a mutant of this one, are checked here alike).
+        let periods = proposals.0.iter().find(|p| p.check.is_some());
+        let sig = Signature {
+            periods: periods
+                .map_or_else(|| self.signature().periods.clone(), |p| p.periods.clone()),
+            ..self.signature().clone()
+        };
+        let transforms = Transform::all(&sig);
         let held = self.keep_holding(proposals.clone(), &transforms, &fresh);
         proposals
             .relations()
@@ -555,7 +603,7 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
                     }
                 }
                 Value::Int(i) => {
-                    let (lo, hi) = int_range(&param.ty);
+                    let (lo, hi) = param.int_range();
                     let mut values = vec![0, 1, lo, hi, i.saturating_mul(2)];
                     if !unsigned {
                         values.extend([-1, i.saturating_neg()]);
@@ -794,23 +842,6 @@ fn related(v: &Value) -> Vec<Value> {
         _ => {}
     }
     out
-}
-
-/// The values an integer type written as `ty` holds, as far as discovery represents them
-/// (`i128`; a `usize` or `isize` as on a 64-bit target).
-fn int_range(ty: &str) -> (i128, i128) {
-    match ty.trim_start_matches('&').trim() {
-        "i8" => (i8::MIN.into(), i8::MAX.into()),
-        "i16" => (i16::MIN.into(), i16::MAX.into()),
-        "i32" => (i32::MIN.into(), i32::MAX.into()),
-        "i64" | "isize" => (i64::MIN.into(), i64::MAX.into()),
-        "u8" => (0, u8::MAX.into()),
-        "u16" => (0, u16::MAX.into()),
-        "u32" => (0, u32::MAX.into()),
-        "u64" | "usize" => (0, u64::MAX.into()),
-        "u128" => (0, i128::MAX),
-        _ => (i128::MIN, i128::MAX),
-    }
 }
 
 /// A fresh value near `v` and in its categories: the same sign, a sequence of the same length,
@@ -1109,6 +1140,97 @@ mod tests {
             found
                 .relations()
                 .any(|r| r.starts_with("if x ") && r.ends_with("=> result <= x")),
+            "{found}"
+        );
+    }
+
+    #[test]
+    fn a_number_written_into_text_is_found_where_it_is_written_and_nowhere_else() {
+        let inputs = || (0..60i64).map(|i| (i * 37 % 1000 - 300,));
+        let found = Discovery::new("fn item(n: i64) -> String", |n: i64| format!("{n}th item"))
+            .unwrap()
+            .inputs(inputs())
+            .run();
+        let all: Vec<&str> = found.relations().collect();
+        assert!(
+            all.contains(&"result.starts_with(&n.to_string())"),
+            "{found}"
+        );
+        // At the start, so not also anywhere; not at the end.
+        assert!(
+            !all.iter().any(|r| r.contains("result.contains(&n")),
+            "{found}"
+        );
+        assert!(
+            !all.iter().any(|r| r.contains("result.ends_with(&n")),
+            "{found}"
+        );
+        // The number's magnitude alone: its sign is not written, so the number is not.
+        let found = Discovery::new("fn size(n: i64) -> String", |n: i64| {
+            format!("{} B", n.unsigned_abs())
+        })
+        .unwrap()
+        .inputs(inputs())
+        .run();
+        assert!(
+            !found.relations().any(|r| r.contains("n.to_string()")),
+            "{found}"
+        );
+    }
+
+    #[test]
+    fn a_period_longer_than_the_grid_is_proposed_where_it_holds() {
+        fn suffix(n: i64) -> String {
+            let s = if (n % 100).abs() / 10 == 1 {
+                "th"
+            } else {
+                match (n % 10).abs() {
+                    1 => "st",
+                    2 => "nd",
+                    3 => "rd",
+                    _ => "th",
+                }
+            };
+            s.to_string()
+        }
+        let inputs = (0..100i64).map(|i| match i % 10 {
+            0 => -(i * 7 % 199) - 1,
+            1 => i64::MAX - i * 1_000_003,
+            2 | 3 => 100 + i * 53 % 1100,
+            _ => i * 13 % 40,
+        });
+        let found = Discovery::new("fn suffix(n: i64) -> String", suffix)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        // Up from zero, where it was found, and where `n + 100` is an `i64`.
+        let period = "if n >= 0 && n.checked_add(100).is_some() => suffix(n + 100) == result";
+        assert!(found.relations().any(|r| r == period), "{found}");
+        // Not across zero, where it fails (`suffix(-1)` is not `suffix(99)`).
+        assert!(!found
+            .relations()
+            .any(|r| r.contains("100) == result") && r != period));
+        // Checked on another function by a discovery that found no period (given no
+        // inputs), it is still the step of a hundred: it holds on the right suffix and
+        // fails where only the first teens are special.
+        let fresh: Vec<(i64,)> = (-300..300i64).map(|n| (n,)).collect();
+        let again = Discovery::new("fn suffix(n: i64) -> String", suffix).unwrap();
+        assert_eq!(again.failing(&found, fresh.clone()), Vec::<String>::new());
+        let first_teens = |n: i64| match n {
+            11..=13 => "th".to_string(),
+            _ => suffix((n % 10).abs()),
+        };
+        let mutant = Discovery::new("fn suffix(n: i64) -> String", first_teens).unwrap();
+        assert!(mutant.failing(&found, fresh).contains(&period.to_string()));
+        // A remainder by a hundred has the same period, everywhere, and no other step.
+        let found = Discovery::new("fn cents(n: i64) -> i64", |n: i64| n.rem_euclid(100))
+            .unwrap()
+            .inputs((0..100i64).map(|i| i * 7919 % 5000 - 2500))
+            .run();
+        assert!(
+            found
+                .relations()
+                .any(|r| r == "if n.checked_add(100).is_some() => cents(n + 100) == result"),
             "{found}"
         );
     }
@@ -1583,7 +1705,7 @@ mod tests {
             ("i128", (i128::MIN, i128::MAX)),
             ("u128", (0, i128::MAX)),
         ] {
-            assert_eq!(int_range(ty), ends, "{ty}");
+            assert_eq!(super::super::signature::int_range(ty), ends, "{ty}");
         }
         // An end of its type, zero excepted; any integer of the input.
         let sig = Signature::parse(

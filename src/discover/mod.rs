@@ -55,6 +55,7 @@ mod image;
 mod lsq;
 mod observe;
 mod observed;
+mod period;
 mod perturb;
 mod project;
 mod property;

@@ -247,6 +247,60 @@ pub enum Property {
     SameNonSpace(usize),
     /// A string result has at most as many characters as the string `s`: what removes.
     NotLonger(usize),
+    /// A string result holds a parameter as written (a number's digits, a character, a
+    /// string), at its start, at its end or anywhere: what formats a value into text
+    /// (`result.starts_with(&n.to_string())` of an ordinal).
+    Shows {
+        /// The parameter shown.
+        param: usize,
+        /// Where the result holds it.
+        at: Place,
+    },
+}
+
+/// Where a text result holds a parameter's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Place {
+    /// At its start.
+    Start,
+    /// At its end.
+    End,
+    /// Anywhere.
+    Within,
+}
+
+impl Place {
+    /// Every place, the stronger first.
+    pub const ALL: [Place; 3] = [Place::Start, Place::End, Place::Within];
+
+    fn holds(self, y: &str, x: &str) -> bool {
+        match self {
+            Place::Start => y.starts_with(x),
+            Place::End => y.ends_with(x),
+            Place::Within => y.contains(x),
+        }
+    }
+
+    fn method(self) -> &'static str {
+        match self {
+            Place::Start => "starts_with",
+            Place::End => "ends_with",
+            Place::Within => "contains",
+        }
+    }
+}
+
+/// A parameter's value as `Display` writes it, where that is how a text holds it: an
+/// integer's digits (in its own type, whatever the width it is held in), a character, a
+/// string. Not a float, whose digits depend on how it is formatted.
+fn written(v: &Value) -> Option<String> {
+    match v {
+        Value::Int(i) => Some(i.to_string()),
+        Value::Char(c) => Some(c.to_string()),
+        Value::Str(s) => Some(s.clone()),
+        _ => None,
+    }
 }
 
 /// How a line of the result relates to the line of an input in its place.
@@ -546,6 +600,14 @@ impl Property {
                         if textual && unsigned {
                             out.push(Property::LinesAtMost(p));
                         }
+                        // A value written into the text. A string's start and end are
+                        // its lines' (`EachLine`); of a string, only anywhere.
+                        let places: &[Place] = match param.kind {
+                            Kind::Int | Kind::Char => &Place::ALL,
+                            Kind::Str => &[Place::Within],
+                            _ => &[],
+                        };
+                        out.extend(places.iter().map(|&at| Property::Shows { param: p, at }));
                     }
                 }
             }
@@ -568,6 +630,7 @@ impl Property {
                 | Property::SameWords(_)
                 | Property::SameNonSpace(_)
                 | Property::NotLonger(_)
+                | Property::Shows { .. }
         )
     }
 
@@ -619,6 +682,12 @@ impl Property {
                 (Some(s), Some(y)) => y.chars().count() < s.chars().count(),
                 _ => false,
             },
+            // A value with something to show, in a result that is more than it: the
+            // function wrote it among other text.
+            Property::Shows { param, .. } => match (written(&input[param]), string(y)) {
+                (Some(x), Some(y)) => !x.is_empty() && y != x,
+                _ => false,
+            },
             _ => true,
         }
     }
@@ -645,6 +714,21 @@ impl Property {
             Property::NoWordStarts(c) => Some(Property::Lacks(*c)),
             Property::SameNonSpace(p) => Some(Property::SameWords(*p)),
             _ => None,
+        }
+    }
+
+    /// Whether the property follows from `other` (is [`stronger`](Self::stronger)'s weaker
+    /// form, or holds a parameter anywhere where `other` holds it at an end).
+    pub fn follows_from(&self, other: Property) -> bool {
+        match (*self, other) {
+            (
+                Property::Shows {
+                    param,
+                    at: Place::Within,
+                },
+                Property::Shows { param: q, .. },
+            ) => param == q,
+            _ => self.stronger() == Some(other),
         }
     }
 
@@ -708,6 +792,10 @@ impl Property {
             },
             Property::SameLen(p) => match (y.elements(), input[p].elements()) {
                 (Some(e), Some(xs)) => e.len() == xs.len(),
+                _ => false,
+            },
+            Property::Shows { param, at } => match (written(&input[param]), string(y)) {
+                (Some(x), Some(y)) => at.holds(y, &x),
                 _ => false,
             },
             Property::NonEmpty => y.elements().is_some_and(|e| !e.is_empty()),
@@ -922,6 +1010,16 @@ impl Property {
                 "result.chars().count() <= {}.chars().count()",
                 sig.params[p].name
             ),
+            Property::Shows { param, at } => {
+                let x = &sig.params[param];
+                let pattern = match x.kind {
+                    Kind::Int => format!("&{}.to_string()", x.name),
+                    Kind::Char => x.value_text(),
+                    _ if x.ty.starts_with('&') => x.name.clone(),
+                    _ => format!("{}.as_str()", x.name),
+                };
+                format!("result.{}({pattern})", at.method())
+            }
             Property::NonEmpty => "!result.is_empty()".into(),
             Property::Sorted => "result.is_sorted()".into(),
             Property::Within(p) => {
@@ -1060,13 +1158,21 @@ mod tests {
         let of = |text: &str, kinds: &[Kind], out: Kind| Property::all(&sig(text, kinds, out));
         let slug = sig("fn slug(s: &str) -> String", &[Kind::Str], Kind::Str);
         let all = Property::all(&slug);
-        assert_eq!(all.iter().filter(|p| p.of_text()).count(), 14, "{all:?}");
-        // Of text made from no text, only the case of its letters.
+        assert_eq!(all.iter().filter(|p| p.of_text()).count(), 15, "{all:?}");
+        // Of text made from no text, the case of its letters, and where the number is
+        // written in it.
         let upper = Property::Lacks(CharClass::Upper);
         let lower = Property::Lacks(CharClass::Lower);
+        let shows = |at| Property::Shows { param: 0, at };
         assert_eq!(
             of("fn hex(n: u64) -> String", &[Kind::Int], Kind::Str),
-            vec![upper, lower]
+            vec![
+                upper,
+                lower,
+                shows(Place::Start),
+                shows(Place::End),
+                shows(Place::Within)
+            ]
         );
         let n = [Value::Int(2570)];
         let hex = Value::Str("0a0a".into());
@@ -1695,5 +1801,75 @@ mod tests {
             shorter.text(&wrap),
             "result.chars().count() <= text.chars().count()"
         );
+    }
+
+    #[test]
+    fn a_text_result_shows_a_parameter_as_written_where_it_is_written() {
+        let label = sig(
+            "fn label(n: i64, c: char, name: &str, owned: String) -> String",
+            &[Kind::Int, Kind::Char, Kind::Str, Kind::Str],
+            Kind::Str,
+        );
+        let shows: Vec<Property> = Property::all(&label)
+            .into_iter()
+            .filter(|p| matches!(p, Property::Shows { .. }))
+            .collect();
+        let at = |param, at| Property::Shows { param, at };
+        // Numbers and characters at each place; a string's ends are its lines'.
+        assert_eq!(
+            shows,
+            [
+                at(0, Place::Start),
+                at(0, Place::End),
+                at(0, Place::Within),
+                at(1, Place::Start),
+                at(1, Place::End),
+                at(1, Place::Within),
+                at(2, Place::Within),
+                at(3, Place::Within),
+            ]
+        );
+        let texts: Vec<String> = shows.iter().map(|p| p.text(&label)).collect();
+        assert_eq!(
+            texts,
+            [
+                "result.starts_with(&n.to_string())",
+                "result.ends_with(&n.to_string())",
+                "result.contains(&n.to_string())",
+                "result.starts_with(c)",
+                "result.ends_with(c)",
+                "result.contains(c)",
+                "result.contains(name)",
+                "result.contains(owned.as_str())",
+            ]
+        );
+        let input = [
+            Value::Int(-21),
+            Value::Char('x'),
+            Value::Str("ab".into()),
+            Value::Str(String::new()),
+        ];
+        let y = |t: &str| Value::Str(t.into());
+        assert!(at(0, Place::Start).holds(&input, &y("-21st"), 0.0));
+        assert!(!at(0, Place::Start).holds(&input, &y("21st"), 0.0));
+        assert!(at(0, Place::End).holds(&input, &y("no. -21"), 0.0));
+        assert!(!at(0, Place::End).holds(&input, &y("-21st"), 0.0));
+        assert!(at(0, Place::Within).holds(&input, &y("a-21b"), 0.0));
+        assert!(!at(0, Place::Within).holds(&input, &y("a-2b1"), 0.0));
+        assert!(at(2, Place::Within).holds(&input, &y("cabd"), 0.0));
+        assert!(!at(1, Place::Within).holds(&input, &y("cabd"), 0.0));
+        // Only a value with text, in a result that is more than it, shows the function
+        // wrote it.
+        assert!(at(0, Place::Start).shown_by(&input, &y("-21st")));
+        assert!(!at(0, Place::Start).shown_by(&input, &y("-21")));
+        assert!(!at(3, Place::Within).shown_by(&input, &y("ab")));
+        assert!(!at(0, Place::Start).holds(&[Value::Float(1.0)], &y("1"), 0.0));
+        // Anywhere follows from either end, of the same parameter only.
+        assert!(at(0, Place::Within).follows_from(at(0, Place::Start)));
+        assert!(at(0, Place::Within).follows_from(at(0, Place::End)));
+        assert!(!at(0, Place::Within).follows_from(at(1, Place::End)));
+        assert!(!at(0, Place::End).follows_from(at(0, Place::Start)));
+        assert!(Property::Sign(Cmp::AtLeast).follows_from(Property::Sign(Cmp::Above)));
+        assert!(at(1, Place::Start).of_text());
     }
 }

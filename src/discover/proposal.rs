@@ -39,6 +39,10 @@ pub struct Proposal {
     /// The relation as the search found it, to check it on further observations.
     #[serde(skip)]
     pub(super) check: Option<Found>,
+    /// The periods of the signature it was found with (`Signature::periods`): its
+    /// follow-ups are numbered in the transformations they add.
+    #[serde(skip)]
+    pub(super) periods: Vec<(usize, i128)>,
 }
 
 /// The proposals for one or more sites, best first within each.
@@ -192,6 +196,7 @@ pub fn propose(site: &str, sig: &Signature, obs: &[Observation], min_inputs: usi
             perturbations: f.perturbations,
             tolerance: (f.tolerance > SITE_TOLERANCE).then_some(f.tolerance),
             check: Some(f.clone()),
+            periods: sig.periods.clone(),
         })
         .collect();
     out.dedup_by(|a, b| a.relation == b.relation);
@@ -250,6 +255,7 @@ mod tests {
             perturbations: 6,
             tolerance,
             check: None,
+            periods: Vec::new(),
         };
         let found = Proposals(vec![
             p("f(-x) == result", Some(3.2e-6)),

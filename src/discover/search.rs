@@ -181,6 +181,18 @@ impl Scope<'_> {
         fit: impl Fn(&[usize], Option<Guard>) -> Vec<T>,
         holds: impl Fn(&T, usize) -> bool,
     ) -> Option<(Option<Guard>, Vec<T>, Vec<usize>)> {
+        self.category_with(guards, fit, holds, |failed, off| 2 * failed > off)
+    }
+
+    /// As [`category`](Self::category), with what separates a category said by `separates`
+    /// of how many inputs outside it the relation failed on, of how many.
+    fn category_with<T>(
+        &self,
+        guards: &[Guard],
+        fit: impl Fn(&[usize], Option<Guard>) -> Vec<T>,
+        holds: impl Fn(&T, usize) -> bool,
+        separates: impl Fn(usize, usize) -> bool,
+    ) -> Option<(Option<Guard>, Vec<T>, Vec<usize>)> {
         let everywhere = fit(&self.all, None);
         if !everywhere.is_empty() {
             return Some((None, everywhere, self.all.clone()));
@@ -207,7 +219,7 @@ impl Scope<'_> {
                 .collect();
             let found: Vec<T> = fit(&on, Some(*g))
                 .into_iter()
-                .filter(|f| 2 * off.iter().filter(|&&i| !holds(f, i)).count() > off.len())
+                .filter(|f| separates(off.iter().filter(|&&i| !holds(f, i)).count(), off.len()))
                 .collect();
             if !found.is_empty() {
                 best = Some((*g, found, on));
@@ -513,7 +525,14 @@ pub fn search(
             forms_on(sig, obs, t, transform, on, weak)
         };
         let holds = |f: &Form, i: usize| pair(obs, i, t).is_some_and(|p| f.holds(&p));
-        let Some((guard, forms, on)) = scope.category(&guards, fit, holds) else {
+        // A period was found on one sign category, moving away from zero (`period`): it is
+        // claimed there, and the inputs within a step of zero, whose follow-up crosses to
+        // the other side, are all it needs to fail on outside.
+        let category = match period_of(sig, transform) {
+            Some(guards) => scope.category_with(&guards, fit, holds, |failed, _| failed > 0),
+            None => scope.category(&guards, fit, holds),
+        };
+        let Some((guard, forms, on)) = category else {
             continue;
         };
         let Some(guard) = pasted_guard(sig, transform, guard) else {
@@ -577,6 +596,23 @@ pub fn search(
     found.extend(images(sig, &scope));
     found.retain(|f| f.detects > 0);
     found
+}
+
+/// Of a translation by a period found on the inputs (`Signature::periods`), the guards of
+/// the sign category it was found on, the wider first.
+fn period_of(sig: &Signature, transform: &Transform) -> Option<[Guard; 2]> {
+    let Transform::Affine { param, a, b } = *transform else {
+        return None;
+    };
+    let step = sig
+        .periods
+        .iter()
+        .find(|&&(q, step)| q == param && a == 1.0 && step as f64 == b.value)?
+        .1;
+    Some(match step > 0 {
+        true => [Guard::NonNegative(param), Guard::Positive(param)],
+        false => [Guard::NonPositive(param), Guard::Negative(param)],
+    })
 }
 
 /// Whether the observation's integer result is `a·y1 + b·y2` of its follow-ups `first` and
@@ -1175,9 +1211,9 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             continue;
         }
         // `x <= 0 => result <= 0` beside `x < 0 => result < 0` says little more.
-        let implied = prop
-            .stronger()
-            .is_some_and(|s| out.iter().any(|f| f.subject == Subject::Property(s)));
+        let implied = out
+            .iter()
+            .any(|f| matches!(f.subject, Subject::Property(s) if prop.follows_from(s)));
         if implied {
             continue;
         }

@@ -34,6 +34,11 @@ impl Param {
         self.ty.starts_with('&')
     }
 
+    /// The values the parameter's integer type holds (see [`int_range`]).
+    pub fn int_range(&self) -> (i128, i128) {
+        int_range(&self.ty)
+    }
+
     /// Whether it is an unsigned integer (`usize`, `&u32`, ...), below zero nowhere.
     pub fn is_unsigned(&self) -> bool {
         self.kind == Kind::Int
@@ -142,6 +147,10 @@ pub struct Signature {
     /// may be put through (`snake(&kebab(s)) == result`); none unless given
     /// ([`Discovery::sibling`](super::Discovery::sibling)).
     pub siblings: Vec<Signature>,
+    /// Steps after which the function's result comes back, of an integer parameter each
+    /// (`suffix(n + 100) == suffix(n)`), found on the inputs given offline (see `period`);
+    /// each is a translation discovery tries. None unless found.
+    pub periods: Vec<(usize, i128)>,
 }
 
 impl Signature {
@@ -305,7 +314,25 @@ impl Signature {
             output_suffix: String::new(),
             in_place,
             siblings: Vec::new(),
+            periods: Vec::new(),
         })
+    }
+}
+
+/// The values an integer type written as `ty` holds, as far as discovery represents them
+/// (`i128`; a `usize` or `isize` as on a 64-bit target).
+pub(super) fn int_range(ty: &str) -> (i128, i128) {
+    match ty.trim_start_matches('&').trim() {
+        "i8" => (i8::MIN.into(), i8::MAX.into()),
+        "i16" => (i16::MIN.into(), i16::MAX.into()),
+        "i32" => (i32::MIN.into(), i32::MAX.into()),
+        "i64" | "isize" => (i64::MIN.into(), i64::MAX.into()),
+        "u8" => (0, u8::MAX.into()),
+        "u16" => (0, u16::MAX.into()),
+        "u32" => (0, u32::MAX.into()),
+        "u64" | "usize" => (0, u64::MAX.into()),
+        "u128" => (0, i128::MAX),
+        _ => (i128::MIN, i128::MAX),
     }
 }
 

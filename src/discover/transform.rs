@@ -786,6 +786,16 @@ impl Transform {
                 }
             }
         }
+        // The steps after which the result was seen to come back (`period`), last: a
+        // proposal's follow-ups are numbered in this list, and those of a discovery that
+        // found no period are numbered alike.
+        for &(p, step) in &sig.periods {
+            out.push(Transform::Affine {
+                param: p,
+                a: 1.0,
+                b: Const::lit(step as f64),
+            });
+        }
         out
     }
 

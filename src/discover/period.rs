@@ -1,0 +1,161 @@
+//! Periods of a function of an integer: the smallest step after which its result comes back
+//! (`suffix(n + 100) == suffix(n)` of English ordinals, the weekday of a day's number, a
+//! number's last digit). The affine grid moves an integer by one or two; a longer period is
+//! found here, offline, by trying each step in turn on the given inputs, and becomes one more
+//! translation the search tries (`Signature::periods`).
+//!
+//! A step must hold on every given input of one sign category, as a guard would state it
+//! (`n >= 0`, `n < 0`), moving away from zero: a suffix's period holds for `n >= 0` upwards
+//! and for `n < 0` downwards (`suffix(n - 100)`), and fails from `-1` up. Each wrong step is dropped at the first input it fails on, so the cost is about
+//! `LONGEST` calls and one per input for the period found.
+
+use super::signature::Signature;
+use super::value::{Kind, Value};
+
+/// The longest step tried: past a thousand, so that a power of ten up to `1000` is reached
+/// and a power of two up to `1024`, and the periods of a calendar (7, 12, 24, 60, 360, 400).
+const LONGEST: i128 = 1024;
+
+/// Fewest inputs of a category that a step must be tried on before it is called a period.
+const FEWEST: usize = 4;
+
+/// The periods found: for each integer parameter and sign category, the smallest step (past
+/// the two the affine grid tries) after which the result came back on every given input of
+/// the category, where the results of those inputs are not all one; negative for the
+/// negative category, whose inputs move down. `call` runs the function (`None`: it refused
+/// the input).
+pub(super) fn periods(
+    sig: &Signature,
+    inputs: &[Vec<Value>],
+    call: &mut dyn FnMut(&[Value]) -> Option<Value>,
+) -> Vec<(usize, i128)> {
+    let mut out = Vec::new();
+    for (p, param) in sig.params.iter().enumerate() {
+        if param.kind != Kind::Int {
+            continue;
+        }
+        let (bottom, top) = param.int_range();
+        let mut bases: Vec<(Vec<Value>, Value)> = Vec::new();
+        for input in inputs {
+            if input.get(p).is_some_and(|v| matches!(v, Value::Int(_)))
+                && !bases.iter().any(|(b, _)| b == input)
+            {
+                if let Some(y) = call(input) {
+                    bases.push((input.clone(), y));
+                }
+            }
+        }
+        let at = |input: &[Value]| match input[p] {
+            Value::Int(x) => x,
+            _ => 0,
+        };
+        for negative in [false, true] {
+            let of: Vec<&(Vec<Value>, Value)> = bases
+                .iter()
+                .filter(|(input, _)| (at(input) < 0) == negative)
+                .collect();
+            if of.len() < FEWEST || of.iter().all(|(_, y)| *y == of[0].1) {
+                continue;
+            }
+            let holds = |step: i128, call: &mut dyn FnMut(&[Value]) -> Option<Value>| {
+                let mut tried = 0;
+                for (input, y) in &of {
+                    let moved = at(input).checked_add(step);
+                    let Some(moved) = moved.filter(|x| (bottom..=top).contains(x)) else {
+                        continue;
+                    };
+                    let mut next = input.clone();
+                    next[p] = Value::Int(moved);
+                    if call(&next).as_ref() != Some(y) {
+                        return false;
+                    }
+                    tried += 1;
+                }
+                tried >= FEWEST
+            };
+            let sign = if negative { -1 } else { 1 };
+            let Some(step) = (1..=LONGEST).find(|&step| holds(sign * step, call)) else {
+                continue;
+            };
+            if step > 2 {
+                out.push((p, sign * step));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// English ordinal suffixes, a function with a period of a hundred for `n >= 0`.
+    fn suffix(n: i128) -> &'static str {
+        if (n % 100).abs() / 10 == 1 {
+            return "th";
+        }
+        match (n % 10).abs() {
+            1 => "st",
+            2 => "nd",
+            3 => "rd",
+            _ => "th",
+        }
+    }
+
+    fn of_one(ty: &str, f: fn(i128) -> Value, values: &[i128]) -> Vec<(usize, i128)> {
+        let sig =
+            Signature::parse(&format!("fn f(n: {ty}) -> String"), &[Kind::Int], Kind::Str).unwrap();
+        let inputs: Vec<Vec<Value>> = values.iter().map(|&n| vec![Value::Int(n)]).collect();
+        let (lo, hi) = sig.params[0].int_range();
+        periods(&sig, &inputs, &mut |v: &[Value]| match v[0] {
+            Value::Int(n) if (lo..=hi).contains(&n) => Some(f(n)),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn the_smallest_step_back_to_each_result_is_found_in_each_sign_category() {
+        let text = |n| Value::Str(suffix(n).into());
+        let values: Vec<i128> = (0..90).map(|i| (i * 37) % 1200 - 150).collect();
+        // Up from zero, and down below it: between -100 and 0 a step up lands on the
+        // other side, where the suffix of `-1` is not that of `99`.
+        assert_eq!(of_one("i64", text, &values), [(0, 100), (0, -100)]);
+        // No negative value, no negative step.
+        let positive: Vec<i128> = values.iter().map(|n| n.abs()).collect();
+        assert_eq!(of_one("i64", text, &positive), [(0, 100)]);
+        // A period of one or two is the affine grid's; a constant has every period and
+        // none says anything; a function with no period has none.
+        assert_eq!(of_one("i64", |n| Value::Bool(n % 2 == 0), &values), []);
+        assert_eq!(of_one("i64", |_| Value::Int(7), &values), []);
+        assert_eq!(of_one("i64", |n| Value::Int(n * n), &values), []);
+        // The last digit, by its period of ten; the weekday of a day's number by seven.
+        assert_eq!(of_one("u32", |n| Value::Int(n % 10), &positive), [(0, 10)]);
+        assert_eq!(of_one("u64", |n| Value::Int(n % 7), &positive), [(0, 7)]);
+    }
+
+    #[test]
+    fn a_step_needs_inputs_it_can_be_taken_from_within_the_type() {
+        // Of a `u8` from 200 up, no value can take a step of a hundred within the type:
+        // none is tried, and no other step brings the remainder back.
+        let near_top: Vec<i128> = (200..=255).collect();
+        assert_eq!(of_one("u8", |n| Value::Int(n % 100), &near_top), []);
+        assert_eq!(
+            of_one("u16", |n| Value::Int(n % 100), &near_top),
+            [(0, 100)]
+        );
+        // Three inputs are too few to call any step a period.
+        assert_eq!(of_one("u32", |n| Value::Int(n % 10), &[1, 2, 3]), []);
+        assert_eq!(
+            of_one("u32", |n| Value::Int(n % 10), &[1, 2, 3, 4]),
+            [(0, 10)]
+        );
+        // A refused follow-up breaks a step.
+        let sig = Signature::parse("fn f(n: u32) -> u32", &[Kind::Int], Kind::Int).unwrap();
+        let inputs: Vec<Vec<Value>> = (0..40).map(|n| vec![Value::Int(n)]).collect();
+        let found = periods(&sig, &inputs, &mut |v: &[Value]| match v[0] {
+            Value::Int(n) if n < 45 => Some(Value::Int(n % 10)),
+            _ => None,
+        });
+        assert_eq!(found, []);
+    }
+}
