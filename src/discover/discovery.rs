@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 
 use rand::{Rng, SeedableRng};
 
+use super::constant::members;
 use super::edge::edges;
 use super::function::{Args, Function, IntoArgs};
 use super::image::Image;
@@ -305,6 +306,13 @@ impl<'f, A: Args> Discovery<'f, A> {
             &self.inputs,
             &mut |v: &[Value]| (self.call)(v),
         ));
+        // Members of each class a proposal claims a result of, differing in its other digits.
+        let classes: Vec<_> = held
+            .0
+            .iter()
+            .filter_map(|p| p.check.as_ref()?.guard)
+            .collect();
+        built.extend(members(self.signature(), &self.inputs, &classes));
         let mut counter = self.observe_some(transforms, &built, self.seed ^ 0xC0DE, &|t| {
             read.contains(&t)
         });
@@ -1178,30 +1186,77 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_period_longer_than_the_grid_is_proposed_where_it_holds() {
-        fn suffix(n: i64) -> String {
-            let s = if (n % 100).abs() / 10 == 1 {
-                "th"
-            } else {
-                match (n % 10).abs() {
-                    1 => "st",
-                    2 => "nd",
-                    3 => "rd",
-                    _ => "th",
-                }
-            };
-            s.to_string()
-        }
-        let inputs = (0..100i64).map(|i| match i % 10 {
+    /// The English suffix of an ordinal, whose teens are special.
+    fn suffix(n: i64) -> String {
+        let s = if (n % 100).abs() / 10 == 1 {
+            "th"
+        } else {
+            match (n % 10).abs() {
+                1 => "st",
+                2 => "nd",
+                3 => "rd",
+                _ => "th",
+            }
+        };
+        s.to_string()
+    }
+
+    /// Integers as programs rank things: small ones most, some hundreds, a few negative and
+    /// a few large.
+    fn ranks() -> impl Iterator<Item = i64> {
+        (0..100i64).map(|i| match i % 10 {
             0 => -(i * 7 % 199) - 1,
-            1 => i64::MAX - i * 1_000_003,
+            // Spread over the upper half, their digits as good as random.
+            1 => i64::MAX / 2 + (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) as i64 / 4,
             2 | 3 => 100 + i * 53 % 1100,
             _ => i * 13 % 40,
-        });
+        })
+    }
+
+    #[test]
+    fn a_result_on_a_class_of_numbers_by_a_digit_is_proposed_and_a_coincidence_is_not() {
         let found = Discovery::new("fn suffix(n: i64) -> String", suffix)
             .unwrap()
-            .inputs(inputs)
+            .inputs(ranks())
+            .run();
+        let all: Vec<&str> = found.relations().collect();
+        assert!(
+            all.contains(&"if (n / 10 % 10).abs() == 1 => result == \"th\""),
+            "{found}"
+        );
+        // The last digits that make `th` everywhere, of those two live calls at least show
+        // (no input ends in 0 twice).
+        assert!(
+            all.contains(&"if [4, 5, 6, 7, 8, 9].contains(&(n % 10).abs()) => result == \"th\""),
+            "{found}"
+        );
+        // The digits of the few large inputs fall in classes by chance; inputs of those
+        // classes with other low digits break them.
+        assert!(
+            !all.iter().any(|r| r.contains("00 % 10")),
+            "no class by a place past the tens: {found}"
+        );
+        // Of a text that only ends alike, the end.
+        let found = Discovery::new("fn ordinal(n: i64) -> String", |n: i64| {
+            format!("{n}{}", suffix(n))
+        })
+        .unwrap()
+        .inputs(ranks())
+        .run();
+        assert!(
+            found
+                .relations()
+                .any(|r| r == "if (n / 10 % 10).abs() == 1 => result.ends_with(\"th\")"),
+            "{found}"
+        );
+        assert!(!found.relations().any(|r| r.contains("00 % 10")), "{found}");
+    }
+
+    #[test]
+    fn a_period_longer_than_the_grid_is_proposed_where_it_holds() {
+        let found = Discovery::new("fn suffix(n: i64) -> String", suffix)
+            .unwrap()
+            .inputs(ranks())
             .run();
         // Up from zero, where it was found, and where `n + 100` is an `i64`.
         let period = "if n >= 0 && n.checked_add(100).is_some() => suffix(n + 100) == result";

@@ -31,6 +31,26 @@ pub enum Guard {
     AllNonNegative(usize),
     /// Some element `!= 0`.
     SomeNonZero(usize),
+    /// The decimal digit of `|x|` in one place is one of a set: a class of integers by a
+    /// digit (`(n / 10 % 10).abs() == 1`, the teens of every hundred), on which a result is
+    /// one value. Found with such a result (see `search::constants`), never tried as the
+    /// category of another relation.
+    Digit {
+        /// `x`.
+        param: usize,
+        /// The place: `0` for units, `1` for tens.
+        place: u32,
+        /// The digits, bit `d` for digit `d`.
+        digits: u16,
+    },
+}
+
+/// The decimal digit of `|n|` in `place` (`0` for units).
+pub fn digit(n: i128, place: u32) -> u32 {
+    let shifted = 10u128
+        .checked_pow(place)
+        .map_or(0, |scale| n.unsigned_abs() / scale);
+    (shifted % 10) as u32
 }
 
 impl Guard {
@@ -116,7 +136,8 @@ impl Guard {
             | Guard::Sorted(p)
             | Guard::Varied(p)
             | Guard::AllNonNegative(p)
-            | Guard::SomeNonZero(p) => p,
+            | Guard::SomeNonZero(p)
+            | Guard::Digit { param: p, .. } => p,
         }
     }
 
@@ -150,6 +171,14 @@ impl Guard {
             Guard::Varied(p) => seq(p).windows(2).any(|w| w[0] != w[1]),
             Guard::AllNonNegative(p) => seq(p).iter().all(|&v| v >= 0.0),
             Guard::SomeNonZero(p) => seq(p).iter().any(|&v| v != 0.0),
+            Guard::Digit {
+                param,
+                place,
+                digits,
+            } => match input[param] {
+                Value::Int(n) => digits & (1 << digit(n, place)) != 0,
+                _ => false,
+            },
         }
     }
 
@@ -179,6 +208,29 @@ impl Guard {
             }
             Guard::SomeNonZero(p) => {
                 format!("{}.iter().any(|&v| v != {})", param(p).name, zero(p))
+            }
+            Guard::Digit {
+                param: p,
+                place,
+                digits,
+            } => {
+                let x = param(p).value_text();
+                let shifted = match place {
+                    0 => format!("{x} % 10"),
+                    _ => format!("{x} / {} % 10", 10u128.pow(place)),
+                };
+                let digit = match param(p).is_unsigned() {
+                    true => format!("({shifted})"),
+                    false => format!("({shifted}).abs()"),
+                };
+                let set: Vec<String> = (0..10)
+                    .filter(|d| digits & (1 << d) != 0)
+                    .map(|d| d.to_string())
+                    .collect();
+                match set.as_slice() {
+                    [one] => format!("{digit} == {one}"),
+                    _ => format!("[{}].contains(&{digit})", set.join(", ")),
+                }
             }
         }
     }

@@ -44,6 +44,7 @@
 //! the edges of a function's domain in `edge`, and the functions it calls on values in
 //! `function`.
 
+mod constant;
 mod cover;
 mod discovery;
 mod edge;

@@ -256,6 +256,75 @@ pub enum Property {
         /// Where the result holds it.
         at: Place,
     },
+    /// The result is one value: said under a guard, of a class of inputs on which the
+    /// function returns it (`if (n / 10 % 10).abs() == 1 => result == "th"`).
+    Is(Lit),
+    /// A string result begins or ends with one text, under a guard likewise
+    /// (`result.ends_with("th")` of an ordinal of the teens).
+    Affix {
+        /// The text.
+        lit: Lit,
+        /// [`Place::Start`] or [`Place::End`].
+        at: Place,
+    },
+}
+
+/// The longest text a [`Lit`] holds, in bytes.
+const LIT_TEXT: usize = 24;
+
+/// A constant result, held by value: what a function returns on a whole class of inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Lit {
+    /// An integer.
+    Int(i128),
+    /// A boolean.
+    Bool(bool),
+    /// A character.
+    Char(char),
+    /// A short text: its UTF-8 bytes, and how many of them there are.
+    Text([u8; LIT_TEXT], u8),
+    /// `None`, or an `Err`.
+    Nothing,
+}
+
+impl Lit {
+    /// The value as a literal, if it is one a [`Lit`] holds.
+    pub fn of(v: &Value) -> Option<Lit> {
+        Some(match v {
+            Value::Int(i) => Lit::Int(*i),
+            Value::Bool(b) => Lit::Bool(*b),
+            Value::Char(c) => Lit::Char(*c),
+            Value::Str(s) => Lit::text(s)?,
+            Value::Option(None) | Value::Result(Err(_)) => Lit::Nothing,
+            _ => return None,
+        })
+    }
+
+    /// A text short enough to hold.
+    pub fn text(s: &str) -> Option<Lit> {
+        let mut bytes = [0; LIT_TEXT];
+        bytes.get_mut(..s.len())?.copy_from_slice(s.as_bytes());
+        Some(Lit::Text(bytes, s.len() as u8))
+    }
+
+    /// The text it holds, if it is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Lit::Text(bytes, len) => std::str::from_utf8(&bytes[..usize::from(*len)]).ok(),
+            _ => None,
+        }
+    }
+
+    /// Whether `v` is this value.
+    fn is(&self, v: &Value) -> bool {
+        match (self, v) {
+            (Lit::Nothing, Value::Option(inner)) => inner.is_none(),
+            (Lit::Nothing, Value::Result(r)) => r.is_err(),
+            (Lit::Text(..), Value::Str(s)) => self.as_str() == Some(s),
+            _ => Lit::of(v) == Some(*self),
+        }
+    }
 }
 
 /// Where a text result holds a parameter's text.
@@ -274,7 +343,7 @@ impl Place {
     /// Every place, the stronger first.
     pub const ALL: [Place; 3] = [Place::Start, Place::End, Place::Within];
 
-    fn holds(self, y: &str, x: &str) -> bool {
+    pub(super) fn holds(self, y: &str, x: &str) -> bool {
         match self {
             Place::Start => y.starts_with(x),
             Place::End => y.ends_with(x),
@@ -798,6 +867,11 @@ impl Property {
                 (Some(x), Some(y)) => at.holds(y, &x),
                 _ => false,
             },
+            Property::Is(lit) => lit.is(y),
+            Property::Affix { lit, at } => match (lit.as_str(), string(y)) {
+                (Some(x), Some(y)) => at.holds(y, x),
+                _ => false,
+            },
             Property::NonEmpty => y.elements().is_some_and(|e| !e.is_empty()),
             // As `is_sorted` judges it: NaN is out of order.
             Property::Sorted => y
@@ -854,7 +928,14 @@ impl Property {
     /// The relative tolerance invite's comparison needs for the property on one result.
     pub fn needed_tolerance(&self, input: &[Value], y: &Value) -> f64 {
         // Exact properties of integers and of text: no tolerance makes one hold.
-        if matches!(self, Property::Bracket { .. } | Property::AtMostLenOf(_)) || self.of_text() {
+        let exact = matches!(
+            self,
+            Property::Bracket { .. }
+                | Property::AtMostLenOf(_)
+                | Property::Is(_)
+                | Property::Affix { .. }
+        );
+        if exact || self.of_text() {
             return if self.holds(input, y, 0.0) {
                 0.0
             } else {
@@ -1019,6 +1100,18 @@ impl Property {
                     _ => format!("{}.as_str()", x.name),
                 };
                 format!("result.{}({pattern})", at.method())
+            }
+            Property::Is(lit) => match (lit, sig.output) {
+                (Lit::Nothing, Kind::Result) => "result.is_err()".into(),
+                (Lit::Nothing, _) => "result.is_none()".into(),
+                (Lit::Bool(true), _) => "result".into(),
+                (Lit::Bool(false), _) => "!result".into(),
+                (Lit::Int(i), _) => format!("result == {i}"),
+                (Lit::Char(c), _) => format!("result == {c:?}"),
+                (lit, _) => format!("result == {:?}", lit.as_str().unwrap_or_default()),
+            },
+            Property::Affix { lit, at } => {
+                format!("result.{}({:?})", at.method(), lit.as_str().unwrap_or_default())
             }
             Property::NonEmpty => "!result.is_empty()".into(),
             Property::Sorted => "result.is_sorted()".into(),

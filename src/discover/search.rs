@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use super::constant;
 use super::cover::Catches;
 use super::form::{fit_elementwise, fit_len_ratio, fit_numeric, Form, Pair, TextForm};
 use super::guard::Guard;
@@ -594,6 +595,7 @@ pub fn search(
     found.extend(recurrences(sig, transforms, &scope, &guards));
     found.extend(compositions(sig, transforms, &scope, &guards));
     found.extend(images(sig, &scope));
+    found.extend(constants(sig, transforms, &scope));
     found.retain(|f| f.detects > 0);
     found
 }
@@ -1249,6 +1251,64 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
             catches,
             perturbations,
             tolerance,
+            projection: None,
+        });
+    }
+    out
+}
+
+/// What the result is on a class of inputs by a digit of an integer parameter (see
+/// `constant`), judged on the live calls and every follow-up run made again, whose inputs
+/// are the function's as much: a class needs `min_inputs` distinct inputs among them, and a
+/// live call in it on which the relation catches a wrong output.
+fn constants(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Vec<Found> {
+    let obs = &scope.obs;
+    let mut budget = REMADE_ELEMENTS;
+    let made: Vec<Vec<_>> = scope
+        .all
+        .iter()
+        .map(|&i| results(transforms, obs[i], &mut budget))
+        .collect();
+    // The first of each observation's runs is its live call's.
+    let runs: Vec<(&[Value], &Value, bool)> = made
+        .iter()
+        .flat_map(|runs| {
+            runs.iter()
+                .enumerate()
+                .map(|(k, (input, y, _))| (input.as_ref(), *y, k == 0))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (guard, prop) in constant::classes(sig, &runs) {
+        let distinct: HashSet<String> = runs
+            .iter()
+            .filter(|(input, _, _)| guard.holds(input))
+            .map(|(input, _, _)| format!("{input:?}"))
+            .collect();
+        let on: Vec<usize> = scope
+            .all
+            .iter()
+            .copied()
+            .filter(|&i| guard.holds(&obs[i].input))
+            .collect();
+        if distinct.len() < scope.min_inputs || on.is_empty() {
+            continue;
+        }
+        let (list, first, scale) = perturbations(sig.output, obs, &on);
+        let (detects, catches) = caught(&list, &on, obs.len(), |p, i| {
+            let o = obs[i];
+            let y = p.apply(&o.output, first, scale, o.probe, o.size);
+            !prop.holds(&o.input, &y, o.noise)
+        });
+        out.push(Found {
+            subject: Subject::Property(prop),
+            guard: Some(guard),
+            inputs: distinct.len(),
+            held: on.len(),
+            detects,
+            catches,
+            perturbations: counted(&list),
+            tolerance: 0.0,
             projection: None,
         });
     }

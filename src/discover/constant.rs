@@ -1,0 +1,398 @@
+//! Classes of integers by a decimal digit on which a function's result is one value, or
+//! begins or ends with one text: what a function of a number's digits returns for a whole
+//! class (`if (n / 10 % 10).abs() == 1 => result == "th"`, the teens of an English suffix;
+//! `if (n % 10).abs() == 0 => result.ends_with("th")` of an ordinal). The search judges them
+//! on the live calls and their follow-up runs (see `search::constants`).
+
+use super::guard::{digit, Guard};
+use super::property::{Lit, Place, Property};
+use super::signature::Signature;
+use super::value::{Kind, Value};
+
+/// Fewest live calls of one digit that say what the result is on it: a follow-up run shares
+/// most digits of its call's input, so a digit's runs that all come from one call are one
+/// case, not many. A class as a whole needs as many distinct inputs as any relation.
+const FEWEST: usize = 2;
+
+/// The classes by a digit of an integer parameter on which every one of `runs` (an input, its
+/// result, and whether it is a live call's rather than a follow-up's) has one property of a
+/// constant, with that property; each fails on some run outside its class. Of each place, the
+/// digits whose runs share a value form one class, and those whose texts share an end (or a
+/// start) another.
+pub(super) fn classes(
+    sig: &Signature,
+    runs: &[(&[Value], &Value, bool)],
+) -> Vec<(Guard, Property)> {
+    let mut out = Vec::new();
+    if !matches!(
+        sig.output,
+        Kind::Int | Kind::Bool | Kind::Char | Kind::Str | Kind::Option | Kind::Result
+    ) {
+        return out;
+    }
+    for (p, param) in sig.params.iter().enumerate() {
+        if param.kind != Kind::Int {
+            continue;
+        }
+        let at = |input: &[Value]| match input.get(p) {
+            Some(Value::Int(n)) => Some(*n),
+            _ => None,
+        };
+        let largest = runs
+            .iter()
+            .filter_map(|(input, _, _)| at(input))
+            .map(i128::unsigned_abs)
+            .max()
+            .unwrap_or(0);
+        let mut place = 0;
+        while 10u128.checked_pow(place).is_some_and(|s| s <= largest) {
+            let of_digit = |d: u32| -> Vec<(&Value, bool)> {
+                runs.iter()
+                    .filter(|(input, _, _)| at(input).is_some_and(|n| digit(n, place) == d))
+                    .map(|(_, y, live)| (*y, *live))
+                    .collect()
+            };
+            // The results of each digit, where enough live calls have it.
+            let results: Vec<Vec<&Value>> = (0..10)
+                .map(of_digit)
+                .map(|runs| match runs.iter().filter(|(_, live)| *live).count() {
+                    n if n >= FEWEST => runs.into_iter().map(|(y, _)| y).collect(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            let mut found: Vec<(u16, Property)> = Vec::new();
+            // One value on each digit, the digits of one value together.
+            for (d, ys) in results.iter().enumerate() {
+                let one = !ys.is_empty() && ys.iter().all(|y| *y == ys[0]);
+                let Some(lit) = one.then(|| Lit::of(ys[0])).flatten() else {
+                    continue;
+                };
+                match found.iter_mut().find(|(_, q)| *q == Property::Is(lit)) {
+                    Some((mask, _)) => *mask |= 1 << d,
+                    None => found.push((1 << d, Property::Is(lit))),
+                }
+            }
+            // Texts that share an end or a start on each digit, and across the digits.
+            if sig.output == Kind::Str {
+                for place_in_text in [Place::End, Place::Start] {
+                    let mut mask = 0u16;
+                    let mut shared: Option<String> = None;
+                    for (d, ys) in results.iter().enumerate() {
+                        if found.iter().any(|(m, _)| m & (1 << d) != 0) {
+                            continue;
+                        }
+                        let Some(common) = common_of(ys, place_in_text) else {
+                            continue;
+                        };
+                        let joined = match &shared {
+                            Some(s) => common_pair(s, &common, place_in_text).to_string(),
+                            None => common,
+                        };
+                        if !joined.is_empty() {
+                            mask |= 1 << d;
+                            shared = Some(joined);
+                        }
+                    }
+                    // The number's own digits at that end of the text are the number's, not
+                    // the class's (`starts_with("1")` of the hundreds of a number written
+                    // first).
+                    let own = |text: &str| {
+                        runs.iter()
+                            .filter_map(|(input, _, _)| at(input))
+                            .filter(|&n| mask & (1 << digit(n, place)) != 0)
+                            .all(|n| place_in_text.holds(&n.to_string(), text))
+                    };
+                    let shared = shared.filter(|t| !own(t));
+                    if let Some(lit) = shared.as_deref().and_then(Lit::text) {
+                        found.push((
+                            mask,
+                            Property::Affix {
+                                lit,
+                                at: place_in_text,
+                            },
+                        ));
+                    }
+                }
+            }
+            for (digits, prop) in found {
+                let guard = Guard::Digit {
+                    param: p,
+                    place,
+                    digits,
+                };
+                let outside = runs
+                    .iter()
+                    .filter(|(input, _, _)| at(input).is_some() && !guard.holds(input));
+                if outside
+                    .clone()
+                    .any(|(input, y, _)| !prop.holds(input, y, 0.0))
+                {
+                    out.push((guard, prop));
+                }
+            }
+            place += 1;
+        }
+    }
+    out
+}
+
+/// The end (or start) every text of `ys` shares, if there are some, all texts, and it is
+/// not empty.
+fn common_of(ys: &[&Value], at: Place) -> Option<String> {
+    let mut texts = ys.iter().map(|y| match y {
+        Value::Str(s) => Some(s.as_str()),
+        _ => None,
+    });
+    let first = texts.next()??;
+    let mut common = first;
+    for t in texts {
+        common = common_pair(common, t?, at);
+    }
+    (!common.is_empty()).then(|| common.to_string())
+}
+
+/// The longest end (or start) of `a` that `b` shares, on a character boundary.
+fn common_pair<'a>(a: &'a str, b: &str, at: Place) -> &'a str {
+    match at {
+        Place::Start => {
+            let n: usize = a
+                .chars()
+                .zip(b.chars())
+                .take_while(|(x, y)| x == y)
+                .map(|(x, _)| x.len_utf8())
+                .sum();
+            &a[..n]
+        }
+        _ => {
+            let n: usize = a
+                .chars()
+                .rev()
+                .zip(b.chars().rev())
+                .take_while(|(x, y)| x == y)
+                .map(|(x, _)| x.len_utf8())
+                .sum();
+            &a[a.len() - n..]
+        }
+    }
+}
+
+/// How many of the given inputs class members are built from (spread over them).
+const BASES: usize = 6;
+
+/// Inputs in each class of `guards`, built to break what is claimed of it: from a few of the
+/// given inputs, the class's digit set to each of its digits, and then each other place up
+/// to one past it set to each digit in turn (the units under a class by the tens, the high
+/// digits under a class by a low one), within the parameter's type.
+pub(super) fn members(sig: &Signature, inputs: &[Vec<Value>], guards: &[Guard]) -> Vec<Vec<Value>> {
+    let mut out: Vec<Vec<Value>> = Vec::new();
+    let step = inputs.len().div_ceil(BASES).max(1);
+    for &guard in guards {
+        let Guard::Digit {
+            param,
+            place,
+            digits,
+        } = guard
+        else {
+            continue;
+        };
+        let (lo, hi) = sig.params[param].int_range();
+        for base in inputs.iter().step_by(step) {
+            let Some(&Value::Int(n)) = base.get(param) else {
+                continue;
+            };
+            for d in (0..10).filter(|d| digits & (1 << d) != 0) {
+                let Some(m) = with_digit(n, place, d) else {
+                    continue;
+                };
+                for other in (0..=place + 1).filter(|&j| j != place) {
+                    for e in 0..10 {
+                        let Some(x) = with_digit(m, other, e).filter(|x| (lo..=hi).contains(x))
+                        else {
+                            continue;
+                        };
+                        let mut input = base.clone();
+                        input[param] = Value::Int(x);
+                        if !out.contains(&input) {
+                            out.push(input);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `n` with the decimal digit of `|n|` in `place` set to `d`, its sign kept.
+fn with_digit(n: i128, place: u32, d: u32) -> Option<i128> {
+    let scale = 10u128.checked_pow(place)?;
+    let a = n.unsigned_abs();
+    let old = (a / scale) % 10;
+    let a = (a - old * scale).checked_add(u128::from(d).checked_mul(scale)?)?;
+    let a = i128::try_from(a).ok()?;
+    Some(if n < 0 { -a } else { a })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn suffix(n: i128) -> &'static str {
+        if digit(n, 1) == 1 {
+            return "th";
+        }
+        match digit(n, 0) {
+            1 => "st",
+            2 => "nd",
+            3 => "rd",
+            _ => "th",
+        }
+    }
+
+    fn of(ty: &str, output: Kind) -> Signature {
+        Signature::parse(&format!("fn f(n: {ty}) -> String"), &[Kind::Int], output).unwrap()
+    }
+
+    /// Runs of `f` at each of `live`, and follow-ups at `n + 1` and `n + 2`.
+    fn runs(f: impl Fn(i128) -> Value, live: &[i128]) -> Vec<(Vec<Value>, Value, bool)> {
+        live.iter()
+            .flat_map(|&n| [(n, true), (n + 1, false), (n + 2, false)])
+            .map(|(n, is_live)| (vec![Value::Int(n)], f(n), is_live))
+            .collect()
+    }
+
+    fn found(sig: &Signature, runs: &[(Vec<Value>, Value, bool)]) -> Vec<String> {
+        let runs: Vec<(&[Value], &Value, bool)> =
+            runs.iter().map(|(i, y, l)| (i.as_slice(), y, *l)).collect();
+        classes(sig, &runs)
+            .into_iter()
+            .map(|(g, p)| format!("if {} => {}", g.text(sig), p.text(sig)))
+            .collect()
+    }
+
+    #[test]
+    fn the_digits_of_one_value_form_a_class_and_the_texts_of_one_end_another() {
+        let live: Vec<i128> = (0..300).map(|i| i * 7 % 250 - 40).collect();
+        let text = |s: &str| Value::Str(s.into());
+        let sig = of("i64", Kind::Str);
+        assert_eq!(
+            found(&sig, &runs(|n| text(suffix(n)), &live)),
+            [
+                "if [0, 4, 5, 6, 7, 8, 9].contains(&(n % 10).abs()) => result == \"th\"",
+                "if (n / 10 % 10).abs() == 1 => result == \"th\"",
+            ]
+        );
+        // Texts that differ and end alike: the end the digits share, across them.
+        let ordinal = |n: i128| text(&format!("{n}{}", suffix(n)));
+        assert_eq!(
+            found(&sig, &runs(ordinal, &live)),
+            [
+                "if [0, 4, 5, 6, 7, 8, 9].contains(&(n % 10).abs()) => result.ends_with(\"th\")",
+                "if (n / 10 % 10).abs() == 1 => result.ends_with(\"th\")",
+            ]
+        );
+        // And a start: a label by the hundreds.
+        let label = |n: i128| match digit(n, 2) {
+            0 => text(&format!("small {n}")),
+            _ => text(&format!("{n}")),
+        };
+        let found_label = found(&sig, &runs(label, &live));
+        assert_eq!(
+            found_label,
+            ["if (n / 100 % 10).abs() == 0 => result.starts_with(\"small \")"]
+        );
+        // Of an unsigned number, no `abs`; of other results, other literals.
+        let unsigned = of("u32", Kind::Option);
+        let some_below = |n: i128| Value::Option((digit(n, 0) != 7).then(|| Box::new(text("x"))));
+        let positive: Vec<i128> = live.iter().map(|n| n.abs()).collect();
+        assert_eq!(
+            found(&unsigned, &runs(some_below, &positive)),
+            ["if (n % 10) == 7 => result.is_none()"]
+        );
+        let even = |n: i128| Value::Bool(n % 2 == 0);
+        assert_eq!(
+            found(&of("u8", Kind::Bool), &runs(even, &positive)),
+            [
+                "if [0, 2, 4, 6, 8].contains(&(n % 10)) => result",
+                "if [1, 3, 5, 7, 9].contains(&(n % 10)) => !result",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_class_needs_two_live_calls_of_each_digit_and_a_run_outside_it_that_differs() {
+        let text = |s: &str| Value::Str(s.into());
+        let sig = of("i64", Kind::Str);
+        // One live call ending in 4 (with its follow-ups at 5 and 6): no class of 4.
+        let mut live = vec![4, 10, 20, 11, 21];
+        assert!(!found(&sig, &runs(|n| text(suffix(n)), &live))
+            .iter()
+            .any(|r| r.contains("4")));
+        assert!(!found(&sig, &runs(|n| text(suffix(n)), &live))
+            .iter()
+            .any(|r| r.contains("4].contains(&(n % 10)")));
+        live.push(14);
+        // With a second, 4 joins 0 (whose live calls are 10 and 20).
+        assert!(found(&sig, &runs(|n| text(suffix(n)), &live))
+            .iter()
+            .any(|r| r.starts_with("if [0, 4].contains(&(n % 10).abs())")));
+        // A constant is one value everywhere: no class says it.
+        assert_eq!(
+            found(&sig, &runs(|_| text("th"), &live)),
+            Vec::<String>::new()
+        );
+        // Nor of a float or a sequence.
+        let float = Signature::parse("fn f(n: i64) -> f64", &[Kind::Int], Kind::Float).unwrap();
+        assert_eq!(
+            found(&float, &runs(|n| Value::Float(digit(n, 0) as f64), &live)),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn members_of_a_class_differ_in_the_other_places_and_stay_in_the_type() {
+        let sig = of("i8", Kind::Str);
+        let guard = Guard::Digit {
+            param: 0,
+            place: 1,
+            digits: 1 << 1,
+        };
+        let made = members(&sig, &[vec![Value::Int(-57)]], &[guard]);
+        let values: Vec<i128> = made
+            .iter()
+            .map(|v| match v[0] {
+                Value::Int(n) => n,
+                _ => 0,
+            })
+            .collect();
+        // The units, then the hundreds (within `i8`: -100 to -119 only, to -128).
+        let expected: Vec<i128> = (0..10).map(|u| -(10 + u)).chain([-117]).collect();
+        assert_eq!(values, expected);
+        assert!(made.iter().all(|v| guard.holds(v)));
+        assert_eq!(with_digit(-57, 0, 2), Some(-52));
+        assert_eq!(with_digit(57, 3, 4), Some(4057));
+        assert_eq!(with_digit(i128::MAX, 38, 9), None);
+        // Other guards have no members.
+        assert_eq!(
+            members(&sig, &[vec![Value::Int(3)]], &[Guard::Positive(0)]),
+            Vec::<Vec<Value>>::new()
+        );
+    }
+
+    #[test]
+    fn the_common_end_and_start_keep_whole_characters() {
+        assert_eq!(common_pair("12th", "3th", Place::End), "th");
+        assert_eq!(common_pair("éa", "èa", Place::End), "a");
+        assert_eq!(common_pair("small 1", "small 2", Place::Start), "small ");
+        assert_eq!(common_pair("ée", "éf", Place::Start), "é");
+        assert_eq!(common_pair("a", "b", Place::Start), "");
+        let v = |s: &str| Value::Str(s.into());
+        assert_eq!(
+            common_of(&[&v("1th"), &v("2th")], Place::End),
+            Some("th".into())
+        );
+        assert_eq!(common_of(&[&v("1st"), &v("2th")], Place::End), None);
+        assert_eq!(common_of(&[&v("1th"), &Value::Int(2)], Place::End), None);
+        assert_eq!(common_of(&[], Place::End), None);
+    }
+}
