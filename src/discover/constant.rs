@@ -4,7 +4,7 @@
 //! `if (n % 10).abs() == 0 => result.ends_with("th")` of an ordinal). The search judges them
 //! on the live calls and their follow-up runs (see `search::constants`).
 
-use super::guard::{digit, Guard};
+use super::guard::{digit, CharKind, Guard};
 use super::property::{Lit, Place, Property};
 use super::signature::Signature;
 use super::value::{Kind, Value};
@@ -31,106 +31,159 @@ pub(super) fn classes(
         return out;
     }
     for (p, param) in sig.params.iter().enumerate() {
-        if param.kind != Kind::Int {
-            continue;
+        match param.kind {
+            Kind::Int => out.extend(by_digit(sig, p, runs)),
+            Kind::Char | Kind::Str => out.extend(by_chars(p, runs)),
+            _ => {}
         }
-        let at = |input: &[Value]| match input.get(p) {
-            Some(Value::Int(n)) => Some(*n),
-            _ => None,
+    }
+    out
+}
+
+/// The classes of the integer parameter `p` by a decimal digit (see [`classes`]).
+fn by_digit(
+    sig: &Signature,
+    p: usize,
+    runs: &[(&[Value], &Value, bool)],
+) -> Vec<(Guard, Property)> {
+    let mut out = Vec::new();
+    let at = |input: &[Value]| match input.get(p) {
+        Some(Value::Int(n)) => Some(*n),
+        _ => None,
+    };
+    let largest = runs
+        .iter()
+        .filter_map(|(input, _, _)| at(input))
+        .map(i128::unsigned_abs)
+        .max()
+        .unwrap_or(0);
+    let mut place = 0;
+    while 10u128.checked_pow(place).is_some_and(|s| s <= largest) {
+        let of_digit = |d: u32| -> Vec<(&Value, bool)> {
+            runs.iter()
+                .filter(|(input, _, _)| at(input).is_some_and(|n| digit(n, place) == d))
+                .map(|(_, y, live)| (*y, *live))
+                .collect()
         };
-        let largest = runs
-            .iter()
-            .filter_map(|(input, _, _)| at(input))
-            .map(i128::unsigned_abs)
-            .max()
-            .unwrap_or(0);
-        let mut place = 0;
-        while 10u128.checked_pow(place).is_some_and(|s| s <= largest) {
-            let of_digit = |d: u32| -> Vec<(&Value, bool)> {
-                runs.iter()
-                    .filter(|(input, _, _)| at(input).is_some_and(|n| digit(n, place) == d))
-                    .map(|(_, y, live)| (*y, *live))
-                    .collect()
+        // The results of each digit, where enough live calls have it.
+        let results: Vec<Vec<&Value>> = (0..10)
+            .map(of_digit)
+            .map(|runs| match runs.iter().filter(|(_, live)| *live).count() {
+                n if n >= FEWEST => runs.into_iter().map(|(y, _)| y).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        let mut found: Vec<(u16, Property)> = Vec::new();
+        // One value on each digit, the digits of one value together.
+        for (d, ys) in results.iter().enumerate() {
+            let one = !ys.is_empty() && ys.iter().all(|y| *y == ys[0]);
+            let Some(lit) = one.then(|| Lit::of(ys[0])).flatten() else {
+                continue;
             };
-            // The results of each digit, where enough live calls have it.
-            let results: Vec<Vec<&Value>> = (0..10)
-                .map(of_digit)
-                .map(|runs| match runs.iter().filter(|(_, live)| *live).count() {
-                    n if n >= FEWEST => runs.into_iter().map(|(y, _)| y).collect(),
-                    _ => Vec::new(),
-                })
-                .collect();
-            let mut found: Vec<(u16, Property)> = Vec::new();
-            // One value on each digit, the digits of one value together.
-            for (d, ys) in results.iter().enumerate() {
-                let one = !ys.is_empty() && ys.iter().all(|y| *y == ys[0]);
-                let Some(lit) = one.then(|| Lit::of(ys[0])).flatten() else {
-                    continue;
-                };
-                match found.iter_mut().find(|(_, q)| *q == Property::Is(lit)) {
-                    Some((mask, _)) => *mask |= 1 << d,
-                    None => found.push((1 << d, Property::Is(lit))),
-                }
+            match found.iter_mut().find(|(_, q)| *q == Property::Is(lit)) {
+                Some((mask, _)) => *mask |= 1 << d,
+                None => found.push((1 << d, Property::Is(lit))),
             }
-            // Texts that share an end or a start on each digit, and across the digits.
-            if sig.output == Kind::Str {
-                for place_in_text in [Place::End, Place::Start] {
-                    let mut mask = 0u16;
-                    let mut shared: Option<String> = None;
-                    for (d, ys) in results.iter().enumerate() {
-                        if found.iter().any(|(m, _)| m & (1 << d) != 0) {
-                            continue;
-                        }
-                        let Some(common) = common_of(ys, place_in_text) else {
-                            continue;
-                        };
-                        let joined = match &shared {
-                            Some(s) => common_pair(s, &common, place_in_text).to_string(),
-                            None => common,
-                        };
-                        if !joined.is_empty() {
-                            mask |= 1 << d;
-                            shared = Some(joined);
-                        }
+        }
+        // Texts that share an end or a start on each digit, and across the digits.
+        if sig.output == Kind::Str {
+            for place_in_text in [Place::End, Place::Start] {
+                let mut mask = 0u16;
+                let mut shared: Option<String> = None;
+                for (d, ys) in results.iter().enumerate() {
+                    if found.iter().any(|(m, _)| m & (1 << d) != 0) {
+                        continue;
                     }
-                    // The number's own digits at that end of the text are the number's, not
-                    // the class's (`starts_with("1")` of the hundreds of a number written
-                    // first).
-                    let own = |text: &str| {
-                        runs.iter()
-                            .filter_map(|(input, _, _)| at(input))
-                            .filter(|&n| mask & (1 << digit(n, place)) != 0)
-                            .all(|n| place_in_text.holds(&n.to_string(), text))
+                    let Some(common) = common_of(ys, place_in_text) else {
+                        continue;
                     };
-                    let shared = shared.filter(|t| !own(t));
-                    if let Some(lit) = shared.as_deref().and_then(Lit::text) {
-                        found.push((
-                            mask,
-                            Property::Affix {
-                                lit,
-                                at: place_in_text,
-                            },
-                        ));
+                    let joined = match &shared {
+                        Some(s) => common_pair(s, &common, place_in_text).to_string(),
+                        None => common,
+                    };
+                    if !joined.is_empty() {
+                        mask |= 1 << d;
+                        shared = Some(joined);
                     }
                 }
-            }
-            for (digits, prop) in found {
-                let guard = Guard::Digit {
-                    param: p,
-                    place,
-                    digits,
+                // The number's own digits at that end of the text are the number's, not
+                // the class's (`starts_with("1")` of the hundreds of a number written
+                // first).
+                let own = |text: &str| {
+                    runs.iter()
+                        .filter_map(|(input, _, _)| at(input))
+                        .filter(|&n| mask & (1 << digit(n, place)) != 0)
+                        .all(|n| place_in_text.holds(&n.to_string(), text))
                 };
-                let outside = runs
-                    .iter()
-                    .filter(|(input, _, _)| at(input).is_some() && !guard.holds(input));
-                if outside
-                    .clone()
-                    .any(|(input, y, _)| !prop.holds(input, y, 0.0))
-                {
-                    out.push((guard, prop));
+                let shared = shared.filter(|t| !own(t));
+                if let Some(lit) = shared.as_deref().and_then(Lit::text) {
+                    found.push((
+                        mask,
+                        Property::Affix {
+                            lit,
+                            at: place_in_text,
+                        },
+                    ));
                 }
             }
-            place += 1;
+        }
+        for (digits, prop) in found {
+            let guard = Guard::Digit {
+                param: p,
+                place,
+                digits,
+            };
+            let outside = runs
+                .iter()
+                .filter(|(input, _, _)| at(input).is_some() && !guard.holds(input));
+            if outside
+                .clone()
+                .any(|(input, y, _)| !prop.holds(input, y, 0.0))
+            {
+                out.push((guard, prop));
+            }
+        }
+        place += 1;
+    }
+    out
+}
+
+/// The classes of the character or string parameter `p` by a class of characters: a
+/// character of it or not, a string holding one or not (`if c.is_control() =>
+/// result.is_none()`, `if !pan.contains(|c: char| c.is_ascii_digit()) => !result`). Of
+/// classes that hold the same live calls, the first.
+fn by_chars(p: usize, runs: &[(&[Value], &Value, bool)]) -> Vec<(Guard, Property)> {
+    let mut out = Vec::new();
+    let mut seen: Vec<(Vec<usize>, Property)> = Vec::new();
+    for class in CharKind::ALL {
+        for holds in [true, false] {
+            let guard = Guard::Chars {
+                param: p,
+                class,
+                holds,
+            };
+            let inside: Vec<usize> = (0..runs.len())
+                .filter(|&k| guard.holds(runs[k].0))
+                .collect();
+            let live: Vec<usize> = inside.iter().copied().filter(|&k| runs[k].2).collect();
+            if live.len() < FEWEST {
+                continue;
+            }
+            let first = runs[inside[0]].1;
+            if !inside.iter().all(|&k| runs[k].1 == first) {
+                continue;
+            }
+            let Some(lit) = Lit::of(first) else {
+                continue;
+            };
+            let prop = Property::Is(lit);
+            let differs = (0..runs.len())
+                .filter(|k| !inside.contains(k))
+                .any(|k| !prop.holds(runs[k].0, runs[k].1, 0.0));
+            if differs && !seen.contains(&(live.clone(), prop)) {
+                seen.push((live, prop));
+                out.push((guard, prop));
+            }
         }
     }
     out
@@ -187,6 +240,21 @@ pub(super) fn members(sig: &Signature, inputs: &[Vec<Value>], guards: &[Guard]) 
     let mut out: Vec<Vec<Value>> = Vec::new();
     let step = inputs.len().div_ceil(BASES).max(1);
     for &guard in guards {
+        if let Guard::Chars {
+            param,
+            class,
+            holds,
+        } = guard
+        {
+            for base in inputs.iter().step_by(step) {
+                for input in of_chars(base, param, class, holds) {
+                    if guard.holds(&input) && !out.contains(&input) {
+                        out.push(input);
+                    }
+                }
+            }
+            continue;
+        }
         let Guard::Digit {
             param,
             place,
@@ -221,6 +289,52 @@ pub(super) fn members(sig: &Signature, inputs: &[Vec<Value>], guards: &[Guard]) 
         }
     }
     out
+}
+
+/// Characters members of a class are drawn from: ASCII, and beyond it letters of several
+/// scripts and cases, digits of other systems, spaces, a format character and an emoji.
+fn pool() -> impl Iterator<Item = char> {
+    (0u8..128).map(char::from).chain([
+        'é', 'ß', 'Ω', 'Ж', 'ǅ', '中', '٣', 'Ⅳ', '²', '\u{a0}', '\u{2003}', '\u{85}', '\u{200b}',
+        '😀',
+    ])
+}
+
+/// Inputs like `base` whose parameter `param` is (holds) a character of `class`, or is not
+/// (holds none), as `holds` says: a character of the pool; a string with one inserted at
+/// its start, middle and end, or with those of the class taken out and others put in.
+fn of_chars(base: &[Value], param: usize, class: CharKind, holds: bool) -> Vec<Vec<Value>> {
+    let with = |v: Value| {
+        let mut input = base.to_vec();
+        input[param] = v;
+        input
+    };
+    let chosen: Vec<char> = pool().filter(|&c| class.has(c) == holds).collect();
+    match &base[param] {
+        Value::Char(_) => chosen.into_iter().map(|c| with(Value::Char(c))).collect(),
+        Value::Str(s) => {
+            let kept: String = match holds {
+                true => s.clone(),
+                false => s.chars().filter(|&c| !class.has(c)).collect(),
+            };
+            let middle = kept
+                .char_indices()
+                .nth(kept.chars().count() / 2)
+                .map_or(kept.len(), |(i, _)| i);
+            let mut out = vec![with(Value::Str(kept.clone()))];
+            // A few of the class (or outside it), spread over the pool.
+            let step = chosen.len().div_ceil(6).max(1);
+            for &c in chosen.iter().step_by(step) {
+                for at in [0, middle, kept.len()] {
+                    let mut t = kept.clone();
+                    t.insert(at, c);
+                    out.push(with(Value::Str(t)));
+                }
+            }
+            out
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// `n` with the decimal digit of `|n|` in `place` set to `d`, its sign kept.
@@ -394,5 +508,80 @@ mod tests {
         assert_eq!(common_of(&[&v("1st"), &v("2th")], Place::End), None);
         assert_eq!(common_of(&[&v("1th"), &Value::Int(2)], Place::End), None);
         assert_eq!(common_of(&[], Place::End), None);
+    }
+
+    #[test]
+    fn a_class_of_characters_gives_a_result_and_its_members_are_of_it() {
+        let width = |c: char| match c {
+            c if c.is_control() => Value::Option(None),
+            '\u{4e00}'..='\u{9fff}' => Value::Option(Some(Box::new(Value::Int(2)))),
+            _ => Value::Option(Some(Box::new(Value::Int(1)))),
+        };
+        let sig = Signature::parse(
+            "fn width(c: char) -> Option<usize>",
+            &[Kind::Char],
+            Kind::Option,
+        )
+        .unwrap();
+        let live = ['a', 'Z', '\n', '\t', '中', '文', '1', ' ', '\u{7f}', 'é'];
+        let runs: Vec<(Vec<Value>, Value, bool)> = live
+            .iter()
+            .map(|&c| (vec![Value::Char(c)], width(c), true))
+            .collect();
+        // Control characters give `None`; the classes the same calls make up (none here)
+        // would say it again and are left out.
+        assert_eq!(
+            found(&sig, &runs),
+            ["if c.is_control() => result.is_none()"]
+        );
+        let guard = Guard::Chars {
+            param: 0,
+            class: CharKind::Control,
+            holds: true,
+        };
+        let made = members(&sig, &[vec![Value::Char('a')]], &[guard]);
+        assert!(
+            made.len() >= 33,
+            "every ASCII control and more: {}",
+            made.len()
+        );
+        assert!(made.iter().all(|v| guard.holds(v)));
+
+        // Of a string: holding no digit.
+        let valid = |s: &str| {
+            let digits: Vec<u32> = s.chars().filter_map(|c| c.to_digit(10)).collect();
+            Value::Bool(!digits.is_empty() && digits.iter().sum::<u32>() % 10 == 0)
+        };
+        let sig =
+            Signature::parse("fn valid(pan: &str) -> bool", &[Kind::Str], Kind::Bool).unwrap();
+        let live = ["", "abc", "- -", "19", "55", "12", "7 3", "x", "a19"];
+        let runs: Vec<(Vec<Value>, Value, bool)> = live
+            .iter()
+            .map(|&s| (vec![Value::Str(s.into())], valid(s), true))
+            .collect();
+        assert_eq!(
+            found(&sig, &runs),
+            ["if !pan.contains(|c: char| c.is_numeric()) => !result"]
+        );
+        let no_digit = Guard::Chars {
+            param: 0,
+            class: CharKind::Numeric,
+            holds: false,
+        };
+        let made = members(&sig, &[vec![Value::Str("4 1-2".into())]], &[no_digit]);
+        assert!(made.contains(&vec![Value::Str(" -".into())]), "{made:?}");
+        assert!(
+            made.len() > 6 && made.iter().all(|v| no_digit.holds(v)),
+            "{made:?}"
+        );
+        let one_digit = Guard::Chars {
+            param: 0,
+            class: CharKind::Numeric,
+            holds: true,
+        };
+        let made = members(&sig, &[vec![Value::Str("ab".into())]], &[one_digit]);
+        assert!(made.contains(&vec![Value::Str("0ab".into())]), "{made:?}");
+        assert!(made.contains(&vec![Value::Str("ab0".into())]), "{made:?}");
+        assert!(made.iter().all(|v| one_digit.holds(v)));
     }
 }

@@ -1253,6 +1253,53 @@ mod tests {
     }
 
     #[test]
+    fn a_result_on_a_class_of_characters_is_proposed_and_a_coincidence_is_not() {
+        // A check of digits: no digit, no valid number.
+        let valid = |s: String| {
+            let digits: Vec<u32> = s.chars().filter_map(|c| c.to_digit(10)).collect();
+            !digits.is_empty() && digits.iter().sum::<u32>() % 10 == 0
+        };
+        // Letters only where there is no digit: that they make a number invalid is the
+        // inputs' coincidence, which letters put into valid numbers break (the follow-ups
+        // that append a letter, and the members of the class built offline).
+        let inputs = (0..120u32).map(|i| match i % 4 {
+            0 if i % 40 == 0 => ["", "- -", " "][(i / 40) as usize].to_string(),
+            0 => (0..=i / 4)
+                .map(|k| char::from(b'a' + ((k * 7 + i) % 26) as u8))
+                .collect(),
+            _ => format!("{} {}", i * 37 % 1000, i % 10),
+        });
+        let found = Discovery::new("fn valid(pan: &str) -> bool", valid)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        let no_digit = "if !pan.contains(|c: char| c.is_numeric()) => !result";
+        assert!(found.relations().any(|r| r == no_digit), "{found}");
+        assert!(
+            !found.relations().any(|r| r.contains("is_alphabetic()) =>")),
+            "{found}"
+        );
+        // Of a character: a control character has no width.
+        let width = |c: char| match c {
+            c if c.is_control() => None,
+            '\u{4e00}'..='\u{9fff}' => Some(2),
+            _ => Some(1),
+        };
+        let chars = (0..90u32)
+            .filter_map(|i| char::from_u32([i % 32, 32 + i, 0x4e00 + i][(i % 3) as usize]));
+        let found = Discovery::new("fn width(c: char) -> Option<usize>", width)
+            .unwrap()
+            .inputs(chars)
+            .run();
+        assert!(
+            found
+                .relations()
+                .any(|r| r == "if c.is_control() => result.is_none()"),
+            "{found}"
+        );
+    }
+
+    #[test]
     fn a_period_longer_than_the_grid_is_proposed_where_it_holds() {
         let found = Discovery::new("fn suffix(n: i64) -> String", suffix)
             .unwrap()

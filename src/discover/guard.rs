@@ -43,6 +43,87 @@ pub enum Guard {
         /// The digits, bit `d` for digit `d`.
         digits: u16,
     },
+    /// A character of a class (`c.is_control()`), or a string holding one
+    /// (`s.contains(char::is_numeric)`), or not, as `holds` says: a class of inputs on which
+    /// a result is one value (`if c.is_control() => result.is_none()`), found as
+    /// [`Guard::Digit`] is.
+    Chars {
+        /// The character or string parameter.
+        param: usize,
+        /// The class.
+        class: CharKind,
+        /// Whether the input is of the class (holds one of it), or is not.
+        holds: bool,
+    },
+}
+
+/// A class of characters, as the standard library names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CharKind {
+    /// `char::is_control`.
+    Control,
+    /// `char::is_whitespace`.
+    Whitespace,
+    /// `char::is_alphabetic`.
+    Alphabetic,
+    /// `char::is_numeric`.
+    Numeric,
+    /// `char::is_uppercase`.
+    Uppercase,
+    /// `char::is_lowercase`.
+    Lowercase,
+    /// `char::is_ascii_digit`.
+    AsciiDigit,
+    /// `char::is_ascii_punctuation`.
+    AsciiPunctuation,
+    /// `char::is_ascii`.
+    Ascii,
+}
+
+impl CharKind {
+    /// Every class, in a fixed order.
+    pub const ALL: [CharKind; 9] = [
+        CharKind::Control,
+        CharKind::Whitespace,
+        CharKind::Alphabetic,
+        CharKind::Numeric,
+        CharKind::Uppercase,
+        CharKind::Lowercase,
+        CharKind::AsciiDigit,
+        CharKind::AsciiPunctuation,
+        CharKind::Ascii,
+    ];
+
+    /// Whether `c` is of the class.
+    pub fn has(self, c: char) -> bool {
+        match self {
+            CharKind::Control => c.is_control(),
+            CharKind::Whitespace => c.is_whitespace(),
+            CharKind::Alphabetic => c.is_alphabetic(),
+            CharKind::Numeric => c.is_numeric(),
+            CharKind::Uppercase => c.is_uppercase(),
+            CharKind::Lowercase => c.is_lowercase(),
+            CharKind::AsciiDigit => c.is_ascii_digit(),
+            CharKind::AsciiPunctuation => c.is_ascii_punctuation(),
+            CharKind::Ascii => c.is_ascii(),
+        }
+    }
+
+    /// The method's name.
+    fn method(self) -> &'static str {
+        match self {
+            CharKind::Control => "is_control",
+            CharKind::Whitespace => "is_whitespace",
+            CharKind::Alphabetic => "is_alphabetic",
+            CharKind::Numeric => "is_numeric",
+            CharKind::Uppercase => "is_uppercase",
+            CharKind::Lowercase => "is_lowercase",
+            CharKind::AsciiDigit => "is_ascii_digit",
+            CharKind::AsciiPunctuation => "is_ascii_punctuation",
+            CharKind::Ascii => "is_ascii",
+        }
+    }
 }
 
 /// The decimal digit of `|n|` in `place` (`0` for units).
@@ -137,7 +218,8 @@ impl Guard {
             | Guard::Varied(p)
             | Guard::AllNonNegative(p)
             | Guard::SomeNonZero(p)
-            | Guard::Digit { param: p, .. } => p,
+            | Guard::Digit { param: p, .. }
+            | Guard::Chars { param: p, .. } => p,
         }
     }
 
@@ -177,6 +259,15 @@ impl Guard {
                 digits,
             } => match input[param] {
                 Value::Int(n) => digits & (1 << digit(n, place)) != 0,
+                _ => false,
+            },
+            Guard::Chars {
+                param,
+                class,
+                holds,
+            } => match &input[param] {
+                Value::Char(c) => class.has(*c) == holds,
+                Value::Str(s) => s.chars().any(|c| class.has(c)) == holds,
                 _ => false,
             },
         }
@@ -230,6 +321,18 @@ impl Guard {
                 match set.as_slice() {
                     [one] => format!("{digit} == {one}"),
                     _ => format!("[{}].contains(&{digit})", set.join(", ")),
+                }
+            }
+            Guard::Chars {
+                param: p,
+                class,
+                holds,
+            } => {
+                let not = if holds { "" } else { "!" };
+                let x = param(p);
+                match x.kind {
+                    Kind::Char => format!("{not}{}.{}()", x.name, class.method()),
+                    _ => format!("{not}{}.contains(|c: char| c.{}())", x.name, class.method()),
                 }
             }
         }

@@ -1295,6 +1295,15 @@ fn constants(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Ve
             continue;
         }
         let (list, first, scale) = perturbations(sig.output, obs, &on);
+        // A wrong version gives, on the class, what the function gives outside it (`Some`
+        // where it gives `None`).
+        let first = scope
+            .all
+            .iter()
+            .find(|&&i| {
+                !guard.holds(&obs[i].input) && !prop.holds(&obs[i].input, &obs[i].output, 0.0)
+            })
+            .map_or(first, |&i| &obs[i].output);
         let (detects, catches) = caught(&list, &on, obs.len(), |p, i| {
             let o = obs[i];
             let y = p.apply(&o.output, first, scale, o.probe, o.size);
