@@ -10,7 +10,7 @@ use super::edge::edges;
 use super::function::{Args, Function, IntoArgs};
 use super::image::Image;
 use super::observe::{observe_some, Observation, OneArg};
-use super::period::periods;
+use super::period::{onto_round, periods, rounded};
 use super::project::inner_signature;
 use super::proposal::{propose, Proposals};
 use super::search;
@@ -124,11 +124,12 @@ impl<'f, A: Args> Discovery<'f, A> {
     /// parse, is a method's, or takes none of these types.
     ///
     /// ```
+    /// // ASCII case: Unicode's does not come back (`İ` lowers to `i` and a combining dot).
     /// let found = invite::discover::Discovery::new("fn upper(s: &str) -> String", |s: String| {
-    ///     s.to_uppercase()
+    ///     s.to_ascii_uppercase()
     /// })
     /// .unwrap()
-    /// .sibling("fn lower(s: &str) -> String", |s: String| s.to_lowercase())
+    /// .sibling("fn lower(s: &str) -> String", |s: String| s.to_ascii_lowercase())
     /// .unwrap()
     /// .inputs((0..42).map(|i| {
     ///     let word = ["Ab", "x", "Mixed Case", "ÉTÉ", "déjà vu", "a1", "Zz"][i % 7];
@@ -313,6 +314,12 @@ impl<'f, A: Args> Discovery<'f, A> {
             .filter_map(|p| p.check.as_ref()?.guard)
             .collect();
         built.extend(members(self.signature(), &self.inputs, &classes));
+        // Inputs whose follow-up is a round number, where a calendar's or a number's
+        // exceptions lie (a step of four years onto a century).
+        let mut moved: Vec<usize> = read.iter().copied().collect();
+        moved.sort_unstable();
+        let moved: Vec<&Transform> = moved.iter().filter_map(|&t| transforms.get(t)).collect();
+        built.extend(onto_round(self.signature(), &self.inputs, &moved));
         let mut counter = self.observe_some(transforms, &built, self.seed ^ 0xC0DE, &|t| {
             read.contains(&t)
         });
@@ -589,7 +596,8 @@ const COUNTER_BASES: usize = 6;
 /// an integer type (where a relation's own arithmetic overflows), to the value of another
 /// parameter of its kind (equal arguments), negated, and doubled (an argument a multiple of
 /// another); each sequence emptied, cut to its first element, and made of its first element
-/// repeated; each string turned at every character. An input the function itself refuses is no counter-example: it is left out when
+/// repeated; each string turned at every character, and with a character appended whose
+/// case or ASCII form is longer; each integer rounded to powers of ten. An input the function itself refuses is no counter-example: it is left out when
 /// observed, as any input the function fails on.
 pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<Value>> {
     let step = inputs.len().div_ceil(COUNTER_BASES).max(1);
@@ -613,6 +621,8 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
                 Value::Int(i) => {
                     let (lo, hi) = param.int_range();
                     let mut values = vec![0, 1, lo, hi, i.saturating_mul(2)];
+                    // Round numbers, where a calendar's or a number's exceptions lie.
+                    values.extend(rounded(*i));
                     if !unsigned {
                         values.extend([-1, i.saturating_neg()]);
                     }
@@ -638,6 +648,12 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
                     // written twice holds `&amp;`, which neither half does).
                     for t in rotations(s) {
                         with(p, Value::Str(t));
+                    }
+                    // With a character that changes length when its case changes or when it
+                    // is written in ASCII (`ß` is `SS`, `ﬁ` is `fi`, `İ` lowers to two,
+                    // `…` is `...`), or that combines with the one before it.
+                    for c in ['ß', 'ﬁ', 'İ', 'Æ', '…', '\u{301}'] {
+                        with(p, Value::Str(format!("{s}{c}")));
                     }
                 }
                 Value::IntSeq(xs) => {
@@ -2257,6 +2273,16 @@ mod tests {
         assert_eq!(rotations("éa日"), ["a日é", "日éa"]);
         assert!(rotations("").is_empty() && rotations("x").is_empty());
         assert!(of_text.contains(&vec![Value::Str("stRu".into())]));
+        // And with a character whose other case or ASCII form is longer.
+        for s in ["Rustß", "Rustﬁ", "Rust\u{301}"] {
+            assert!(of_text.contains(&vec![Value::Str(s.into())]), "{s:?}");
+        }
+        // Integers rounded to powers of ten: where a calendar's exceptions lie.
+        let year = Signature::parse("fn leap(y: i32) -> bool", &[Kind::Int], Kind::Bool).unwrap();
+        let of_year = counter_inputs(&year, &[vec![Value::Int(-1937)]]);
+        for y in [-1930, -1900, -1000] {
+            assert!(of_year.contains(&vec![Value::Int(y)]), "{y}: {of_year:?}");
+        }
         // Another parameter's value only where the types agree.
         let mixed = Signature::parse(
             "fn m(x: i32, y: i64) -> i64",
@@ -2364,7 +2390,13 @@ mod tests {
             .run();
         let rel: Vec<&str> = found.relations().collect();
         assert!(
-            rel.contains(&"shout(&s.to_lowercase()) == result"),
+            rel.contains(&"shout(&s.to_uppercase()) == result"),
+            "{found}"
+        );
+        // Not from lower case: `İ` lowers to `i` and a combining dot, which upper-case
+        // to two characters, not `İ`.
+        assert!(
+            !rel.contains(&"shout(&s.to_lowercase()) == result"),
             "{found}"
         );
         let vowels = |s: String| s.chars().filter(|c| "aeiouAEIOU".contains(*c)).count();
@@ -2375,11 +2407,12 @@ mod tests {
         let rel: Vec<&str> = found.relations().collect();
         for expected in [
             "vowels(&s.repeat(2)) == 2 * result",
-            "vowels(&s.to_uppercase()) == result",
             "vowels(&format!(\"{s}a\")) == result + 1",
         ] {
             assert!(rel.contains(&expected), "{expected}\n{found}");
         }
+        // Not in upper case: `ﬁ` is no vowel, and upper-cases to `FI`.
+        assert!(!rel.contains(&"vowels(&s.to_uppercase()) == result"));
         let palindrome = |s: String| s.chars().eq(s.chars().rev());
         let found = Discovery::new("fn palindrome(s: &str) -> bool", palindrome)
             .unwrap()

@@ -10,6 +10,7 @@
 //! `LONGEST` calls and one per input for the period found.
 
 use super::signature::Signature;
+use super::transform::Transform;
 use super::value::{Kind, Value};
 
 /// The longest step tried: past a thousand, so that a power of ten up to `1000` is reached
@@ -71,6 +72,31 @@ pub(super) fn periods(
                     }
                     tried += 1;
                 }
+                // Where a calendar or a number's digits make an exception, at a round number
+                // (a century, a thousand): a step must also hold from each round number of
+                // the given inputs and to it.
+                for (input, _) in &of {
+                    for r in rounded(at(input)) {
+                        for from in [Some(r), r.checked_sub(step)] {
+                            let pair = from.and_then(|x| Some((x, x.checked_add(step)?)));
+                            let Some((x, moved)) = pair.filter(|&(x, moved)| {
+                                (x < 0) == negative
+                                    && (bottom..=top).contains(&x)
+                                    && (bottom..=top).contains(&moved)
+                            }) else {
+                                continue;
+                            };
+                            let run = |v: i128, call: &mut dyn FnMut(&[Value]) -> Option<Value>| {
+                                let mut next = input.clone();
+                                next[p] = Value::Int(v);
+                                call(&next)
+                            };
+                            if run(x, call) != run(moved, call) {
+                                return false;
+                            }
+                        }
+                    }
+                }
                 tried >= FEWEST
             };
             let sign = if negative { -1 } else { 1 };
@@ -79,6 +105,68 @@ pub(super) fn periods(
             };
             if step > 2 {
                 out.push((p, sign * step));
+            }
+        }
+    }
+    out
+}
+
+/// `n` rounded toward zero to each power of ten it reaches past the first: `1937` to
+/// `1930`, `1900` and `1000`.
+pub(super) fn rounded(n: i128) -> Vec<i128> {
+    let mut out = Vec::new();
+    let mut scale: i128 = 10;
+    while scale <= n.unsigned_abs().min(i128::MAX as u128) as i128 {
+        let r = n - n % scale;
+        if !out.contains(&r) {
+            out.push(r);
+        }
+        match scale.checked_mul(10) {
+            Some(next) => scale = next,
+            None => break,
+        }
+    }
+    out
+}
+
+/// How many of the given inputs the round numbers are taken from (spread over them).
+const ROUNDED_BASES: usize = 6;
+
+/// Inputs built to break a relation between an integer and its follow-up `a·n + b`: from a
+/// few of the given inputs, `n` such that the follow-up is a round number of the given
+/// input's (`1904`, whose step back of four is the century `1900`).
+pub(super) fn onto_round(
+    sig: &Signature,
+    inputs: &[Vec<Value>],
+    transforms: &[&Transform],
+) -> Vec<Vec<Value>> {
+    let mut out: Vec<Vec<Value>> = Vec::new();
+    let step = inputs.len().div_ceil(ROUNDED_BASES).max(1);
+    for base in inputs.iter().step_by(step) {
+        for t in transforms {
+            let Transform::Affine { param, a, b } = **t else {
+                continue;
+            };
+            let Some(&Value::Int(n)) = base.get(param) else {
+                continue;
+            };
+            let (lo, hi) = sig.params[param].int_range();
+            let (a, b) = (a as i128, b.value as i128);
+            for r in rounded(n) {
+                // `a·x + b == r`, where `x` is whole.
+                let Some(x) = r
+                    .checked_sub(b)
+                    .filter(|d| a != 0 && d % a == 0)
+                    .map(|d| d / a)
+                    .filter(|x| (lo..=hi).contains(x))
+                else {
+                    continue;
+                };
+                let mut input = base.clone();
+                input[param] = Value::Int(x);
+                if !out.contains(&input) {
+                    out.push(input);
+                }
             }
         }
     }
@@ -157,5 +245,66 @@ mod tests {
             _ => None,
         });
         assert_eq!(found, []);
+    }
+
+    fn leap(y: i128) -> Value {
+        Value::Bool(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0))
+    }
+
+    #[test]
+    fn a_step_must_hold_from_and_onto_the_round_numbers_of_the_inputs() {
+        // Years none of which is within four of a century: four holds on each, and fails
+        // from 1896 onto 1900, a round number of 1937; as do a hundred (1900 onto 2000) and
+        // two hundred. Four hundred is the period.
+        let years: Vec<i128> = (0..40)
+            .map(|i| 1905 + i * 7 % 90)
+            .chain([2037, 2310])
+            .collect();
+        assert_eq!(of_one("i32", leap, &years), [(0, 400)]);
+        assert_eq!(rounded(1937), [1930, 1900, 1000]);
+        assert_eq!(rounded(-1937), [-1930, -1900, -1000]);
+        assert_eq!(rounded(7), Vec::<i128>::new());
+        assert_eq!(rounded(100), [100]);
+        assert_eq!(rounded(i128::MIN).last(), Some(&-(10i128.pow(38))));
+    }
+
+    #[test]
+    fn inputs_are_built_whose_follow_up_is_a_round_number() {
+        let sig = Signature::parse("fn leap(y: i32) -> bool", &[Kind::Int], Kind::Bool).unwrap();
+        let back = Transform::Affine {
+            param: 0,
+            a: 1.0,
+            b: super::super::transform::Const::lit(-4.0),
+        };
+        let doubled = Transform::Affine {
+            param: 0,
+            a: 2.0,
+            b: super::super::transform::Const::lit(1.0),
+        };
+        let built = onto_round(&sig, &[vec![Value::Int(1937)]], &[&back, &doubled]);
+        let values: Vec<i128> = built
+            .iter()
+            .map(|v| match v[0] {
+                Value::Int(n) => n,
+                _ => 0,
+            })
+            .collect();
+        // `y - 4` onto 1930, 1900 and 1000; `2y + 1` onto none of them, all even.
+        assert_eq!(values, [1934, 1904, 1004]);
+        // Other transformations build none.
+        let reflect = Transform::Reflect { param: 0 };
+        assert!(onto_round(&sig, &[vec![Value::Int(1937)]], &[&reflect]).is_empty());
+        // Within the type: from 50, the step of a hundred onto 50 starts below zero.
+        let byte = Signature::parse("fn f(y: u8) -> bool", &[Kind::Int], Kind::Bool).unwrap();
+        let up = Transform::Affine {
+            param: 0,
+            a: 1.0,
+            b: super::super::transform::Const::lit(100.0),
+        };
+        assert!(onto_round(&byte, &[vec![Value::Int(50)]], &[&up]).is_empty());
+        assert_eq!(
+            onto_round(&byte, &[vec![Value::Int(250)]], &[&up]),
+            [vec![Value::Int(150)], vec![Value::Int(100)]]
+        );
     }
 }
