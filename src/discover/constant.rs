@@ -32,7 +32,12 @@ pub(super) fn classes(
     }
     for (p, param) in sig.params.iter().enumerate() {
         match param.kind {
-            Kind::Int => out.extend(by_digit(sig, p, runs)),
+            Kind::Int => {
+                out.extend(by_digit(sig, p, runs));
+                if sig.params.len() > 1 {
+                    out.extend(by_value(p, runs));
+                }
+            }
             Kind::Char | Kind::Str => out.extend(by_chars(p, runs)),
             _ => {}
         }
@@ -148,6 +153,52 @@ fn by_digit(
     out
 }
 
+/// The classes of the integer parameter `p` of a function of several by its value, from 0 to
+/// 63: the values on which the result is one value whatever the other arguments
+/// (`if [4, 6, 9, 11].contains(&month) => result == Some(30)`), each shown by two live calls
+/// with other arguments at least.
+fn by_value(p: usize, runs: &[(&[Value], &Value, bool)]) -> Vec<(Guard, Property)> {
+    let at = |input: &[Value]| match input.get(p) {
+        Some(Value::Int(v)) if (0..64).contains(v) => Some(*v as u32),
+        _ => None,
+    };
+    let others = |input: &[Value]| {
+        let mut rest = input.to_vec();
+        rest.remove(p);
+        format!("{rest:?}")
+    };
+    let mut found: Vec<(u64, Property)> = Vec::new();
+    for v in 0..64 {
+        let of: Vec<&(&[Value], &Value, bool)> = runs
+            .iter()
+            .filter(|(input, _, _)| at(input) == Some(v))
+            .collect();
+        let live: std::collections::HashSet<String> = of
+            .iter()
+            .filter(|(_, _, live)| *live)
+            .map(|(input, _, _)| others(input))
+            .collect();
+        if live.len() < FEWEST || !of.iter().all(|(_, y, _)| *y == of[0].1) {
+            continue;
+        }
+        let Some(lit) = Lit::of(of[0].1) else {
+            continue;
+        };
+        match found.iter_mut().find(|(_, q)| *q == Property::Is(lit)) {
+            Some((mask, _)) => *mask |= 1 << v,
+            None => found.push((1 << v, Property::Is(lit))),
+        }
+    }
+    found
+        .into_iter()
+        .map(|(values, prop)| (Guard::Among { param: p, values }, prop))
+        .filter(|(guard, prop)| {
+            runs.iter()
+                .any(|(input, y, _)| !guard.holds(input) && !prop.holds(input, y, 0.0))
+        })
+        .collect()
+}
+
 /// The classes of the character or string parameter `p` by a class of characters: a
 /// character of it or not, a string holding one or not (`if c.is_control() =>
 /// result.is_none()`, `if !pan.contains(|c: char| c.is_ascii_digit()) => !result`). Of
@@ -240,6 +291,19 @@ pub(super) fn members(sig: &Signature, inputs: &[Vec<Value>], guards: &[Guard]) 
     let mut out: Vec<Vec<Value>> = Vec::new();
     let step = inputs.len().div_ceil(BASES).max(1);
     for &guard in guards {
+        // Each value of the set, with the other arguments of each base.
+        if let Guard::Among { param, values } = guard {
+            for base in inputs.iter().step_by(step) {
+                for v in (0..64).filter(|v| values & (1 << v) != 0) {
+                    let mut input = base.clone();
+                    input[param] = Value::Int(v);
+                    if !out.contains(&input) {
+                        out.push(input);
+                    }
+                }
+            }
+            continue;
+        }
         if let Guard::Chars {
             param,
             class,
@@ -583,5 +647,66 @@ mod tests {
         assert!(made.contains(&vec![Value::Str("0ab".into())]), "{made:?}");
         assert!(made.contains(&vec![Value::Str("ab0".into())]), "{made:?}");
         assert!(made.iter().all(|v| one_digit.holds(v)));
+    }
+
+    #[test]
+    fn values_of_an_argument_on_which_the_result_ignores_the_others_form_a_class() {
+        // Of an invalid month, zero.
+        let days = |y: i128, m: i128| {
+            Value::Int(match m {
+                4 | 6 | 9 | 11 => 30,
+                2 if y % 4 == 0 => 29,
+                2 => 28,
+                1..=12 => 31,
+                _ => 0,
+            })
+        };
+        let sig = Signature::parse(
+            "fn days(year: i32, month: u32) -> u32",
+            &[Kind::Int, Kind::Int],
+            Kind::Int,
+        )
+        .unwrap();
+        let live: Vec<(Vec<Value>, Value, bool)> = (0..60)
+            .map(|i| {
+                let (y, m) = (1990 + i * 7 % 13, i % 15);
+                (vec![Value::Int(y), Value::Int(m)], days(y, m), true)
+            })
+            .collect();
+        let all = found(&sig, &live);
+        for class in [
+            "if [4, 6, 9, 11].contains(&month) => result == 30",
+            "if [1, 3, 5, 7, 8, 10, 12].contains(&month) => result == 31",
+            "if [0, 13, 14].contains(&month) => result == 0",
+        ] {
+            assert!(all.iter().any(|r| r == class), "{class}: {all:?}");
+        }
+        // February depends on the year: no class of it; nor of the year, whose values are
+        // past 63 or, each, shown with one month.
+        assert!(!all.iter().any(|r| r.contains("month == 2")), "{all:?}");
+        assert!(!all.iter().any(|r| r.contains("&year)")), "{all:?}");
+        // Members: each value with the other arguments of each base.
+        let guard = Guard::Among {
+            param: 1,
+            values: 1 << 4 | 1 << 6,
+        };
+        let made = members(&sig, &[vec![Value::Int(1999), Value::Int(1)]], &[guard]);
+        assert_eq!(
+            made,
+            [
+                vec![Value::Int(1999), Value::Int(4)],
+                vec![Value::Int(1999), Value::Int(6)]
+            ]
+        );
+        assert_eq!(guard.text(&sig), "[4, 6].contains(&month)");
+        // A function of one argument has no such class: its result at one value is one.
+        let one = of("i64", Kind::Str);
+        let text = |n: i128| Value::Str(format!("{}", n % 3));
+        let runs_one: Vec<(Vec<Value>, Value, bool)> = (0..40)
+            .map(|n| (vec![Value::Int(n % 8)], text(n % 8), true))
+            .collect();
+        assert!(!found(&one, &runs_one)
+            .iter()
+            .any(|r| r.contains(".contains(&n)")));
     }
 }

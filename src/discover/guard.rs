@@ -43,6 +43,15 @@ pub enum Guard {
         /// The digits, bit `d` for digit `d`.
         digits: u16,
     },
+    /// A small integer is one of a set of values (`[4, 6, 9, 11].contains(&month)`), bit `v`
+    /// for `v`: a class of inputs of a function of several arguments on which the result is
+    /// one value whatever the others, found as [`Guard::Digit`] is.
+    Among {
+        /// The integer parameter.
+        param: usize,
+        /// The values, from 0 to 63.
+        values: u64,
+    },
     /// A character of a class (`c.is_control()`), or a string holding one
     /// (`s.contains(char::is_numeric)`), or not, as `holds` says: a class of inputs on which
     /// a result is one value (`if c.is_control() => result.is_none()`), found as
@@ -219,7 +228,8 @@ impl Guard {
             | Guard::AllNonNegative(p)
             | Guard::SomeNonZero(p)
             | Guard::Digit { param: p, .. }
-            | Guard::Chars { param: p, .. } => p,
+            | Guard::Chars { param: p, .. }
+            | Guard::Among { param: p, .. } => p,
         }
     }
 
@@ -259,6 +269,10 @@ impl Guard {
                 digits,
             } => match input[param] {
                 Value::Int(n) => digits & (1 << digit(n, place)) != 0,
+                _ => false,
+            },
+            Guard::Among { param, values } => match input[param] {
+                Value::Int(v) => (0..64).contains(&v) && values & (1 << v) != 0,
                 _ => false,
             },
             Guard::Chars {
@@ -321,6 +335,17 @@ impl Guard {
                 match set.as_slice() {
                     [one] => format!("{digit} == {one}"),
                     _ => format!("[{}].contains(&{digit})", set.join(", ")),
+                }
+            }
+            Guard::Among { param: p, values } => {
+                let x = param(p).value_text();
+                let set: Vec<String> = (0..64)
+                    .filter(|v| values & (1 << v) != 0)
+                    .map(|v: u32| v.to_string())
+                    .collect();
+                match set.as_slice() {
+                    [one] => format!("{x} == {one}"),
+                    _ => format!("[{}].contains(&{})", set.join(", "), param(p).name),
                 }
             }
             Guard::Chars {

@@ -1269,7 +1269,8 @@ fn constants(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Ve
         .iter()
         .map(|&i| results(transforms, obs[i], &mut budget))
         .collect();
-    // The first of each observation's runs is its live call's.
+    // The first of each observation's runs is its live call's. Of a part of the result (the
+    // value inside `Some`), a run whose whole result has none is no run of the part.
     let runs: Vec<(&[Value], &Value, bool)> = made
         .iter()
         .flat_map(|runs| {
@@ -1277,6 +1278,7 @@ fn constants(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Ve
                 .enumerate()
                 .map(|(k, (input, y, _))| (input.as_ref(), *y, k == 0))
         })
+        .filter(|(_, y, _)| y.kind() == sig.output)
         .collect();
     let mut out = Vec::new();
     for (guard, prop) in constant::classes(sig, &runs) {
