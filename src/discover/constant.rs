@@ -469,6 +469,22 @@ mod tests {
                 "if (n / 10 % 10).abs() == 1 => result.ends_with(\"th\")",
             ]
         );
+        // One value on some digits and a shared end on the others, at one place.
+        let zero_or = |n: i128| match digit(n, 0) {
+            0 => text("round"),
+            _ => text(&format!("{n}th")),
+        };
+        let both = found(&sig, &runs(zero_or, &live));
+        assert!(
+            both.contains(&"if (n % 10).abs() == 0 => result == \"round\"".to_string()),
+            "{both:?}"
+        );
+        assert!(
+            both.iter()
+                .any(|r| r.starts_with("if [1, 2, 3, 4, 5, 6, 7, 8, 9].contains")
+                    && r.ends_with("=> result.ends_with(\"th\")")),
+            "{both:?}"
+        );
         // And a start: a label by the hundreds.
         let label = |n: i128| match digit(n, 2) {
             0 => text(&format!("small {n}")),
@@ -548,6 +564,7 @@ mod tests {
         assert_eq!(values, expected);
         assert!(made.iter().all(|v| guard.holds(v)));
         assert_eq!(with_digit(-57, 0, 2), Some(-52));
+        assert_eq!(with_digit(0, 1, 3), Some(30));
         assert_eq!(with_digit(57, 3, 4), Some(4057));
         assert_eq!(with_digit(i128::MAX, 38, 9), None);
         // Other guards have no members.
@@ -598,6 +615,12 @@ mod tests {
             found(&sig, &runs),
             ["if c.is_control() => result.is_none()"]
         );
+        // Two live calls are enough.
+        let two: Vec<(Vec<Value>, Value, bool)> = ['a', 'Z', '\n', '\t', '中', '1']
+            .iter()
+            .map(|&c| (vec![Value::Char(c)], width(c), true))
+            .collect();
+        assert_eq!(found(&sig, &two), ["if c.is_control() => result.is_none()"]);
         let guard = Guard::Chars {
             param: 0,
             class: CharKind::Control,
@@ -645,6 +668,7 @@ mod tests {
         };
         let made = members(&sig, &[vec![Value::Str("ab".into())]], &[one_digit]);
         assert!(made.contains(&vec![Value::Str("0ab".into())]), "{made:?}");
+        assert!(made.contains(&vec![Value::Str("a0b".into())]), "{made:?}");
         assert!(made.contains(&vec![Value::Str("ab0".into())]), "{made:?}");
         assert!(made.iter().all(|v| one_digit.holds(v)));
     }

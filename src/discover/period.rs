@@ -291,6 +291,16 @@ mod tests {
             .collect();
         // `y - 4` onto 1930, 1900 and 1000; `2y + 1` onto none of them, all even.
         assert_eq!(values, [1934, 1904, 1004]);
+        // `2y` onto each: half of it.
+        let twice = Transform::Affine {
+            param: 0,
+            a: 2.0,
+            b: super::super::transform::Const::lit(0.0),
+        };
+        assert_eq!(
+            onto_round(&sig, &[vec![Value::Int(1937)]], &[&twice]),
+            [965, 950, 500].map(|y| vec![Value::Int(y)])
+        );
         // Other transformations build none.
         let reflect = Transform::Reflect { param: 0 };
         assert!(onto_round(&sig, &[vec![Value::Int(1937)]], &[&reflect]).is_empty());
@@ -306,5 +316,31 @@ mod tests {
             onto_round(&byte, &[vec![Value::Int(250)]], &[&up]),
             [vec![Value::Int(150)], vec![Value::Int(100)]]
         );
+    }
+
+    #[test]
+    fn the_bases_and_the_round_numbers_are_taken_as_the_sign_and_the_type_allow() {
+        // A duplicate input is one base: three distinct are too few.
+        assert_eq!(of_one("u32", |n| Value::Int(n % 10), &[1, 1, 2, 3]), []);
+        // Zero is of the category `n >= 0`.
+        assert_eq!(
+            of_one("u32", |n| Value::Int(n % 10), &[0, 1, 2, 3]),
+            [(0, 10)]
+        );
+        // A step must hold from zero where zero is of the category: of a function special at
+        // zero, each step onto a round number of the inputs (10 to 40) fails from zero, and
+        // the first that none reaches is fifty.
+        let special = |n: i128| Value::Int(if n == 0 { 99 } else { n % 10 });
+        let positive: Vec<i128> = (1..=40).collect();
+        assert_eq!(of_one("i64", special, &positive), [(0, 50)]);
+        // A round number's step back below zero is of the other category: a remainder with
+        // the sign of its number keeps a period of a hundred above zero.
+        let remainder = |n: i128| Value::Int(n % 100);
+        let above: Vec<i128> = (10..300).step_by(7).collect();
+        assert_eq!(of_one("i64", remainder, &above), [(0, 100)]);
+        // Of a `u8`, the steps from 156 up leave the type and are not taken: the period of
+        // a hundred holds from the others.
+        let bytes: Vec<i128> = (100..=200).collect();
+        assert_eq!(of_one("u8", remainder, &bytes), [(0, 100)]);
     }
 }

@@ -316,14 +316,9 @@ impl Lit {
         }
     }
 
-    /// Whether `v` is this value.
+    /// Whether `v` is this value (any `None` or `Err` for [`Lit::Nothing`]).
     fn is(&self, v: &Value) -> bool {
-        match (self, v) {
-            (Lit::Nothing, Value::Option(inner)) => inner.is_none(),
-            (Lit::Nothing, Value::Result(r)) => r.is_err(),
-            (Lit::Text(..), Value::Str(s)) => self.as_str() == Some(s),
-            _ => Lit::of(v) == Some(*self),
-        }
+        Lit::of(v) == Some(*self)
     }
 }
 
@@ -1951,6 +1946,7 @@ mod tests {
         assert!(!at(0, Place::Within).holds(&input, &y("a-2b1"), 0.0));
         assert!(at(2, Place::Within).holds(&input, &y("cabd"), 0.0));
         assert!(!at(1, Place::Within).holds(&input, &y("cabd"), 0.0));
+        assert!(at(1, Place::Start).holds(&input, &y("x1"), 0.0));
         // Only a value with text, in a result that is more than it, shows the function
         // wrote it.
         assert!(at(0, Place::Start).shown_by(&input, &y("-21st")));
@@ -1964,5 +1960,87 @@ mod tests {
         assert!(!at(0, Place::End).follows_from(at(0, Place::Start)));
         assert!(Property::Sign(Cmp::AtLeast).follows_from(Property::Sign(Cmp::Above)));
         assert!(at(1, Place::Start).of_text());
+    }
+
+    #[test]
+    fn a_constant_result_is_held_by_value_and_written_as_rust() {
+        let text = |s: &str| Value::Str(s.into());
+        assert_eq!(Lit::of(&Value::Int(-3)), Some(Lit::Int(-3)));
+        assert_eq!(Lit::of(&Value::Char('é')), Some(Lit::Char('é')));
+        assert_eq!(Lit::of(&Value::Bool(false)), Some(Lit::Bool(false)));
+        assert_eq!(Lit::of(&Value::Option(None)), Some(Lit::Nothing));
+        assert_eq!(Lit::of(&Value::Result(Err("e".into()))), Some(Lit::Nothing));
+        assert_eq!(Lit::of(&Value::Float(1.0)), None);
+        assert_eq!(Lit::of(&Value::Option(Some(Box::new(Value::Int(1))))), None);
+        // A text up to 24 bytes.
+        let th = Lit::of(&text("th")).unwrap();
+        assert_eq!(th.as_str(), Some("th"));
+        assert_eq!(
+            Lit::of(&text(&"x".repeat(24))).and_then(|l| l.as_str().map(str::len)),
+            Some(24)
+        );
+        assert_eq!(Lit::of(&text(&"x".repeat(25))), None);
+        assert_eq!(Lit::Int(1).as_str(), None);
+        // Compared as the value.
+        assert!(Property::Is(th).holds(&[], &text("th"), 0.0));
+        assert!(!Property::Is(th).holds(&[], &text("st"), 0.0));
+        assert!(!Property::Is(th).holds(&[], &Value::Char('t'), 0.0));
+        assert!(Property::Is(Lit::Nothing).holds(&[], &Value::Result(Err("x".into())), 0.0));
+        assert!(!Property::Is(Lit::Nothing).holds(
+            &[],
+            &Value::Option(Some(Box::new(Value::Int(0)))),
+            0.0
+        ));
+        assert!(Property::Is(Lit::Char('a')).holds(&[], &Value::Char('a'), 0.0));
+        let end = Property::Affix {
+            lit: th,
+            at: Place::End,
+        };
+        assert!(end.holds(&[], &text("12th"), 0.0) && !end.holds(&[], &text("12st"), 0.0));
+        assert_eq!(end.needed_tolerance(&[], &text("12st")), f64::INFINITY);
+        assert_eq!(end.needed_tolerance(&[], &text("12th")), 0.0);
+        // As Rust, by the result's kind.
+        let of = |ty: &str, kind: Kind| sig(&format!("fn f(n: i64) -> {ty}"), &[Kind::Int], kind);
+        let cases = [
+            (
+                Property::Is(th),
+                of("String", Kind::Str),
+                "result == \"th\"",
+            ),
+            (
+                Property::Is(Lit::Int(7)),
+                of("u8", Kind::Int),
+                "result == 7",
+            ),
+            (
+                Property::Is(Lit::Char('x')),
+                of("char", Kind::Char),
+                "result == 'x'",
+            ),
+            (
+                Property::Is(Lit::Bool(true)),
+                of("bool", Kind::Bool),
+                "result",
+            ),
+            (
+                Property::Is(Lit::Bool(false)),
+                of("bool", Kind::Bool),
+                "!result",
+            ),
+            (
+                Property::Is(Lit::Nothing),
+                of("Option<u8>", Kind::Option),
+                "result.is_none()",
+            ),
+            (
+                Property::Is(Lit::Nothing),
+                of("Result<u8, String>", Kind::Result),
+                "result.is_err()",
+            ),
+            (end, of("String", Kind::Str), "result.ends_with(\"th\")"),
+        ];
+        for (p, s, text) in cases {
+            assert_eq!(p.text(&s), text);
+        }
     }
 }
