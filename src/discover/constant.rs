@@ -723,6 +723,49 @@ mod tests {
             ]
         );
         assert_eq!(guard.text(&sig), "[4, 6].contains(&month)");
+        let april = Guard::Among {
+            param: 1,
+            values: 1 << 4,
+        };
+        assert_eq!(april.text(&sig), "month == 4");
+        let at = |m: i128| vec![Value::Int(2001), Value::Int(m)];
+        assert!(april.holds(&at(4)) && guard.holds(&at(6)));
+        assert!(!april.holds(&at(5)) && !april.holds(&at(2)) && !april.holds(&at(68)));
+        assert!(!april.holds(&at(-4)) && !april.holds(&at(4 + (1 << 32))));
+        // A value far past 63 is no small value, whatever its low bits: April's class of a
+        // function that gives 30 there and 0 at 2³² + 4 still stands.
+        let mut far = live.clone();
+        far.push((at(4 + (1 << 32)), Value::Int(0), true));
+        assert!(found(&sig, &far)
+            .iter()
+            .any(|r| r.starts_with("if [4, 6, 9, 11]")));
+        // Two live calls of a value, with other arguments, are enough.
+        let pair: Vec<(Vec<Value>, Value, bool)> = [(1990, 4), (1991, 4), (1990, 5), (1991, 5)]
+            .iter()
+            .map(|&(y, m)| (vec![Value::Int(y), Value::Int(m)], days(y, m), true))
+            .collect();
+        let by_value: Vec<String> = found(&sig, &pair)
+            .into_iter()
+            .filter(|r| r.starts_with("if month =="))
+            .collect();
+        assert_eq!(
+            by_value,
+            [
+                "if month == 4 => result == 30",
+                "if month == 5 => result == 31"
+            ]
+        );
+        // One value everywhere, outside the small values too: no class.
+        let flat: Vec<(Vec<Value>, Value, bool)> = (0..40)
+            .map(|i| {
+                (
+                    vec![Value::Int(1990 + i % 7), Value::Int(i % 5 + 70 * (i % 2))],
+                    Value::Int(0),
+                    true,
+                )
+            })
+            .collect();
+        assert_eq!(found(&sig, &flat), Vec::<String>::new());
         // A function of one argument has no such class: its result at one value is one.
         let one = of("i64", Kind::Str);
         let text = |n: i128| Value::Str(format!("{}", n % 3));
