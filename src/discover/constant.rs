@@ -1,8 +1,11 @@
-//! Classes of integers by a decimal digit on which a function's result is one value, or
-//! begins or ends with one text: what a function of a number's digits returns for a whole
-//! class (`if (n / 10 % 10).abs() == 1 => result == "th"`, the teens of an English suffix;
-//! `if (n % 10).abs() == 0 => result.ends_with("th")` of an ordinal). The search judges them
-//! on the live calls and their follow-up runs (see `search::constants`).
+//! Classes of inputs on which a function's result is one value, or begins or ends with one
+//! text: integers by a decimal digit (`if (n / 10 % 10).abs() == 1 => result == "th"`, the
+//! teens of an English suffix; `if (n % 10).abs() == 0 => result.ends_with("th")` of an
+//! ordinal), characters and strings by a class of characters (`if c.is_control() =>
+//! result.is_none()`), and, of a function of several arguments, a small integer by its value
+//! (`if [4, 6, 9, 11].contains(&month) => ...`). The search judges them on the live calls and
+//! their follow-up runs (see `search::constants`); offline, [`members`] of each class are
+//! built to break what is claimed of it.
 
 use super::guard::{digit, CharKind, Guard};
 use super::property::{Lit, Place, Property};

@@ -6,8 +6,11 @@
 //!
 //! A step must hold on every given input of one sign category, as a guard would state it
 //! (`n >= 0`, `n < 0`), moving away from zero: a suffix's period holds for `n >= 0` upwards
-//! and for `n < 0` downwards (`suffix(n - 100)`), and fails from `-1` up. Each wrong step is dropped at the first input it fails on, so the cost is about
-//! `LONGEST` calls and one per input for the period found.
+//! and for `n < 0` downwards (`suffix(n - 100)`), and fails from `-1` up. It must also hold
+//! from and onto each round number of those inputs, where a calendar's exceptions lie (four
+//! years hold on almost every year, and fail onto a century). Each wrong step is dropped at
+//! the first input it fails on, so the cost is about `LONGEST` calls and a few per input for
+//! the period found.
 
 use super::signature::Signature;
 use super::transform::Transform;
