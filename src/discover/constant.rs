@@ -17,6 +17,20 @@ use super::value::{Kind, Value};
 /// case, not many. A class as a whole needs as many distinct inputs as any relation.
 const FEWEST: usize = 2;
 
+/// Whether a signature can have classes: a result a [`Lit`] holds (or the variant of an
+/// `Option` or `Result`), and an integer, character or string parameter.
+pub(super) fn applies(sig: &Signature) -> bool {
+    let literal = matches!(
+        sig.output,
+        Kind::Int | Kind::Bool | Kind::Char | Kind::Str | Kind::Option | Kind::Result
+    );
+    literal
+        && sig
+            .params
+            .iter()
+            .any(|p| matches!(p.kind, Kind::Int | Kind::Char | Kind::Str))
+}
+
 /// The classes by a digit of an integer parameter on which every one of `runs` (an input, its
 /// result, and whether it is a live call's rather than a follow-up's) has one property of a
 /// constant, with that property; each fails on some run outside its class. Of each place, the
@@ -27,10 +41,7 @@ pub(super) fn classes(
     runs: &[(&[Value], &Value, bool)],
 ) -> Vec<(Guard, Property)> {
     let mut out = Vec::new();
-    if !matches!(
-        sig.output,
-        Kind::Int | Kind::Bool | Kind::Char | Kind::Str | Kind::Option | Kind::Result
-    ) {
+    if !applies(sig) {
         return out;
     }
     for (p, param) in sig.params.iter().enumerate() {
@@ -538,6 +549,13 @@ mod tests {
             found(&sig, &runs(|_| text("th"), &live)),
             Vec::<String>::new()
         );
+        // Only of a result a literal holds, and of a parameter classes are made of.
+        assert!(applies(&sig));
+        let of_floats = Signature::parse("fn f(x: f64) -> u8", &[Kind::Float], Kind::Int).unwrap();
+        assert!(!applies(&of_floats));
+        let to_list =
+            Signature::parse("fn f(n: i64) -> Vec<f64>", &[Kind::Int], Kind::FloatSeq).unwrap();
+        assert!(!applies(&to_list));
         // Nor of a float or a sequence.
         let float = Signature::parse("fn f(n: i64) -> f64", &[Kind::Int], Kind::Float).unwrap();
         assert_eq!(

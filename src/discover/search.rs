@@ -1257,11 +1257,15 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
     out
 }
 
-/// What the result is on a class of inputs by a digit of an integer parameter (see
-/// `constant`), judged on the live calls and every follow-up run made again, whose inputs
-/// are the function's as much: a class needs `min_inputs` distinct inputs among them, and a
-/// live call in it on which the relation catches a wrong output.
+/// What the result is on a class of inputs (by a digit, a class of characters or a small
+/// value; see `constant`), judged on the live calls and every follow-up run made again, whose
+/// inputs are the function's as much: a class needs `min_inputs` distinct inputs among them,
+/// and a live call in it on which the relation catches a wrong output.
 fn constants(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Vec<Found> {
+    // No run is made again where no class could be found.
+    if !constant::applies(sig) {
+        return Vec::new();
+    }
     let obs = &scope.obs;
     let mut budget = REMADE_ELEMENTS;
     let made: Vec<Vec<_>> = scope
