@@ -10,7 +10,7 @@
 use super::guard::{digit, CharKind, Guard};
 use super::property::{Lit, Place, Property};
 use super::signature::Signature;
-use super::value::{Kind, Value};
+use super::value::{push_with, Kind, Value};
 
 /// Fewest live calls of one digit that say what the result is on it: a follow-up run shares
 /// most digits of its call's input, so a digit's runs that all come from one call are one
@@ -309,11 +309,7 @@ pub(super) fn members(sig: &Signature, inputs: &[Vec<Value>], guards: &[Guard]) 
         if let Guard::Among { param, values } = guard {
             for base in inputs.iter().step_by(step) {
                 for v in (0..64).filter(|v| values & (1 << v) != 0) {
-                    let mut input = base.clone();
-                    input[param] = Value::Int(v);
-                    if !out.contains(&input) {
-                        out.push(input);
-                    }
+                    push_with(&mut out, base, param, Value::Int(v));
                 }
             }
             continue;
@@ -356,11 +352,7 @@ pub(super) fn members(sig: &Signature, inputs: &[Vec<Value>], guards: &[Guard]) 
                         else {
                             continue;
                         };
-                        let mut input = base.clone();
-                        input[param] = Value::Int(x);
-                        if !out.contains(&input) {
-                            out.push(input);
-                        }
+                        push_with(&mut out, base, param, Value::Int(x));
                     }
                 }
             }

@@ -16,7 +16,7 @@ use super::proposal::{propose, Proposals};
 use super::search;
 use super::signature::Signature;
 use super::transform::{Transform, TEXT_OPS};
-use super::value::Value;
+use super::value::{push_with, Value};
 use super::{Error, DEFAULT_MIN_INPUTS};
 
 /// The function, called on values.
@@ -603,13 +603,7 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
     let step = inputs.len().div_ceil(COUNTER_BASES).max(1);
     let mut out: Vec<Vec<Value>> = Vec::new();
     for base in inputs.iter().step_by(step) {
-        let mut with = |p: usize, v: Value| {
-            let mut input = base.clone();
-            input[p] = v;
-            if !out.contains(&input) {
-                out.push(input);
-            }
-        };
+        let mut with = |p: usize, v: Value| push_with(&mut out, base, p, v);
         for (p, param) in sig.params.iter().enumerate() {
             let unsigned = param.is_unsigned();
             match &base[p] {

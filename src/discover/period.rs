@@ -14,7 +14,7 @@
 
 use super::signature::Signature;
 use super::transform::Transform;
-use super::value::{Kind, Value};
+use super::value::{push_with, Kind, Value};
 
 /// The longest step tried: past a thousand, so that a power of ten up to `1000` is reached
 /// and a power of two up to `1024`, and the periods of a calendar (7, 12, 24, 60, 360, 400).
@@ -165,11 +165,7 @@ pub(super) fn onto_round(
                 else {
                     continue;
                 };
-                let mut input = base.clone();
-                input[param] = Value::Int(x);
-                if !out.contains(&input) {
-                    out.push(input);
-                }
+                push_with(&mut out, base, param, Value::Int(x));
             }
         }
     }

@@ -179,6 +179,16 @@ impl Value {
     }
 }
 
+/// Adds `base` with its parameter `param` set to `v` to `out`, unless `out` holds it: how
+/// inputs built to break a relation are gathered.
+pub(super) fn push_with(out: &mut Vec<Vec<Value>>, base: &[Value], param: usize, v: Value) {
+    let mut input = base.to_vec();
+    input[param] = v;
+    if !out.contains(&input) {
+        out.push(input);
+    }
+}
+
 /// `x` as an integer when it is a whole number that a float holds exactly.
 pub fn whole(x: f64) -> Option<i128> {
     // 2^53: beyond it not every integer is a float, so arithmetic on them is not exact.
