@@ -330,12 +330,17 @@ fn start_member(fleet_exe: &Path, root: &Path, k: usize) -> Member {
     // the members log many tests quickly. Deadlines no test comes near, even on a loaded
     // machine, so that each test ends in its verdict. No stats record before the final one:
     // what Prometheus shows while the workload runs comes from the collector's steps.
+    // Pairs change hands every second: the fleet's 17 pairs are dealt afresh each period, and
+    // in about one period of a thousand a member is dealt none (all 17 to the other two), so
+    // with the default ten-minute period a member could test nothing for the whole test.
+    // `INVITE_SHARD` gives the place; the file's `fleet` gives the period.
     std::fs::write(
         dir.join("invite.toml"),
         format!(
             "log = {:?}\ndefault_rho = 1.0\nwhen_busy = \"wait\"\nmax_overhead = 1.0\n\
              child_cpu_charge = 0.0\ntimeout_ms = 30000\ndrain_ms = 30000\n\
-             stats_interval_ms = 3600000\n",
+             stats_interval_ms = 3600000\n\
+             fleet = {{ size = {MEMBERS}, member = {k}, rotate = \"1s\" }}\n",
             log.display().to_string()
         ),
     )
