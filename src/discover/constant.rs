@@ -171,7 +171,7 @@ fn by_digit(
 /// 63: the values on which the result is one value whatever the other arguments
 /// (`if [4, 6, 9, 11].contains(&month) => result == Some(30)`), each shown by two live calls
 /// with other arguments at least.
-fn by_value(p: usize, runs: &[(&[Value], &Value, bool)]) -> Vec<(Guard, Property)> {
+pub(super) fn by_value(p: usize, runs: &[(&[Value], &Value, bool)]) -> Vec<(Guard, Property)> {
     let at = |input: &[Value]| match input.get(p) {
         Some(Value::Int(v)) if (0..64).contains(v) => Some(*v as u32),
         _ => None,
@@ -305,6 +305,14 @@ pub(super) fn members(sig: &Signature, inputs: &[Vec<Value>], guards: &[Guard]) 
     let mut out: Vec<Vec<Value>> = Vec::new();
     let step = inputs.len().div_ceil(BASES).max(1);
     for &guard in guards {
+        if let Guard::Residue { .. } = guard {
+            for input in super::residue::members(sig, inputs, guard) {
+                if !out.contains(&input) {
+                    out.push(input);
+                }
+            }
+            continue;
+        }
         // Each value of the set, with the other arguments of each base.
         if let Guard::Among { param, values } = guard {
             for base in inputs.iter().step_by(step) {
@@ -622,11 +630,14 @@ mod tests {
             .iter()
             .map(|&c| (vec![Value::Char(c)], width(c), true))
             .collect();
-        // Control characters give `None`; the classes the same calls make up (none here)
-        // would say it again and are left out.
+        // Control characters give `None`, lower-case letters `Some(1)`; the classes the same
+        // calls make up (none here) would say it again and are left out.
         assert_eq!(
             found(&sig, &runs),
-            ["if c.is_control() => result.is_none()"]
+            [
+                "if c.is_control() => result.is_none()",
+                "if c.is_lowercase() => result == Some(1)"
+            ]
         );
         // Two live calls are enough.
         let two: Vec<(Vec<Value>, Value, bool)> = ['a', 'Z', '\n', '\t', '中', '1']
@@ -741,6 +752,31 @@ mod tests {
             values: 1 << 4,
         };
         assert_eq!(april.text(&sig), "month == 4");
+        // Runs of three values or more are written as ranges.
+        let beyond = Guard::Among {
+            param: 1,
+            values: 1 | (u64::MAX << 13),
+        };
+        assert_eq!(
+            beyond.text(&sig),
+            "(month == 0 || (13..=63).contains(&month))"
+        );
+        let summer = Guard::Among {
+            param: 1,
+            values: 0b11_1110_0000 | 1 << 12 | 1 << 14,
+        };
+        assert_eq!(
+            summer.text(&sig),
+            "((5..=9).contains(&month) || month == 12 || month == 14)"
+        );
+        let pair = Guard::Among {
+            param: 1,
+            values: 0b111 << 5 | 0b11 << 20,
+        };
+        assert_eq!(
+            pair.text(&sig),
+            "((5..=7).contains(&month) || month == 20 || month == 21)"
+        );
         let at = |m: i128| vec![Value::Int(2001), Value::Int(m)];
         assert!(april.holds(&at(4)) && guard.holds(&at(6)));
         assert!(!april.holds(&at(5)) && !april.holds(&at(2)) && !april.holds(&at(68)));

@@ -13,10 +13,11 @@ use super::observe::{observe_some, Observation, OneArg};
 use super::period::{onto_round, periods, rounded};
 use super::project::inner_signature;
 use super::proposal::{propose, Proposals};
+use super::residue;
 use super::search;
 use super::signature::Signature;
 use super::transform::{Transform, TEXT_OPS};
-use super::value::{push_with, Value};
+use super::value::{push_with, Kind, Value};
 use super::{Error, DEFAULT_MIN_INPUTS};
 
 /// The function, called on values.
@@ -269,13 +270,25 @@ impl<'f, A: Args> Discovery<'f, A> {
     pub fn run(&self) -> Proposals {
         let transforms = Transform::all(self.signature());
         let obs = self.observe_all(&transforms, &self.inputs, self.seed);
-        let proposals = propose(
+        let proposals = self.proposed(&transforms, &obs);
+        self.verified(proposals, &transforms)
+    }
+
+    /// What the search proposes of the observations `obs`, and the classes by remainder.
+    fn proposed(&self, transforms: &[Transform], obs: &[Observation]) -> Proposals {
+        let mut proposals = propose(
             &self.signature().name,
             self.signature(),
-            &obs,
+            obs,
             self.min_inputs,
         );
-        self.verified(proposals, &transforms)
+        // A class the live calls showed too is proposed once.
+        for p in self.probed(transforms) {
+            if !proposals.relations().any(|r| r == p.relation) {
+                proposals.0.push(p);
+            }
+        }
+        proposals
     }
 
     /// The proposals that also hold on fresh inputs drawn near the given ones, and on the
@@ -391,7 +404,10 @@ impl<'f, A: Args> Discovery<'f, A> {
         }
         // Broken only on inputs none of the given ones in its guard was like (an empty
         // sequence, one element, a zero): the widest guard that leaves those out, keeps every
-        // given input the relation held on, and admits nothing its guard did not.
+        // given input the relation held on, and admits nothing its guard did not. Failing
+        // that, broken only where the result or a follow-up is `None` (`Err`): the relation
+        // where all are defined; or only beyond the given inputs: within them.
+        let mut condition = None;
         if !broken.is_empty() {
             let was = f.guard;
             let admitted = |i: &Vec<Value>| was.is_none_or(|g| g.holds(i));
@@ -409,22 +425,103 @@ impl<'f, A: Args> Discovery<'f, A> {
                             .iter()
                             .chain(counter.iter().map(|o| &o.input))
                             .all(|i| !g.holds(i) || admitted(i))
-                })?;
-            // Written again, as the search writes a relation under its guard.
-            let check = p.check.as_mut()?;
-            check.guard = Some(guard);
-            p.relation = super::render::relation(self.signature(), transforms, check);
-        }
-        if let Some(fits) = fits {
-            p.relation = match p.relation.strip_prefix("if ") {
-                Some(guarded) => {
-                    let (guard, body) = guarded.split_once(" => ")?;
-                    format!("if {guard} && {fits} => {body}")
+                });
+            match guard {
+                Some(guard) => {
+                    // Written again, as the search writes a relation under its guard.
+                    let check = p.check.as_mut()?;
+                    check.guard = Some(guard);
+                    p.relation = super::render::relation(self.signature(), transforms, check);
                 }
-                None => format!("if {fits} => {}", p.relation),
+                None if self.holds_where_defined(f, transforms, &broken, counter) => {
+                    p.defined = true;
+                    condition = Some(super::render::defined(self.signature(), transforms, f));
+                }
+                None => {
+                    let (param, lo, hi) = self.span_leaving_out(&broken)?;
+                    p.span = Some((param, lo, hi));
+                    let x = self.signature().params[param].value_text();
+                    condition = Some(format!("({lo}..={hi}).contains(&{x})"));
+                }
+            }
+        }
+        let conditions: Vec<String> = fits.into_iter().chain(condition).collect();
+        if !conditions.is_empty() {
+            let (guard, body) = match p.relation.strip_prefix("if ") {
+                Some(guarded) => guarded.split_once(" => ")?,
+                None => ("", p.relation.as_str()),
             };
+            // Each condition once: the value inside's relation already asks for a value.
+            let mut all: Vec<&str> = guard.split(" && ").filter(|c| !c.is_empty()).collect();
+            for c in conditions.iter().flat_map(|c| c.split(" && ")) {
+                if !all.contains(&c) {
+                    all.push(c);
+                }
+            }
+            p.relation = format!("if {} => {body}", all.join(" && "));
         }
         Some(p)
+    }
+
+    /// The first integer parameter whose given values span none of the `broken` inputs', with
+    /// that span: a relation broken only beyond every given input is claimed within them.
+    fn span_leaving_out(&self, broken: &[&Observation]) -> Option<(usize, i128, i128)> {
+        let int = |v: Option<&Value>| match v {
+            Some(Value::Int(i)) => Some(*i),
+            _ => None,
+        };
+        (0..self.signature().params.len()).find_map(|p| {
+            let given: Vec<i128> = self.inputs.iter().filter_map(|i| int(i.get(p))).collect();
+            let (lo, hi) = (*given.iter().min()?, *given.iter().max()?);
+            let outside = |o: &&Observation| int(o.input.get(p)).is_some_and(|v| v < lo || v > hi);
+            (lo < hi && broken.iter().all(outside)).then_some((p, lo, hi))
+        })
+    }
+
+    /// Whether `f`, a relation of an `Option` (`Result`) result and its follow-ups, is broken
+    /// only where one of them is `None` (`Err`), and held on some built input where all are
+    /// defined: the relation of neighbouring inputs at the edge of a function's domain
+    /// (`weekday(days + 7) == result` on a calendar's last day). A follow-up the function
+    /// refused (a panic) is no undefined value: a pasted relation would call it.
+    fn holds_where_defined(
+        &self,
+        f: &search::Found,
+        transforms: &[Transform],
+        broken: &[&Observation],
+        counter: &[Observation],
+    ) -> bool {
+        let sig = self.signature();
+        let follow_ups = f.follow_ups();
+        // Of a relation of where the results are defined, the condition would leave a
+        // tautology.
+        let of_variants = matches!(
+            f.subject,
+            search::Subject::Follow {
+                form: super::form::Form::SameVariant,
+                ..
+            }
+        );
+        // Of the value inside, the relation `unwrap`s each run where all are defined.
+        let whole_or_inner = f
+            .projection
+            .is_none_or(|p| p.at == super::project::At::Inner);
+        if !matches!(sig.output, Kind::Option | Kind::Result)
+            || !whole_or_inner
+            || follow_ups.is_empty()
+            || of_variants
+        {
+            return false;
+        }
+        let refused = |o: &Observation| {
+            follow_ups
+                .iter()
+                .any(|&t| o.follow.get(t).is_none_or(|x| x.output.is_none()))
+        };
+        let undefined = |o: &Observation| !all_defined(o, &follow_ups);
+        broken.iter().all(|o| !refused(o) && undefined(o))
+            && counter.iter().any(|o| {
+                !undefined(o) && search::holds_on(sig, transforms, f, std::slice::from_ref(o))
+            })
     }
 
     /// Whether an integer of the input is at an end of its type (zero excepted).
@@ -473,12 +570,7 @@ impl<'f, A: Args> Discovery<'f, A> {
     pub fn run_with_suspects(&self) -> (Proposals, Vec<super::Suspect>) {
         let transforms = Transform::all(self.signature());
         let obs = self.observe_all(&transforms, &self.inputs, self.seed);
-        let proposals = propose(
-            &self.signature().name,
-            self.signature(),
-            &obs,
-            self.min_inputs,
-        );
+        let proposals = self.proposed(&transforms, &obs);
         let suspects = super::suspects(
             &self.signature().name,
             self.signature(),
@@ -487,6 +579,51 @@ impl<'f, A: Args> Discovery<'f, A> {
             &proposals,
         );
         (self.verified(proposals, &transforms), suspects)
+    }
+
+    /// The classes by remainder of the integer parameters with a period, and by the small
+    /// values of an integer parameter of a function of several, each the result on it (see
+    /// `residue`), judged on the inputs probed to find them: a class few live calls fall in
+    /// (a year divisible by 400, a month numbered 13) is called for.
+    fn probed(&self, transforms: &[Transform]) -> Vec<super::Proposal> {
+        let sig = self.signature();
+        if !super::constant::applies(sig) {
+            return Vec::new();
+        }
+        let mut probes = residue::probes(sig, &self.inputs);
+        probes.extend(residue::value_probes(sig, &self.inputs));
+        if probes.is_empty() {
+            return Vec::new();
+        }
+        let obs = self.observe_some(transforms, &probes, self.seed ^ 0x5E51, &|_| false);
+        let results: std::collections::HashMap<String, &Value> = obs
+            .iter()
+            .map(|o| (format!("{:?}", o.input), &o.output))
+            .collect();
+        let mut classes = residue::classes(sig, &self.inputs, &mut |input: &[Value]| {
+            results.get(&format!("{input:?}")).map(|&v| v.clone())
+        });
+        if sig.params.len() > 1 {
+            let runs: Vec<(&[Value], &Value, bool)> = obs
+                .iter()
+                .map(|o| (o.input.as_slice(), &o.output, true))
+                .collect();
+            for (p, param) in sig.params.iter().enumerate() {
+                if param.kind == Kind::Int {
+                    classes.extend(super::constant::by_value(p, &runs));
+                }
+            }
+        }
+        let refs: Vec<&Observation> = obs.iter().collect();
+        let all: Vec<usize> = (0..refs.len()).collect();
+        classes
+            .into_iter()
+            .filter_map(|(guard, prop)| {
+                let distinct = refs.iter().filter(|o| guard.holds(&o.input)).count();
+                let f = search::on_class(sig, guard, prop, &refs, &all, distinct)?;
+                Some(super::Proposal::of(&sig.name, sig, transforms, &f))
+            })
+            .collect()
     }
 
     /// Whether `t` cannot be made of the input of `o` within its parameters' types: the
@@ -537,12 +674,17 @@ impl<'f, A: Args> Discovery<'f, A> {
                             .into_iter()
                             .filter(|t| t.fits_text(self.signature()).is_some())
                             .collect();
-                        if guardable.is_empty() {
-                            return search::holds_on(self.signature(), transforms, f, fresh);
-                        }
+                        // A relation claimed where all are defined is judged there.
+                        let follow_ups = f.follow_ups();
                         let made: Vec<Observation> = fresh
                             .iter()
                             .filter(|o| !guardable.iter().any(|t| self.overflows(o, t)))
+                            .filter(|o| !p.defined || all_defined(o, &follow_ups))
+                            .filter(|o| {
+                                p.span.is_none_or(|(q, lo, hi)| {
+                                    matches!(o.input.get(q), Some(Value::Int(v)) if (lo..=hi).contains(v))
+                                })
+                            })
                             .cloned()
                             .collect();
                         search::holds_on(self.signature(), transforms, f, &made)
@@ -586,6 +728,19 @@ impl<'f, A: Args> Discovery<'f, A> {
             .map(str::to_string)
             .collect()
     }
+}
+
+/// Whether the result of `o` and its follow-up runs `follow_ups` are all values, none `None`
+/// or `Err`, and none refused.
+fn all_defined(o: &Observation, follow_ups: &[usize]) -> bool {
+    let defined = |v: &Value| v.inner().is_none_or(|inner| inner.is_some());
+    defined(&o.output)
+        && follow_ups.iter().all(|&t| {
+            o.follow
+                .get(t)
+                .and_then(|x| x.output.as_ref())
+                .is_some_and(defined)
+        })
 }
 
 /// How many of the given inputs the counter-inputs are built from.
@@ -1343,6 +1498,102 @@ mod tests {
             found
                 .relations()
                 .any(|r| r == "if n.checked_add(100).is_some() => cents(n + 100) == result"),
+            "{found}"
+        );
+    }
+
+    #[test]
+    fn the_classes_by_remainder_of_a_period_are_proposed_and_checked() {
+        let is_leap = |y: i32| y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+        // Years of the last centuries: none divisible by 400 among them.
+        let years = || (0..100i32).map(|i| 1601 + i * 7_919 % 398);
+        let found = Discovery::new("fn is_leap(year: i32) -> bool", is_leap)
+            .unwrap()
+            .inputs(years())
+            .run();
+        for claim in [
+            "if year.rem_euclid(4) != 0 => !result",
+            "if year.rem_euclid(200) == 100 => !result",
+            "if year.rem_euclid(16) == 0 => result",
+        ] {
+            assert!(found.relations().any(|r| r == claim), "{claim}: {found}");
+        }
+        // Each fails on a calendar without the exceptions of centuries, or without that of
+        // four centuries.
+        let fresh: Vec<(i32,)> = (1500..2500).map(|y| (y,)).collect();
+        let julian = Discovery::new("fn is_leap(year: i32) -> bool", |y: i32| y % 4 == 0).unwrap();
+        assert!(julian
+            .failing(&found, fresh.clone())
+            .contains(&"if year.rem_euclid(200) == 100 => !result".to_string()));
+        let no_four_hundreds = |y: i32| y % 4 == 0 && y % 100 != 0;
+        let mutant = Discovery::new("fn is_leap(year: i32) -> bool", no_four_hundreds).unwrap();
+        assert!(mutant
+            .failing(&found, fresh.clone())
+            .contains(&"if year.rem_euclid(16) == 0 => result".to_string()));
+        let right = Discovery::new("fn is_leap(year: i32) -> bool", is_leap).unwrap();
+        assert_eq!(right.failing(&found, fresh), Vec::<String>::new());
+    }
+
+    /// The day of the week of a day's number, on a calendar of two million days.
+    fn weekday(days: i32) -> Option<u32> {
+        (-1_000_000..=1_000_000)
+            .contains(&days)
+            .then(|| days.rem_euclid(7) as u32)
+    }
+
+    #[test]
+    fn a_relation_broken_only_past_the_domain_s_edge_is_claimed_where_all_are_defined() {
+        // Days on the calendar, and a few past either end.
+        let days = || {
+            (0..80i32).map(|i| match i % 10 {
+                0 => (i - 40) * 1_000_003,
+                _ => i * 7_919 % 600_000 - 150_000,
+            })
+        };
+        let found = Discovery::new("fn weekday(days: i32) -> Option<u32>", weekday)
+            .unwrap()
+            .inputs(days())
+            .run();
+        // On the calendar's last days a week on is past its end: the step holds where both
+        // days are on it.
+        // (and where `days + 7` is an `i32`).
+        let week = "if days.checked_add(7).is_some() && result.is_some() \
+                    && weekday(days + 7).is_some() => weekday(days + 7) == result";
+        assert!(found.relations().any(|r| r == week), "{found}");
+        // Without the condition, it is claimed nowhere: it is false on the last days.
+        assert!(
+            !found
+                .relations()
+                .any(|r| r == "weekday(days + 7) == result"),
+            "{found}"
+        );
+        // Checked where it is defined: it holds on the last days and on days past the end,
+        // and fails on a week of eight days.
+        let edge: Vec<(i32,)> = (999_980..1_000_010).chain(days()).map(|d| (d,)).collect();
+        let again = Discovery::new("fn weekday(days: i32) -> Option<u32>", weekday).unwrap();
+        let kept = Proposals(
+            found
+                .0
+                .iter()
+                .filter(|p| p.relation == week)
+                .cloned()
+                .collect(),
+        );
+        assert_eq!(again.failing(&kept, edge.clone()), Vec::<String>::new());
+        let eight = |d: i32| weekday(d).map(|_| d.rem_euclid(8) as u32);
+        let mutant = Discovery::new("fn weekday(days: i32) -> Option<u32>", eight).unwrap();
+        assert_eq!(mutant.failing(&kept, edge), vec![week.to_string()]);
+        // Broken where both are defined too (at day zero, which the inputs built to break
+        // it hold), it is claimed nowhere.
+        let broken = |d: i32| if d == 0 { Some(6) } else { weekday(d) };
+        let found = Discovery::new("fn weekday(days: i32) -> Option<u32>", broken)
+            .unwrap()
+            .inputs(days())
+            .run();
+        assert!(
+            !found
+                .relations()
+                .any(|r| r.contains("weekday(days + 7) == result")),
             "{found}"
         );
     }

@@ -64,7 +64,26 @@ pub enum Guard {
         /// Whether the input is of the class (holds one of it), or is not.
         holds: bool,
     },
+    /// The remainder of an integer by a divisor of its period is one of a listed few, or
+    /// is none of them, as `within` says (`year.rem_euclid(400) == 0`,
+    /// `year.rem_euclid(4) != 0`): a class on which a result is one value, found by
+    /// probing each remainder (see `residue`).
+    Residue {
+        /// The integer parameter.
+        param: usize,
+        /// The divisor.
+        modulus: u16,
+        /// The remainders, the first `len` of them.
+        listed: [u16; LISTED],
+        /// How many remainders are listed.
+        len: u8,
+        /// Whether the remainder is one of them, or none.
+        within: bool,
+    },
 }
+
+/// Most remainders a class by remainder lists: what a reader takes in at a glance.
+pub const LISTED: usize = 8;
 
 /// A class of characters, as the standard library names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -133,6 +152,19 @@ impl CharKind {
             CharKind::Ascii => "is_ascii",
         }
     }
+}
+
+/// The runs of consecutive values of a set of values from 0 to 63 (bit `v` for `v`), each
+/// its first and last value.
+fn runs_of(values: u64) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for v in (0..64).filter(|v| values & (1 << v) != 0) {
+        match out.last_mut() {
+            Some((_, last)) if *last + 1 == v => *last = v,
+            _ => out.push((v, v)),
+        }
+    }
+    out
 }
 
 /// The decimal digit of `|n|` in `place` (`0` for units).
@@ -229,7 +261,8 @@ impl Guard {
             | Guard::SomeNonZero(p)
             | Guard::Digit { param: p, .. }
             | Guard::Chars { param: p, .. }
-            | Guard::Among { param: p, .. } => p,
+            | Guard::Among { param: p, .. }
+            | Guard::Residue { param: p, .. } => p,
         }
     }
 
@@ -273,6 +306,22 @@ impl Guard {
             },
             Guard::Among { param, values } => match input[param] {
                 Value::Int(v) => (0..64).contains(&v) && values & (1 << v) != 0,
+                _ => false,
+            },
+            Guard::Residue {
+                param,
+                modulus,
+                listed,
+                len,
+                within,
+            } => match input[param] {
+                Value::Int(v) => {
+                    let r = v.rem_euclid(i128::from(modulus));
+                    listed[..usize::from(len)]
+                        .iter()
+                        .any(|&l| i128::from(l) == r)
+                        == within
+                }
                 _ => false,
             },
             Guard::Chars {
@@ -339,13 +388,48 @@ impl Guard {
             }
             Guard::Among { param: p, values } => {
                 let x = param(p).value_text();
+                // Runs of three values or more as ranges (`(13..=63).contains(&month)`).
+                let runs = runs_of(values);
                 let set: Vec<String> = (0..64)
                     .filter(|v| values & (1 << v) != 0)
                     .map(|v: u32| v.to_string())
                     .collect();
-                match set.as_slice() {
-                    [one] => format!("{x} == {one}"),
-                    _ => format!("[{}].contains(&{})", set.join(", "), param(p).name),
+                if runs.iter().all(|(a, b)| b - a < 2) {
+                    return match set.as_slice() {
+                        [one] => format!("{x} == {one}"),
+                        _ => format!("[{}].contains(&{})", set.join(", "), param(p).name),
+                    };
+                }
+                let parts: Vec<String> = runs
+                    .iter()
+                    .map(|&(a, b)| match b - a {
+                        0 => format!("{x} == {a}"),
+                        1 => format!("{x} == {a} || {x} == {b}"),
+                        _ => format!("({a}..={b}).contains(&{})", param(p).name),
+                    })
+                    .collect();
+                match parts.as_slice() {
+                    [one] => one.clone(),
+                    _ => format!("({})", parts.join(" || ")),
+                }
+            }
+            Guard::Residue {
+                param: p,
+                modulus,
+                listed,
+                len,
+                within,
+            } => {
+                let r = format!("{}.rem_euclid({modulus})", param(p).value_text());
+                let set: Vec<String> = listed[..usize::from(len)]
+                    .iter()
+                    .map(u16::to_string)
+                    .collect();
+                match (set.as_slice(), within) {
+                    ([one], true) => format!("{r} == {one}"),
+                    ([one], false) => format!("{r} != {one}"),
+                    (_, true) => format!("[{}].contains(&{r})", set.join(", ")),
+                    (_, false) => format!("![{}].contains(&{r})", set.join(", ")),
                 }
             }
             Guard::Chars {

@@ -62,6 +62,7 @@ mod project;
 mod property;
 mod proposal;
 mod render;
+mod residue;
 mod search;
 mod signature;
 mod suspect;

@@ -286,6 +286,8 @@ pub enum Lit {
     Text([u8; LIT_TEXT], u8),
     /// `None`, or an `Err`.
     Nothing,
+    /// An integer inside `Some` (`Some(30)`, the days of April).
+    SomeInt(i128),
 }
 
 impl Lit {
@@ -297,6 +299,10 @@ impl Lit {
             Value::Char(c) => Lit::Char(*c),
             Value::Str(s) => Lit::text(s)?,
             Value::Option(None) | Value::Result(Err(_)) => Lit::Nothing,
+            Value::Option(Some(inner)) => match **inner {
+                Value::Int(i) => Lit::SomeInt(i),
+                _ => return None,
+            },
             _ => return None,
         })
     }
@@ -1102,6 +1108,7 @@ impl Property {
                 (Lit::Bool(true), _) => "result".into(),
                 (Lit::Bool(false), _) => "!result".into(),
                 (Lit::Int(i), _) => format!("result == {i}"),
+                (Lit::SomeInt(i), _) => format!("result == Some({i})"),
                 (Lit::Char(c), _) => format!("result == {c:?}"),
                 (lit, _) => format!("result == {:?}", lit.as_str().unwrap_or_default()),
             },
@@ -1971,7 +1978,15 @@ mod tests {
         assert_eq!(Lit::of(&Value::Option(None)), Some(Lit::Nothing));
         assert_eq!(Lit::of(&Value::Result(Err("e".into()))), Some(Lit::Nothing));
         assert_eq!(Lit::of(&Value::Float(1.0)), None);
-        assert_eq!(Lit::of(&Value::Option(Some(Box::new(Value::Int(1))))), None);
+        assert_eq!(
+            Lit::of(&Value::Option(Some(Box::new(Value::Int(1))))),
+            Some(Lit::SomeInt(1))
+        );
+        assert_eq!(
+            Lit::of(&Value::Option(Some(Box::new(Value::Float(1.0))))),
+            None
+        );
+        assert_eq!(Lit::of(&Value::Result(Ok(Box::new(Value::Int(1))))), None);
         // A text up to 24 bytes.
         let th = Lit::of(&text("th")).unwrap();
         assert_eq!(th.as_str(), Some("th"));
@@ -2036,6 +2051,11 @@ mod tests {
                 Property::Is(Lit::Nothing),
                 of("Result<u8, String>", Kind::Result),
                 "result.is_err()",
+            ),
+            (
+                Property::Is(Lit::SomeInt(30)),
+                of("Option<u8>", Kind::Option),
+                "result == Some(30)",
             ),
             (end, of("String", Kind::Str), "result.ends_with(\"th\")"),
         ];

@@ -43,11 +43,39 @@ pub struct Proposal {
     /// follow-ups are numbered in the transformations they add.
     #[serde(skip)]
     pub(super) periods: Vec<(usize, i128)>,
+    /// Whether it is claimed only where the result and its follow-ups are defined (`Some`,
+    /// `Ok`): a relation of neighbouring inputs that breaks only where one of them leaves the
+    /// function's domain (the last day of a calendar a week on).
+    #[serde(skip)]
+    pub(super) defined: bool,
+    /// The integer parameter, and the span of its given values, it is claimed within: a
+    /// relation broken only beyond every given input (a calendar's years past its end).
+    #[serde(skip)]
+    pub(super) span: Option<(usize, i128, i128)>,
 }
 
 /// The proposals for one or more sites, best first within each.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Proposals(pub Vec<Proposal>);
+
+impl Proposal {
+    /// The proposal of what the search found.
+    pub(super) fn of(site: &str, sig: &Signature, transforms: &[Transform], f: &Found) -> Self {
+        Proposal {
+            site: site.to_string(),
+            relation: render::relation(sig, transforms, f),
+            inputs: f.inputs,
+            held: f.held,
+            detects: f.detects,
+            perturbations: f.perturbations,
+            tolerance: (f.tolerance > SITE_TOLERANCE).then_some(f.tolerance),
+            check: Some(f.clone()),
+            periods: sig.periods.clone(),
+            defined: false,
+            span: None,
+        }
+    }
+}
 
 impl Proposals {
     /// The relation texts.
@@ -184,20 +212,9 @@ pub fn propose(site: &str, sig: &Signature, obs: &[Observation], min_inputs: usi
                 }),
         );
     }
-    let text = |f: &Found| render::relation(sig, &transforms, f);
     let mut out: Vec<Proposal> = found
         .iter()
-        .map(|f| Proposal {
-            site: site.to_string(),
-            relation: text(f),
-            inputs: f.inputs,
-            held: f.held,
-            detects: f.detects,
-            perturbations: f.perturbations,
-            tolerance: (f.tolerance > SITE_TOLERANCE).then_some(f.tolerance),
-            check: Some(f.clone()),
-            periods: sig.periods.clone(),
-        })
+        .map(|f| Proposal::of(site, sig, &transforms, f))
         .collect();
     out.dedup_by(|a, b| a.relation == b.relation);
     // Most wrong outputs caught per execution of the function a test of it adds first (a
@@ -256,6 +273,8 @@ mod tests {
             tolerance,
             check: None,
             periods: Vec::new(),
+            defined: false,
+            span: None,
         };
         let found = Proposals(vec![
             p("f(-x) == result", Some(3.2e-6)),

@@ -79,6 +79,28 @@ pub fn relation(sig: &Signature, transforms: &[Transform], f: &Found) -> String 
     }
 }
 
+/// Where the result of `f` and each of its follow-ups are defined (`Some`, `Ok`):
+/// `result.is_some() && weekday(days + 7).is_some()`.
+pub fn defined(sig: &Signature, transforms: &[Transform], f: &Found) -> String {
+    let method = match sig.output {
+        Kind::Result => "is_ok",
+        _ => "is_some",
+    };
+    let center = match f.subject {
+        Subject::Follow { center, .. } => center,
+        _ => None,
+    };
+    let calls = f
+        .follow_ups()
+        .into_iter()
+        .map(|t| sig.call(&transforms[t].arguments(sig, center)));
+    std::iter::once("result".to_string())
+        .chain(calls)
+        .map(|call| format!("{call}.{method}()"))
+        .collect::<Vec<_>>()
+        .join(" && ")
+}
+
 /// A number parameter written as the result's type (`n as u64`), where its type is another:
 /// `None` where it is the result's own.
 fn cast_to_output(sig: &Signature, param: usize) -> Option<String> {

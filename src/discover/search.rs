@@ -1291,43 +1291,54 @@ fn constants(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> Ve
             .filter(|(input, _, _)| guard.holds(input))
             .map(|(input, _, _)| format!("{input:?}"))
             .collect();
-        let on: Vec<usize> = scope
-            .all
-            .iter()
-            .copied()
-            .filter(|&i| guard.holds(&obs[i].input))
-            .collect();
-        if distinct.len() < scope.min_inputs || on.is_empty() {
+        if distinct.len() < scope.min_inputs {
             continue;
         }
-        let (list, first, scale) = perturbations(sig.output, obs, &on);
-        // A wrong version gives, on the class, what the function gives outside it (`Some`
-        // where it gives `None`).
-        let first = scope
-            .all
-            .iter()
-            .find(|&&i| {
-                !guard.holds(&obs[i].input) && !prop.holds(&obs[i].input, &obs[i].output, 0.0)
-            })
-            .map_or(first, |&i| &obs[i].output);
-        let (detects, catches) = caught(&list, &on, obs.len(), |p, i| {
-            let o = obs[i];
-            let y = p.apply(&o.output, first, scale, o.probe, o.size);
-            !prop.holds(&o.input, &y, o.noise)
-        });
-        out.push(Found {
-            subject: Subject::Property(prop),
-            guard: Some(guard),
-            inputs: distinct.len(),
-            held: on.len(),
-            detects,
-            catches,
-            perturbations: counted(&list),
-            tolerance: 0.0,
-            projection: None,
-        });
+        out.extend(on_class(sig, guard, prop, obs, &scope.all, distinct.len()));
     }
     out
+}
+
+/// That the result is `prop` on the class `guard`, judged on the observations `all` of
+/// `obs` (`None` where none is in the class), shown by `distinct` inputs: a wrong version
+/// gives, on the class, what the function gives outside it (`Some` where it gives `None`).
+pub(super) fn on_class(
+    sig: &Signature,
+    guard: Guard,
+    prop: Property,
+    obs: &[&Observation],
+    all: &[usize],
+    distinct: usize,
+) -> Option<Found> {
+    let on: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&i| guard.holds(&obs[i].input))
+        .collect();
+    if on.is_empty() {
+        return None;
+    }
+    let (list, first, scale) = perturbations(sig.output, obs, &on);
+    let first = all
+        .iter()
+        .find(|&&i| !guard.holds(&obs[i].input) && !prop.holds(&obs[i].input, &obs[i].output, 0.0))
+        .map_or(first, |&i| &obs[i].output);
+    let (detects, catches) = caught(&list, &on, obs.len(), |p, i| {
+        let o = obs[i];
+        let y = p.apply(&o.output, first, scale, o.probe, o.size);
+        !prop.holds(&o.input, &y, o.noise)
+    });
+    Some(Found {
+        subject: Subject::Property(prop),
+        guard: Some(guard),
+        inputs: distinct,
+        held: on.len(),
+        detects,
+        catches,
+        perturbations: counted(&list),
+        tolerance: 0.0,
+        projection: None,
+    })
 }
 
 /// The parameter whose value, passed through as the result, is the wrong output
