@@ -1563,6 +1563,61 @@ mod tests {
         assert_eq!(right.failing(&found, fresh), Vec::<String>::new());
     }
 
+    #[test]
+    fn two_parts_of_a_result_that_make_a_parameter_are_proposed() {
+        // The smallest root and the largest exponent of a perfect power.
+        let power = |x: u64| -> (u64, u8) {
+            for k in (2..64u32).rev() {
+                let r = (x as f64).powf(1.0 / f64::from(k)).round() as u64;
+                for root in r.saturating_sub(1)..=r + 1 {
+                    if root > 1 && root.checked_pow(k) == Some(x) {
+                        return (root, k as u8);
+                    }
+                }
+            }
+            (x, 1)
+        };
+        let inputs = (0..120u64).map(|i| match i % 3 {
+            0 => (i / 3 + 2).pow(2 + (i % 4) as u32),
+            _ => i * 7_919 % 100_000,
+        });
+        let found = Discovery::new("fn perfect_power(x: u64) -> (u64, u8)", power)
+            .unwrap()
+            .inputs(inputs.clone())
+            .run();
+        let identity =
+            "u32::try_from(result.1).ok().and_then(|k| (result.0 as i128).checked_pow(k)) == Some(x as i128)";
+        // (Under `x > 0`: no input was zero.)
+        let claimed = found
+            .relations()
+            .find(|r| r.ends_with(identity))
+            .unwrap_or_else(|| panic!("{found}"))
+            .to_string();
+        let fresh: Vec<(u64,)> = inputs.map(|x| (x,)).collect();
+        let short = |x: u64| {
+            let (root, k) = power(x);
+            (root, k.max(2) - 1)
+        };
+        let mutant = Discovery::new("fn perfect_power(x: u64) -> (u64, u8)", short).unwrap();
+        assert!(mutant.failing(&found, fresh.clone()).contains(&claimed));
+        let right = Discovery::new("fn perfect_power(x: u64) -> (u64, u8)", power).unwrap();
+        assert_eq!(right.failing(&found, fresh), Vec::<String>::new());
+        // A quotient and a remainder.
+        let div_rem = |a: i64, b: i64| (a.div_euclid(b), a.rem_euclid(b));
+        let pairs = (0..100i64).map(|i| (i * 7_919 % 2_000 - 1_000, i % 13 + 1));
+        let found = Discovery::new("fn div_rem(a: i64, b: i64) -> (i64, i64)", div_rem)
+            .unwrap()
+            .inputs(pairs)
+            .run();
+        // (Under `b >= 0`: no divisor given was negative.)
+        assert!(
+            found.relations().any(|r| r.ends_with(
+                "(result.0 as i128).checked_mul(b as i128).and_then(|p| p.checked_add(result.1 as i128)) == Some(a as i128)"
+            )),
+            "{found}"
+        );
+    }
+
     /// The day of the week of a day's number, on a calendar of two million days.
     fn weekday(days: i32) -> Option<u32> {
         (-1_000_000..=1_000_000)

@@ -203,6 +203,20 @@ pub enum Property {
         /// Each term's parameter and part.
         terms: [(usize, usize); 2],
     },
+    /// Two integer parts of a tuple result make an integer parameter `x`: `result.0 ^ result.1
+    /// == x` (a perfect power's root and exponent), `result.0 · result.1 == x` (a pair of
+    /// factors), or `result.0 · y + result.1 == x` for another integer parameter `y` (a
+    /// quotient and a remainder).
+    Parts {
+        /// How the parts make `x`.
+        op: PartOp,
+        /// The first part (the base, the factor, the quotient).
+        first: usize,
+        /// The second part (the exponent, the factor, the remainder).
+        second: usize,
+        /// `x`.
+        x: usize,
+    },
     /// The result's integer parts (a tuple's, or a sequence's elements) add up to the length
     /// of the sequence `xs`: counts of its elements by category, a tally's yes and no, a
     /// histogram's bins.
@@ -491,6 +505,18 @@ fn part(y: &Value, k: usize) -> Option<i128> {
     }
 }
 
+/// How two parts of a result make a parameter ([`Property::Parts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PartOp {
+    /// `first ^ second`.
+    Power,
+    /// `first · second`.
+    Times,
+    /// `first · y + second`, `y` the parameter given.
+    TimesPlus(usize),
+}
+
 /// How a [`Property::Bracket`] maps a candidate result onto the scale of its parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -599,6 +625,33 @@ impl Property {
                 let ints: Vec<usize> = (0..sig.params.len())
                     .filter(|&p| sig.params[p].kind == Kind::Int)
                     .collect();
+                // Two parts that make a parameter, in either order.
+                if parts.len() == 2 && parts.iter().all(|t| integer(t)) {
+                    for &x in &ints {
+                        for (first, second) in [(0, 1), (1, 0)] {
+                            out.push(Property::Parts {
+                                op: PartOp::Power,
+                                first,
+                                second,
+                                x,
+                            });
+                            for &y in ints.iter().filter(|&&y| y != x) {
+                                out.push(Property::Parts {
+                                    op: PartOp::TimesPlus(y),
+                                    first,
+                                    second,
+                                    x,
+                                });
+                            }
+                        }
+                        out.push(Property::Parts {
+                            op: PartOp::Times,
+                            first: 0,
+                            second: 1,
+                            x,
+                        });
+                    }
+                }
                 if parts.len() >= 3 && parts.iter().all(|t| integer(t)) && ints.len() >= 2 {
                     // Each sum once: `a·r1 + b·r2`, not `b·r2 + a·r1` (`x` before `y`).
                     for part in 0..parts.len() {
@@ -903,6 +956,29 @@ impl Property {
                     .and_then(|(a, b)| a.checked_add(b));
                 total.is_some() && total == part(y, sum)
             }
+            Property::Parts {
+                op,
+                first,
+                second,
+                x,
+            } => {
+                let int = |v: &Value| match v {
+                    Value::Int(i) => Some(*i),
+                    _ => None,
+                };
+                let (Some(a), Some(b), Some(x)) = (part(y, first), part(y, second), int(&input[x]))
+                else {
+                    return false;
+                };
+                let made = match op {
+                    PartOp::Power => u32::try_from(b).ok().and_then(|k| a.checked_pow(k)),
+                    PartOp::Times => a.checked_mul(b),
+                    PartOp::TimesPlus(q) => int(&input[q])
+                        .and_then(|y| a.checked_mul(y))
+                        .and_then(|p| p.checked_add(b)),
+                };
+                made == Some(x)
+            }
             Property::Bracket { param, by } => {
                 let int = |v: &Value| match v {
                     Value::Int(i) => Some(*i),
@@ -1146,6 +1222,28 @@ impl Property {
                     term(terms[0]),
                     term(terms[1])
                 )
+            }
+            // In `i128`, checked: a `u64`'s square does not fit.
+            Property::Parts {
+                op,
+                first,
+                second,
+                x,
+            } => {
+                let wide = |t: String| format!("{t} as i128");
+                let (a, b) = (wide(sig.part_text(first)), wide(sig.part_text(second)));
+                let x = wide(sig.params[x].value_text());
+                match op {
+                    PartOp::Power => format!(
+                        "u32::try_from({}).ok().and_then(|k| ({a}).checked_pow(k)) == Some({x})",
+                        sig.part_text(second)
+                    ),
+                    PartOp::Times => format!("({a}).checked_mul({b}) == Some({x})"),
+                    PartOp::TimesPlus(q) => format!(
+                        "({a}).checked_mul({}).and_then(|p| p.checked_add({b})) == Some({x})",
+                        wide(sig.params[q].value_text())
+                    ),
+                }
             }
             // Checked: written in the result's own type, where `(r + 1)²` may not fit.
             Property::Bracket { param, by } => {
@@ -1619,6 +1717,53 @@ mod tests {
                 .to_string()
         ));
         assert!(combinations("fn g(a: i64, b: i64) -> (f64, f64, f64)").is_empty());
+        // Of two integer parts: a power, a product, a quotient and a remainder.
+        let parts = |text: &str| {
+            let s = sig(text, &[Kind::Int, Kind::Int], Kind::Record);
+            Property::all(&s)
+                .into_iter()
+                .filter(|p| matches!(p, Property::Parts { .. }))
+                .map(|p| p.text(&s))
+                .collect::<Vec<String>>()
+        };
+        let div = parts("fn div_rem(a: i64, b: &i64) -> (i64, i64)");
+        assert_eq!(div.len(), 10, "{div:?}");
+        assert!(div.contains(
+            &"(result.0 as i128).checked_mul(*b as i128).and_then(|p| p.checked_add(result.1 as i128)) == Some(a as i128)"
+                .to_string()
+        ));
+        assert!(div.contains(
+            &"u32::try_from(result.1).ok().and_then(|k| (result.0 as i128).checked_pow(k)) == Some(a as i128)"
+                .to_string()
+        ));
+        assert!(div.contains(
+            &"(result.0 as i128).checked_mul(result.1 as i128) == Some(*b as i128)".to_string()
+        ));
+        assert!(parts("fn g(a: i64, b: i64) -> (f64, f64)").is_empty());
+        assert!(parts("fn g(a: i64, b: i64) -> (i64, i64, i64)").is_empty());
+        let record = |a: i128, b: i128| Value::Record(vec![Value::Int(a), Value::Int(b)]);
+        let input = [Value::Int(17), Value::Int(5)];
+        let holds = |op, first, second, x, y: &Value| {
+            Property::Parts {
+                op,
+                first,
+                second,
+                x,
+            }
+            .holds(&input, y, 0.0)
+        };
+        assert!(holds(PartOp::TimesPlus(1), 0, 1, 0, &record(3, 2)));
+        assert!(!holds(PartOp::TimesPlus(1), 0, 1, 0, &record(3, 1)));
+        assert!(holds(PartOp::TimesPlus(1), 1, 0, 0, &record(2, 3)));
+        assert!(holds(PartOp::Times, 0, 1, 0, &record(17, 1)));
+        assert!(!holds(PartOp::Times, 0, 1, 1, &record(17, 1)));
+        assert!(holds(PartOp::Power, 0, 1, 0, &record(17, 1)));
+        assert!(holds(PartOp::Power, 1, 0, 0, &record(1, 17)));
+        assert!(!holds(PartOp::Power, 0, 1, 0, &record(4, 2)));
+        // An exponent past `u32`, or a power past `i128`, makes nothing.
+        assert!(!holds(PartOp::Power, 0, 1, 0, &record(1, 1 << 40)));
+        assert!(!holds(PartOp::Power, 0, 1, 0, &record(1 << 70, 2)));
+        assert!(!holds(PartOp::Times, 0, 1, 0, &Value::Int(17)));
         assert!(combinations("fn g(a: i64, b: i64) -> (i64, i64)").is_empty());
         let s = sig("fn c(n: i64) -> i64", &[Kind::Int], Kind::Int);
         let signs = Property::all(&s)
