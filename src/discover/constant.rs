@@ -34,13 +34,15 @@ fn significant(inside: usize, holding: usize, outside: usize, tried: usize) -> b
     if outside == 0 {
         return false;
     }
-    let p = holding as f64 / outside as f64;
+    // Laplace's estimate: of a few calls outside, none holding is no proof that none would.
+    let p = (holding + 1) as f64 / (outside + 2) as f64;
     p.powi(i32::try_from(inside).unwrap_or(i32::MAX)) * tried.max(1) as f64 <= SIGNIFICANCE
 }
 
 /// The live calls of a part `part` of the class `class` (a digit of it, a value) and outside
-/// the class: the distinct inputs in the part, and of the calls outside the class of `of`
-/// (those with the parameter the class is of), how many have `prop` and how many there are.
+/// the class: the distinct inputs in the part, and of the distinct inputs outside the class
+/// of `of` (those with the parameter the class is of), how many have `prop` and how many
+/// there are.
 fn live_split(
     runs: &[(&[Value], &Value, bool)],
     (part, class): (Guard, Guard),
@@ -48,18 +50,19 @@ fn live_split(
     of: impl Fn(&[Value]) -> bool,
 ) -> (usize, usize, usize) {
     let mut inside: Vec<&[Value]> = Vec::new();
-    let (mut holding, mut outside) = (0, 0);
+    let mut outside: Vec<&[Value]> = Vec::new();
+    let mut holding = 0;
     for &(input, y, _) in runs.iter().filter(|r| r.2 && of(r.0)) {
         if part.holds(input) {
             if !inside.contains(&input) {
                 inside.push(input);
             }
-        } else if !class.holds(input) {
-            outside += 1;
+        } else if !class.holds(input) && !outside.contains(&input) {
+            outside.push(input);
             holding += usize::from(prop.holds(input, y, 0.0));
         }
     }
-    (inside.len(), holding, outside)
+    (inside.len(), holding, outside.len())
 }
 
 /// Whether a signature can have classes: a result a [`Lit`] holds (or the variant of an
@@ -389,10 +392,11 @@ const BASES: usize = 6;
 pub(super) fn members(sig: &Signature, inputs: &[Vec<Value>], guards: &[Guard]) -> Vec<Vec<Value>> {
     let mut out: Vec<Vec<Value>> = Vec::new();
     let step = inputs.len().div_ceil(BASES).max(1);
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     for &guard in guards {
         if let Guard::Residue { .. } = guard {
             for input in super::residue::members(sig, inputs, guard) {
-                if !out.contains(&input) {
+                if seen.insert(format!("{input:?}")) {
                     out.push(input);
                 }
             }
@@ -626,9 +630,10 @@ mod tests {
         };
         // One live call ending in 4 (with its follow-ups at 5 and 6): no class of 4.
         let mut live = vec![4, 10, 20, 11, 21, 1, 2, 3];
-        assert!(!found(&sig, &runs(tag, &live))
-            .iter()
-            .any(|r| r.contains("4")));
+        // Calls of the other last digits, enough to tell two calls of a digit from chance.
+        live.extend((0..30).map(|i| 101 + i * 10 + i % 3));
+        let of_four = |r: &String| r.starts_with("if [0, 4]") || r.contains("(n % 10).abs() == 4");
+        assert!(!found(&sig, &runs(tag, &live)).iter().any(of_four));
         live.push(14);
         // With a second, 4 joins 0 (whose live calls are 10 and 20).
         assert!(found(&sig, &runs(tag, &live))
@@ -688,8 +693,11 @@ mod tests {
         assert!(!significant(10, 9, 10, 1));
         assert!(significant(30, 5, 10, 10));
         assert!(!significant(30, 9, 10, 1000));
-        // No call outside the class: nothing to tell it from.
+        // No call outside the class: nothing to tell it from. One call outside that lacks
+        // the property is no proof that the others would.
         assert!(!significant(30, 0, 0, 1));
+        assert!(!significant(1, 0, 1, 1));
+        assert!(significant(3, 0, 1, 1));
     }
 
     #[test]
@@ -765,12 +773,20 @@ mod tests {
             found(&sig, &runs),
             ["if c.is_control() => result.is_none()"]
         );
-        // Two live calls are enough.
+        // Two live calls are enough where the many others never show it.
         let two: Vec<(Vec<Value>, Value, bool)> = ['a', 'Z', '\n', '\t', '中', '1']
-            .iter()
-            .map(|&c| (vec![Value::Char(c)], width(c), true))
+            .into_iter()
+            .chain(('b'..='y').step_by(1))
+            .map(|c| (vec![Value::Char(c)], width(c), true))
             .collect();
-        assert_eq!(found(&sig, &two), ["if c.is_control() => result.is_none()"]);
+        // (With so many lower-case letters of width 1, they are a class too.)
+        assert_eq!(
+            found(&sig, &two),
+            [
+                "if c.is_control() => result.is_none()",
+                "if c.is_lowercase() => result == Some(1)"
+            ]
+        );
         let guard = Guard::Chars {
             param: 0,
             class: CharKind::Control,
@@ -791,7 +807,10 @@ mod tests {
         };
         let sig =
             Signature::parse("fn valid(pan: &str) -> bool", &[Kind::Str], Kind::Bool).unwrap();
-        let live = ["", "abc", "- -", "19", "55", "12", "7 3", "x", "a19"];
+        let live = [
+            "", "abc", "- -", "19", "55", "12", "7 3", "x", "a19", "yz", "?", "-", ".", "q r", "",
+            "..",
+        ];
         let runs: Vec<(Vec<Value>, Value, bool)> = live
             .iter()
             .map(|&s| (vec![Value::Str(s.into())], valid(s), true))
@@ -878,6 +897,19 @@ mod tests {
             values: 1 << 4,
         };
         assert_eq!(april.text(&sig), "month == 4");
+        // Of a reference, the value it refers to.
+        let by_ref = Signature::parse(
+            "fn days(year: i32, month: &u8) -> u8",
+            &[Kind::Int, Kind::Int],
+            Kind::Int,
+        )
+        .unwrap();
+        assert_eq!(guard.text(&by_ref), "[4, 6].contains(&*month)");
+        let later = Guard::Among {
+            param: 1,
+            values: 0b111 << 13,
+        };
+        assert_eq!(later.text(&by_ref), "(13..=15).contains(&*month)");
         // Runs of three values or more are written as ranges.
         let beyond = Guard::Among {
             param: 1,
@@ -914,10 +946,12 @@ mod tests {
         assert!(found(&sig, &far)
             .iter()
             .any(|r| r.starts_with("if [4, 6, 9, 11]")));
-        // Two live calls of a value, with other arguments, are enough.
+        // Two live calls of a value, with other arguments, are enough where the calls of
+        // other values (months past December, here) never show it.
         let pair: Vec<(Vec<Value>, Value, bool)> = [(1990, 4), (1991, 4), (1990, 5), (1991, 5)]
-            .iter()
-            .map(|&(y, m)| (vec![Value::Int(y), Value::Int(m)], days(y, m), true))
+            .into_iter()
+            .chain((0..40).map(|i| (1990 + i, 20 + i)))
+            .map(|(y, m)| (vec![Value::Int(y), Value::Int(m)], days(y, m), true))
             .collect();
         let by_value: Vec<String> = found(&sig, &pair)
             .into_iter()

@@ -288,6 +288,7 @@ impl<'f, A: Args> Discovery<'f, A> {
                 proposals.0.push(p);
             }
         }
+        super::proposal::rank(&mut proposals.0);
         proposals
     }
 
@@ -438,7 +439,7 @@ impl<'f, A: Args> Discovery<'f, A> {
                     condition = Some(super::render::defined(self.signature(), transforms, f));
                 }
                 None => {
-                    let (param, lo, hi) = self.span_leaving_out(&broken)?;
+                    let (param, lo, hi) = self.span_leaving_out(f, transforms, &broken, counter)?;
                     p.span = Some((param, lo, hi));
                     let x = self.signature().params[param].value_text();
                     condition = Some(format!("({lo}..={hi}).contains(&{x})"));
@@ -464,17 +465,31 @@ impl<'f, A: Args> Discovery<'f, A> {
     }
 
     /// The first integer parameter whose given values span none of the `broken` inputs', with
-    /// that span: a relation broken only beyond every given input is claimed within them.
-    fn span_leaving_out(&self, broken: &[&Observation]) -> Option<(usize, i128, i128)> {
+    /// that span: a relation broken only beyond every given input is claimed within them,
+    /// where it held on some input built to break it too (not on the given ones alone).
+    fn span_leaving_out(
+        &self,
+        f: &search::Found,
+        transforms: &[Transform],
+        broken: &[&Observation],
+        counter: &[Observation],
+    ) -> Option<(usize, i128, i128)> {
         let int = |v: Option<&Value>| match v {
             Some(Value::Int(i)) => Some(*i),
             _ => None,
         };
-        (0..self.signature().params.len()).find_map(|p| {
+        let sig = self.signature();
+        (0..sig.params.len()).find_map(|p| {
             let given: Vec<i128> = self.inputs.iter().filter_map(|i| int(i.get(p))).collect();
             let (lo, hi) = (*given.iter().min()?, *given.iter().max()?);
+            let within = |o: &Observation| int(o.input.get(p)).is_some_and(|v| lo <= v && v <= hi);
+            let tried = counter.iter().any(|o| {
+                within(o)
+                    && f.guard.is_none_or(|g| g.holds(&o.input))
+                    && search::holds_on(sig, transforms, f, std::slice::from_ref(o))
+            });
             let outside = |o: &&Observation| int(o.input.get(p)).is_some_and(|v| v < lo || v > hi);
-            (lo < hi && broken.iter().all(outside)).then_some((p, lo, hi))
+            (lo < hi && tried && broken.iter().all(outside)).then_some((p, lo, hi))
         })
     }
 
@@ -517,10 +532,12 @@ impl<'f, A: Args> Discovery<'f, A> {
                 .iter()
                 .any(|&t| o.follow.get(t).is_none_or(|x| x.output.is_none()))
         };
-        let undefined = |o: &Observation| !all_defined(o, &follow_ups);
+        let undefined = |o: &Observation| has_undefined(o, &follow_ups);
         broken.iter().all(|o| !refused(o) && undefined(o))
             && counter.iter().any(|o| {
-                !undefined(o) && search::holds_on(sig, transforms, f, std::slice::from_ref(o))
+                !undefined(o)
+                    && !refused(o)
+                    && search::holds_on(sig, transforms, f, std::slice::from_ref(o))
             })
     }
 
@@ -619,7 +636,12 @@ impl<'f, A: Args> Discovery<'f, A> {
         classes
             .into_iter()
             .filter_map(|(guard, prop)| {
-                let distinct = refs.iter().filter(|o| guard.holds(&o.input)).count();
+                let distinct: std::collections::HashSet<String> = refs
+                    .iter()
+                    .filter(|o| guard.holds(&o.input))
+                    .map(|o| format!("{:?}", o.input))
+                    .collect();
+                let distinct = distinct.len();
                 let f = search::on_class(sig, guard, prop, &refs, &all, distinct)?;
                 Some(super::Proposal::of(&sig.name, sig, transforms, &f))
             })
@@ -679,7 +701,7 @@ impl<'f, A: Args> Discovery<'f, A> {
                         let made: Vec<Observation> = fresh
                             .iter()
                             .filter(|o| !guardable.iter().any(|t| self.overflows(o, t)))
-                            .filter(|o| !p.defined || all_defined(o, &follow_ups))
+                            .filter(|o| !p.defined || !has_undefined(o, &follow_ups))
                             .filter(|o| {
                                 p.span.is_none_or(|(q, lo, hi)| {
                                     matches!(o.input.get(q), Some(Value::Int(v)) if (lo..=hi).contains(v))
@@ -730,16 +752,16 @@ impl<'f, A: Args> Discovery<'f, A> {
     }
 }
 
-/// Whether the result of `o` and its follow-up runs `follow_ups` are all values, none `None`
-/// or `Err`, and none refused.
-fn all_defined(o: &Observation, follow_ups: &[usize]) -> bool {
-    let defined = |v: &Value| v.inner().is_none_or(|inner| inner.is_some());
-    defined(&o.output)
-        && follow_ups.iter().all(|&t| {
+/// Whether the result of `o` or one of its follow-up runs `follow_ups` is `None` or `Err`. A
+/// follow-up the function refused (a panic) is none: a pasted relation calls it, and fails.
+fn has_undefined(o: &Observation, follow_ups: &[usize]) -> bool {
+    let undefined = |v: &Value| v.inner() == Some(None);
+    undefined(&o.output)
+        || follow_ups.iter().any(|&t| {
             o.follow
                 .get(t)
                 .and_then(|x| x.output.as_ref())
-                .is_some_and(defined)
+                .is_some_and(undefined)
         })
 }
 

@@ -397,7 +397,7 @@ impl Guard {
                 if runs.iter().all(|(a, b)| b - a < 2) {
                     return match set.as_slice() {
                         [one] => format!("{x} == {one}"),
-                        _ => format!("[{}].contains(&{})", set.join(", "), param(p).name),
+                        _ => format!("[{}].contains(&{x})", set.join(", ")),
                     };
                 }
                 let parts: Vec<String> = runs
@@ -405,7 +405,7 @@ impl Guard {
                     .map(|&(a, b)| match b - a {
                         0 => format!("{x} == {a}"),
                         1 => format!("{x} == {a} || {x} == {b}"),
-                        _ => format!("({a}..={b}).contains(&{})", param(p).name),
+                        _ => format!("({a}..={b}).contains(&{x})"),
                     })
                     .collect();
                 match parts.as_slice() {
@@ -420,7 +420,12 @@ impl Guard {
                 len,
                 within,
             } => {
-                let r = format!("{}.rem_euclid({modulus})", param(p).value_text());
+                // `*n.rem_euclid(4)` would take the remainder of the reference.
+                let x = match param(p).value_text() {
+                    t if t.starts_with('*') => format!("({t})"),
+                    t => t,
+                };
+                let r = format!("{x}.rem_euclid({modulus})");
                 let set: Vec<String> = listed[..usize::from(len)]
                     .iter()
                     .map(u16::to_string)

@@ -217,18 +217,22 @@ pub fn propose(site: &str, sig: &Signature, obs: &[Observation], min_inputs: usi
         .map(|f| Proposal::of(site, sig, &transforms, f))
         .collect();
     out.dedup_by(|a, b| a.relation == b.relation);
-    // Most wrong outputs caught per execution of the function a test of it adds first (a
-    // property, which adds none, before any relation), then the shorter.
+    rank(&mut out);
+    Proposals(out)
+}
+
+/// Most wrong outputs caught per execution of the function a test of it adds first (a
+/// property, which adds none, before any relation), then the shorter; a stable order.
+pub(super) fn rank(proposals: &mut [Proposal]) {
     let rate = |p: &Proposal| match p.check.as_ref().map_or(1, Found::executions) {
         0 => f64::INFINITY,
         e => p.detects as f64 / e as f64,
     };
-    out.sort_by(|a, b| {
+    proposals.sort_by(|a, b| {
         rate(b)
             .total_cmp(&rate(a))
             .then(a.relation.len().cmp(&b.relation.len()))
     });
-    Proposals(out)
 }
 
 /// What held of `sig`'s result, with what follows from others folded away, simplest first.

@@ -180,11 +180,21 @@ fn of_rows(param: usize, period: u16, rows: &[Vec<Option<Value>>]) -> Vec<(Guard
             kept.push((m, class));
         }
         for (m, class) in kept {
-            out.extend(guard(param, m, &class).map(|g| (g, Property::Is(lit))));
+            out.extend(guard(param, m, &class).map(|g| (m, g, Property::Is(lit))));
         }
     }
-    out
+    // A function of the remainder itself (an angle's by 360) has a class at each remainder,
+    // each saying one value: the classes of the least divisors, which say most, are kept, so
+    // that the members built to check them stay few.
+    out.sort_by_key(|&(m, _, _)| m);
+    out.into_iter()
+        .take(MOST_CLASSES)
+        .map(|(_, g, prop)| (g, prop))
+        .collect()
 }
+
+/// Most classes kept of one parameter: twice what one class lists.
+const MOST_CLASSES: usize = 2 * LISTED;
 
 fn gcd(a: u16, b: u16) -> u16 {
     if b == 0 {
@@ -218,8 +228,9 @@ fn guard(param: usize, m: u16, class: &[u16]) -> Option<Guard> {
 }
 
 /// Inputs in the class `guard` (a [`Guard::Residue`]), built to break what is claimed of it:
-/// each given input moved down to remainders of the class (some spread over it, of a class
-/// of many), and from a few of them, each at the multiples of the divisor around it; within
+/// each given input moved down to a remainder or two of the class, and from a few of them,
+/// each remainder (some spread over a class of many) at the multiples of the divisor around
+/// it; within
 /// the parameter's type. Every given input is moved, as each holds another multiple of the
 /// divisor (another century, a day past the calendar's end) and other arguments.
 pub(super) fn members(sig: &Signature, inputs: &[Vec<Value>], guard: Guard) -> Vec<Vec<Value>> {
@@ -260,7 +271,7 @@ pub(super) fn members(sig: &Signature, inputs: &[Vec<Value>], guard: Guard) -> V
         .iter()
         .filter(|i| matches!(i.get(param), Some(Value::Int(_))))
     {
-        for &r in &spread(LISTED) {
+        for &r in &spread(2) {
             put(base, r, 0);
         }
     }
@@ -328,6 +339,22 @@ mod tests {
             !texts
                 .iter()
                 .any(|t| t.contains("rem_euclid(2)") || t.contains("rem_euclid(10)")),
+            "{texts:?}"
+        );
+    }
+
+    #[test]
+    fn a_function_of_the_remainder_keeps_the_classes_of_the_least_divisors_and_refs_read() {
+        // An angle's remainder by 360: each remainder its own value, at every divisor.
+        let rows = vec![(0..360).map(|r| Some(Value::Int(r))).collect::<Vec<_>>(); 3];
+        let found = of_rows(0, 360, &rows);
+        assert_eq!(found.len(), MOST_CLASSES);
+        let sig = Signature::parse("fn f(n: &i64) -> i64", &[Kind::Int], Kind::Int).unwrap();
+        let texts = texts(&found, &sig);
+        assert!(texts.iter().all(|t| t.contains(".rem_euclid(360)")), "{texts:?}");
+        // A reference is dereferenced before its remainder is taken.
+        assert!(
+            texts.contains(&"if (*n).rem_euclid(360) == 0 => result == 0".to_string()),
             "{texts:?}"
         );
     }
