@@ -39,6 +39,20 @@ fn significant(inside: usize, holding: usize, outside: usize, tried: usize) -> b
     p.powi(i32::try_from(inside).unwrap_or(i32::MAX)) * tried.max(1) as f64 <= SIGNIFICANCE
 }
 
+/// The classes by digit tried of integers up to `largest` (in magnitude): ten digits at each
+/// place it has.
+fn digit_classes(largest: u128) -> usize {
+    let places = (0..=38)
+        .take_while(|&k| 10u128.checked_pow(k).is_some_and(|s| s <= largest))
+        .count();
+    10 * places.max(1)
+}
+
+/// The classes of characters tried: each class, held or not.
+fn char_classes() -> usize {
+    2 * CharKind::ALL.len()
+}
+
 /// The live calls of a part `part` of the class `class` (a digit of it, a value) and outside
 /// the class: the distinct inputs in the part, and of the distinct inputs outside the class
 /// of `of` (those with the parameter the class is of), how many have `prop` and how many
@@ -125,10 +139,7 @@ fn by_digit(
         .max()
         .unwrap_or(0);
     // Ten digits at each place are tried.
-    let places = (0..=38)
-        .take_while(|&k| 10u128.checked_pow(k).is_some_and(|s| s <= largest))
-        .count();
-    let tried = 10 * places;
+    let tried = digit_classes(largest);
     let mut place = 0;
     while 10u128.checked_pow(place).is_some_and(|s| s <= largest) {
         let of_digit = |d: u32| -> Vec<(&Value, bool)> {
@@ -332,7 +343,7 @@ fn by_chars(p: usize, runs: &[(&[Value], &Value, bool)]) -> Vec<(Guard, Property
                 .filter(|k| !inside.contains(k))
                 .any(|k| !prop.holds(runs[k].0, runs[k].1, 0.0));
             let (shown, holding, others) = live_split(runs, (guard, guard), prop, |_| true);
-            let telling = significant(shown, holding, others, 2 * CharKind::ALL.len());
+            let telling = significant(shown, holding, others, char_classes());
             if differs && telling && !seen.contains(&(live.clone(), prop)) {
                 seen.push((live, prop));
                 out.push((guard, prop));
@@ -693,11 +704,96 @@ mod tests {
         assert!(!significant(10, 9, 10, 1));
         assert!(significant(30, 5, 10, 10));
         assert!(!significant(30, 9, 10, 1000));
+        assert_eq!(digit_classes(0), 10);
+        assert_eq!(digit_classes(9), 10);
+        assert_eq!(digit_classes(10), 20);
+        assert_eq!(digit_classes(999_999), 60);
+        assert_eq!(digit_classes(u128::MAX), 390);
+        assert_eq!(char_classes(), 18);
         // No call outside the class: nothing to tell it from. One call outside that lacks
         // the property is no proof that the others would.
         assert!(!significant(30, 0, 0, 1));
         assert!(!significant(1, 0, 1, 1));
         assert!(significant(3, 0, 1, 1));
+    }
+
+    #[test]
+    fn a_class_is_told_from_live_calls_that_have_its_place() {
+        let text = |s: &str| Value::Str(s.into());
+        let sig = of("i64", Kind::Str);
+        // `x` where the tens digit is 5; below ten, `x` or `z` by parity, which says nothing
+        // of a tens digit the numbers below ten do not have.
+        let f = |n: i128| match n {
+            0..=9 if n % 2 == 0 => text("x"),
+            0..=9 => text("z"),
+            _ if digit(n, 1) == 5 => text("x"),
+            _ => text("y"),
+        };
+        let mut live: Vec<i128> = (0..30).map(|i| i % 10).collect();
+        live.extend([50, 51, 150]);
+        live.extend(
+            (0..20)
+                .map(|i| 100 + i * 37 % 400)
+                .filter(|&n| digit(n, 1) != 5),
+        );
+        let all = found(&sig, &runs(f, &live));
+        assert!(
+            all.iter()
+                .any(|r| r == "if (n / 10 % 10).abs() == 5 => result == \"x\""),
+            "{all:?}"
+        );
+        // Follow-up runs are no live calls: made live, the follow-ups of the small numbers
+        // (one and two more) would be counted once more each.
+        let (inside, holding, outside) = live_split(
+            &[
+                (&[Value::Int(50)], &text("x"), true),
+                (&[Value::Int(51)], &text("x"), false),
+                (&[Value::Int(60)], &text("y"), true),
+                (&[Value::Int(61)], &text("x"), false),
+                (&[Value::Int(60)], &text("y"), true),
+            ],
+            (
+                Guard::Digit {
+                    param: 0,
+                    place: 1,
+                    digits: 1 << 5,
+                },
+                Guard::Digit {
+                    param: 0,
+                    place: 1,
+                    digits: 1 << 5,
+                },
+            ),
+            Property::Is(Lit::text("x").unwrap()),
+            |_| true,
+        );
+        assert_eq!((inside, holding, outside), (1, 0, 1));
+    }
+
+    #[test]
+    fn each_value_of_a_class_by_value_shows_it_past_chance() {
+        let sig = Signature::parse(
+            "fn f(year: i32, month: u32) -> u32",
+            &[Kind::Int, Kind::Int],
+            Kind::Int,
+        )
+        .unwrap();
+        let call =
+            |y: i128, m: i128, v: i128| (vec![Value::Int(y), Value::Int(m)], Value::Int(v), true);
+        // Months 4 and 5 give 30 on many calls and two calls; the others 30 as often as not:
+        // two calls of 5 are chance, and the class of both is not claimed.
+        let mut live: Vec<(Vec<Value>, Value, bool)> =
+            (0..40).map(|i| call(1990 + i, 4, 30)).collect();
+        live.extend([call(1990, 5, 30), call(1991, 5, 30)]);
+        live.extend((0..40).map(|i| call(1990 + i, 6 + i % 20, 30 + i / 20)));
+        let all = found(&sig, &live);
+        assert!(!all.iter().any(|r| r.contains("[4, 5]")), "{all:?}");
+        // One value everywhere, past the small values too: however many calls of month 4
+        // (enough to pass the test of chance), no call outside differs.
+        let mut flat: Vec<(Vec<Value>, Value, bool)> =
+            (0..400).map(|i| call(1990 + i, 4, 0)).collect();
+        flat.extend((0..40).map(|i| call(1990 + i, 100 + i, 0)));
+        assert_eq!(found(&sig, &flat), Vec::<String>::new());
     }
 
     #[test]

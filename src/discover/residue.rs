@@ -351,7 +351,10 @@ mod tests {
         assert_eq!(found.len(), MOST_CLASSES);
         let sig = Signature::parse("fn f(n: &i64) -> i64", &[Kind::Int], Kind::Int).unwrap();
         let texts = texts(&found, &sig);
-        assert!(texts.iter().all(|t| t.contains(".rem_euclid(360)")), "{texts:?}");
+        assert!(
+            texts.iter().all(|t| t.contains(".rem_euclid(360)")),
+            "{texts:?}"
+        );
         // A reference is dereferenced before its remainder is taken.
         assert!(
             texts.contains(&"if (*n).rem_euclid(360) == 0 => result == 0".to_string()),
