@@ -1640,6 +1640,34 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_relation_broken_only_beyond_the_given_inputs_is_claimed_within_them() {
+        // A calendar that ends: past a million years either way, no year is leap.
+        let is_leap = |y: i32| {
+            (-1_000_000..=1_000_000).contains(&y) && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
+        };
+        let years = || (0..100i32).map(|i| 1601 + i * 7_919 % 398);
+        let found = Discovery::new("fn is_leap(year: i32) -> bool", is_leap)
+            .unwrap()
+            .inputs(years())
+            .run();
+        let (lo, hi) = (years().min().unwrap(), years().max().unwrap());
+        let within =
+            format!("if year.rem_euclid(16) == 0 && ({lo}..={hi}).contains(&year) => result");
+        assert!(found.relations().any(|r| r == within), "{within}: {found}");
+        // Past its end the calendar breaks the class; within the span it holds, and is judged
+        // there only.
+        assert!(!found
+            .relations()
+            .any(|r| r == "if year.rem_euclid(16) == 0 => result"));
+        let far: Vec<(i32,)> = (0..50).map(|k| (2_000_000 + 16 * k,)).collect();
+        let again = Discovery::new("fn is_leap(year: i32) -> bool", is_leap).unwrap();
+        assert_eq!(again.failing(&found, far), Vec::<String>::new());
+        let near: Vec<(i32,)> = (lo..=hi).map(|y| (y,)).collect();
+        let mutant = Discovery::new("fn is_leap(year: i32) -> bool", |_: i32| false).unwrap();
+        assert!(mutant.failing(&found, near).contains(&within));
+    }
+
     /// The day of the week of a day's number, on a calendar of two million days.
     fn weekday(days: i32) -> Option<u32> {
         (-1_000_000..=1_000_000)

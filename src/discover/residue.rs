@@ -228,9 +228,9 @@ fn guard(param: usize, m: u16, class: &[u16]) -> Option<Guard> {
 }
 
 /// Inputs in the class `guard` (a [`Guard::Residue`]), built to break what is claimed of it:
-/// each given input moved down to a remainder or two of the class, and from a few of them,
-/// each remainder (some spread over a class of many) at the multiples of the divisor around
-/// it; within
+/// each given input moved down to a remainder or two of the class; from a few of them, each
+/// remainder (some spread over a class of many) at the multiples of the divisor around it,
+/// and at the ends of the parameter's type; within
 /// the parameter's type. Every given input is moved, as each holds another multiple of the
 /// divisor (another century, a day past the calendar's end) and other arguments.
 pub(super) fn members(sig: &Signature, inputs: &[Vec<Value>], guard: Guard) -> Vec<Vec<Value>> {
@@ -279,6 +279,17 @@ pub(super) fn members(sig: &Signature, inputs: &[Vec<Value>], guard: Guard) -> V
         for &r in &spread(2 * LISTED) {
             for k in -4..=4 {
                 put(base, r, k);
+            }
+        }
+    }
+    // And at the ends of the type, where a domain ends (a calendar's last year): a class
+    // found near the given inputs is claimed of every integer.
+    if let Some(base) = bases(inputs, param).next() {
+        for (end, k) in [(hi, -1), (hi, 0), (lo, 0), (lo, 1)] {
+            let mut at_end = base.clone();
+            at_end[param] = Value::Int(end);
+            for &r in &spread(2 * LISTED) {
+                put(&at_end, r, k);
             }
         }
     }
