@@ -1668,11 +1668,72 @@ mod tests {
         assert!(mutant.failing(&found, near).contains(&within));
     }
 
-    /// The day of the week of a day's number, on a calendar of two million days.
+    #[test]
+    fn classes_by_small_values_are_probed_from_a_few_inputs() {
+        // Days of a month, `None` for a number that is no month; the calls hold months 1 to
+        // 12 only.
+        let days = |y: i32, m: u32| -> Option<u32> {
+            match m {
+                4 | 6 | 9 | 11 => Some(30),
+                2 if y % 4 == 0 => Some(29),
+                2 => Some(28),
+                1..=12 => Some(31),
+                _ => None,
+            }
+        };
+        let inputs = (0..60i32).map(|i| (1900 + i * 37 % 200, (i % 12 + 1) as u32));
+        let found = Discovery::new("fn days(year: i32, month: u32) -> Option<u32>", days)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        let none = "if (month == 0 || (13..=63).contains(&month)) => result.is_none()";
+        assert!(found.relations().any(|r| r == none), "{found}");
+        // A calendar that ends: the months of thirty days, claimed within the given years,
+        // not where the result is defined (which the class would make a tautology of).
+        let ending = move |y: i32, m: u32| days(y, m).filter(|_| y.abs() <= 100_000);
+        let inputs = (0..60i32).map(|i| (1900 + i * 37 % 200, (i % 12 + 1) as u32));
+        let found = Discovery::new("fn days(year: i32, month: u32) -> Option<u32>", ending)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        assert!(
+            found.relations().any(|r| r
+                == "if [4, 6, 9, 11].contains(&month) && (1900..=2099).contains(&year) => result == Some(30)"),
+            "{found}"
+        );
+        // Of a function of one argument, no value is probed: its result at a value is one by
+        // definition.
+        assert!(residue::value_probes(
+            &Signature::parse("fn f(n: i64) -> bool", &[Kind::Int], Kind::Bool).unwrap(),
+            &[vec![Value::Int(3)]]
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn a_row_of_remainders_past_the_type_is_not_probed() {
+        // Multiples of three among bytes, the first input at the top of the type: its row of
+        // remainders (255 to 257) leaves `u8` and is not called; the other rows show the
+        // classes.
+        let inputs = std::iter::once(255u8).chain((0..59u8).map(|i| i * 4 % 250));
+        let found = Discovery::new("fn third(n: u8) -> bool", |n: u8| n.is_multiple_of(3))
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        assert!(
+            found
+                .relations()
+                .any(|r| r == "if n.rem_euclid(3) != 0 => !result"),
+            "{found}"
+        );
+    }
+
+    /// The day of the week of a day's number, on a calendar of two million days whose day 1
+    /// is a Monday (0).
     fn weekday(days: i32) -> Option<u32> {
         (-1_000_000..=1_000_000)
             .contains(&days)
-            .then(|| days.rem_euclid(7) as u32)
+            .then(|| (days - 1).rem_euclid(7) as u32)
     }
 
     #[test]
@@ -1714,12 +1775,22 @@ mod tests {
                 .collect(),
         );
         assert_eq!(again.failing(&kept, edge.clone()), Vec::<String>::new());
+        // Of the value inside too: a day's mirror about the first is past the calendar's
+        // other end on its last day.
+        let mirror =
+            "weekday(1 - days).is_some() => weekday(1 - days).unwrap() == -result.unwrap() + 6";
+        assert!(
+            found
+                .relations()
+                .any(|r| r.starts_with("if result.is_some() && ") && r.ends_with(mirror)),
+            "{found}"
+        );
         let eight = |d: i32| weekday(d).map(|_| d.rem_euclid(8) as u32);
         let mutant = Discovery::new("fn weekday(days: i32) -> Option<u32>", eight).unwrap();
         assert_eq!(mutant.failing(&kept, edge), vec![week.to_string()]);
         // Broken where both are defined too (at day zero, which the inputs built to break
         // it hold), it is claimed nowhere.
-        let broken = |d: i32| if d == 0 { Some(6) } else { weekday(d) };
+        let broken = |d: i32| if d == 0 { Some(5) } else { weekday(d) };
         let found = Discovery::new("fn weekday(days: i32) -> Option<u32>", broken)
             .unwrap()
             .inputs(days())

@@ -331,6 +331,47 @@ mod tests {
     use std::f64::consts::{E, PI};
 
     #[test]
+    fn where_a_result_and_its_follow_up_are_defined_reads_as_their_variants() {
+        let sig = Signature::parse(
+            "fn f(x: f64) -> Result<f64, String>",
+            &[Kind::Float],
+            Kind::Result,
+        )
+        .unwrap();
+        let transforms = Transform::all(&sig);
+        let reflect = transforms
+            .iter()
+            .position(|t| matches!(t, Transform::Reflect { .. }))
+            .unwrap();
+        let found = |center| Found {
+            subject: Subject::Follow {
+                transform: reflect,
+                center,
+                form: Form::Same,
+            },
+            guard: None,
+            inputs: 30,
+            held: 30,
+            detects: 1,
+            catches: super::super::cover::Catches::new(1, 1),
+            perturbations: 1,
+            tolerance: 0.0,
+            projection: None,
+        };
+        // Of a `Result`, `is_ok`; the follow-up reflected about the point solved.
+        assert_eq!(
+            defined(&sig, &transforms, &found(Some(2.5))),
+            "result.is_ok() && f(2.5 - x).is_ok()"
+        );
+        let option =
+            Signature::parse("fn f(x: f64) -> Option<f64>", &[Kind::Float], Kind::Option).unwrap();
+        assert_eq!(
+            defined(&option, &transforms, &found(Some(2.5))),
+            "result.is_some() && f(2.5 - x).is_some()"
+        );
+    }
+
+    #[test]
     fn a_length_factor_reads_as_the_shortest_source() {
         let n = "xs.len() as f64";
         let cases = [

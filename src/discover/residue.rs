@@ -335,6 +335,18 @@ mod tests {
         ] {
             assert!(texts.iter().any(|t| t == claim), "{claim} in {texts:?}");
         }
+        // All of them, by divisor: what each says, the ones before it do not.
+        assert_eq!(
+            texts,
+            [
+                "if year.rem_euclid(4) != 0 => !result",
+                "if year.rem_euclid(16) == 0 => result",
+                "if [4, 8, 12, 16].contains(&year.rem_euclid(20)) => result",
+                "if [20, 40, 60, 80].contains(&year.rem_euclid(100)) => result",
+                "if year.rem_euclid(200) == 100 => !result",
+                "if year.rem_euclid(400) == 200 => !result",
+            ]
+        );
         // Each claim holds on every year, and every claim is of one value.
         for (g, p) in &found {
             for y in -2000..2000i128 {
@@ -359,7 +371,7 @@ mod tests {
         // An angle's remainder by 360: each remainder its own value, at every divisor.
         let rows = vec![(0..360).map(|r| Some(Value::Int(r))).collect::<Vec<_>>(); 3];
         let found = of_rows(0, 360, &rows);
-        assert_eq!(found.len(), MOST_CLASSES);
+        assert_eq!(found.len(), 16);
         let sig = Signature::parse("fn f(n: &i64) -> i64", &[Kind::Int], Kind::Int).unwrap();
         let texts = texts(&found, &sig);
         assert!(
@@ -371,6 +383,67 @@ mod tests {
             texts.contains(&"if (*n).rem_euclid(360) == 0 => result == 0".to_string()),
             "{texts:?}"
         );
+    }
+
+    #[test]
+    fn a_class_is_listed_or_its_complement_whichever_is_shorter() {
+        let listed = |g: Option<Guard>| match g {
+            Some(Guard::Residue {
+                listed,
+                len,
+                within,
+                modulus,
+                ..
+            }) => Some((modulus, listed[..usize::from(len)].to_vec(), within)),
+            _ => None,
+        };
+        assert_eq!(listed(guard(0, 4, &[1, 2, 3])), Some((4, vec![0], false)));
+        assert_eq!(listed(guard(0, 4, &[1, 3])), Some((4, vec![1, 3], true)));
+        assert_eq!(
+            listed(guard(0, 20, &[4, 8, 12, 16])),
+            Some((20, vec![4, 8, 12, 16], true))
+        );
+        let eight: Vec<u16> = (0..8).collect();
+        assert_eq!(
+            listed(guard(0, 16, &eight)),
+            Some((16, eight.clone(), true))
+        );
+        let nine: Vec<u16> = (0..9).collect();
+        assert_eq!(
+            listed(guard(0, 18, &nine)),
+            None,
+            "nine listed, nine not: neither fits"
+        );
+        assert_eq!(listed(guard(0, 4, &[])), None);
+        assert_eq!(listed(guard(0, 2, &[0, 1])), None);
+    }
+
+    #[test]
+    fn members_of_a_class_by_remainder_are_in_it_and_reach_the_type_s_ends() {
+        let sig =
+            Signature::parse("fn is_leap(year: i32) -> bool", &[Kind::Int], Kind::Bool).unwrap();
+        let g = guard(0, 400, &[200]).unwrap();
+        let inputs: Vec<Vec<Value>> = (0..20).map(|i| vec![Value::Int(1601 + 19 * i)]).collect();
+        let made = members(&sig, &inputs, g);
+        let years: Vec<i128> = made
+            .iter()
+            .map(|v| match v[0] {
+                Value::Int(y) => y,
+                _ => 0,
+            })
+            .collect();
+        assert!(made.iter().all(|v| g.holds(v)), "{years:?}");
+        // Each given input moved down to the class; a few at the multiples around them;
+        // and near both ends of `i32`.
+        assert!(years.contains(&1800), "{years:?}");
+        assert!(years.contains(&(1800 - 4 * 400)) && years.contains(&(1800 + 4 * 400)));
+        let top = i128::from(i32::MAX);
+        let bottom = i128::from(i32::MIN);
+        assert!(years.iter().any(|&y| y > top - 400), "{years:?}");
+        assert!(years.iter().any(|&y| y < bottom + 400), "{years:?}");
+        assert!(years.iter().all(|&y| (bottom..=top).contains(&y)));
+        // Other guards have no members here.
+        assert!(members(&sig, &inputs, Guard::Positive(0)).is_empty());
     }
 
     #[test]
