@@ -1701,6 +1701,16 @@ mod tests {
                 == "if [4, 6, 9, 11].contains(&month) && (1900..=2099).contains(&year) => result == Some(30)"),
             "{found}"
         );
+        // Of one year only, no span: a relation is not claimed of a single value.
+        let one_year = (0..60u32).map(|i| (2000, i % 12 + 1));
+        let found = Discovery::new("fn days(year: i32, month: u32) -> Option<u32>", ending)
+            .unwrap()
+            .inputs(one_year)
+            .run();
+        assert!(
+            !found.relations().any(|r| r.contains("(2000..=2000)")),
+            "{found}"
+        );
         // Of a function of one argument, no value is probed: its result at a value is one by
         // definition.
         assert!(residue::value_probes(
