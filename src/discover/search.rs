@@ -1962,6 +1962,37 @@ mod tests {
             .collect()
     }
 
+    #[test]
+    fn a_class_is_credited_with_what_the_function_gives_outside_it() {
+        // `None` for a control character and for one other; `Some(1)` for the rest.
+        let sig =
+            Signature::parse("fn w(c: char) -> Option<u8>", &[Kind::Char], Kind::Option).unwrap();
+        let f = |v: &[Value]| match v[0] {
+            Value::Char(c) if c.is_control() || c == '\u{fffd}' => Some(Value::Option(None)),
+            _ => Some(Value::Option(Some(Box::new(Value::Int(1))))),
+        };
+        let guard = Guard::Chars {
+            param: 0,
+            class: super::super::guard::CharKind::Control,
+            holds: true,
+        };
+        let prop = Property::Is(super::super::property::Lit::Nothing);
+        let detects = |chars: &[char]| {
+            let inputs = chars.iter().map(|&c| vec![Value::Char(c)]).collect();
+            let obs = observed(&sig, &[], inputs, f);
+            let refs: Vec<&Observation> = obs.iter().collect();
+            let all: Vec<usize> = (0..refs.len()).collect();
+            on_class(&sig, guard, prop, &refs, &all, 2).map(|found| found.detects)
+        };
+        // The wrong version gives, on the class, what the function gives outside it where
+        // the class's result does not hold (`Some`), whichever call comes first.
+        let plain = detects(&['\n', '\t', 'a', 'b']);
+        assert!(plain.is_some_and(|d| d > 0));
+        assert_eq!(detects(&['\u{fffd}', '\n', '\t', 'a', 'b']), plain);
+        // No call in the class: nothing to judge it on.
+        assert_eq!(detects(&['a', 'b']), None);
+    }
+
     /// The transformations of `transforms` but `kept`, as if a proposal stated each.
     fn all_but(transforms: &[Transform], kept: &[Transform]) -> Vec<usize> {
         (0..transforms.len())
