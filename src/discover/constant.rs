@@ -7,6 +7,8 @@
 //! their follow-up runs (see `search::constants`); offline, [`members`] of each class are
 //! built to break what is claimed of it.
 
+use std::collections::HashSet;
+
 use super::guard::{digit, CharKind, Guard};
 use super::property::{Lit, Place, Property};
 use super::signature::Signature;
@@ -63,16 +65,14 @@ fn live_split(
     prop: Property,
     of: impl Fn(&[Value]) -> bool,
 ) -> (usize, usize, usize) {
-    let mut inside: Vec<&[Value]> = Vec::new();
-    let mut outside: Vec<&[Value]> = Vec::new();
+    // Told apart by their text, as a scan would cost the square of the probed calls.
+    let mut inside: HashSet<String> = HashSet::new();
+    let mut outside: HashSet<String> = HashSet::new();
     let mut holding = 0;
     for &(input, y, _) in runs.iter().filter(|r| r.2 && of(r.0)) {
         if part.holds(input) {
-            if !inside.contains(&input) {
-                inside.push(input);
-            }
-        } else if !class.holds(input) && !outside.contains(&input) {
-            outside.push(input);
+            inside.insert(format!("{input:?}"));
+        } else if !class.holds(input) && outside.insert(format!("{input:?}")) {
             holding += usize::from(prop.holds(input, y, 0.0));
         }
     }
@@ -270,7 +270,7 @@ pub(super) fn by_value(p: usize, runs: &[(&[Value], &Value, bool)]) -> Vec<(Guar
             .iter()
             .filter(|(input, _, _)| at(input) == Some(v))
             .collect();
-        let live: std::collections::HashSet<String> = of
+        let live: HashSet<String> = of
             .iter()
             .filter(|(_, _, live)| *live)
             .map(|(input, _, _)| others(input))
@@ -403,7 +403,7 @@ const BASES: usize = 6;
 pub(super) fn members(sig: &Signature, inputs: &[Vec<Value>], guards: &[Guard]) -> Vec<Vec<Value>> {
     let mut out: Vec<Vec<Value>> = Vec::new();
     let step = inputs.len().div_ceil(BASES).max(1);
-    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut seen: HashSet<String> = HashSet::new();
     for &guard in guards {
         if let Guard::Residue { .. } = guard {
             for input in super::residue::members(sig, inputs, guard) {
