@@ -651,19 +651,7 @@ impl<'f, A: Args> Discovery<'f, A> {
     /// Whether `t` cannot be made of the input of `o` within its parameters' types: the
     /// follow-up's own integer arithmetic leaves them.
     fn overflows(&self, o: &Observation, t: &Transform) -> bool {
-        match t.apply(&o.input, None, 0) {
-            None => true,
-            Some(next) => next
-                .iter()
-                .zip(&self.signature().params)
-                .any(|(v, param)| match v {
-                    Value::Int(i) => {
-                        let (lo, hi) = param.int_range();
-                        !(lo..=hi).contains(i)
-                    }
-                    _ => false,
-                }),
-        }
+        t.overflows(self.signature(), &o.input)
     }
 
     /// The proposals that also hold on every observation of `fresh` inputs under their guard
@@ -1551,6 +1539,147 @@ mod tests {
                 .any(|r| r == "if n.checked_add(100).is_some() => cents(n + 100) == result"),
             "{found}"
         );
+    }
+
+    /// Whether `n` is prime, by trial division up to its root.
+    fn prime(n: u64) -> bool {
+        n > 1
+            && (2..)
+                .take_while(|d| d * d <= n)
+                .all(|d| !n.is_multiple_of(d))
+    }
+
+    #[test]
+    fn the_function_at_a_square_is_related_past_the_inputs_whose_square_overflows() {
+        // A few inputs whose square leaves `u64` do not stop the relation: it is sought on
+        // the others and claimed where the square fits.
+        let inputs = (0..100u64).map(|i| match i % 10 {
+            0 => u32::MAX as u64 + 1 + i,
+            _ => i * 37 % 1000,
+        });
+        let found = Discovery::new("fn is_prime(n: u64) -> bool", |n: u64| {
+            n < 1 << 32 && prime(n)
+        })
+        .unwrap()
+        .inputs(inputs)
+        .run();
+        let square = "if n.checked_mul(n).is_some() => !is_prime(n * n)";
+        assert!(found.relations().any(|r| r == square), "{found}");
+        // Of doubles only past one, since 2 is prime.
+        let doubled = |r: &str| r.ends_with("!is_prime(2 * n)");
+        let past_one = "if n > 1 && n.checked_mul(2).is_some() => !is_prime(2 * n)";
+        assert_eq!(
+            found.relations().filter(|r| doubled(r)).collect::<Vec<_>>(),
+            [past_one],
+            "{found}"
+        );
+        // A perfect power's exponent doubles at the square, past the two integers that are
+        // their own squares.
+        let power = |x: u64| -> (u64, u8) {
+            (2..64u32)
+                .rev()
+                .find_map(|k| {
+                    let r = (x as f64).powf(1.0 / f64::from(k)).round() as u64;
+                    (x > 1 && r.checked_pow(k) == Some(x)).then_some((r, k as u8))
+                })
+                .unwrap_or((x, 1))
+        };
+        let inputs = (0..120u64).map(|i| match i % 4 {
+            0 => (i % 30 + 2).pow(2 + (i % 3) as u32),
+            1 => i % 7,
+            _ => i * 7919 % 100_000,
+        });
+        let found = Discovery::new("fn perfect_power(x: u64) -> (u64, u8)", power)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        let doubled =
+            "if x > 1 && x.checked_mul(x).is_some() => perfect_power(x * x).1 == 2 * result.1";
+        assert!(found.relations().any(|r| r == doubled), "{found}");
+        // A version that misses odd exponents breaks it.
+        let even_only = move |x: u64| match power(x) {
+            (_, k) if k % 2 == 1 => (x, 1),
+            p => p,
+        };
+        let fresh: Vec<(u64,)> = (2..200u64).map(|x| (x,)).collect();
+        let mutant = Discovery::new("fn perfect_power(x: u64) -> (u64, u8)", even_only).unwrap();
+        assert!(mutant.failing(&found, fresh).contains(&doubled.to_string()));
+    }
+
+    /// `n` with a comma between groups of three digits.
+    fn thousands(n: i64) -> String {
+        let digits = n.unsigned_abs().to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        if n < 0 {
+            format!("-{out}")
+        } else {
+            out
+        }
+    }
+
+    #[test]
+    fn a_number_written_as_text_gains_a_piece_when_scaled_or_negated() {
+        let inputs = (0..100i64).map(|i| match i % 3 {
+            0 => -(i * 7919 * 31),
+            _ => i * 7919 * 17,
+        });
+        let found = Discovery::new("fn formatted(n: i64) -> String", thousands)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        let scaled = "if n != 0 && n.checked_mul(1000).is_some() => formatted(1000 * n) == format!(\"{},000\", result)";
+        let negated = "if n > 0 => formatted(-n) == format!(\"-{}\", result)";
+        for r in [scaled, negated] {
+            assert!(found.relations().any(|p| p == r), "{r}\n{found}");
+        }
+        // What negation does to the digits alone is not said: the sign's relation says more.
+        assert!(
+            !found.relations().any(|r| r.contains("is_ascii_digit")),
+            "{found}"
+        );
+        let fresh: Vec<(i64,)> = (-3000..3000i64).map(|n| (n * 997,)).collect();
+        let sign_dropped = |n: i64| thousands(n.abs());
+        let mutant = Discovery::new("fn formatted(n: i64) -> String", sign_dropped).unwrap();
+        assert!(mutant
+            .failing(&found, fresh.clone())
+            .contains(&negated.to_string()));
+        let dots = |n: i64| thousands(n).replace(',', ".");
+        let mutant = Discovery::new("fn formatted(n: i64) -> String", dots).unwrap();
+        assert!(mutant.failing(&found, fresh).contains(&scaled.to_string()));
+    }
+
+    #[test]
+    fn a_number_written_with_a_unit_keeps_its_digits_when_scaled_by_the_unit() {
+        let units = ["B", "kB", "MB", "GB", "TB", "PB", "EB"];
+        let size = move |b: u64| {
+            let (mut v, mut u) = (b as f64, 0);
+            while v >= 1000.0 && u + 1 < units.len() {
+                v /= 1000.0;
+                u += 1;
+            }
+            match v.fract() {
+                0.0 => format!("{v:.0} {}", units[u]),
+                _ => format!("{v:.2} {}", units[u]),
+            }
+        };
+        let inputs = (0..100u64).map(|i| i.pow(1 + (i % 9) as u32) % (u64::MAX / 7));
+        let found = Discovery::new("fn size(bytes: u64) -> String", size)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        let digits = "if bytes.checked_mul(1000).is_some() => size(1000 * bytes).chars().filter(char::is_ascii_digit).eq(result.chars().filter(char::is_ascii_digit))";
+        assert!(found.relations().any(|r| r == digits), "{found}");
+        // Always in bytes, the digits grow with the scale.
+        let always = |b: u64| format!("{b} B");
+        let fresh: Vec<(u64,)> = (1..400u64).map(|b| (b * 7919,)).collect();
+        let mutant = Discovery::new("fn size(bytes: u64) -> String", always).unwrap();
+        assert!(mutant.failing(&found, fresh).contains(&digits.to_string()));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! has coefficients.
 
 use super::lsq;
+use super::property::{Lit, Place};
 use super::transform::{Const, SNAP};
 use super::value::Value;
 
@@ -110,6 +111,18 @@ pub enum TextForm {
     Lined,
     /// `y'` is `y` twice, as two words.
     Spaced,
+    /// `y'` is `y` with one text before it ([`Place::Start`]) or after it ([`Place::End`]),
+    /// the same on every run (`formatted(-n) == format!("-{}", result)`). Fitted, not tried
+    /// from a list: see [`TextForm::affixed`].
+    Affixed {
+        /// The text added.
+        piece: Lit,
+        /// Where.
+        at: Place,
+    },
+    /// `y'` shows the same decimal digits as `y`, whatever else it writes around them: a
+    /// number written with another unit or separator (`size(bytes * 1000)` of `1.50 kB`).
+    SameDigits,
 }
 
 impl TextForm {
@@ -135,9 +148,43 @@ impl TextForm {
         )
     }
 
+    /// The [`TextForm::Affixed`] forms that relate one follow-up `t` to its result `y`: the
+    /// part of `t` before `y`, or after it, where it is not empty.
+    pub fn affixed(y: &str, t: &str) -> Vec<TextForm> {
+        let mut out = Vec::new();
+        if t.len() > y.len() {
+            let cut = t.len() - y.len();
+            if t.ends_with(y) && t.is_char_boundary(cut) {
+                out.extend(Lit::text(&t[..cut]).map(|piece| TextForm::Affixed {
+                    piece,
+                    at: Place::Start,
+                }));
+            }
+            if let Some(rest) = t.strip_prefix(y) {
+                out.extend(Lit::text(rest).map(|piece| TextForm::Affixed {
+                    piece,
+                    at: Place::End,
+                }));
+            }
+        }
+        out
+    }
+
     /// Whether the follow-up `t` relates so to the result `y`.
     pub fn holds(self, y: &str, t: &str) -> bool {
+        fn digits(s: &str) -> impl Iterator<Item = char> + '_ {
+            s.chars().filter(char::is_ascii_digit)
+        }
         match self {
+            TextForm::Affixed { piece, at } => {
+                let piece = piece.as_str().unwrap_or_default();
+                t.len() == piece.len() + y.len()
+                    && match at {
+                        Place::End => t.starts_with(y) && t.ends_with(piece),
+                        _ => t.starts_with(piece) && t.ends_with(y),
+                    }
+            }
+            TextForm::SameDigits => digits(t).eq(digits(y)),
             TextForm::Same => t == y,
             TextForm::Reversed => t.chars().eq(y.chars().rev()),
             TextForm::Doubled => t.len() == 2 * y.len() && t == y.repeat(2),
@@ -159,6 +206,19 @@ impl TextForm {
     /// The relation as Rust source, `call` the follow-up call.
     pub fn text(self, call: &str) -> String {
         match self {
+            // `result` as an argument, as below; the piece a format string's literal.
+            TextForm::Affixed { piece, at } => {
+                let piece = piece.as_str().unwrap_or_default();
+                let literal = format!("{:?}", piece.replace('{', "{{").replace('}', "}}"));
+                let inner = &literal[1..literal.len() - 1];
+                match at {
+                    Place::End => format!("{call} == format!(\"{{}}{inner}\", result)"),
+                    _ => format!("{call} == format!(\"{inner}{{}}\", result)"),
+                }
+            }
+            TextForm::SameDigits => format!(
+                "{call}.chars().filter(char::is_ascii_digit).eq(result.chars().filter(char::is_ascii_digit))"
+            ),
             TextForm::Same => format!("{call} == result"),
             TextForm::Reversed => format!("{call} == result.chars().rev().collect::<String>()"),
             TextForm::Doubled => format!("{call} == result.repeat(2)"),
@@ -918,6 +978,61 @@ mod tests {
         assert_eq!(
             spaced.text("f(&s)"),
             "f(&s) == format!(\"{0} {0}\", result)"
+        );
+    }
+
+    #[test]
+    fn a_piece_added_is_fitted_from_one_run_and_must_be_the_same_on_every_run() {
+        let piece = |s: &str| Lit::text(s).expect("short");
+        let before = TextForm::Affixed {
+            piece: piece("-"),
+            at: Place::Start,
+        };
+        let after = TextForm::Affixed {
+            piece: piece(",000"),
+            at: Place::End,
+        };
+        assert_eq!(TextForm::affixed("1,234", "-1,234"), vec![before]);
+        assert_eq!(TextForm::affixed("1,234", "1,234,000"), vec![after]);
+        // Both ways where the result is at both ends; none where it is not longer.
+        assert_eq!(TextForm::affixed("a", "aa").len(), 2);
+        assert!(TextForm::affixed("ab", "ab").is_empty());
+        assert!(TextForm::affixed("ab", "b").is_empty());
+        assert!(TextForm::affixed("ab", "xaby").is_empty());
+        // A piece too long to hold is not fitted.
+        assert!(TextForm::affixed("a", &"b".repeat(40)).is_empty());
+        assert!(before.holds("7", "-7") && !before.holds("7", "--7") && !before.holds("7", "7-"));
+        assert!(!before.holds("-7", "-7") && !before.holds("7", "+7"));
+        assert!(after.holds("12", "12,000") && !after.holds("12", "12.000"));
+        assert!(!after.holds("12", ",00012") && !after.holds("12", "12,0000"));
+        assert!(!before.is_weak() && !after.is_weak());
+        assert_eq!(before.text("f(-n)"), "f(-n) == format!(\"-{}\", result)");
+        assert_eq!(
+            after.text("f(1000 * n)"),
+            "f(1000 * n) == format!(\"{},000\", result)"
+        );
+        // A piece is written so that the format string reads it back.
+        let odd = TextForm::Affixed {
+            piece: piece("{\"}\\"),
+            at: Place::End,
+        };
+        assert_eq!(
+            odd.text("f(x)"),
+            "f(x) == format!(\"{}{{\\\"}}\\\\\", result)"
+        );
+    }
+
+    #[test]
+    fn the_same_digits_ignore_all_but_the_digits_in_their_order() {
+        let same = TextForm::SameDigits;
+        assert!(same.holds("1.50 kB", "1.50 MB"));
+        assert!(same.holds("999 B", "999 kB"));
+        assert!(!same.holds("1.50 kB", "1.5 MB"));
+        assert!(!same.holds("12 B", "21 B"));
+        assert!(same.holds("no digits", "none"));
+        assert_eq!(
+            same.text("f(n)"),
+            "f(n).chars().filter(char::is_ascii_digit).eq(result.chars().filter(char::is_ascii_digit))"
         );
     }
 

@@ -19,6 +19,10 @@ pub enum Guard {
     NonPositive(usize),
     /// `x != 0`.
     NonZero(usize),
+    /// `x > 1` of an integer: past the two values that are their own squares, where a
+    /// relation of products breaks (`perfect_power(x * x) == (result.0, 2 * result.1)` at
+    /// 0 and 1).
+    AboveOne(usize),
     /// `!xs.is_empty()`.
     NonEmpty(usize),
     /// `xs.len() > 1`.
@@ -216,6 +220,10 @@ impl Guard {
                 out.extend(guards.into_iter().filter(|g| {
                     !param.is_unsigned() || !matches!(g, Guard::NonNegative(_) | Guard::Negative(_))
                 }));
+                // Last: narrower than `x > 0`, taken only where no sign will do.
+                if param.kind == Kind::Int {
+                    out.push(Guard::AboveOne(p));
+                }
             } else if param.kind == Kind::Str {
                 out.push(Guard::NonEmpty(p));
             } else if param.kind == Kind::List {
@@ -253,6 +261,7 @@ impl Guard {
             | Guard::Negative(p)
             | Guard::NonPositive(p)
             | Guard::NonZero(p)
+            | Guard::AboveOne(p)
             | Guard::NonEmpty(p)
             | Guard::Several(p)
             | Guard::Sorted(p)
@@ -283,6 +292,7 @@ impl Guard {
             Guard::Negative(p) => num(p) < 0.0,
             Guard::NonPositive(p) => num(p) <= 0.0,
             Guard::NonZero(p) => num(p) != 0.0,
+            Guard::AboveOne(p) => matches!(input[p], Value::Int(i) if i > 1),
             Guard::NonEmpty(p) => match &input[p] {
                 Value::Str(s) => !s.is_empty(),
                 Value::List(items) => !items.is_empty(),
@@ -353,6 +363,7 @@ impl Guard {
             Guard::Negative(p) => cmp(p, "<"),
             Guard::NonPositive(p) => cmp(p, "<="),
             Guard::NonZero(p) => cmp(p, "!="),
+            Guard::AboveOne(p) => format!("{} > 1", param(p).value_text()),
             Guard::NonEmpty(p) => format!("!{}.is_empty()", param(p).name),
             Guard::Several(p) => format!("{}.len() > 1", param(p).name),
             Guard::Sorted(p) => format!("{}.is_sorted()", param(p).name),
@@ -467,6 +478,7 @@ mod tests {
                 Guard::Negative(p),
                 Guard::NonPositive(p),
                 Guard::NonZero(p),
+                Guard::AboveOne(p),
                 Guard::NonEmpty(p),
                 Guard::Several(p),
                 Guard::Sorted(p),
@@ -520,6 +532,7 @@ mod tests {
                 "*n >= 0",
                 "*n > 0",
                 "*n != 0",
+                "*n > 1",
                 "!xs.is_empty()",
                 "xs.len() > 1",
                 "xs.is_sorted()",
@@ -545,8 +558,11 @@ mod tests {
             ]
         );
         assert_eq!(narrow[5..7], [Guard::Positive(1), Guard::NonNegative(1)]);
+        // Past one last, of an integer only.
+        assert_eq!(narrow[10], Guard::AboveOne(1));
+        assert!(!narrow.contains(&Guard::AboveOne(0)));
         assert_eq!(
-            narrow[10..13],
+            narrow[11..14],
             [Guard::Varied(2), Guard::SomeNonZero(2), Guard::NonEmpty(2)]
         );
         assert_eq!(narrow.len(), Guard::all(&sig).len());
@@ -572,5 +588,17 @@ mod tests {
                 Guard::SomeNonZero(2),
             ]
         );
+    }
+
+    #[test]
+    fn past_one_holds_of_integers_above_one_alone() {
+        let sig = Signature::parse("f(n: u64)", &[Kind::Int], Kind::Bool).unwrap();
+        let at = |n: i128| Guard::AboveOne(0).holds(&[Value::Int(n)]);
+        assert!(at(2) && at(1 << 70));
+        assert!(!at(1) && !at(0) && !at(-5));
+        assert!(!Guard::AboveOne(0).holds(&[Value::Float(5.0)]));
+        assert_eq!(Guard::AboveOne(0).text(&sig), "n > 1");
+        assert_eq!(Guard::all(&sig).last(), Some(&Guard::AboveOne(0)));
+        assert_eq!(Guard::narrow_first(&sig).last(), Some(&Guard::AboveOne(0)));
     }
 }

@@ -115,14 +115,12 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
     let call = sig.call(&transform.arguments(sig, center));
     let ty = sig.output_num_ty();
     match form {
-        Form::Affine { alpha, beta } if sig.output == Kind::Bool => {
-            if alpha.value < 0.0 {
-                format!("{call} == !result")
-            } else {
-                let _ = beta;
-                format!("{call} == result")
-            }
-        }
+        Form::Affine { alpha, beta } if sig.output == Kind::Bool => match alpha.value {
+            a if a < 0.0 => format!("{call} == !result"),
+            0.0 if beta.value == 0.0 => format!("!{call}"),
+            0.0 => call,
+            _ => format!("{call} == result"),
+        },
         Form::Affine { alpha, beta } => {
             format!("{call} == {}", linear("result", *alpha, *beta, ty))
         }

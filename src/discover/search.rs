@@ -525,6 +525,34 @@ pub fn search(
             let weak = (seq_weak && applies) || scalar_weak;
             forms_on(sig, obs, t, transform, on, weak)
         };
+        // Where the follow-up's own integer arithmetic leaves its type (`n * n` of a large
+        // `n`), there is no follow-up to judge: the relation is sought on the others, and
+        // claimed, checked, where the arithmetic fits (`Transform::fits_text`).
+        let made: Vec<usize> = match transform.fits_text(sig) {
+            Some(_) => scope
+                .all
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    obs[i].follow[t].output.is_some() || !transform.overflows(sig, &obs[i].input)
+                })
+                .collect(),
+            None => scope.all.clone(),
+        };
+        let narrowed;
+        let scope = if made.len() == scope.all.len() {
+            &scope
+        } else if scope.distinct(&made) >= scope.min_inputs {
+            narrowed = Scope {
+                obs: scope.obs.clone(),
+                keys: scope.keys.clone(),
+                all: made,
+                min_inputs: scope.min_inputs,
+            };
+            &narrowed
+        } else {
+            continue;
+        };
         let holds = |f: &Form, i: usize| pair(obs, i, t).is_some_and(|p| f.holds(&p));
         // A period was found on one sign category, moving away from zero (`period`): it is
         // claimed there, and the inputs within a step of zero, whose follow-up crosses to
@@ -1535,7 +1563,21 @@ fn forms_on(
                 alpha: Const::lit(-1.0),
                 beta: Const::lit(1.0),
             };
-            if let Some(f) = [same, negated].into_iter().find(holds) {
+            // One value at every follow-up, whatever the original result: what the function
+            // says of every input so made (`!is_prime(n * n)`). Where the results agree it is
+            // [`same`]'s or [`negated`]'s.
+            let constant = pairs
+                .first()
+                .and_then(|p| p.y2.number())
+                .map(|c| Form::Affine {
+                    alpha: Const::lit(0.0),
+                    beta: Const::lit(c),
+                });
+            if let Some(f) = [Some(same), Some(negated), constant]
+                .into_iter()
+                .flatten()
+                .find(holds)
+            {
                 out.push(f);
             } else if weak {
                 out.extend([Form::AtLeast, Form::AtMost].into_iter().filter(holds));
@@ -1604,7 +1646,34 @@ fn forms_on(
                     !matches!(inner, Value::Str(s) if s.is_empty())
                 })
             };
-            if let Some(f) = equal.into_iter().map(Form::Text).find(holds) {
+            // A piece added before or after, fitted on the first run where some result is
+            // not empty (of results all empty it would be a constant).
+            let affixed = match (pairs.first(), contained_somewhere(&TextForm::Same)) {
+                (
+                    Some(Pair {
+                        y: Value::Str(y),
+                        y2: Value::Str(t),
+                        ..
+                    }),
+                    true,
+                ) => TextForm::affixed(y, t),
+                _ => Vec::new(),
+            };
+            // The same digits, where a number was scaled by a power of the base its digits
+            // are written in and some result shows digits. (Of a number negated they are
+            // kept by any writing, and would hide what the sign does.)
+            let moved_number = transform.is_decimal_scale();
+            let shows_digits = pairs
+                .iter()
+                .any(|p| matches!(p.y, Value::Str(s) if s.chars().any(|c| c.is_ascii_digit())));
+            let digits = (moved_number && shows_digits).then_some(TextForm::SameDigits);
+            if let Some(f) = equal
+                .into_iter()
+                .chain(affixed)
+                .chain(digits)
+                .map(Form::Text)
+                .find(holds)
+            {
                 out.push(f);
             } else if weak {
                 out.extend(

@@ -161,6 +161,16 @@ pub enum SeqOp {
 /// `f(x + y)` (on the grid: `(a + 1)·x + b`) or `f(x·y)`.
 pub const PARTNERS: [(f64, Const); 2] = [(1.0, Const::lit(1.0)), (2.0, Const::lit(0.0))];
 
+/// The input times itself, `x·x`: where a function of a product is known at a square
+/// (`log(x * x) == 2 * log(x)`, `perfect_power(x * x) == (result.0, 2 * result.1)`,
+/// `!is_prime(n * n)`).
+const SQUARE: (f64, Const) = (1.0, Const::lit(0.0));
+
+/// The factors an integer written as text is scaled by: the base its digits are written in,
+/// which shifts them, and its cube, the step of the groups of thousands and of the metric
+/// prefixes (`formatted(n * 1000) == format!("{},000", result)`).
+const DECIMAL_SCALES: [f64; 2] = [10.0, 1000.0];
+
 /// The values another parameter takes in the inner call of a composition, `f(f(x, n), c)`:
 /// each is compared with the outer call at `c·n` and at `n + c` (`root(x, 2 * n)`,
 /// `rotate(xs, n + 1)`). One and two are the smallest that make either side a new call.
@@ -522,8 +532,17 @@ impl Transform {
                     if param.kind == Kind::Float {
                         out.push(Transform::Reflect { param: p });
                     }
-                    for (a, b) in PARTNERS {
+                    for (a, b) in PARTNERS.into_iter().chain([SQUARE]) {
                         out.push(Transform::Product { param: p, a, b });
+                    }
+                    if param.kind == Kind::Int && sig.output == Kind::Str {
+                        for a in DECIMAL_SCALES {
+                            out.push(Transform::Affine {
+                                param: p,
+                                a,
+                                b: Const::lit(0.0),
+                            });
+                        }
                     }
                 }
                 Kind::FloatSeq | Kind::IntSeq => {
@@ -838,6 +857,12 @@ impl Transform {
             if (a == 0.5 && b.value == 0.0) || (a == 1.0 && b.value.abs() == 1.0))
     }
 
+    /// Whether this scales an integer by a power of ten (see [`DECIMAL_SCALES`]).
+    pub fn is_decimal_scale(&self) -> bool {
+        matches!(*self, Transform::Affine { a, b, .. }
+            if b.value == 0.0 && DECIMAL_SCALES.contains(&a))
+    }
+
     /// Where the follow-up's own integer arithmetic can overflow its parameter's type, the
     /// condition under which it does not, as Rust source (`a.checked_add(b).is_some()`): a
     /// relation holds where its follow-up can be made, and says so.
@@ -874,6 +899,22 @@ impl Transform {
                 operand(of),
                 sig.params[param].value_text()
             )),
+            // The second factor made first, then the product.
+            Transform::Product { param, a, b } if int(param) => {
+                let x = operand(param);
+                let second = match (a as i64, b.value as i64) {
+                    (1, 0) => {
+                        let arg = sig.params[param].value_text();
+                        return Some(format!("{x}.checked_mul({arg}).is_some()"));
+                    }
+                    (1, b) => format!("{x}.checked_add({b})"),
+                    (a, 0) => format!("{x}.checked_mul({a})"),
+                    (a, b) => format!("{x}.checked_mul({a}).and_then(|v| v.checked_add({b}))"),
+                };
+                Some(format!(
+                    "{second}.and_then(|y| {x}.checked_mul(y)).is_some()"
+                ))
+            }
             Transform::Affine { param, a, b } if int(param) => {
                 let x = operand(param);
                 let (a, b) = (a as i64, b.value as i64);
@@ -888,6 +929,21 @@ impl Transform {
                 })
             }
             _ => None,
+        }
+    }
+
+    /// Whether the follow-up cannot be made of `input` within its parameters' types: its own
+    /// integer arithmetic leaves them.
+    pub fn overflows(&self, sig: &Signature, input: &[Value]) -> bool {
+        match self.apply(input, None, 0) {
+            None => true,
+            Some(next) => next.iter().zip(&sig.params).any(|(v, param)| match v {
+                Value::Int(i) => {
+                    let (lo, hi) = param.int_range();
+                    !(lo..=hi).contains(i)
+                }
+                _ => false,
+            }),
         }
     }
 
@@ -1086,8 +1142,11 @@ impl Transform {
             Transform::Product { param, a, b } => {
                 let p = &sig.params[param];
                 let x = p.value_text();
-                let y = affine_text(&x, a, b, p.num_ty());
-                out[param] = p.pass(&format!("{x} * ({y})"));
+                let y = match (a, b.value) {
+                    (1.0, 0.0) => x.clone(),
+                    _ => format!("({})", affine_text(&x, a, b, p.num_ty())),
+                };
+                out[param] = p.pass(&format!("{x} * {y}"));
             }
             Transform::AllMoved { a, b, except } => {
                 for (i, p) in sig.params.iter().enumerate() {
@@ -1882,6 +1941,44 @@ mod tests {
             "&(*x * (*x + 1.0))"
         );
         assert_eq!(product(1, 2.0, 0.0).arguments(&sig, None)[1], "n * (2 * n)");
+        // The input squared, of either kind.
+        for p in [0, 1] {
+            assert!(all.contains(&product(p, 1.0, 0.0)), "{p}");
+        }
+        assert_eq!(at(&product(1, 1.0, 0.0))[1], Value::Int(16));
+        assert_eq!(at(&product(0, 1.0, 0.0))[0], Value::Float(9.0));
+        assert_eq!(product(1, 1.0, 0.0).arguments(&sig, None)[1], "n * n");
+        assert_eq!(product(0, 1.0, 0.0).arguments(&sig, None)[0], "&(*x * *x)");
+        // Scaled by powers of ten only where an integer is written as text.
+        let decimal = |a| Transform::Affine {
+            param: 1,
+            a,
+            b: Const::lit(0.0),
+        };
+        assert!(!all.contains(&decimal(10.0)) && !all.contains(&decimal(1000.0)));
+        let text = Signature::parse(
+            "fn f(x: f64, n: i32) -> String",
+            &[Kind::Float, Kind::Int],
+            Kind::Str,
+        )
+        .unwrap();
+        let written = Transform::all(&text);
+        assert!(written.contains(&decimal(10.0)) && written.contains(&decimal(1000.0)));
+        let of_float = |a| Transform::Affine {
+            param: 0,
+            a,
+            b: Const::lit(0.0),
+        };
+        assert!(!written.contains(&of_float(10.0)) && !written.contains(&of_float(1000.0)));
+        assert!(decimal(1000.0).is_decimal_scale() && decimal(10.0).is_decimal_scale());
+        assert!(!decimal(2.0).is_decimal_scale() && !product(1, 1.0, 0.0).is_decimal_scale());
+        let offset = Transform::Affine {
+            param: 1,
+            a: 10.0,
+            b: Const::lit(1.0),
+        };
+        assert!(!offset.is_decimal_scale());
+        assert_eq!(decimal(1000.0).arguments(&text, None)[1], "1000 * n");
         let then = |first, then| Transform::SeqThen {
             param: 2,
             first,
@@ -2106,6 +2203,44 @@ mod tests {
         }
         assert_eq!(fits(affine(2, 2.0, 0.0)), None);
         assert_eq!(fits(Transform::Reflect { param: 2 }), None);
+        // A product: its second factor made, then multiplied.
+        let product = |param, a, b| Transform::Product {
+            param,
+            a,
+            b: Const::lit(b),
+        };
+        for (a, b, text) in [
+            (1.0, 0.0, "a.checked_mul(a).is_some()"),
+            (
+                1.0,
+                1.0,
+                "a.checked_add(1).and_then(|y| a.checked_mul(y)).is_some()",
+            ),
+            (
+                2.0,
+                0.0,
+                "a.checked_mul(2).and_then(|y| a.checked_mul(y)).is_some()",
+            ),
+            (
+                2.0,
+                1.0,
+                "a.checked_mul(2).and_then(|v| v.checked_add(1)).and_then(|y| a.checked_mul(y)).is_some()",
+            ),
+        ] {
+            assert_eq!(fits(product(0, a, b)).as_deref(), Some(text), "{a} {b}");
+        }
+        assert_eq!(
+            fits(product(1, 1.0, 0.0)).as_deref(),
+            Some("(*b).checked_mul(*b).is_some()")
+        );
+        assert_eq!(fits(product(2, 1.0, 0.0)), None);
+        // What overflows is judged in the parameter's type.
+        let small = Signature::parse("fn f(n: u8) -> bool", &[Kind::Int], Kind::Bool).unwrap();
+        let square = product(0, 1.0, 0.0);
+        assert!(!square.overflows(&small, &[Value::Int(15)]));
+        assert!(square.overflows(&small, &[Value::Int(16)]));
+        assert!(affine(0, -1.0, 0.0).overflows(&small, &[Value::Int(3)]));
+        assert!(!affine(0, -1.0, 0.0).overflows(&small, &[Value::Int(0)]));
     }
 
     #[test]

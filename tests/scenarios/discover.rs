@@ -802,9 +802,17 @@ fn integers_are_observed_and_related_exactly_over_their_whole_range() {
         rel.contains(&"if x.checked_add(2).is_some() => half(x + 2) == result + 1"),
         "{found}"
     );
+    // Every input observed; of a follow-up that multiplies, every input it fits in the type
+    // (the 32 small ones), with the relation claimed where it does.
     for p in &found.0 {
-        assert_eq!(p.inputs, 64, "every input observed: {p:?}");
+        let multiplied = p.relation.contains(".checked_mul(");
+        let fitting = if multiplied { 32 } else { 64 };
+        assert_eq!(p.inputs, fitting, "every input observed: {p:?}");
     }
+    assert!(
+        rel.contains(&"if x.checked_mul(3).is_some() => half(3 * x) == result + x"),
+        "{found}"
+    );
     // No guard its type already keeps (`x >= 0`), and nothing a float comparison could not
     // refute: `x + 1` halves to the same only for even `x`.
     assert!(!rel.iter().any(|r| r.contains("x >= 0")), "{found}");
