@@ -759,7 +759,8 @@ const COUNTER_BASES: usize = 6;
 /// Inputs built to break a relation, from a few of the given ones (spread over them): each
 /// number parameter set to zero, one and minus one (where its type has them), to the ends of
 /// an integer type (where a relation's own arithmetic overflows), to the value of another
-/// parameter of its kind (equal arguments), negated, and doubled (an argument a multiple of
+/// parameter of its kind (equal arguments) or its negation (arguments that add up to zero),
+/// negated, and doubled (an argument a multiple of
 /// another); each sequence emptied, cut to its first element, and made of its first element
 /// repeated; each string turned at every character, and with a character appended whose
 /// case or ASCII form is longer; each integer rounded to powers of ten. An input the function itself refuses is no counter-example: it is left out when
@@ -840,6 +841,18 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
                 if q != p && other.ty == param.ty {
                     for v in related(&base[q]) {
                         with(p, v);
+                    }
+                    // Or its negation, where the two add up to zero: a follow-up of their
+                    // sum is refused there (`reduced(n, d + n)` at `d = -n`).
+                    match base[q] {
+                        Value::Float(x) => with(p, Value::Float(-x)),
+                        Value::Int(i) if !unsigned => {
+                            let (lo, hi) = param.int_range();
+                            if let Some(v) = i.checked_neg().filter(|v| (lo..=hi).contains(v)) {
+                                with(p, Value::Int(v));
+                            }
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -1680,6 +1693,43 @@ mod tests {
         let fresh: Vec<(u64,)> = (1..400u64).map(|b| (b * 7919,)).collect();
         let mutant = Discovery::new("fn size(bytes: u64) -> String", always).unwrap();
         assert!(mutant.failing(&found, fresh).contains(&digits.to_string()));
+    }
+
+    /// `n` in groups of seven bits, least significant first, the high bit on all but the
+    /// last: the variable-length integers of protocol buffers.
+    fn leb128(mut n: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        while n >= 128 {
+            out.push((n & 127) as u8 | 128);
+            n >>= 7;
+        }
+        out.push(n as u8);
+        out
+    }
+
+    #[test]
+    fn a_number_written_as_bytes_gains_a_byte_when_scaled_by_a_group_of_bits() {
+        let inputs = (0..100u64).map(|i| match i % 5 {
+            0 => u64::MAX - i,
+            _ => i.pow(1 + (i % 7) as u32),
+        });
+        let found = Discovery::new("fn varint(n: u64) -> Vec<u8>", leb128)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        let scaled = "if n > 0 && n.checked_mul(128).is_some() => varint(128 * n) == [vec![128], result.to_vec()].concat()";
+        assert!(found.relations().any(|r| r == scaled), "{found}");
+        // With the groups in the other order it fails.
+        let reversed = |n: u64| {
+            let mut groups: Vec<u8> = leb128(n).iter().map(|b| b & 127).collect();
+            groups.reverse();
+            let last = groups.len() - 1;
+            groups[..last].iter_mut().for_each(|b| *b |= 128);
+            groups
+        };
+        let fresh: Vec<(u64,)> = (1..300u64).map(|n| (n * 977,)).collect();
+        let mutant = Discovery::new("fn varint(n: u64) -> Vec<u8>", reversed).unwrap();
+        assert!(mutant.failing(&found, fresh).contains(&scaled.to_string()));
     }
 
     #[test]
@@ -2824,12 +2874,46 @@ mod tests {
             10,
             -5,
             -7,
+            7,
         ] {
             assert!(
                 built.contains(&vec![Value::Int(x), Value::Int(-7)]),
                 "{x}: {built:?}"
             );
         }
+        // The other argument's negation, of either parameter, and only within the type.
+        assert!(built.contains(&vec![Value::Int(5), Value::Int(-5)]));
+        let unsigned = Signature::parse(
+            "fn f(x: u8, y: u8) -> u8",
+            &[Kind::Int, Kind::Int],
+            Kind::Int,
+        )
+        .unwrap();
+        let of_unsigned = counter_inputs(&unsigned, &[vec![Value::Int(5), Value::Int(7)]]);
+        assert!(of_unsigned
+            .iter()
+            .flatten()
+            .all(|v| matches!(v, Value::Int(0..=255))));
+        let narrow = Signature::parse(
+            "fn f(x: i8, y: i8) -> i8",
+            &[Kind::Int, Kind::Int],
+            Kind::Int,
+        )
+        .unwrap();
+        let of_narrow = counter_inputs(&narrow, &[vec![Value::Int(-128), Value::Int(3)]]);
+        assert!(of_narrow.contains(&vec![Value::Int(-128), Value::Int(-3)]));
+        assert!(of_narrow
+            .iter()
+            .flatten()
+            .all(|v| matches!(v, Value::Int(-128..=127))));
+        let pair = Signature::parse(
+            "fn f(x: f64, y: f64) -> f64",
+            &[Kind::Float, Kind::Float],
+            Kind::Float,
+        )
+        .unwrap();
+        let of_pair = counter_inputs(&pair, &[vec![Value::Float(2.5), Value::Float(4.0)]]);
+        assert!(of_pair.contains(&vec![Value::Float(-4.0), Value::Float(4.0)]));
         // Floats: zero, one, minus one, negated and doubled.
         let floats = Signature::parse("fn h(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
         let of_floats = counter_inputs(&floats, &[vec![Value::Float(2.5)]]);

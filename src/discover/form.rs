@@ -41,6 +41,16 @@ pub enum Form {
     SameIgnoringCase,
     /// `y'` is `y` reversed.
     SeqReversed,
+    /// `y'` is the integer sequence `y` with a few elements before it ([`Place::Start`]) or
+    /// after it ([`Place::End`]), the same on every run: a number written as bytes, scaled by
+    /// a group of bits (`varint(128 * n) == [vec![128], result.to_vec()].concat()`). Fitted
+    /// from the first run, as [`TextForm::Affixed`] is.
+    SeqAffixed {
+        /// The elements added.
+        piece: Vec<i128>,
+        /// Where.
+        at: Place,
+    },
     /// `y'` is a permutation of `y`.
     SeqPermutation,
     /// `y' = x·y` (`times`) or `y' = y + x`, for `x` a number parameter of the input: another
@@ -86,6 +96,9 @@ pub enum Form {
         squared: bool,
     },
 }
+
+/// Most elements a [`Form::SeqAffixed`] adds: a piece, not a result of its own.
+const SEQ_PIECE: usize = 8;
 
 /// How a string follow-up `y'` relates to the string result `y`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -237,6 +250,28 @@ impl TextForm {
 }
 
 impl Form {
+    /// The [`Form::SeqAffixed`] forms that relate one integer follow-up `t` to its result
+    /// `y`: the elements of `t` before `y`, or after it, where there are a few.
+    pub fn seq_affixed(y: &[i128], t: &[i128]) -> Vec<Form> {
+        let mut out = Vec::new();
+        let k = t.len().saturating_sub(y.len());
+        if (1..=SEQ_PIECE).contains(&k) {
+            if t[k..] == y[..] {
+                out.push(Form::SeqAffixed {
+                    piece: t[..k].to_vec(),
+                    at: Place::Start,
+                });
+            }
+            if t[..y.len()] == y[..] {
+                out.push(Form::SeqAffixed {
+                    piece: t[y.len()..].to_vec(),
+                    at: Place::End,
+                });
+            }
+        }
+        out
+    }
+
     /// `y' = 0`: the follow-up gives zero, whatever the original result.
     #[cfg(test)]
     pub fn zero() -> Form {
@@ -427,6 +462,17 @@ impl Form {
                         close(t, a * y + b, tol)
                     })
             }),
+            Form::SeqAffixed { piece, at } => match (p.y, p.y2) {
+                (Value::IntSeq(y), Value::IntSeq(t)) => {
+                    let k = piece.len();
+                    t.len() == y.len() + k
+                        && match at {
+                            Place::End => t[..y.len()] == y[..] && t[y.len()..] == piece[..],
+                            _ => t[..k] == piece[..] && t[k..] == y[..],
+                        }
+                }
+                _ => false,
+            },
             Form::SeqReversed => elementwise(p, |e, e2| {
                 e.len() == e2.len()
                     && e.iter()
@@ -994,6 +1040,11 @@ mod tests {
         };
         assert_eq!(TextForm::affixed("1,234", "-1,234"), vec![before]);
         assert_eq!(TextForm::affixed("1,234", "1,234,000"), vec![after]);
+        let longer = TextForm::Affixed {
+            piece: piece("xyz"),
+            at: Place::Start,
+        };
+        assert_eq!(TextForm::affixed("ab", "xyzab"), vec![longer]);
         // Both ways where the result is at both ends; none where it is not longer.
         assert_eq!(TextForm::affixed("a", "aa").len(), 2);
         assert!(TextForm::affixed("ab", "ab").is_empty());
@@ -1020,6 +1071,45 @@ mod tests {
             odd.text("f(x)"),
             "f(x) == format!(\"{}{{\\\"}}\\\\\", result)"
         );
+    }
+
+    #[test]
+    fn a_few_elements_before_or_after_a_sequence_are_fitted_and_must_match_whole() {
+        let seq = |xs: &[i128]| Value::IntSeq(xs.to_vec());
+        let before = Form::SeqAffixed {
+            piece: vec![128],
+            at: Place::Start,
+        };
+        let after = Form::SeqAffixed {
+            piece: vec![0, 0],
+            at: Place::End,
+        };
+        assert_eq!(
+            Form::seq_affixed(&[5, 1], &[128, 5, 1]),
+            vec![before.clone()]
+        );
+        assert_eq!(
+            Form::seq_affixed(&[5, 1], &[5, 1, 0, 0]),
+            vec![after.clone()]
+        );
+        assert_eq!(Form::seq_affixed(&[7], &[7, 7]).len(), 2);
+        // Not where nothing was added, nor more than a piece, nor what is not at an end.
+        assert!(Form::seq_affixed(&[5, 1], &[5, 1]).is_empty());
+        assert!(Form::seq_affixed(&[5], &[5, 0, 0, 0, 0, 0, 0, 0, 0, 0]).is_empty());
+        assert_eq!(
+            Form::seq_affixed(&[5], &[5, 0, 0, 0, 0, 0, 0, 0, 0, 0][..9]).len(),
+            1
+        );
+        assert!(Form::seq_affixed(&[5, 1], &[5, 9, 1]).is_empty());
+        let holds = |f: &Form, y: Value, t: Value| f.holds(&view(&[(y, t)])[0]);
+        let on = |f: &Form, y: &[i128], t: &[i128]| holds(f, seq(y), seq(t));
+        assert!(on(&before, &[3], &[128, 3]) && on(&before, &[], &[128]));
+        assert!(!on(&before, &[3], &[3, 128]) && !on(&before, &[3], &[129, 3]));
+        assert!(!on(&before, &[3], &[128, 4]) && !on(&before, &[3], &[128, 128, 3]));
+        assert!(on(&after, &[9, 8], &[9, 8, 0, 0]) && !on(&after, &[9, 8], &[9, 8, 0]));
+        assert!(!on(&after, &[9, 8], &[9, 7, 0, 0]) && !on(&after, &[9, 8], &[9, 8, 0, 1]));
+        let text = || Value::Str("a".into());
+        assert!(!holds(&before, text(), text()));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! A found relation as the text a user pastes into `#[invite::metamorphic(...)]`.
 
 use super::form::Form;
+use super::property::Place;
 use super::search::{Found, Subject};
 use super::signature::Signature;
 use super::transform::{Const, NumTy, Transform};
@@ -202,6 +203,17 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
             format!("{call} == ({})", reversed.join(", "))
         }
         Form::SeqReversed => format!("{call} == invite::mr::reverse(&result)"),
+        Form::SeqAffixed { piece, at } => {
+            let piece = piece
+                .iter()
+                .map(i128::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            match at {
+                Place::End => format!("{call} == [result.to_vec(), vec![{piece}]].concat()"),
+                _ => format!("{call} == [vec![{piece}], result.to_vec()].concat()"),
+            }
+        }
         Form::SeqPermutation if sig.output == Kind::List => {
             format!("invite::mr::same_elements(&{call}, &result)")
         }
@@ -430,6 +442,49 @@ mod tests {
     fn text(sig: &str, kinds: &[Kind], out: Kind, t: Transform, form: Form) -> String {
         let sig = Signature::parse(sig, kinds, out).unwrap();
         follow(&sig, &t, None, &form)
+    }
+
+    #[test]
+    fn a_boolean_follow_up_reads_as_the_result_its_negation_or_one_value() {
+        let square = Transform::Product {
+            param: 0,
+            a: 1.0,
+            b: Const::lit(0.0),
+        };
+        let at = |alpha: f64, beta: f64| {
+            let form = Form::Affine {
+                alpha: Const::lit(alpha),
+                beta: Const::lit(beta),
+            };
+            let sig = "fn is_prime(n: u64) -> bool";
+            text(sig, &[Kind::Int], Kind::Bool, square.clone(), form)
+        };
+        assert_eq!(at(1.0, 0.0), "is_prime(n * n) == result");
+        assert_eq!(at(-1.0, 1.0), "is_prime(n * n) == !result");
+        assert_eq!(at(0.0, 0.0), "!is_prime(n * n)");
+        assert_eq!(at(0.0, 1.0), "is_prime(n * n)");
+    }
+
+    #[test]
+    fn elements_added_to_a_sequence_read_as_a_concatenation() {
+        let scaled = Transform::Affine {
+            param: 0,
+            a: 128.0,
+            b: Const::lit(0.0),
+        };
+        let at = |piece: Vec<i128>, at| {
+            let sig = "fn varint(n: u64) -> Vec<u8>";
+            let form = Form::SeqAffixed { piece, at };
+            text(sig, &[Kind::Int], Kind::IntSeq, scaled.clone(), form)
+        };
+        assert_eq!(
+            at(vec![128], Place::Start),
+            "varint(128 * n) == [vec![128], result.to_vec()].concat()"
+        );
+        assert_eq!(
+            at(vec![0, 255], Place::End),
+            "varint(128 * n) == [result.to_vec(), vec![0, 255]].concat()"
+        );
     }
 
     #[test]

@@ -1584,7 +1584,18 @@ fn forms_on(
             }
         }
         Kind::FloatSeq | Kind::IntSeq => {
+            // A few elements added before or after, fitted on the first run.
+            let affixed = match pairs.first() {
+                Some(Pair {
+                    y: Value::IntSeq(y),
+                    y2: Value::IntSeq(t),
+                    ..
+                }) => Form::seq_affixed(y, t),
+                _ => Vec::new(),
+            };
             if let Some(f) = fit_elementwise(&fit, &pairs, integral) {
+                out.push(f);
+            } else if let Some(f) = affixed.into_iter().find(holds) {
                 out.push(f);
             } else if holds(&Form::SeqReversed) {
                 out.push(Form::SeqReversed);
@@ -2029,6 +2040,90 @@ mod tests {
             .enumerate()
             .map(|(i, input)| observe(sig, transforms, input, &mut call, i as u64).unwrap())
             .collect()
+    }
+
+    #[test]
+    fn only_a_follow_up_that_leaves_its_type_is_left_out_of_the_search() {
+        let sig = Signature::parse("fn f(n: u64) -> u64", &[Kind::Int], Kind::Int).unwrap();
+        let transforms = Transform::all(&sig);
+        let inputs = |top: i128| -> Vec<Vec<Value>> {
+            (0..60i128)
+                .map(|i| match i % 6 {
+                    0 => vec![Value::Int(top - i)],
+                    _ => vec![Value::Int(i * 37)],
+                })
+                .collect()
+        };
+        let doubled = |found: &[Found]| {
+            let t = transforms
+                .iter()
+                .position(|t| t.id(&sig) == "2 * n")
+                .unwrap();
+            found.iter().any(|f| {
+                matches!(&f.subject, Subject::Follow { transform, form, .. }
+                if *transform == t && *form == Form::Affine {
+                    alpha: Const::lit(2.0),
+                    beta: Const::lit(0.0),
+                })
+            })
+        };
+        // Near the type's end `2 * n` overflows: those inputs are left out, and the rest
+        // relate.
+        let times_three = |v: &[Value]| match v[0] {
+            Value::Int(n) => Some(Value::Int(3 * n)),
+            _ => None,
+        };
+        let obs = observed(&sig, &transforms, inputs(i128::from(u64::MAX)), times_three);
+        assert!(doubled(&search(&sig, &transforms, &obs, 10)));
+        // A follow-up the function refused, within the type, is no overflow: it breaks the
+        // relation.
+        let refusing = |v: &[Value]| match v[0] {
+            Value::Int(n) if n < 1 << 40 => Some(Value::Int(3 * n)),
+            _ => None,
+        };
+        let obs = observed(&sig, &transforms, inputs((1 << 40) - 100), refusing);
+        assert!(!doubled(&search(&sig, &transforms, &obs, 10)));
+    }
+
+    #[test]
+    fn a_few_elements_added_before_or_after_a_sequence_are_fitted_and_checked() {
+        let sig = Signature::parse("fn f(n: u64) -> Vec<u8>", &[Kind::Int], Kind::IntSeq).unwrap();
+        let transforms = Transform::all(&sig);
+        // Base-128 digits, least significant first, without continuation bits.
+        let digits = |v: &[Value]| {
+            let Value::Int(mut n) = v[0] else {
+                return None;
+            };
+            let mut out = vec![n % 128];
+            while n >= 128 {
+                n /= 128;
+                out.push(n % 128);
+            }
+            Some(Value::IntSeq(out))
+        };
+        let inputs: Vec<Vec<Value>> = (1..60i128).map(|i| vec![Value::Int(i * 7919)]).collect();
+        let obs = observed(&sig, &transforms, inputs, digits);
+        let found = search(&sig, &transforms, &obs, 10);
+        let scaled = transforms
+            .iter()
+            .position(|t| t.id(&sig) == "128 * n")
+            .unwrap();
+        let forms: Vec<&Form> = found
+            .iter()
+            .filter_map(|f| match &f.subject {
+                Subject::Follow {
+                    transform, form, ..
+                } if *transform == scaled => Some(form),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            forms,
+            [&Form::SeqAffixed {
+                piece: vec![0],
+                at: super::super::property::Place::Start,
+            }]
+        );
     }
 
     #[test]

@@ -171,6 +171,11 @@ const SQUARE: (f64, Const) = (1.0, Const::lit(0.0));
 /// prefixes (`formatted(n * 1000) == format!("{},000", result)`).
 const DECIMAL_SCALES: [f64; 2] = [10.0, 1000.0];
 
+/// The factors an integer written as bytes is scaled by: a whole byte, and a group of seven
+/// bits, the unit of variable-length encodings (`varint(128 * n) == [vec![128],
+/// result.to_vec()].concat()`).
+const BINARY_SCALES: [f64; 2] = [256.0, 128.0];
+
 /// The values another parameter takes in the inner call of a composition, `f(f(x, n), c)`:
 /// each is compared with the outer call at `c·n` and at `n + c` (`root(x, 2 * n)`,
 /// `rotate(xs, n + 1)`). One and two are the smallest that make either side a new call.
@@ -535,8 +540,13 @@ impl Transform {
                     for (a, b) in PARTNERS.into_iter().chain([SQUARE]) {
                         out.push(Transform::Product { param: p, a, b });
                     }
-                    if param.kind == Kind::Int && sig.output == Kind::Str {
-                        for a in DECIMAL_SCALES {
+                    let scales: &[f64] = match sig.output {
+                        Kind::Str => &DECIMAL_SCALES,
+                        Kind::IntSeq => &BINARY_SCALES,
+                        _ => &[],
+                    };
+                    if param.kind == Kind::Int {
+                        for &a in scales {
                             out.push(Transform::Affine {
                                 param: p,
                                 a,
@@ -1979,6 +1989,17 @@ mod tests {
         };
         assert!(!offset.is_decimal_scale());
         assert_eq!(decimal(1000.0).arguments(&text, None)[1], "1000 * n");
+        // By a byte and a group of seven bits where it is written as bytes.
+        assert!(!written.contains(&decimal(256.0)) && !all.contains(&decimal(128.0)));
+        let bytes = Signature::parse(
+            "fn f(x: f64, n: i32) -> Vec<u8>",
+            &[Kind::Float, Kind::Int],
+            Kind::IntSeq,
+        )
+        .unwrap();
+        let written = Transform::all(&bytes);
+        assert!(written.contains(&decimal(256.0)) && written.contains(&decimal(128.0)));
+        assert!(!written.contains(&decimal(1000.0)) && !written.contains(&of_float(128.0)));
         let then = |first, then| Transform::SeqThen {
             param: 2,
             first,
