@@ -16,7 +16,7 @@ use super::proposal::{propose, Proposals};
 use super::residue;
 use super::search;
 use super::signature::Signature;
-use super::transform::{Transform, TEXT_OPS};
+use super::transform::{separators, Transform, TEXT_OPS};
 use super::value::{push_with, Kind, Value};
 use super::{Error, DEFAULT_MIN_INPUTS};
 
@@ -217,6 +217,7 @@ impl<'f, A: Args> Discovery<'f, A> {
         self.prepared.get_or_init(|| {
             let mut sig = self.sig.clone();
             sig.periods = periods(&self.sig, &self.inputs, &mut |v: &[Value]| (self.call)(v));
+            sig.separators = separators(&self.sig, &self.inputs);
 
             sig
         })
@@ -724,10 +725,13 @@ impl<'f, A: Args> Discovery<'f, A> {
         let fresh: Vec<Vec<Value>> = inputs.into_iter().filter_map(|a| a.to_values()).collect();
         // The follow-ups as the proposals number them: with the periods found where they
         // were made (another function's, of a mutant of this one, are checked here alike).
-        let periods = proposals.0.iter().find(|p| p.check.is_some());
+        let made = proposals.0.iter().find(|p| p.check.is_some());
         let sig = Signature {
-            periods: periods
-                .map_or_else(|| self.signature().periods.clone(), |p| p.periods.clone()),
+            periods: made.map_or_else(|| self.signature().periods.clone(), |p| p.periods.clone()),
+            separators: made.map_or_else(
+                || self.signature().separators.clone(),
+                |p| p.separators.clone(),
+            ),
             ..self.signature().clone()
         };
         let transforms = Transform::all(&sig);
@@ -1693,6 +1697,69 @@ mod tests {
         let fresh: Vec<(u64,)> = (1..400u64).map(|b| (b * 7919,)).collect();
         let mutant = Discovery::new("fn size(bytes: u64) -> String", always).unwrap();
         assert!(mutant.failing(&found, fresh).contains(&digits.to_string()));
+    }
+
+    /// `path` cleaned lexically: runs of slashes and `.` dropped, `..` taken back, `.` for
+    /// nothing left.
+    fn cleaned(path: String) -> String {
+        let mut parts: Vec<&str> = Vec::new();
+        for c in path.split('/') {
+            match c {
+                "" | "." => {}
+                ".." if parts.last().is_some_and(|&p| p != "..") => {
+                    parts.pop();
+                }
+                ".." if path.starts_with('/') => {}
+                c => parts.push(c),
+            }
+        }
+        let joined = parts.join("/");
+        match (path.starts_with('/'), joined.is_empty()) {
+            (true, _) => format!("/{joined}"),
+            (false, true) => ".".to_string(),
+            (false, false) => joined,
+        }
+    }
+
+    #[test]
+    fn the_separator_text_is_written_with_is_added_to_it_and_an_empty_result_refused() {
+        let parts = ["usr", "lib", "a", "..", ".", "", "x.txt"];
+        let inputs = (0..100usize).map(|i| {
+            let comps: Vec<&str> = (0..i % 5)
+                .map(|k| parts[(i * (k + 3) + i / 5 + k) % parts.len()])
+                .collect();
+            let p = comps.join("/");
+            match i % 3 {
+                0 => format!("/{p}"),
+                1 => format!("{p}/"),
+                _ => p,
+            }
+        });
+        let found = Discovery::new("fn clean(path: &str) -> String", cleaned)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        let slash = "if !path.is_empty() => clean(&format!(\"{path}/\")) == result";
+        for r in [slash, "!result.is_empty()"] {
+            assert!(found.relations().any(|p| p == r), "{r}\n{found}");
+        }
+        let fresh: Vec<(String,)> = ["a/b/", "/x/", "a", "", "../a/", "/"]
+            .map(|p| (p.to_string(),))
+            .to_vec();
+        // A cleaner that keeps a trailing slash, or gives nothing for nothing, fails them.
+        let kept = |p: String| match p.ends_with('/') && p.len() > 1 {
+            true => cleaned(p) + "/",
+            false => cleaned(p),
+        };
+        let mutant = Discovery::new("fn clean(path: &str) -> String", kept).unwrap();
+        assert!(mutant
+            .failing(&found, fresh.clone())
+            .contains(&slash.to_string()));
+        let nothing = |p: String| if p.is_empty() { p } else { cleaned(p) };
+        let mutant = Discovery::new("fn clean(path: &str) -> String", nothing).unwrap();
+        assert!(mutant
+            .failing(&found, fresh)
+            .contains(&"!result.is_empty()".to_string()));
     }
 
     /// `n` in groups of seven bits, least significant first, the high bit on all but the

@@ -690,6 +690,10 @@ impl Property {
                     .iter()
                     .any(|p| matches!(p.kind, Kind::Str | Kind::Char | Kind::List));
                 if textual {
+                    // Never empty, where an input may be (a path cleaned to `.`).
+                    if sig.output == Kind::Str {
+                        out.push(Property::NonEmpty);
+                    }
                     out.extend(CharClass::PREDICATES.map(Property::Lacks));
                     if sig.output == Kind::Str {
                         out.extend(
@@ -926,7 +930,10 @@ impl Property {
                 (Some(x), Some(y)) => at.holds(y, x),
                 _ => false,
             },
-            Property::NonEmpty => y.elements().is_some_and(|e| !e.is_empty()),
+            Property::NonEmpty => match y {
+                Value::Str(s) => !s.is_empty(),
+                _ => y.elements().is_some_and(|e| !e.is_empty()),
+            },
             // As `is_sorted` judges it: NaN is out of order.
             Property::Sorted => y
                 .elements()
@@ -1859,6 +1866,8 @@ mod tests {
         assert!(!Property::SameLen(0).holds(&xs, &y(vec![1.0, 2.0]), 0.0));
         assert!(Property::NonEmpty.holds(&xs, &y(vec![0.0]), 0.0));
         assert!(!Property::NonEmpty.holds(&xs, &y(vec![]), 0.0));
+        assert!(Property::NonEmpty.holds(&xs, &Value::Str(".".into()), 0.0));
+        assert!(!Property::NonEmpty.holds(&xs, &Value::Str(String::new()), 0.0));
         assert!(Property::Sorted.holds(&xs, &y(vec![1.0, 1.0, 2.0]), 0.0));
         assert!(!Property::Sorted.holds(&xs, &y(vec![2.0, 1.0]), 0.0));
         assert!(!Property::Sorted.holds(&xs, &y(vec![1.0, f64::NAN]), 0.0));
@@ -2207,5 +2216,22 @@ mod tests {
         for (p, s, text) in cases {
             assert_eq!(p.text(&s), text);
         }
+    }
+
+    #[test]
+    fn a_text_result_of_text_may_be_claimed_never_empty() {
+        let of = |sig: &str, kinds: &[Kind], out: Kind| {
+            Property::all(&Signature::parse(sig, kinds, out).unwrap())
+        };
+        assert!(
+            of("fn f(s: &str) -> String", &[Kind::Str], Kind::Str).contains(&Property::NonEmpty)
+        );
+        // Not of text made from no text, nor of a character.
+        assert!(
+            !of("fn f(n: i64) -> String", &[Kind::Int], Kind::Str).contains(&Property::NonEmpty)
+        );
+        assert!(
+            !of("fn f(s: &str) -> char", &[Kind::Str], Kind::Char).contains(&Property::NonEmpty)
+        );
     }
 }

@@ -43,6 +43,10 @@ pub struct Proposal {
     /// follow-ups are numbered in the transformations they add.
     #[serde(skip)]
     pub(super) periods: Vec<(usize, i128)>,
+    /// The separators of the signature it was found with (`Signature::separators`), which
+    /// add transformations likewise.
+    #[serde(skip)]
+    pub(super) separators: Vec<(usize, char)>,
     /// Whether it is claimed only where the result and its follow-ups are defined (`Some`,
     /// `Ok`): a relation of neighbouring inputs that breaks only where one of them leaves the
     /// function's domain (the last day of a calendar a week on).
@@ -71,6 +75,7 @@ impl Proposal {
             tolerance: (f.tolerance > SITE_TOLERANCE).then_some(f.tolerance),
             check: Some(f.clone()),
             periods: sig.periods.clone(),
+            separators: sig.separators.clone(),
             defined: false,
             span: None,
         }
@@ -277,6 +282,7 @@ mod tests {
             tolerance,
             check: None,
             periods: Vec::new(),
+            separators: Vec::new(),
             defined: false,
             span: None,
         };

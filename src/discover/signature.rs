@@ -151,6 +151,11 @@ pub struct Signature {
     /// (`suffix(n + 100) == suffix(n)`), found on the inputs given offline (see `period`);
     /// each is a translation discovery tries. None unless found.
     pub periods: Vec<(usize, i128)>,
+    /// The punctuation a string parameter's given values are written with, of each such
+    /// parameter (a path's `/`, a list's `,`), found on the inputs given: each is added at
+    /// either end of the string, as discovery adds a letter or a space
+    /// (`clean(&format!("{path}/")) == result`). None unless found.
+    pub separators: Vec<(usize, char)>,
 }
 
 impl Signature {
@@ -315,6 +320,7 @@ impl Signature {
             in_place,
             siblings: Vec::new(),
             periods: Vec::new(),
+            separators: Vec::new(),
         })
     }
 }

@@ -266,6 +266,52 @@ pub(super) const TEXT_OPS: [TextOp; 14] = [
     TextOp::Indented,
 ];
 
+/// Every ASCII punctuation character, as a piece a string gains (see
+/// [`Signature::separators`]).
+const PUNCTUATION: [&str; 32] = [
+    "!", "\"", "#", "$", "%", "&", "'", "(", ")", "*", "+", ",", "-", ".", "/", ":", ";", "<", "=",
+    ">", "?", "@", "[", "\\", "]", "^", "_", "`", "{", "|", "}", "~",
+];
+
+/// Most separators taken of one string parameter.
+const SEPARATORS: usize = 2;
+
+/// The separators of each string parameter: the ASCII punctuation characters held by most of
+/// its given values, at most [`SEPARATORS`], each held by two values or more (one value's
+/// character says nothing of how the others are written).
+pub fn separators(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<(usize, char)> {
+    let mut out = Vec::new();
+    for (p, param) in sig.params.iter().enumerate() {
+        if param.kind != Kind::Str {
+            continue;
+        }
+        let mut counts: Vec<(usize, char)> = PUNCTUATION
+            .iter()
+            .filter_map(|piece| piece.chars().next())
+            .map(|c| {
+                let holding = inputs
+                    .iter()
+                    .filter(|input| matches!(input.get(p), Some(Value::Str(s)) if s.contains(c)))
+                    .count();
+                (holding, c)
+            })
+            .filter(|&(holding, _)| holding >= 2)
+            .collect();
+        // The most held first, then in the table's order.
+        counts.sort_by_key(|&(holding, _)| std::cmp::Reverse(holding));
+        out.extend(counts.into_iter().take(SEPARATORS).map(|(_, c)| (p, c)));
+    }
+    out
+}
+
+/// A punctuation character as a piece of text that lives as long as the program.
+fn punctuation(c: char) -> Option<&'static str> {
+    PUNCTUATION
+        .iter()
+        .copied()
+        .find(|piece| piece.starts_with(c))
+}
+
 impl TextOp {
     /// The changed string; `None` where there is no first character to remove.
     pub fn apply(self, s: &str) -> Option<String> {
@@ -296,8 +342,8 @@ impl TextOp {
             TextOp::Lower => format!("{s}.to_lowercase()"),
             TextOp::Doubled => format!("{s}.repeat(2)"),
             TextOp::Spaced => format_text("{} {}", s),
-            TextOp::Appended(piece) => format_text(&format!("{{}}{piece}"), s),
-            TextOp::Prepended(piece) => format_text(&format!("{piece}{{}}"), s),
+            TextOp::Appended(piece) => format_text(&format!("{{}}{}", literal(piece)), s),
+            TextOp::Prepended(piece) => format_text(&format!("{}{{}}", literal(piece)), s),
             TextOp::FirstRemoved => format!("{s}.chars().skip(1).collect::<String>()"),
             TextOp::Emptied => "String::new()".to_string(),
             TextOp::Lined => format_text("{}\\n{}", s),
@@ -306,6 +352,14 @@ impl TextOp {
             ),
         }
     }
+}
+
+/// A piece of text as it is written inside a format string's literal: braces doubled,
+/// quotes and backslashes escaped.
+fn literal(piece: &str) -> String {
+    let braces = piece.replace('{', "{{").replace('}', "}}");
+    let quoted = format!("{braces:?}");
+    quoted[1..quoted.len() - 1].to_string()
 }
 
 /// `format!(template)` with each `{}` the string `s`: captured by name where `s` is one
@@ -585,6 +639,17 @@ impl Transform {
                 Kind::Str => {
                     for op in TEXT_OPS {
                         out.push(Transform::Text { param: p, op });
+                    }
+                    // Its separators added at either end.
+                    let pieces = sig
+                        .separators
+                        .iter()
+                        .filter(|&&(q, _)| q == p)
+                        .filter_map(|&(_, c)| punctuation(c));
+                    for piece in pieces {
+                        for op in [TextOp::Appended(piece), TextOp::Prepended(piece)] {
+                            out.push(Transform::Text { param: p, op });
+                        }
                     }
                 }
                 Kind::List => {
@@ -1490,6 +1555,12 @@ mod tests {
     fn a_string_is_written_into_a_format_by_name_or_as_an_argument() {
         assert_eq!(TextOp::Spaced.text("s"), "format!(\"{s} {s}\")");
         assert_eq!(TextOp::Appended(" a").text("s"), "format!(\"{s} a\")");
+        // A piece is written so that the format string reads it back.
+        assert_eq!(TextOp::Appended("/").text("path"), "format!(\"{path}/\")");
+        assert_eq!(TextOp::Prepended("{").text("s"), "format!(\"{{{s}\")");
+        assert_eq!(TextOp::Appended("}").text("s"), "format!(\"{s}}}\")");
+        assert_eq!(TextOp::Appended("\"").text("s"), "format!(\"{s}\\\"\")");
+        assert_eq!(TextOp::Prepended("\\").text("s"), "format!(\"\\\\{s}\")");
         assert_eq!(
             TextOp::Prepended(" ").text("name_2"),
             "format!(\" {name_2}\")"
@@ -1910,6 +1981,59 @@ mod tests {
                 Value::Int(7)
             ])
         );
+    }
+
+    #[test]
+    fn the_punctuation_most_values_hold_is_added_at_either_end_of_a_string() {
+        let sig = Signature::parse(
+            "fn f(path: &str, n: i32, tag: &str) -> String",
+            &[Kind::Str, Kind::Int, Kind::Str],
+            Kind::Str,
+        )
+        .unwrap();
+        let input = |path: &str, tag: &str| {
+            vec![
+                Value::Str(path.into()),
+                Value::Int(1),
+                Value::Str(tag.into()),
+            ]
+        };
+        let inputs = [
+            input("/usr/lib.a", "x,y"),
+            input("a/b", "x-y"),
+            input("./c/d", "z"),
+            input("e.f:g", "x,y,z"),
+            input("h", "w"),
+        ];
+        // `/` in three values, `.` in three, `:` in one; of the tag, `,` in two, `-` in one.
+        assert_eq!(separators(&sig, &inputs), [(0, '.'), (0, '/'), (2, ',')]);
+        assert!(separators(&sig, &inputs[..1]).is_empty());
+        let numbers = Signature::parse("fn f(n: i32) -> String", &[Kind::Int], Kind::Str).unwrap();
+        assert!(separators(&numbers, &[vec![Value::Int(-1)], vec![Value::Int(-2)]]).is_empty());
+        // Each is a follow-up at either end, of its parameter alone.
+        let with = Signature {
+            separators: vec![(0, '/'), (2, ',')],
+            ..sig.clone()
+        };
+        let all = Transform::all(&with);
+        let text = |param, op| Transform::Text { param, op };
+        for t in [
+            text(0, TextOp::Appended("/")),
+            text(0, TextOp::Prepended("/")),
+            text(2, TextOp::Appended(",")),
+            text(2, TextOp::Prepended(",")),
+        ] {
+            assert!(all.contains(&t), "{t:?}");
+        }
+        assert!(!all.contains(&text(2, TextOp::Appended("/"))));
+        assert!(!all.contains(&text(0, TextOp::Appended(","))));
+        assert_eq!(all.len(), Transform::all(&sig).len() + 4);
+        // Every piece is one character of ASCII punctuation, found by it.
+        assert!(PUNCTUATION
+            .iter()
+            .all(|p| p.len() == 1 && p.chars().all(|c| c.is_ascii_punctuation())));
+        assert_eq!(punctuation('/'), Some("/"));
+        assert_eq!(punctuation('a'), None);
     }
 
     #[test]
