@@ -847,10 +847,11 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
                         with(p, v);
                     }
                     // Or its negation, where the two add up to zero: a follow-up of their
-                    // sum is refused there (`reduced(n, d + n)` at `d = -n`).
+                    // sum is refused there (`reduced(n, d + n)` at `d = -n`). Within the type:
+                    // of an unsigned one, only zero's.
                     match base[q] {
                         Value::Float(x) => with(p, Value::Float(-x)),
-                        Value::Int(i) if !unsigned => {
+                        Value::Int(i) => {
                             let (lo, hi) = param.int_range();
                             if let Some(v) = i.checked_neg().filter(|v| (lo..=hi).contains(v)) {
                                 with(p, Value::Int(v));
