@@ -196,6 +196,11 @@ impl Guard {
 
     fn ordered(sig: &Signature, narrow: bool) -> Vec<Guard> {
         let mut out = Vec::new();
+        // Last of all: narrower than `x > 0`, taken only where no guard of a sign, of any
+        // parameter, will do.
+        let past_one = (0..sig.params.len())
+            .filter(|&p| sig.params[p].kind == Kind::Int)
+            .map(Guard::AboveOne);
         for (p, param) in sig.params.iter().enumerate() {
             if param.kind.is_number() {
                 let guards = if narrow {
@@ -220,10 +225,6 @@ impl Guard {
                 out.extend(guards.into_iter().filter(|g| {
                     !param.is_unsigned() || !matches!(g, Guard::NonNegative(_) | Guard::Negative(_))
                 }));
-                // Last: narrower than `x > 0`, taken only where no sign will do.
-                if param.kind == Kind::Int {
-                    out.push(Guard::AboveOne(p));
-                }
             } else if param.kind == Kind::Str {
                 out.push(Guard::NonEmpty(p));
             } else if param.kind == Kind::List {
@@ -250,6 +251,7 @@ impl Guard {
                 });
             }
         }
+        out.extend(past_one);
         out
     }
 
@@ -532,12 +534,12 @@ mod tests {
                 "*n >= 0",
                 "*n > 0",
                 "*n != 0",
-                "*n > 1",
                 "!xs.is_empty()",
                 "xs.len() > 1",
                 "xs.is_sorted()",
                 "xs.iter().all(|&v| v >= 0.0)",
                 "xs.iter().any(|&v| v != 0.0)",
+                "*n > 1",
             ]
         );
         let none = [
@@ -558,11 +560,11 @@ mod tests {
             ]
         );
         assert_eq!(narrow[5..7], [Guard::Positive(1), Guard::NonNegative(1)]);
-        // Past one last, of an integer only.
-        assert_eq!(narrow[10], Guard::AboveOne(1));
+        // Past one last of all, of an integer only.
+        assert_eq!(narrow.last(), Some(&Guard::AboveOne(1)));
         assert!(!narrow.contains(&Guard::AboveOne(0)));
         assert_eq!(
-            narrow[11..14],
+            narrow[10..13],
             [Guard::Varied(2), Guard::SomeNonZero(2), Guard::NonEmpty(2)]
         );
         assert_eq!(narrow.len(), Guard::all(&sig).len());
@@ -600,5 +602,16 @@ mod tests {
         assert_eq!(Guard::AboveOne(0).text(&sig), "n > 1");
         assert_eq!(Guard::all(&sig).last(), Some(&Guard::AboveOne(0)));
         assert_eq!(Guard::narrow_first(&sig).last(), Some(&Guard::AboveOne(0)));
+        // After every other parameter's guards too.
+        let two =
+            Signature::parse("f(a: u64, b: i64)", &[Kind::Int, Kind::Int], Kind::Int).unwrap();
+        let all = Guard::all(&two);
+        assert_eq!(
+            all[all.len() - 2..],
+            [Guard::AboveOne(0), Guard::AboveOne(1)]
+        );
+        assert!(all[..all.len() - 2]
+            .iter()
+            .all(|g| !matches!(g, Guard::AboveOne(_))));
     }
 }

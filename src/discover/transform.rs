@@ -599,8 +599,11 @@ impl Transform {
                         Kind::IntSeq => &BINARY_SCALES,
                         _ => &[],
                     };
+                    // Not past the type's largest value, which no input of it times the
+                    // factor fits (`1000 * n` of a `u8`).
                     if param.kind == Kind::Int {
-                        for &a in scales {
+                        let largest = param.int_range().1;
+                        for &a in scales.iter().filter(|&&a| a as i128 <= largest) {
                             out.push(Transform::Affine {
                                 param: p,
                                 a,
@@ -2124,6 +2127,32 @@ mod tests {
         let written = Transform::all(&bytes);
         assert!(written.contains(&decimal(256.0)) && written.contains(&decimal(128.0)));
         assert!(!written.contains(&decimal(1000.0)) && !written.contains(&of_float(128.0)));
+        // Never past the type's largest value.
+        let scaled = |sig: &str, out: Kind| -> Vec<f64> {
+            let sig = Signature::parse(sig, &[Kind::Int], out).unwrap();
+            Transform::all(&sig)
+                .into_iter()
+                .filter(|t| {
+                    matches!(t, Transform::Affine { a, b, .. }
+                        if b.value == 0.0 && [10.0, 128.0, 256.0, 1000.0].contains(a))
+                })
+                .map(|t| match t {
+                    Transform::Affine { a, .. } => a,
+                    _ => 0.0,
+                })
+                .collect()
+        };
+        assert_eq!(
+            scaled("fn f(n: i8) -> Vec<u8>", Kind::IntSeq),
+            Vec::<f64>::new()
+        );
+        assert_eq!(scaled("fn f(n: u8) -> Vec<u8>", Kind::IntSeq), [128.0]);
+        assert_eq!(
+            scaled("fn f(n: u16) -> Vec<u8>", Kind::IntSeq),
+            [256.0, 128.0]
+        );
+        assert_eq!(scaled("fn f(n: u8) -> String", Kind::Str), [10.0]);
+        assert_eq!(scaled("fn f(n: i16) -> String", Kind::Str), [10.0, 1000.0]);
         let then = |first, then| Transform::SeqThen {
             param: 2,
             first,
