@@ -229,26 +229,64 @@ pub(super) fn part_types(ty: &str) -> Option<Vec<String>> {
 }
 
 /// `text` with each `word` that stands alone (not part of a longer name, not a field or a
-/// method after a `.`) replaced.
+/// method after a `.`, not inside a string or character literal) replaced.
 pub(super) fn replace_word(text: &str, word: &str, by: &str) -> String {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut out = String::with_capacity(text.len());
-    let mut rest = text;
+    let mut chars = text.char_indices().peekable();
     let mut prev: Option<char> = None;
-    while let Some(at) = rest.find(word) {
-        let before = rest[..at].chars().next_back().or(prev);
-        let after = rest[at + word.len()..].chars().next();
-        out.push_str(&rest[..at]);
-        if before.is_some_and(|c| ident(c) || c == '.') || after.is_some_and(ident) {
-            out.push_str(word);
-        } else {
+    let mut in_string = false;
+    while let Some((at, c)) = chars.next() {
+        let rest = &text[at..];
+        if in_string {
+            out.push(c);
+            match c {
+                // The escaped character is the literal's, whatever it is.
+                '\\' => out.extend(chars.next().map(|(_, e)| e)),
+                '"' => in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else if let Some(len) = char_literal(rest) {
+            out.push_str(&rest[..len]);
+            while chars.peek().is_some_and(|&(next, _)| next < at + len) {
+                chars.next();
+            }
+        } else if rest.starts_with(word)
+            && !prev.is_some_and(|p| ident(p) || p == '.')
+            && !rest[word.len()..].chars().next().is_some_and(ident)
+        {
             out.push_str(by);
+            while chars
+                .peek()
+                .is_some_and(|&(next, _)| next < at + word.len())
+            {
+                chars.next();
+            }
+            prev = word.chars().next_back();
+            continue;
+        } else {
+            out.push(c);
         }
-        prev = word.chars().next_back();
-        rest = &rest[at + word.len()..];
+        prev = Some(c);
     }
-    out.push_str(rest);
     out
+}
+
+/// The length in bytes of the character literal `text` starts with (`'a'`, `'\''`,
+/// `'\u{301}'`), if it starts with one.
+fn char_literal(text: &str) -> Option<usize> {
+    let body = text.strip_prefix('\'')?;
+    let inner = match body.strip_prefix('\\') {
+        Some(escaped) => {
+            let first = escaped.chars().next()?.len_utf8();
+            1 + first + escaped[first..].find('\'')?
+        }
+        None => body.chars().next()?.len_utf8(),
+    };
+    body[inner..].starts_with('\'').then_some(inner + 2)
 }
 
 #[cfg(test)]
@@ -265,6 +303,31 @@ mod tests {
         );
         assert_eq!(r("resultant"), "resultant");
         assert_eq!(r("result.len()"), "result.unwrap().len()");
+        // Not inside a literal, whatever it holds.
+        assert_eq!(
+            r("f(x) == format!(\"{} result\", result)"),
+            "f(x) == format!(\"{} result\", result.unwrap())"
+        );
+        assert_eq!(
+            r("f(x) == format!(\"\\\" result\", result)"),
+            "f(x) == format!(\"\\\" result\", result.unwrap())"
+        );
+        assert_eq!(
+            r("result.ends_with('\"') && result != \"result\""),
+            "result.unwrap().ends_with('\"') && result.unwrap() != \"result\""
+        );
+        assert_eq!(
+            r("result.contains('\\'')"),
+            "result.unwrap().contains('\\'')"
+        );
+        assert_eq!(r("é == result"), "é == result.unwrap()");
+        assert_eq!(char_literal("'a' x"), Some(3));
+        assert_eq!(char_literal("'\\u{301}'"), Some(9));
+        assert_eq!(char_literal("'\\''"), Some(4));
+        assert_eq!(char_literal("'\\\\'"), Some(4));
+        assert_eq!(char_literal("'é'"), Some(4));
+        assert_eq!(char_literal("'ab'"), None);
+        assert_eq!(char_literal("a"), None);
     }
 
     fn observation(output: Value, follow: Option<Value>) -> Observation {
