@@ -1455,6 +1455,16 @@ fn common_center(obs: &[&Observation], t: usize) -> Option<f64> {
     cs.iter().all(|&c| close(c, first)).then_some(first)
 }
 
+/// `y' = c`, the first follow-up's value: a follow-up that gives one value whatever the
+/// original result, to be checked on every pair.
+fn constant_follow_up(pairs: &[Pair<'_>]) -> Option<Form> {
+    let c = pairs.first()?.y2.number()?;
+    Some(Form::Affine {
+        alpha: Const::lit(0.0),
+        beta: Const::lit(c),
+    })
+}
+
 /// The forms that relate a number follow-up to the input rather than by constants: at a
 /// special value of a parameter, a constant or another parameter; elsewhere, another
 /// parameter as the result's coefficient or offset.
@@ -1470,14 +1480,7 @@ fn by_input(sig: &Signature, transform: &Transform, pairs: &[Pair<'_>]) -> Vec<F
             .map(Form::LenOf)
             .collect(),
         Transform::Special { param, .. } | Transform::Copy { param, .. } => {
-            let constant = pairs
-                .first()
-                .and_then(|p| p.y2.number())
-                .map(|c| Form::Affine {
-                    alpha: Const::lit(0.0),
-                    beta: Const::lit(c),
-                });
-            constant
+            constant_follow_up(pairs)
                 .into_iter()
                 .chain(numbers.filter(|&q| q != param).map(Form::Param))
                 .collect()
@@ -1566,14 +1569,7 @@ fn forms_on(
             // One value at every follow-up, whatever the original result: what the function
             // says of every input so made (`!is_prime(n * n)`). Where the results agree it is
             // [`same`]'s or [`negated`]'s.
-            let constant = pairs
-                .first()
-                .and_then(|p| p.y2.number())
-                .map(|c| Form::Affine {
-                    alpha: Const::lit(0.0),
-                    beta: Const::lit(c),
-                });
-            if let Some(f) = [Some(same), Some(negated), constant]
+            if let Some(f) = [Some(same), Some(negated), constant_follow_up(&pairs)]
                 .into_iter()
                 .flatten()
                 .find(holds)
