@@ -208,7 +208,7 @@ pub use check::{check_strategy, check_strategy_with};
 pub use error::InitError;
 #[doc(hidden)]
 pub use invite_macros::__block;
-pub use invite_macros::{discover, in_vivo, metamorphic, sites, Discoverable};
+pub use invite_macros::{discover, in_vivo, metamorphic, mutants, mutants_of, sites, Discoverable};
 pub use log_sink::append as append_to_log;
 pub use outcomes::on_failure;
 pub use outcomes::outcomes;

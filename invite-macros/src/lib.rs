@@ -8,6 +8,7 @@
 mod derive;
 mod enclosing;
 mod expand;
+mod mutate;
 mod parse;
 mod text;
 
@@ -89,6 +90,46 @@ pub fn derive_discoverable(item: TokenStream) -> TokenStream {
             .into(),
         Err(e) => e.into_compile_error().into(),
     }
+}
+
+/// Builds wrong versions of a free function, for relation discovery to judge its relations
+/// by: each is the body with one comparison's boundary or sense, one `&&`/`||`, or one literal
+/// changed (at most 16, spread over the body). The function itself is left as written.
+///
+/// ```ignore
+/// #[invite::mutants]
+/// fn clamp_to_byte(x: i32) -> u8 { if x < 0 { 0 } else if x > 255 { 255 } else { x as u8 } }
+///
+/// let found = Discovery::new("fn clamp_to_byte(x: i32) -> u8", clamp_to_byte)?
+///     .mutants(invite::mutants_of!(clamp_to_byte))
+///     .inputs(-300..300)
+///     .run();
+/// ```
+///
+/// Nothing is changed where a wrong version could run forever (`while`, `loop`, an iterator
+/// without end), and only changes that keep the types are made, so the versions compile
+/// wherever the function does. A method, an `async` or `unsafe fn`, an `impl Trait`
+/// parameter and a result that borrows are refused.
+#[proc_macro_attribute]
+pub fn mutants(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item = proc_macro2::TokenStream::from(item);
+    match mutate::expand(attr.into(), item.clone()) {
+        Ok(tokens) => tokens.into(),
+        Err(e) => {
+            let mut out = e.to_compile_error();
+            out.extend(item);
+            out.into()
+        }
+    }
+}
+
+/// The wrong versions `#[invite::mutants]` built of a function, named by its path:
+/// `invite::mutants_of!(stats::median)`, a `Vec<(&str, fn(...) -> ...)>`.
+#[proc_macro]
+pub fn mutants_of(input: TokenStream) -> TokenStream {
+    mutate::of(input.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }
 
 /// Tells the wrapped methods of an `impl` or `trait` block which block they are in.

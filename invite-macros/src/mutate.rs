@@ -1,0 +1,688 @@
+//! `#[invite::mutants]` and `invite::mutants_of!`: wrong versions of a function, each its body
+//! with one change of the kind a mutation tool makes first, for relation discovery to judge
+//! its relations by the errors code makes in its branches rather than by made-up outputs.
+//!
+//! Only changes that keep every type are made, so that the wrong versions compile wherever the
+//! function does: a comparison's boundary (`<` and `<=` are both `PartialOrd`) or its sense
+//! (`==` and `!=` both `PartialEq`), a logical connective, an integer literal one lower (zero
+//! one higher: it stays within its type), a float literal one higher. Arithmetic operators are
+//! left as they are: a type may add without subtracting. Nothing is changed where a wrong
+//! version could run forever (`while` and `loop`, an iterator without end), nor in types,
+//! patterns, items, attributes or macro calls.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, ToTokens};
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{BinOp, Expr, FnArg, GenericParam, ItemFn, Lit, LitFloat, LitInt, ReturnType, Type};
+
+/// The most wrong versions built of one function: each costs discovery a run of the function's
+/// follow-ups, and past a few per branch they repeat one another. Spread over the body.
+pub const MUTANTS: usize = 16;
+
+/// The name of the function that lists `name`'s wrong versions.
+fn list_name(name: &syn::Ident) -> syn::Ident {
+    format_ident!("__invite_mutants_{}", name, span = name.span())
+}
+
+/// The expansion of `#[invite::mutants]`: the function as written, and beside it the function
+/// that lists its wrong versions.
+pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
+    if !attr.is_empty() {
+        return Err(syn::Error::new(
+            attr.span(),
+            "`#[invite::mutants]` takes no arguments: write `#[invite::mutants]`",
+        ));
+    }
+    let func: ItemFn = syn::parse2(item)?;
+    let (list, pointer) = listed(&func)?;
+    let name = list_name(&func.sig.ident);
+    let vis = &func.vis;
+    let (impl_generics, _, where_clause) = func.sig.generics.split_for_impl();
+    let allowed = allowed();
+    Ok(quote! {
+        #func
+        /// The wrong versions of the function beside, each named by its change.
+        #[doc(hidden)]
+        #[allow(#allowed)]
+        #vis fn #name #impl_generics() -> ::std::vec::Vec<(&'static str, #pointer)> #where_clause {
+            #list
+        }
+    })
+}
+
+/// The lints a wrong version may trip, and is allowed to: a constant index one past an array's
+/// end, a comparison made redundant.
+pub fn allowed() -> TokenStream {
+    quote!(
+        warnings,
+        unconditional_panic,
+        arithmetic_overflow,
+        clippy::all,
+        clippy::pedantic,
+        clippy::nursery
+    )
+}
+
+/// The wrong versions of `func`, as an expression of `Vec<(&'static str, pointer)>`, with the
+/// pointer type; an error that says why where none can be built.
+pub fn listed(func: &ItemFn) -> syn::Result<(TokenStream, TokenStream)> {
+    check(func)?;
+    let types: Vec<&Type> = func
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|a| match a {
+            FnArg::Typed(t) => Some(&*t.ty),
+            FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let output = match &func.sig.output {
+        ReturnType::Default => quote!(()),
+        ReturnType::Type(_, t) => t.to_token_stream(),
+    };
+    let pointer = quote!(fn(#(#types),*) -> #output);
+    let params = &func.sig.inputs;
+    let entries = mutated(&func.block)
+        .into_iter()
+        .map(|(what, body)| quote!((#what, (|#params| -> #output #body) as #pointer)));
+    Ok((quote!(::std::vec![#(#entries),*]), pointer))
+}
+
+/// `invite::mutants_of!(path::to::f)`: the list `#[invite::mutants]` made for `f`.
+pub fn of(input: TokenStream) -> syn::Result<TokenStream> {
+    let mut path: syn::Path = syn::parse2(input).map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "`invite::mutants_of!` takes the path of a function under `#[invite::mutants]`: \
+             `invite::mutants_of!(stats::median)`",
+        )
+    })?;
+    let last = path
+        .segments
+        .last_mut()
+        .ok_or_else(|| syn::Error::new(Span::call_site(), "a function's path is not empty"))?;
+    last.ident = list_name(&last.ident);
+    Ok(quote!(#path()))
+}
+
+/// Refuses what a wrong version cannot be built of, saying what can.
+fn check(func: &ItemFn) -> syn::Result<()> {
+    let refuse = |span: Span, what: &str| {
+        Err(syn::Error::new(
+            span,
+            format!(
+                "`#[invite::mutants]` builds wrong versions of a free, safe, synchronous \
+                 function as function pointers, and {what}; give discovery the wrong versions \
+                 of this function by hand (`Discovery::mutants`), or put the attribute on a \
+                 function it calls"
+            ),
+        ))
+    };
+    let sig = &func.sig;
+    if let Some(a) = &sig.asyncness {
+        return refuse(a.span(), "an `async fn` is none of these");
+    }
+    if let syn::Safety::Unsafe(u) = &sig.safety {
+        return refuse(
+            u.span(),
+            "an `unsafe fn` may not be called on made-up inputs",
+        );
+    }
+    if let Some(v) = &sig.variadic {
+        return refuse(v.span(), "a variadic function is none of these");
+    }
+    for a in &sig.inputs {
+        match a {
+            FnArg::Receiver(r) => return refuse(r.span(), "a method takes `self`"),
+            FnArg::Typed(t) if mentions(&t.ty, Mention::ImplTrait) => {
+                return refuse(t.ty.span(), "an `impl Trait` parameter has no type to name")
+            }
+            FnArg::Typed(_) => {}
+        }
+    }
+    if let Some(l) = sig
+        .generics
+        .params
+        .iter()
+        .find(|p| matches!(p, GenericParam::Lifetime(_)))
+    {
+        return refuse(
+            l.span(),
+            "a named lifetime ties its pointer to one borrow: elide it",
+        );
+    }
+    if let Some(span) = repeated_item(&func.block) {
+        return refuse(
+            span,
+            "this item may stand once only (an `impl` of a type outside the body, an \
+             `extern` block, an exported symbol or macro), and each version repeats the body",
+        );
+    }
+    if let ReturnType::Type(_, t) = &sig.output {
+        if mentions(t, Mention::ImplTrait) {
+            return refuse(t.span(), "an `impl Trait` result has no type to name");
+        }
+        if mentions(t, Mention::Borrow) {
+            return refuse(
+                t.span(),
+                "a result that borrows from the arguments has no pointer type that outlives them",
+            );
+        }
+    }
+    Ok(())
+}
+
+/// An item of the body that may not be repeated: an `impl` block (of a type the body may not
+/// declare), an `extern` block, or an item exported by name (`#[no_mangle]`,
+/// `#[export_name]`, `#[macro_export]`).
+fn repeated_item(body: &syn::Block) -> Option<Span> {
+    struct Finder(Option<Span>);
+    impl<'a> Visit<'a> for Finder {
+        fn visit_item(&mut self, i: &'a syn::Item) {
+            let exported = |attrs: &[syn::Attribute]| {
+                attrs.iter().any(|a| {
+                    let text = a.to_token_stream().to_string();
+                    ["no_mangle", "export_name", "macro_export"]
+                        .iter()
+                        .any(|n| text.contains(n))
+                })
+            };
+            let attrs: &[syn::Attribute] = match i {
+                syn::Item::Fn(f) => &f.attrs,
+                syn::Item::Static(s) => &s.attrs,
+                syn::Item::Macro(m) => &m.attrs,
+                _ => &[],
+            };
+            if matches!(i, syn::Item::Impl(_) | syn::Item::ForeignMod(_)) || exported(attrs) {
+                self.0.get_or_insert(i.span());
+            }
+            syn::visit::visit_item(self, i);
+        }
+    }
+    let mut f = Finder(None);
+    f.visit_block(body);
+    f.0
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Mention {
+    ImplTrait,
+    Borrow,
+}
+
+/// Whether `ty` holds an `impl Trait`, or a reference or lifetime.
+fn mentions(ty: &Type, what: Mention) -> bool {
+    struct Finder(Mention, bool);
+    impl<'a> Visit<'a> for Finder {
+        fn visit_type(&mut self, t: &'a Type) {
+            match (self.0, t) {
+                (Mention::ImplTrait, Type::ImplTrait(_)) => self.1 = true,
+                // A `&'static` borrows from no argument.
+                (Mention::Borrow, Type::Reference(r))
+                    if r.lifetime.as_ref().is_some_and(|l| l.ident == "static") =>
+                {
+                    self.visit_type(&r.elem)
+                }
+                (Mention::Borrow, Type::Reference(_)) => self.1 = true,
+                _ => syn::visit::visit_type(self, t),
+            }
+        }
+        fn visit_lifetime(&mut self, l: &'a syn::Lifetime) {
+            self.1 |= self.0 == Mention::Borrow && l.ident != "static";
+        }
+    }
+    let mut f = Finder(what, false);
+    f.visit_type(ty);
+    f.1
+}
+
+/// The wrong versions of `body`: each with its change described, at most [`MUTANTS`],
+/// spread evenly over the places a change can be made.
+pub fn mutated(body: &syn::Block) -> Vec<(String, syn::Block)> {
+    let mut count = Mutator::at(usize::MAX);
+    count.visit_block_mut(&mut body.clone());
+    let places = count.seen;
+    let chosen: Vec<usize> = if places <= MUTANTS {
+        (0..places).collect()
+    } else {
+        (0..MUTANTS).map(|k| k * places / MUTANTS).collect()
+    };
+    chosen
+        .into_iter()
+        .filter_map(|at| {
+            let mut body = body.clone();
+            let mut m = Mutator::at(at);
+            m.visit_block_mut(&mut body);
+            m.done.map(|what| (what, body))
+        })
+        .collect()
+}
+
+/// Walks a body in a fixed order, counting the places a change can be made, and makes the
+/// change at place `target`.
+struct Mutator {
+    target: usize,
+    seen: usize,
+    done: Option<String>,
+}
+
+impl Mutator {
+    fn at(target: usize) -> Mutator {
+        Mutator {
+            target,
+            seen: 0,
+            done: None,
+        }
+    }
+
+    /// One more place; whether it is the one to change.
+    fn here(&mut self) -> bool {
+        let hit = self.seen == self.target;
+        self.seen += 1;
+        hit
+    }
+}
+
+/// An operator's replacement, where it keeps the types.
+fn swapped(op: &BinOp) -> Option<BinOp> {
+    let s = op.span();
+    Some(match op {
+        BinOp::Lt(_) => BinOp::Le(syn::Token![<=](s)),
+        BinOp::Le(_) => BinOp::Lt(syn::Token![<](s)),
+        BinOp::Gt(_) => BinOp::Ge(syn::Token![>=](s)),
+        BinOp::Ge(_) => BinOp::Gt(syn::Token![>](s)),
+        BinOp::Eq(_) => BinOp::Ne(syn::Token![!=](s)),
+        BinOp::Ne(_) => BinOp::Eq(syn::Token![==](s)),
+        BinOp::And(_) => BinOp::Or(syn::Token![||](s)),
+        BinOp::Or(_) => BinOp::And(syn::Token![&&](s)),
+        _ => return None,
+    })
+}
+
+/// Whether `e` is a `let` condition of a chain (`if let Some(x) = y && x > 0`), which `||`
+/// may not join.
+fn has_let(e: &Expr) -> bool {
+    match e {
+        Expr::Let(_) => true,
+        Expr::Binary(b) if matches!(b.op, BinOp::And(_) | BinOp::Or(_)) => {
+            has_let(&b.left) || has_let(&b.right)
+        }
+        Expr::Paren(p) => has_let(&p.expr),
+        _ => false,
+    }
+}
+
+/// Whether an iterator expression may have no end: a range without one, or an adapter that
+/// repeats, whose end a changed condition inside it might never reach.
+fn endless(e: &Expr) -> bool {
+    struct Finder(bool);
+    impl<'a> Visit<'a> for Finder {
+        fn visit_expr_range(&mut self, r: &'a syn::ExprRange) {
+            self.0 |= r.end.is_none() && r.start.is_some();
+            syn::visit::visit_expr_range(self, r);
+        }
+        fn visit_expr_method_call(&mut self, m: &'a syn::ExprMethodCall) {
+            self.0 |= m.method == "cycle";
+            syn::visit::visit_expr_method_call(self, m);
+        }
+        fn visit_path(&mut self, p: &'a syn::Path) {
+            self.0 |= p.segments.last().is_some_and(|s| {
+                ["repeat", "repeat_with", "successors", "from_fn"]
+                    .iter()
+                    .any(|n| s.ident == n)
+            });
+            syn::visit::visit_path(self, p);
+        }
+    }
+    let mut f = Finder(false);
+    f.visit_expr(e);
+    f.0
+}
+
+/// The source of `e`, on one line and cut short.
+fn shown(e: &impl ToTokens) -> String {
+    let text = crate::text::source_text(&e.to_token_stream());
+    match text.char_indices().nth(48) {
+        Some((i, _)) => format!("{}...", &text[..i]),
+        None => text,
+    }
+}
+
+impl VisitMut for Mutator {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if self.done.is_some() {
+            return;
+        }
+        match e {
+            // A changed condition may never let them end.
+            Expr::While(_) | Expr::Loop(_) => {}
+            Expr::ForLoop(f) if endless(&f.expr) => {}
+            Expr::MethodCall(_) if endless(e) => {}
+            // A repeat's length is a constant its type may name.
+            Expr::Repeat(r) => self.visit_expr_mut(&mut r.expr),
+            Expr::Const(_) | Expr::Macro(_) | Expr::Verbatim(_) => {}
+            Expr::Binary(b) => {
+                let joins_let = matches!(b.op, BinOp::And(_) | BinOp::Or(_))
+                    && (has_let(&b.left) || has_let(&b.right));
+                if let Some(op) = swapped(&b.op).filter(|_| !joins_let) {
+                    if self.here() {
+                        let (left, right) = (shown(&b.left), shown(&b.right));
+                        let now = op.to_token_stream().to_string();
+                        self.done = Some(format!("`{}` as `{left} {now} {right}`", shown(&*b)));
+                        b.op = op;
+                        return;
+                    }
+                }
+                syn::visit_mut::visit_expr_binary_mut(self, b);
+            }
+            Expr::Lit(l) => match &l.lit {
+                Lit::Int(i) => {
+                    let Ok(v) = i.base10_parse::<u128>() else {
+                        return;
+                    };
+                    if self.here() {
+                        let to = if v == 0 { 1 } else { v - 1 };
+                        let new = LitInt::new(&format!("{to}{}", i.suffix()), i.span());
+                        self.done = Some(format!("`{}` as `{new}`", i.token()));
+                        l.lit = Lit::Int(new);
+                    }
+                }
+                Lit::Float(f) => {
+                    let Ok(v) = f.base10_parse::<f64>() else {
+                        return;
+                    };
+                    if self.here() {
+                        let new = LitFloat::new(&format!("{:?}{}", v + 1.0, f.suffix()), f.span());
+                        self.done = Some(format!("`{}` as `{new}`", f.token()));
+                        l.lit = Lit::Float(new);
+                    }
+                }
+                _ => {}
+            },
+            _ => syn::visit_mut::visit_expr_mut(self, e),
+        }
+    }
+
+    // Types (an array's length), patterns, items, attributes, generic arguments (a const
+    // generic) and macro calls are left as written.
+    fn visit_type_mut(&mut self, _: &mut Type) {}
+    fn visit_pat_mut(&mut self, _: &mut syn::Pat) {}
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    fn visit_attribute_mut(&mut self, _: &mut syn::Attribute) {}
+    fn visit_generic_argument_mut(&mut self, _: &mut syn::GenericArgument) {}
+    fn visit_macro_mut(&mut self, _: &mut syn::Macro) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn versions(body: TokenStream) -> Vec<(String, String)> {
+        let block: syn::Block = syn::parse2(body).unwrap();
+        mutated(&block)
+            .into_iter()
+            .map(|(what, b)| (what, b.to_token_stream().to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn each_comparison_connective_and_literal_is_changed_once() {
+        let v = versions(quote!({
+            if x < 0 && y >= 2 {
+                1.5
+            } else {
+                0.0
+            }
+        }));
+        let whats: Vec<&str> = v.iter().map(|(w, _)| w.as_str()).collect();
+        assert_eq!(
+            whats,
+            [
+                "`x < 0 && y >= 2` as `x < 0 || y >= 2`",
+                "`x < 0` as `x <= 0`",
+                "`0` as `1`",
+                "`y >= 2` as `y > 2`",
+                "`2` as `1`",
+                "`1.5` as `2.5`",
+                "`0.0` as `1.0`",
+            ]
+        );
+        assert_eq!(
+            v[1].1,
+            quote!({
+                if x <= 0 && y >= 2 {
+                    1.5
+                } else {
+                    0.0
+                }
+            })
+            .to_string()
+        );
+        assert_eq!(
+            v[2].1,
+            quote!({
+                if x < 1 && y >= 2 {
+                    1.5
+                } else {
+                    0.0
+                }
+            })
+            .to_string()
+        );
+        assert!(v[0].1.contains("||"));
+    }
+
+    #[test]
+    fn suffixes_stay_and_every_comparison_has_its_pair() {
+        let v = versions(quote!({
+            (a == b, a != b, a > b, a <= b, 7u8, 2.0f32, a || b)
+        }));
+        let bodies: Vec<&str> = v.iter().map(|(_, b)| b.as_str()).collect();
+        for (i, swapped) in [
+            "a != b", "a == b", "a >= b", "a < b", "6u8", "3.0f32", "a && b",
+        ]
+        .iter()
+        .enumerate()
+        {
+            assert!(bodies[i].contains(swapped), "{i}: {}", bodies[i]);
+        }
+    }
+
+    #[test]
+    fn what_could_loop_forever_or_change_a_type_is_left_alone() {
+        let untouched = [
+            quote!({
+                while i < n {
+                    i += 1;
+                }
+            }),
+            quote!({
+                loop {
+                    if i > 3 {
+                        break;
+                    }
+                }
+            }),
+            quote!({
+                for i in 0.. {
+                    if i == n {
+                        return i;
+                    }
+                }
+            }),
+            quote!({ (1..).find(|k| k * k > n) }),
+            quote!({ xs.iter().cycle().take_while(|x| **x > 0).count() }),
+            quote!({ std::iter::successors(Some(1), |x| Some(x * 2)).find(|x| *x > n) }),
+            quote!({
+                let a: [u8; 4] = [x; 4];
+                a
+            }),
+            quote!({
+                match n {
+                    0 => a,
+                    _ => b,
+                }
+            }),
+            quote!({ format!("{}", n > 0) }),
+            quote!({
+                const K: usize = 3;
+                f::<3>()
+            }),
+            quote!({ if let Some(x) = y && x.ok { a } else { b } }),
+        ];
+        for body in untouched {
+            let v = versions(body.clone());
+            // Only the `let` chain's own comparison may change, never the chain itself.
+            assert!(
+                v.iter()
+                    .all(|(w, _)| !w.contains("||") && !w.contains("&&")),
+                "{body}: {v:?}"
+            );
+            assert!(
+                v.is_empty() || body.to_string().contains("if let"),
+                "{body}: {v:?}"
+            );
+        }
+        // A `for` over something with an end is changed inside.
+        assert_eq!(
+            versions(quote!({
+                for x in xs {
+                    if x > 0 {
+                        n
+                    }
+                }
+            }))
+            .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn many_places_give_at_most_the_cap_spread_over_the_body() {
+        let lits = (0..40).map(|i| quote!(#i));
+        let v = versions(quote!({ [#(#lits),*] }));
+        assert_eq!(v.len(), MUTANTS);
+        assert_eq!(v[0].0, "`0i32` as `1i32`");
+        assert_eq!(v[MUTANTS - 1].0, format!("`{0}i32` as `{1}i32`", 37, 36));
+    }
+
+    #[test]
+    fn functions_no_pointer_can_name_are_refused_with_the_way_out() {
+        for f in [
+            quote!(
+                async fn f(x: f64) -> f64 {
+                    x
+                }
+            ),
+            quote!(
+                unsafe fn f(x: f64) -> f64 {
+                    x
+                }
+            ),
+            quote!(
+                fn f(&self, x: f64) -> f64 {
+                    x
+                }
+            ),
+            quote!(
+                fn f(x: impl Into<f64>) -> f64 {
+                    x.into()
+                }
+            ),
+            quote!(
+                fn f<'a>(x: &'a [f64]) -> f64 {
+                    x[0]
+                }
+            ),
+            quote!(
+                fn f(x: &[f64]) -> &f64 {
+                    &x[0]
+                }
+            ),
+            quote!(
+                fn f(x: f64) -> impl Copy {
+                    x
+                }
+            ),
+            quote!(
+                fn f(x: f64) -> f64 {
+                    impl Tr for Outer {}
+                    x
+                }
+            ),
+            quote!(
+                fn f(x: f64) -> f64 {
+                    #[no_mangle]
+                    extern "C" fn g() {}
+                    x
+                }
+            ),
+            quote!(
+                fn f(x: f64) -> f64 {
+                    extern "C" {
+                        fn g();
+                    }
+                    x
+                }
+            ),
+        ] {
+            let e = expand(TokenStream::new(), f.clone())
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("Discovery::mutants"), "{f}: {e}");
+        }
+        // Items that may be repeated are: each version has its own.
+        assert!(expand(
+            TokenStream::new(),
+            quote!(
+                fn f(x: f64) -> f64 {
+                    struct A;
+                    fn g(y: f64) -> f64 {
+                        y
+                    }
+                    const K: f64 = 2.0;
+                    g(x) * K
+                }
+            )
+        )
+        .is_ok());
+        let e = expand(
+            quote!(x),
+            quote!(
+                fn f() {}
+            ),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("takes no arguments"), "{e}");
+    }
+
+    #[test]
+    fn the_list_is_a_function_of_pointers_beside_the_function() {
+        let out = expand(
+            TokenStream::new(),
+            quote!(
+                pub fn sign<T: Copy>(x: f64, xs: &[T]) -> i8 {
+                    if x < 0.0 {
+                        -1
+                    } else {
+                        1
+                    }
+                }
+            ),
+        )
+        .unwrap()
+        .to_string();
+        assert!(out.starts_with("pub fn sign"), "{out}");
+        assert!(
+            out.contains("pub fn __invite_mutants_sign < T : Copy > ()"),
+            "{out}"
+        );
+        assert!(out.contains("as fn (f64 , & [T]) -> i8"), "{out}");
+        let of = of(quote!(stats::sign::<u8>)).unwrap().to_string();
+        assert_eq!(of, "stats :: __invite_mutants_sign :: < u8 > ()");
+        assert!(super::of(quote!(1 + 2)).is_err());
+    }
+}
