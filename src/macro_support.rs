@@ -468,7 +468,9 @@ fn with_fields(signature: &str, fields: &[crate::discover::Field]) -> String {
 /// to the collector as the verdict's detail.
 ///
 /// `fields` are the receiver's where its type derives `Discoverable`: its values lead
-/// `input`, and they are moved as parameters of their own.
+/// `input`, and they are moved as parameters of their own. `versions` wrong versions of the
+/// function (`#[invite::mutants]`'s, of a free function), `wrong(k, input)` the `k`-th, are
+/// run on the same runs, a few on each call ([`MUTANTS_PER_CALL`]).
 #[allow(clippy::too_many_arguments)]
 pub fn discover_observe(
     t: &TestCtx,
@@ -478,9 +480,12 @@ pub fn discover_observe(
     output: Kind,
     input: Vec<Option<Value>>,
     call: &mut crate::discover::Call<'_>,
+    versions: usize,
+    wrong: &mut dyn FnMut(usize, &[Value]) -> Option<Value>,
 ) {
     let (outcome, detail) = if fields.is_empty() {
-        observation_verdict(signature, kinds, output, input, call, None)
+        let mutants = Mutants { versions, wrong };
+        observation_verdict(signature, kinds, output, input, call, None, mutants)
     } else {
         let signature = with_fields(signature, fields);
         let kinds: Vec<Kind> = fields
@@ -488,9 +493,48 @@ pub fn discover_observe(
             .map(|f| f.kind)
             .chain(kinds.iter().copied())
             .collect();
-        observation_verdict(&signature, &kinds, output, input, call, Some(&signature))
+        let none = Mutants {
+            versions: 0,
+            wrong: &mut |_, _| None,
+        };
+        observation_verdict(
+            &signature,
+            &kinds,
+            output,
+            input,
+            call,
+            Some(&signature),
+            none,
+        )
     };
     t.set_observation(outcome, detail);
+}
+
+/// Wrong versions of the function run on a call's runs beside it: on each call at most this
+/// many, the next ones in turn from a place the call's seed picks, so that a call costs at
+/// most this many times its follow-ups again and every version is run on some calls.
+#[cfg(feature = "discover")]
+pub const MUTANTS_PER_CALL: usize = 4;
+
+/// The wrong versions of a function under discovery: how many, and the `k`-th called.
+#[cfg(feature = "discover")]
+struct Mutants<'a> {
+    versions: usize,
+    wrong: &'a mut dyn FnMut(usize, &[Value]) -> Option<Value>,
+}
+
+#[cfg(feature = "discover")]
+impl Mutants<'_> {
+    /// The versions a call with `seed` runs.
+    fn picked(&self, seed: u64) -> impl Iterator<Item = usize> {
+        let n = self.versions;
+        let start = if n == 0 {
+            0
+        } else {
+            (seed % n as u64) as usize
+        };
+        (0..n.min(MUTANTS_PER_CALL)).map(move |j| (start + j) % n)
+    }
 }
 
 #[cfg(feature = "discover")]
@@ -501,8 +545,9 @@ fn observation_verdict(
     input: Vec<Option<Value>>,
     call: &mut crate::discover::Call<'_>,
     flattened: Option<&str>,
+    mutants: Mutants<'_>,
 ) -> (Outcome, String) {
-    use crate::discover::{observe, Signature, Transform};
+    use crate::discover::{observe_runs, Signature, Transform};
     let sig = match Signature::parse(signature, kinds, output) {
         Ok(sig) => sig,
         Err(e) => {
@@ -522,7 +567,9 @@ fn observation_verdict(
     };
     let transforms = Transform::all(&sig);
     let seed = crate::rng::with_transform(rand::Rng::random::<u64>);
-    let Some(mut obs) = observe(&sig, &transforms, input, call, seed) else {
+    let Some((mut obs, inputs)) =
+        observe_runs(&sig, &transforms, input, call, seed, &|_| true, &[])
+    else {
         return (
             Outcome::Inconclusive,
             format!(
@@ -533,6 +580,8 @@ fn observation_verdict(
         );
     };
     obs.signature = flattened.map(str::to_string);
+    let which: Vec<usize> = mutants.picked(seed).collect();
+    obs.run_mutants(&inputs, which, mutants.wrong);
     match serde_json::to_string(&obs) {
         Ok(json) => recorded(json),
         Err(e) => (
@@ -630,7 +679,72 @@ mod tests {
     ) -> (Outcome, String) {
         let kinds: Vec<Kind> = input.iter().flatten().map(Value::kind).collect();
         let mut call = |v: &[Value]| f(&v[0].elements().or_else(|| Some(vec![v[0].number()?]))?);
-        observation_verdict(signature, &kinds, Kind::Float, input, &mut call, None)
+        observation_verdict(
+            signature,
+            &kinds,
+            Kind::Float,
+            input,
+            &mut call,
+            None,
+            none(),
+        )
+    }
+
+    #[cfg(feature = "discover")]
+    fn none() -> Mutants<'static> {
+        Mutants {
+            versions: 0,
+            wrong: Box::leak(Box::new(|_: usize, _: &[Value]| -> Option<Value> {
+                unreachable!("no wrong version")
+            })),
+        }
+    }
+
+    #[test]
+    #[cfg(feature = "discover")]
+    fn a_few_wrong_versions_run_on_each_call_each_on_some() {
+        let m = |versions| Mutants {
+            versions,
+            wrong: Box::leak(Box::new(|_: usize, _: &[Value]| None)),
+        };
+        assert_eq!(m(0).picked(7).count(), 0);
+        assert_eq!(m(3).picked(7).collect::<Vec<_>>(), [1, 2, 0]);
+        assert_eq!(m(10).picked(7).collect::<Vec<_>>(), [7, 8, 9, 0]);
+        assert_eq!(m(10).picked(12).collect::<Vec<_>>(), [2, 3, 4, 5]);
+        let run: std::collections::HashSet<usize> = (0..40)
+            .flat_map(|seed| m(16).picked(seed).collect::<Vec<_>>())
+            .collect();
+        assert_eq!(run.len(), 16);
+        // Recorded where they differ: `x * x` for `sin` differs on the input and its runs;
+        // `sin` itself nowhere.
+        let sine = |v: &[Value]| Some(Value::Float(v[0].number()?.sin()));
+        let mut wrong = |k: usize, v: &[Value]| match k {
+            0 => Some(Value::Float(v[0].number()?.sin())),
+            _ => Some(Value::Float(v[0].number()?.powi(2))),
+        };
+        let (outcome, detail) = observation_verdict(
+            "fn sin(x: f64) -> f64",
+            &[Kind::Float],
+            Kind::Float,
+            vec![Some(Value::Float(0.5))],
+            &mut { sine },
+            None,
+            Mutants {
+                versions: 2,
+                wrong: &mut wrong,
+            },
+        );
+        assert_eq!(outcome, Outcome::Pass, "{detail}");
+        let obs: crate::discover::Observation = serde_json::from_str(&detail).unwrap();
+        let same = obs.mutants.iter().find(|m| m.mutant == 0).unwrap();
+        assert!(same.differs.is_empty(), "{same:?}");
+        let squared = obs.mutants.iter().find(|m| m.mutant == 1).unwrap();
+        assert_eq!(squared.differs[0], (0, Some(Value::Float(0.25))));
+        assert!(squared.differs.len() > 1, "{squared:?}");
+        let as_squared = obs.of_mutant(1).unwrap();
+        assert_eq!(as_squared.output, Value::Float(0.25));
+        assert_eq!(obs.of_mutant(0).unwrap().output, obs.output);
+        assert!(obs.of_mutant(2).is_none());
     }
 
     #[test]
@@ -675,6 +789,7 @@ mod tests {
             vec![None],
             &mut never,
             None,
+            none(),
         );
         assert_eq!(outcome, Outcome::Inconclusive);
         assert!(detail.contains("beyond the range of i128"), "{detail}");
@@ -706,6 +821,7 @@ mod tests {
             vec![Some(long.clone()), Some(long)],
             &mut echo,
             None,
+            none(),
         );
         assert_eq!(outcome, Outcome::Inconclusive);
         assert!(

@@ -40,7 +40,7 @@ impl Kind {
                 "pure",
             ],
             Kind::InVivo => &["test", "name", "timeout_ms", "rho", "dedup", "state"],
-            Kind::Discover => &["name", "timeout_ms", "rho"],
+            Kind::Discover => &["name", "timeout_ms", "rho", "mutants"],
         }
     }
 }
@@ -112,6 +112,8 @@ pub struct Args {
     pub pure: Option<Span>,
     /// `pure = false`: the worker never tests the site, whatever `invite.toml` says.
     pub pure_off: bool,
+    /// `mutants = false`: discovery runs no wrong versions of the function beside it.
+    pub mutants: Option<bool>,
 }
 
 impl Args {
@@ -231,6 +233,22 @@ impl Args {
                         return Err(syn::Error::new(
                             value.span(),
                             "`timeout_ms` takes a whole number of milliseconds of 1 or more",
+                        ))
+                    }
+                }
+            }
+            "mutants" => {
+                if self.mutants.is_some() {
+                    return Err(dup());
+                }
+                match value {
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Bool(b), ..
+                    }) => self.mutants = Some(b.value),
+                    other => {
+                        return Err(syn::Error::new(
+                            other.span(),
+                            "`mutants` takes `true` or `false`",
                         ))
                     }
                 }
@@ -366,7 +384,8 @@ enum Item {
 }
 
 const DISCOVER_TAKES: &str = "#[invite::discover] proposes relations and takes only the options \
-    `name`, `rho` and `timeout_ms`; relations you have written belong in #[invite::metamorphic]";
+    `name`, `rho`, `timeout_ms` and `mutants`; relations you have written belong in \
+    #[invite::metamorphic]";
 
 fn parse_item(kind: Kind, input: ParseStream) -> syn::Result<Item> {
     if input.peek(Token![if]) {

@@ -7,21 +7,39 @@
 
 use serde::Serialize;
 
-/// Which wrong outputs a relation catches on which observations: bit `p * n + i` for wrong
-/// output `p` of the site's list on observation `i` of `n`.
+/// Which wrong outputs a relation catches on which observations: bit `p * n + i` of `bits`
+/// for wrong output `p` of the site's list on observation `i` of `n`; and which wrong
+/// versions of the function itself (mutants, where it can be rebuilt) it catches, bit `k` of
+/// `mutants` for the `k`-th.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Catches(Vec<u64>);
+pub struct Catches {
+    bits: Vec<u64>,
+    mutants: u64,
+}
 
 impl Catches {
+    /// The most mutants told apart.
+    pub const MUTANTS: usize = 64;
+
     /// Nothing caught, for `kinds` wrong outputs on `n` observations.
     pub fn new(kinds: usize, n: usize) -> Catches {
-        Catches(vec![0; (kinds * n).div_ceil(64)])
+        Catches {
+            bits: vec![0; (kinds * n).div_ceil(64)],
+            mutants: 0,
+        }
+    }
+
+    /// The `k`-th mutant breaks the relation (past [`MUTANTS`](Self::MUTANTS), none is told).
+    pub fn kill(&mut self, k: usize) {
+        if k < Self::MUTANTS {
+            self.mutants |= 1 << k;
+        }
     }
 
     /// Wrong output `p` breaks the relation on observation `i` of `n`.
     pub fn set(&mut self, p: usize, i: usize, n: usize) {
         let bit = p * n + i;
-        if let Some(word) = self.0.get_mut(bit / 64) {
+        if let Some(word) = self.bits.get_mut(bit / 64) {
             *word |= 1 << (bit % 64);
         }
     }
@@ -34,49 +52,80 @@ impl Catches {
     }
 
     fn has(&self, bit: usize) -> bool {
-        self.0
+        self.bits
             .get(bit / 64)
             .is_some_and(|w| w >> (bit % 64) & 1 == 1)
     }
 
     #[cfg(test)]
     fn count(&self) -> usize {
-        self.0.iter().map(|w| w.count_ones() as usize).sum()
+        self.bits
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum::<usize>()
+            + self.mutants.count_ones() as usize
     }
 
     /// What `self` catches that `covered` does not.
     pub(super) fn beyond(&self, covered: &Catches) -> usize {
-        self.0
+        self.bits
             .iter()
             .enumerate()
-            .map(|(k, w)| (w & !covered.0.get(k).copied().unwrap_or(0)).count_ones() as usize)
-            .sum()
+            .map(|(k, w)| (w & !covered.bits.get(k).copied().unwrap_or(0)).count_ones() as usize)
+            .sum::<usize>()
+            + (self.mutants & !covered.mutants).count_ones() as usize
     }
 
     /// Adds what `other` catches.
     pub(super) fn add(&mut self, other: &Catches) {
-        if self.0.len() < other.0.len() {
-            self.0.resize(other.0.len(), 0);
+        if self.bits.len() < other.bits.len() {
+            self.bits.resize(other.bits.len(), 0);
         }
-        for (w, o) in self.0.iter_mut().zip(&other.0) {
+        for (w, o) in self.bits.iter_mut().zip(&other.bits) {
             *w |= o;
         }
+        self.mutants |= other.mutants;
     }
 }
 
 /// The indices of the representative set among `candidates` (each what it catches and the
 /// follow-up executions a test of it costs), in the order given: at each step the relation
 /// that catches most not yet caught per execution (a property, which costs none, before any
-/// relation; the earlier on a tie), until nothing more is caught.
+/// relation; the earlier on a tie), until nothing more is caught. The wrong outputs first,
+/// then the mutants: a mutant's relation joins the set the wrong outputs chose, and never
+/// takes the place of one of it, so that what the set catches only grows with mutants given.
 pub fn representative(candidates: &[(&Catches, usize)]) -> Vec<usize> {
     let mut covered = Catches::default();
     let mut chosen: Vec<usize> = Vec::new();
+    let outputs = |c: &Catches, covered: &Catches| {
+        Catches {
+            mutants: 0,
+            ..c.clone()
+        }
+        .beyond(covered)
+    };
+    let mutants =
+        |c: &Catches, covered: &Catches| (c.mutants & !covered.mutants).count_ones() as usize;
+    greedy(candidates, &mut covered, &mut chosen, outputs);
+    greedy(candidates, &mut covered, &mut chosen, mutants);
+    chosen.sort_unstable();
+    chosen
+}
+
+/// Adds to `chosen`, one at a time, the candidate with the most `gain` beyond `covered` per
+/// execution, until none has any.
+fn greedy(
+    candidates: &[(&Catches, usize)],
+    covered: &mut Catches,
+    chosen: &mut Vec<usize>,
+    gain: impl Fn(&Catches, &Catches) -> usize,
+) {
     loop {
         let best = candidates
             .iter()
             .enumerate()
             .filter(|(k, _)| !chosen.contains(k))
-            .map(|(k, (c, cost))| (k, c.beyond(&covered), *cost))
+            .map(|(k, (c, cost))| (k, gain(c, covered), *cost))
             .filter(|&(_, gain, _)| gain > 0)
             .max_by(|&(ka, ga, ca), &(kb, gb, cb)| {
                 // Gain per execution, compared without division; no execution beats any.
@@ -92,8 +141,6 @@ pub fn representative(candidates: &[(&Catches, usize)]) -> Vec<usize> {
         covered.add(candidates[k].0);
         chosen.push(k);
     }
-    chosen.sort_unstable();
-    chosen
 }
 
 #[cfg(test)]
@@ -123,6 +170,39 @@ mod tests {
         assert_eq!(u.count(), 4);
         assert_eq!(Catches::default().beyond(&u), 0);
         assert_eq!(u.beyond(&Catches::default()), 4);
+    }
+
+    #[test]
+    fn a_relation_that_alone_catches_a_mutant_joins_what_the_outputs_chose() {
+        let (k, n) = (2, 3);
+        let mut a = catches(&[(0, 0), (1, 1)], k, n);
+        let mut b = catches(&[(0, 0)], k, n);
+        let mut c = catches(&[(0, 0), (1, 1)], k, n);
+        a.kill(0);
+        b.kill(0);
+        b.kill(1);
+        // Outputs alone: `a` is enough.
+        assert_eq!(
+            representative(&[(&a, 1), (&catches(&[(0, 0)], k, n), 1)]),
+            [0]
+        );
+        // Mutant 1 is caught by `b` alone: it joins `a`, which stays though `b` catches
+        // more mutants.
+        assert_eq!(representative(&[(&a, 1), (&b, 1)]), [0, 1]);
+        assert_eq!(a.beyond(&b), 1);
+        assert_eq!(b.beyond(&a), 1);
+        // A mutant every kept relation already catches adds none.
+        c.kill(0);
+        assert_eq!(representative(&[(&a, 1), (&c, 1)]), [0]);
+        // Past the 64 told apart, a mutant is not marked.
+        let mut d = Catches::default();
+        d.kill(Catches::MUTANTS);
+        assert_eq!(d, Catches::default());
+        d.kill(Catches::MUTANTS - 1);
+        assert_eq!(d.count(), 1);
+        let mut u = Catches::default();
+        u.add(&d);
+        assert_eq!(u, d);
     }
 
     #[test]

@@ -29,6 +29,8 @@ pub struct Discovery<'f, A: Args> {
     call: Eval<'f>,
     /// The other functions of [`Signature::siblings`], in their order.
     siblings: Vec<Eval<'f>>,
+    /// Wrong versions of the function, each named by its change ([`mutants`](Self::mutants)).
+    mutants: Vec<(String, Eval<'f>)>,
     inputs: Vec<Vec<Value>>,
     min_inputs: usize,
     seed: u64,
@@ -49,6 +51,7 @@ impl<'f, A: Args> Discovery<'f, A> {
             sig,
             call: Box::new(move |v: &[Value]| f.call_values(v)),
             siblings: Vec::new(),
+            mutants: Vec::new(),
             inputs: Vec::new(),
             min_inputs: DEFAULT_MIN_INPUTS,
             seed: 0x1A2B_3C4D,
@@ -199,6 +202,47 @@ impl<'f, A: Args> Discovery<'f, A> {
         Ok(with)
     }
 
+    /// Adds wrong versions of the function, each named by its change: those
+    /// `#[invite::mutants]` builds of a free function (`invite::mutants_of!(f)`), or any
+    /// written by hand. Each proposal then says how many of them it catches (on the given
+    /// inputs: a relation a wrong version breaks), and
+    /// [`representative`](Proposals::representative) keeps a relation that catches one the
+    /// others do not, as it keeps one that catches a wrong output they do not: the errors
+    /// code makes in its branches (a boundary one off, a case left out) are told by the
+    /// relations of the function's parts, which no made-up output stands for. The first
+    /// 64 are told apart; each costs a run of the given inputs and of the follow-ups the
+    /// proposals read.
+    ///
+    /// A wrong version takes owned arguments as the function does here: one of a `&[f64]`
+    /// is given a `Vec<f64>`
+    /// (`.map(|(what, m)| (what, move |xs: Vec<f64>| m(&xs)))`).
+    ///
+    /// ```
+    /// #[invite::mutants]
+    /// fn clamped(x: i64) -> i64 {
+    ///     if x < -10 { -10 } else if x > 10 { 10 } else { x }
+    /// }
+    /// let found = invite::discover::Discovery::new("fn clamped(x: i64) -> i64", clamped)
+    ///     .unwrap()
+    ///     .mutants(invite::mutants_of!(clamped))
+    ///     .inputs(-40..40)
+    ///     .run();
+    /// // `x > 10` as `x >= 10` changes nothing (10 either way); every other one is caught.
+    /// let caught = found.0.iter().map(|p| p.kills).max().unwrap();
+    /// assert!(caught >= 1, "{found}");
+    /// assert!(found.representative().0.iter().any(|p| p.kills > 0), "{found}");
+    /// ```
+    pub fn mutants<S: Into<String>, G: Function<A> + 'f>(
+        mut self,
+        mutants: impl IntoIterator<Item = (S, G)>,
+    ) -> Self {
+        for (what, g) in mutants {
+            self.mutants
+                .push((what.into(), Box::new(move |v: &[Value]| g.call_values(v))));
+        }
+        self
+    }
+
     /// Distinct inputs a relation must hold on (default 30).
     pub fn min_inputs(mut self, n: usize) -> Self {
         self.min_inputs = n;
@@ -240,7 +284,19 @@ impl<'f, A: Args> Discovery<'f, A> {
         seed: u64,
         wanted: &dyn Fn(usize) -> bool,
     ) -> Vec<Observation> {
-        let mut call = |v: &[Value]| (self.call)(v);
+        self.observe_of(&self.call, transforms, inputs, seed, wanted)
+    }
+
+    /// As [`observe_some`](Self::observe_some), of `of` (the function or a wrong version).
+    fn observe_of(
+        &self,
+        of: &Eval<'f>,
+        transforms: &[Transform],
+        inputs: &[Vec<Value>],
+        seed: u64,
+        wanted: &dyn Fn(usize) -> bool,
+    ) -> Vec<Observation> {
+        let mut call = |v: &[Value]| of(v);
         let through: Vec<Box<OneArg<'_>>> = self
             .siblings
             .iter()
@@ -272,7 +328,28 @@ impl<'f, A: Args> Discovery<'f, A> {
         let transforms = Transform::all(self.signature());
         let obs = self.observe_all(&transforms, &self.inputs, self.seed);
         let proposals = self.proposed(&transforms, &obs);
-        self.verified(proposals, &transforms)
+        self.judged(self.verified(proposals, &transforms), &transforms)
+    }
+
+    /// The proposals, each with the wrong versions of [`mutants`](Self::mutants) it catches:
+    /// those on whose runs of the given inputs it does not hold as claimed.
+    fn judged(&self, mut proposals: Proposals, transforms: &[Transform]) -> Proposals {
+        if self.mutants.is_empty() {
+            return proposals;
+        }
+        let read: std::collections::HashSet<usize> = proposals
+            .0
+            .iter()
+            .filter_map(|p| p.check.as_ref())
+            .flat_map(search::Found::runs_read)
+            .collect();
+        let of_mutants = self.mutants.iter().map(|(_, wrong)| {
+            self.observe_of(wrong, transforms, &self.inputs, self.seed, &|t| {
+                read.contains(&t)
+            })
+        });
+        judge(self.signature(), transforms, &mut proposals, of_mutants);
+        proposals
     }
 
     /// What the search proposes of the observations `obs`, and the classes by remainder.
@@ -596,7 +673,8 @@ impl<'f, A: Args> Discovery<'f, A> {
             self.min_inputs,
             &proposals,
         );
-        (self.verified(proposals, &transforms), suspects)
+        let verified = self.verified(proposals, &transforms);
+        (self.judged(verified, &transforms), suspects)
     }
 
     /// The classes by remainder of the integer parameters with a period, and by the small
@@ -668,39 +746,7 @@ impl<'f, A: Args> Discovery<'f, A> {
             proposals
                 .0
                 .into_iter()
-                .filter(|p| {
-                    p.check.as_ref().is_none_or(|f| {
-                        // A proposal of another discovery's follow-ups (one given other
-                        // functions to put values through) cannot be checked here.
-                        let Some(runs) = f
-                            .follow_ups()
-                            .into_iter()
-                            .map(|t| transforms.get(t))
-                            .collect::<Option<Vec<&Transform>>>()
-                        else {
-                            return false;
-                        };
-                        // Only a follow-up with a checked form can be guarded.
-                        let guardable: Vec<&Transform> = runs
-                            .into_iter()
-                            .filter(|t| t.fits_text(self.signature()).is_some())
-                            .collect();
-                        // A relation claimed where all are defined is judged there.
-                        let follow_ups = f.follow_ups();
-                        let made: Vec<Observation> = fresh
-                            .iter()
-                            .filter(|o| !guardable.iter().any(|t| self.overflows(o, t)))
-                            .filter(|o| !p.defined || !has_undefined(o, &follow_ups))
-                            .filter(|o| {
-                                p.span.is_none_or(|(q, lo, hi)| {
-                                    matches!(o.input.get(q), Some(Value::Int(v)) if (lo..=hi).contains(v))
-                                })
-                            })
-                            .cloned()
-                            .collect();
-                        search::holds_on(self.signature(), transforms, f, &made)
-                    })
-                })
+                .filter(|p| holds_as_claimed(self.signature(), transforms, p, fresh))
                 .collect(),
         )
     }
@@ -755,6 +801,79 @@ fn has_undefined(o: &Observation, follow_ups: &[usize]) -> bool {
                 .and_then(|x| x.output.as_ref())
                 .is_some_and(undefined)
         })
+}
+
+/// Whether `p` holds on every observation of `obs` where it is claimed: under its guard, where
+/// its follow-ups can be made within their parameters' types, where its results are defined
+/// if it is claimed only there, and within its span.
+pub(super) fn holds_as_claimed(
+    sig: &Signature,
+    transforms: &[Transform],
+    p: &super::Proposal,
+    obs: &[Observation],
+) -> bool {
+    p.check.as_ref().is_none_or(|f| {
+        // A proposal of another discovery's follow-ups (one given other functions to put
+        // values through) cannot be checked here.
+        let Some(runs) = f
+            .follow_ups()
+            .into_iter()
+            .map(|t| transforms.get(t))
+            .collect::<Option<Vec<&Transform>>>()
+        else {
+            return false;
+        };
+        // Only a follow-up with a checked form can be guarded.
+        let guardable: Vec<&Transform> = runs
+            .into_iter()
+            .filter(|t| t.fits_text(sig).is_some())
+            .collect();
+        // A relation claimed where all are defined is judged there.
+        let follow_ups = f.follow_ups();
+        let made: Vec<Observation> = obs
+            .iter()
+            .filter(|o| !guardable.iter().any(|t| t.overflows(sig, &o.input)))
+            .filter(|o| !p.defined || !has_undefined(o, &follow_ups))
+            .filter(|o| {
+                p.span.is_none_or(|(q, lo, hi)| {
+                    matches!(o.input.get(q), Some(Value::Int(v)) if (lo..=hi).contains(v))
+                })
+            })
+            .cloned()
+            .collect();
+        search::holds_on(sig, transforms, f, &made)
+    })
+}
+
+/// Marks on each proposal the wrong versions of the function it catches: the `k`-th of
+/// `of_mutants` (its observations, as [`Observation::of_mutant`] gives them) where the proposal
+/// does not hold on them as claimed. The first [`Catches::MUTANTS`](super::cover::Catches::MUTANTS)
+/// are told apart.
+pub(super) fn judge(
+    sig: &Signature,
+    transforms: &[Transform],
+    proposals: &mut Proposals,
+    of_mutants: impl IntoIterator<Item = Vec<Observation>>,
+) {
+    let mut tried = 0;
+    for (k, obs) in of_mutants
+        .into_iter()
+        .take(super::cover::Catches::MUTANTS)
+        .enumerate()
+    {
+        tried += 1;
+        for p in &mut proposals.0 {
+            if p.check.is_some() && !holds_as_claimed(sig, transforms, p, &obs) {
+                if let Some(check) = p.check.as_mut() {
+                    check.catches.kill(k);
+                }
+                p.kills += 1;
+            }
+        }
+    }
+    for p in &mut proposals.0 {
+        p.mutants = tried;
+    }
 }
 
 /// How many of the given inputs the counter-inputs are built from.
@@ -2555,6 +2674,7 @@ mod tests {
                 signature: None,
                 images: Vec::new(),
                 inner_images: Vec::new(),
+                mutants: Vec::new(),
             })
         };
         assert!(at(i128::from(i32::MIN), 5) && at(i128::from(i32::MAX), 5) && at(3, 255));

@@ -56,6 +56,74 @@ pub struct Observation {
     /// function takes its type).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inner_images: Vec<ImageRun>,
+    /// Where wrong versions of the function (`#[invite::mutants]`'s, built by
+    /// `#[invite::discover]` of a free function) gave other results on these runs (empty:
+    /// none was run).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mutants: Vec<MutantRun>,
+}
+
+/// Where one wrong version of the function gave another result than the function on an
+/// observation's runs: what a relation that catches it fails on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MutantRun {
+    /// Which wrong version: its place in the function's list.
+    pub mutant: usize,
+    /// Each run it differs on, with its result there (`None`: it failed): run 0 is the
+    /// input, run `t + 1` the follow-up of transformation `t`.
+    pub differs: Vec<(usize, Option<Value>)>,
+}
+
+impl Observation {
+    /// The observation the `k`-th wrong version would have made, where it was run: its results
+    /// in place of the function's. The noise and the runs through other functions stay the
+    /// function's, so that a relation of those is never said to catch it. `None` where it was
+    /// not run, or failed on the input itself (no observation, as of the function).
+    pub fn of_mutant(&self, k: usize) -> Option<Observation> {
+        let run = self.mutants.iter().find(|m| m.mutant == k)?;
+        let mut o = Observation {
+            mutants: Vec::new(),
+            ..self.clone()
+        };
+        for (r, v) in &run.differs {
+            match (r.checked_sub(1), v) {
+                (None, Some(v)) => o.output = v.clone(),
+                (None, None) => return None,
+                (Some(t), v) => {
+                    if let Some(f) = o.follow.get_mut(t) {
+                        f.output = v.clone();
+                    }
+                }
+            }
+        }
+        Some(o)
+    }
+
+    /// Runs the wrong versions `which` of the function (`wrong(k, input)` the `k`-th) on this
+    /// observation's runs, whose inputs are `inputs` (as [`observe_runs`] gives them), and
+    /// records where each differs from the function.
+    pub fn run_mutants(
+        &mut self,
+        inputs: &[Option<Vec<Value>>],
+        which: impl IntoIterator<Item = usize>,
+        wrong: &mut dyn FnMut(usize, &[Value]) -> Option<Value>,
+    ) {
+        for k in which {
+            let mut differs = Vec::new();
+            let got = wrong(k, &self.input).filter(|o| !too_long(o));
+            if got.as_ref() != Some(&self.output) {
+                differs.push((0, got));
+            }
+            for (t, (f, input)) in self.follow.iter().zip(inputs).enumerate() {
+                let Some(input) = input else { continue };
+                let got = wrong(k, input).filter(|o| !too_long(o));
+                if got != f.output {
+                    differs.push((t + 1, got));
+                }
+            }
+            self.mutants.push(MutantRun { mutant: k, differs });
+        }
+    }
 }
 
 /// Whether one relation of the result through another function (`Image`) held on an
@@ -133,6 +201,21 @@ pub fn observe_some(
     wanted: &dyn Fn(usize) -> bool,
     siblings: &Siblings<'_>,
 ) -> Option<Observation> {
+    observe_runs(sig, transforms, input, call, seed, wanted, siblings).map(|(o, _)| o)
+}
+
+/// As [`observe_some`], with the input of each follow-up run (`None`: not made), for the
+/// wrong versions of the function to be run on ([`Observation::run_mutants`]).
+#[allow(clippy::type_complexity)]
+pub fn observe_runs(
+    sig: &Signature,
+    transforms: &[Transform],
+    input: Vec<Value>,
+    call: &mut Call<'_>,
+    seed: u64,
+    wanted: &dyn Fn(usize) -> bool,
+    siblings: &Siblings<'_>,
+) -> Option<(Observation, Vec<Option<Vec<Value>>>)> {
     if input.iter().any(too_long) {
         return None;
     }
@@ -149,7 +232,7 @@ pub fn observe_some(
         .enumerate()
         .map(|(i, t)| {
             if !wanted(i) {
-                return Follow {
+                let skipped = Follow {
                     transform: t.id(sig),
                     output: None,
                     noise: 0.0,
@@ -160,6 +243,7 @@ pub fn observe_some(
                     images: Vec::new(),
                     inner_images: Vec::new(),
                 };
+                return (skipped, None);
             }
             let center = match t {
                 Transform::Reflect { param } if sig.output == Kind::Float => {
@@ -243,7 +327,7 @@ pub fn observe_some(
                 ),
                 _ => (Vec::new(), Vec::new()),
             };
-            Follow {
+            let run = Follow {
                 transform: t.id(sig),
                 output: out,
                 noise,
@@ -253,14 +337,16 @@ pub fn observe_some(
                 wrong,
                 images,
                 inner_images,
-            }
+            };
+            (run, next)
         })
-        .collect();
+        .unzip::<_, _, Vec<Follow>, Vec<Option<Vec<Value>>>>();
+    let (follow, inputs) = follow;
     let images = image_runs(sig, &relations, siblings, &input, &output, probe, size);
     let inner_images = inner_of(sig, &output).map_or_else(Vec::new, |(part, relations, v)| {
         image_runs(&part, &relations, siblings, &input, v, probe, size)
     });
-    Some(Observation {
+    let obs = Observation {
         input,
         output,
         noise,
@@ -270,7 +356,9 @@ pub fn observe_some(
         signature: None,
         images,
         inner_images,
-    })
+        mutants: Vec::new(),
+    };
+    Some((obs, inputs))
 }
 
 /// Where a round trip through the other function `sibling` starts, and the kind of the

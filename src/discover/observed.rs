@@ -59,7 +59,22 @@ pub fn propose_observed(
         .map(|o| format!("{:?}", o.input))
         .collect::<std::collections::HashSet<_>>()
         .len();
-    let proposals = propose(site, &sig, &used, min_inputs);
+    let mut proposals = propose(site, &sig, &used, min_inputs);
+    // The wrong versions `#[invite::discover]` ran beside the function, each on the calls
+    // it was run on.
+    let versions = used
+        .iter()
+        .flat_map(|o| o.mutants.iter().map(|m| m.mutant + 1))
+        .max()
+        .unwrap_or(0);
+    if versions > 0 {
+        let of_mutants = (0..versions).map(|k| {
+            used.iter()
+                .filter_map(|o| o.of_mutant(k))
+                .collect::<Vec<Observation>>()
+        });
+        super::discovery::judge(&sig, &transforms, &mut proposals, of_mutants);
+    }
     Ok(Observed {
         suspects: suspects(site, &sig, &used, min_inputs, &proposals),
         proposals,

@@ -351,6 +351,7 @@ mod tests {
             signature: None,
             images: Vec::new(),
             inner_images: Vec::new(),
+            mutants: Vec::new(),
         }
     }
 

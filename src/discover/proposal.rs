@@ -33,6 +33,12 @@ pub struct Proposal {
     pub detects: usize,
     /// Wrong versions tried.
     pub perturbations: usize,
+    /// Wrong versions of the function it catches ([`Discovery::mutants`](super::Discovery::mutants)).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub kills: usize,
+    /// Wrong versions of the function tried.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub mutants: usize,
     /// The relative tolerance it needs, when more than the default of a site.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<f64>,
@@ -72,6 +78,8 @@ impl Proposal {
             held: f.held,
             detects: f.detects,
             perturbations: f.perturbations,
+            kills: 0,
+            mutants: 0,
             tolerance: (f.tolerance > SITE_TOLERANCE).then_some(f.tolerance),
             check: Some(f.clone()),
             periods: sig.periods.clone(),
@@ -159,6 +167,10 @@ impl Proposals {
     }
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// A tolerance rounded up to one significant digit, with room: `3.2e-6` becomes `1e-5`.
 fn round_up(t: f64) -> f64 {
     let decade = 10f64.powf((t * 2.0).log10().ceil());
@@ -182,6 +194,9 @@ impl fmt::Display for Proposals {
                     "        // held {}/{} on {} distinct inputs; catches {} of {} wrong outputs",
                     p.held, p.held, p.inputs, p.detects, p.perturbations
                 )?;
+                if p.mutants > 0 {
+                    write!(f, " and {} of {} mutants", p.kills, p.mutants)?;
+                }
                 if p.check.as_ref().is_some_and(|c| c.raw_constants() > 0) {
                     // A model retrained moves such a constant: the relation is of this fit.
                     write!(
@@ -279,6 +294,8 @@ mod tests {
             held: 30,
             detects: 1,
             perturbations: 6,
+            kills: 0,
+            mutants: 0,
             tolerance,
             check: None,
             periods: Vec::new(),
@@ -301,6 +318,24 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("held 30/30 on 30 distinct inputs; catches 1 of 6 wrong outputs; needs tolerance 3.2e-6\n"), "{text}");
+        assert!(!text.contains("mutants"), "{text}");
+        // With wrong versions of the function given, what it catches of them.
+        let judged = Proposals(vec![Proposal {
+            kills: 2,
+            mutants: 5,
+            ..p("f(-x) == result", None)
+        }]);
+        let text = judged.to_string();
+        assert!(
+            text.contains("catches 1 of 6 wrong outputs and 2 of 5 mutants\n"),
+            "{text}"
+        );
+        let json = judged.to_json();
+        assert!(
+            json.contains("\"kills\": 2,\n") && json.contains("\"mutants\": 5"),
+            "{json}"
+        );
+        assert!(!found.to_json().contains("kills"), "{}", found.to_json());
     }
 
     #[test]

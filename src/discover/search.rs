@@ -2770,6 +2770,7 @@ mod tests {
                     signature: None,
                     images: Vec::new(),
                     inner_images: Vec::new(),
+                    mutants: Vec::new(),
                 })
                 .collect();
             let refs: Vec<&Observation> = obs.iter().collect();
@@ -2810,6 +2811,7 @@ mod tests {
                 echo: None,
             }],
             inner_images: Vec::new(),
+            mutants: Vec::new(),
         };
         assert!(image_held(&o(true, vec![true]), 0));
         assert!(

@@ -613,6 +613,7 @@ mod tests {
             signature: None,
             images: Vec::new(),
             inner_images: Vec::new(),
+            mutants: Vec::new(),
         };
         let record = crate::record::Record::Observation(crate::record::Observation {
             v: crate::record::VERSION,

@@ -48,6 +48,8 @@ mod hostile;
 mod isolation;
 mod lifetime;
 mod live_config;
+#[cfg(feature = "discover")]
+mod mutants;
 mod places;
 mod properties;
 mod pure;

@@ -130,13 +130,14 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
     let locals: Vec<Ident> = (0..shape.params.len())
         .map(|i| format_ident!("__invite_d{}", i))
         .collect();
-    let converts = locals
+    let converts: Vec<TokenStream> = locals
         .iter()
         .zip(&owned)
         .enumerate()
         .map(|(i, (l, o))| {
             quote!(#[allow(unused_mut)] let mut #l = <#o as #d>::from_value(__invite_v.get(#i)?)?;)
-        });
+        })
+        .collect();
     let (setup, receiver, _) = receiver_for_execution(shape, "__invite_d_self");
     // A `&self` receiver whose type derives `Discoverable` has its fields moved: they lead the
     // values, and each call is on a receiver rebuilt from them.
@@ -213,8 +214,41 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
         },
         (None, None) => unreachable!("checked by check_discoverable"),
     };
+    // The wrong versions, called as the function is: on fresh copies, the random stream
+    // replayed.
+    let (versions, wrong) = match &shape.mutants {
+        Some((list, pointer)) => {
+            let allowed = crate::mutate::allowed();
+            (
+                quote! {
+                    #[allow(#allowed)]
+                    let __invite_versions: ::std::vec::Vec<(&'static str, #pointer)> = #list;
+                },
+                quote! {
+                    |__invite_k: usize, __invite_v: &[::invite::__private::Value]|
+                        -> ::core::option::Option<::invite::__private::Value>
+                    {
+                        let __invite_f = __invite_versions.get(__invite_k)?.1;
+                        #(#converts)*
+                        __invite_t.replay();
+                        #[allow(clippy::let_unit_value)]
+                        let __invite_r = ::invite::__private::discover_quietly(
+                            || __invite_f(#(#call_args),*)
+                        )?;
+                        #out_value
+                    }
+                },
+            )
+        }
+        None => (
+            quote!(let __invite_versions: [(); 0] = [];),
+            quote!(|_: usize, _: &[::invite::__private::Value]| ::core::option::Option::None),
+        ),
+    };
     let signature = signature_text(shape);
     quote!({
+        #versions
+        let mut __invite_wrong = #wrong;
         #probe
         let mut __invite_call = |__invite_v: &[::invite::__private::Value]|
             -> ::core::option::Option<::invite::__private::Value>
@@ -235,6 +269,8 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
             <#out_owned as #d>::KIND,
             ::std::iter::empty()#field_values.chain([#(#values),*]).collect(),
             &mut __invite_call,
+            __invite_versions.len(),
+            &mut __invite_wrong,
         );
     })
 }

@@ -78,7 +78,7 @@ fn try_expand(kind: Kind, attr: TokenStream, item: TokenStream) -> syn::Result<T
         }
     }
     func.attrs = kept;
-    let shape = shape_of(&func, &args, block)?;
+    let mut shape = shape_of(&func, &args, block)?;
     if let (Some(token), Some(Enclosing::Trait { name })) = (&func.sig.asyncness, &shape.enclosing)
     {
         return Err(syn::Error::new(
@@ -99,6 +99,10 @@ fn try_expand(kind: Kind, attr: TokenStream, item: TokenStream) -> syn::Result<T
     if args.tests.iter().any(|t| matches!(t, Test::Discover(_))) {
         check_discoverable(&func, &shape)?;
         args.name_discovery(&signature_text(&shape));
+        // Wrong versions of a free function are run beside it, to judge relations by.
+        if args.mutants != Some(false) {
+            shape.mutants = crate::mutate::listed(&func).ok();
+        }
     }
     rename_result(&mut args);
     Ok(generate(&func, &shape, &args))

@@ -72,6 +72,9 @@ pub(super) struct Shape {
     pub(super) lifetime_params: bool,
     /// Its type parameters that may be unsized (`T: ?Sized`, in the list or a where-clause).
     pub(super) maybe_unsized: Vec<Ident>,
+    /// Under discovery, the wrong versions of a free function (`#[invite::mutants]`'s) as an
+    /// expression of their list, with their pointer type; `None` where none can be built.
+    pub(super) mutants: Option<(TokenStream, TokenStream)>,
 }
 
 impl Shape {
@@ -314,6 +317,7 @@ pub(super) fn shape_of(f: &ItemFn, args: &Args, block: Option<Enclosing>) -> syn
             .iter()
             .any(|p| matches!(p, syn::GenericParam::Lifetime(_))),
         maybe_unsized: maybe_unsized(&sig.generics),
+        mutants: None,
     })
 }
 

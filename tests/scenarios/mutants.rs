@@ -1,0 +1,261 @@
+//! `#[invite::mutants]`: wrong versions of a function that compile wherever it does, never run
+//! forever, and let the representative set keep the relations that tell them from the function.
+
+use invite::discover::Discovery;
+
+/// Shapes a body takes: a generic parameter, a pattern, an early `return`, `?`, a `match`, a
+/// constant array with a constant index, a literal at its type's end, a closure, a loop left
+/// alone, an array whose length its type names.
+#[invite::mutants]
+fn shapes<T: Copy + Into<f64>>(xs: &[T], (lo, hi): (f64, f64), k: u8) -> Option<f64> {
+    if xs.is_empty() {
+        return None;
+    }
+    const STEPS: [u8; 3] = [1, 2, 255];
+    let table: [f64; 3] = [0.5; 3];
+    let first: f64 = xs.first().copied()?.into();
+    let mut n = 0u32;
+    while n < 3 {
+        n += 1;
+    }
+    let scaled = xs
+        .iter()
+        .map(|&x| x.into() * table[1])
+        .filter(|v| *v >= lo && *v <= hi)
+        .count();
+    let step = match k {
+        0 => STEPS[0],
+        _ => STEPS[2] - k.min(254),
+    };
+    Some(first + scaled as f64 + f64::from(step) + f64::from(n) + f64::from(255u8))
+}
+
+#[invite::mutants]
+fn nothing_to_change(x: f64) -> f64 {
+    let mut y = x;
+    loop {
+        if y > x {
+            break y;
+        }
+        y += 1.0;
+    }
+}
+
+#[invite::mutants]
+fn to_byte(x: i32) -> u8 {
+    if x < 0 {
+        0
+    } else if x > 255 {
+        255
+    } else {
+        x as u8
+    }
+}
+
+#[test]
+fn wrong_versions_compile_for_every_shape_and_differ_from_the_function() {
+    let list = invite::mutants_of!(shapes::<f32>);
+    assert!(
+        list.len() >= 8,
+        "{:?}",
+        list.iter().map(|m| m.0).collect::<Vec<_>>()
+    );
+    assert!(list.len() <= 16);
+    let xs = [0.5f32, 3.0, -2.0, 40.0, 1.0];
+    let calls = [
+        (&xs[..], (0.0, 10.0), 7),
+        (&xs[..1], (0.5, 1.0), 0),
+        (&xs[3..], (-1.0, 20.0), 255),
+    ];
+    let differ: Vec<&str> = list
+        .iter()
+        .filter(|(_, m)| {
+            calls.iter().any(|&(xs, bounds, k)| {
+                invite::discover::quietly(|| m(xs, bounds, k)) != Some(shapes(xs, bounds, k))
+            })
+        })
+        .map(|m| m.0)
+        .collect();
+    assert!(
+        differ.len() * 2 >= list.len(),
+        "{differ:?} of {}",
+        list.len()
+    );
+    // The loop's condition and the literal inside it are left alone: nothing else is there.
+    assert!(list.iter().all(|(what, _)| !what.contains("n < 3")));
+    assert_eq!(invite::mutants_of!(nothing_to_change).len(), 0);
+    assert_eq!(nothing_to_change(2.0), 3.0);
+}
+
+#[test]
+fn every_boundary_of_a_clamp_is_a_wrong_version_named_by_its_change() {
+    let list = invite::mutants_of!(to_byte);
+    let named: Vec<&str> = list.iter().map(|m| m.0).collect();
+    assert_eq!(
+        named,
+        [
+            "`x < 0` as `x <= 0`",
+            "`0` as `1`",
+            "`0` as `1`",
+            "`x > 255` as `x >= 255`",
+            "`255` as `254`",
+            "`255` as `254`",
+        ]
+    );
+    // A boundary moved onto a value both branches map alike is wrong nowhere (`x <= 0` at 0,
+    // `x < 1` at 0, `x >= 255` at 255): only the values the branches give are.
+    let wrong: Vec<bool> = list
+        .iter()
+        .map(|(_, m)| (-300..300).any(|x| m(x) != to_byte(x)))
+        .collect();
+    assert_eq!(wrong, [false, false, true, false, false, true]);
+}
+
+#[invite::mutants]
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n == 0 {
+        f64::NAN
+    } else if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// The representative set keeps, beside the relations that catch every made-up wrong output,
+/// those that catch a wrong version of the function none of them catches.
+#[test]
+fn the_representative_set_keeps_what_catches_a_wrong_version() {
+    let sig = "fn median(xs: &[f64]) -> f64";
+    let inputs: Vec<(Vec<f64>,)> = (0..80)
+        .map(|i| {
+            let xs = (0..1 + i % 7).map(|j| ((i * 31 + j * 17) % 23) as f64 * 0.5 - 4.0);
+            (xs.collect(),)
+        })
+        .collect();
+    let plain = Discovery::new(sig, median)
+        .unwrap()
+        .inputs(inputs.clone())
+        .run();
+    let versions = invite::mutants_of!(median);
+    let judged = Discovery::new(sig, median)
+        .unwrap()
+        .inputs(inputs.clone())
+        .mutants(versions.clone())
+        .run();
+    // The same proposals, each now saying what it catches of the wrong versions.
+    assert!(
+        judged.relations().eq(plain.relations()),
+        "{judged}\n{plain}"
+    );
+    assert!(
+        judged.0.iter().all(|p| p.mutants == versions.len()),
+        "{judged}"
+    );
+    assert!(judged
+        .to_string()
+        .contains(&format!(" of {} mutants", versions.len())));
+    let (by_outputs, by_versions) = (plain.representative(), judged.representative());
+    // What the outputs chose stays.
+    for p in by_outputs.relations() {
+        assert!(by_versions.relations().any(|r| r == p), "{p} left out");
+    }
+    let mut gained = Vec::new();
+    for (what, m) in versions {
+        let d = Discovery::new(sig, m).unwrap();
+        let kills = |p: &invite::discover::Proposals| !d.failing(p, inputs.clone()).is_empty();
+        // Each version any proposal catches, the representative set catches.
+        assert_eq!(kills(&judged), kills(&by_versions), "{what}: {by_versions}");
+        if kills(&by_versions) && !kills(&by_outputs) {
+            gained.push(what);
+        }
+    }
+    // `n / 2 - 1` as `n / 1 - 1`: the lower middle of an even length taken from the end,
+    // which the relations of made-up outputs do not tell.
+    assert!(!gained.is_empty(), "{by_outputs}\n{by_versions}");
+}
+
+/// A fee by bands, under discovery in a running program: its wrong versions run in the
+/// observing child beside it.
+#[invite::discover]
+fn fee(cents: i64) -> i64 {
+    if cents > 1000 {
+        cents / 50
+    } else {
+        20
+    }
+}
+
+/// The same, with no wrong versions run.
+#[invite::discover(mutants = false)]
+fn fee_alone(cents: i64) -> i64 {
+    if cents > 1000 {
+        cents / 50
+    } else {
+        20
+    }
+}
+
+#[test]
+fn a_live_discovery_runs_the_wrong_versions_and_its_proposals_say_what_they_catch() {
+    use invite::record::Record;
+    let config = "default_rho = 1.0\nmax_concurrent = 64\nmax_overhead = 1.0\n\
+                  child_cpu_charge = 0.0\nwhen_busy = \"wait\"";
+    let run = crate::support::scenario(here!(), config, || {
+        for i in 0..48 {
+            let cents = i * 97 - 800;
+            assert_eq!(fee(cents), if cents > 1000 { cents / 50 } else { 20 });
+            assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+        }
+        assert_eq!(fee_alone(1200), 24);
+        assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+    });
+    run.assert_success();
+    let of = |site: &str| -> Vec<invite::discover::Observation> {
+        run.records()
+            .into_iter()
+            .filter_map(|r| match r {
+                Record::Observation(o) if o.site.ends_with(site) => Some(o.observation),
+                _ => None,
+            })
+            .collect()
+    };
+    let alone = of("::fee_alone");
+    assert_eq!(alone.len(), 1, "{}", run.describe());
+    assert!(alone[0].mutants.is_empty(), "{:?}", alone[0].mutants);
+    let obs = of("::fee");
+    assert_eq!(obs.len(), 48, "{}", run.describe());
+    // Its four versions (`>`, `1000`, `50`, `20` changed) on each call.
+    assert!(
+        obs.iter().all(|o| o.mutants.len() == 4),
+        "{:?}",
+        obs[0].mutants
+    );
+    let run_on: std::collections::HashSet<usize> = obs
+        .iter()
+        .flat_map(|o| o.mutants.iter().map(|m| m.mutant))
+        .collect();
+    assert_eq!(run_on.len(), 4, "{run_on:?}");
+    // `50` as `49` differs on every fee above the band.
+    assert!(obs
+        .iter()
+        .any(|o| o.mutants.iter().any(|m| !m.differs.is_empty())));
+    let found = invite::discover::propose_observed(
+        "scenarios::mutants::fee",
+        "fn fee(cents: i64) -> i64",
+        &obs,
+        30,
+    )
+    .unwrap();
+    assert!(
+        found.proposals.0.iter().all(|p| p.mutants == 4),
+        "{}",
+        found.proposals
+    );
+    let rep = found.proposals.representative();
+    let most = |ps: &invite::discover::Proposals| ps.0.iter().map(|p| p.kills).max();
+    assert!(most(&found.proposals) > Some(0), "{}", found.proposals);
+    assert!(most(&rep) > Some(0), "{rep}");
+}
