@@ -5654,8 +5654,6 @@ fn unseen_fourteenth(n: usize, fresh: usize, seed: u64) {
     );
 }
 
-// The mutants replace operators as cargo-mutants does, `x * x` becoming `x / x` among them.
-#[allow(clippy::eq_op)]
 // A fifteenth set: special functions of one and two numbers (the `puruspe` crate): the gamma
 // function, the beta function, the error function and its inverse. Chosen after the rules
 // were frozen (at the commit before this section; the wrong versions of a function judge the
@@ -5855,6 +5853,8 @@ fn unseen_fifteenth(n: usize, fresh: usize, seed: u64) {
     );
 }
 
+// The mutants replace operators as cargo-mutants does, `x * x` becoming `x / x` among them.
+#[allow(clippy::eq_op)]
 fn main() {
     use std::f64::consts::{E, FRAC_PI_2, LN_2, PI};
     // `INVITE_BENCH_SET=third` (or `fourth` to `fourteenth`) measures that set alone.

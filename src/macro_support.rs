@@ -468,9 +468,9 @@ fn with_fields(signature: &str, fields: &[crate::discover::Field]) -> String {
 /// to the collector as the verdict's detail.
 ///
 /// `fields` are the receiver's where its type derives `Discoverable`: its values lead
-/// `input`, and they are moved as parameters of their own. `versions` wrong versions of the
-/// function (`#[invite::mutants]`'s, of a free function), `wrong(k, input)` the `k`-th, are
-/// run on the same runs, a few on each call ([`MUTANTS_PER_CALL`]).
+/// `input`, and they are moved as parameters of their own. The wrong versions of the function
+/// named `versions` (`mutants = true`), `wrong(k, input)` the `k`-th, are observed on the same
+/// input, a few on each call ([`MUTANTS_PER_CALL`]), and recorded where they differ.
 #[allow(clippy::too_many_arguments)]
 pub fn discover_observe(
     t: &TestCtx,
@@ -480,7 +480,7 @@ pub fn discover_observe(
     output: Kind,
     input: Vec<Option<Value>>,
     call: &mut crate::discover::Call<'_>,
-    versions: usize,
+    versions: &[&str],
     wrong: &mut dyn FnMut(usize, &[Value]) -> Option<Value>,
 ) {
     let (outcome, detail) = if fields.is_empty() {
@@ -494,7 +494,7 @@ pub fn discover_observe(
             .chain(kinds.iter().copied())
             .collect();
         let none = Mutants {
-            versions: 0,
+            versions: &[],
             wrong: &mut |_, _| None,
         };
         observation_verdict(
@@ -510,16 +510,16 @@ pub fn discover_observe(
     t.set_observation(outcome, detail);
 }
 
-/// Wrong versions of the function run on a call's runs beside it: on each call at most this
-/// many, the next ones in turn from a place the call's seed picks, so that a call costs at
-/// most this many times its follow-ups again and every version is run on some calls.
+/// Wrong versions of the function observed beside it on a call's input: on each call at most
+/// this many, the next ones in turn from a place the call's seed picks, so that a call costs
+/// at most this many observations more and every version is observed on some calls.
 #[cfg(feature = "discover")]
 pub const MUTANTS_PER_CALL: usize = 4;
 
-/// The wrong versions of a function under discovery: how many, and the `k`-th called.
+/// The wrong versions of a function under discovery: their names, and the `k`-th called.
 #[cfg(feature = "discover")]
 struct Mutants<'a> {
-    versions: usize,
+    versions: &'a [&'a str],
     wrong: &'a mut dyn FnMut(usize, &[Value]) -> Option<Value>,
 }
 
@@ -527,7 +527,7 @@ struct Mutants<'a> {
 impl Mutants<'_> {
     /// The versions a call with `seed` runs.
     fn picked(&self, seed: u64) -> impl Iterator<Item = usize> {
-        let n = self.versions;
+        let n = self.versions.len();
         let start = if n == 0 {
             0
         } else {
@@ -547,7 +547,7 @@ fn observation_verdict(
     flattened: Option<&str>,
     mutants: Mutants<'_>,
 ) -> (Outcome, String) {
-    use crate::discover::{observe_runs, Signature, Transform};
+    use crate::discover::{observe, Signature, Transform};
     let sig = match Signature::parse(signature, kinds, output) {
         Ok(sig) => sig,
         Err(e) => {
@@ -567,9 +567,7 @@ fn observation_verdict(
     };
     let transforms = Transform::all(&sig);
     let seed = crate::rng::with_transform(rand::Rng::random::<u64>);
-    let Some((mut obs, inputs)) =
-        observe_runs(&sig, &transforms, input, call, seed, &|_| true, &[])
-    else {
+    let Some(mut obs) = observe(&sig, &transforms, input, call, seed) else {
         return (
             Outcome::Inconclusive,
             format!(
@@ -580,9 +578,25 @@ fn observation_verdict(
         );
     };
     obs.signature = flattened.map(str::to_string);
+    // Each version observed as the function is, from the same seed: a follow-up made of the
+    // result is made of the version's own.
     let which: Vec<usize> = mutants.picked(seed).collect();
-    obs.run_mutants(&inputs, which, mutants.wrong);
-    match serde_json::to_string(&obs) {
+    for k in which {
+        let wrong = &mut *mutants.wrong;
+        let mut version = |v: &[Value]| wrong(k, v);
+        let theirs = observe(&sig, &transforms, obs.input.clone(), &mut version, seed);
+        obs.add_mutant(mutants.versions[k], theirs.as_ref());
+    }
+    let json = serde_json::to_string(&obs);
+    // The versions' runs are what gives way to the cap, never the function's own.
+    let json = match json {
+        Ok(j) if j.len() > OBSERVATION_MAX && !obs.mutants.is_empty() => {
+            obs.mutants.clear();
+            serde_json::to_string(&obs)
+        }
+        other => other,
+    };
+    match json {
         Ok(json) => recorded(json),
         Err(e) => (
             Outcome::Error,
@@ -693,7 +707,7 @@ mod tests {
     #[cfg(feature = "discover")]
     fn none() -> Mutants<'static> {
         Mutants {
-            versions: 0,
+            versions: &[],
             wrong: Box::leak(Box::new(|_: usize, _: &[Value]| -> Option<Value> {
                 unreachable!("no wrong version")
             })),
@@ -703,8 +717,12 @@ mod tests {
     #[test]
     #[cfg(feature = "discover")]
     fn a_few_wrong_versions_run_on_each_call_each_on_some() {
-        let m = |versions| Mutants {
-            versions,
+        let names: Vec<&'static str> = (0..16)
+            .map(|k| &*Box::leak(format!("v{k}").into_boxed_str()))
+            .collect();
+        let names: &'static [&'static str] = Box::leak(names.into_boxed_slice());
+        let m = |versions: usize| Mutants {
+            versions: &names[..versions],
             wrong: Box::leak(Box::new(|_: usize, _: &[Value]| None)),
         };
         assert_eq!(m(0).picked(7).count(), 0);
@@ -730,21 +748,32 @@ mod tests {
             &mut { sine },
             None,
             Mutants {
-                versions: 2,
+                versions: &["sine", "square"],
                 wrong: &mut wrong,
             },
         );
         assert_eq!(outcome, Outcome::Pass, "{detail}");
         let obs: crate::discover::Observation = serde_json::from_str(&detail).unwrap();
-        let same = obs.mutants.iter().find(|m| m.mutant == 0).unwrap();
+        let same = obs.mutants.iter().find(|m| m.version == "sine").unwrap();
         assert!(same.differs.is_empty(), "{same:?}");
-        let squared = obs.mutants.iter().find(|m| m.mutant == 1).unwrap();
-        assert_eq!(squared.differs[0], (0, Some(Value::Float(0.25))));
+        let squared = obs.mutants.iter().find(|m| m.version == "square").unwrap();
+        assert_eq!(squared.differs[0].run, 0);
+        assert_eq!(squared.differs[0].output, Some(Value::Float(0.25)));
         assert!(squared.differs.len() > 1, "{squared:?}");
-        let as_squared = obs.of_mutant(1).unwrap();
+        let as_squared = obs.of_mutant("square").unwrap();
         assert_eq!(as_squared.output, Value::Float(0.25));
-        assert_eq!(obs.of_mutant(0).unwrap().output, obs.output);
-        assert!(obs.of_mutant(2).is_none());
+        // Each follow-up as the square gave it: `-x` squared is the square.
+        let sig =
+            crate::discover::Signature::parse("fn sin(x: f64) -> f64", &[Kind::Float], Kind::Float)
+                .unwrap();
+        let transforms = crate::discover::Transform::all(&sig);
+        let negated = transforms
+            .iter()
+            .position(|t| t.id(&sig).contains("-"))
+            .unwrap();
+        assert!(as_squared.follow[negated].output.is_some());
+        assert_eq!(obs.of_mutant("sine").unwrap().output, obs.output);
+        assert!(obs.of_mutant("cube").is_none());
     }
 
     #[test]

@@ -63,7 +63,9 @@ pub fn in_vivo(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// ```
 ///
 /// Parameters and result must be numbers, `bool`, or vectors or slices of numbers; the
-/// parameters are taken by value or by `&` reference. Options: `name`, `rho`, `timeout_ms`.
+/// parameters are taken by value or by `&` reference. Options: `name`, `rho`, `timeout_ms`,
+/// and `mutants = true` to observe the wrong versions `#[invite::mutants]` would build of a
+/// free function beside it, by which `invite discover` judges its proposals.
 /// `discover = true` in `#[invite::metamorphic]` does the same beside its tests.
 #[proc_macro_attribute]
 pub fn discover(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -106,10 +108,12 @@ pub fn derive_discoverable(item: TokenStream) -> TokenStream {
 ///     .run();
 /// ```
 ///
-/// Nothing is changed where a wrong version could run forever (`while`, `loop`, an iterator
-/// without end), and only changes that keep the types are made, so the versions compile
-/// wherever the function does. A method, an `async` or `unsafe fn`, an `impl Trait`
-/// parameter and a result that borrows are refused.
+/// Only changes that keep the types are made, a changed literal passes through `black_box`
+/// (no lint reads it as a constant), and nothing is changed inside `while`, `loop`, an
+/// iterator without end or an `unsafe` block. Each version copies the body, so a body that
+/// calls a macro that might define an item (any but the standard library's and the logging
+/// facades'), a method, an `async` or `unsafe fn`, an `impl Trait` parameter and a result
+/// that borrows are refused. Put it above `#[invite::discover]` or `#[invite::metamorphic]`.
 #[proc_macro_attribute]
 pub fn mutants(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item = proc_macro2::TokenStream::from(item);

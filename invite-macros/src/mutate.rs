@@ -2,13 +2,17 @@
 //! with one change of the kind a mutation tool makes first, for relation discovery to judge
 //! its relations by the errors code makes in its branches rather than by made-up outputs.
 //!
-//! Only changes that keep every type are made, so that the wrong versions compile wherever the
-//! function does: a comparison's boundary (`<` and `<=` are both `PartialOrd`) or its sense
-//! (`==` and `!=` both `PartialEq`), a logical connective, an integer literal one lower (zero
-//! one higher: it stays within its type), a float literal one higher. Arithmetic operators are
-//! left as they are: a type may add without subtracting. Nothing is changed where a wrong
-//! version could run forever (`while` and `loop`, an iterator without end), nor in types,
-//! patterns, items, attributes or macro calls.
+//! Only changes that keep every type are made: a comparison's boundary (`<` and `<=` are both
+//! `PartialOrd`) or its sense (`==` and `!=` both `PartialEq`), a logical connective, an
+//! integer literal one lower (zero one higher: it stays within its type), a float literal one
+//! higher. A changed literal, and a literal beside a changed comparison, is passed through
+//! `black_box`, so that no lint that reads constants (an index past an array's end, a
+//! comparison a type makes useless) turns a version into an error, and no lint is allowed
+//! for it. Arithmetic operators are left as they are: a type may add without subtracting.
+//! Nothing is changed inside `while` and `loop`, an iterator without end or an `unsafe`
+//! block, nor in types, patterns, items, attributes, statements under `#[cfg]` or macro
+//! calls; a body that calls a macro that might define items (each version repeats the body)
+//! is refused.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
@@ -36,39 +40,36 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         ));
     }
     let func: ItemFn = syn::parse2(item)?;
-    let (list, pointer) = listed(&func)?;
+    let (list, pointer) = listed(&func, BY_ATTRIBUTE)?;
     let name = list_name(&func.sig.ident);
     let vis = &func.vis;
     let (impl_generics, _, where_clause) = func.sig.generics.split_for_impl();
-    let allowed = allowed();
+    // The list is there where the function is.
+    let cfgs = func
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"));
     Ok(quote! {
         #func
         /// The wrong versions of the function beside, each named by its change.
+        #(#cfgs)*
         #[doc(hidden)]
-        #[allow(#allowed)]
         #vis fn #name #impl_generics() -> ::std::vec::Vec<(&'static str, #pointer)> #where_clause {
             #list
         }
     })
 }
 
-/// The lints a wrong version may trip, and is allowed to: a constant index one past an array's
-/// end, a comparison made redundant.
-pub fn allowed() -> TokenStream {
-    quote!(
-        warnings,
-        unconditional_panic,
-        arithmetic_overflow,
-        clippy::all,
-        clippy::pedantic,
-        clippy::nursery
-    )
-}
+/// Who builds the versions, for a refusal to name: the attribute, or discovery's option.
+pub const BY_ATTRIBUTE: &str = "`#[invite::mutants]` builds";
+
+/// As [`BY_ATTRIBUTE`], for `#[invite::discover(mutants = true)]`.
+pub const BY_DISCOVERY: &str = "`mutants = true` runs";
 
 /// The wrong versions of `func`, as an expression of `Vec<(&'static str, pointer)>`, with the
 /// pointer type; an error that says why where none can be built.
-pub fn listed(func: &ItemFn) -> syn::Result<(TokenStream, TokenStream)> {
-    check(func)?;
+pub fn listed(func: &ItemFn, by: &str) -> syn::Result<(TokenStream, TokenStream)> {
+    check(func, by)?;
     let types: Vec<&Type> = func
         .sig
         .inputs
@@ -83,10 +84,27 @@ pub fn listed(func: &ItemFn) -> syn::Result<(TokenStream, TokenStream)> {
         ReturnType::Type(_, t) => t.to_token_stream(),
     };
     let pointer = quote!(fn(#(#types),*) -> #output);
-    let params = &func.sig.inputs;
+    // The parameters as patterns and types: an attribute on one is for the function's other
+    // attributes, which see the function, not these.
+    let params: Vec<TokenStream> = func
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|a| match a {
+            FnArg::Typed(t) => {
+                let mut pat = (*t.pat).clone();
+                if let syn::Pat::Ident(p) = &mut pat {
+                    p.attrs.clear();
+                }
+                let ty = &t.ty;
+                Some(quote!(#pat: #ty))
+            }
+            FnArg::Receiver(_) => None,
+        })
+        .collect();
     let entries = mutated(&func.block)
         .into_iter()
-        .map(|(what, body)| quote!((#what, (|#params| -> #output #body) as #pointer)));
+        .map(|(what, body)| quote!((#what, (|#(#params),*| -> #output #body) as #pointer)));
     Ok((quote!(::std::vec![#(#entries),*]), pointer))
 }
 
@@ -108,15 +126,14 @@ pub fn of(input: TokenStream) -> syn::Result<TokenStream> {
 }
 
 /// Refuses what a wrong version cannot be built of, saying what can.
-fn check(func: &ItemFn) -> syn::Result<()> {
+fn check(func: &ItemFn, by: &str) -> syn::Result<()> {
     let refuse = |span: Span, what: &str| {
         Err(syn::Error::new(
             span,
             format!(
-                "`#[invite::mutants]` builds wrong versions of a free, safe, synchronous \
-                 function as function pointers, and {what}; give discovery the wrong versions \
-                 of this function by hand (`Discovery::mutants`), or put the attribute on a \
-                 function it calls"
+                "{by} wrong versions of a free, safe, synchronous function, each a copy of its \
+                 body, and {what}; give discovery the wrong versions of this function by hand \
+                 (`Discovery::mutants`), or build them of a function it calls"
             ),
         ))
     };
@@ -139,6 +156,20 @@ fn check(func: &ItemFn) -> syn::Result<()> {
             FnArg::Typed(t) if mentions(&t.ty, Mention::ImplTrait) => {
                 return refuse(t.ty.span(), "an `impl Trait` parameter has no type to name")
             }
+            FnArg::Typed(t)
+                if t.attrs
+                    .iter()
+                    .chain(match &*t.pat {
+                        syn::Pat::Ident(p) => &p.attrs[..],
+                        _ => &[],
+                    })
+                    .any(|a| a.path().is_ident("cfg")) =>
+            {
+                return refuse(
+                    t.span(),
+                    "a parameter under `#[cfg]` leaves the versions' type unknown",
+                )
+            }
             FnArg::Typed(_) => {}
         }
     }
@@ -151,6 +182,18 @@ fn check(func: &ItemFn) -> syn::Result<()> {
         return refuse(
             l.span(),
             "a named lifetime ties its pointer to one borrow: elide it",
+        );
+    }
+    if let Some(m) = unknown_macro(&func.block) {
+        return refuse(
+            m.span(),
+            &format!(
+                "`{}!` might define an item or register something, which a copy would repeat",
+                m.path
+                    .segments
+                    .last()
+                    .map_or_else(String::new, |s| s.ident.to_string())
+            ),
         );
     }
     if let Some(span) = repeated_item(&func.block) {
@@ -172,6 +215,62 @@ fn check(func: &ItemFn) -> syn::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Macros whose calls make expressions or statements and never items, which a copy of the
+/// body may repeat: the standard library's, and the logging facades'.
+const PLAIN_MACROS: &[&str] = &[
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "concat",
+    "dbg",
+    "eprint",
+    "eprintln",
+    "format",
+    "format_args",
+    "line",
+    "column",
+    "file",
+    "matches",
+    "panic",
+    "print",
+    "println",
+    "stringify",
+    "todo",
+    "unimplemented",
+    "unreachable",
+    "vec",
+    "write",
+    "writeln",
+    "trace",
+    "debug",
+    "info",
+    "warn",
+    "error",
+];
+
+/// The first call of a macro in the body that is not one of [`PLAIN_MACROS`].
+fn unknown_macro(body: &syn::Block) -> Option<syn::Macro> {
+    struct Finder(Option<syn::Macro>);
+    impl<'a> Visit<'a> for Finder {
+        fn visit_macro(&mut self, m: &'a syn::Macro) {
+            let plain = m
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| PLAIN_MACROS.iter().any(|p| s.ident == p));
+            if !plain && self.0.is_none() {
+                self.0 = Some(m.clone());
+            }
+        }
+    }
+    let mut f = Finder(None);
+    f.visit_block(body);
+    f.0
 }
 
 /// An item of the body that may not be repeated: an `impl` block (of a type the body may not
@@ -249,15 +348,25 @@ pub fn mutated(body: &syn::Block) -> Vec<(String, syn::Block)> {
     } else {
         (0..MUTANTS).map(|k| k * places / MUTANTS).collect()
     };
-    chosen
-        .into_iter()
-        .filter_map(|at| {
-            let mut body = body.clone();
-            let mut m = Mutator::at(at);
-            m.visit_block_mut(&mut body);
-            m.done.map(|what| (what, body))
-        })
-        .collect()
+    let mut out: Vec<(String, syn::Block)> = Vec::new();
+    for at in chosen {
+        let mut body = body.clone();
+        let mut m = Mutator::at(at);
+        m.visit_block_mut(&mut body);
+        if let Some(what) = m.done {
+            // Each named apart: the second `0` as `1` is another place.
+            let same = out
+                .iter()
+                .filter(|(w, _)| w == &what || w.starts_with(&format!("{what} (")))
+                .count();
+            let what = match same {
+                0 => what,
+                n => format!("{what} ({})", n + 1),
+            };
+            out.push((what, body));
+        }
+    }
+    out
 }
 
 /// Walks a body in a fixed order, counting the places a change can be made, and makes the
@@ -287,7 +396,8 @@ impl Mutator {
 
 /// An operator's replacement, where it keeps the types.
 fn swapped(op: &BinOp) -> Option<BinOp> {
-    let s = op.span();
+    // Written by the expansion, not by the user: lints on user code pass it by.
+    let s = Span::call_site();
     Some(match op {
         BinOp::Lt(_) => BinOp::Le(syn::Token![<=](s)),
         BinOp::Le(_) => BinOp::Lt(syn::Token![<](s)),
@@ -362,45 +472,60 @@ impl VisitMut for Mutator {
             Expr::MethodCall(_) if endless(e) => {}
             // A repeat's length is a constant its type may name.
             Expr::Repeat(r) => self.visit_expr_mut(&mut r.expr),
-            Expr::Const(_) | Expr::Macro(_) | Expr::Verbatim(_) => {}
+            // Unchecked code may read past an end a changed literal moves.
+            Expr::Const(_) | Expr::Macro(_) | Expr::Verbatim(_) | Expr::Unsafe(_) => {}
             Expr::Binary(b) => {
-                let joins_let = matches!(b.op, BinOp::And(_) | BinOp::Or(_))
-                    && (has_let(&b.left) || has_let(&b.right));
-                if let Some(op) = swapped(&b.op).filter(|_| !joins_let) {
+                let connective = matches!(b.op, BinOp::And(_) | BinOp::Or(_));
+                // `||` may not join a `let`, nor leave a variable assigned on one side only.
+                let fixed = connective && (has_let(&b.left) || has_let(&b.right) || assigns(b));
+                if let Some(op) = swapped(&b.op).filter(|_| !fixed) {
                     if self.here() {
                         let (left, right) = (shown(&b.left), shown(&b.right));
                         let now = op.to_token_stream().to_string();
                         self.done = Some(format!("`{}` as `{left} {now} {right}`", shown(&*b)));
                         b.op = op;
+                        for side in [&mut b.left, &mut b.right] {
+                            if matches!(**side, Expr::Lit(_)) {
+                                **side = hidden(side);
+                            }
+                        }
                         return;
                     }
                 }
                 syn::visit_mut::visit_expr_binary_mut(self, b);
             }
-            Expr::Lit(l) => match &l.lit {
-                Lit::Int(i) => {
-                    let Ok(v) = i.base10_parse::<u128>() else {
-                        return;
-                    };
-                    if self.here() {
-                        let to = if v == 0 { 1 } else { v - 1 };
-                        let new = LitInt::new(&format!("{to}{}", i.suffix()), i.span());
-                        self.done = Some(format!("`{}` as `{new}`", i.token()));
-                        l.lit = Lit::Int(new);
-                    }
+            Expr::Lit(l) => {
+                let new = match &l.lit {
+                    Lit::Int(i) => match i.base10_parse::<u128>() {
+                        Ok(v) => {
+                            let to = if v == 0 { 1 } else { v - 1 };
+                            Lit::Int(LitInt::new(
+                                &format!("{to}{}", i.suffix()),
+                                Span::call_site(),
+                            ))
+                        }
+                        Err(_) => return,
+                    },
+                    // Past 2^53 one more is the same float: no change, no place.
+                    Lit::Float(f) => match f.base10_parse::<f64>() {
+                        Ok(v) if v + 1.0 != v => Lit::Float(LitFloat::new(
+                            &format!("{:?}{}", v + 1.0, f.suffix()),
+                            Span::call_site(),
+                        )),
+                        _ => return,
+                    },
+                    _ => return,
+                };
+                if self.here() {
+                    self.done = Some(format!(
+                        "`{}` as `{}`",
+                        l.lit.to_token_stream(),
+                        new.to_token_stream()
+                    ));
+                    l.lit = new;
+                    *e = hidden(e);
                 }
-                Lit::Float(f) => {
-                    let Ok(v) = f.base10_parse::<f64>() else {
-                        return;
-                    };
-                    if self.here() {
-                        let new = LitFloat::new(&format!("{:?}{}", v + 1.0, f.suffix()), f.span());
-                        self.done = Some(format!("`{}` as `{new}`", f.token()));
-                        l.lit = Lit::Float(new);
-                    }
-                }
-                _ => {}
-            },
+            }
             _ => syn::visit_mut::visit_expr_mut(self, e),
         }
     }
@@ -413,6 +538,57 @@ impl VisitMut for Mutator {
     fn visit_attribute_mut(&mut self, _: &mut syn::Attribute) {}
     fn visit_generic_argument_mut(&mut self, _: &mut syn::GenericArgument) {}
     fn visit_macro_mut(&mut self, _: &mut syn::Macro) {}
+
+    fn visit_stmt_mut(&mut self, st: &mut syn::Stmt) {
+        // A statement compiled out changes nothing.
+        let gated = st.to_token_stream().into_iter().take(2).any(|t| {
+            matches!(&t, proc_macro2::TokenTree::Group(g)
+                if g.stream().to_string().starts_with("cfg"))
+        });
+        if !gated {
+            syn::visit_mut::visit_stmt_mut(self, st);
+        }
+    }
+}
+
+/// `e` passed through `black_box`: the same value of the same type, which no lint reads as a
+/// constant.
+fn hidden(e: &Expr) -> Expr {
+    syn::parse_quote!(::core::hint::black_box(#e))
+}
+
+/// Whether either side of a connective assigns, or declares: with the other connective it
+/// might be left unassigned.
+fn assigns(b: &syn::ExprBinary) -> bool {
+    struct Finder(bool);
+    impl<'a> Visit<'a> for Finder {
+        fn visit_expr_assign(&mut self, _: &'a syn::ExprAssign) {
+            self.0 = true;
+        }
+        fn visit_expr_binary(&mut self, b: &'a syn::ExprBinary) {
+            self.0 |= matches!(
+                b.op,
+                BinOp::AddAssign(_)
+                    | BinOp::SubAssign(_)
+                    | BinOp::MulAssign(_)
+                    | BinOp::DivAssign(_)
+                    | BinOp::RemAssign(_)
+                    | BinOp::BitXorAssign(_)
+                    | BinOp::BitAndAssign(_)
+                    | BinOp::BitOrAssign(_)
+                    | BinOp::ShlAssign(_)
+                    | BinOp::ShrAssign(_)
+            );
+            syn::visit::visit_expr_binary(self, b);
+        }
+        fn visit_local(&mut self, _: &'a syn::Local) {
+            self.0 = true;
+        }
+    }
+    let mut f = Finder(false);
+    f.visit_expr(&b.left);
+    f.visit_expr(&b.right);
+    f.0
 }
 
 #[cfg(test)]
@@ -449,29 +625,34 @@ mod tests {
                 "`0.0` as `1.0`",
             ]
         );
+        // A literal beside a changed comparison, and a changed literal, pass through
+        // `black_box`: no lint reads them as constants.
+        let hidden = |e: TokenStream| quote!(::core::hint::black_box(#e));
+        let zero = hidden(quote!(0));
         assert_eq!(
             v[1].1,
-            quote!({
-                if x <= 0 && y >= 2 {
-                    1.5
-                } else {
-                    0.0
-                }
-            })
-            .to_string()
+            quote!({ if x <= #zero && y >= 2 { 1.5 } else { 0.0 } }).to_string()
         );
+        let one = hidden(quote!(1));
         assert_eq!(
             v[2].1,
-            quote!({
-                if x < 1 && y >= 2 {
-                    1.5
-                } else {
-                    0.0
-                }
-            })
-            .to_string()
+            quote!({ if x < #one && y >= 2 { 1.5 } else { 0.0 } }).to_string()
         );
         assert!(v[0].1.contains("||"));
+        assert!(!v[0].1.contains("black_box"), "{}", v[0].1);
+        // Two of one change at two places are named apart.
+        let twice = versions(quote!({
+            if x < 0 {
+                0
+            } else {
+                x
+            }
+        }));
+        let named: Vec<&str> = twice.iter().map(|(w, _)| w.as_str()).collect();
+        assert_eq!(
+            named,
+            ["`x < 0` as `x <= 0`", "`0` as `1`", "`0` as `1` (2)"]
+        );
     }
 
     #[test]
@@ -531,6 +712,16 @@ mod tests {
                 f::<3>()
             }),
             quote!({ if let Some(x) = y && x.ok { a } else { b } }),
+            quote!({ unsafe { *xs.get_unchecked(xs.len() - 1) } }),
+            quote!({
+                #[cfg(never)]
+                let y = x < 3;
+                x
+            }),
+            quote!({
+                let big = 1e300;
+                big
+            }),
         ];
         for body in untouched {
             let v = versions(body.clone());
@@ -676,11 +867,31 @@ mod tests {
         .unwrap()
         .to_string();
         assert!(out.starts_with("pub fn sign"), "{out}");
+        assert!(!out.contains("allow"), "no lint is allowed: {out}");
         assert!(
             out.contains("pub fn __invite_mutants_sign < T : Copy > ()"),
             "{out}"
         );
         assert!(out.contains("as fn (f64 , & [T]) -> i8"), "{out}");
+        // A parameter's attribute is the function's; the list goes where the function goes.
+        let out = expand(
+            TokenStream::new(),
+            quote!(
+                #[cfg(feature = "simd")]
+                fn g(#[other] x: f64) -> f64 {
+                    x + 1.0
+                }
+            ),
+        )
+        .unwrap()
+        .to_string();
+        let list = &out[out.find("__invite_mutants_g").unwrap()..];
+        assert!(!list.contains("other"), "{list}");
+        assert_eq!(
+            out.matches("# [cfg (feature = \"simd\")]").count(),
+            2,
+            "{out}"
+        );
         let of = of(quote!(stats::sign::<u8>)).unwrap().to_string();
         assert_eq!(of, "stats :: __invite_mutants_sign :: < u8 > ()");
         assert!(super::of(quote!(1 + 2)).is_err());

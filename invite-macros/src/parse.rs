@@ -38,6 +38,7 @@ impl Kind {
                 "state",
                 "discover",
                 "pure",
+                "mutants",
             ],
             Kind::InVivo => &["test", "name", "timeout_ms", "rho", "dedup", "state"],
             Kind::Discover => &["name", "timeout_ms", "rho", "mutants"],
@@ -112,7 +113,7 @@ pub struct Args {
     pub pure: Option<Span>,
     /// `pure = false`: the worker never tests the site, whatever `invite.toml` says.
     pub pure_off: bool,
-    /// `mutants = false`: discovery runs no wrong versions of the function beside it.
+    /// `mutants = true`: discovery runs wrong versions of the function beside it.
     pub mutants: Option<bool>,
 }
 

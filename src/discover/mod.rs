@@ -80,7 +80,7 @@ pub use observe::Observation;
 // How an observation is made: what generated code and a log writer call, not the API a user
 // proposes relations with; hidden from the documentation, and free to change.
 #[doc(hidden)]
-pub use observe::{observe, observe_runs, Call, Follow, MutantRun, MAX_LEN};
+pub use observe::{observe, Call, Differ, Follow, MutantRun, MAX_LEN};
 pub use observed::{propose_observed, Observed};
 pub use proposal::{propose, Proposal, Proposals};
 pub use signature::SignatureError;

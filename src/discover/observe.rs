@@ -56,74 +56,10 @@ pub struct Observation {
     /// function takes its type).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inner_images: Vec<ImageRun>,
-    /// Where wrong versions of the function (`#[invite::mutants]`'s, built by
-    /// `#[invite::discover]` of a free function) gave other results on these runs (empty:
-    /// none was run).
+    /// Where wrong versions of the function (`#[invite::discover(mutants = true)]`) gave other
+    /// results on this input's runs (empty: none was observed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mutants: Vec<MutantRun>,
-}
-
-/// Where one wrong version of the function gave another result than the function on an
-/// observation's runs: what a relation that catches it fails on.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MutantRun {
-    /// Which wrong version: its place in the function's list.
-    pub mutant: usize,
-    /// Each run it differs on, with its result there (`None`: it failed): run 0 is the
-    /// input, run `t + 1` the follow-up of transformation `t`.
-    pub differs: Vec<(usize, Option<Value>)>,
-}
-
-impl Observation {
-    /// The observation the `k`-th wrong version would have made, where it was run: its results
-    /// in place of the function's. The noise and the runs through other functions stay the
-    /// function's, so that a relation of those is never said to catch it. `None` where it was
-    /// not run, or failed on the input itself (no observation, as of the function).
-    pub fn of_mutant(&self, k: usize) -> Option<Observation> {
-        let run = self.mutants.iter().find(|m| m.mutant == k)?;
-        let mut o = Observation {
-            mutants: Vec::new(),
-            ..self.clone()
-        };
-        for (r, v) in &run.differs {
-            match (r.checked_sub(1), v) {
-                (None, Some(v)) => o.output = v.clone(),
-                (None, None) => return None,
-                (Some(t), v) => {
-                    if let Some(f) = o.follow.get_mut(t) {
-                        f.output = v.clone();
-                    }
-                }
-            }
-        }
-        Some(o)
-    }
-
-    /// Runs the wrong versions `which` of the function (`wrong(k, input)` the `k`-th) on this
-    /// observation's runs, whose inputs are `inputs` (as [`observe_runs`] gives them), and
-    /// records where each differs from the function.
-    pub fn run_mutants(
-        &mut self,
-        inputs: &[Option<Vec<Value>>],
-        which: impl IntoIterator<Item = usize>,
-        wrong: &mut dyn FnMut(usize, &[Value]) -> Option<Value>,
-    ) {
-        for k in which {
-            let mut differs = Vec::new();
-            let got = wrong(k, &self.input).filter(|o| !too_long(o));
-            if got.as_ref() != Some(&self.output) {
-                differs.push((0, got));
-            }
-            for (t, (f, input)) in self.follow.iter().zip(inputs).enumerate() {
-                let Some(input) = input else { continue };
-                let got = wrong(k, input).filter(|o| !too_long(o));
-                if got != f.output {
-                    differs.push((t + 1, got));
-                }
-            }
-            self.mutants.push(MutantRun { mutant: k, differs });
-        }
-    }
 }
 
 /// Whether one relation of the result through another function (`Image`) held on an
@@ -174,6 +110,99 @@ pub struct Follow {
     pub inner_images: Vec<bool>,
 }
 
+/// Where one wrong version of the function gave another result than the function on an
+/// observation's runs: what a relation that catches it fails on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MutantRun {
+    /// Which wrong version: its change (`` `x < 0` as `x <= 0` ``), which names it in every
+    /// build of the function.
+    pub version: String,
+    /// Each run it differs on, with its result there (`None`: it failed): run 0 is the
+    /// input, run `t + 1` the follow-up of transformation `t`. A follow-up made of the result
+    /// (the result as an argument, a reflection about a point solved from it) is made of the
+    /// version's own.
+    pub differs: Vec<Differ>,
+}
+
+/// One run on which a wrong version differs from the function.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Differ {
+    /// Run 0 is the input, run `t + 1` the follow-up of transformation `t`.
+    pub run: usize,
+    /// The version's result there (`None`: it failed, or the follow-up was not made).
+    pub output: Option<Value>,
+    /// A reflection's point as the version solved it, where it differs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub center: Option<f64>,
+}
+
+impl Observation {
+    /// The observation the wrong version `version` would have made, where it was run: its
+    /// results (and solved points) in place of the function's. The noise and the runs through
+    /// other functions stay the function's, so that a relation of those is never said to
+    /// catch it. `None` where it was not run, or failed on the input itself (no observation,
+    /// as of the function).
+    pub fn of_mutant(&self, version: &str) -> Option<Observation> {
+        let run = self.mutants.iter().find(|m| m.version == version)?;
+        let mut o = Observation {
+            mutants: Vec::new(),
+            ..self.clone()
+        };
+        for d in &run.differs {
+            match (d.run.checked_sub(1), &d.output) {
+                (None, Some(v)) => o.output = v.clone(),
+                (None, None) => return None,
+                (Some(t), v) => {
+                    if let Some(f) = o.follow.get_mut(t) {
+                        f.output = v.clone();
+                        f.center = d.center.or(f.center);
+                    }
+                }
+            }
+        }
+        Some(o)
+    }
+
+    /// Records where `version`'s own observation of the same input (`None`: it failed on the
+    /// input) differs from this one.
+    pub fn add_mutant(&mut self, version: &str, theirs: Option<&Observation>) {
+        let differs = match theirs {
+            None => vec![Differ {
+                run: 0,
+                output: None,
+                center: None,
+            }],
+            Some(w) => {
+                let mut differs = Vec::new();
+                if w.output != self.output {
+                    differs.push(Differ {
+                        run: 0,
+                        output: Some(w.output.clone()),
+                        center: None,
+                    });
+                }
+                for (t, (mine, theirs)) in self.follow.iter().zip(&w.follow).enumerate() {
+                    let center = (theirs.center != mine.center)
+                        .then_some(theirs.center)
+                        .flatten();
+                    if theirs.output != mine.output || center.is_some() {
+                        differs.push(Differ {
+                            run: t + 1,
+                            output: theirs.output.clone(),
+                            center,
+                        });
+                    }
+                }
+                differs
+            }
+        };
+        self.mutants.push(MutantRun {
+            version: version.to_string(),
+            differs,
+        });
+    }
+}
+
 /// Longest sequence observed: longer inputs or results are not recorded.
 pub const MAX_LEN: usize = 4096;
 
@@ -201,21 +230,6 @@ pub fn observe_some(
     wanted: &dyn Fn(usize) -> bool,
     siblings: &Siblings<'_>,
 ) -> Option<Observation> {
-    observe_runs(sig, transforms, input, call, seed, wanted, siblings).map(|(o, _)| o)
-}
-
-/// As [`observe_some`], with the input of each follow-up run (`None`: not made), for the
-/// wrong versions of the function to be run on ([`Observation::run_mutants`]).
-#[allow(clippy::type_complexity)]
-pub fn observe_runs(
-    sig: &Signature,
-    transforms: &[Transform],
-    input: Vec<Value>,
-    call: &mut Call<'_>,
-    seed: u64,
-    wanted: &dyn Fn(usize) -> bool,
-    siblings: &Siblings<'_>,
-) -> Option<(Observation, Vec<Option<Vec<Value>>>)> {
     if input.iter().any(too_long) {
         return None;
     }
@@ -232,7 +246,7 @@ pub fn observe_runs(
         .enumerate()
         .map(|(i, t)| {
             if !wanted(i) {
-                let skipped = Follow {
+                return Follow {
                     transform: t.id(sig),
                     output: None,
                     noise: 0.0,
@@ -243,7 +257,6 @@ pub fn observe_runs(
                     images: Vec::new(),
                     inner_images: Vec::new(),
                 };
-                return (skipped, None);
             }
             let center = match t {
                 Transform::Reflect { param } if sig.output == Kind::Float => {
@@ -327,7 +340,7 @@ pub fn observe_runs(
                 ),
                 _ => (Vec::new(), Vec::new()),
             };
-            let run = Follow {
+            Follow {
                 transform: t.id(sig),
                 output: out,
                 noise,
@@ -337,16 +350,14 @@ pub fn observe_runs(
                 wrong,
                 images,
                 inner_images,
-            };
-            (run, next)
+            }
         })
-        .unzip::<_, _, Vec<Follow>, Vec<Option<Vec<Value>>>>();
-    let (follow, inputs) = follow;
+        .collect();
     let images = image_runs(sig, &relations, siblings, &input, &output, probe, size);
     let inner_images = inner_of(sig, &output).map_or_else(Vec::new, |(part, relations, v)| {
         image_runs(&part, &relations, siblings, &input, v, probe, size)
     });
-    let obs = Observation {
+    Some(Observation {
         input,
         output,
         noise,
@@ -357,8 +368,7 @@ pub fn observe_runs(
         images,
         inner_images,
         mutants: Vec::new(),
-    };
-    Some((obs, inputs))
+    })
 }
 
 /// Where a round trip through the other function `sibling` starts, and the kind of the

@@ -60,17 +60,18 @@ pub fn propose_observed(
         .collect::<std::collections::HashSet<_>>()
         .len();
     let mut proposals = propose(site, &sig, &used, min_inputs);
-    // The wrong versions `#[invite::discover]` ran beside the function, each on the calls
-    // it was run on.
-    let versions = used
-        .iter()
-        .flat_map(|o| o.mutants.iter().map(|m| m.mutant + 1))
-        .max()
-        .unwrap_or(0);
-    if versions > 0 {
-        let of_mutants = (0..versions).map(|k| {
+    // The wrong versions `#[invite::discover(mutants = true)]` observed beside the function,
+    // each by its name, on the calls it was observed on.
+    let mut versions: Vec<&str> = Vec::new();
+    for m in used.iter().flat_map(|o| &o.mutants) {
+        if !versions.contains(&m.version.as_str()) {
+            versions.push(&m.version);
+        }
+    }
+    if !versions.is_empty() {
+        let of_mutants = versions.iter().map(|v| {
             used.iter()
-                .filter_map(|o| o.of_mutant(k))
+                .filter_map(|o| o.of_mutant(v))
                 .collect::<Vec<Observation>>()
         });
         super::discovery::judge(&sig, &transforms, &mut proposals, of_mutants);

@@ -96,10 +96,10 @@ fn every_boundary_of_a_clamp_is_a_wrong_version_named_by_its_change() {
         [
             "`x < 0` as `x <= 0`",
             "`0` as `1`",
-            "`0` as `1`",
+            "`0` as `1` (2)",
             "`x > 255` as `x >= 255`",
             "`255` as `254`",
-            "`255` as `254`",
+            "`255` as `254` (2)",
         ]
     );
     // A boundary moved onto a value both branches map alike is wrong nowhere (`x <= 0` at 0,
@@ -177,19 +177,32 @@ fn the_representative_set_keeps_what_catches_a_wrong_version() {
     assert!(!gained.is_empty(), "{by_outputs}\n{by_versions}");
 }
 
-/// A fee by bands, under discovery in a running program: its wrong versions run in the
-/// observing child beside it.
-#[invite::discover]
+/// A fee by bands, under discovery in a running program: its wrong versions are observed in
+/// the observing child beside it.
+#[invite::discover(mutants = true)]
 fn fee(cents: i64) -> i64 {
     if cents > 1000 {
         cents / 50
-    } else {
+    } else if cents > 0 {
         20
+    } else {
+        0
     }
 }
 
-/// The same, with no wrong versions run.
-#[invite::discover(mutants = false)]
+/// Three times the magnitude: an exact relation (`tripled(-x) == result`) catches a version
+/// whose branches disagree.
+#[invite::discover(mutants = true)]
+fn tripled(x: i64) -> i64 {
+    if x < 0 {
+        -3 * x
+    } else {
+        3 * x
+    }
+}
+
+/// The same fee, with no wrong versions: they are asked for.
+#[invite::discover]
 fn fee_alone(cents: i64) -> i64 {
     if cents > 1000 {
         cents / 50
@@ -206,7 +219,16 @@ fn a_live_discovery_runs_the_wrong_versions_and_its_proposals_say_what_they_catc
     let run = crate::support::scenario(here!(), config, || {
         for i in 0..48 {
             let cents = i * 97 - 800;
-            assert_eq!(fee(cents), if cents > 1000 { cents / 50 } else { 20 });
+            let right = match cents {
+                c if c > 1000 => c / 50,
+                c if c > 0 => 20,
+                _ => 0,
+            };
+            assert_eq!(fee(cents), right);
+            assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+        }
+        for i in 0..40 {
+            assert_eq!(tripled(i * 7 - 140), 3 * (i * 7 - 140i64).abs());
             assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
         }
         assert_eq!(fee_alone(1200), 24);
@@ -227,17 +249,23 @@ fn a_live_discovery_runs_the_wrong_versions_and_its_proposals_say_what_they_catc
     assert!(alone[0].mutants.is_empty(), "{:?}", alone[0].mutants);
     let obs = of("::fee");
     assert_eq!(obs.len(), 48, "{}", run.describe());
-    // Its four versions (`>`, `1000`, `50`, `20` changed) on each call.
+    // Four of its seven versions (`>` twice, `1000`, `50`, `0` twice, `20` changed) on each
+    // call, in turn, and each on some.
     assert!(
         obs.iter().all(|o| o.mutants.len() == 4),
         "{:?}",
         obs[0].mutants
     );
-    let run_on: std::collections::HashSet<usize> = obs
+    let run_on: std::collections::HashSet<&str> = obs
         .iter()
-        .flat_map(|o| o.mutants.iter().map(|m| m.mutant))
+        .flat_map(|o| o.mutants.iter().map(|m| m.version.as_str()))
         .collect();
-    assert_eq!(run_on.len(), 4, "{run_on:?}");
+    assert_eq!(run_on.len(), 7, "{run_on:?}");
+    assert!(
+        run_on.contains("`cents > 1000` as `cents >= 1000`"),
+        "{run_on:?}"
+    );
+    assert!(run_on.contains("`0` as `1` (2)"), "{run_on:?}");
     // `50` as `49` differs on every fee above the band.
     assert!(obs
         .iter()
@@ -250,12 +278,59 @@ fn a_live_discovery_runs_the_wrong_versions_and_its_proposals_say_what_they_catc
     )
     .unwrap();
     assert!(
-        found.proposals.0.iter().all(|p| p.mutants == 4),
+        found.proposals.0.iter().all(|p| p.mutants == 7),
         "{}",
         found.proposals
     );
+    // Its four versions (`<`, `0`, each `3`) on every call; the branches' factors caught.
+    let obs = of("::tripled");
+    assert_eq!(obs.len(), 40, "{}", run.describe());
+    let found = invite::discover::propose_observed(
+        "scenarios::mutants::tripled",
+        "fn tripled(x: i64) -> i64",
+        &obs,
+        30,
+    )
+    .unwrap();
     let rep = found.proposals.representative();
     let most = |ps: &invite::discover::Proposals| ps.0.iter().map(|p| p.kills).max();
-    assert!(most(&found.proposals) > Some(0), "{}", found.proposals);
-    assert!(most(&rep) > Some(0), "{rep}");
+    assert_eq!(most(&found.proposals), Some(2), "{}", found.proposals);
+    assert_eq!(most(&rep), Some(2), "{rep}");
+}
+
+/// Shapes `mutants = true` takes under discovery: an associated function that names `Self`,
+/// an early `return` and `?`, a closure, a pattern.
+struct Bands;
+
+#[invite::sites]
+impl Bands {
+    #[invite::discover(mutants = true)]
+    fn band(x: i64) -> u8 {
+        if x < 10 {
+            1
+        } else {
+            Self::top()
+        }
+    }
+
+    fn top() -> u8 {
+        2
+    }
+}
+
+#[invite::discover(mutants = true)]
+fn ratio((a, b): (i64, i64), bias: i64) -> Option<i64> {
+    if b == 0 {
+        return None;
+    }
+    let q = a.checked_div(b)?;
+    let shifted = |k: i64| k + bias * 2;
+    Some(shifted(q) + 1)
+}
+
+#[test]
+fn versions_under_discovery_compile_for_these_shapes_and_leave_calls_alone() {
+    assert_eq!((Bands::band(3), Bands::band(30)), (1, 2));
+    assert_eq!(ratio((7, 2), 1), Some(6));
+    assert_eq!(ratio((7, 0), 1), None);
 }

@@ -19,6 +19,38 @@ fn sign(x: f64) -> f64 {
     if x < 0.0 { -1.0 } else { 1.0 }
 }
 
+
+macro_rules! register {
+    ($x:expr) => {
+        $x
+    };
+}
+
+#[invite::mutants]
+fn registered(x: f64) -> f64 {
+    register!(x) + 1.0
+}
+
+#[invite::discover]
+#[invite::mutants]
+fn below(x: f64) -> f64 {
+    if x < 0.0 { 0.0 } else { x }
+}
+
+#[invite::metamorphic(shifted(x + 1.0) >= result, mutants = true)]
+fn shifted(x: f64) -> f64 {
+    if x < 0.0 { 0.0 } else { x }
+}
+
+struct Knn;
+
+impl Knn {
+    #[invite::discover(mutants = true)]
+    fn predict(&self, q: f64) -> f64 {
+        if q < 0.0 { 0.0 } else { q }
+    }
+}
+
 fn main() {
     let _ = invite::mutants_of!(1 + 2);
 }

@@ -215,33 +215,29 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
         (None, None) => unreachable!("checked by check_discoverable"),
     };
     // The wrong versions, called as the function is: on fresh copies, the random stream
-    // replayed.
+    // replayed; their names, which the records key them by.
     let (versions, wrong) = match &shape.mutants {
-        Some((list, pointer)) => {
-            let allowed = crate::mutate::allowed();
-            (
-                quote! {
-                    #[allow(#allowed)]
-                    let __invite_versions: ::std::vec::Vec<(&'static str, #pointer)> = #list;
-                },
-                quote! {
-                    |__invite_k: usize, __invite_v: &[::invite::__private::Value]|
-                        -> ::core::option::Option<::invite::__private::Value>
-                    {
-                        let __invite_f = __invite_versions.get(__invite_k)?.1;
-                        #(#converts)*
-                        __invite_t.replay();
-                        #[allow(clippy::let_unit_value)]
-                        let __invite_r = ::invite::__private::discover_quietly(
-                            || __invite_f(#(#call_args),*)
-                        )?;
-                        #out_value
-                    }
-                },
-            )
-        }
+        Some((list, pointer)) => (
+            quote! {
+                let __invite_versions: ::std::vec::Vec<(&'static str, #pointer)> = #list;
+            },
+            quote! {
+                |__invite_k: usize, __invite_v: &[::invite::__private::Value]|
+                    -> ::core::option::Option<::invite::__private::Value>
+                {
+                    let __invite_f = __invite_versions.get(__invite_k)?.1;
+                    #(#converts)*
+                    __invite_t.replay();
+                    #[allow(clippy::let_unit_value)]
+                    let __invite_r = ::invite::__private::discover_quietly(
+                        || __invite_f(#(#call_args),*)
+                    )?;
+                    #out_value
+                }
+            },
+        ),
         None => (
-            quote!(let __invite_versions: [(); 0] = [];),
+            quote!(let __invite_versions: [(&'static str, ()); 0] = [];),
             quote!(|_: usize, _: &[::invite::__private::Value]| ::core::option::Option::None),
         ),
     };
@@ -269,7 +265,7 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
             <#out_owned as #d>::KIND,
             ::std::iter::empty()#field_values.chain([#(#values),*]).collect(),
             &mut __invite_call,
-            __invite_versions.len(),
+            &__invite_versions.iter().map(|__invite_w| __invite_w.0).collect::<::std::vec::Vec<_>>(),
             &mut __invite_wrong,
         );
     })

@@ -66,6 +66,17 @@ fn try_expand(kind: Kind, attr: TokenStream, item: TokenStream) -> syn::Result<T
             block = Some(a.parse_args::<Enclosing>()?);
             continue;
         }
+        if is_mutants(&a) {
+            return Err(syn::Error::new(
+                a.span(),
+                format!(
+                    "#[invite::mutants] would copy the body {} instruments: put it above \
+                     {}, so that its versions are of the function as written",
+                    kind.attr(),
+                    kind.attr()
+                ),
+            ));
+        }
         match invite_attr_kind(&a) {
             Some(other) => {
                 let tokens = match &a.meta {
@@ -96,12 +107,20 @@ fn try_expand(kind: Kind, attr: TokenStream, item: TokenStream) -> syn::Result<T
     check_unsafe(kind, &func, &shape, &args)?;
     self::pure::check_pure(&shape, &args)?;
     check_awaits(&shape, &args)?;
+    if args.mutants.is_some() && !args.tests.iter().any(|t| matches!(t, Test::Discover(_))) {
+        return Err(syn::Error::new(
+            func.sig.ident.span(),
+            "`mutants` is an option of relation discovery: write it in #[invite::discover(...)], \
+             or beside `discover = true`",
+        ));
+    }
     if args.tests.iter().any(|t| matches!(t, Test::Discover(_))) {
         check_discoverable(&func, &shape)?;
         args.name_discovery(&signature_text(&shape));
-        // Wrong versions of a free function are run beside it, to judge relations by.
-        if args.mutants != Some(false) {
-            shape.mutants = crate::mutate::listed(&func).ok();
+        // Wrong versions of a free function, run beside it where asked, to judge relations
+        // by.
+        if args.mutants == Some(true) {
+            shape.mutants = Some(crate::mutate::listed(&func, crate::mutate::BY_DISCOVERY)?);
         }
     }
     rename_result(&mut args);
@@ -157,6 +176,12 @@ pub(crate) fn attr_path(a: &syn::Attribute) -> Vec<String> {
         .iter()
         .map(|s| s.ident.to_string())
         .collect()
+}
+
+/// Whether `a` is `#[invite::mutants]` (or `#[mutants]`, imported).
+fn is_mutants(a: &syn::Attribute) -> bool {
+    matches!(attr_path(a).as_slice(), [one] if one == "mutants")
+        || matches!(attr_path(a).as_slice(), [first, last] if first == "invite" && last == "mutants")
 }
 
 pub(crate) fn invite_attr_kind(a: &syn::Attribute) -> Option<Kind> {
