@@ -574,8 +574,10 @@ impl<'f, A: Args> Discovery<'f, A> {
     /// Whether `f`, a relation of an `Option` (`Result`) result and its follow-ups, is broken
     /// only where one of them is `None` (`Err`), and held on some built input where all are
     /// defined: the relation of neighbouring inputs at the edge of a function's domain
-    /// (`weekday(days + 7) == result` on a calendar's last day). A follow-up the function
-    /// refused (a panic) is no undefined value: a pasted relation would call it.
+    /// (`weekday(days + 7) == result` on a calendar's last day). Of a float result, likewise
+    /// where one is not finite: a recurrence broken only at a pole (`gamma(x + 1.0) == x *
+    /// result` at `x = 0`). A follow-up the function refused (a panic) is no undefined value:
+    /// a pasted relation would call it.
     fn holds_where_defined(
         &self,
         f: &search::Found,
@@ -598,7 +600,7 @@ impl<'f, A: Args> Discovery<'f, A> {
         let whole_or_inner = f
             .projection
             .is_none_or(|p| p.at == super::project::At::Inner);
-        if !matches!(sig.output, Kind::Option | Kind::Result)
+        if !matches!(sig.output, Kind::Option | Kind::Result | Kind::Float)
             || !whole_or_inner
             || follow_ups.is_empty()
             || of_variants
@@ -790,10 +792,12 @@ impl<'f, A: Args> Discovery<'f, A> {
     }
 }
 
-/// Whether the result of `o` or one of its follow-up runs `follow_ups` is `None` or `Err`. A
-/// follow-up the function refused (a panic) is none: a pasted relation calls it, and fails.
+/// Whether the result of `o` or one of its follow-up runs `follow_ups` is `None` or `Err`, or
+/// a float that is not finite (a pole's infinity, a `NaN` outside the domain). A follow-up
+/// the function refused (a panic) is none: a pasted relation calls it, and fails.
 fn has_undefined(o: &Observation, follow_ups: &[usize]) -> bool {
-    let undefined = |v: &Value| v.inner() == Some(None);
+    let undefined =
+        |v: &Value| v.inner() == Some(None) || matches!(v, Value::Float(x) if !x.is_finite());
     undefined(&o.output)
         || follow_ups.iter().any(|&t| {
             o.follow
@@ -2110,6 +2114,76 @@ mod tests {
         (-1_000_000..=1_000_000)
             .contains(&days)
             .then(|| (days - 1).rem_euclid(7) as u32)
+    }
+
+    #[test]
+    fn a_recurrence_broken_only_at_the_poles_is_claimed_where_the_results_are_finite() {
+        // The gamma function, at non-integers of either sign and at whole numbers: its poles
+        // (zero and the negative integers) are among the inputs built to break a relation,
+        // where it is infinite or `NaN`.
+        let gamma: fn(f64) -> f64 = puruspe::gamma;
+        let xs: Vec<(f64,)> = (0..100)
+            .map(|i| match i % 5 {
+                0 => (f64::from(1 + i % 9),),
+                _ => (-4.5 + 12.5 * ((f64::from(i) * 0.618_033_988_7) % 1.0),),
+            })
+            .collect();
+        let d = Discovery::new("fn gamma(x: f64) -> f64", gamma).unwrap();
+        let found = d.inputs(xs.clone()).run();
+        let step = "if result.is_finite() && gamma(x + 1.0).is_finite() => \
+                    gamma(x + 1.0) == x * result";
+        assert!(found.relations().any(|r| r == step), "{found}");
+        // Not without the condition: at zero it is `1 == 0 * inf`.
+        assert!(
+            !found
+                .relations()
+                .any(|r| r == "gamma(x + 1.0) == x * result"),
+            "{found}"
+        );
+        // Checked where finite, it holds at the poles too, and a gamma one step off fails.
+        let poles: Vec<(f64,)> = (-4..=0).map(|k| (f64::from(k),)).chain(xs).collect();
+        let kept = Proposals(
+            found
+                .0
+                .iter()
+                .filter(|p| p.relation == step)
+                .cloned()
+                .collect(),
+        );
+        let again = Discovery::new("fn gamma(x: f64) -> f64", gamma).unwrap();
+        assert_eq!(again.failing(&kept, poles.clone()), Vec::<String>::new());
+        let shifted = |x: f64| puruspe::gamma(x + 1.0);
+        let wrong = Discovery::new("fn gamma(x: f64) -> f64", shifted).unwrap();
+        assert_eq!(wrong.failing(&kept, poles), vec![step.to_string()]);
+    }
+
+    #[test]
+    fn a_recurrence_also_broken_where_finite_is_claimed_nowhere() {
+        // A gamma function a hundredth off right about two: the recurrence breaks at one (an input
+        // built to break it), where every result is finite, as well as at the poles. It is no
+        // relation of neighbouring inputs at a domain's edge, and claiming it where finite
+        // would claim it where it is false.
+        let wrong_at_one = |x: f64| {
+            let g = puruspe::gamma(x);
+            if (2.0 - 1e-9..2.0 + 1e-9).contains(&x) {
+                g * 1.01
+            } else {
+                g
+            }
+        };
+        let xs: Vec<(f64,)> = (0..100)
+            .map(|i| (-4.5 + 12.5 * ((f64::from(i) * 0.618_033_988_7) % 1.0),))
+            .collect();
+        let found = Discovery::new("fn gamma(x: f64) -> f64", wrong_at_one)
+            .unwrap()
+            .inputs(xs)
+            .run();
+        assert!(
+            !found
+                .relations()
+                .any(|r| r.ends_with("gamma(x + 1.0) == x * result")),
+            "{found}"
+        );
     }
 
     #[test]

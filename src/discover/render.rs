@@ -80,11 +80,13 @@ pub fn relation(sig: &Signature, transforms: &[Transform], f: &Found) -> String 
     }
 }
 
-/// Where the result of `f` and each of its follow-ups are defined (`Some`, `Ok`):
+/// Where the result of `f` and each of its follow-ups are defined (`Some`, `Ok`, a finite
+/// float):
 /// `result.is_some() && weekday(days + 7).is_some()`.
 pub fn defined(sig: &Signature, transforms: &[Transform], f: &Found) -> String {
     let method = match sig.output {
         Kind::Result => "is_ok",
+        Kind::Float => "is_finite",
         _ => "is_some",
     };
     let center = match f.subject {
@@ -378,6 +380,12 @@ mod tests {
         assert_eq!(
             defined(&option, &transforms, &found(Some(2.5))),
             "result.is_some() && f(2.5 - x).is_some()"
+        );
+        // Of a float, finite.
+        let float = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        assert_eq!(
+            defined(&float, &transforms, &found(Some(2.5))),
+            "result.is_finite() && f(2.5 - x).is_finite()"
         );
     }
 
