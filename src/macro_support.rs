@@ -716,6 +716,56 @@ mod tests {
 
     #[test]
     #[cfg(feature = "discover")]
+    fn past_the_cap_the_versions_give_way_and_the_function_s_runs_stay() {
+        // A sequence returned as it came: the longest that fits a record alone, and four
+        // versions that reverse it, whose runs would take it past the cap.
+        let kinds = [Kind::FloatSeq];
+        let observe_len = |len: usize, versions: &[&str]| {
+            let xs = Value::FloatSeq((0..len).map(|i| i as f64 * 0.37 + 0.1).collect());
+            let mut echo = |v: &[Value]| Some(v[0].clone());
+            let mut reversed = |_: usize, v: &[Value]| {
+                let mut xs = v[0].elements()?;
+                xs.reverse();
+                Some(Value::FloatSeq(xs))
+            };
+            observation_verdict(
+                "fn echo(xs: &[f64]) -> Vec<f64>",
+                &kinds,
+                Kind::FloatSeq,
+                vec![Some(xs)],
+                &mut echo,
+                None,
+                Mutants {
+                    versions,
+                    wrong: &mut reversed,
+                },
+            )
+        };
+        let mut len = 4096;
+        while observe_len(len, &[]).0 != Outcome::Pass {
+            len = len * 3 / 4;
+        }
+        // The largest that fits without the versions, to within a quarter.
+        let four = ["a", "b", "c", "d"];
+        let (outcome, detail) = observe_len(len, &four);
+        assert_eq!(outcome, Outcome::Pass, "{detail}");
+        let obs: crate::discover::Observation = serde_json::from_str(&detail).unwrap();
+        assert!(
+            obs.mutants.is_empty(),
+            "{} versions kept",
+            obs.mutants.len()
+        );
+        assert!(!obs.follow.is_empty());
+        // Short enough for both, the versions stay.
+        let (outcome, detail) = observe_len(len / 8, &four);
+        assert_eq!(outcome, Outcome::Pass, "{detail}");
+        let obs: crate::discover::Observation = serde_json::from_str(&detail).unwrap();
+        assert_eq!(obs.mutants.len(), 4);
+        assert!(obs.mutants.iter().all(|m| !m.differs.is_empty()));
+    }
+
+    #[test]
+    #[cfg(feature = "discover")]
     fn a_few_wrong_versions_run_on_each_call_each_on_some() {
         let names: Vec<&'static str> = (0..16)
             .map(|k| &*Box::leak(format!("v{k}").into_boxed_str()))
