@@ -94,9 +94,11 @@ pub fn derive_discoverable(item: TokenStream) -> TokenStream {
     }
 }
 
-/// Builds wrong versions of a free function, for relation discovery to judge its relations
-/// by: each is the body with one comparison's boundary or sense, one `&&`/`||`, or one literal
-/// changed (at most 16, spread over the body). The function itself is left as written.
+/// Builds wrong versions of a free function (or an inherent associated one; not a trait
+/// impl's, beside which no other item may stand), for relation discovery to judge its
+/// relations by: each is the body with one comparison's boundary or sense, one `&&`/`||`, or
+/// one literal changed (at most 16, spread over the body). The function itself is left as
+/// written.
 ///
 /// ```ignore
 /// #[invite::mutants]

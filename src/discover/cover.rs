@@ -191,6 +191,18 @@ mod tests {
         assert_eq!(representative(&[(&a, 1), (&b, 1)]), [0, 1]);
         assert_eq!(a.beyond(&b), 1);
         assert_eq!(b.beyond(&a), 1);
+        // The outputs choose first, alone: of `y` and `x`, one relation that catches both is
+        // kept, though another catches `x` and more mutants, and the third `y` before it.
+        let (x, y) = ((0, 0), (0, 1));
+        let both = catches(&[x, y], k, n);
+        let mut x_and_versions = catches(&[x], k, n);
+        x_and_versions.kill(1);
+        x_and_versions.kill(2);
+        let only_y = catches(&[y], k, n);
+        assert_eq!(
+            representative(&[(&only_y, 1), (&x_and_versions, 1), (&both, 1)]),
+            [1, 2]
+        );
         // A mutant every kept relation already catches adds none.
         c.kill(0);
         assert_eq!(representative(&[(&a, 1), (&c, 1)]), [0]);
