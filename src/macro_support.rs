@@ -819,9 +819,18 @@ mod tests {
         let transforms = crate::discover::Transform::all(&sig);
         let negated = transforms
             .iter()
-            .position(|t| t.id(&sig).contains("-"))
-            .unwrap();
-        assert!(as_squared.follow[negated].output.is_some());
+            .position(|t| t.id(&sig) == "-x")
+            .unwrap_or_else(|| {
+                panic!(
+                    "{:?}",
+                    transforms.iter().map(|t| t.id(&sig)).collect::<Vec<_>>()
+                )
+            });
+        assert_eq!(as_squared.follow[negated].output, Some(Value::Float(0.25)));
+        assert_eq!(
+            obs.follow[negated].output,
+            Some(Value::Float((-0.5f64).sin()))
+        );
         assert_eq!(obs.of_mutant("sine").unwrap().output, obs.output);
         assert!(obs.of_mutant("cube").is_none());
     }
