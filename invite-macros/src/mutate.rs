@@ -92,11 +92,7 @@ pub fn listed(func: &ItemFn, by: &str) -> syn::Result<(TokenStream, TokenStream)
         .iter()
         .filter_map(|a| match a {
             FnArg::Typed(t) => {
-                let mut pat = (*t.pat).clone();
-                if let syn::Pat::Ident(p) = &mut pat {
-                    p.attrs.clear();
-                }
-                let ty = &t.ty;
+                let (pat, ty) = (&t.pat, &t.ty);
                 Some(quote!(#pat: #ty))
             }
             FnArg::Receiver(_) => None,
@@ -156,15 +152,7 @@ fn check(func: &ItemFn, by: &str) -> syn::Result<()> {
             FnArg::Typed(t) if mentions(&t.ty, Mention::ImplTrait) => {
                 return refuse(t.ty.span(), "an `impl Trait` parameter has no type to name")
             }
-            FnArg::Typed(t)
-                if t.attrs
-                    .iter()
-                    .chain(match &*t.pat {
-                        syn::Pat::Ident(p) => &p.attrs[..],
-                        _ => &[],
-                    })
-                    .any(|a| a.path().is_ident("cfg")) =>
-            {
+            FnArg::Typed(t) if t.attrs.iter().any(|a| a.path().is_ident("cfg")) => {
                 return refuse(
                     t.span(),
                     "a parameter under `#[cfg]` leaves the versions' type unknown",
@@ -275,7 +263,7 @@ fn unknown_macro(body: &syn::Block) -> Option<syn::Macro> {
 
 /// An item of the body that may not be repeated: an `impl` block (of a type the body may not
 /// declare), an `extern` block, or an item exported by name (`#[no_mangle]`,
-/// `#[export_name]`, `#[macro_export]`).
+/// `#[export_name]`).
 fn repeated_item(body: &syn::Block) -> Option<Span> {
     struct Finder(Option<Span>);
     impl<'a> Visit<'a> for Finder {
@@ -283,7 +271,7 @@ fn repeated_item(body: &syn::Block) -> Option<Span> {
             let exported = |attrs: &[syn::Attribute]| {
                 attrs.iter().any(|a| {
                     let text = a.to_token_stream().to_string();
-                    ["no_mangle", "export_name", "macro_export"]
+                    ["no_mangle", "export_name"]
                         .iter()
                         .any(|n| text.contains(n))
                 })
@@ -291,7 +279,7 @@ fn repeated_item(body: &syn::Block) -> Option<Span> {
             let attrs: &[syn::Attribute] = match i {
                 syn::Item::Fn(f) => &f.attrs,
                 syn::Item::Static(s) => &s.attrs,
-                syn::Item::Macro(m) => &m.attrs,
+                // A macro's definition is a macro call, refused as one (`unknown_macro`).
                 _ => &[],
             };
             if matches!(i, syn::Item::Impl(_) | syn::Item::ForeignMod(_)) || exported(attrs) {
@@ -419,7 +407,6 @@ fn has_let(e: &Expr) -> bool {
         Expr::Binary(b) if matches!(b.op, BinOp::And(_) | BinOp::Or(_)) => {
             has_let(&b.left) || has_let(&b.right)
         }
-        Expr::Paren(p) => has_let(&p.expr),
         _ => false,
     }
 }
@@ -712,7 +699,10 @@ mod tests {
                 f::<3>()
             }),
             quote!({ if let Some(x) = y && x.ok { a } else { b } }),
+            quote!({ if x.ok && let Some(y) = x.y && y.ok { a } else { b } }),
+            quote!({ if let Some(x) = y && x.ok && z { a } else { b } }),
             quote!({ unsafe { *xs.get_unchecked(xs.len() - 1) } }),
+            quote!({ 9007199254740992.0 }),
             quote!({
                 #[cfg(never)]
                 let y = x < 3;
@@ -736,6 +726,54 @@ mod tests {
                 "{body}: {v:?}"
             );
         }
+        // `||` would leave `y` unassigned where `&&` did not, and `z` undeclared: the
+        // comparisons change, not the connective.
+        for body in [
+            quote!({
+                let y;
+                if x > 0 && {
+                    y = x;
+                    y > 4
+                } {
+                    y
+                } else {
+                    0
+                }
+            }),
+            quote!({
+                let mut y = 0;
+                if x > 0 && {
+                    y += x;
+                    y > 4
+                } {
+                    y
+                } else {
+                    0
+                }
+            }),
+            quote!({
+                if x > 0 && {
+                    let z = x;
+                    z > 4
+                } {
+                    1
+                } else {
+                    0
+                }
+            }),
+        ] {
+            let v = versions(body.clone());
+            assert!(v.iter().all(|(w, _)| !w.contains("||")), "{body}: {v:?}");
+            assert!(v.iter().any(|(w, _)| w.contains("x > 0")), "{body}: {v:?}");
+        }
+        // A range with an end, a slice to a bound, and an iterator's adapters are changed
+        // inside; the full range too.
+        let bounded = versions(quote!({ xs[..2].iter().filter(|x| **x > 0).count() }));
+        assert_eq!(bounded.len(), 3, "{bounded:?}");
+        assert_eq!(
+            versions(quote!({ xs[..].iter().filter(|x| **x > 0).count() })).len(),
+            2
+        );
         // A `for` over something with an end is changed inside.
         assert_eq!(
             versions(quote!({
@@ -818,12 +856,122 @@ mod tests {
                     x
                 }
             ),
+            quote!(
+                fn f(x: f64) -> f64 {
+                    #[macro_export]
+                    macro_rules! m {
+                        () => {};
+                    }
+                    x
+                }
+            ),
+            quote!(
+                fn f(x: f64) -> f64 {
+                    #[no_mangle]
+                    static S: u8 = 0;
+                    x
+                }
+            ),
+            quote!(
+                fn f(x: &str) -> std::str::Chars<'_> {
+                    x.chars()
+                }
+            ),
         ] {
             let e = expand(TokenStream::new(), f.clone())
                 .unwrap_err()
                 .to_string();
             assert!(e.contains("Discovery::mutants"), "{f}: {e}");
         }
+        // Each refusal names its reason.
+        for (f, why) in [
+            (
+                quote!(
+                    fn f(x: f64) -> f64 {
+                        impl_display!(Celsius);
+                        x
+                    }
+                ),
+                "`impl_display!` might define an item",
+            ),
+            (
+                quote!(
+                    fn f(x: f64) -> f64 {
+                        let y = registry::submit!(x);
+                        y
+                    }
+                ),
+                "`submit!` might define an item",
+            ),
+            (
+                quote!(
+                    fn f(#[cfg(feature = "a")] x: f64) -> f64 {
+                        1.0
+                    }
+                ),
+                "a parameter under `#[cfg]`",
+            ),
+            (
+                quote!(
+                    fn f(#[cfg(feature = "a")] (a, b): (f64, f64)) -> f64 {
+                        1.0
+                    }
+                ),
+                "a parameter under `#[cfg]`",
+            ),
+        ] {
+            let e = expand(TokenStream::new(), f.clone())
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(why), "{f}: {e}");
+        }
+        // A result that borrows nothing from the arguments is named, and so is a parameter
+        // with an elided lifetime.
+        for f in [
+            quote!(
+                fn f(x: u8) -> std::borrow::Cow<'static, str> {
+                    x.to_string().into()
+                }
+            ),
+            quote!(
+                fn f(x: std::borrow::Cow<'_, str>) -> usize {
+                    if x.len() > 2 {
+                        1
+                    } else {
+                        0
+                    }
+                }
+            ),
+        ] {
+            assert!(expand(TokenStream::new(), f.clone()).is_ok(), "{f}");
+        }
+        // A result that borrows nothing from the arguments is named.
+        assert!(expand(
+            TokenStream::new(),
+            quote!(
+                fn f(x: u8) -> &'static str {
+                    if x > 0 {
+                        "a"
+                    } else {
+                        "b"
+                    }
+                }
+            )
+        )
+        .is_ok());
+        // The standard library's and the logging facades' macros make no item.
+        assert!(expand(
+            TokenStream::new(),
+            quote!(
+                fn f(x: f64) -> f64 {
+                    println!("{x}");
+                    log::debug!("{}", x);
+                    assert!(x > 0.0);
+                    x
+                }
+            )
+        )
+        .is_ok());
         // Items that may be repeated are: each version has its own.
         assert!(expand(
             TokenStream::new(),
