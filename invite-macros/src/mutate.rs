@@ -188,7 +188,7 @@ fn check(func: &ItemFn, by: &str) -> syn::Result<()> {
         return refuse(
             span,
             "this item may stand once only (an `impl` of a type outside the body, an \
-             `extern` block, an exported symbol or macro), and each version repeats the body",
+             `extern` block, an exported symbol), and each version repeats the body",
         );
     }
     if let ReturnType::Type(_, t) = &sig.output {

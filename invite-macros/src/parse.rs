@@ -242,33 +242,13 @@ impl Args {
                 if self.mutants.is_some() {
                     return Err(dup());
                 }
-                match value {
-                    Expr::Lit(ExprLit {
-                        lit: Lit::Bool(b), ..
-                    }) => self.mutants = Some(b.value),
-                    other => {
-                        return Err(syn::Error::new(
-                            other.span(),
-                            "`mutants` takes `true` or `false`",
-                        ))
-                    }
-                }
+                self.mutants = Some(flag(&value, "`mutants` takes `true` or `false`")?);
             }
             "dedup" => {
                 if self.dedup.is_some() {
                     return Err(dup());
                 }
-                match value {
-                    Expr::Lit(ExprLit {
-                        lit: Lit::Bool(b), ..
-                    }) => self.dedup = Some(b.value),
-                    other => {
-                        return Err(syn::Error::new(
-                            other.span(),
-                            "`dedup` takes `true` or `false`",
-                        ))
-                    }
-                }
+                self.dedup = Some(flag(&value, "`dedup` takes `true` or `false`")?);
             }
             "state" => {
                 if !self.state.is_empty() {
@@ -287,58 +267,26 @@ impl Args {
                     }
                 }
             }
-            "discover" => match value {
-                Expr::Lit(ExprLit {
-                    lit: Lit::Bool(b), ..
-                }) => {
-                    if b.value {
-                        self.discover(name.span())?;
-                    }
+            "discover" => {
+                if flag(&value, "`discover` takes `true` or `false`")? {
+                    self.discover(name.span())?;
                 }
-                other => {
-                    return Err(syn::Error::new(
-                        other.span(),
-                        "`discover` takes `true` or `false`",
-                    ))
-                }
-            },
+            }
             "pure" => {
                 if self.pure.is_some() || self.pure_off {
                     return Err(dup());
                 }
-                match value {
-                    Expr::Lit(ExprLit {
-                        lit: Lit::Bool(b), ..
-                    }) => {
-                        if b.value {
-                            self.pure = Some(name.span());
-                        } else {
-                            self.pure_off = true;
-                        }
-                    }
-                    other => {
-                        return Err(syn::Error::new(
-                            other.span(),
-                            "`pure` takes `true` or `false` (or stands alone)",
-                        ))
-                    }
+                if flag(&value, "`pure` takes `true` or `false` (or stands alone)")? {
+                    self.pure = Some(name.span());
+                } else {
+                    self.pure_off = true;
                 }
             }
             "self_check" => {
                 if self.self_check.is_some() {
                     return Err(dup());
                 }
-                match value {
-                    Expr::Lit(ExprLit {
-                        lit: Lit::Bool(b), ..
-                    }) => self.self_check = Some(b.value),
-                    other => {
-                        return Err(syn::Error::new(
-                            other.span(),
-                            "`self_check` takes `true` or `false`",
-                        ))
-                    }
-                }
+                self.self_check = Some(flag(&value, "`self_check` takes `true` or `false`")?);
             }
             _ => unreachable!("filtered by parse_item"),
         }
@@ -651,6 +599,16 @@ fn check_boolean_shape(e: &Expr) -> syn::Result<()> {
         _ => return Ok(()),
     };
     Err(syn::Error::new(e.span(), why))
+}
+
+/// A `true` or `false` literal, or the error `msg` on the value.
+fn flag(e: &Expr, msg: &str) -> syn::Result<bool> {
+    match e {
+        Expr::Lit(ExprLit {
+            lit: Lit::Bool(b), ..
+        }) => Ok(b.value),
+        other => Err(syn::Error::new(other.span(), msg)),
+    }
 }
 
 fn number(e: &Expr, msg: &str) -> syn::Result<f64> {

@@ -67,13 +67,23 @@ impl Catches {
     }
 
     /// What `self` catches that `covered` does not.
+    #[cfg(test)]
     pub(super) fn beyond(&self, covered: &Catches) -> usize {
+        self.outputs_beyond(covered) + self.mutants_beyond(covered)
+    }
+
+    /// The wrong outputs `self` catches that `covered` does not.
+    fn outputs_beyond(&self, covered: &Catches) -> usize {
         self.bits
             .iter()
             .enumerate()
             .map(|(k, w)| (w & !covered.bits.get(k).copied().unwrap_or(0)).count_ones() as usize)
-            .sum::<usize>()
-            + (self.mutants & !covered.mutants).count_ones() as usize
+            .sum()
+    }
+
+    /// The mutants `self` catches that `covered` does not.
+    fn mutants_beyond(&self, covered: &Catches) -> usize {
+        (self.mutants & !covered.mutants).count_ones() as usize
     }
 
     /// Adds what `other` catches.
@@ -97,17 +107,18 @@ impl Catches {
 pub fn representative(candidates: &[(&Catches, usize)]) -> Vec<usize> {
     let mut covered = Catches::default();
     let mut chosen: Vec<usize> = Vec::new();
-    let outputs = |c: &Catches, covered: &Catches| {
-        Catches {
-            mutants: 0,
-            ..c.clone()
-        }
-        .beyond(covered)
-    };
-    let mutants =
-        |c: &Catches, covered: &Catches| (c.mutants & !covered.mutants).count_ones() as usize;
-    greedy(candidates, &mut covered, &mut chosen, outputs);
-    greedy(candidates, &mut covered, &mut chosen, mutants);
+    greedy(
+        candidates,
+        &mut covered,
+        &mut chosen,
+        Catches::outputs_beyond,
+    );
+    greedy(
+        candidates,
+        &mut covered,
+        &mut chosen,
+        Catches::mutants_beyond,
+    );
     chosen.sort_unstable();
     chosen
 }

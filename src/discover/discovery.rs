@@ -337,12 +337,7 @@ impl<'f, A: Args> Discovery<'f, A> {
         if self.mutants.is_empty() {
             return proposals;
         }
-        let read: std::collections::HashSet<usize> = proposals
-            .0
-            .iter()
-            .filter_map(|p| p.check.as_ref())
-            .flat_map(search::Found::runs_read)
-            .collect();
+        let read = runs_read(&proposals);
         let of_mutants = self.mutants.iter().map(|(_, wrong)| {
             self.observe_of(wrong, transforms, &self.inputs, self.seed, &|t| {
                 read.contains(&t)
@@ -386,12 +381,7 @@ impl<'f, A: Args> Discovery<'f, A> {
         let fresh = self.observe_all(transforms, &fresh, self.seed ^ 0xF4E5);
         let held = self.holding(proposals, transforms, &fresh);
         // Only the runs the relations left read: the built inputs are many.
-        let read: std::collections::HashSet<usize> = held
-            .0
-            .iter()
-            .filter_map(|p| p.check.as_ref())
-            .flat_map(search::Found::runs_read)
-            .collect();
+        let read = runs_read(&held);
         let mut built = counter_inputs(self.signature(), &self.inputs);
         built.extend(small_texts(self.signature(), &self.inputs, self.seed));
         built.extend(edges(
@@ -790,6 +780,16 @@ impl<'f, A: Args> Discovery<'f, A> {
             .map(str::to_string)
             .collect()
     }
+}
+
+/// The follow-up runs the relations of `proposals` read.
+fn runs_read(proposals: &Proposals) -> std::collections::HashSet<usize> {
+    proposals
+        .0
+        .iter()
+        .filter_map(|p| p.check.as_ref())
+        .flat_map(search::Found::runs_read)
+        .collect()
 }
 
 /// Whether the result of `o` or one of its follow-up runs `follow_ups` is `None` or `Err`, or

@@ -214,8 +214,22 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
         },
         (None, None) => unreachable!("checked by check_discoverable"),
     };
-    // The wrong versions, called as the function is: on fresh copies, the random stream
-    // replayed; their names, which the records key them by.
+    // One call on fresh copies of the values, on the replayed random stream: of the function,
+    // and of each wrong version (a free function's, with no receiver to rebuild or set up).
+    let run = |call: TokenStream| {
+        quote! {
+            #rebuild
+            #(#converts)*
+            #setup
+            __invite_t.replay();
+            #[allow(clippy::let_unit_value)]
+            let __invite_r = ::invite::__private::discover_quietly(|| #call)?;
+            #out_value
+        }
+    };
+    let run_function = run(call);
+    let run_version = run(quote!(__invite_f(#(#call_args),*)));
+    // The wrong versions, named as the records key them.
     let (versions, wrong) = match &shape.mutants {
         Some((list, pointer)) => (
             quote! {
@@ -226,13 +240,7 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
                     -> ::core::option::Option<::invite::__private::Value>
                 {
                     let __invite_f = __invite_versions.get(__invite_k)?.1;
-                    #(#converts)*
-                    __invite_t.replay();
-                    #[allow(clippy::let_unit_value)]
-                    let __invite_r = ::invite::__private::discover_quietly(
-                        || __invite_f(#(#call_args),*)
-                    )?;
-                    #out_value
+                    #run_version
                 }
             },
         ),
@@ -249,13 +257,7 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
         let mut __invite_call = |__invite_v: &[::invite::__private::Value]|
             -> ::core::option::Option<::invite::__private::Value>
         {
-            #rebuild
-            #(#converts)*
-            #setup
-            __invite_t.replay();
-            #[allow(clippy::let_unit_value)]
-            let __invite_r = ::invite::__private::discover_quietly(|| #call)?;
-            #out_value
+            #run_function
         };
         ::invite::__private::discover_observe(
             __invite_t,

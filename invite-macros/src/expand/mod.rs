@@ -178,20 +178,22 @@ pub(crate) fn attr_path(a: &syn::Attribute) -> Vec<String> {
         .collect()
 }
 
+/// The name of an attribute that may be invite's: `#[invite::name]`, or `#[name]` imported.
+fn invite_attr_name(a: &syn::Attribute) -> Option<String> {
+    match attr_path(a).as_slice() {
+        [one] => Some(one.clone()),
+        [first, last] if first == "invite" => Some(last.clone()),
+        _ => None,
+    }
+}
+
 /// Whether `a` is `#[invite::mutants]` (or `#[mutants]`, imported).
 fn is_mutants(a: &syn::Attribute) -> bool {
-    matches!(attr_path(a).as_slice(), [one] if one == "mutants")
-        || matches!(attr_path(a).as_slice(), [first, last] if first == "invite" && last == "mutants")
+    invite_attr_name(a).is_some_and(|n| n == "mutants")
 }
 
 pub(crate) fn invite_attr_kind(a: &syn::Attribute) -> Option<Kind> {
-    let segs = attr_path(a);
-    let last = match segs.as_slice() {
-        [one] => one.as_str(),
-        [first, last] if first == "invite" => last.as_str(),
-        _ => return None,
-    };
-    match last {
+    match invite_attr_name(a)?.as_str() {
         "metamorphic" => Some(Kind::Metamorphic),
         "in_vivo" => Some(Kind::InVivo),
         "discover" => Some(Kind::Discover),
