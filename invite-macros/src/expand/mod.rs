@@ -213,4 +213,24 @@ mod tests {
             "let __invite_t = x ; { __invite_a0 } result"
         );
     }
+
+    #[test]
+    fn an_attribute_is_invite_s_by_its_name_alone_or_under_invite() {
+        let attr = |tokens: TokenStream| -> syn::Attribute { syn::parse_quote!(#[#tokens]) };
+        assert!(matches!(
+            invite_attr_kind(&attr(quote!(invite::discover))),
+            Some(Kind::Discover)
+        ));
+        assert!(matches!(
+            invite_attr_kind(&attr(quote!(in_vivo))),
+            Some(Kind::InVivo)
+        ));
+        assert!(invite_attr_kind(&attr(quote!(other::discover))).is_none());
+        assert!(invite_attr_kind(&attr(quote!(invite::mutants))).is_none());
+        assert!(is_mutants(&attr(quote!(invite::mutants))));
+        assert!(is_mutants(&attr(quote!(mutants))));
+        assert!(!is_mutants(&attr(quote!(other::mutants))));
+        assert!(!is_mutants(&attr(quote!(invite::discover))));
+        assert!(!is_mutants(&attr(quote!(a::b::mutants))));
+    }
 }
