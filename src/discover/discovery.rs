@@ -471,6 +471,25 @@ impl<'f, A: Args> Discovery<'f, A> {
                 broken.push(o);
             }
         }
+        // A strict sign broken only where its result comes within a pasted relation's
+        // tolerance of zero (`inverf(p)` for a `p` a millionth below zero) is the loose one's:
+        // the given inputs only kept away from the edge of its guard.
+        if let Some(loose) = loosened(f) {
+            if !broken.is_empty()
+                && broken.iter().all(|o| {
+                    search::holds_on(
+                        self.signature(),
+                        transforms,
+                        &loose,
+                        std::slice::from_ref(o),
+                    )
+                })
+            {
+                p.relation = super::render::relation(self.signature(), transforms, &loose);
+                p.check = Some(loose);
+                return self.survives(p, transforms, counter);
+            }
+        }
         // Broken only on inputs none of the given ones in its guard was like (an empty
         // sequence, one element, a zero): the widest guard that leaves those out, keeps every
         // given input the relation held on, and admits nothing its guard did not. Failing
@@ -782,6 +801,17 @@ impl<'f, A: Args> Discovery<'f, A> {
     }
 }
 
+/// `f` with its strict sign made loose, if it is one.
+fn loosened(f: &search::Found) -> Option<search::Found> {
+    match f.subject {
+        search::Subject::Property(prop) => Some(search::Found {
+            subject: search::Subject::Property(prop.loosened()?),
+            ..f.clone()
+        }),
+        _ => None,
+    }
+}
+
 /// The follow-up runs the relations of `proposals` read.
 fn runs_read(proposals: &Proposals) -> std::collections::HashSet<usize> {
     proposals
@@ -880,6 +910,11 @@ pub(super) fn judge(
     }
 }
 
+/// The factor of a given float that makes the counter-input just off zero: a result of that
+/// size is within the relative tolerance a pasted relation is checked with (a millionth) of
+/// zero when the function is no steeper there than a few times its size at the given input.
+const NEAR_ZERO: f64 = 0.1 * crate::config::DEFAULT_TOLERANCE;
+
 /// How many of the given inputs the counter-inputs are built from.
 const COUNTER_BASES: usize = 6;
 
@@ -901,7 +936,9 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
             let unsigned = param.is_unsigned();
             match &base[p] {
                 Value::Float(x) => {
-                    for v in [0.0, 1.0, -1.0, -x, 2.0 * x] {
+                    // And a value just off zero on its side: where a function continuous
+                    // through zero comes within any tolerance of its value there.
+                    for v in [0.0, 1.0, -1.0, -x, 2.0 * x, NEAR_ZERO * x] {
                         with(p, Value::Float(v));
                     }
                 }
@@ -1440,8 +1477,26 @@ mod tests {
     #[test]
     fn a_sign_is_claimed_for_one_category_of_inputs_where_a_bound_is_not() {
         // A cube's sign is its input's: a property of one category, no bound by the input.
+        // Loosely: a cube of a thousandth is within a pasted relation's tolerance of zero.
         let inputs: Vec<(f64,)> = (0..60u32).map(|i| (f64::from(i) * 0.37 - 11.0,)).collect();
         let found = Discovery::new("fn cube(x: f64) -> f64", |x: f64| x * x * x)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        assert!(
+            found
+                .relations()
+                .any(|r| r == "if x < 0.0 => result <= 0.0"),
+            "{found}"
+        );
+        assert!(
+            !found.relations().any(|r| r.contains("result < 0.0")),
+            "{found}"
+        );
+        // A step keeps clear of zero to its edge: strictly.
+        let inputs: Vec<(f64,)> = (0..60u32).map(|i| (f64::from(i) * 0.37 - 11.0,)).collect();
+        let step = |x: f64| if x < 0.0 { x - 1.0 } else { x + 1.0 };
+        let found = Discovery::new("fn step(x: f64) -> f64", step)
             .unwrap()
             .inputs(inputs)
             .run();
@@ -2114,6 +2169,39 @@ mod tests {
         (-1_000_000..=1_000_000)
             .contains(&days)
             .then(|| (days - 1).rem_euclid(7) as u32)
+    }
+
+    #[test]
+    fn a_strict_sign_that_reaches_zero_at_its_guard_s_edge_is_claimed_loosely() {
+        // The inverse error function is odd and increasing: negative for every negative `p`,
+        // but as close to zero as `p` is. Pasted, `result < 0.0` is checked with a tolerance
+        // that calls a result within a millionth of zero equal to it, and fails there.
+        let inverf: fn(f64) -> f64 = puruspe::inverf;
+        let ps: Vec<(f64,)> = (0..100)
+            .map(|i| (-0.95 + 1.9 * ((f64::from(i) * 0.618_033_988_7) % 1.0),))
+            .collect();
+        let d = Discovery::new("fn inverf(p: f64) -> f64", inverf).unwrap();
+        let found = d.inputs(ps.clone()).run();
+        assert!(
+            !found.relations().any(|r| r == "if p < 0.0 => result < 0.0"),
+            "{found}"
+        );
+        assert!(
+            found
+                .relations()
+                .any(|r| r == "if p < 0.0 => result <= 0.0"),
+            "{found}"
+        );
+        // The loose one holds where the strict one fails, and a sign lost breaks it.
+        let near: Vec<(f64,)> = [-1e-9, -3e-7, -3.2e-5].map(|p| (p,)).into_iter().collect();
+        let again = Discovery::new("fn inverf(p: f64) -> f64", inverf).unwrap();
+        assert_eq!(again.failing(&found, near.clone()), Vec::<String>::new());
+        let lost = |p: f64| puruspe::inverf(p.abs());
+        let wrong = Discovery::new("fn inverf(p: f64) -> f64", lost).unwrap();
+        assert!(wrong
+            .failing(&found, near)
+            .iter()
+            .any(|r| r == "if p < 0.0 => result <= 0.0"),);
     }
 
     #[test]

@@ -844,6 +844,16 @@ impl Property {
         }
     }
 
+    /// The strict sign's loose form (`result <= 0.0` of `result < 0.0`): what a strict sign
+    /// claims where its results come as near zero as a pasted relation's tolerance.
+    pub fn loosened(&self) -> Option<Property> {
+        match self {
+            Property::Sign(Cmp::Above) => Some(Property::Sign(Cmp::AtLeast)),
+            Property::Sign(Cmp::Below) => Some(Property::Sign(Cmp::AtMost)),
+            _ => None,
+        }
+    }
+
     /// Whether the property follows from `other` (is [`stronger`](Self::stronger)'s weaker
     /// form, or holds a parameter anywhere where `other` holds it at an end).
     pub fn follows_from(&self, other: Property) -> bool {
