@@ -2205,6 +2205,79 @@ mod tests {
     }
 
     #[test]
+    fn a_function_is_related_to_its_twin_on_the_same_input_as_it_is_and_no_other_way() {
+        // The error function is one minus its complement; a function of the same input that
+        // is not its twin (a sine beside a cosine) gives no relation of this kind.
+        let xs: Vec<(f64,)> = (0..80)
+            .map(|i| (-3.0 + 6.0 * ((f64::from(i) * 0.618_033_988_7) % 1.0),))
+            .collect();
+        let erf: fn(f64) -> f64 = puruspe::erf;
+        let erfc: fn(f64) -> f64 = puruspe::erfc;
+        let with = |f: fn(f64) -> f64| {
+            Discovery::new("fn erf(x: f64) -> f64", f)
+                .unwrap()
+                .sibling("fn erfc(x: f64) -> f64", erfc)
+                .unwrap()
+        };
+        let found = with(erf).inputs(xs.clone()).run();
+        let complement = "result == 1.0 - erfc(x)";
+        assert!(found.relations().any(|r| r == complement), "{found}");
+        assert!(
+            !found
+                .relations()
+                .any(|r| r == "result == erfc(x)" || r == "result == -erfc(x)"),
+            "{found}"
+        );
+        // It tells an error function saturated early, which keeps every symmetry.
+        let kept = Proposals(
+            found
+                .0
+                .iter()
+                .filter(|p| p.relation == complement)
+                .cloned()
+                .collect(),
+        );
+        let saturated = |x: f64| {
+            if x.abs() > 2.0 {
+                x.signum()
+            } else {
+                puruspe::erf(x)
+            }
+        };
+        assert_eq!(with(saturated).failing(&kept, xs.clone()), [complement]);
+        assert_eq!(with(erf).failing(&kept, xs.clone()), Vec::<String>::new());
+        // A negated twin and a same one.
+        let negated = Discovery::new("fn f(x: f64) -> f64", |x: f64| -x.sin())
+            .unwrap()
+            .sibling("fn g(x: f64) -> f64", f64::sin)
+            .unwrap()
+            .sibling("fn h(x: f64) -> f64", f64::cos)
+            .unwrap()
+            .inputs(xs.clone())
+            .run();
+        assert!(
+            negated.relations().any(|r| r == "result == -g(x)"),
+            "{negated}"
+        );
+        assert!(
+            !negated.relations().any(|r| r.contains("h(x)")),
+            "{negated}"
+        );
+        let same = Discovery::new("fn f(x: f64) -> f64", |x: f64| x.exp())
+            .unwrap()
+            .sibling("fn reference(x: f64) -> f64", |x: f64| {
+                2f64.powf(x * std::f64::consts::LOG2_E)
+            })
+            .unwrap()
+            .inputs(xs)
+            .run();
+        assert!(
+            same.relations().any(|r| r == "result == reference(x)"),
+            "{same}"
+        );
+    }
+
+    #[test]
     fn a_recurrence_broken_only_at_the_poles_is_claimed_where_the_results_are_finite() {
         // The gamma function, at non-integers of either sign and at whole numbers: its poles
         // (zero and the negative integers) are among the inputs built to break a relation,

@@ -54,6 +54,28 @@ pub enum Image {
         /// Whether `g` bounds the result from above.
         upper: bool,
     },
+    /// `result == g(x)`, `result == -g(x)` or `result == 1.0 - g(x)`, for `g` another
+    /// measure of the same input: a function and its reference implementation, its opposite
+    /// (a log-survival and a cumulative hazard), or its complement (`erf` and `erfc`, a
+    /// distribution's `cdf` and `sf`).
+    Twin {
+        /// The other function's index.
+        sibling: usize,
+        /// How the result follows from `g`'s.
+        as_is: TwinForm,
+    },
+}
+
+/// How a function's result follows from its twin's on the same input ([`Image::Twin`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TwinForm {
+    /// The same value.
+    Same,
+    /// Its negation (of a float).
+    Negated,
+    /// One minus it (of a float).
+    Complement,
 }
 
 /// What one run showed of one [`Image`] relation.
@@ -77,6 +99,16 @@ impl Image {
         for (sibling, g) in sig.siblings.iter().enumerate() {
             if twin(sig, g) {
                 out.extend([true, false].map(|upper| Image::Bound { sibling, upper }));
+                out.push(Image::Twin {
+                    sibling,
+                    as_is: TwinForm::Same,
+                });
+                if sig.output == Kind::Float {
+                    out.extend(
+                        [TwinForm::Negated, TwinForm::Complement]
+                            .map(|as_is| Image::Twin { sibling, as_is }),
+                    );
+                }
             }
             if !takes_result(sig, g) {
                 continue;
@@ -106,8 +138,14 @@ impl Image {
             | Image::Fixed { sibling }
             | Image::Undoes { sibling, .. }
             | Image::Alike { sibling, .. }
-            | Image::Bound { sibling, .. } => sibling,
+            | Image::Bound { sibling, .. }
+            | Image::Twin { sibling, .. } => sibling,
         }
+    }
+
+    /// Whether the relation reads `g` of the run's input rather than of its result.
+    pub fn of_input(self) -> bool {
+        matches!(self, Image::Bound { .. } | Image::Twin { .. })
     }
 
     /// Whether the relation holds on a run.
@@ -117,6 +155,9 @@ impl Image {
                 return false;
             };
             return if upper { o.is_le() } else { o.is_ge() };
+        }
+        if let Image::Twin { as_is, .. } = self {
+            return seen.of_input.is_some_and(|g| as_is.holds(seen.result, g));
         }
         let Some(image) = seen.image else {
             return false;
@@ -136,7 +177,7 @@ impl Image {
                 .get(param)
                 .and_then(Option::as_ref)
                 .is_some_and(|g_x| g_x == image),
-            Image::Bound { .. } => false,
+            Image::Bound { .. } | Image::Twin { .. } => false,
         }
     }
 
@@ -146,7 +187,7 @@ impl Image {
     /// for it, or nothing tells that way ([`Image::Alike`] holds of any such echo).
     pub fn echo(self, sig: &Signature) -> Option<usize> {
         match self {
-            Image::Alike { .. } | Image::Bound { .. } => None,
+            Image::Alike { .. } | Image::Bound { .. } | Image::Twin { .. } => None,
             _ => sig
                 .params
                 .iter()
@@ -181,6 +222,31 @@ impl Image {
                 let op = if upper { "<=" } else { ">=" };
                 format!("result {op} {}", of_param(g, &sig.params[0]))
             }
+            Image::Twin { as_is, .. } => {
+                let g_x = of_param(g, &sig.params[0]);
+                match as_is {
+                    TwinForm::Same => format!("result == {g_x}"),
+                    TwinForm::Negated => format!("result == -{g_x}"),
+                    TwinForm::Complement => format!("result == 1.0 - {g_x}"),
+                }
+            }
+        }
+    }
+}
+
+impl TwinForm {
+    /// Whether `y` follows so from `g`: as a pasted relation compares them, within invite's
+    /// default relative tolerance; values that are not numbers (an `Option`'s `None`) only
+    /// where they are the same.
+    fn holds(self, y: &Value, g: &Value) -> bool {
+        use crate::mr::Approx;
+        let tol = crate::config::DEFAULT_TOLERANCE;
+        match (self, y.number(), g.number()) {
+            (TwinForm::Same, Some(y), Some(g)) => y.approx_eq(&g, tol),
+            (TwinForm::Same, _, _) => order(y, g).is_some_and(std::cmp::Ordering::is_eq),
+            (TwinForm::Negated, Some(y), Some(g)) => y.approx_eq(&-g, tol),
+            (TwinForm::Complement, Some(y), Some(g)) => y.approx_eq(&(1.0 - g), tol),
+            _ => false,
         }
     }
 }

@@ -420,7 +420,8 @@ fn inner_of<'a>(sig: &Signature, y: &'a Value) -> Option<(Signature, Vec<Image>,
 struct Through {
     result: Vec<Option<Value>>,
     params: Vec<Vec<Option<Value>>>,
-    /// Each twin of a function of one parameter on the run's input ([`Image::Bound`]).
+    /// Each twin of a function of one parameter on the run's input ([`Image::Bound`],
+    /// [`Image::Twin`]).
     input: Vec<Option<Value>>,
 }
 
@@ -452,9 +453,7 @@ impl Through {
                 .collect(),
             input: (0..sig.siblings.len())
                 .map(|k| {
-                    let bound = relations
-                        .iter()
-                        .any(|m| matches!(m, Image::Bound { sibling, .. } if *sibling == k));
+                    let bound = relations.iter().any(|m| m.of_input() && m.sibling() == k);
                     match input {
                         [x] if bound => siblings.get(k)?(x),
                         _ => None,
@@ -487,9 +486,7 @@ impl Through {
 /// The other function `k` on `v`, where some relation goes through it.
 fn on(relations: &[Image], siblings: &Siblings<'_>, k: usize, v: &Value) -> Option<Value> {
     // A twin measures the input, not the result.
-    let takes = relations
-        .iter()
-        .any(|m| m.sibling() == k && !matches!(m, Image::Bound { .. }));
+    let takes = relations.iter().any(|m| m.sibling() == k && !m.of_input());
     takes.then(|| siblings.get(k)?(v)).flatten()
 }
 
