@@ -81,6 +81,8 @@ struct Tally {
     /// Its measures of one string, and of one character.
     measures: Vec<(&'static str, MeasureFn)>,
     char_measures: Vec<(&'static str, CharMeasureFn)>,
+    /// Its functions of one number to a number.
+    of_numbers: Vec<(&'static str, NumberFn)>,
     /// The wrong versions of the bench's own functions (`generated`).
     generated: Vec<(&'static str, Vec<(&'static str, Wrong)>)>,
     /// Of the functions with such versions: how many; their mutants the representative set
@@ -102,6 +104,7 @@ type CharMeasureFn = fn(char) -> Option<usize>;
 
 /// A measure of one string.
 type MeasureFn = fn(String) -> usize;
+type NumberFn = fn(f64) -> f64;
 
 /// A function of an integer to text that can fail.
 type WriteFn = fn(i32) -> Option<String>;
@@ -260,6 +263,7 @@ impl Tally {
         give!(self.from_text);
         give!(self.measures);
         give!(self.char_measures);
+        give!(self.of_numbers);
         d
     }
 
@@ -299,6 +303,7 @@ impl Tally {
             from_text: Vec::new(),
             measures: Vec::new(),
             char_measures: Vec::new(),
+            of_numbers: Vec::new(),
             generated: generated(),
             judged_functions: 0,
             judged_mutants: 0,
@@ -5671,6 +5676,15 @@ fn unseen_fifteenth(n: usize, fresh: usize, seed: u64) {
     let mut t = Tally::new();
     type One = fn(f64) -> f64;
     type Two = fn(f64, f64) -> f64;
+    // Given after the first run: the crate's other functions of one number.
+    t.of_numbers = vec![
+        ("fn gamma(x: f64) -> f64", gamma),
+        ("fn ln_gamma(x: f64) -> f64", ln_gamma),
+        ("fn erf(x: f64) -> f64", erf),
+        ("fn erfc(x: f64) -> f64", erfc),
+        ("fn inverf(p: f64) -> f64", inverf),
+        ("fn inverfc(p: f64) -> f64", inverfc),
+    ];
 
     // Arguments as programs pass them: most anywhere in the range, some whole numbers (the
     // factorials).

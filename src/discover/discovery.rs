@@ -2278,6 +2278,54 @@ mod tests {
     }
 
     #[test]
+    fn a_float_recurrence_of_two_neighbours_is_proposed_where_it_holds_and_not_elsewhere() {
+        // The beta function is the sum of its two neighbours one step up; a beta whose
+        // denominator is shifted by one keeps every symmetry and breaks that.
+        let ab: Vec<(f64, f64)> = (0..80)
+            .map(|i| {
+                let u = (f64::from(i) * 0.618_033_988_7) % 1.0;
+                let v = (f64::from(i) * 0.414_213_562_4) % 1.0;
+                (0.2 + 6.0 * u, 0.2 + 6.0 * v)
+            })
+            .collect();
+        let beta: fn(f64, f64) -> f64 = puruspe::beta;
+        let found = Discovery::new("fn beta(a: f64, b: f64) -> f64", beta)
+            .unwrap()
+            .inputs(ab.clone())
+            .run();
+        let rule = "result == beta(a + 1.0, b) + beta(a, b + 1.0)";
+        assert!(found.relations().any(|r| r == rule), "{found}");
+        let kept = Proposals(
+            found
+                .0
+                .iter()
+                .filter(|p| p.relation == rule)
+                .cloned()
+                .collect(),
+        );
+        let shifted = |a: f64, b: f64| {
+            use puruspe::ln_gamma;
+            (ln_gamma(a) + ln_gamma(b) - ln_gamma(a + b + 1.0)).exp()
+        };
+        let sig = "fn beta(a: f64, b: f64) -> f64";
+        let again = Discovery::new(sig, beta).unwrap();
+        assert_eq!(again.failing(&kept, ab.clone()), Vec::<String>::new());
+        let wrong = Discovery::new(sig, shifted).unwrap();
+        assert_eq!(wrong.failing(&kept, ab.clone()), [rule]);
+        // A product has no such recurrence.
+        let product = Discovery::new("fn f(a: f64, b: f64) -> f64", |a: f64, b: f64| a * b)
+            .unwrap()
+            .inputs(ab)
+            .run();
+        assert!(
+            !product
+                .relations()
+                .any(|r| r.contains("f(a + 1.0, b) +") || r.contains("f(a, b + 1.0) +")),
+            "{product}"
+        );
+    }
+
+    #[test]
     fn a_recurrence_broken_only_at_the_poles_is_claimed_where_the_results_are_finite() {
         // The gamma function, at non-integers of either sign and at whole numbers: its poles
         // (zero and the negative integers) are among the inputs built to break a relation,

@@ -37,7 +37,7 @@ pub fn relation(sig: &Signature, transforms: &[Transform], f: &Found) -> String 
             let term = |k: i8| Const::lit(f64::from(k));
             let rhs = sum(
                 vec![(term(a), call(first)), (term(b), call(second))],
-                NumTy::Int,
+                sig.output_num_ty(),
             );
             format!("result == {rhs}")
         }

@@ -656,6 +656,13 @@ fn recurs(o: &Observation, first: usize, second: usize, a: i8, b: i8) -> bool {
                 .and_then(|(p, q)| p.checked_add(q));
             sum == Some(*y)
         }
+        // As a pasted relation compares the sum with the result: a sum of large terms that
+        // cancel is as far off as its rounding makes it.
+        (Value::Float(y), Some(Value::Float(y1)), Some(Value::Float(y2))) => {
+            use crate::mr::Approx;
+            let sum = f64::from(a) * y1 + f64::from(b) * y2;
+            sum.is_finite() && sum.approx_eq(y, crate::config::DEFAULT_TOLERANCE)
+        }
         _ => false,
     }
 }
@@ -663,24 +670,34 @@ fn recurs(o: &Observation, first: usize, second: usize, a: i8, b: i8) -> bool {
 /// Whole coefficients a recurrence is tried with, the simplest first.
 const RECURRENCE: [(i8, i8); 6] = [(1, 1), (1, -1), (-1, 1), (2, -1), (-1, 2), (2, 1)];
 
-/// Recurrences of an integer result: the result as a sum of two runs on inputs whose integer
-/// indices are one or two less (one, or two together), with whole coefficients.
+/// Recurrences: the result as a sum of two runs with whole coefficients. Of an integer
+/// result, on inputs whose integer indices are one or two less (one, or two together:
+/// Pascal's rule); of a float result, on inputs one of whose numbers is one more or one less
+/// (`beta(a + 1.0, b) + beta(a, b + 1.0) == result`).
 fn recurrences(
     sig: &Signature,
     transforms: &[Transform],
     scope: &Scope<'_>,
     guards: &[Guard],
 ) -> Vec<Found> {
-    if sig.output != Kind::Int {
-        return Vec::new();
-    }
+    let float = match sig.output {
+        Kind::Int => false,
+        Kind::Float => true,
+        _ => return Vec::new(),
+    };
     let obs = &scope.obs;
     let steps: Vec<usize> = transforms
         .iter()
         .enumerate()
         .filter(|(_, t)| match **t {
+            Transform::Affine { a, b, param } if float => {
+                a == 1.0
+                    && b.value.abs() == 1.0
+                    && b.name.is_none()
+                    && sig.params[param].kind == Kind::Float
+            }
             Transform::Affine { a, b, .. } => a == 1.0 && (b.value == -1.0 || b.value == -2.0),
-            Transform::BothDown { .. } => true,
+            Transform::BothDown { .. } => !float,
             _ => false,
         })
         .map(|(i, _)| i)
