@@ -5921,9 +5921,10 @@ fn unseen_sixteenth(n: usize, fresh: usize, seed: u64) {
         Rels::<(f64, f64), f64>::new()
             .rel("hypot(y, x) == result", |f, &(x, y), &h| eq(f((y, x)), h))
             .rel("hypot(-x, y) == result", |f, &(x, y), &h| eq(f((-x, y)), h))
-            .rel("hypot(2.0 * x, 2.0 * y) == 2.0 * result", |f, &(x, y), &h| {
-                eq(f((2.0 * x, 2.0 * y)), 2.0 * h)
-            })
+            .rel(
+                "hypot(2.0 * x, 2.0 * y) == 2.0 * result",
+                |f, &(x, y), &h| eq(f((2.0 * x, 2.0 * y)), 2.0 * h),
+            )
             .rel("result >= x.abs().max(y.abs())", |_, &(x, y), &h| {
                 le(x.abs().max(y.abs()), h)
             })
@@ -5939,7 +5940,9 @@ fn unseen_sixteenth(n: usize, fresh: usize, seed: u64) {
         vec![
             ("the sum of the magnitudes", |x, y| x.abs() + y.abs()),
             ("the square root left out", |x, y| x * x + y * y),
-            ("a difference of squares", |x, y| (x * x - y * y).abs().sqrt()),
+            ("a difference of squares", |x, y| {
+                (x * x - y * y).abs().sqrt()
+            }),
             ("the larger alone", |x, y| x.abs().max(y.abs())),
         ],
     );
@@ -5952,15 +5955,20 @@ fn unseen_sixteenth(n: usize, fresh: usize, seed: u64) {
         points(r, fresh),
         &[],
         Rels::<(f64, f64), f64>::new()
-            .rel("atan2(-y, x) == -result", |f, &(y, x), &a| eq(f((-y, x)), -a))
+            .rel("atan2(-y, x) == -result", |f, &(y, x), &a| {
+                eq(f((-y, x)), -a)
+            })
             .rel("atan2(2.0 * y, 2.0 * x) == result", |f, &(y, x), &a| {
                 eq(f((2.0 * y, 2.0 * x)), a)
             })
             .rel("-PI <= result <= PI", |_, _, &a| within(a, -PI, PI))
-            .rel("if x > 0.0 => result == (y / x).atan()", |_, &(y, x), &a| {
-                x <= 0.0 || eq(a, (y / x).atan())
+            .rel(
+                "if x > 0.0 => result == (y / x).atan()",
+                |_, &(y, x), &a| x <= 0.0 || eq(a, (y / x).atan()),
+            )
+            .rel("if y > 0.0 => result > 0.0", |_, &(y, _), &a| {
+                y <= 0.0 || a > 0.0
             })
-            .rel("if y > 0.0 => result > 0.0", |_, &(y, _), &a| y <= 0.0 || a > 0.0)
             .rel("result.cos() * x.hypot(y) == x", |_, &(y, x), &a| {
                 eq(a.cos() * x.hypot(y), x)
             }),
@@ -5993,11 +6001,15 @@ fn unseen_sixteenth(n: usize, fresh: usize, seed: u64) {
         &[],
         Rels::<(f64,), f64>::new()
             .rel("cbrt(-x) == -result", |f, &(x,), &y| eq(f((-x,)), -y))
-            .rel("result * result * result == x", |_, &(x,), &y| eq(y * y * y, x))
+            .rel("result * result * result == x", |_, &(x,), &y| {
+                eq(y * y * y, x)
+            })
             .rel("cbrt(8.0 * x) == 2.0 * result", |f, &(x,), &y| {
                 eq(f((8.0 * x,)), 2.0 * y)
             })
-            .rel("cbrt(x + 1.0) >= result", |f, &(x,), &y| le(y, f((x + 1.0,)))),
+            .rel("cbrt(x + 1.0) >= result", |f, &(x,), &y| {
+                le(y, f((x + 1.0,)))
+            }),
     );
     t.power::<_, _, One>(
         c,
@@ -6026,15 +6038,21 @@ fn unseen_sixteenth(n: usize, fresh: usize, seed: u64) {
         divisions(r, fresh),
         &[],
         Rels::<(f64, f64), f64>::new()
-            .rel("fmod(-x, y) == -result", |f, &(x, y), &m| eq(f((-x, y)), -m))
+            .rel("fmod(-x, y) == -result", |f, &(x, y), &m| {
+                eq(f((-x, y)), -m)
+            })
             .rel("fmod(x, -y) == result", |f, &(x, y), &m| eq(f((x, -y)), m))
             .rel("result.abs() < y.abs()", |_, &(_, y), &m| m.abs() < y.abs())
-            .rel("if x >= 0.0 => result >= 0.0", |_, &(x, _), &m| x < 0.0 || m >= 0.0)
+            .rel("if x >= 0.0 => result >= 0.0", |_, &(x, _), &m| {
+                x < 0.0 || m >= 0.0
+            })
             .rel(
                 "((x - result) / y) == ((x - result) / y).round()",
                 |_, &(x, y), &m| eq((x - m) / y, ((x - m) / y).round()),
             )
-            .rel("fmod(result, y) == result", |f, &(_, y), &m| eq(f((m, y)), m)),
+            .rel("fmod(result, y) == result", |f, &(_, y), &m| {
+                eq(f((m, y)), m)
+            }),
     );
     t.power::<_, _, Two>(
         c,
@@ -6067,7 +6085,9 @@ fn unseen_sixteenth(n: usize, fresh: usize, seed: u64) {
             .rel("ldexp(x, n + 1) == 2.0 * result", |f, &(x, n), &y| {
                 eq(f((x, n + 1)), 2.0 * y)
             })
-            .rel("ldexp(-x, n) == -result", |f, &(x, n), &y| eq(f((-x, n)), -y))
+            .rel("ldexp(-x, n) == -result", |f, &(x, n), &y| {
+                eq(f((-x, n)), -y)
+            })
             .rel("ldexp(result, -n) == x", |f, &(x, n), &y| eq(f((y, -n)), x))
             .rel("ldexp(x, 0) == x", |f, &(x, _), _| eq(f((x, 0)), x))
             .rel("ldexp(2.0 * x, n) == 2.0 * result", |f, &(x, n), &y| {
@@ -6096,9 +6116,10 @@ fn unseen_sixteenth(n: usize, fresh: usize, seed: u64) {
         magnitudes(r, fresh),
         &[],
         Rels::<(f64,), (f64, i32)>::new()
-            .rel("libm::ldexp(result.0, result.1) == x", |_, &(x,), &(m, e)| {
-                eq(libm::ldexp(m, e), x)
-            })
+            .rel(
+                "libm::ldexp(result.0, result.1) == x",
+                |_, &(x,), &(m, e)| eq(libm::ldexp(m, e), x),
+            )
             .rel(
                 "if x != 0.0 => 0.5 <= result.0.abs() && result.0.abs() < 1.0",
                 |_, &(x,), &(m, _)| x == 0.0 || (0.5..1.0).contains(&m.abs()),
@@ -6149,12 +6170,17 @@ fn unseen_sixteenth(n: usize, fresh: usize, seed: u64) {
             .rel("result.0 + result.1 == x", |_, &(x,), &(fr, int)| {
                 eq(fr + int, x)
             })
-            .rel("result.1 == x.trunc()", |_, &(x,), &(_, int)| int == x.trunc())
+            .rel("result.1 == x.trunc()", |_, &(x,), &(_, int)| {
+                int == x.trunc()
+            })
             .rel("result.0.abs() < 1.0", |_, _, &(fr, _)| fr.abs() < 1.0)
-            .rel("modf(-x) == (-result.0, -result.1)", |f, &(x,), &(fr, int)| {
-                let (fr2, int2) = f((-x,));
-                eq(fr2, -fr) && eq(int2, -int)
-            }),
+            .rel(
+                "modf(-x) == (-result.0, -result.1)",
+                |f, &(x,), &(fr, int)| {
+                    let (fr2, int2) = f((-x,));
+                    eq(fr2, -fr) && eq(int2, -int)
+                },
+            ),
     );
     t.power::<_, _, Parts>(
         c,
@@ -6191,9 +6217,10 @@ fn unseen_sixteenth(n: usize, fresh: usize, seed: u64) {
             .rel("result == libm::exp(x) - 1.0", |_, &(x,), &y| {
                 eq(y, libm::exp(x) - 1.0)
             })
-            .rel("expm1(2.0 * x) == result * (result + 2.0)", |f, &(x,), &y| {
-                eq(f((2.0 * x,)), y * (y + 2.0))
-            })
+            .rel(
+                "expm1(2.0 * x) == result * (result + 2.0)",
+                |f, &(x,), &y| eq(f((2.0 * x,)), y * (y + 2.0)),
+            )
             .rel("result > -1.0", |_, _, &y| y > -1.0)
             .rel("expm1(-x) == -result / (result + 1.0)", |f, &(x,), &y| {
                 eq(f((-x,)), -y / (y + 1.0))
@@ -6229,12 +6256,16 @@ fn unseen_sixteenth(n: usize, fresh: usize, seed: u64) {
             .rel("result == libm::log(1.0 + x)", |_, &(x,), &y| {
                 eq(y, libm::log(1.0 + x))
             })
-            .rel("libm::expm1(result) == x", |_, &(x,), &y| eq(libm::expm1(y), x))
+            .rel("libm::expm1(result) == x", |_, &(x,), &y| {
+                eq(libm::expm1(y), x)
+            })
             .rel("log1p(x * (2.0 + x)) == 2.0 * result", |f, &(x,), &y| {
                 eq(f((x * (2.0 + x),)), 2.0 * y)
             })
             .rel("result <= x", |_, &(x,), &y| le(y, x))
-            .rel("log1p(x + 1.0) >= result", |f, &(x,), &y| le(y, f((x + 1.0,)))),
+            .rel("log1p(x + 1.0) >= result", |f, &(x,), &y| {
+                le(y, f((x + 1.0,)))
+            }),
     );
     t.power::<_, _, One>(
         c,

@@ -9,8 +9,8 @@
 //! site is named at its first call from where the compiler put it (the runtime's `place`
 //! module), which is enough but in two cases: a trait impl's method whose type has an inherent
 //! method of the same name (its site refuses to test, and says to add `#[invite::sites]`), and
-//! an associated function that neither takes `self` nor names `Self` (rustc cannot find it by
-//! its bare name, and says to call it through `Self`).
+//! an associated function that neither takes `self` nor names `Self` in its signature, body or
+//! relations (rustc cannot find it by its bare name, and says to call it through `Self`).
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, ToTokens};

@@ -152,7 +152,8 @@ pub fn mutants_of(input: TokenStream) -> TokenStream {
 /// `Self` and named at its first call, which serves every method but two: a trait impl's
 /// method whose type also has an inherent method of the same name (its site says so at its
 /// first call and is not tested), and an associated function that neither takes `self` nor
-/// names `Self` (a compile error that says to call it through `Self`).
+/// names `Self` in its signature, body or relations (a compile error that says to call it
+/// through `Self`).
 #[proc_macro_attribute]
 pub fn sites(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item = proc_macro2::TokenStream::from(item);

@@ -1029,6 +1029,34 @@ fn observed(run: &support::Run) -> Vec<(String, String, Vec<invite::discover::Ob
     out
 }
 
+/// A scale whose associated function names `Self` only in its body.
+struct Kelvin;
+
+impl Kelvin {
+    const OFFSET: f64 = 273.15;
+
+    #[invite::discover]
+    fn doubled(c: f64) -> f64 {
+        (c + Self::OFFSET) * 2.0 - 2.0 * Self::OFFSET
+    }
+}
+
+#[test]
+fn an_associated_function_naming_self_in_its_body_alone_is_observed() {
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        for c in [1.0, 2.5, -40.0, 7.0] {
+            assert_eq!(Kelvin::doubled(c), 2.0 * c);
+        }
+        invite::shutdown();
+    });
+    let sites = observed(&run);
+    let doubled = sites
+        .iter()
+        .find(|(site, _, _)| site.ends_with("doubled"))
+        .unwrap_or_else(|| panic!("{}", run.describe()));
+    assert_eq!(doubled.2.len(), 4, "{}", run.describe());
+}
+
 #[test]
 fn discovery_is_sampled_as_tests_are_a_site_at_rho_zero_is_never_observed() {
     let config = format!("{EVERY_CALL}\n[functions.\"scenarios::discover::sine\"]\nrho = 0.0");

@@ -112,3 +112,34 @@ fn a_method_that_its_tests_would_not_reach_is_refused_with_the_fix() {
         assert_eq!(outcomes, vec![Pass; 3], "{site}\n{}", run.describe());
     }
 }
+
+/// A unit of measure whose associated functions name `Self` only in their bodies.
+#[derive(Clone, Debug)]
+pub struct Celsius;
+
+impl Celsius {
+    const OFFSET: f64 = 273.15;
+
+    /// Kelvin from degrees Celsius.
+    #[invite::metamorphic(result - c == 273.15)]
+    fn to_kelvin(c: f64) -> f64 {
+        c + Self::OFFSET
+    }
+}
+
+#[test]
+fn an_associated_function_that_names_self_in_its_body_alone_is_reached_through_self() {
+    let run = scenario(here!(), EVERY_CALL, || {
+        for c in [1.0, 2.5, -40.0] {
+            assert_eq!(Celsius::to_kelvin(c), c + 273.15);
+        }
+        invite::shutdown();
+    });
+    let outcomes: Vec<_> = run
+        .tests()
+        .into_iter()
+        .filter(|t| t.site.ends_with("to_kelvin"))
+        .map(|t| t.outcome)
+        .collect();
+    assert_eq!(outcomes, vec![Pass; 3], "{}", run.describe());
+}

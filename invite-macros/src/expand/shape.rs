@@ -245,6 +245,13 @@ pub(super) fn shape_of(f: &ItemFn, args: &Args, block: Option<Enclosing>) -> syn
         .to_token_stream()
         .into_iter()
         .any(|t| t.to_string() == "Self");
+    // `Self` in the body (`Self::helper(x)`, `Self::LIMIT`) says the function is written in
+    // an `impl` or `trait` block, as it does in the signature.
+    let body_mentions_self = {
+        let mut v = MentionsSelf(false);
+        v.visit_block(&f.block);
+        v.0
+    };
     let relations_call_self = args.tests.iter().any(|t| match t {
         Test::Relation(r) => {
             let mut v = FindsSelfCall {
@@ -262,7 +269,11 @@ pub(super) fn shape_of(f: &ItemFn, args: &Args, block: Option<Enclosing>) -> syn
         enclosing,
         Some(Enclosing::Impl { .. } | Enclosing::Trait { .. })
     );
-    let assoc = receiver != Receiver::None || sig_mentions_self || relations_call_self || in_block;
+    let assoc = receiver != Receiver::None
+        || sig_mentions_self
+        || body_mentions_self
+        || relations_call_self
+        || in_block;
     let generic_args: Vec<TokenStream> = sig
         .generics
         .params
@@ -333,6 +344,30 @@ fn mentions_impl_trait(ty: &Type) -> bool {
     f.0
 }
 
+/// Whether a body names `Self` outside the items nested in it (whose `Self` is their own),
+/// macro calls' tokens included.
+struct MentionsSelf(bool);
+
+impl<'a> Visit<'a> for MentionsSelf {
+    fn visit_item(&mut self, _: &'a syn::Item) {}
+
+    fn visit_ident(&mut self, i: &'a Ident) {
+        self.0 |= i == "Self";
+    }
+
+    fn visit_macro(&mut self, m: &'a syn::Macro) {
+        fn any_self(tokens: TokenStream) -> bool {
+            tokens.into_iter().any(|t| match t {
+                proc_macro2::TokenTree::Ident(i) => i == "Self",
+                proc_macro2::TokenTree::Group(g) => any_self(g.stream()),
+                _ => false,
+            })
+        }
+        self.0 |= any_self(m.tokens.clone());
+        syn::visit::visit_macro(self, m);
+    }
+}
+
 struct FindsSelfCall<'a> {
     name: &'a Ident,
     found: bool,
@@ -399,6 +434,23 @@ mod tests {
             let s = shape(attr, item);
             assert!(s.assoc, "{attr} on {item}");
             assert_eq!(s.callee().to_string(), "Self :: f");
+        }
+        // `Self` in the body, in an expression or a macro's tokens; not in a nested item's.
+        for item in [
+            "fn f(x: u8) -> u8 { Self::g(x) }",
+            "fn f(x: u8) -> u8 { x.min(Self::MAX) }",
+            "fn f(x: u8) -> u8 { let v: Vec<Self> = vec![]; x }",
+            "fn f(x: u8) -> u8 { assert!(Self::ok(x)); x }",
+            "fn f(x: u8) -> u8 { g(|| { (x, [Self::g(x)]) }).0 }",
+        ] {
+            assert!(shape("result > 0", item).assoc, "{item}");
+        }
+        for item in [
+            "fn f(x: u8) -> u8 { struct A; impl A { fn a() -> Self { A } } x }",
+            "fn f(x: u8) -> u8 { trait T { fn t() -> Self; } x }",
+            "fn f(x: u8) -> u8 { let self_ = 1; x + self_ }",
+        ] {
+            assert!(!shape("result > 0", item).assoc, "{item}");
         }
         assert!(!shape("Self::g(x) == result", "fn f(x: u8) -> u8 { x }").assoc);
         assert!(!shape("<Self as T>::g(x) == result", "fn f(x: u8) -> u8 { x }").assoc);
