@@ -328,7 +328,7 @@ impl<'f, A: Args> Discovery<'f, A> {
         let transforms = Transform::all(self.signature());
         let obs = self.observe_all(&transforms, &self.inputs, self.seed);
         let proposals = self.proposed(&transforms, &obs);
-        self.judged(self.verified(proposals, &transforms), &transforms)
+        self.judged(self.verified(proposals, &transforms, &obs), &transforms)
     }
 
     /// The proposals, each with the wrong versions of [`mutants`](Self::mutants) it catches:
@@ -370,7 +370,12 @@ impl<'f, A: Args> Discovery<'f, A> {
     /// edge where the result changes kind: `edge`), each where its guard admits it. A
     /// relation whose only counter-examples are inputs on which its own integer arithmetic
     /// overflows is kept, guarded by the condition that it does not.
-    fn verified(&self, proposals: Proposals, transforms: &[Transform]) -> Proposals {
+    fn verified(
+        &self,
+        proposals: Proposals,
+        transforms: &[Transform],
+        given: &[Observation],
+    ) -> Proposals {
         let mut rng = rand::rngs::StdRng::seed_from_u64(self.seed);
         let fresh: Vec<Vec<Value>> = (0..self.inputs.len().max(DEFAULT_MIN_INPUTS))
             .filter_map(|i| {
@@ -419,7 +424,7 @@ impl<'f, A: Args> Discovery<'f, A> {
         Proposals(
             held.0
                 .into_iter()
-                .filter_map(|p| self.survives(p, transforms, &counter))
+                .filter_map(|p| self.survives(p, transforms, &counter, given))
                 .collect(),
         )
     }
@@ -434,6 +439,7 @@ impl<'f, A: Args> Discovery<'f, A> {
         mut p: super::Proposal,
         transforms: &[Transform],
         counter: &[Observation],
+        given: &[Observation],
     ) -> Option<super::Proposal> {
         let Some(f) = p.check.as_ref() else {
             return Some(p);
@@ -474,20 +480,21 @@ impl<'f, A: Args> Discovery<'f, A> {
         // A strict sign broken only where its result comes within a pasted relation's
         // tolerance of zero (`inverf(p)` for a `p` a millionth below zero) is the loose one's:
         // the given inputs only kept away from the edge of its guard.
-        if let Some(loose) = loosened(f) {
-            if !broken.is_empty()
-                && broken.iter().all(|o| {
-                    search::holds_on(
-                        self.signature(),
-                        transforms,
-                        &loose,
-                        std::slice::from_ref(o),
-                    )
-                })
-            {
+        if let search::Subject::Property(prop) = f.subject {
+            let loose = prop.loosened().and_then(|loose| {
+                search::as_property(self.signature(), transforms, given, f, loose)
+            });
+            if let Some(loose) = loose.filter(|loose| {
+                !broken.is_empty()
+                    && broken.iter().all(|o| {
+                        let one = std::slice::from_ref(*o);
+                        search::holds_on(self.signature(), transforms, loose, one)
+                    })
+            }) {
                 p.relation = super::render::relation(self.signature(), transforms, &loose);
+                p.detects = loose.detects;
                 p.check = Some(loose);
-                return self.survives(p, transforms, counter);
+                return self.survives(p, transforms, counter, given);
             }
         }
         // Broken only on inputs none of the given ones in its guard was like (an empty
@@ -684,7 +691,7 @@ impl<'f, A: Args> Discovery<'f, A> {
             self.min_inputs,
             &proposals,
         );
-        let verified = self.verified(proposals, &transforms);
+        let verified = self.verified(proposals, &transforms, &obs);
         (self.judged(verified, &transforms), suspects)
     }
 
@@ -798,17 +805,6 @@ impl<'f, A: Args> Discovery<'f, A> {
             .filter(|r| !held.relations().any(|h| h == *r))
             .map(str::to_string)
             .collect()
-    }
-}
-
-/// `f` with its strict sign made loose, if it is one.
-fn loosened(f: &search::Found) -> Option<search::Found> {
-    match f.subject {
-        search::Subject::Property(prop) => Some(search::Found {
-            subject: search::Subject::Property(prop.loosened()?),
-            ..f.clone()
-        }),
-        _ => None,
     }
 }
 

@@ -1264,25 +1264,7 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         if implied {
             continue;
         }
-        let (list, first, scale) = perturbations(sig.output, obs, &on);
-        let (mut detects, catches) = caught(&list, &on, obs.len(), |p, i| {
-            let o = obs[i];
-            let y = p.apply(&o.output, first, scale, o.probe, o.size);
-            !prop.holds(&o.input, &y, o.noise)
-        });
-        // Of a text result, one more wrong output: the input passed through, which a
-        // conversion left undone gives, and which only what the result lacks tells apart.
-        let mut perturbations = counted(&list);
-        if let Some(echo) = echoed(sig) {
-            perturbations += 1;
-            let input = |i: usize| &obs[i].input;
-            if on
-                .iter()
-                .any(|&i| !prop.holds(input(i), &input(i)[echo], 0.0))
-            {
-                detects += 1;
-            }
-        }
+        let (detects, catches, perturbations) = property_catches(sig, obs, &on, prop);
         let tolerance = on
             .iter()
             .map(|&i| prop.needed_tolerance(&obs[i].input, &obs[i].output))
@@ -1300,6 +1282,71 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         });
     }
     out
+}
+
+/// Which wrong outputs `prop` catches on the observations `on` of `obs`: how many, on which,
+/// of how many.
+fn property_catches(
+    sig: &Signature,
+    obs: &[&Observation],
+    on: &[usize],
+    prop: Property,
+) -> (usize, Catches, usize) {
+    let (list, first, scale) = perturbations(sig.output, obs, on);
+    let (mut detects, catches) = caught(&list, on, obs.len(), |p, i| {
+        let o = obs[i];
+        let y = p.apply(&o.output, first, scale, o.probe, o.size);
+        !prop.holds(&o.input, &y, o.noise)
+    });
+    // Of a text result, one more wrong output: the input passed through, which a
+    // conversion left undone gives, and which only what the result lacks tells apart.
+    let mut perturbations = counted(&list);
+    if let Some(echo) = echoed(sig) {
+        perturbations += 1;
+        let input = |i: usize| &obs[i].input;
+        if on
+            .iter()
+            .any(|&i| !prop.holds(input(i), &input(i)[echo], 0.0))
+        {
+            detects += 1;
+        }
+    }
+    (detects, catches, perturbations)
+}
+
+/// `f`, a property of the whole result, made `prop`: what it catches judged again on `obs`,
+/// the observations the search was given (a strict sign made loose catches no zero).
+pub(super) fn as_property(
+    sig: &Signature,
+    transforms: &[Transform],
+    obs: &[Observation],
+    f: &Found,
+    prop: Property,
+) -> Option<Found> {
+    if f.projection.is_some() {
+        return None;
+    }
+    let scope = scope_of(sig, transforms, obs, 1)?;
+    let on: Vec<usize> = scope
+        .all
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let o = scope.obs[i];
+            f.guard.is_none_or(|g| g.holds(&o.input)) && prop.holds(&o.input, &o.output, o.noise)
+        })
+        .collect();
+    if on.is_empty() {
+        return None;
+    }
+    let (detects, catches, perturbations) = property_catches(sig, &scope.obs, &on, prop);
+    Some(Found {
+        subject: Subject::Property(prop),
+        detects,
+        catches,
+        perturbations,
+        ..f.clone()
+    })
 }
 
 /// What the result is on a class of inputs (by a digit, a class of characters or a small
@@ -2739,6 +2786,45 @@ mod tests {
             Subject::Property(Property::Sign(Cmp::Above))
         );
         assert_eq!(signs[0].guard, Some(Guard::NonEmpty(0)), "{:?}", signs[0]);
+    }
+
+    #[test]
+    fn a_strict_sign_made_loose_catches_what_the_loose_sign_catches() {
+        // A cube's sign under `x < 0`: strictly, a result made zero breaks it; loosely, not.
+        let sig = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        let transforms = Transform::all(&sig);
+        let inputs = (0..40).map(|i| vec![Value::Float(f64::from(i) * 0.5 - 10.25)]);
+        let cube = |v: &[Value]| Some(Value::Float(v[0].number()?.powi(3)));
+        let obs = observed(&sig, &transforms, inputs.collect(), cube);
+        let strict = search(&sig, &transforms, &obs, 10)
+            .into_iter()
+            .find(|f| f.subject == Subject::Property(Property::Sign(Cmp::Below)))
+            .expect("the strict sign");
+        let loose = as_property(
+            &sig,
+            &transforms,
+            &obs,
+            &strict,
+            Property::Sign(Cmp::AtMost),
+        )
+        .expect("holds loosely");
+        assert_eq!(
+            loose.subject,
+            Subject::Property(Property::Sign(Cmp::AtMost))
+        );
+        assert_eq!((loose.guard, loose.held), (strict.guard, strict.held));
+        // The constant zero among the wrong outputs breaks the strict sign alone.
+        assert_eq!(loose.catches.beyond(&strict.catches), 0, "{loose:?}");
+        assert!(strict.catches.beyond(&loose.catches) > 0, "{strict:?}");
+        assert!(loose.detects > 0, "a sign flipped still breaks it");
+        // What it catches is judged on the observations given: none, none.
+        assert!(
+            as_property(&sig, &transforms, &[], &strict, Property::Sign(Cmp::AtMost)).is_none()
+        );
+        // A property that holds on none of them is no property of theirs.
+        assert!(
+            as_property(&sig, &transforms, &obs, &strict, Property::Sign(Cmp::Above)).is_none()
+        );
     }
 
     #[test]
