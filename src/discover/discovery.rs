@@ -2321,6 +2321,71 @@ mod tests {
         );
     }
 
+    /// `xs` a thousand times further from zero.
+    fn wide_far(xs: &[(f64,)]) -> Vec<(f64,)> {
+        xs.iter().map(|&(x,)| (1000.0 * x,)).collect()
+    }
+
+    #[test]
+    fn a_range_a_person_names_is_proposed_where_the_results_come_near_its_ends_and_stay() {
+        let xs: Vec<(f64,)> = (0..80)
+            .map(|i| (-3.0 + 6.0 * ((f64::from(i) * 0.618_033_988_7) % 1.0),))
+            .collect();
+        let range = |sig: &str, f: fn(f64) -> f64, xs: &[(f64,)]| {
+            let found = Discovery::new(sig, f).unwrap().inputs(xs.to_vec()).run();
+            let ranges: Vec<String> = found
+                .relations()
+                .filter(|r| r.contains("in_range(result, "))
+                .map(str::to_string)
+                .collect();
+            (ranges, found)
+        };
+        // The error function's, the narrowest that holds; its sign is no range.
+        let (erf, found) = range("fn erf(x: f64) -> f64", puruspe::erf, &xs);
+        assert_eq!(erf, ["invite::mr::in_range(result, -1.0, 1.0)"], "{found}");
+        // A logistic function's is a probability's, which says its sign too.
+        let logistic: fn(f64) -> f64 = |x| 1.0 / (1.0 + (-x).exp());
+        let (p, found) = range("fn logistic(x: f64) -> f64", logistic, &xs);
+        assert_eq!(p, ["invite::mr::in_range(result, 0.0, 1.0)"], "{found}");
+        assert!(!found.relations().any(|r| r == "result >= 0.0"), "{found}");
+        // An arc tangent's is a quarter turn, where its results come near enough to its
+        // ends for a wrong output to cross them.
+        let wide: Vec<(f64,)> = xs.iter().map(|&(x,)| (20.0 * x,)).collect();
+        let (atan, found) = range("fn atan(x: f64) -> f64", f64::atan, &wide);
+        assert_eq!(
+            atan,
+            [
+                "invite::mr::in_range(result, -std::f64::consts::FRAC_PI_2, \
+              std::f64::consts::FRAC_PI_2)"
+            ],
+            "{found}"
+        );
+        // None where the results stay near the middle of every range, nor where an input
+        // built to break it leaves it: a tenth of the input is within one only where the
+        // inputs are.
+        let (small, found) = range("fn f(x: f64) -> f64", |x| 0.01 * x.sin(), &xs);
+        assert!(small.is_empty(), "{found}");
+        // Of large inputs, a wrong output that grows with the input crosses the range of
+        // results that stay near its middle: the results themselves must come near an end.
+        let (far, found) = range("fn f(x: f64) -> f64", |x| 0.01 * x.sin(), &wide_far(&xs));
+        assert!(far.is_empty(), "{found}");
+        let (tenth, found) = range("fn f(x: f64) -> f64", |x| x / 4.0, &xs);
+        assert!(tenth.is_empty(), "{found}");
+        // It catches a result out of range that every symmetry keeps.
+        let (_, found) = range("fn erf(x: f64) -> f64", puruspe::erf, &xs);
+        let kept = Proposals(
+            found
+                .0
+                .iter()
+                .filter(|p| p.relation.contains("in_range"))
+                .cloned()
+                .collect(),
+        );
+        let scaled =
+            Discovery::new("fn erf(x: f64) -> f64", |x: f64| 2.0 * puruspe::erf(x)).unwrap();
+        assert_eq!(scaled.failing(&kept, xs).len(), 1);
+    }
+
     #[test]
     fn a_recurrence_broken_only_at_the_poles_is_claimed_where_the_results_are_finite() {
         // The gamma function, at non-integers of either sign and at whole numbers: its poles

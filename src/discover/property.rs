@@ -273,6 +273,10 @@ pub enum Property {
     /// The result is one value: said under a guard, of a class of inputs on which the
     /// function returns it (`if (n / 10 % 10).abs() == 1 => result == "th"`).
     Is(Lit),
+    /// A float result stays within a range a person names by its ends: a probability's,
+    /// a cosine's or a correlation's, an angle's (`invite::mr::in_range(result, -1.0,
+    /// 1.0)`).
+    Range(Span),
     /// A string result begins or ends with one text, under a guard likewise
     /// (`result.ends_with("th")` of an ordinal of the teens).
     Affix {
@@ -281,6 +285,74 @@ pub enum Property {
         /// [`Place::Start`] or [`Place::End`].
         at: Place,
     },
+}
+
+/// A range a float result may be known to stay within, by ends a person writes
+/// ([`Property::Range`]): the ranges of the functions of mathematics that have one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Span {
+    /// From zero to one: a probability, a fraction of a whole.
+    Probability,
+    /// From minus one to one: a sine's, a correlation's, a fractional part's.
+    Unit,
+    /// From minus to plus a quarter turn: an arc tangent's, an arc sine's.
+    QuarterTurn,
+    /// From minus to plus a half turn: an angle from `atan2`, a phase.
+    HalfTurn,
+}
+
+impl Span {
+    /// Every span, the narrowest first: a result within one is within those after it that
+    /// hold it.
+    pub const ALL: [Span; 4] = [
+        Span::Probability,
+        Span::Unit,
+        Span::QuarterTurn,
+        Span::HalfTurn,
+    ];
+
+    /// Its ends.
+    fn ends(self) -> (f64, f64) {
+        use std::f64::consts::{FRAC_PI_2, PI};
+        match self {
+            Span::Probability => (0.0, 1.0),
+            Span::Unit => (-1.0, 1.0),
+            Span::QuarterTurn => (-FRAC_PI_2, FRAC_PI_2),
+            Span::HalfTurn => (-PI, PI),
+        }
+    }
+
+    /// Whether `self` lies within `other`.
+    fn within(self, other: Span) -> bool {
+        let ((lo, hi), (olo, ohi)) = (self.ends(), other.ends());
+        olo <= lo && hi <= ohi
+    }
+
+    /// Whether `y` reaches at least halfway from the span's middle to an end: a range twice
+    /// as wide as any result came is no range the results show.
+    pub fn reached_by(self, y: f64) -> bool {
+        let (lo, hi) = self.ends();
+        let (middle, half) = ((lo + hi) / 2.0, (hi - lo) / 2.0);
+        (y - middle).abs() >= half / 2.0
+    }
+
+    /// Its ends as Rust source, of a float type `ty`.
+    fn text(self, ty: NumTy) -> (String, String) {
+        let consts = match ty {
+            NumTy::F32 => "std::f32::consts",
+            _ => "std::f64::consts",
+        };
+        match self {
+            Span::Probability => ("0.0".into(), "1.0".into()),
+            Span::Unit => ("-1.0".into(), "1.0".into()),
+            Span::QuarterTurn => (
+                format!("-{consts}::FRAC_PI_2"),
+                format!("{consts}::FRAC_PI_2"),
+            ),
+            Span::HalfTurn => (format!("-{consts}::PI"), format!("{consts}::PI")),
+        }
+    }
 }
 
 /// The longest text a [`Lit`] holds, in bytes.
@@ -548,6 +620,11 @@ impl Property {
                 } else {
                     vec![Cmp::Above, Cmp::AtLeast, Cmp::Below, Cmp::AtMost]
                 };
+                // A float result's range, where it has one a person names, before its sign:
+                // a probability is never negative.
+                if sig.output == Kind::Float {
+                    out.extend(Span::ALL.map(Property::Range));
+                }
                 out.extend(signs.into_iter().map(Property::Sign));
                 for (p, param) in sig.params.iter().enumerate() {
                     if param.kind.is_number() && own_type(&param.ty) {
@@ -858,6 +935,8 @@ impl Property {
     /// form, or holds a parameter anywhere where `other` holds it at an end).
     pub fn follows_from(&self, other: Property) -> bool {
         match (*self, other) {
+            (Property::Range(wide), Property::Range(narrow)) => narrow.within(wide),
+            (Property::Sign(Cmp::AtLeast), Property::Range(Span::Probability)) => true,
             (
                 Property::Shows {
                     param,
@@ -873,6 +952,12 @@ impl Property {
     pub fn holds(&self, input: &[Value], y: &Value, noise: f64) -> bool {
         match *self {
             Property::Sign(cmp) => y.number().is_some_and(|y| cmp.holds(y, 0.0, noise)),
+            Property::Range(span) => {
+                let (lo, hi) = span.ends();
+                y.number().is_some_and(|y| {
+                    Cmp::AtLeast.holds(y, lo, noise) && Cmp::AtMost.holds(y, hi, noise)
+                })
+            }
             Property::Lacks(c) => match y {
                 Value::Str(s) => !s.chars().any(|ch| c.has(ch)),
                 Value::Char(ch) => !c.has(*ch),
@@ -1076,6 +1161,10 @@ impl Property {
         };
         match *self {
             Property::Sign(cmp) => format!("result {} {zero}", cmp.symbol()),
+            Property::Range(span) => {
+                let (lo, hi) = span.text(sig.output_num_ty());
+                format!("invite::mr::in_range(result, {lo}, {hi})")
+            }
             Property::Bound { param, cmp } => {
                 format!("result {} {}", cmp.symbol(), sig.params[param].value_text())
             }
@@ -1546,6 +1635,11 @@ mod tests {
         assert_eq!(
             texts,
             [
+                "invite::mr::in_range(result, 0.0, 1.0)",
+                "invite::mr::in_range(result, -1.0, 1.0)",
+                "invite::mr::in_range(result, -std::f64::consts::FRAC_PI_2, \
+                 std::f64::consts::FRAC_PI_2)",
+                "invite::mr::in_range(result, -std::f64::consts::PI, std::f64::consts::PI)",
                 "result > 0.0",
                 "result >= 0.0",
                 "result < 0.0",

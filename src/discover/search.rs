@@ -1210,6 +1210,7 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         let Some((guard, _, on)) = scope.category(guards, fit, |_, i| has(i)) else {
             continue;
         };
+
         // A bound by a parameter that holds on one category only is a coincidence of the
         // values seen (`sin(x) >= x` for `x < 0`), not the function's shape.
         // The input's range is the exception: under a guard that rules out an empty input it
@@ -1233,6 +1234,20 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         }
         if strict && guard.is_none() && !clear_of_zero(obs, &on) {
             continue;
+        }
+        // A range the results come near: of results that all lie near its middle, a narrower
+        // one holds that no end a person names marks. Of all the calls: on one category of
+        // them, their sign says as much.
+        if let Property::Range(span) = prop {
+            if guard.is_some() {
+                continue;
+            }
+            let reached = on
+                .iter()
+                .any(|&i| obs[i].output.number().is_some_and(|y| span.reached_by(y)));
+            if !reached {
+                continue;
+            }
         }
         // Where `None` falls, only where the inputs show both variants, and for every input:
         // of inputs that are never empty it says nothing the function was seen to do.
