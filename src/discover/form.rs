@@ -314,6 +314,19 @@ pub fn raw(c: &Const) -> bool {
     c.name.is_none() && snap(c.value, false).is_none()
 }
 
+/// Whether a pasted relation's `a == b` holds, as invite compares floats at its default
+/// tolerance: within a relative millionth (of the larger, and of one), an infinity only to
+/// itself, NaN never.
+pub fn pasted_eq(a: f64, b: f64) -> bool {
+    if a == b {
+        return true;
+    }
+    if !a.is_finite() || !b.is_finite() {
+        return false;
+    }
+    (a - b).abs() <= crate::config::DEFAULT_TOLERANCE * 1f64.max(a.abs()).max(b.abs())
+}
+
 /// Whether two numbers agree within `tol`: equal ones always (infinities included), NaN never.
 fn close(t: f64, m: f64, tol: f64) -> bool {
     t == m || (t.is_finite() && m.is_finite() && (t - m).abs() <= tol)
@@ -969,6 +982,19 @@ pub fn snap(x: f64, integral: bool) -> Option<Const> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pasted_equality_is_relative_to_the_larger_and_to_one() {
+        assert!(pasted_eq(1.0, 1.0 + 9e-7) && !pasted_eq(1.0, 1.0 + 2e-6));
+        assert!(pasted_eq(1e6, 1e6 + 0.9) && !pasted_eq(1e6, 1e6 + 2.0));
+        assert!(
+            pasted_eq(0.0, 9e-7) && !pasted_eq(0.0, 2e-6),
+            "one, near zero"
+        );
+        let inf = f64::INFINITY;
+        assert!(pasted_eq(inf, inf) && !pasted_eq(inf, -inf) && !pasted_eq(inf, 1e308));
+        assert!(!pasted_eq(f64::NAN, f64::NAN) && !pasted_eq(f64::NAN, 1.0));
+    }
 
     fn pairs(ys: &[(f64, f64)]) -> Vec<(Value, Value)> {
         ys.iter()

@@ -239,13 +239,12 @@ impl TwinForm {
     /// default relative tolerance; values that are not numbers (an `Option`'s `None`) only
     /// where they are the same.
     fn holds(self, y: &Value, g: &Value) -> bool {
-        use crate::mr::Approx;
-        let tol = crate::config::DEFAULT_TOLERANCE;
+        use super::form::pasted_eq;
         match (self, y.number(), g.number()) {
-            (TwinForm::Same, Some(y), Some(g)) => y.approx_eq(&g, tol),
+            (TwinForm::Same, Some(y), Some(g)) => pasted_eq(y, g),
             (TwinForm::Same, _, _) => order(y, g).is_some_and(std::cmp::Ordering::is_eq),
-            (TwinForm::Negated, Some(y), Some(g)) => y.approx_eq(&-g, tol),
-            (TwinForm::Complement, Some(y), Some(g)) => y.approx_eq(&(1.0 - g), tol),
+            (TwinForm::Negated, Some(y), Some(g)) => pasted_eq(y, -g),
+            (TwinForm::Complement, Some(y), Some(g)) => pasted_eq(y, 1.0 - g),
             _ => false,
         }
     }

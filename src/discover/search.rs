@@ -659,9 +659,8 @@ fn recurs(o: &Observation, first: usize, second: usize, a: i8, b: i8) -> bool {
         // As a pasted relation compares the sum with the result: a sum of large terms that
         // cancel is as far off as its rounding makes it.
         (Value::Float(y), Some(Value::Float(y1)), Some(Value::Float(y2))) => {
-            use crate::mr::Approx;
             let sum = f64::from(a) * y1 + f64::from(b) * y2;
-            sum.is_finite() && sum.approx_eq(y, crate::config::DEFAULT_TOLERANCE)
+            sum.is_finite() && super::form::pasted_eq(sum, *y)
         }
         _ => false,
     }
