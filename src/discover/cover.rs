@@ -101,8 +101,7 @@ impl Catches {
 /// The indices of the representative set among `candidates` (each what it catches and the
 /// follow-up executions a test of it costs), in the order given: at each step the relation
 /// that catches most not yet caught per execution (a property, which costs none, before any
-/// relation; the earlier on a tie), until nothing more is caught, and then each whose catches
-/// those chosen after it cover is taken out again. The wrong outputs first,
+/// relation; the earlier on a tie), until nothing more is caught. The wrong outputs first,
 /// then the mutants: a mutant's relation joins the set the wrong outputs chose, and never
 /// takes the place of one of it, so that what the set catches only grows with mutants given.
 pub fn representative(candidates: &[(&Catches, usize)]) -> Vec<usize> {
@@ -114,7 +113,6 @@ pub fn representative(candidates: &[(&Catches, usize)]) -> Vec<usize> {
         &mut chosen,
         Catches::outputs_beyond,
     );
-    prune(candidates, &mut chosen, Catches::outputs_beyond);
     greedy(
         candidates,
         &mut covered,
@@ -123,27 +121,6 @@ pub fn representative(candidates: &[(&Catches, usize)]) -> Vec<usize> {
     );
     chosen.sort_unstable();
     chosen
-}
-
-/// Takes out of `chosen` each candidate whose `gain` the others chosen leave nothing of: one
-/// chosen early (a property, which costs nothing, is chosen before any relation) that those
-/// chosen after it cover. The costliest go first.
-fn prune(
-    candidates: &[(&Catches, usize)],
-    chosen: &mut Vec<usize>,
-    gain: impl Fn(&Catches, &Catches) -> usize,
-) {
-    let mut order = chosen.clone();
-    order.sort_by_key(|&k| std::cmp::Reverse(candidates[k].1));
-    for k in order {
-        let mut others = Catches::default();
-        for &j in chosen.iter().filter(|&&j| j != k) {
-            others.add(candidates[j].0);
-        }
-        if gain(candidates[k].0, &others) == 0 {
-            chosen.retain(|&j| j != k);
-        }
-    }
 }
 
 /// Adds to `chosen`, one at a time, the candidate with the most `gain` beyond `covered` per
@@ -204,26 +181,6 @@ mod tests {
         assert_eq!(u.count(), 4);
         assert_eq!(Catches::default().beyond(&u), 0);
         assert_eq!(u.beyond(&Catches::default()), 4);
-    }
-
-    #[test]
-    fn one_chosen_early_that_those_after_it_cover_is_taken_out() {
-        let (k, n) = (3, 1);
-        let (x, y, z) = ((0, 0), (1, 0), (2, 0));
-        // A property, free, first; then a relation that covers it and more.
-        let property = catches(&[x], k, n);
-        let relation = catches(&[x, y], k, n);
-        assert_eq!(representative(&[(&property, 0), (&relation, 1)]), [1]);
-        // Two chosen before a costlier one that covers both: it alone stays.
-        let (a, b, c) = (
-            catches(&[x], k, n),
-            catches(&[y], k, n),
-            catches(&[x, y, z], k, n),
-        );
-        assert_eq!(representative(&[(&a, 1), (&b, 0), (&c, 3)]), [2]);
-        // None covered by the others: all stay.
-        let (only_x, only_y) = (catches(&[x], k, n), catches(&[y], k, n));
-        assert_eq!(representative(&[(&only_x, 1), (&only_y, 1)]), [0, 1]);
     }
 
     #[test]
@@ -289,10 +246,9 @@ mod tests {
             representative(&[(&a, 1), (&b, 1), (&c, 1), (&d, 1)]),
             [1, 2]
         );
-        // A property costs no execution: taken first, whatever it catches, and kept where
-        // those taken after it do not catch all it catches.
+        // A property costs no execution: taken first, whatever it catches.
         let p = catches(&[(1, 3)], k, n);
-        assert_eq!(representative(&[(&b, 1), (&c, 1), (&p, 0)]), [0, 1]);
+        assert_eq!(representative(&[(&b, 1), (&c, 1), (&p, 0)]), [0, 1, 2]);
         assert_eq!(representative(&[(&a, 1), (&p, 0)]), [0, 1]);
         // Equal gains and costs: the earlier.
         assert_eq!(representative(&[(&a, 1), (&a.clone(), 1)]), [0]);

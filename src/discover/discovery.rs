@@ -3446,10 +3446,10 @@ mod tests {
         .unwrap();
         let of_pair = counter_inputs(&pair, &[vec![Value::Float(2.5), Value::Float(4.0)]]);
         assert!(of_pair.contains(&vec![Value::Float(-4.0), Value::Float(4.0)]));
-        // Floats: zero, one, minus one, negated and doubled.
+        // Floats: zero, one, minus one, negated, doubled, and just off zero on its side.
         let floats = Signature::parse("fn h(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
         let of_floats = counter_inputs(&floats, &[vec![Value::Float(2.5)]]);
-        for x in [0.0, 1.0, -1.0, -2.5, 5.0] {
+        for x in [0.0, 1.0, -1.0, -2.5, 5.0, 2.5e-7] {
             assert!(
                 of_floats.contains(&vec![Value::Float(x)]),
                 "{x}: {of_floats:?}"
