@@ -537,6 +537,42 @@ mod tests {
     }
 
     #[test]
+    fn a_twin_is_the_result_as_it_is_negated_or_complemented_within_a_pasted_tolerance() {
+        let f = Value::Float;
+        let holds = |form: TwinForm, y: Value, g: Value| form.holds(&y, &g);
+        assert!(holds(TwinForm::Same, f(2.0), f(2.0 + 1e-7)));
+        assert!(!holds(TwinForm::Same, f(2.0), f(2.1)));
+        assert!(
+            holds(TwinForm::Negated, f(2.0), f(-2.0)) && !holds(TwinForm::Negated, f(2.0), f(2.0))
+        );
+        assert!(holds(TwinForm::Complement, f(0.25), f(0.75)));
+        assert!(!holds(TwinForm::Complement, f(0.25), f(0.25)));
+        // Integers and `Option`s of numbers, by value; `None` only where both are.
+        let some = |v: Value| Value::Option(Some(Box::new(v)));
+        assert!(holds(TwinForm::Same, Value::Int(3), Value::Int(3)));
+        assert!(holds(
+            TwinForm::Same,
+            some(Value::Int(3)),
+            some(Value::Int(3))
+        ));
+        assert!(holds(
+            TwinForm::Same,
+            Value::Option(None),
+            Value::Option(None)
+        ));
+        assert!(!holds(
+            TwinForm::Same,
+            Value::Option(None),
+            some(Value::Int(3))
+        ));
+        assert!(!holds(
+            TwinForm::Negated,
+            Value::Option(None),
+            Value::Option(None)
+        ));
+    }
+
+    #[test]
     fn a_measure_is_bounded_by_its_twins_where_it_is_and_not_where_it_is_not() {
         // Columns: two for a wide character, one for any other; the twins count the
         // characters, and the columns with `±` wide too.

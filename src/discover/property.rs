@@ -1912,6 +1912,58 @@ mod tests {
     }
 
     #[test]
+    fn a_named_range_holds_within_its_ends_and_is_claimed_where_the_results_reach_out() {
+        let f = |y: f64| Value::Float(y);
+        let within = |span: Span, y: f64| Property::Range(span).holds(&[], &f(y), 0.0);
+        use std::f64::consts::{FRAC_PI_2, PI};
+        for (span, inside, outside) in [
+            (Span::Probability, [0.0, 1.0], [-0.01, 1.01]),
+            (Span::Unit, [-1.0, 1.0], [-1.01, 1.01]),
+            (Span::QuarterTurn, [-FRAC_PI_2, FRAC_PI_2], [-1.6, 1.6]),
+            (Span::HalfTurn, [-PI, PI], [-3.15, 3.15]),
+        ] {
+            assert!(inside.iter().all(|&y| within(span, y)), "{span:?}");
+            assert!(!outside.iter().any(|&y| within(span, y)), "{span:?}");
+        }
+        assert!(!within(Span::Unit, f64::NAN) && !within(Span::HalfTurn, f64::INFINITY));
+        // A hair past an end, as rounding leaves a probability, is within its noise.
+        assert!(within(Span::Probability, 1.0 + 1e-16));
+        // Nested, the narrowest first: a wider range, and a probability's sign, follow.
+        let r = Property::Range;
+        assert!(r(Span::Unit).follows_from(r(Span::Probability)));
+        assert!(r(Span::HalfTurn).follows_from(r(Span::QuarterTurn)));
+        assert!(r(Span::QuarterTurn).follows_from(r(Span::Unit)));
+        assert!(!r(Span::Probability).follows_from(r(Span::Unit)));
+        assert!(!r(Span::QuarterTurn).follows_from(r(Span::HalfTurn)));
+        assert!(Property::Sign(Cmp::AtLeast).follows_from(r(Span::Probability)));
+        assert!(!Property::Sign(Cmp::AtLeast).follows_from(r(Span::Unit)));
+        // Reached: halfway from the middle to an end.
+        let reached = |span: Span, y: f64| span.reached_by(y);
+        assert!(!reached(Span::Probability, 0.5) && !reached(Span::Probability, 0.7));
+        assert!(reached(Span::Probability, 0.76) && reached(Span::Probability, 0.24));
+        assert!(
+            !reached(Span::Unit, 0.49) && reached(Span::Unit, 0.5) && reached(Span::Unit, -0.6)
+        );
+        assert!(!reached(Span::HalfTurn, 1.5) && reached(Span::HalfTurn, -1.6));
+        // Written with invite's tolerant range, in the result's float type.
+        let of = |ty: &str| {
+            sig(
+                &format!("fn f(x: {ty}) -> {ty}"),
+                &[Kind::Float],
+                Kind::Float,
+            )
+        };
+        assert_eq!(
+            r(Span::HalfTurn).text(&of("f32")),
+            "invite::mr::in_range(result, -std::f32::consts::PI, std::f32::consts::PI)"
+        );
+        assert_eq!(
+            r(Span::Unit).text(&of("f64")),
+            "invite::mr::in_range(result, -1.0, 1.0)"
+        );
+    }
+
+    #[test]
     fn a_strict_sign_needs_a_gap_a_pasted_tolerance_cannot_blur() {
         let f = |y: f64| Value::Float(y);
         let at = |p: Property, y: f64, noise: f64| p.holds(&[f(3.0)], &f(y), noise);
