@@ -1909,6 +1909,17 @@ mod tests {
             Some(Property::Sign(Cmp::Below))
         );
         assert_eq!(Property::Sign(Cmp::Above).stronger(), None);
+        // And back: a strict sign's loose form.
+        assert_eq!(
+            Property::Sign(Cmp::Above).loosened(),
+            Some(Property::Sign(Cmp::AtLeast))
+        );
+        assert_eq!(
+            Property::Sign(Cmp::Below).loosened(),
+            Some(Property::Sign(Cmp::AtMost))
+        );
+        assert_eq!(Property::Sign(Cmp::AtLeast).loosened(), None);
+        assert_eq!(Property::Range(Span::Unit).loosened(), None);
     }
 
     #[test]

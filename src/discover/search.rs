@@ -2831,6 +2831,27 @@ mod tests {
         assert_eq!(loose.catches.beyond(&strict.catches), 0, "{loose:?}");
         assert!(strict.catches.beyond(&loose.catches) > 0, "{strict:?}");
         assert!(loose.detects > 0, "a sign flipped still breaks it");
+        // A wrong output that takes a small result toward zero, within the strict sign's gap
+        // and not across zero, counts for the strict sign alone; the count of wrong outputs
+        // tried is the list's, whatever the proposal said before.
+        let small = (0..40).map(|i| vec![Value::Float(-1000.0 + f64::from(i) * 10.0)]);
+        let flat = observed(&sig, &transforms, small.collect(), |_| {
+            Some(Value::Float(2e-4))
+        });
+        let said = Found {
+            detects: 99,
+            perturbations: 99,
+            guard: None,
+            ..strict.clone()
+        };
+        let of = |c: Cmp| as_property(&sig, &transforms, &flat, &said, Property::Sign(c)).unwrap();
+        let (strictly, loosely) = (of(Cmp::Above), of(Cmp::AtLeast));
+        assert!(
+            loosely.detects < strictly.detects,
+            "{loosely:?} {strictly:?}"
+        );
+        assert_eq!(strictly.perturbations, loosely.perturbations);
+        assert!(strictly.perturbations < 99);
         // What it catches is judged on the observations given: none, none.
         assert!(
             as_property(&sig, &transforms, &[], &strict, Property::Sign(Cmp::AtMost)).is_none()
