@@ -403,6 +403,14 @@ fn recurrences_and_indices_counted_from_the_other_end_are_proposed() {
             .any(|r| r.ends_with("=> result == fib(n - 1) + fib(n - 2)")),
         "{found}"
     );
+    // An integer's recurrence reads the runs below it, not above: `fib(n + 1) - fib(n - 1)`
+    // is true and says nothing the one above does not.
+    assert!(
+        !found
+            .relations()
+            .any(|r| r.contains("result == ") && r.contains("fib(n + 1)")),
+        "{found}"
+    );
     let pairs: Vec<(u64, u64)> = (0..90u64)
         .map(|i| (2 + i % 30, 1 + (i * 7) % 13))
         .filter(|(n, k)| k < n)
