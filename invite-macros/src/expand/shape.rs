@@ -441,6 +441,7 @@ mod tests {
             "fn f(x: u8) -> u8 { x.min(Self::MAX) }",
             "fn f(x: u8) -> u8 { let v: Vec<Self> = vec![]; x }",
             "fn f(x: u8) -> u8 { assert!(Self::ok(x)); x }",
+            "fn f(x: u8) -> u8 { assert!([Self::MAX][0] >= x); x }",
             "fn f(x: u8) -> u8 { g(|| { (x, [Self::g(x)]) }).0 }",
         ] {
             assert!(shape("result > 0", item).assoc, "{item}");
@@ -449,6 +450,7 @@ mod tests {
             "fn f(x: u8) -> u8 { struct A; impl A { fn a() -> Self { A } } x }",
             "fn f(x: u8) -> u8 { trait T { fn t() -> Self; } x }",
             "fn f(x: u8) -> u8 { let self_ = 1; x + self_ }",
+            "fn f(x: u8) -> u8 { assert!([x][0] >= x, \"{x}\"); x }",
         ] {
             assert!(!shape("result > 0", item).assoc, "{item}");
         }
