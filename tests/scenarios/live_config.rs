@@ -523,3 +523,35 @@ fn a_file_rewritten_in_place_is_applied_once_it_has_settled() {
         assert!(e.contains("the file is empty"), "{e}");
     }
 }
+
+#[test]
+fn a_site_sampled_and_then_turned_off_keeps_its_counts_in_the_final_stats() {
+    // Every sampled call is refused by the overhead cap (no run), and then the site is
+    // turned off: the final record still counts what it sampled, as the metrics do.
+    let off_after =
+        |rho: &str| format!("max_overhead = 0.0\n[functions.\"{TRIPLED}\"]\nrho = {rho}");
+    let run = scenario(here!(), &off_after("1.0"), || {
+        for i in 0..5 {
+            tripled(i);
+        }
+        let path = scenario_dir().join("invite.toml");
+        support::replace_atomically(
+            &path,
+            &config_with(&off_after("0.0")).replace("max_overhead = 1.0\n", ""),
+        );
+        assert!(support::eventually(WAIT, || !config_records_so_far().is_empty()));
+        tripled(9);
+    });
+    run.assert_success();
+    let stats = run.final_stats();
+    let site = stats
+        .sites
+        .iter()
+        .find(|s| s.site == TRIPLED)
+        .unwrap_or_else(|| panic!("{TRIPLED} missing from the final stats\n{}", run.describe()));
+    assert!(
+        site.sampled > 0 && (site.rho, site.runs) == (0.0, 0),
+        "{site:?}"
+    );
+    assert_eq!(site.skipped.overhead, site.sampled, "{site:?}");
+}
