@@ -103,9 +103,10 @@ impl State {
         let elapsed = self.started.elapsed().as_secs_f64().max(1e-9);
         let all_runs: u64 = site::all().map(|s| s.runs.load(Relaxed)).sum();
         let sites = site::all()
-            // A site sampled while it was on and off now (a fleet's pair dealt elsewhere, a
-            // reload) is listed: its counts are the metrics' too, and the totals must agree.
-            .filter(|s| s.rho() > 0.0 || s.runs.load(Relaxed) > 0 || s.sampled.load(Relaxed) > 0)
+            // The sites on now, and those sampled while on and off now (a fleet's pair dealt
+            // elsewhere, a reload): their counts are the metrics' too, and the totals must
+            // agree. A site that ran was sampled first.
+            .filter(|s| s.rho() > 0.0 || s.sampled.load(Relaxed) > 0)
             .map(|s| {
                 let tally = self.tallies.get(&s.key());
                 let runs = s.runs.load(Relaxed);

@@ -528,8 +528,13 @@ fn a_file_rewritten_in_place_is_applied_once_it_has_settled() {
 fn a_site_sampled_and_then_turned_off_keeps_its_counts_in_the_final_stats() {
     // Every sampled call is refused by the overhead cap (no run), and then the site is
     // turned off: the final record still counts what it sampled, as the metrics do.
-    let off_after =
-        |rho: &str| format!("max_overhead = 0.0\n[functions.\"{TRIPLED}\"]\nrho = {rho}");
+    // `four_ways` is on and never called; the other sites are off and never called.
+    let off_after = |rho: &str| {
+        format!(
+            "max_overhead = 0.0\n[functions.\"{TRIPLED}\"]\nrho = {rho}\n\
+             [functions.\"{FOUR_WAYS}\"]\nrho = 1.0"
+        )
+    };
     let run = scenario(here!(), &off_after("1.0"), || {
         for i in 0..5 {
             tripled(i);
@@ -554,4 +559,11 @@ fn a_site_sampled_and_then_turned_off_keeps_its_counts_in_the_final_stats() {
         "{site:?}"
     );
     assert_eq!(site.skipped.overhead, site.sampled, "{site:?}");
+    // A site on is listed though never called; one off and never called is not.
+    let listed: Vec<&str> = stats.sites.iter().map(|s| s.site.as_str()).collect();
+    assert!(listed.contains(&FOUR_WAYS), "{listed:?}");
+    assert!(
+        !listed.contains(&"scenarios::live_config::guarded"),
+        "{listed:?}"
+    );
 }
