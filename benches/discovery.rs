@@ -83,6 +83,12 @@ struct Tally {
     char_measures: Vec<(&'static str, CharMeasureFn)>,
     /// Its functions of one number to a number.
     of_numbers: Vec<(&'static str, NumberFn)>,
+    /// Its functions of two numbers, and of a number and an integer (taken where they take
+    /// a tuple result's parts).
+    of_pairs: Vec<(&'static str, PairFn)>,
+    of_scalings: Vec<(&'static str, ScaleFn)>,
+    /// Its functions of one single-precision number.
+    of_numbers32: Vec<(&'static str, Number32Fn)>,
     /// The wrong versions of the bench's own functions (`generated`).
     generated: Vec<(&'static str, Vec<(&'static str, Wrong)>)>,
     /// Of the functions with such versions: how many; their mutants the representative set
@@ -105,6 +111,13 @@ type CharMeasureFn = fn(char) -> Option<usize>;
 /// A measure of one string.
 type MeasureFn = fn(String) -> usize;
 type NumberFn = fn(f64) -> f64;
+
+/// A function of two numbers, and of a number and an integer.
+type PairFn = fn(f64, f64) -> f64;
+type ScaleFn = fn(f64, i32) -> f64;
+
+/// A function of one single-precision number to one.
+type Number32Fn = fn(f32) -> f32;
 
 /// A function of an integer to text that can fail.
 type WriteFn = fn(i32) -> Option<String>;
@@ -264,6 +277,9 @@ impl Tally {
         give!(self.measures);
         give!(self.char_measures);
         give!(self.of_numbers);
+        give!(self.of_pairs);
+        give!(self.of_scalings);
+        give!(self.of_numbers32);
         d
     }
 
@@ -304,6 +320,9 @@ impl Tally {
             measures: Vec::new(),
             char_measures: Vec::new(),
             of_numbers: Vec::new(),
+            of_pairs: Vec::new(),
+            of_scalings: Vec::new(),
+            of_numbers32: Vec::new(),
             generated: generated(),
             judged_functions: 0,
             judged_mutants: 0,
@@ -5877,7 +5896,9 @@ fn unseen_fifteenth(n: usize, fresh: usize, seed: u64) {
 // crate's exponentials, logarithms and roots of one number, as a person has them at hand. The
 // relations a person writes for each and the mistakes an implementation makes were written
 // before discovery first ran on them; the figures are reported as they came out, for three
-// draws of the inputs.
+// draws of the inputs. Since then (no longer unseen) each function is also given the
+// crate's functions of two arguments, which discovery takes where they take a tuple result's
+// parts (`ldexp` of `frexp`'s).
 
 fn unseen_sixteenth(n: usize, fresh: usize, seed: u64) {
     use std::f64::consts::PI;
@@ -5896,6 +5917,20 @@ fn unseen_sixteenth(n: usize, fresh: usize, seed: u64) {
         ("fn log1p(x: f64) -> f64", libm::log1p),
         ("fn sqrt(x: f64) -> f64", libm::sqrt),
         ("fn cbrt(x: f64) -> f64", libm::cbrt),
+    ];
+    // And those of two arguments a person has beside them.
+    t.of_pairs = vec![
+        ("fn hypot(x: f64, y: f64) -> f64", libm::hypot),
+        ("fn atan2(y: f64, x: f64) -> f64", libm::atan2),
+        ("fn fmod(x: f64, y: f64) -> f64", libm::fmod),
+        ("fn pow(x: f64, y: f64) -> f64", libm::pow),
+        ("fn copysign(x: f64, y: f64) -> f64", libm::copysign),
+        ("fn fmax(x: f64, y: f64) -> f64", libm::fmax),
+        ("fn fmin(x: f64, y: f64) -> f64", libm::fmin),
+    ];
+    t.of_scalings = vec![
+        ("fn ldexp(x: f64, n: i32) -> f64", libm::ldexp),
+        ("fn scalbn(x: f64, n: i32) -> f64", libm::scalbn),
     ];
     // A coordinate as programs pass one: anywhere in a range, some exactly zero or whole.
     let coordinate = |r: &mut rand::rngs::StdRng, scale: f64| -> f64 {

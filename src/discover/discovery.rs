@@ -16,7 +16,7 @@ use super::proposal::{propose, Proposals};
 use super::residue;
 use super::search;
 use super::signature::Signature;
-use super::transform::{separators, Transform, TEXT_OPS};
+use super::transform::{separators, takes_parts, Transform, TEXT_OPS};
 use super::value::{push_with, Kind, Value};
 use super::{Error, DEFAULT_MIN_INPUTS};
 
@@ -124,8 +124,10 @@ impl<'f, A: Args> Discovery<'f, A> {
     /// that value is put through it alike (`if result.is_ok() =>
     /// encode(&result.clone().unwrap()) == s` of a decoder). Where it is another measure of
     /// the same input (of the one parameter's type, to a number of the result's), it may
-    /// bound the result (`result <= width_cjk(s)`). An error where the signature does not
-    /// parse, is a method's, or takes none of these types.
+    /// bound the result (`result <= width_cjk(s)`). A function of several arguments is
+    /// taken where it takes a tuple result's parts, one each in their order: the result
+    /// spread through it (`ldexp(result.0, result.1) == x` of `frexp`). An error where the
+    /// signature does not parse, is a method's, or takes none of these types.
     ///
     /// ```
     /// // ASCII case: Unicode's does not come back (`İ` lowers to `i` and a combining dot).
@@ -175,14 +177,15 @@ impl<'f, A: Args> Discovery<'f, A> {
                 reason: "takes `self`: give a function of one argument, called by name",
             });
         }
-        if sib.params.len() != 1 {
+        let mut with = self.sig.clone();
+        if sib.params.len() != 1 && !takes_parts(&with, &sib) {
             return Err(Error::Sibling {
                 signature: signature.to_string(),
-                reason: "does not take one argument: give a function of one, or wrap this \
-                         one in a function of one that sets the others",
+                reason: "takes neither one argument nor the parts of the tuple result: \
+                         give a function of one, or wrap this one in a function of one that \
+                         sets the others",
             });
         }
-        let mut with = self.sig.clone();
         with.siblings.push(sib);
         let last = with.siblings.len() - 1;
         let fits = Transform::all(&with).iter().any(|t| {
@@ -190,7 +193,8 @@ impl<'f, A: Args> Discovery<'f, A> {
                 if *sibling == last)
         }) || Image::all(&with).iter().any(|m| m.sibling() == last)
             // The value inside the result's `Some`/`Ok`, where `g` takes its type.
-            || inner_signature(&with, with.siblings[last].params[0].kind)
+            || with.siblings[last].params.len() == 1
+                && inner_signature(&with, with.siblings[last].params[0].kind)
                 .is_some_and(|part| Image::all(&part).iter().any(|m| m.sibling() == last));
         if !fits {
             return Err(Error::Sibling {
@@ -300,7 +304,16 @@ impl<'f, A: Args> Discovery<'f, A> {
         let through: Vec<Box<OneArg<'_>>> = self
             .siblings
             .iter()
-            .map(|g| Box::new(move |v: &Value| g(std::slice::from_ref(v))) as Box<OneArg<'_>>)
+            .zip(&self.signature().siblings)
+            .map(|(g, sib)| {
+                // One that takes the tuple result's parts gets them spread.
+                let spread = sib.params.len() > 1;
+                Box::new(move |v: &Value| match v {
+                    Value::Record(parts) if spread => g(parts),
+                    _ if spread => None,
+                    _ => g(std::slice::from_ref(v)),
+                }) as Box<OneArg<'_>>
+            })
             .collect();
         let through: Vec<&OneArg<'_>> = through.iter().map(|g| g.as_ref()).collect();
         inputs
@@ -2271,6 +2284,109 @@ mod tests {
             same.relations().any(|r| r == "result == reference(x)"),
             "{same}"
         );
+    }
+
+    #[test]
+    fn a_function_that_takes_a_tuple_result_s_parts_is_a_round_trip_where_it_gives_x_back() {
+        // A number split into a mantissa in [0.5, 1) and a power of two, and put back
+        // together by a function of both parts.
+        fn split(x: f64) -> (f64, i32) {
+            if x == 0.0 || !x.is_finite() {
+                return (x, 0);
+            }
+            let e = x.abs().log2().floor() as i32 + 1;
+            (x / 2f64.powi(e), e)
+        }
+        let join = |m: f64, e: i32| m * 2f64.powi(e);
+        let xs: Vec<(f64,)> = (0..80)
+            .map(|i| (-300.0 + 600.0 * ((f64::from(i) * 0.618_033_988_7) % 1.0),))
+            .collect();
+        let with = |f: fn(f64) -> (f64, i32)| {
+            Discovery::new("fn split(x: f64) -> (f64, i32)", f)
+                .unwrap()
+                .sibling("fn join(m: f64, e: i32) -> f64", join)
+                .unwrap()
+        };
+        let found = with(split).inputs(xs.clone()).run();
+        let round_trip = "join(result.0, result.1) == x";
+        assert!(found.relations().any(|r| r == round_trip), "{found}");
+        // It tells a mantissa in the wrong octave, with the exponent still the right one's.
+        let kept = Proposals(
+            found
+                .0
+                .iter()
+                .filter(|p| p.relation == round_trip)
+                .cloned()
+                .collect(),
+        );
+        let octave = |x: f64| {
+            let (m, e) = split(x);
+            (m / 2.0, e)
+        };
+        assert_eq!(with(octave).failing(&kept, xs.clone()), [round_trip]);
+        assert_eq!(with(split).failing(&kept, xs.clone()), Vec::<String>::new());
+        // Parts that do not give the number back: no round trip is claimed.
+        let off = Discovery::new("fn split(x: f64) -> (f64, i32)", split)
+            .unwrap()
+            .sibling("fn join(m: f64, e: i32) -> f64", |m: f64, e: i32| {
+                m * 2f64.powi(e + 1)
+            })
+            .unwrap()
+            .inputs(xs)
+            .run();
+        assert!(!off.relations().any(|r| r.contains("join(")), "{off}");
+    }
+
+    #[test]
+    fn a_float_given_back_by_another_function_is_judged_as_a_pasted_relation_compares_it() {
+        // `cos(acos(p))` is `p` to within rounding, not bit for bit; the follow-ups that
+        // leave `[-1, 1]` have no arccosine (NaN) and show nothing of it.
+        let ps: Vec<(f64,)> = (0..80)
+            .map(|i| (-0.45 + 0.9 * ((f64::from(i) * 0.618_033_988_7) % 1.0),))
+            .collect();
+        let inexact = ps.iter().filter(|&&(p,)| p.acos().cos() != p).count();
+        assert!(inexact > 10, "{inexact}");
+        let with = |f: fn(f64) -> f64| {
+            Discovery::new("fn acos(p: f64) -> f64", f)
+                .unwrap()
+                .sibling("fn cos(x: f64) -> f64", f64::cos)
+                .unwrap()
+        };
+        let found = with(f64::acos).inputs(ps.clone()).run();
+        let back = "cos(result.clone()) == p";
+        assert!(found.relations().any(|r| r == back), "{found}");
+        // Off by more than rounding, it is no round trip.
+        let off = with(|p: f64| 1.001 * p.acos()).inputs(ps).run();
+        assert!(!off.relations().any(|r| r == back), "{off}");
+    }
+
+    #[test]
+    fn a_function_of_several_arguments_is_another_function_only_where_it_takes_the_parts() {
+        let split = |x: f64| (x.fract(), x.trunc());
+        let tuple = || Discovery::new("fn split(x: f64) -> (f64, f64)", split).unwrap();
+        let add = |a: f64, b: f64| a + b;
+        assert!(tuple()
+            .sibling("fn add(a: f64, b: f64) -> f64", add)
+            .is_ok());
+        // Parts of other types, in another number, or of a result that is no tuple.
+        let mixed = |a: f64, n: i32| a + f64::from(n);
+        let three = |a: f64, b: f64, c: f64| a + b + c;
+        let plain = Discovery::new("fn half(x: f64) -> f64", |x: f64| x / 2.0).unwrap();
+        for err in [
+            tuple()
+                .sibling("fn mixed(a: f64, n: i32) -> f64", mixed)
+                .err(),
+            tuple()
+                .sibling("fn three(a: f64, b: f64, c: f64) -> f64", three)
+                .err(),
+            plain.sibling("fn add(a: f64, b: f64) -> f64", add).err(),
+        ] {
+            let err = err.expect("refused").to_string();
+            assert!(err.contains("the parts of the tuple result"), "{err}");
+        }
+        // An array's parts are one value, given whole.
+        let pair = Discovery::new("fn pair(x: f64) -> [f64; 2]", |x: f64| [x, -x]).unwrap();
+        assert!(pair.sibling("fn add(a: f64, b: f64) -> f64", add).is_err());
     }
 
     #[test]

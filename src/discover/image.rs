@@ -7,7 +7,7 @@
 //! as the result, and on every follow-up run. The search reads those alone.
 
 use super::signature::{Param, Signature};
-use super::transform::{same_type, takes_result};
+use super::transform::{same_type, takes_parts, takes_result};
 use super::value::{Kind, Value};
 
 /// A relation of the result through another function `g` of the crate
@@ -110,7 +110,8 @@ impl Image {
                     );
                 }
             }
-            if !takes_result(sig, g) {
+            let spread = takes_parts(sig, g);
+            if !takes_result(sig, g) && !spread {
                 continue;
             }
             if g.output == Kind::Bool {
@@ -123,7 +124,8 @@ impl Image {
                 if gives(g, p) {
                     out.push(Image::Undoes { sibling, param });
                 }
-                if p.kind == sig.output && same_type(&p.ty, &sig.output_ty) {
+                // `g(x)` of a parameter of the result's type needs `g` of one argument.
+                if !spread && p.kind == sig.output && same_type(&p.ty, &sig.output_ty) {
                     out.push(Image::Alike { sibling, param });
                 }
             }
@@ -169,7 +171,11 @@ impl Image {
                 let x = &seen.input[param];
                 match image.inner() {
                     Some(inner) => inner == Some(x),
-                    None => image == x,
+                    // A float given back as a pasted `==` takes it: within its tolerance.
+                    None => match (image, x) {
+                        (Value::Float(back), Value::Float(x)) => super::form::pasted_eq(*back, *x),
+                        _ => image == x,
+                    },
                 }
             }
             Image::Alike { param, .. } => seen
@@ -198,7 +204,11 @@ impl Image {
     /// The relation as Rust source.
     pub fn text(self, sig: &Signature) -> String {
         let g = &sig.siblings[self.sibling()];
-        let of_result = call(g, "&result", "result.clone()");
+        let of_result = if takes_parts(sig, g) {
+            spread(g)
+        } else {
+            call(g, "&result", "result.clone()")
+        };
         match self {
             Image::Holds { value: true, .. } => of_result,
             Image::Holds { value: false, .. } => format!("!{of_result}"),
@@ -318,6 +328,25 @@ fn gives(g: &Signature, p: &Param) -> bool {
     let inside = matches!(g.output, Kind::Option | Kind::Result)
         && super::project::inner_type(&g.output_ty).is_some_and(|t| same_type(&t, &p.ty));
     plain || inside
+}
+
+/// `g` called on the result's parts, one argument each (`ldexp(result.0, result.1)`),
+/// borrowed or owned as `g` takes them.
+fn spread(g: &Signature) -> String {
+    let args: Vec<String> = g
+        .params
+        .iter()
+        .enumerate()
+        .map(|(k, q)| {
+            let copy = matches!(q.kind, Kind::Float | Kind::Int | Kind::Bool | Kind::Char);
+            match (copy, q.by_ref()) {
+                (true, _) => format!("result.{k}"),
+                (false, true) => format!("&result.{k}"),
+                (false, false) => format!("result.{k}.clone()"),
+            }
+        })
+        .collect();
+    format!("{}({})", g.name, args.join(", "))
 }
 
 /// `g` called on a value written as a reference, `by_ref`, or as an owned value, `owned`:

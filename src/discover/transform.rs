@@ -1394,6 +1394,23 @@ pub(super) fn takes_result(sig: &Signature, g: &Signature) -> bool {
     matches!(g.params.as_slice(), [arg] if arg.kind == sig.output && same_type(&arg.ty, &sig.output_ty))
 }
 
+/// Whether the other function `g` takes the parts of `sig`'s tuple result, one argument each
+/// in their order (`ldexp(m, e)` of `frexp(x) -> (f64, i32)`): a round trip through it
+/// starts from the whole result, spread.
+pub(super) fn takes_parts(sig: &Signature, g: &Signature) -> bool {
+    let Some(parts) = super::project::part_types(&sig.output_ty) else {
+        return false;
+    };
+    let tuple = sig.output_ty.trim_start_matches('&').starts_with('(');
+    tuple
+        && g.params.len() >= 2
+        && g.params.len() == parts.len()
+        && g.params
+            .iter()
+            .zip(&parts)
+            .all(|(q, t)| same_type(&q.ty, t))
+}
+
 /// Whether the other function `g` takes one value of the type inside `sig`'s `Option` or
 /// `Result` result: a round trip through it starts from the value inside `Some`/`Ok`, and
 /// its relations are the value's (`decode(&encode(&result.clone().unwrap())).unwrap() ==
