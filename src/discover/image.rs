@@ -153,10 +153,17 @@ impl Image {
     /// Whether the relation holds on a run.
     pub fn holds(self, seen: &Seen<'_>) -> bool {
         if let Image::Bound { upper, .. } = self {
-            let Some(o) = seen.of_input.and_then(|g| order(seen.result, g)) else {
+            let Some(g) = seen.of_input else {
                 return false;
             };
-            return if upper { o.is_le() } else { o.is_ge() };
+            // As a pasted `<=` compares floats: within invite's tolerance of each other is
+            // equal (`expm1(x)` an ulp above `exp(x)` where both are huge).
+            let near = matches!((seen.result, g), (Value::Float(y), Value::Float(g))
+                if super::form::pasted_eq(*y, *g));
+            let Some(o) = order(seen.result, g) else {
+                return false;
+            };
+            return near || if upper { o.is_le() } else { o.is_ge() };
         }
         if let Image::Twin { as_is, .. } = self {
             return seen.of_input.is_some_and(|g| as_is.holds(seen.result, g));
@@ -753,6 +760,23 @@ mod tests {
         assert!(!judge(true, Value::Int(3), Some(Value::Int(2))));
         assert!(!judge(true, Value::Int(1), None));
         assert!(!judge(true, Value::Str("a".into()), Some(Value::Int(2))));
+        // Floats as a pasted `<=` compares them: an ulp above a huge twin is not above it,
+        // a relative thousandth is; integers stay exact.
+        let huge = 2.35e17_f64;
+        let above = f64::from_bits(huge.to_bits() + 1);
+        assert!(judge(true, Value::Float(above), Some(Value::Float(huge))));
+        assert!(judge(false, Value::Float(huge), Some(Value::Float(above))));
+        assert!(!judge(
+            true,
+            Value::Float(huge * 1.001),
+            Some(Value::Float(huge))
+        ));
+        assert!(!judge(false, Value::Float(1.0), Some(Value::Float(1.001))));
+        assert!(!judge(
+            true,
+            Value::Int(1 << 60),
+            Some(Value::Int((1 << 60) - 1))
+        ));
     }
 
     #[test]

@@ -932,14 +932,9 @@ fn images(sig: &Signature, scope: &Scope<'_>) -> Vec<Found> {
 /// Whether the `k`th relation of [`Image::all`] held on the observation's result and on
 /// every follow-up run it was judged on.
 fn image_held(o: &Observation, k: usize) -> bool {
-    // A follow-up that left the function's domain (a float result not finite) shows
+    // A follow-up that left the function's domain (a float in its result not finite) shows
     // nothing of a relation of one call's result: a property is not judged there either.
-    let outside = |f: &super::observe::Follow| {
-        f.output
-            .as_ref()
-            .and_then(Value::number)
-            .is_some_and(|y| !y.is_finite())
-    };
+    let outside = |f: &super::observe::Follow| f.output.as_ref().is_some_and(|y| !y.finite());
     o.images.get(k).is_some_and(|run| run.held)
         && o.follow
             .iter()

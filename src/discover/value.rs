@@ -97,6 +97,18 @@ impl Value {
         }
     }
 
+    /// Whether every float the value holds, at any depth, is finite: a result with a `NaN`
+    /// or an infinity in it came from outside the function's domain.
+    pub fn finite(&self) -> bool {
+        match self {
+            Value::Float(x) => x.is_finite(),
+            Value::FloatSeq(xs) => xs.iter().all(|x| x.is_finite()),
+            Value::List(items) | Value::Record(items) => items.iter().all(Value::finite),
+            Value::Option(Some(v)) | Value::Result(Ok(v)) => v.finite(),
+            _ => true,
+        }
+    }
+
     /// The kind of this value.
     pub fn kind(&self) -> Kind {
         match self {
@@ -573,6 +585,22 @@ pub(crate) mod lossless_seq {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_is_finite_where_every_float_in_it_is() {
+        let f = Value::Float;
+        assert!(f(1.0).finite() && !f(f64::NAN).finite() && !f(f64::INFINITY).finite());
+        assert!(Value::Int(i128::MAX).finite() && Value::Str("NaN".into()).finite());
+        assert!(!Value::FloatSeq(vec![1.0, f64::NAN]).finite());
+        assert!(Value::FloatSeq(vec![1.0, -2.0]).finite());
+        assert!(!Value::Record(vec![f(f64::NAN), Value::Int(0)]).finite());
+        assert!(Value::Record(vec![f(0.5), Value::Int(0)]).finite());
+        assert!(!Value::List(vec![f(1.0), f(f64::NEG_INFINITY)]).finite());
+        assert!(!Value::Option(Some(Box::new(f(f64::NAN)))).finite());
+        assert!(Value::Option(None).finite());
+        assert!(!Value::Result(Ok(Box::new(f(f64::NAN)))).finite());
+        assert!(Value::Result(Err("NaN".into())).finite());
+    }
 
     #[test]
     fn special_floats_survive_json() {

@@ -2296,7 +2296,10 @@ fn a_round_trip_through_another_function_is_proposed_as_it_is_pasted() {
             |a: String, b: String| a + &b,
         );
     let two = err(two.map(|_| ())).unwrap_or_default();
-    assert!(two.contains("does not take one argument"), "{two}");
+    assert!(
+        two.contains("takes neither one argument nor the parts of the tuple result"),
+        "{two}"
+    );
     let escaping = Discovery::new("fn escape(s: &str) -> String", |s: String| escaped(&s)).unwrap();
     // Asked first, without giving it: the same answer.
     let halving = |x: f64| x / 2.0;
