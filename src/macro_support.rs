@@ -493,10 +493,9 @@ pub fn discover_observe(
             .map(|f| f.kind)
             .chain(kinds.iter().copied())
             .collect();
-        let none = Mutants {
-            versions: &[],
-            wrong: &mut |_, _| None,
-        };
+        // A method's versions are called as the method is, on the receiver rebuilt from
+        // the fields that lead the input.
+        let mutants = Mutants { versions, wrong };
         observation_verdict(
             &signature,
             &kinds,
@@ -504,7 +503,7 @@ pub fn discover_observe(
             input,
             call,
             Some(&signature),
-            none,
+            mutants,
         )
     };
     t.set_observation(outcome, detail);

@@ -64,8 +64,9 @@ pub fn in_vivo(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// Parameters and result must be numbers, `bool`, or vectors or slices of numbers; the
 /// parameters are taken by value or by `&` reference. Options: `name`, `rho`, `timeout_ms`,
-/// and `mutants = true` to observe the wrong versions `#[invite::mutants]` would build of a
-/// free function beside it, by which `invite discover` judges its proposals.
+/// and `mutants = true` to observe the wrong versions `#[invite::mutants]` would build of the
+/// function (or `&self` method, on the same receiver) beside it, by which `invite discover`
+/// judges its proposals.
 /// `discover = true` in `#[invite::metamorphic]` does the same beside its tests.
 #[proc_macro_attribute]
 pub fn discover(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -94,11 +95,12 @@ pub fn derive_discoverable(item: TokenStream) -> TokenStream {
     }
 }
 
-/// Builds wrong versions of a free function (or an inherent associated one; not a trait
-/// impl's, beside which no other item may stand), for relation discovery to judge its
-/// relations by: each is the body with one comparison's boundary or sense, one `&&`/`||`, or
-/// one literal changed (at most 16, spread over the body). The function itself is left as
-/// written.
+/// Builds wrong versions of a free function (or an inherent associated one, or a method that
+/// takes `&self`; not a trait impl's, beside which no other item may stand), for relation
+/// discovery to judge its relations by: each is the body with one comparison's boundary or
+/// sense, one `&&`/`||`, or one literal changed (at most 16, spread over the body). The
+/// function itself is left as written. A method's versions take the receiver first
+/// (`fn(&Self, ...)`), and read it wherever the body reads `self`.
 ///
 /// ```ignore
 /// #[invite::mutants]
@@ -114,8 +116,8 @@ pub fn derive_discoverable(item: TokenStream) -> TokenStream {
 /// (no lint reads it as a constant), and nothing is changed inside `while`, `loop`, an
 /// iterator without end or an `unsafe` block. Each version copies the body, so a body that
 /// calls a macro that might define an item (any but the standard library's and the logging
-/// facades'), a method, an `async` or `unsafe fn`, an `impl Trait` parameter and a result
-/// that borrows are refused. Put it above `#[invite::discover]` or `#[invite::metamorphic]`.
+/// facades'), a method that takes `self` otherwise than as `&self`, an `async` or `unsafe fn`,
+/// an `impl Trait` parameter and a result that borrows are refused. Put it above `#[invite::discover]` or `#[invite::metamorphic]`.
 #[proc_macro_attribute]
 pub fn mutants(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item = proc_macro2::TokenStream::from(item);

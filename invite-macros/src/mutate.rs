@@ -70,13 +70,15 @@ pub const BY_DISCOVERY: &str = "`mutants = true` runs";
 /// pointer type; an error that says why where none can be built.
 pub fn listed(func: &ItemFn, by: &str) -> syn::Result<(TokenStream, TokenStream)> {
     check(func, by)?;
-    let types: Vec<&Type> = func
+    // A method's versions take its receiver first, as `&Self`, named where `self` was.
+    let method = func.sig.receiver().is_some();
+    let types: Vec<TokenStream> = func
         .sig
         .inputs
         .iter()
-        .filter_map(|a| match a {
-            FnArg::Typed(t) => Some(&*t.ty),
-            FnArg::Receiver(_) => None,
+        .map(|a| match a {
+            FnArg::Typed(t) => t.ty.to_token_stream(),
+            FnArg::Receiver(_) => quote!(&Self),
         })
         .collect();
     let output = match &func.sig.output {
@@ -90,18 +92,70 @@ pub fn listed(func: &ItemFn, by: &str) -> syn::Result<(TokenStream, TokenStream)
         .sig
         .inputs
         .iter()
-        .filter_map(|a| match a {
+        .map(|a| match a {
             FnArg::Typed(t) => {
                 let (pat, ty) = (&t.pat, &t.ty);
-                Some(quote!(#pat: #ty))
+                quote!(#pat: #ty)
             }
-            FnArg::Receiver(_) => None,
+            // A closure's parameter cannot be named `self`.
+            FnArg::Receiver(_) => quote!(__invite_self: &Self),
         })
         .collect();
-    let entries = mutated(&func.block)
-        .into_iter()
-        .map(|(what, body)| quote!((#what, (|#(#params),*| -> #output #body) as #pointer)));
+    let entries = mutated(&func.block).into_iter().map(|(what, mut body)| {
+        if method {
+            Receiver.visit_block_mut(&mut body);
+        }
+        quote!((#what, (|#(#params),*| -> #output #body) as #pointer))
+    });
     Ok((quote!(::std::vec![#(#entries),*]), pointer))
+}
+
+/// `self` in a method's body, renamed to the versions' parameter: in expressions and in the
+/// tokens of macro calls, but not in `self::` paths, which name the module, nor in nested
+/// items, which have their own.
+struct Receiver;
+
+impl VisitMut for Receiver {
+    fn visit_expr_path_mut(&mut self, e: &mut syn::ExprPath) {
+        if e.qself.is_none() && e.path.is_ident("self") {
+            e.path = syn::parse_quote!(__invite_self);
+        }
+    }
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        m.tokens = receiver_in(std::mem::take(&mut m.tokens));
+    }
+}
+
+/// [`Receiver`]'s renaming of a macro call's tokens.
+fn receiver_in(tokens: TokenStream) -> TokenStream {
+    use proc_macro2::TokenTree;
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let path_after = |k: usize| {
+        matches!((trees.get(k + 1), trees.get(k + 2)),
+            (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)))
+                if a.as_char() == ':' && b.as_char() == ':')
+    };
+    trees
+        .iter()
+        .enumerate()
+        .map(|(k, t)| match t {
+            TokenTree::Ident(i) if i == "self" && !path_after(k) => {
+                TokenTree::Ident(proc_macro2::Ident::new("__invite_self", i.span()))
+            }
+            TokenTree::Group(g) => {
+                let mut inner = proc_macro2::Group::new(g.delimiter(), receiver_in(g.stream()));
+                inner.set_span(g.span());
+                TokenTree::Group(inner)
+            }
+            other => other.clone(),
+        })
+        .collect()
+}
+
+/// Whether a receiver is `&self`, with no type written.
+fn shared(r: &syn::Receiver) -> bool {
+    matches!(r.kind, syn::ReceiverKind::Reference(_, _, None))
 }
 
 /// `invite::mutants_of!(path::to::f)`: the list `#[invite::mutants]` made for `f`.
@@ -127,8 +181,8 @@ fn check(func: &ItemFn, by: &str) -> syn::Result<()> {
         Err(syn::Error::new(
             span,
             format!(
-                "{by} wrong versions of a free, safe, synchronous function, each a copy of its \
-                 body, and {what}; give discovery the wrong versions of this function by hand \
+                "{by} wrong versions of a safe, synchronous function or `&self` method, each a \
+                 copy of its body, and {what}; give discovery the wrong versions of this function by hand \
                  (`Discovery::mutants`), or build them of a function it calls"
             ),
         ))
@@ -148,7 +202,14 @@ fn check(func: &ItemFn, by: &str) -> syn::Result<()> {
     }
     for a in &sig.inputs {
         match a {
-            FnArg::Receiver(r) => return refuse(r.span(), "a method takes `self`"),
+            FnArg::Receiver(r) if !shared(r) => {
+                return refuse(
+                    r.span(),
+                    "a version takes the receiver only as `&self` (no type written), so \
+                     that none changes or consumes what the program holds",
+                )
+            }
+            FnArg::Receiver(_) => {}
             FnArg::Typed(t) if mentions(&t.ty, Mention::ImplTrait) => {
                 return refuse(t.ty.span(), "an `impl Trait` parameter has no type to name")
             }
@@ -811,7 +872,17 @@ mod tests {
                 }
             ),
             quote!(
-                fn f(&self, x: f64) -> f64 {
+                fn f(&mut self, x: f64) -> f64 {
+                    x
+                }
+            ),
+            quote!(
+                fn f(self, x: f64) -> f64 {
+                    x
+                }
+            ),
+            quote!(
+                fn f(self: &Self, x: f64) -> f64 {
                     x
                 }
             ),
@@ -1039,6 +1110,49 @@ mod tests {
             out.matches("# [cfg (feature = \"simd\")]").count(),
             2,
             "{out}"
+        );
+        // A method's versions take `&Self` first, and read it where the body reads `self`:
+        // in expressions, closures and macro calls, but not in a `self::` path or an item of
+        // its own.
+        let out = expand(
+            TokenStream::new(),
+            quote!(
+                fn fee(&self, c: i64) -> i64 {
+                    fn inner(x: i64) -> i64 {
+                        x
+                    }
+                    let cap = || self.cap;
+                    println!("{}", self.rate);
+                    if c > self.threshold {
+                        self::scale(c, cap())
+                    } else {
+                        inner(20)
+                    }
+                }
+            ),
+        )
+        .unwrap()
+        .to_string();
+        let list = &out[out.find("__invite_mutants_fee").unwrap()..];
+        assert!(list.contains("as fn (& Self , i64) -> i64"), "{list}");
+        assert!(
+            list.contains("| __invite_self : & Self , c : i64 |"),
+            "{list}"
+        );
+        for read in [
+            "__invite_self . cap",
+            "__invite_self . rate",
+            "c > __invite_self . threshold",
+            "self :: scale",
+            "fn inner (x : i64)",
+        ] {
+            assert!(list.contains(read), "{read}: {list}");
+        }
+        // Outside the versions' names (string literals), no `self` is read.
+        let code: String = list.split('"').step_by(2).collect();
+        assert!(
+            !code.replace("__invite_self", "").contains("self ."),
+            "{code}"
         );
         let of = of(quote!(stats::sign::<u8>)).unwrap().to_string();
         assert_eq!(of, "stats :: __invite_mutants_sign :: < u8 > ()");

@@ -301,6 +301,127 @@ fn a_live_discovery_runs_the_wrong_versions_and_its_proposals_say_what_they_catc
     assert_eq!(most(&rep), Some(2), "{rep}");
 }
 
+/// A tariff as a model holds one: a threshold and a rate, read through `self`.
+#[derive(Clone, Debug, PartialEq, invite::Discoverable)]
+struct Tariff {
+    threshold: i64,
+    rate: i64,
+}
+
+impl Tariff {
+    /// Under discovery, with the wrong versions of a method: each takes the receiver.
+    #[invite::discover(mutants = true)]
+    fn charge(&self, cents: i64) -> i64 {
+        if cents > self.threshold {
+            cents / self.rate
+        } else {
+            20
+        }
+    }
+
+    /// The same, its versions built to be called by hand; `self` in a macro call's tokens
+    /// and a `self::` path are the receiver's and the module's.
+    #[invite::mutants]
+    fn quoted(&self, cents: i64) -> String {
+        let over = cents > self.threshold;
+        let band = self::band_name(over);
+        format!("{band}: {}", if over { cents / self.rate } else { 20 })
+    }
+}
+
+fn band_name(over: bool) -> &'static str {
+    if over {
+        "over"
+    } else {
+        "flat"
+    }
+}
+
+#[test]
+fn the_wrong_versions_of_a_method_take_its_receiver() {
+    let tariff = Tariff {
+        threshold: 1000,
+        rate: 50,
+    };
+    let list = invite::mutants_of!(Tariff::quoted);
+    let named: Vec<&str> = list.iter().map(|m| m.0).collect();
+    assert!(
+        named.contains(&"`cents > self.threshold` as `cents >= self.threshold`"),
+        "{named:?}"
+    );
+    // Each version reads the receiver it is given: the boundary moved differs at the
+    // threshold of each tariff, and only there.
+    let moved = list
+        .iter()
+        .find(|m| m.0 == "`cents > self.threshold` as `cents >= self.threshold`")
+        .unwrap()
+        .1;
+    let other = Tariff {
+        threshold: 300,
+        rate: 10,
+    };
+    for t in [&tariff, &other] {
+        let differ: Vec<i64> = (0..2000).filter(|&c| moved(t, c) != t.quoted(c)).collect();
+        assert_eq!(differ, [t.threshold], "{t:?}");
+    }
+    assert_eq!(tariff.quoted(2000), "over: 40");
+}
+
+#[test]
+fn a_live_discovery_of_a_method_runs_its_wrong_versions_on_the_receiver() {
+    use invite::record::Record;
+    let config = "default_rho = 1.0\nmax_concurrent = 64\nmax_overhead = 1.0\n\
+                  child_cpu_charge = 0.0\nwhen_busy = \"wait\"";
+    let run = crate::support::scenario(here!(), config, || {
+        let tariff = Tariff {
+            threshold: 1000,
+            rate: 50,
+        };
+        for i in 0..40 {
+            let cents = i * 97 - 800;
+            let right = if cents > 1000 { cents / 50 } else { 20 };
+            assert_eq!(tariff.charge(cents), right);
+            assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+        }
+    });
+    run.assert_success();
+    let obs: Vec<invite::discover::Observation> = run
+        .records()
+        .into_iter()
+        .filter_map(|r| match r {
+            Record::Observation(o) if o.site.ends_with("::charge") => Some(o.observation),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(obs.len(), 40, "{}", run.describe());
+    assert!(obs.iter().all(|o| !o.mutants.is_empty()), "{:?}", obs[0]);
+    let run_on: std::collections::HashSet<&str> = obs
+        .iter()
+        .flat_map(|o| o.mutants.iter().map(|m| m.version.as_str()))
+        .collect();
+    assert!(
+        run_on.contains("`cents > self.threshold` as `cents >= self.threshold`"),
+        "{run_on:?}"
+    );
+    // `20` as `21` differs on every call at or below the threshold.
+    assert!(obs.iter().any(|o| o
+        .mutants
+        .iter()
+        .any(|m| m.version.starts_with("`20`") && !m.differs.is_empty())));
+    let found = invite::discover::propose_observed(
+        "scenarios::mutants::Tariff::charge",
+        "fn charge(&self, self.threshold: i64, self.rate: i64, cents: i64) -> i64",
+        &obs,
+        30,
+    )
+    .unwrap();
+    assert!(
+        found.proposals.0.iter().all(|p| p.mutants == run_on.len()),
+        "{}",
+        found.proposals
+    );
+}
+
 /// Shapes `mutants = true` takes under discovery: an associated function that names `Self`,
 /// an early `return` and `?`, a closure, a pattern.
 struct Bands;

@@ -4,7 +4,7 @@ struct Model {
 
 impl Model {
     #[invite::mutants]
-    fn predict(&self, x: f64) -> f64 {
+    fn predict(&mut self, x: f64) -> f64 {
         if x < 0.0 { 0.0 } else { self.k * x }
     }
 }
@@ -46,7 +46,7 @@ struct Knn;
 
 impl Knn {
     #[invite::discover(mutants = true)]
-    fn predict(&self, q: f64) -> f64 {
+    fn predict(self: Box<Self>, q: f64) -> f64 {
         if q < 0.0 { 0.0 } else { q }
     }
 }

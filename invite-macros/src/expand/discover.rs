@@ -215,7 +215,7 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
         (None, None) => unreachable!("checked by check_discoverable"),
     };
     // One call on fresh copies of the values, on the replayed random stream: of the function,
-    // and of each wrong version (a free function's, with no receiver to rebuild or set up).
+    // and of each wrong version, on the receiver rebuilt alike.
     let run = |call: TokenStream| {
         quote! {
             #rebuild
@@ -252,8 +252,9 @@ pub(super) fn discover_arm(shape: &Shape) -> TokenStream {
     let signature = signature_text(shape);
     quote!({
         #versions
-        let mut __invite_wrong = #wrong;
+        // The receiver's fields first: a method's versions rebuild it from them too.
         #probe
+        let mut __invite_wrong = #wrong;
         let mut __invite_call = |__invite_v: &[::invite::__private::Value]|
             -> ::core::option::Option<::invite::__private::Value>
         {
