@@ -2365,6 +2365,53 @@ mod tests {
     }
 
     #[test]
+    fn a_function_of_f32s_is_related_as_the_same_function_of_f64s_is() {
+        // An easing curve, symmetric about its middle: `f(1 - t) == 1 - f(t)` holds to the
+        // rounding of an `f32`, and a fit of it gives `-0.99999997`, not `-1`.
+        fn ease(t: f64) -> f64 {
+            if t < 0.5 {
+                2.0 * t * t
+            } else {
+                1.0 - (2.0 - 2.0 * t).powi(2) / 2.0
+            }
+        }
+        let ts: Vec<f64> = (0..100)
+            .map(|i| (f64::from(i) * 0.618_033_988_7) % 1.0)
+            .collect();
+        let symmetric = "ease(1.0 - t) == -result + 1.0";
+        let wide = Discovery::new("fn ease(t: f64) -> f64", ease)
+            .unwrap()
+            .inputs(ts.iter().map(|&t| (t,)))
+            .run();
+        assert!(wide.relations().any(|r| r == symmetric), "{wide}");
+        let single = |t: f32| ease(f64::from(t)) as f32;
+        let narrow = Discovery::new("fn ease(t: f32) -> f32", single)
+            .unwrap()
+            .inputs(ts.iter().map(|&t| (t as f32,)))
+            .run();
+        assert!(narrow.relations().any(|r| r == symmetric), "{narrow}");
+        // A curve that is not symmetric so (its second half not taken from one, which makes
+        // it even about the middle) does not get it.
+        let broken = |t: f32| {
+            let t = f64::from(t);
+            (if t < 0.5 {
+                2.0 * t * t
+            } else {
+                (2.0 - 2.0 * t).powi(2) / 2.0
+            }) as f32
+        };
+        let none = Discovery::new("fn ease(t: f32) -> f32", broken)
+            .unwrap()
+            .inputs(ts.iter().map(|&t| (t as f32,)))
+            .run();
+        assert!(!none.relations().any(|r| r == symmetric), "{none}");
+        assert!(
+            none.relations().any(|r| r == "ease(1.0 - t) == result"),
+            "{none}"
+        );
+    }
+
+    #[test]
     fn a_function_of_one_tuple_takes_the_tuple_result_whole() {
         // A point on the unit circle, and a predicate of a point (not of its two numbers).
         let on_circle = |p: (f64, f64)| (p.0.hypot(p.1) - 1.0).abs() < 1e-9;

@@ -914,13 +914,19 @@ pub fn snapped<T>(
         (x.abs() < 1e-6 * raw.iter().map(|r| r.abs()).fold(0.0, f64::max).max(1e-300))
             || SNAP
                 .iter()
-                .any(|c| ((x.abs() - c.value) / c.value).abs() < 1e-5)
+                .any(|c| ((x.abs() - c.value) / c.value).abs() < NEAR_SIMPLE)
     };
     if raw
         .iter()
         .any(|&x| snap(x, false).is_none() && near_simple(x))
     {
-        return None;
+        // Where the simple constants hold, the hair was the data's rounding (results of
+        // `f32`s fit `-0.99999997`); where they do not, noise.
+        let simple: Option<Vec<Const>> = raw
+            .iter()
+            .map(|&x| snap(x, false).or_else(|| snap_within(x, false, NEAR_SIMPLE)))
+            .collect();
+        return simple.and_then(|c| build(&c)).filter(holds);
     }
     // The simple constants where they hold; a constant fitted to the data (a model's
     // `1.7500000000000004`) with the fewest significant digits that still hold: the evidence's
@@ -952,10 +958,19 @@ fn significant(x: f64, digits: usize) -> f64 {
         .unwrap_or(x)
 }
 
+/// How far, relatively, a fitted coefficient may be from a simple constant and still be
+/// tried as it: a hundred units in the last place of an `f32`.
+const NEAR_SIMPLE: f64 = 1e-5;
+
 /// The simple constant `x` is, when it is within rounding of one: zero, an integer up to 16,
 /// or ± one of [`SNAP`]. For integer results only whole numbers qualify.
 pub fn snap(x: f64, integral: bool) -> Option<Const> {
-    let near = |c: f64| (x - c).abs() <= 1e-9 * c.abs().max(1.0);
+    snap_within(x, integral, 1e-9)
+}
+
+/// As [`snap`], within `rel` of the constant (of one, near zero).
+fn snap_within(x: f64, integral: bool, rel: f64) -> Option<Const> {
+    let near = |c: f64| (x - c).abs() <= rel * c.abs().max(1.0);
     if near(0.0) {
         return Some(Const::lit(0.0));
     }
@@ -1567,6 +1582,27 @@ mod tests {
         let mut bent = v.clone();
         bent.push((Value::Float(30.0), Value::Float(30.0 * r + 1e-6)));
         assert_eq!(fit_numeric(&view(&v), &view(&bent), false), None);
+    }
+
+    #[test]
+    fn a_coefficient_a_hair_from_a_simple_constant_is_it_where_it_holds() {
+        let build = |c: &[Const]| Some(c[0].value);
+        // Fitted to results of `f32`s: where `-1` holds as well, it is `-1`.
+        let holds_near = |a: &f64| (a + 0.999_999_97).abs() < 1e-6;
+        let got = snapped(&[-0.999_999_97], false, build, &holds_near);
+        assert_eq!(got, Some(-1.0));
+        // Where `-1` does not hold, the hair was noise: nothing.
+        let holds_exactly = |a: &f64| *a == -0.999_999_97;
+        assert_eq!(
+            snapped(&[-0.999_999_97], false, build, &holds_exactly),
+            None
+        );
+        // Past a hundred `f32` units from any simple constant, it is a coefficient of its own.
+        let holds_own = |a: &f64| (a + 0.9999).abs() < 1e-12;
+        assert_eq!(snapped(&[-0.9999], false, build, &holds_own), Some(-0.9999));
+        // The strict snap keeps its rounding's width.
+        assert!(snap(-0.999_999_97, false).is_none());
+        assert_eq!(snap(-0.999_999_999_9, false).map(|c| c.value), Some(-1.0));
     }
 
     #[test]

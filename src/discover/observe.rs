@@ -237,7 +237,7 @@ pub fn observe_some(
     if too_long(&output) || output.kind() != sig.output {
         return None;
     }
-    let noise = noise_at(&input, &output, call);
+    let noise = noise_at(sig, &input, &output, call);
     let probe = probe(&input);
     let size = size(&input);
     let relations = Image::all(sig);
@@ -299,7 +299,7 @@ pub fn observe_some(
             };
             let out = next.as_ref().and_then(|n| call(n)).filter(|o| !too_long(o));
             let (noise, follow_probe, follow_size) = match (&next, &out) {
-                (Some(n), Some(o)) => (noise_at(n, o, call), self::probe(n), self::size(n)),
+                (Some(n), Some(o)) => (noise_at(sig, n, o, call), self::probe(n), self::size(n)),
                 _ => (0.0, 0.0, 0),
             };
             // A round trip, run again from each wrong version of the result (a constant
@@ -647,18 +647,34 @@ pub fn size(input: &[Value]) -> usize {
 
 /// The largest change of the result when every float of the input moves one unit in the last
 /// place: all up, all down, and alternately (which moves a spread but not a mean).
-fn noise_at(input: &[Value], output: &Value, call: &mut Call<'_>) -> f64 {
+fn noise_at(sig: &Signature, input: &[Value], output: &Value, call: &mut Call<'_>) -> f64 {
     if !matches!(output, Value::Float(_) | Value::FloatSeq(_)) {
         return 0.0;
     }
+    // A parameter of `f32`s moves by its own unit in the last place: one of an `f64` is lost
+    // when the argument is made, and the function would seem to have no rounding at all.
+    let single: Vec<bool> = sig
+        .params
+        .iter()
+        .map(|p| p.num_ty() == super::transform::NumTy::F32)
+        .collect();
     let mut noise: f64 = 0.0;
     for way in [Nudge::Up, Nudge::Down, Nudge::Alternate] {
-        let Some(moved) = nudge(input, way) else {
+        let Some(moved) = nudge(input, &single, way) else {
             return 0.0;
         };
         if let Some(o) = call(&moved) {
             noise = noise.max(distance(output, &o));
         }
+    }
+    // A result held as `f32`s is known to their unit in the last place, however little the
+    // input moved it: its own rounding is part of every comparison of it.
+    if sig.output_num_ty() == super::transform::NumTy::F32 {
+        let largest = match output {
+            Value::FloatSeq(xs) => xs.iter().map(|x| x.abs()).fold(0.0, f64::max),
+            v => v.number().map_or(0.0, f64::abs),
+        };
+        noise = noise.max(largest * f64::from(f32::EPSILON));
     }
     noise
 }
@@ -670,24 +686,36 @@ enum Nudge {
     Alternate,
 }
 
-/// The input with its floats moved; `None` when it has none.
-fn nudge(input: &[Value], way: Nudge) -> Option<Vec<Value>> {
+/// The input with its floats moved, each parameter's in its own precision (`single`: of
+/// `f32`s); `None` when it has none.
+fn nudge(input: &[Value], single: &[bool], way: Nudge) -> Option<Vec<Value>> {
     let mut k = 0usize;
-    let mut step = |x: f64| {
+    let mut step = |x: f64, single: bool| {
         k += 1;
-        match way {
-            Nudge::Up => x.next_up(),
-            Nudge::Down => x.next_down(),
-            Nudge::Alternate if k.is_multiple_of(2) => x.next_down(),
-            Nudge::Alternate => x.next_up(),
+        let up = match way {
+            Nudge::Up => true,
+            Nudge::Down => false,
+            Nudge::Alternate => !k.is_multiple_of(2),
+        };
+        match (single, up) {
+            (true, true) => f64::from((x as f32).next_up()),
+            (true, false) => f64::from((x as f32).next_down()),
+            (false, true) => x.next_up(),
+            (false, false) => x.next_down(),
         }
     };
     let out: Vec<Value> = input
         .iter()
-        .map(|v| match v {
-            Value::Float(x) => Value::Float(step(*x)),
-            Value::FloatSeq(xs) => Value::FloatSeq(xs.iter().map(|&x| step(x)).collect()),
-            other => other.clone(),
+        .enumerate()
+        .map(|(i, v)| {
+            let single = single.get(i).copied().unwrap_or(false);
+            match v {
+                Value::Float(x) => Value::Float(step(*x, single)),
+                Value::FloatSeq(xs) => {
+                    Value::FloatSeq(xs.iter().map(|&x| step(x, single)).collect())
+                }
+                other => other.clone(),
+            }
         })
         .collect();
     (k > 0).then_some(out)
@@ -888,6 +916,37 @@ mod tests {
         };
         let input = vec![Value::FloatSeq(vec![1.0, 1.0])];
         assert!(observe(&seq, &[], input, &mut spread, 1).unwrap().noise > 0.0);
+    }
+
+    #[test]
+    fn an_f32_moves_by_its_own_unit_and_its_result_is_known_to_its_own() {
+        let single = Signature::parse("fn f(x: f32) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        // Its input nudged by an `f64` ulp would round back to the same `f32`.
+        let mut scaled = |v: &[Value]| Some(Value::Float(f64::from(v[0].number()? as f32) * 1e3));
+        let o = observe(&single, &[], vec![Value::Float(1.0)], &mut scaled, 1).unwrap();
+        let step = f64::from(1.0f32.next_up()) - 1.0;
+        assert!(
+            o.noise >= 1e3 * step * 0.9 && o.noise <= 1e3 * step * 1.1,
+            "{}",
+            o.noise
+        );
+        // A result held as an `f32` is known to its ulp where the input does not move it.
+        let narrow = Signature::parse("fn f(x: f64) -> f32", &[Kind::Float], Kind::Float).unwrap();
+        let mut flat = |_: &[Value]| Some(Value::Float(1000.0));
+        let o = observe(&narrow, &[], vec![Value::Float(1.0)], &mut flat, 1).unwrap();
+        assert_eq!(o.noise, 1000.0 * f64::from(f32::EPSILON));
+        let mut row = |_: &[Value]| Some(Value::FloatSeq(vec![-4.0, 2.0]));
+        let rows =
+            Signature::parse("fn f(x: f64) -> Vec<f32>", &[Kind::Float], Kind::FloatSeq).unwrap();
+        let o = observe(&rows, &[], vec![Value::Float(1.0)], &mut row, 1).unwrap();
+        assert_eq!(o.noise, 4.0 * f64::from(f32::EPSILON));
+        let wide = Signature::parse("fn f(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        assert_eq!(
+            observe(&wide, &[], vec![Value::Float(1.0)], &mut flat, 1)
+                .unwrap()
+                .noise,
+            0.0
+        );
     }
 
     #[test]
