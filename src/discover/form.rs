@@ -1600,6 +1600,13 @@ mod tests {
         // Past a hundred `f32` units from any simple constant, it is a coefficient of its own.
         let holds_own = |a: &f64| (a + 0.9999).abs() < 1e-12;
         assert_eq!(snapped(&[-0.9999], false, build, &holds_own), Some(-0.9999));
+        // The hair is relative to the constant: a turn fitted three millionths long is a
+        // turn, where the constant, named, is what holds.
+        let tau = std::f64::consts::TAU;
+        let named = |c: &[Const]| Some(c[0]);
+        let holds_named = |c: &Const| c.name == Some("TAU");
+        let got = snapped(&[tau * (1.0 + 3e-6)], false, named, &holds_named);
+        assert_eq!(got.and_then(|c| c.name), Some("TAU"));
         // The strict snap keeps its rounding's width.
         assert!(snap(-0.999_999_97, false).is_none());
         assert_eq!(snap(-0.999_999_999_9, false).map(|c| c.value), Some(-1.0));
