@@ -682,6 +682,7 @@ pub fn fit_numeric(fit: &[Pair<'_>], check: &[Pair<'_>], integral: bool) -> Opti
     let floor = weight_floor(data.iter().map(|&(y, t)| y.abs() + t.abs()));
     let weight = |y: f64, t: f64| 1.0 / (y.abs() + t.abs()).max(floor);
     let holds = |f: &Form| check.iter().all(|p| f.holds(p));
+    let single = single_precision(data.iter().flat_map(|&(y, t)| [y, t]));
     // y' = α y + β
     let rows: Vec<Vec<f64>> = data.iter().map(|&(y, _)| vec![y, 1.0]).collect();
     let t: Vec<f64> = data.iter().map(|&(_, t)| t).collect();
@@ -691,6 +692,7 @@ pub fn fit_numeric(fit: &[Pair<'_>], check: &[Pair<'_>], integral: bool) -> Opti
             if let Some(f) = snapped(
                 &x,
                 integral,
+                single,
                 |c| {
                     (c[0].value != 0.0).then_some(Form::Affine {
                         alpha: c[0],
@@ -716,7 +718,7 @@ pub fn fit_numeric(fit: &[Pair<'_>], check: &[Pair<'_>], integral: bool) -> Opti
         })
     };
     if let Some(x) = lsq::solve(&rows, &t, &w) {
-        if let Some(f) = snapped(&x, integral, build_q, &holds) {
+        if let Some(f) = snapped(&x, integral, single, build_q, &holds) {
             return Some(f);
         }
     }
@@ -733,7 +735,7 @@ pub fn fit_numeric(fit: &[Pair<'_>], check: &[Pair<'_>], integral: bool) -> Opti
             c: c[2],
         })
     };
-    lsq::solve(&rows, &t2, &w2).and_then(|x| snapped(&x, integral, build_s, &holds))
+    lsq::solve(&rows, &t2, &w2).and_then(|x| snapped(&x, integral, single, build_s, &holds))
 }
 
 /// `y' = α y + β` of integers, solved exactly from two pairs of distinct results: in floats,
@@ -882,9 +884,11 @@ pub fn fit_elementwise(fit: &[Pair<'_>], check: &[Pair<'_>], integral: bool) -> 
         return None;
     }
     let x = lsq::solve(&rows, &t, &w)?;
+    let single = single_precision(rows.iter().map(|r| r[0]).chain(t.iter().copied()));
     snapped(
         &x,
         integral,
+        single,
         |c| {
             (c[0].value != 0.0).then_some(Form::SeqAffine {
                 alpha: c[0],
@@ -901,6 +905,7 @@ pub fn fit_elementwise(fit: &[Pair<'_>], check: &[Pair<'_>], integral: bool) -> 
 pub fn snapped<T>(
     raw: &[f64],
     integral: bool,
+    single: bool,
     build: impl Fn(&[Const]) -> Option<T>,
     holds: &impl Fn(&T) -> bool,
 ) -> Option<T> {
@@ -920,8 +925,12 @@ pub fn snapped<T>(
         .iter()
         .any(|&x| snap(x, false).is_none() && near_simple(x))
     {
-        // Where the simple constants hold, the hair was the data's rounding (results of
-        // `f32`s fit `-0.99999997`); where they do not, noise.
+        // Of results that are all `f32`s, where the simple constants hold, the hair was
+        // their rounding (they fit `-0.99999997`); of any other, or where they do not hold,
+        // noise (a hash of a sine, periodic only to its own noise, fits a hair from `-1`).
+        if !single {
+            return None;
+        }
         let simple: Option<Vec<Const>> = raw
             .iter()
             .map(|&x| snap(x, false).or_else(|| snap_within(x, false, NEAR_SIMPLE)))
@@ -949,6 +958,12 @@ pub fn snapped<T>(
     }
     let literal: Vec<Const> = raw.iter().map(|&x| Const::lit(x)).collect();
     build(&literal).filter(holds)
+}
+
+/// Whether every value is an `f32`'s, exactly: results of a function of `f32`s, whose
+/// fitted coefficients are a hair from the constants they stand for.
+pub(super) fn single_precision(mut values: impl Iterator<Item = f64>) -> bool {
+    values.all(|v| f64::from(v as f32) == v)
 }
 
 /// `x` rounded to `digits` significant digits.
@@ -1589,25 +1604,41 @@ mod tests {
         let build = |c: &[Const]| Some(c[0].value);
         // Fitted to results of `f32`s: where `-1` holds as well, it is `-1`.
         let holds_near = |a: &f64| (a + 0.999_999_97).abs() < 1e-6;
-        let got = snapped(&[-0.999_999_97], false, build, &holds_near);
+        let got = snapped(&[-0.999_999_97], false, true, build, &holds_near);
         assert_eq!(got, Some(-1.0));
+        // Of results that are not all `f32`s, a hair is noise even where `-1` holds (a hash
+        // periodic only up to its own noise).
+        assert_eq!(
+            snapped(&[-0.999_999_97], false, false, build, &holds_near),
+            None
+        );
         // Where `-1` does not hold, the hair was noise: nothing.
         let holds_exactly = |a: &f64| *a == -0.999_999_97;
         assert_eq!(
-            snapped(&[-0.999_999_97], false, build, &holds_exactly),
+            snapped(&[-0.999_999_97], false, true, build, &holds_exactly),
             None
         );
         // Past a hundred `f32` units from any simple constant, it is a coefficient of its own.
         let holds_own = |a: &f64| (a + 0.9999).abs() < 1e-12;
-        assert_eq!(snapped(&[-0.9999], false, build, &holds_own), Some(-0.9999));
+        assert_eq!(
+            snapped(&[-0.9999], false, true, build, &holds_own),
+            Some(-0.9999)
+        );
         // The hair is relative to the constant: a turn fitted three millionths long is a
         // turn, where the constant, named, is what holds.
         let tau = std::f64::consts::TAU;
         let named = |c: &[Const]| Some(c[0]);
         let holds_named = |c: &Const| c.name == Some("TAU");
-        let got = snapped(&[tau * (1.0 + 3e-6)], false, named, &holds_named);
+        let got = snapped(&[tau * (1.0 + 3e-6)], false, true, named, &holds_named);
         assert_eq!(got.and_then(|c| c.name), Some("TAU"));
-        // The strict snap keeps its rounding's width.
+        // Single precision, exactly.
+        assert!(single_precision([0.5, -3.0, f64::from(0.1f32)].into_iter()));
+        assert!(!single_precision([0.5, 0.1].into_iter()));
+        // The strict snap keeps its rounding's width, relative to a constant past one.
+        assert_eq!(
+            snap(16.0 * (1.0 + 5e-10), false).map(|c| c.value),
+            Some(16.0)
+        );
         assert!(snap(-0.999_999_97, false).is_none());
         assert_eq!(snap(-0.999_999_999_9, false).map(|c| c.value), Some(-1.0));
     }

@@ -106,7 +106,8 @@ pub fn fit(fit: &[Triple<'_>], check: &[Triple<'_>], integral: bool) -> Option<J
             gamma: c[2],
         })
     };
-    form::snapped(&raw, integral, build, &|j: &Joint| {
+    let single = form::single_precision(data.iter().flat_map(|&(y, y2, y3)| [y, y2, y3]));
+    form::snapped(&raw, integral, single, build, &|j: &Joint| {
         check.iter().all(|t| j.holds(t))
     })
 }
