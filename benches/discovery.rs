@@ -3419,7 +3419,20 @@ impl Tally {
             eprintln!("{name}: not proposed: {m}");
         }
         for f in &failing {
-            eprintln!("{name}: fails on fresh inputs: {f}");
+            // The first fresh input it fails on, to read why.
+            let one = Proposals(
+                found
+                    .0
+                    .iter()
+                    .filter(|p| p.relation == *f)
+                    .cloned()
+                    .collect(),
+            );
+            let at = fresh
+                .iter()
+                .find(|a| !d.failing(&one, [(*a).clone()]).is_empty())
+                .and_then(|a| a.to_values());
+            eprintln!("{name}: fails on fresh inputs: {f} (first at {at:?})");
         }
         // A relation false on the function itself "kills" every mutant: power counts only
         // the relations that hold on it, on both sides (the false ones are counted above).
