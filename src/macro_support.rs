@@ -483,8 +483,10 @@ pub fn discover_observe(
     versions: &[&str],
     wrong: &mut dyn FnMut(usize, &[Value]) -> Option<Value>,
 ) {
+    // A method's versions are called as the method is, on the receiver rebuilt from the
+    // fields that lead the input, where it has them.
+    let mutants = Mutants { versions, wrong };
     let (outcome, detail) = if fields.is_empty() {
-        let mutants = Mutants { versions, wrong };
         observation_verdict(signature, kinds, output, input, call, None, mutants)
     } else {
         let signature = with_fields(signature, fields);
@@ -493,9 +495,6 @@ pub fn discover_observe(
             .map(|f| f.kind)
             .chain(kinds.iter().copied())
             .collect();
-        // A method's versions are called as the method is, on the receiver rebuilt from
-        // the fields that lead the input.
-        let mutants = Mutants { versions, wrong };
         observation_verdict(
             &signature,
             &kinds,

@@ -117,7 +117,8 @@ pub fn derive_discoverable(item: TokenStream) -> TokenStream {
 /// iterator without end or an `unsafe` block. Each version copies the body, so a body that
 /// calls a macro that might define an item (any but the standard library's and the logging
 /// facades'), a method that takes `self` otherwise than as `&self`, an `async` or `unsafe fn`,
-/// an `impl Trait` parameter and a result that borrows are refused. Put it above `#[invite::discover]` or `#[invite::metamorphic]`.
+/// an `impl Trait` parameter and a result that borrows are refused. Put it above
+/// `#[invite::discover]` or `#[invite::metamorphic]`.
 #[proc_macro_attribute]
 pub fn mutants(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item = proc_macro2::TokenStream::from(item);

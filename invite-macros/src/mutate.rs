@@ -182,8 +182,8 @@ fn check(func: &ItemFn, by: &str) -> syn::Result<()> {
             span,
             format!(
                 "{by} wrong versions of a safe, synchronous function or `&self` method, each a \
-                 copy of its body, and {what}; give discovery the wrong versions of this function by hand \
-                 (`Discovery::mutants`), or build them of a function it calls"
+                 copy of its body, and {what}; give discovery the wrong versions of this \
+                 function by hand (`Discovery::mutants`), or build them of a function it calls"
             ),
         ))
     };

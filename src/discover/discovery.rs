@@ -1270,6 +1270,18 @@ mod tests {
     use crate::discover::transform::SeqOp;
     use crate::discover::value::Kind;
 
+    /// The proposal of `found` whose relation is `relation`, alone.
+    fn only(found: &Proposals, relation: &str) -> Proposals {
+        Proposals(
+            found
+                .0
+                .iter()
+                .filter(|p| p.relation == relation)
+                .cloned()
+                .collect(),
+        )
+    }
+
     /// The `tau`-quantile by linear interpolation between order statistics; `tau` in [0, 1].
     fn quantile(xs: Vec<f64>, tau: f64) -> f64 {
         assert!(!xs.is_empty() && (0.0..=1.0).contains(&tau));
@@ -2238,14 +2250,7 @@ mod tests {
             "{found}"
         );
         // It tells an error function saturated early, which keeps every symmetry.
-        let kept = Proposals(
-            found
-                .0
-                .iter()
-                .filter(|p| p.relation == complement)
-                .cloned()
-                .collect(),
-        );
+        let kept = only(&found, complement);
         let saturated = |x: f64| {
             if x.abs() > 2.0 {
                 x.signum()
@@ -2315,14 +2320,7 @@ mod tests {
         let round_trip = "join(result.0, result.1) == x";
         assert!(found.relations().any(|r| r == round_trip), "{found}");
         // It tells a mantissa in the wrong octave, with the exponent still the right one's.
-        let kept = Proposals(
-            found
-                .0
-                .iter()
-                .filter(|p| p.relation == round_trip)
-                .cloned()
-                .collect(),
-        );
+        let kept = only(&found, round_trip);
         let octave = |x: f64| {
             let (m, e) = split(x);
             (m / 2.0, e)
@@ -2475,14 +2473,7 @@ mod tests {
             .run();
         let rule = "result == beta(a + 1.0, b) + beta(a, b + 1.0)";
         assert!(found.relations().any(|r| r == rule), "{found}");
-        let kept = Proposals(
-            found
-                .0
-                .iter()
-                .filter(|p| p.relation == rule)
-                .cloned()
-                .collect(),
-        );
+        let kept = only(&found, rule);
         let shifted = |a: f64, b: f64| {
             use puruspe::ln_gamma;
             (ln_gamma(a) + ln_gamma(b) - ln_gamma(a + b + 1.0)).exp()
@@ -2596,14 +2587,7 @@ mod tests {
         );
         // Checked where finite, it holds at the poles too, and a gamma one step off fails.
         let poles: Vec<(f64,)> = (-4..=0).map(|k| (f64::from(k),)).chain(xs).collect();
-        let kept = Proposals(
-            found
-                .0
-                .iter()
-                .filter(|p| p.relation == step)
-                .cloned()
-                .collect(),
-        );
+        let kept = only(&found, step);
         let again = Discovery::new("fn gamma(x: f64) -> f64", gamma).unwrap();
         assert_eq!(again.failing(&kept, poles.clone()), Vec::<String>::new());
         let shifted = |x: f64| puruspe::gamma(x + 1.0);
@@ -2670,14 +2654,7 @@ mod tests {
         // and fails on a week of eight days.
         let edge: Vec<(i32,)> = (999_980..1_000_010).chain(days()).map(|d| (d,)).collect();
         let again = Discovery::new("fn weekday(days: i32) -> Option<u32>", weekday).unwrap();
-        let kept = Proposals(
-            found
-                .0
-                .iter()
-                .filter(|p| p.relation == week)
-                .cloned()
-                .collect(),
-        );
+        let kept = only(&found, week);
         assert_eq!(again.failing(&kept, edge.clone()), Vec::<String>::new());
         // Of the value inside too: a day's mirror about the first is past the calendar's
         // other end on its last day.

@@ -651,16 +651,9 @@ fn noise_at(sig: &Signature, input: &[Value], output: &Value, call: &mut Call<'_
     if !matches!(output, Value::Float(_) | Value::FloatSeq(_)) {
         return 0.0;
     }
-    // A parameter of `f32`s moves by its own unit in the last place: one of an `f64` is lost
-    // when the argument is made, and the function would seem to have no rounding at all.
-    let single: Vec<bool> = sig
-        .params
-        .iter()
-        .map(|p| p.num_ty() == super::transform::NumTy::F32)
-        .collect();
     let mut noise: f64 = 0.0;
     for way in [Nudge::Up, Nudge::Down, Nudge::Alternate] {
-        let Some(moved) = nudge(input, &single, way) else {
+        let Some(moved) = nudge(sig, input, way) else {
             return 0.0;
         };
         if let Some(o) = call(&moved) {
@@ -686,9 +679,10 @@ enum Nudge {
     Alternate,
 }
 
-/// The input with its floats moved, each parameter's in its own precision (`single`: of
-/// `f32`s); `None` when it has none.
-fn nudge(input: &[Value], single: &[bool], way: Nudge) -> Option<Vec<Value>> {
+/// The input with its floats moved, each parameter's in its own precision: a parameter of
+/// `f32`s by its own unit in the last place, since one of an `f64` is lost when the argument
+/// is made and the function would seem to have no rounding at all; `None` when it has none.
+fn nudge(sig: &Signature, input: &[Value], way: Nudge) -> Option<Vec<Value>> {
     let mut k = 0usize;
     let mut step = |x: f64, single: bool| {
         k += 1;
@@ -708,7 +702,10 @@ fn nudge(input: &[Value], single: &[bool], way: Nudge) -> Option<Vec<Value>> {
         .iter()
         .enumerate()
         .map(|(i, v)| {
-            let single = single.get(i).copied().unwrap_or(false);
+            let single = sig
+                .params
+                .get(i)
+                .is_some_and(|p| p.num_ty() == super::transform::NumTy::F32);
             match v {
                 Value::Float(x) => Value::Float(step(*x, single)),
                 Value::FloatSeq(xs) => {
