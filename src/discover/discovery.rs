@@ -873,6 +873,7 @@ pub(super) fn holds_as_claimed(
             .collect();
         // A relation claimed where all are defined is judged there.
         let follow_ups = f.follow_ups();
+        let floor = super::observe::rounding_floor(sig, obs);
         let made: Vec<Observation> = obs
             .iter()
             .filter(|o| !guardable.iter().any(|t| t.overflows(sig, &o.input)))
@@ -882,7 +883,11 @@ pub(super) fn holds_as_claimed(
                     matches!(o.input.get(q), Some(Value::Int(v)) if (lo..=hi).contains(v))
                 })
             })
-            .cloned()
+            .map(|o| {
+                let mut o = o.clone();
+                o.raise_noise(floor);
+                o
+            })
             .collect();
         search::holds_on(sig, transforms, f, &made)
     })
@@ -2292,6 +2297,56 @@ mod tests {
     }
 
     #[test]
+    fn a_function_is_related_to_its_twin_on_the_input_turned_where_only_that_holds() {
+        // An easing curve out of the one in: `out(t) == 1 - in(1 - t)`, piecewise as a bounce
+        // is, so that no relation of one curve alone tells its arcs.
+        fn bounce_in(t: f64) -> f64 {
+            if t < 0.4 {
+                6.25 * t * t
+            } else {
+                1.0 - 0.6 * (1.0 - t)
+            }
+        }
+        let bounce_out = |t: f64| 1.0 - bounce_in(1.0 - t);
+        let ts: Vec<(f64,)> = (0..80)
+            .map(|i| ((f64::from(i) * 0.618_033_988_7) % 1.0,))
+            .collect();
+        let with = |f: &dyn Fn(f64) -> f64, ts: Vec<(f64,)>| {
+            let f = |t: f64| f(t);
+            Discovery::new("fn bounce_out(t: f64) -> f64", f)
+                .unwrap()
+                .sibling("fn bounce_in(t: f64) -> f64", bounce_in)
+                .unwrap()
+                .inputs(ts)
+                .run()
+        };
+        let turned = "result == 1.0 - bounce_in(1.0 - t)";
+        let found = with(&bounce_out, ts.clone());
+        assert!(found.relations().any(|r| r == turned), "{found}");
+        // Only the one that holds.
+        let twins = found
+            .relations()
+            .filter(|r| r.contains("bounce_in("))
+            .count();
+        assert_eq!(twins, 1, "{found}");
+        // An arc a hair lower breaks it.
+        let lower = |t: f64| 1.0 - bounce_in(1.0 - t) - 0.01 * f64::from(u8::from(t > 0.8));
+        assert!(!with(&lower, ts.clone()).relations().any(|r| r == turned));
+        // Of a twin even about zero, the twin at the input alone: at `-x` it says no more.
+        let xs: Vec<(f64,)> = ts.iter().map(|&(t,)| (6.0 * t - 3.0,)).collect();
+        let even = Discovery::new("fn f(x: f64) -> f64", f64::cos)
+            .unwrap()
+            .sibling("fn g(x: f64) -> f64", |x: f64| {
+                (x + std::f64::consts::FRAC_PI_2).sin()
+            })
+            .unwrap()
+            .inputs(xs)
+            .run();
+        assert!(even.relations().any(|r| r == "result == g(x)"), "{even}");
+        assert!(!even.relations().any(|r| r.contains("g(-x)")), "{even}");
+    }
+
+    #[test]
     fn a_function_that_takes_a_tuple_result_s_parts_is_a_round_trip_where_it_gives_x_back() {
         // A number split into a mantissa in [0.5, 1) and a power of two, and put back
         // together by a function of both parts.
@@ -2407,6 +2462,42 @@ mod tests {
             none.relations().any(|r| r == "ease(1.0 - t) == result"),
             "{none}"
         );
+    }
+
+    #[test]
+    fn a_result_that_cancels_values_near_the_function_s_scale_carries_their_rounding() {
+        // In `f32`, `1 - (1 - t)³` of a small `t` is the difference of two values near one: it
+        // is off by up to half a unit of one, far more than its own unit, and a nudge of `t`
+        // by its own unit does not move `1 - t` at all.
+        let cubic_out = |t: f32| 1.0 - (1.0 - t).powi(3);
+        let quad_out = |t: f32| 1.0 - (1.0 - t).powi(2);
+        let composed = "cubic_out(quad_out(t)) == -result.powi(2) + 2.0 * result";
+        let ts: Vec<(f32,)> = (0..100)
+            .map(|i| ((f64::from(i) * 0.618_033_988_7) % 1.0) as f32)
+            .map(|t| (t,))
+            .collect();
+        let d = Discovery::new("fn cubic_out(t: f32) -> f32", cubic_out)
+            .unwrap()
+            .sibling("fn quad_out(t: f32) -> f32", quad_out)
+            .unwrap()
+            .inputs(ts);
+        let found = d.run();
+        assert!(found.relations().any(|r| r == composed), "{found}");
+        // Where it cancels most: small progress, and progress just past a round value.
+        let small: Vec<(f32,)> = (1..400)
+            .map(|i| (i as f32 * 3.7e-7,))
+            .chain((1..400).map(|i| (0.5 + i as f32 * 1.3e-6,)))
+            .collect();
+        let wrong = d.failing(&found, small.iter().copied());
+        assert!(wrong.is_empty(), "{wrong:?}");
+        // A curve a hair steeper at its foot fails it there, by more than any rounding.
+        let steeper = |t: f32| 1.0 - (1.0 - t).powi(3) + 1e-4 * t * (1.0 - t);
+        let d = Discovery::new("fn cubic_out(t: f32) -> f32", steeper)
+            .unwrap()
+            .sibling("fn quad_out(t: f32) -> f32", quad_out)
+            .unwrap()
+            .inputs(small);
+        assert!(!d.run().relations().any(|r| r == composed));
     }
 
     #[test]

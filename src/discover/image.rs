@@ -63,7 +63,52 @@ pub enum Image {
         sibling: usize,
         /// How the result follows from `g`'s.
         as_is: TwinForm,
+        /// Where `g` is taken: at the input, or at the input turned (`1.0 - g(1.0 - t)` of
+        /// an easing curve's `in` and `out`).
+        at: TwinAt,
     },
+}
+
+/// Where a twin is taken ([`Image::Twin`]): at the run's input, or at a float input turned
+/// about a symmetry point, of the number line (`-x`) or of the unit interval (`1 - x`), the
+/// same turns [`TwinForm`] makes of the twin's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TwinAt {
+    /// `g(x)`.
+    Input,
+    /// `g(-x)`.
+    Negated,
+    /// `g(1 - x)`.
+    Complement,
+}
+
+impl TwinAt {
+    /// Every place, the input's own first.
+    pub const ALL: [TwinAt; 3] = [TwinAt::Input, TwinAt::Negated, TwinAt::Complement];
+
+    /// The place's index in [`TwinAt::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The input turned so (`None`: a turn of what is no float).
+    pub fn turn(self, x: &Value) -> Option<Value> {
+        match (self, x) {
+            (TwinAt::Input, _) => Some(x.clone()),
+            (TwinAt::Negated, Value::Float(x)) => Some(Value::Float(-x)),
+            (TwinAt::Complement, Value::Float(x)) => Some(Value::Float(1.0 - x)),
+            _ => None,
+        }
+    }
+
+    /// The argument as Rust source, of the parameter's value `x`.
+    fn text(self, x: &str) -> String {
+        match self {
+            TwinAt::Input => x.to_string(),
+            TwinAt::Negated => format!("-{x}"),
+            TwinAt::Complement => format!("1.0 - {x}"),
+        }
+    }
 }
 
 /// How a function's result follows from its twin's on the same input ([`Image::Twin`]).
@@ -102,12 +147,25 @@ impl Image {
                 out.push(Image::Twin {
                     sibling,
                     as_is: TwinForm::Same,
+                    at: TwinAt::Input,
                 });
                 if sig.output == Kind::Float {
-                    out.extend(
-                        [TwinForm::Negated, TwinForm::Complement]
-                            .map(|as_is| Image::Twin { sibling, as_is }),
-                    );
+                    out.extend([TwinForm::Negated, TwinForm::Complement].map(|as_is| {
+                        Image::Twin {
+                            sibling,
+                            as_is,
+                            at: TwinAt::Input,
+                        }
+                    }));
+                    // At the input turned, where it is a float.
+                    if sig.params[0].kind == Kind::Float {
+                        for at in [TwinAt::Negated, TwinAt::Complement] {
+                            out.extend(
+                                [TwinForm::Same, TwinForm::Negated, TwinForm::Complement]
+                                    .map(|as_is| Image::Twin { sibling, as_is, at }),
+                            );
+                        }
+                    }
                 }
             }
             let spread = takes_parts(sig, g);
@@ -142,6 +200,15 @@ impl Image {
             | Image::Alike { sibling, .. }
             | Image::Bound { sibling, .. }
             | Image::Twin { sibling, .. } => sibling,
+        }
+    }
+
+    /// Where a relation that reads `g` of the run's input takes it ([`TwinAt::Input`] of any
+    /// other).
+    pub fn at(self) -> TwinAt {
+        match self {
+            Image::Twin { at, .. } => at,
+            _ => TwinAt::Input,
         }
     }
 
@@ -239,8 +306,15 @@ impl Image {
                 let op = if upper { "<=" } else { ">=" };
                 format!("result {op} {}", of_param(g, &sig.params[0]))
             }
-            Image::Twin { as_is, .. } => {
-                let g_x = of_param(g, &sig.params[0]);
+            Image::Twin { as_is, at, .. } => {
+                let p = &sig.params[0];
+                let g_x = match at {
+                    TwinAt::Input => of_param(g, p),
+                    _ => {
+                        let turned = at.text(&p.value_text());
+                        call(g, &format!("&({turned})"), &turned)
+                    }
+                };
                 match as_is {
                     TwinForm::Same => format!("result == {g_x}"),
                     TwinForm::Negated => format!("result == -{g_x}"),
@@ -606,6 +680,72 @@ mod tests {
             Value::Option(None),
             Value::Option(None)
         ));
+    }
+
+    #[test]
+    fn a_twin_of_a_float_is_also_taken_at_the_input_turned_and_written_so() {
+        let mut out = sig("fn out(t: f32) -> f32", &[Kind::Float], Kind::Float);
+        out.siblings = vec![sig(
+            "fn ease_in(t: f32) -> f32",
+            &[Kind::Float],
+            Kind::Float,
+        )];
+        let all: Vec<Image> = Image::all(&out)
+            .into_iter()
+            .filter(|m| m.of_input())
+            .collect();
+        // Two bounds, and three forms at each of three places.
+        assert_eq!(all.len(), 2 + 9, "{all:?}");
+        for at in TwinAt::ALL {
+            assert_eq!(
+                all.iter().filter(|m| m.at() == at).count(),
+                3 + 2 * usize::from(at == TwinAt::Input)
+            );
+        }
+        let text = |as_is, at| {
+            Image::Twin {
+                sibling: 0,
+                as_is,
+                at,
+            }
+            .text(&out)
+        };
+        assert_eq!(
+            text(TwinForm::Complement, TwinAt::Complement),
+            "result == 1.0 - ease_in(1.0 - t)"
+        );
+        assert_eq!(
+            text(TwinForm::Negated, TwinAt::Negated),
+            "result == -ease_in(-t)"
+        );
+        assert_eq!(text(TwinForm::Same, TwinAt::Input), "result == ease_in(t)");
+        // A twin that takes its float by reference is given the turned one's.
+        let mut by_ref = sig("fn out(t: &f64) -> f64", &[Kind::Float], Kind::Float);
+        by_ref.siblings = vec![sig("fn back(t: &f64) -> f64", &[Kind::Float], Kind::Float)];
+        let m = Image::Twin {
+            sibling: 0,
+            as_is: TwinForm::Same,
+            at: TwinAt::Complement,
+        };
+        assert_eq!(m.text(&by_ref), "result == back(&(1.0 - *t))");
+        // The turns, of floats alone; any other relation reads the input as it is.
+        let f = Value::Float;
+        assert_eq!(TwinAt::Negated.turn(&f(0.25)), Some(f(-0.25)));
+        assert_eq!(TwinAt::Complement.turn(&f(0.25)), Some(f(0.75)));
+        assert_eq!(TwinAt::Input.turn(&Value::Int(3)), Some(Value::Int(3)));
+        assert_eq!(TwinAt::Complement.turn(&Value::Int(3)), None);
+        assert_eq!(TwinAt::Negated.turn(&Value::Int(3)), None);
+        assert_eq!(Image::Fixed { sibling: 0 }.at(), TwinAt::Input);
+        // Of an integer, at the input alone.
+        let mut count = sig("fn count(n: u32) -> u32", &[Kind::Int], Kind::Int);
+        count.siblings = vec![sig("fn other(n: u32) -> u32", &[Kind::Int], Kind::Int)];
+        assert!(Image::all(&count).iter().all(|m| m.at() == TwinAt::Input));
+        // Of a float result of an integer, the twin's value turned, not its input.
+        let mut mean = sig("fn mean(n: u32) -> f64", &[Kind::Int], Kind::Float);
+        mean.siblings = vec![sig("fn other(n: u32) -> f64", &[Kind::Int], Kind::Float)];
+        let all = Image::all(&mean);
+        assert_eq!(all.len(), 2 + 3);
+        assert!(all.iter().all(|m| m.at() == TwinAt::Input));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::image::{Image, Seen};
+use super::image::{Image, Seen, TwinAt};
 use super::perturb::Perturbation;
 use super::project::inner_signature;
 use super::signature::Signature;
@@ -137,6 +137,14 @@ pub struct Differ {
 }
 
 impl Observation {
+    /// Raises the noise of the result and of every follow-up result to at least `floor`.
+    pub fn raise_noise(&mut self, floor: f64) {
+        self.noise = self.noise.max(floor);
+        for f in self.follow.iter_mut().filter(|f| f.output.is_some()) {
+            f.noise = f.noise.max(floor);
+        }
+    }
+
     /// The observation the wrong version `version` would have made, where it was run: its
     /// results (and solved points) in place of the function's. The noise and the runs through
     /// other functions stay the function's, so that a relation of those is never said to
@@ -420,9 +428,9 @@ fn inner_of<'a>(sig: &Signature, y: &'a Value) -> Option<(Signature, Vec<Image>,
 struct Through {
     result: Vec<Option<Value>>,
     params: Vec<Vec<Option<Value>>>,
-    /// Each twin of a function of one parameter on the run's input ([`Image::Bound`],
-    /// [`Image::Twin`]).
-    input: Vec<Option<Value>>,
+    /// Each twin of a function of one parameter on the run's input, as it is and turned, in
+    /// the order of `TwinAt::ALL` ([`Image::Bound`], [`Image::Twin`]).
+    input: Vec<[Option<Value>; 3]>,
 }
 
 impl Through {
@@ -453,11 +461,15 @@ impl Through {
                 .collect(),
             input: (0..sig.siblings.len())
                 .map(|k| {
-                    let bound = relations.iter().any(|m| m.of_input() && m.sibling() == k);
-                    match input {
-                        [x] if bound => siblings.get(k)?(x),
-                        _ => None,
-                    }
+                    TwinAt::ALL.map(|at| {
+                        let bound = relations
+                            .iter()
+                            .any(|m| m.of_input() && m.sibling() == k && m.at() == at);
+                        match input {
+                            [x] if bound => siblings.get(k)?(&at.turn(x)?),
+                            _ => None,
+                        }
+                    })
                 })
                 .collect(),
         }
@@ -478,7 +490,7 @@ impl Through {
             result: y,
             image: images.get(k).and_then(Option::as_ref),
             of_params: self.params.get(k).map_or(&[], Vec::as_slice),
-            of_input: self.input.get(k).and_then(Option::as_ref),
+            of_input: self.input.get(k).and_then(|of| of[m.at().index()].as_ref()),
         }
     }
 }
@@ -670,6 +682,49 @@ fn noise_at(sig: &Signature, input: &[Value], output: &Value, call: &mut Call<'_
         noise = noise.max(largest * f64::from(f32::EPSILON));
     }
     noise
+}
+
+/// Observations whose every run's noise is at least the rounding of the values the function
+/// works with: a unit in the last place of the result's type at the median magnitude of the
+/// results observed. Whatever the nudge of one input showed: a result far below that scale
+/// is the difference of values near it (`1 - (1 - t)³` of a small `t` cancels a rounding of
+/// one), and a nudge that does not move those values (`t` by its own unit, in `1 - t`) shows
+/// no noise. Never wider than a pasted relation's tolerance allows over the form's
+/// [`NOISE_UNITS`](super::form::NOISE_UNITS): what discovery accepts, a pasted check accepts.
+pub fn with_rounding(sig: &Signature, obs: &[Observation]) -> Vec<Observation> {
+    let floor = rounding_floor(sig, obs);
+    obs.iter()
+        .map(|o| {
+            let mut o = o.clone();
+            o.raise_noise(floor);
+            o
+        })
+        .collect()
+}
+
+/// The noise [`with_rounding`] raises every run's to: none of a result that is no float.
+pub fn rounding_floor(sig: &Signature, obs: &[Observation]) -> f64 {
+    let unit = match sig.output_num_ty() {
+        super::transform::NumTy::F32 => f64::from(f32::EPSILON),
+        super::transform::NumTy::F64 => f64::EPSILON,
+        super::transform::NumTy::Int => return 0.0,
+    };
+    let magnitude = |v: &Value| match v {
+        Value::Float(x) => x.is_finite().then_some(x.abs()),
+        Value::FloatSeq(xs) => xs
+            .iter()
+            .all(|x| x.is_finite())
+            .then(|| xs.iter().map(|x| x.abs()).fold(0.0, f64::max)),
+        _ => None,
+    };
+    let mut sizes: Vec<f64> = obs.iter().filter_map(|o| magnitude(&o.output)).collect();
+    if sizes.is_empty() {
+        return 0.0;
+    }
+    let mid = sizes.len() / 2;
+    let (_, &mut scale, _) = sizes.select_nth_unstable_by(mid, f64::total_cmp);
+    let pasted = crate::config::DEFAULT_TOLERANCE * scale.max(1.0) / super::form::NOISE_UNITS;
+    (unit * scale).min(pasted)
 }
 
 #[derive(Clone, Copy)]
@@ -944,6 +999,65 @@ mod tests {
                 .noise,
             0.0
         );
+    }
+
+    #[test]
+    fn every_run_carries_the_rounding_of_the_median_result_observed() {
+        let single = Signature::parse("fn f(t: f32) -> f32", &[Kind::Float], Kind::Float).unwrap();
+        // `1 - (1 - t)` of a small `t`: the nudge does not move `1 - t`.
+        let mut cancels =
+            |v: &[Value]| Some(Value::Float(f64::from(1.0 - (1.0 - v[0].number()? as f32))));
+        let moved = Transform::Affine {
+            param: 0,
+            a: 1.0,
+            b: super::super::transform::Const::lit(1.0),
+        };
+        let t = [moved];
+        let obs: Vec<Observation> = [1e-9, 0.5, 0.75]
+            .into_iter()
+            .map(|x| observe(&single, &t, vec![Value::Float(x)], &mut cancels, 1).unwrap())
+            .collect();
+        assert!(obs[0].noise < 1e-15, "{}", obs[0].noise);
+        let raised = with_rounding(&single, &obs);
+        let unit = f64::from(f32::EPSILON);
+        let units = super::super::form::NOISE_UNITS;
+        // The median result is a half's: its unit, within a pasted tolerance there.
+        let floor = (0.5 * unit).min(crate::config::DEFAULT_TOLERANCE / units);
+        for (o, was) in raised.iter().zip(&obs) {
+            assert_eq!(o.noise, was.noise.max(floor));
+            assert_eq!(o.follow[0].noise, was.follow[0].noise.max(floor));
+            assert_eq!((&o.input, &o.output), (&was.input, &was.output));
+        }
+        // Never wider than a pasted relation's tolerance, over the form's units; of the
+        // finite results.
+        let at = |y: Value| Observation {
+            output: y,
+            ..obs[0].clone()
+        };
+        let big = [
+            at(Value::Float(-5.0)),
+            at(Value::Float(f64::NAN)),
+            at(Value::Float(0.5)),
+            at(Value::Float(6.0)),
+        ];
+        let pasted = crate::config::DEFAULT_TOLERANCE * 5.0 / units;
+        assert_eq!(rounding_floor(&single, &big), pasted.min(5.0 * unit));
+        // A run without a result stays without noise.
+        let mut none = obs[1].clone();
+        none.follow[0].output = None;
+        none.follow[0].noise = 0.0;
+        assert_eq!(with_rounding(&single, &[none])[0].follow[0].noise, 0.0);
+        let seqs =
+            Signature::parse("fn f(t: f64) -> Vec<f64>", &[Kind::Float], Kind::FloatSeq).unwrap();
+        let rows = [
+            at(Value::FloatSeq(vec![1.0, -8.0])),
+            at(Value::FloatSeq(vec![0.0, 2.0])),
+            at(Value::FloatSeq(vec![1.0, f64::INFINITY])),
+        ];
+        assert_eq!(rounding_floor(&seqs, &rows), 8.0 * f64::EPSILON);
+        let ints = Signature::parse("fn f(t: f64) -> i64", &[Kind::Float], Kind::Int).unwrap();
+        assert_eq!(rounding_floor(&ints, &[at(Value::Int(7))]), 0.0);
+        assert_eq!(rounding_floor(&single, &[]), 0.0);
     }
 
     #[test]

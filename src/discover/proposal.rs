@@ -217,6 +217,7 @@ impl fmt::Display for Proposals {
 /// The proposals from observations of one site: of its whole result, and of each part of a
 /// composite one (the value inside an `Option`, a tuple's elements; see `project`).
 pub fn propose(site: &str, sig: &Signature, obs: &[Observation], min_inputs: usize) -> Proposals {
+    let obs = &super::observe::with_rounding(sig, obs);
     let transforms = Transform::all(sig);
     let mut found = of_result(sig, &transforms, obs, min_inputs);
     for p in Projection::all(sig, obs) {

@@ -8,7 +8,7 @@ use super::constant;
 use super::cover::Catches;
 use super::form::{fit_elementwise, fit_len_ratio, fit_numeric, Form, Pair, TextForm};
 use super::guard::Guard;
-use super::image::Image;
+use super::image::{Image, TwinAt};
 use super::observe::Observation;
 use super::perturb::Perturbation;
 use super::project::Projection;
@@ -875,10 +875,27 @@ fn images(sig: &Signature, scope: &Scope<'_>) -> Vec<Found> {
     let on = &scope.all;
     let relations = Image::all(sig);
     let mut out = Vec::new();
+    let held = |k: usize| on.iter().all(|&i| image_held(obs[i], k));
     for (k, &m) in relations.iter().enumerate() {
         let run = |i: usize| obs[i].images.get(k);
         // The scope holds `min_inputs` distinct inputs already.
-        if !on.iter().all(|&i| image_held(obs[i], k)) {
+        if !held(k) {
+            continue;
+        }
+        // A twin at the input turned says no more where one at the input held (`g` even or
+        // odd, as `cos` and `sin` are).
+        if m.at() != TwinAt::Input
+            && relations.iter().enumerate().any(|(j, r)| {
+                matches!(
+                    r,
+                    Image::Twin {
+                        at: TwinAt::Input,
+                        ..
+                    }
+                ) && r.sibling() == m.sibling()
+                    && held(j)
+            })
+        {
             continue;
         }
         // The input passed through as the result, where a parameter can stand for it: it
