@@ -740,6 +740,11 @@ enum Nudge {
 fn nudge(sig: &Signature, input: &[Value], way: Nudge) -> Option<Vec<Value>> {
     let mut k = 0usize;
     let mut step = |x: f64, single: bool| {
+        // An infinity, or not a number, has no neighbour a program would send: it stays (a
+        // tail series never ends at `f64::MAX`).
+        if !x.is_finite() {
+            return x;
+        }
         k += 1;
         let up = match way {
             Nudge::Up => true,
@@ -793,11 +798,20 @@ fn distance(a: &Value, b: &Value) -> f64 {
     }
 }
 
+/// How far a symmetry point may lie from the input, in the input's magnitude (of one, at
+/// least): as far as a program's values spread around one it sends.
+const REACH: f64 = 1024.0;
+
 /// The point `c` about which the function looks symmetric, `f(c - x) = f(x)`: twice the
 /// vertex of a parabola through three nearby values, refined three times. A quadratic gives its
 /// exact vertex at once; the relation is judged later on whether one `c` serves every call.
+/// A vertex farther than [`REACH`] times the input's magnitude is none: a function nearly
+/// straight there (a distribution's tail) sends the step anywhere, and the function is never
+/// called that far from what it was given (a tail series that never ends at `1e300`).
 fn symmetry_point(input: &[Value], param: usize, call: &mut Call<'_>) -> Option<f64> {
     let mut v = input[param].number()?;
+    let reach = REACH * v.abs().max(1.0);
+    let start = v;
     let mut at = |x: f64| {
         let mut moved = input.to_vec();
         moved[param] = Value::Float(x);
@@ -813,7 +827,7 @@ fn symmetry_point(input: &[Value], param: usize, call: &mut Call<'_>) -> Option<
             return None;
         }
         v -= h * (f2 - f1) / (2.0 * curvature);
-        if !v.is_finite() {
+        if !v.is_finite() || (v - start).abs() > reach {
             return None;
         }
     }
@@ -939,6 +953,23 @@ mod tests {
         assert_eq!(o.follow[0].output, Some(o.output.clone()));
         let mut line = |v: &[Value]| Some(Value::Float(2.0 * v[0].number()?));
         assert_eq!(symmetry_point(&[Value::Float(1.0)], 0, &mut line), None);
+        // A vertex far past the input's magnitude is none, and the function is never called
+        // out there: a tail nearly straight sends a step past `1e300`.
+        let far = |x: f64| (x - 2000.0).powi(2);
+        let called = std::cell::Cell::new(0.0f64);
+        let mut watched = |v: &[Value]| {
+            let x = v[0].number()?;
+            called.set(called.get().max(x.abs()));
+            Some(Value::Float(far(x)))
+        };
+        assert_eq!(symmetry_point(&[Value::Float(1.5)], 0, &mut watched), None);
+        assert!(called.get() < 2.0, "{}", called.get());
+        // Within it, found.
+        let mut near = |v: &[Value]| Some(Value::Float(far(v[0].number()?)));
+        assert_eq!(
+            symmetry_point(&[Value::Float(2.5)], 0, &mut near),
+            Some(4000.0)
+        );
     }
 
     #[test]
@@ -968,6 +999,27 @@ mod tests {
         };
         let input = vec![Value::FloatSeq(vec![1.0, 1.0])];
         assert!(observe(&seq, &[], input, &mut spread, 1).unwrap().noise > 0.0);
+        // An infinite input is not nudged to the largest float: the function is called at
+        // infinity alone, and shows no noise there.
+        let mut at_max = false;
+        let mut tail = |v: &[Value]| {
+            let x = v[0].number()?;
+            at_max |= x.is_finite() && x.abs() > 1e300;
+            Some(Value::Float(if x.is_finite() { x } else { 0.0 }))
+        };
+        let o = observe(&s, &[], vec![Value::Float(f64::NEG_INFINITY)], &mut tail, 1).unwrap();
+        assert_eq!(o.noise, 0.0);
+        assert!(!at_max);
+        // Of two, the finite one is still nudged.
+        let pair = Signature::parse(
+            "fn f(x: f64, y: f64) -> f64",
+            &[Kind::Float, Kind::Float],
+            Kind::Float,
+        )
+        .unwrap();
+        let mut second = |v: &[Value]| Some(Value::Float(1e6 * v[1].number()?));
+        let input = vec![Value::Float(f64::INFINITY), Value::Float(1.0)];
+        assert!(observe(&pair, &[], input, &mut second, 1).unwrap().noise > 0.0);
     }
 
     #[test]
