@@ -2347,6 +2347,48 @@ mod tests {
     }
 
     #[test]
+    fn a_twin_of_f32s_at_the_input_turned_is_turned_from_the_f32_the_function_is_given() {
+        // An `f32` quarter circle out of the one in. Near `t = 0` the root of `1 - (1 - t)²`
+        // magnifies any difference in the rounding of `1 - t` past a pasted tolerance (at
+        // `t = 2e-4` by two millionths): the twin's `1 - t` must round as the function's
+        // own does, from the `f32` it is given, at a follow-up's input too.
+        let circ_in = |t: f32| 1.0 - t.mul_add(-t, 1.0).sqrt();
+        let circ_out = |t: f32| (t - 1.0).mul_add(-(t - 1.0), 1.0).sqrt();
+        let ts: Vec<(f32,)> = (0..90)
+            .map(|i| (0.05 + 0.95 * ((f64::from(i) * 0.618_033_988_7) % 1.0)) as f32)
+            .map(|t| (t,))
+            .collect();
+        let d = Discovery::new("fn circ_out(t: f32) -> f32", circ_out)
+            .unwrap()
+            .sibling("fn circ_in(t: f32) -> f32", circ_in)
+            .unwrap()
+            .inputs(ts.clone());
+        let found = d.run();
+        let turned = "result == 1.0 - circ_in(1.0 - t)";
+        assert!(found.relations().any(|r| r.ends_with(turned)), "{found}");
+        let near_zero: Vec<(f32,)> = (1..300)
+            .map(|i| (i as f32 * 1e-6,))
+            .chain((1..300).map(|i| (i as f32 * 3.3e-4,)))
+            .collect();
+        let wrong = d.failing(&found, near_zero);
+        assert!(wrong.is_empty(), "{wrong:?}");
+        // Of `f64`s the same curves keep it: their rounding is far within the tolerance.
+        let circ_in = |t: f64| 1.0 - t.mul_add(-t, 1.0).sqrt();
+        let circ_out = |t: f64| (t - 1.0).mul_add(-(t - 1.0), 1.0).sqrt();
+        let wide = Discovery::new("fn circ_out(t: f64) -> f64", circ_out)
+            .unwrap()
+            .sibling("fn circ_in(t: f64) -> f64", circ_in)
+            .unwrap()
+            .inputs(ts.iter().map(|&(t,)| (f64::from(t),)))
+            .run();
+        assert!(
+            wide.relations()
+                .any(|r| r.ends_with("result == 1.0 - circ_in(1.0 - t)")),
+            "{wide}"
+        );
+    }
+
+    #[test]
     fn a_function_that_takes_a_tuple_result_s_parts_is_a_round_trip_where_it_gives_x_back() {
         // A number split into a mantissa in [0.5, 1) and a power of two, and put back
         // together by a function of both parts.

@@ -91,12 +91,17 @@ impl TwinAt {
         self as usize
     }
 
-    /// The input turned so (`None`: a turn of what is no float).
-    pub fn turn(self, x: &Value) -> Option<Value> {
+    /// The input turned so (`None`: a turn of what is no float), of an `f32` parameter
+    /// (`single`) turned as a pasted `1.0 - t` turns it: from the `f32` the function was
+    /// given. A follow-up's input is an `f64` the function rounds; turned before it is
+    /// rounded, it would round apart from the function's own `1 - t`, and the root of a
+    /// cancellation (`sqrt(1 - (1 - t)²)` near zero) magnifies that past any tolerance.
+    pub fn turn(self, x: &Value, single: bool) -> Option<Value> {
+        let given = |x: f64| if single { f64::from(x as f32) } else { x };
         match (self, x) {
             (TwinAt::Input, _) => Some(x.clone()),
-            (TwinAt::Negated, Value::Float(x)) => Some(Value::Float(-x)),
-            (TwinAt::Complement, Value::Float(x)) => Some(Value::Float(1.0 - x)),
+            (TwinAt::Negated, Value::Float(x)) => Some(Value::Float(-given(*x))),
+            (TwinAt::Complement, Value::Float(x)) => Some(Value::Float(1.0 - given(*x))),
             _ => None,
         }
     }
@@ -730,11 +735,20 @@ mod tests {
         assert_eq!(m.text(&by_ref), "result == back(&(1.0 - *t))");
         // The turns, of floats alone; any other relation reads the input as it is.
         let f = Value::Float;
-        assert_eq!(TwinAt::Negated.turn(&f(0.25)), Some(f(-0.25)));
-        assert_eq!(TwinAt::Complement.turn(&f(0.25)), Some(f(0.75)));
-        assert_eq!(TwinAt::Input.turn(&Value::Int(3)), Some(Value::Int(3)));
-        assert_eq!(TwinAt::Complement.turn(&Value::Int(3)), None);
-        assert_eq!(TwinAt::Negated.turn(&Value::Int(3)), None);
+        assert_eq!(TwinAt::Negated.turn(&f(0.25), false), Some(f(-0.25)));
+        assert_eq!(TwinAt::Complement.turn(&f(0.25), false), Some(f(0.75)));
+        assert_eq!(
+            TwinAt::Input.turn(&Value::Int(3), false),
+            Some(Value::Int(3))
+        );
+        assert_eq!(TwinAt::Complement.turn(&Value::Int(3), false), None);
+        assert_eq!(TwinAt::Negated.turn(&Value::Int(3), true), None);
+        // Of an `f32` parameter, from the `f32` the function is given.
+        let x = 0.1 + 1e-12;
+        let given = f64::from(x as f32);
+        assert_eq!(TwinAt::Complement.turn(&f(x), true), Some(f(1.0 - given)));
+        assert_eq!(TwinAt::Negated.turn(&f(x), true), Some(f(-given)));
+        assert_eq!(TwinAt::Complement.turn(&f(x), false), Some(f(1.0 - x)));
         assert_eq!(Image::Fixed { sibling: 0 }.at(), TwinAt::Input);
         // Of an integer, at the input alone.
         let mut count = sig("fn count(n: u32) -> u32", &[Kind::Int], Kind::Int);

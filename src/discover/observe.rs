@@ -461,12 +461,16 @@ impl Through {
                 .collect(),
             input: (0..sig.siblings.len())
                 .map(|k| {
+                    let single = sig
+                        .params
+                        .first()
+                        .is_some_and(|p| p.num_ty() == super::transform::NumTy::F32);
                     TwinAt::ALL.map(|at| {
                         let bound = relations
                             .iter()
                             .any(|m| m.of_input() && m.sibling() == k && m.at() == at);
                         match input {
-                            [x] if bound => siblings.get(k)?(&at.turn(x)?),
+                            [x] if bound => siblings.get(k)?(&at.turn(x, single)?),
                             _ => None,
                         }
                     })
