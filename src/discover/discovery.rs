@@ -396,7 +396,10 @@ impl<'f, A: Args> Discovery<'f, A> {
                 Some(base.iter().map(|v| jitter(v, &mut rng)).collect())
             })
             .collect();
-        let fresh = self.observe_all(transforms, &fresh, self.seed ^ 0xF4E5);
+        let mut fresh = self.observe_all(transforms, &fresh, self.seed ^ 0xF4E5);
+        // Drawn past the domain (a probability doubled past one), a float function answers
+        // not a number: it refused the input, as it would by failing.
+        fresh.retain(|o| !refused(o));
         let held = self.holding(proposals, transforms, &fresh);
         // Only the runs the relations left read: the built inputs are many.
         let read = runs_read(&held);
@@ -819,6 +822,15 @@ impl<'f, A: Args> Discovery<'f, A> {
             .map(str::to_string)
             .collect()
     }
+}
+
+/// Whether a float function answered an input with not a number: numeric code's refusal of
+/// an input outside its domain (a quantile of a probability above one, the root of a
+/// negative). Drawn near the given ones, such an input says nothing of a relation; built to
+/// break one, it is a counter-example (a pasted relation fails there), and the relation is
+/// claimed where its runs are defined.
+fn refused(o: &Observation) -> bool {
+    matches!(o.output, Value::Float(x) if x.is_nan())
 }
 
 /// The follow-up runs the relations of `proposals` read.
@@ -2385,6 +2397,63 @@ mod tests {
             wide.relations()
                 .any(|r| r.ends_with("result == 1.0 - circ_in(1.0 - t)")),
             "{wide}"
+        );
+    }
+
+    #[test]
+    fn an_input_drawn_past_the_domain_says_nothing_of_a_relation() {
+        // A quantile of a probability, as numeric code writes one: not a number outside
+        // `[0, 1]`. Inputs drawn near the given ones double a probability past one.
+        let quantile = |p: f64, mean: f64, sd: f64| {
+            if (0.0..=1.0).contains(&p) {
+                mean + sd * (p / (1.0 - p)).ln()
+            } else {
+                f64::NAN
+            }
+        };
+        let inputs: Vec<(f64, f64, f64)> = (0..100)
+            .map(|i| {
+                let u = (f64::from(i) * 0.618_033_988_7) % 1.0;
+                (
+                    0.01 + 0.98 * u,
+                    f64::from(i % 11) - 5.0,
+                    0.5 + f64::from(i % 7),
+                )
+            })
+            .collect();
+        let found = Discovery::new("fn quantile(p: f64, mean: f64, sd: f64) -> f64", quantile)
+            .unwrap()
+            .inputs(inputs.clone())
+            .run();
+        assert!(
+            found.relations().any(|r| r
+                == "if result.is_finite() && quantile(p, mean + 1.0, sd).is_finite() => \
+                    quantile(p, mean + 1.0, sd) == result + 1.0"),
+            "{found}"
+        );
+        // Built to break it, a probability past one is still a counter-example (a pasted
+        // relation fails there): it is claimed where its runs are defined. Every proposal
+        // holds on the inputs given.
+        let d = Discovery::new("fn quantile(p: f64, mean: f64, sd: f64) -> f64", quantile)
+            .unwrap()
+            .inputs(inputs.clone());
+        assert_eq!(d.failing(&found, inputs), Vec::<String>::new());
+        // Of a quantile that ignores its mean, the shift moves nothing.
+        let unshifted = |p: f64, _mean: f64, sd: f64| quantile(p, 0.0, sd);
+        let none = Discovery::new("fn quantile(p: f64, mean: f64, sd: f64) -> f64", unshifted)
+            .unwrap()
+            .inputs((0..100).map(|i| (0.01 + 0.0098 * f64::from(i), f64::from(i % 11) - 5.0, 1.0)))
+            .run();
+        assert!(
+            !none
+                .relations()
+                .any(|r| r.ends_with("mean + 1.0, sd) == result + 1.0")),
+            "{none}"
+        );
+        assert!(
+            none.relations()
+                .any(|r| r.ends_with("quantile(p, mean + 1.0, sd) == result")),
+            "{none}"
         );
     }
 
