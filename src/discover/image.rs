@@ -733,6 +733,12 @@ mod tests {
             at: TwinAt::Complement,
         };
         assert_eq!(m.text(&by_ref), "result == back(&(1.0 - *t))");
+        let at_input = Image::Twin {
+            sibling: 0,
+            as_is: TwinForm::Same,
+            at: TwinAt::Input,
+        };
+        assert_eq!(at_input.text(&by_ref), "result == back(t)");
         // The turns, of floats alone; any other relation reads the input as it is.
         let f = Value::Float;
         assert_eq!(TwinAt::Negated.turn(&f(0.25), false), Some(f(-0.25)));

@@ -974,6 +974,12 @@ mod tests {
             symmetry_point(&[Value::Float(2.5)], 0, &mut near),
             Some(4000.0)
         );
+        // The reach is measured from the input: a vertex 1022.5 past an input of one is in it.
+        let mut edge = |v: &[Value]| Some(Value::Float((v[0].number()? - 1023.5).powi(2)));
+        assert_eq!(
+            symmetry_point(&[Value::Float(1.0)], 0, &mut edge),
+            Some(2047.0)
+        );
     }
 
     #[test]
