@@ -875,26 +875,32 @@ fn images(sig: &Signature, scope: &Scope<'_>) -> Vec<Found> {
     let on = &scope.all;
     let relations = Image::all(sig);
     let mut out = Vec::new();
-    let held = |k: usize| on.iter().all(|&i| image_held(obs[i], k));
+    // Judged once each: a twin at the input turned reads the others'.
+    let held: Vec<bool> = (0..relations.len())
+        .map(|k| on.iter().all(|&i| image_held(obs[i], k)))
+        .collect();
     for (k, &m) in relations.iter().enumerate() {
         let run = |i: usize| obs[i].images.get(k);
         // The scope holds `min_inputs` distinct inputs already.
-        if !held(k) {
+        if !held[k] {
             continue;
         }
         // A twin at the input turned says no more where one at the input held (`g` even or
         // odd, as `cos` and `sin` are).
+        let at_input = |r: &Image| {
+            matches!(
+                r,
+                Image::Twin {
+                    at: TwinAt::Input,
+                    ..
+                }
+            )
+        };
         if m.at() != TwinAt::Input
-            && relations.iter().enumerate().any(|(j, r)| {
-                matches!(
-                    r,
-                    Image::Twin {
-                        at: TwinAt::Input,
-                        ..
-                    }
-                ) && r.sibling() == m.sibling()
-                    && held(j)
-            })
+            && relations
+                .iter()
+                .zip(&held)
+                .any(|(r, &h)| h && at_input(r) && r.sibling() == m.sibling())
         {
             continue;
         }
