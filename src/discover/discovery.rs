@@ -3341,6 +3341,72 @@ mod tests {
         );
     }
 
+    /// A normal density, and versions of it a relation should tell from it.
+    fn density(x: f64, mean: f64, sd: f64) -> f64 {
+        let z = (x - mean) / sd;
+        (-0.5 * z * z).exp() / (sd * (2.0 * std::f64::consts::PI).sqrt())
+    }
+
+    fn spread_values() -> impl Iterator<Item = (f64, f64, f64)> {
+        (0..120u32).map(|i| {
+            let i = f64::from(i);
+            let mean = (i * 7.3) % 40.0 - 20.0;
+            let sd = 0.1 + (i * 3.7) % 9.9;
+            (mean + sd * ((i * 1.9) % 8.0 - 4.0), mean, sd)
+        })
+    }
+
+    #[test]
+    fn a_density_is_related_to_its_value_at_the_mean_and_reflected_about_it() {
+        let found = Discovery::new("fn density(x: f64, mean: f64, sd: f64) -> f64", density)
+            .unwrap()
+            .inputs(spread_values())
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(
+            rel.iter()
+                .any(|r| r.ends_with("density(2.0 * mean - x, mean, sd) == result")),
+            "{found}"
+        );
+        // The peak, a constant over the spread, fitted to its precision.
+        let peak = rel
+            .iter()
+            .find(|r| r.contains("density(mean, mean, sd) == 0.39894228"))
+            .unwrap_or_else(|| panic!("{found}"));
+        assert!(peak.ends_with(" / sd"), "{found}");
+        // Skewed, it has no symmetry about the mean; normalised without its spread, its peak
+        // is a constant, no power of the spread.
+        let skewed = |x: f64, mean: f64, sd: f64| {
+            density(x, mean, sd) * (1.0 + 0.5 * ((x - mean) / sd).tanh())
+        };
+        let found = Discovery::new("fn skewed(x: f64, mean: f64, sd: f64) -> f64", skewed)
+            .unwrap()
+            .inputs(spread_values())
+            .run();
+        assert!(
+            !found.relations().any(|r| r.contains("2.0 * mean - x")),
+            "{found}"
+        );
+        assert!(found.relations().any(|r| r.ends_with(" / sd")), "{found}");
+        let flat = |x: f64, mean: f64, sd: f64| density(x, mean, sd) * sd;
+        let found = Discovery::new("fn flat(x: f64, mean: f64, sd: f64) -> f64", flat)
+            .unwrap()
+            .inputs(spread_values())
+            .run();
+        assert!(
+            found
+                .relations()
+                .any(|r| r.ends_with("flat(mean, mean, sd) == 0.3989422804014327")),
+            "{found}"
+        );
+        assert!(
+            !found
+                .relations()
+                .any(|r| r.ends_with("/ sd") || r.ends_with("* sd")),
+            "{found}"
+        );
+    }
+
     #[test]
     fn integer_types_have_their_own_ends() {
         for (ty, ends) in [

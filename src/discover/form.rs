@@ -69,6 +69,18 @@ pub enum Form {
     /// `y'` is a number parameter of the input: the value a function takes at a special
     /// value of another (`binomial(n, 1) == n`).
     Param(usize),
+    /// `y' = c·xᵉ` for `x` a number parameter of the input, `c` a constant fitted to the runs
+    /// and `e` one of ±1 and ±2: the value at a special point as a power of another argument
+    /// (`normal_pdf(mean, mean, sd) == 0.3989422804014327 / sd`), where it is no argument
+    /// itself.
+    ParamPower {
+        /// The parameter's index.
+        param: usize,
+        /// The constant.
+        c: Const,
+        /// The power.
+        power: i8,
+    },
     /// `y'` is the length of a string (in characters) or a sequence of the input: what a
     /// distance takes against the empty string (`levenshtein(a, "") == a.chars().count()`).
     LenOf(usize),
@@ -343,6 +355,7 @@ impl Form {
             Form::Quadratic { a, b, c } | Form::Square { a, b, c } => {
                 [a, b, c].into_iter().filter(|k| raw(k)).count()
             }
+            Form::ParamPower { c, .. } => usize::from(raw(c)),
             _ => 0,
         }
     }
@@ -424,6 +437,17 @@ impl Form {
                 (Some(t), Some(x)) => close(t, x, k * (n2 + EPS * (t.abs() + x.abs()))),
                 _ => false,
             },
+            &Form::ParamPower { param, c, power } => {
+                match (p.y2.number(), p.input[param].number()) {
+                    // Each product and quotient rounds once.
+                    (Some(t), Some(x)) => {
+                        let m = c.value * x.powi(power.into());
+                        let steps = f64::from(power.unsigned_abs()) + 1.0;
+                        close(t, m, k * (n2 + EPS * (t.abs() + steps * m.abs())))
+                    }
+                    _ => false,
+                }
+            }
             Form::Quadratic { a, b, c } | Form::Square { a, b, c } => {
                 let (Some(y), Some(y2)) = (p.y.number(), p.y2.number()) else {
                     return false;
@@ -687,6 +711,16 @@ pub fn fit_numeric(fit: &[Pair<'_>], check: &[Pair<'_>], integral: bool) -> Opti
     let rows: Vec<Vec<f64>> = data.iter().map(|&(y, _)| vec![y, 1.0]).collect();
     let t: Vec<f64> = data.iter().map(|&(_, t)| t).collect();
     let w: Vec<f64> = data.iter().map(|&(y, t)| weight(y, t)).collect();
+    // A follow-up of one value whatever the result is no function of it: fitted, its factors
+    // are the values' rounding (`-8.8e-16 * result + 0.3989`). Where a constant says
+    // something (at a special value), it is told by its own form.
+    let constant = |&(_, t): &(f64, f64)| Form::Affine {
+        alpha: Const::lit(0.0),
+        beta: Const::lit(t),
+    };
+    if data.first().map(constant).is_some_and(|f| holds(&f)) {
+        return None;
+    }
     if data.len() >= 3 {
         if let Some(x) = lsq::solve(&rows, &t, &w) {
             if let Some(f) = snapped(
@@ -1009,6 +1043,41 @@ fn snap_within(x: f64, integral: bool, rel: f64) -> Option<Const> {
         .find(|c| near(c.value))
 }
 
+/// The powers of another argument a value at a special point is tried as, fewest
+/// operations first.
+const POWERS: [i8; 4] = [-1, 1, -2, 2];
+
+/// The forms `y' = c·xᵉ` of parameter `param` that hold on every pair, `c` fitted on the first
+/// pair whose `x` is finite and not zero and snapped as an affine coefficient is: at most one
+/// per power. `c = 1` at the first power is [`Form::Param`]'s, and a constant `y'` is told by
+/// its own form, tried before.
+pub(super) fn param_powers(pairs: &[Pair<'_>], param: usize, single: bool) -> Vec<Form> {
+    let holds = |f: &Form| pairs.iter().all(|p| f.holds(p));
+    let Some((t, x)) = pairs.iter().find_map(|p| {
+        let x = p.input.get(param)?.number()?;
+        let t = p.y2.number()?;
+        (x.is_finite() && x != 0.0 && t.is_finite() && t != 0.0).then_some((t, x))
+    }) else {
+        return Vec::new();
+    };
+    POWERS
+        .iter()
+        .filter_map(|&power| {
+            let raw = t / x.powi(power.into());
+            let build = |c: &[Const]| {
+                (c[0].value != 0.0 && !(power == 1 && c[0].value == 1.0)).then_some(
+                    Form::ParamPower {
+                        param,
+                        c: c[0],
+                        power,
+                    },
+                )
+            };
+            snapped(&[raw], false, single, build, &holds)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1202,6 +1271,121 @@ mod tests {
         assert!(!holds(Value::List(vec![]), Value::Int(1)));
         assert!(!holds(Value::Str("ab".into()), Value::Float(2.0)));
         assert!(!holds(Value::Int(2), Value::Int(2)));
+    }
+
+    #[test]
+    fn a_value_at_a_special_point_is_fitted_as_a_power_of_another_argument() {
+        let fitted = |g: &dyn Fn(f64) -> f64, xs: &[f64]| {
+            let runs: Vec<([Value; 1], Value)> = xs
+                .iter()
+                .map(|&x| ([Value::Float(x)], Value::Float(g(x))))
+                .collect();
+            let y = Value::Float(0.0);
+            let pairs: Vec<Pair<'_>> = runs
+                .iter()
+                .map(|(input, y2)| Pair {
+                    y: &y,
+                    y2,
+                    n: 0.0,
+                    n2: 0.0,
+                    len: 0,
+                    input,
+                })
+                .collect();
+            param_powers(&pairs, 0, false)
+        };
+        let xs = [0.0, 0.3, 2.5, -4.0, 7.75];
+        let peak = 1.0 / (2.0 * std::f64::consts::PI).sqrt();
+        // Fitted to the digits the runs hold.
+        let found = fitted(&|x| peak / x, &xs[1..]);
+        assert!(
+            matches!(found[..], [Form::ParamPower { param: 0, c, power: -1 }]
+                if (c.value - peak).abs() < 1e-13 && c.value != peak),
+            "{found:?}"
+        );
+        assert_eq!(
+            fitted(&|x| -3.0 * x * x, &xs),
+            [Form::ParamPower {
+                param: 0,
+                c: Const::lit(-3.0),
+                power: 2
+            }]
+        );
+        assert_eq!(
+            fitted(&|x| 0.5 / (x * x), &xs[1..]),
+            [Form::ParamPower {
+                param: 0,
+                c: Const::lit(0.5),
+                power: -2
+            }]
+        );
+        // The argument itself is `Form::Param`'s; a constant, or a power with another
+        // offset, is none.
+        assert_eq!(fitted(&|x| x, &xs), []);
+        assert_eq!(fitted(&|_| 0.4, &xs), []);
+        assert_eq!(fitted(&|x| 2.0 * x + 1.0, &xs), []);
+        assert_eq!(fitted(&|x| x.powi(3), &xs), []);
+        // Nothing to fit on: every argument zero.
+        assert_eq!(fitted(&|x| x, &[0.0, 0.0]), []);
+        // Judged within the rounding of its product.
+        let form = Form::ParamPower {
+            param: 0,
+            c: Const::lit(peak),
+            power: -1,
+        };
+        assert!(holds_on(&form, 0.0, peak / 3.0, 0.0, 0.0, 3.0));
+        assert!(holds_on(
+            &form,
+            0.0,
+            peak / 3.0 * (1.0 + 2e-16),
+            0.0,
+            0.0,
+            3.0
+        ));
+        assert!(!holds_on(
+            &form,
+            0.0,
+            peak / 3.0 * (1.0 + 1e-9),
+            0.0,
+            0.0,
+            3.0
+        ));
+        assert!(holds_on(
+            &form,
+            0.0,
+            peak / 3.0 * (1.0 + 1e-9),
+            0.0,
+            1e-9,
+            3.0
+        ));
+        assert!(!holds_on(&form, 0.0, f64::NAN, 0.0, 0.0, 3.0));
+        assert_eq!(form.raw_constants(), 1);
+        let simple = Form::ParamPower {
+            param: 0,
+            c: Const::lit(2.0),
+            power: 2,
+        };
+        assert_eq!(simple.raw_constants(), 0);
+    }
+
+    #[test]
+    fn a_constant_follow_up_gets_no_fitted_factor_of_the_result() {
+        let runs = pairs(&[
+            (0.1, 0.4),
+            (2.0, 0.4 + 1e-17),
+            (-3.0, 0.4),
+            (5.0, 0.4),
+            (7.0, 0.4),
+        ]);
+        let view = view(&runs);
+        assert_eq!(fit_numeric(&view, &view, false), None);
+        // One that moves with the result, however slightly, is fitted.
+        let runs = pairs(&[(0.1, 0.41), (2.0, 0.6), (-3.0, 0.1), (5.0, 0.9), (7.0, 1.1)]);
+        let view = super::tests::view(&runs);
+        assert!(matches!(
+            fit_numeric(&view, &view, false),
+            Some(Form::Affine { .. })
+        ));
     }
 
     #[test]

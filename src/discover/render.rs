@@ -160,6 +160,24 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
             Some(cast) => format!("{call} == {cast}"),
             None => format!("{call} == {}", sig.params[*param].value_text()),
         },
+        Form::ParamPower { param, c, power } => {
+            let x = match cast_to_output(sig, *param) {
+                Some(cast) => format!("({cast})"),
+                None => sig.params[*param].value_text(),
+            };
+            let x = match power.unsigned_abs() {
+                1 => x,
+                // `(*sd).powi(2)`: a method binds tighter than a dereference.
+                _ if x.starts_with('*') => square(&format!("({x})"), ty),
+                _ => square(&x, ty),
+            };
+            if *power > 0 {
+                format!("{call} == {}", linear(&x, *c, Const::lit(0.0), ty))
+            } else {
+                let sign = if c.value < 0.0 { "-" } else { "" };
+                format!("{call} == {sign}{} / {x}", c.abs().text(ty))
+            }
+        }
         Form::LenOf(param) => {
             let q = &sig.params[*param];
             let len = match q.kind {
@@ -569,6 +587,29 @@ mod tests {
                 Form::Param(0)
             ),
             "gcd(a, a) == a"
+        );
+        // A power of another argument, with the constant fitted.
+        let three = [Kind::Float; 3];
+        let peak = Transform::Copy { param: 0, from: 1 };
+        let power = |c: f64, power| Form::ParamPower {
+            param: 2,
+            c: Const::lit(c),
+            power,
+        };
+        let pdf = "fn pdf(x: f64, mean: f64, sd: &f64) -> f64";
+        let at = |form| text(pdf, &three, Kind::Float, peak.clone(), form);
+        assert_eq!(at(power(0.4, -1)), "pdf(mean, mean, sd) == 0.4 / *sd");
+        assert_eq!(
+            at(power(-0.4, -2)),
+            "pdf(mean, mean, sd) == -0.4 / (*sd).powi(2)"
+        );
+        assert_eq!(at(power(3.0, 1)), "pdf(mean, mean, sd) == 3.0 * *sd");
+        assert_eq!(at(power(-1.0, 2)), "pdf(mean, mean, sd) == -(*sd).powi(2)");
+        let counted = "fn f(x: f64, y: f64, n: u32) -> f64";
+        let kinds = [Kind::Float, Kind::Float, Kind::Int];
+        assert_eq!(
+            text(counted, &kinds, Kind::Float, peak, power(0.5, -1)),
+            "f(y, y, n) == 0.5 / (n as f64)"
         );
     }
 

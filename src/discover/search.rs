@@ -6,7 +6,10 @@ use std::collections::HashSet;
 
 use super::constant;
 use super::cover::Catches;
-use super::form::{fit_elementwise, fit_len_ratio, fit_numeric, Form, Pair, TextForm};
+use super::form::{
+    fit_elementwise, fit_len_ratio, fit_numeric, param_powers, single_precision, Form, Pair,
+    TextForm,
+};
 use super::guard::Guard;
 use super::image::{Image, TwinAt};
 use super::observe::Observation;
@@ -1584,9 +1587,18 @@ fn by_input(sig: &Signature, transform: &Transform, pairs: &[Pair<'_>]) -> Vec<F
             .map(Form::LenOf)
             .collect(),
         Transform::Special { param, .. } | Transform::Copy { param, .. } => {
+            let others: Vec<usize> = numbers.filter(|&q| q != param).collect();
+            // A power of another argument only of a float result: an integer one is judged
+            // exactly, and its constants would be fractions.
+            let single = single_precision(pairs.iter().filter_map(|p| p.y2.number()));
+            let powers = others
+                .iter()
+                .filter(|_| sig.output == Kind::Float)
+                .flat_map(|&q| param_powers(pairs, q, single));
             constant_follow_up(pairs)
                 .into_iter()
-                .chain(numbers.filter(|&q| q != param).map(Form::Param))
+                .chain(others.iter().map(|&q| Form::Param(q)))
+                .chain(powers)
                 .collect()
         }
         Transform::OnResult { .. } => Vec::new(),

@@ -176,6 +176,11 @@ const DECIMAL_SCALES: [f64; 2] = [10.0, 1000.0];
 /// result.to_vec()].concat()`).
 const BINARY_SCALES: [f64; 2] = [256.0, 128.0];
 
+/// Most parameters of one type whose ordered pairs are each tried (one given the other's
+/// value, one reflected about the other): six follow-up runs of each kind for three, where
+/// eight coordinates would take fifty-six that say little.
+const PAIRED: usize = 3;
+
 /// The values another parameter takes in the inner call of a composition, `f(f(x, n), c)`:
 /// each is compared with the outer call at `c·n` and at `n + c` (`root(x, 2 * n)`,
 /// `rotate(xs, n + 1)`). One and two are the smallest that make either side a new call.
@@ -555,6 +560,15 @@ pub enum Transform {
         /// The parameter whose value it takes.
         from: usize,
     },
+    /// One float parameter reflected about another of its type, `2·y - x`: a density's or a
+    /// distribution's symmetry about its mean (`pdf(2.0 * mean - x, mean, sd) == result`),
+    /// which no fixed point of reflection states.
+    ReflectAbout {
+        /// The parameter reflected.
+        param: usize,
+        /// The parameter it is reflected about.
+        about: usize,
+    },
     /// A sequence parameter is transformed twice: the input of a composite of two relations.
     SeqThen {
         /// The parameter's index.
@@ -768,8 +782,11 @@ impl Transform {
                 if p == q || sig.params[p].ty != sig.params[q].ty {
                     continue;
                 }
-                if of_type(&sig.params[p].ty) == 2 {
+                if of_type(&sig.params[p].ty) <= PAIRED {
                     out.push(Transform::Copy { param: q, from: p });
+                    if sig.params[p].kind == Kind::Float {
+                        out.push(Transform::ReflectAbout { param: q, about: p });
+                    }
                 }
                 if p > q {
                     continue;
@@ -1148,6 +1165,10 @@ impl Transform {
                 return Transform::Seq { param: second, op }.apply(&once, center, seed);
             }
             Transform::Copy { param, from } => out[param] = input[from].clone(),
+            Transform::ReflectAbout { param, about } => {
+                let x = &input[param];
+                out[param] = x.number_like(2.0 * input[about].number()? - x.number()?)?;
+            }
             Transform::Text { param, op } => {
                 out[param] = match (&input[param], op) {
                     (Value::Str(s), op) => Value::Str(op.apply(s)?),
@@ -1300,6 +1321,15 @@ impl Transform {
                     .swap_remove(second);
             }
             Transform::Copy { param, from } => out[param] = sig.params[from].pass_unchanged(),
+            Transform::ReflectAbout { param, about } => {
+                let (p, q) = (&sig.params[param], &sig.params[about]);
+                out[param] = p.pass(&format!(
+                    "{} * {} - {}",
+                    float_literal(2.0),
+                    q.value_text(),
+                    p.value_text()
+                ));
+            }
             Transform::Text { param, op } => {
                 let p = &sig.params[param];
                 let changed = op.text(&p.name);
@@ -1802,8 +1832,34 @@ mod tests {
         )
         .unwrap();
         let all = Transform::all(&three);
-        assert!(!all.iter().any(|t| matches!(t, Transform::Copy { .. })));
+        // Of three, each ordered pair: one given the other's value, one reflected about it.
+        let count = |pick: fn(&Transform) -> bool| all.iter().filter(|t| pick(t)).count();
+        assert_eq!(count(|t| matches!(t, Transform::Copy { .. })), 6);
+        assert_eq!(count(|t| matches!(t, Transform::ReflectAbout { .. })), 6);
+        assert!(all.contains(&Transform::ReflectAbout { param: 0, about: 2 }));
         assert!(!all.iter().any(|t| matches!(t, Transform::Nested { .. })));
+        let four = Signature::parse(
+            "fn f(w: f64, x: f64, y: f64, z: f64) -> f64",
+            &[Kind::Float; 4],
+            Kind::Float,
+        )
+        .unwrap();
+        let all = Transform::all(&four);
+        assert!(!all
+            .iter()
+            .any(|t| matches!(t, Transform::Copy { .. } | Transform::ReflectAbout { .. })));
+        // Integers are given each other's values, never reflected.
+        let ints = Signature::parse(
+            "fn f(a: i64, b: i64) -> i64",
+            &[Kind::Int, Kind::Int],
+            Kind::Int,
+        )
+        .unwrap();
+        let all = Transform::all(&ints);
+        assert!(all.contains(&Transform::Copy { param: 0, from: 1 }));
+        assert!(!all
+            .iter()
+            .any(|t| matches!(t, Transform::ReflectAbout { .. })));
         let seqs = Signature::parse(
             "fn dot(xs: &[f64], ys: &[f64]) -> f64",
             &[Kind::FloatSeq, Kind::FloatSeq],
@@ -1864,6 +1920,35 @@ mod tests {
             ])
         );
         assert_eq!(copy.arguments(&two, None), ["a", "a", "n"]);
+    }
+
+    #[test]
+    fn a_float_is_reflected_about_another_and_written_so() {
+        let reflect = Transform::ReflectAbout { param: 0, about: 1 };
+        let input = [Value::Float(3.0), Value::Float(-1.5), Value::Float(2.0)];
+        assert_eq!(
+            reflect.apply(&input, None, 0),
+            Some(vec![
+                Value::Float(-6.0),
+                Value::Float(-1.5),
+                Value::Float(2.0)
+            ])
+        );
+        let sig = Signature::parse(
+            "fn pdf(x: f64, mean: &f64, sd: f64) -> f64",
+            &[Kind::Float; 3],
+            Kind::Float,
+        )
+        .unwrap();
+        assert_eq!(
+            reflect.arguments(&sig, None),
+            ["2.0 * *mean - x", "mean", "sd"]
+        );
+        let by_ref = Transform::ReflectAbout { param: 1, about: 2 };
+        assert_eq!(
+            by_ref.arguments(&sig, None),
+            ["x", "&(2.0 * sd - *mean)", "sd"]
+        );
     }
 
     #[test]
