@@ -89,6 +89,11 @@ struct Tally {
     of_scalings: Vec<(&'static str, ScaleFn)>,
     /// Its functions of one single-precision number.
     of_numbers32: Vec<(&'static str, Number32Fn)>,
+    /// Its functions of a distribution's value and parameters, and of an annuity's terms
+    /// (taken where they take the function's own parameters: an inverse in one of them).
+    of_distributions: Vec<(&'static str, DistributionFn)>,
+    of_degrees: Vec<(&'static str, DegreesFn)>,
+    of_annuities: Vec<(&'static str, AnnuityFn)>,
     /// The wrong versions of the bench's own functions (`generated`).
     generated: Vec<(&'static str, Vec<(&'static str, Wrong)>)>,
     /// Of the functions with such versions: how many; their mutants the representative set
@@ -136,6 +141,9 @@ type HexFn = fn(Vec<u8>) -> String;
 
 /// A function of one string to a string, as a set's other functions are given.
 type TextFn = fn(String) -> String;
+type DistributionFn = fn(f64, f64, f64) -> f64;
+type DegreesFn = fn(f64, u32) -> f64;
+type AnnuityFn = fn(f64, f64, f64, f64, bool) -> f64;
 
 /// A function of one string to a string that can fail.
 type ReadFn = fn(String) -> Result<String, String>;
@@ -280,6 +288,9 @@ impl Tally {
         give!(self.of_pairs);
         give!(self.of_scalings);
         give!(self.of_numbers32);
+        give!(self.of_distributions);
+        give!(self.of_degrees);
+        give!(self.of_annuities);
         d
     }
 
@@ -323,6 +334,9 @@ impl Tally {
             of_pairs: Vec::new(),
             of_scalings: Vec::new(),
             of_numbers32: Vec::new(),
+            of_distributions: Vec::new(),
+            of_degrees: Vec::new(),
+            of_annuities: Vec::new(),
             generated: generated(),
             judged_functions: 0,
             judged_mutants: 0,
@@ -6794,8 +6808,8 @@ fn unseen_seventeenth(n: usize, fresh: usize, seed: u64) {
 // the distribution's parameters (a mean and a spread, or degrees of freedom). Chosen after the
 // rules were frozen (at the commit before this section); discovery had never been run on a
 // distribution's functions. They are functions of several arguments, so no other function of
-// the crate is given: discovery takes only functions of one argument, or of a tuple result's
-// parts. The relations a person writes for each and the mistakes an implementation makes were
+// the crate was given when it was measured; since discovery takes functions of the function's
+// own parameters, each is given the others of the set. The relations a person writes for each and the mistakes an implementation makes were
 // written before discovery first ran on them; the figures are reported as they came out, for
 // three draws of the inputs.
 fn unseen_eighteenth(n: usize, fresh: usize, seed: u64) {
@@ -6806,6 +6820,25 @@ fn unseen_eighteenth(n: usize, fresh: usize, seed: u64) {
     let mut t = Tally::new();
     type Three = fn(f64, f64, f64) -> f64;
     type Dof = fn(f64, u32) -> f64;
+    t.of_distributions = vec![
+        (
+            "fn normal_pdf(x: f64, mean: f64, std_dev: f64) -> f64",
+            Normal::pdf,
+        ),
+        (
+            "fn normal_cdf(x: f64, mean: f64, std_dev: f64) -> f64",
+            Normal::cdf,
+        ),
+        (
+            "fn normal_ppf(p: f64, mean: f64, std_dev: f64) -> f64",
+            Normal::ppf,
+        ),
+    ];
+    t.of_degrees = vec![
+        ("fn t_pdf(x: f64, n: u32) -> f64", StudentsT::pdf),
+        ("fn t_cdf(x: f64, n: u32) -> f64", StudentsT::cdf),
+        ("fn t_ppf(p: f64, n: u32) -> f64", StudentsT::ppf),
+    ];
     // The mean and spread of a program's data: some a standard normal's, some whole.
     let spread = |r: &mut rand::rngs::StdRng| -> (f64, f64) {
         let mean = match r.random_range(0..6) {
@@ -7194,7 +7227,8 @@ fn unseen_eighteenth(n: usize, fresh: usize, seed: u64) {
 // of a series of flows, its internal rate of return and its modified rate. Chosen after the
 // rules were frozen (at the commit before this section); discovery had never been run on money.
 // The optional arguments are given, as a program that calls them gives them. No other function
-// of the crate is given: each takes several arguments. The relations a person writes for each
+// of the crate was given when it was measured; since discovery takes functions of the
+// function's own parameters, the future and present value are given each other. The relations a person writes for each
 // and the mistakes an implementation makes were written before discovery first ran on them;
 // the figures are reported as they came out, for three draws of the inputs.
 fn unseen_nineteenth(n: usize, fresh: usize, seed: u64) {
@@ -7202,6 +7236,16 @@ fn unseen_nineteenth(n: usize, fresh: usize, seed: u64) {
     let r = &mut rng;
     let mut t = Tally::new();
     type Annuity = fn(f64, f64, f64, f64, bool) -> f64;
+    t.of_annuities = vec![
+        (
+            "fn fv(rate: f64, nper: f64, pmt: f64, pv: f64, due: bool) -> f64",
+            |i, n, p, v, d| financial::fv(i, n, Some(p), Some(v), Some(d)),
+        ),
+        (
+            "fn pv(rate: f64, nper: f64, pmt: f64, fv: f64, due: bool) -> f64",
+            |i, n, p, v, d| financial::pv(i, n, Some(p), Some(v), Some(d)),
+        ),
+    ];
     type Flows = fn(f64, Vec<f64>) -> f64;
     type Rate = fn(Vec<f64>) -> Result<f64, &'static str>;
     type Modified = fn(Vec<f64>, f64, f64) -> f64;

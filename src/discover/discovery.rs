@@ -16,7 +16,7 @@ use super::proposal::{propose, Proposals};
 use super::residue;
 use super::search;
 use super::signature::Signature;
-use super::transform::{separators, takes_parts, Transform, TEXT_OPS};
+use super::transform::{separators, shares_params, takes_parts, Transform, TEXT_OPS};
 use super::value::{push_with, Kind, Value};
 use super::{Error, DEFAULT_MIN_INPUTS};
 
@@ -178,12 +178,12 @@ impl<'f, A: Args> Discovery<'f, A> {
             });
         }
         let mut with = self.sig.clone();
-        if sib.params.len() != 1 && !takes_parts(&with, &sib) {
+        if sib.params.len() != 1 && !takes_parts(&with, &sib) && !shares_params(&with, &sib) {
             return Err(Error::Sibling {
                 signature: signature.to_string(),
-                reason: "takes neither one argument nor the parts of the tuple result: \
-                         give a function of one, or wrap this one in a function of one that \
-                         sets the others",
+                reason: "takes neither one argument, nor the parts of the tuple result, nor \
+                         the function's own parameters: give a function of one, or wrap this \
+                         one in a function of one that sets the others",
             });
         }
         with.siblings.push(sib);
@@ -3405,6 +3405,94 @@ mod tests {
                 .any(|r| r.ends_with("/ sd") || r.ends_with("* sd")),
             "{found}"
         );
+    }
+
+    /// A shift of each letter by `key` places, and back.
+    fn caesar(text: &str, key: u8) -> String {
+        let shift = |c: char, by: u8| match c {
+            'a'..='z' => char::from(b'a' + (c as u8 - b'a' + by % 26) % 26),
+            _ => c,
+        };
+        text.chars().map(|c| shift(c, key)).collect()
+    }
+
+    fn uncaesar(text: &str, key: u8) -> String {
+        caesar(text, 26 - key % 26)
+    }
+
+    #[test]
+    fn a_function_of_the_same_parameters_that_gives_one_back_is_its_inverse() {
+        // The future value of a sum after `n` periods, and its present value.
+        let future = |rate: f64, n: f64, pv: f64| pv * (1.0 + rate).powf(n);
+        let present = |rate: f64, n: f64, fv: f64| fv / (1.0 + rate).powf(n);
+        let inputs = (0..80u32).map(|i| {
+            let i = f64::from(i);
+            (
+                0.01 + (i * 0.37) % 0.2,
+                (i * 7.0) % 30.0,
+                (i * 137.0) % 5000.0 - 2500.0,
+            )
+        });
+        let found = Discovery::new("fn future(rate: f64, n: f64, pv: f64) -> f64", future)
+            .unwrap()
+            .sibling("fn present(rate: f64, n: f64, fv: f64) -> f64", present)
+            .unwrap()
+            .inputs(inputs.clone())
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        // Compared where the inverse is finite: a rate of -100% has none.
+        assert!(
+            rel.contains(
+                &"if present(rate, n, result).is_finite() => present(rate, n, result) == pv"
+            ),
+            "{found}"
+        );
+        // Not where the result takes another parameter's place, nor of a function that
+        // is no inverse.
+        assert!(!rel.iter().any(|r| r.contains("present(result")), "{found}");
+        let doubled = |rate: f64, n: f64, fv: f64| 2.0 * fv / (1.0 + rate).powf(n);
+        let found = Discovery::new("fn future(rate: f64, n: f64, pv: f64) -> f64", future)
+            .unwrap()
+            .sibling("fn doubled(rate: f64, n: f64, fv: f64) -> f64", doubled)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        assert!(
+            !found.relations().any(|r| r.contains("doubled(")),
+            "{found}"
+        );
+        // Of text, borrowed: a cipher and its key.
+        let words = ["attack at dawn", "Zebra", "", "xyz", "hello, world", "q"];
+        let found = Discovery::new(
+            "fn caesar(text: &str, key: u8) -> String",
+            |t: String, k: u8| caesar(&t, k),
+        )
+        .unwrap()
+        .sibling(
+            "fn uncaesar(text: &str, key: u8) -> String",
+            |t: String, k: u8| uncaesar(&t, k),
+        )
+        .unwrap()
+        .inputs((0..60u8).map(|i| {
+            (
+                words[usize::from(i) % 6].to_string(),
+                i.wrapping_mul(7) % 60,
+            )
+        }))
+        .run();
+        assert!(
+            found
+                .relations()
+                .any(|r| r.ends_with("uncaesar(&result, key) == text")),
+            "{found}"
+        );
+        // A function of other parameters is still refused, with the way to give it.
+        let err = Discovery::new("fn future(rate: f64, n: f64, pv: f64) -> f64", future)
+            .unwrap()
+            .sibling("fn g(rate: f64, n: f64) -> f64", |r: f64, n: f64| r * n)
+            .err()
+            .expect("refused");
+        assert!(err.to_string().contains("own parameters"), "{err}");
     }
 
     #[test]

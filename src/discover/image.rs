@@ -7,7 +7,7 @@
 //! as the result, and on every follow-up run. The search reads those alone.
 
 use super::signature::{Param, Signature};
-use super::transform::{same_type, takes_parts, takes_result};
+use super::transform::{same_type, shares_params, takes_parts, takes_result};
 use super::value::{Kind, Value};
 
 /// A relation of the result through another function `g` of the crate
@@ -35,6 +35,17 @@ pub enum Image {
         /// The other function's index.
         sibling: usize,
         /// The parameter it gives back.
+        param: usize,
+    },
+    /// `g` of the run's own arguments with the result in parameter `param`'s place gives
+    /// that parameter back, for `g` of the function's own parameters: the function's inverse
+    /// in one argument, the others shared (`cdf(result, mean, sd) == p` of a quantile,
+    /// `pv(rate, n, pmt, result) == pv` of a future value, `decrypt(&result, key) == text`).
+    /// A float inverse is compared where it is finite.
+    Inverse {
+        /// The other function's index.
+        sibling: usize,
+        /// The parameter the result takes the place of, and that comes back.
         param: usize,
     },
     /// `g(&result) == g(x)` for a parameter `x` of the result's type: the function keeps
@@ -138,6 +149,9 @@ pub struct Seen<'a> {
     pub image: Option<&'a Value>,
     /// `g` of each parameter, where `g` takes its type and ran.
     pub of_params: &'a [Option<Value>],
+    /// `g` of the run's arguments with the result in the place of [`Image::Inverse`]'s
+    /// parameter (`None`: no such relation, or `g` failed).
+    pub inverse: Option<&'a Value>,
     /// `g` of the run's input, where `g` is the function's twin ([`Image::Bound`]) and ran.
     pub of_input: Option<&'a Value>,
 }
@@ -173,6 +187,14 @@ impl Image {
                     }
                 }
             }
+            if shares_params(sig, g) {
+                for (param, p) in sig.params.iter().enumerate() {
+                    let in_place = p.kind == sig.output && same_type(&p.ty, &sig.output_ty);
+                    if in_place && gives(g, p) {
+                        out.push(Image::Inverse { sibling, param });
+                    }
+                }
+            }
             let spread = takes_parts(sig, g);
             if !takes_result(sig, g) && !spread {
                 continue;
@@ -202,6 +224,7 @@ impl Image {
             Image::Holds { sibling, .. }
             | Image::Fixed { sibling }
             | Image::Undoes { sibling, .. }
+            | Image::Inverse { sibling, .. }
             | Image::Alike { sibling, .. }
             | Image::Bound { sibling, .. }
             | Image::Twin { sibling, .. } => sibling,
@@ -240,29 +263,27 @@ impl Image {
         if let Image::Twin { as_is, .. } = self {
             return seen.of_input.is_some_and(|g| as_is.holds(seen.result, g));
         }
+        // Where the inverse is not finite (a rate of -100%, a spread of zero), it gives
+        // nothing back to compare: the relation is claimed where it is finite.
+        if let Image::Inverse { param, .. } = self {
+            return seen.inverse.is_some_and(|back| {
+                matches!(back, Value::Float(b) if !b.is_finite())
+                    || gives_back(back, &seen.input[param])
+            });
+        }
         let Some(image) = seen.image else {
             return false;
         };
         match self {
             Image::Holds { value, .. } => *image == Value::Bool(value),
             Image::Fixed { .. } => image == seen.result,
-            Image::Undoes { param, .. } => {
-                let x = &seen.input[param];
-                match image.inner() {
-                    Some(inner) => inner == Some(x),
-                    // A float given back as a pasted `==` takes it: within its tolerance.
-                    None => match (image, x) {
-                        (Value::Float(back), Value::Float(x)) => super::form::pasted_eq(*back, *x),
-                        _ => image == x,
-                    },
-                }
-            }
+            Image::Undoes { param, .. } => gives_back(image, &seen.input[param]),
             Image::Alike { param, .. } => seen
                 .of_params
                 .get(param)
                 .and_then(Option::as_ref)
                 .is_some_and(|g_x| g_x == image),
-            Image::Bound { .. } | Image::Twin { .. } => false,
+            Image::Bound { .. } | Image::Twin { .. } | Image::Inverse { .. } => false,
         }
     }
 
@@ -272,7 +293,11 @@ impl Image {
     /// for it, or nothing tells that way ([`Image::Alike`] holds of any such echo).
     pub fn echo(self, sig: &Signature) -> Option<usize> {
         match self {
-            Image::Alike { .. } | Image::Bound { .. } | Image::Twin { .. } => None,
+            // An echo's image would be `g` of its own run, which is not recorded.
+            Image::Alike { .. }
+            | Image::Bound { .. }
+            | Image::Twin { .. }
+            | Image::Inverse { .. } => None,
             _ => sig
                 .params
                 .iter()
@@ -292,16 +317,24 @@ impl Image {
             Image::Holds { value: true, .. } => of_result,
             Image::Holds { value: false, .. } => format!("!{of_result}"),
             Image::Fixed { .. } => format!("{of_result} == result"),
-            Image::Undoes { param, .. } => {
-                let p = &sig.params[param];
-                let x = match p.kind {
-                    Kind::Float | Kind::Int | Kind::Bool | Kind::Char => p.value_text(),
-                    _ => p.name.clone(),
-                };
+            Image::Undoes { param, .. } => compared_back(g, &of_result, &sig.params[param]),
+            Image::Inverse { param, .. } => {
+                let args: Vec<String> = sig
+                    .params
+                    .iter()
+                    .enumerate()
+                    .map(|(q, p)| match q == param {
+                        true if p.by_ref() => "&result".to_string(),
+                        true if is_copy(p) => "result".to_string(),
+                        true => "result.clone()".to_string(),
+                        false => p.pass_unchanged(),
+                    })
+                    .collect();
+                let back = format!("{}({})", g.name, args.join(", "));
+                let relation = compared_back(g, &back, &sig.params[param]);
                 match g.output {
-                    Kind::Option => format!("{of_result}.is_some_and(|back| back == {x})"),
-                    Kind::Result => format!("{of_result}.is_ok_and(|back| back == {x})"),
-                    _ => format!("{of_result} == {x}"),
+                    Kind::Float => format!("if {back}.is_finite() => {relation}"),
+                    _ => relation,
                 }
             }
             Image::Alike { param, .. } => {
@@ -346,10 +379,40 @@ impl TwinForm {
     }
 }
 
+/// Whether `back`, what another function gave, is the parameter's value `x`: inside
+/// `Some`/`Ok` where it returns an `Option` or a `Result`, and a float within a pasted
+/// `==`'s tolerance.
+fn gives_back(back: &Value, x: &Value) -> bool {
+    match back.inner() {
+        Some(inner) => inner == Some(x),
+        None => match (back, x) {
+            (Value::Float(back), Value::Float(x)) => super::form::pasted_eq(*back, *x),
+            _ => back == x,
+        },
+    }
+}
+
+/// `back == x` as Rust source, for `back` a call of `g` and `x` the parameter `p`.
+fn compared_back(g: &Signature, back: &str, p: &Param) -> String {
+    let x = match is_copy(p) {
+        true => p.value_text(),
+        false => p.name.clone(),
+    };
+    match g.output {
+        Kind::Option => format!("{back}.is_some_and(|back| back == {x})"),
+        Kind::Result => format!("{back}.is_ok_and(|back| back == {x})"),
+        _ => format!("{back} == {x}"),
+    }
+}
+
+/// Whether a parameter's kind is passed and compared by value.
+fn is_copy(p: &Param) -> bool {
+    matches!(p.kind, Kind::Float | Kind::Int | Kind::Bool | Kind::Char)
+}
+
 /// `g` called on the parameter `p`, borrowed or owned as `g` takes it.
 fn of_param(g: &Signature, p: &Param) -> String {
-    let copy = matches!(p.kind, Kind::Float | Kind::Int | Kind::Bool | Kind::Char);
-    let owned = match (copy, p.by_ref()) {
+    let owned = match (is_copy(p), p.by_ref()) {
         (true, _) => p.value_text(),
         (false, true) => format!("{}.to_owned()", p.name),
         (false, false) => format!("{}.clone()", p.name),
@@ -910,6 +973,7 @@ mod tests {
                 result: &y,
                 image: None,
                 of_params: &[],
+                inverse: None,
                 of_input: g.as_ref(),
             })
         };
@@ -940,6 +1004,76 @@ mod tests {
     }
 
     #[test]
+    fn an_inverse_of_the_same_parameters_gives_one_back_where_it_is_finite() {
+        let quantile = sig(
+            "fn ppf(p: f64, mean: f64, sd: &f64) -> f64",
+            &[Kind::Float; 3],
+            Kind::Float,
+        );
+        let mut with = quantile.clone();
+        with.siblings.push(sig(
+            "fn cdf(x: f64, mean: f64, sd: &f64) -> f64",
+            &[Kind::Float; 3],
+            Kind::Float,
+        ));
+        // The result can take each float's place; the other function gives each back.
+        let all = Image::all(&with);
+        let inverse = |param| Image::Inverse { sibling: 0, param };
+        assert_eq!(all, [inverse(0), inverse(1), inverse(2)]);
+        assert_eq!(
+            inverse(0).text(&with),
+            "if cdf(result, mean, sd).is_finite() => cdf(result, mean, sd) == p"
+        );
+        assert_eq!(
+            inverse(2).text(&with),
+            "if cdf(p, mean, &result).is_finite() => \
+             cdf(p, mean, &result) == *sd"
+        );
+        // Of other parameters, or in another order, it is none.
+        let mut other = quantile.clone();
+        other.siblings.push(sig(
+            "fn cdf(x: f64, mean: f64) -> f64",
+            &[Kind::Float; 2],
+            Kind::Float,
+        ));
+        assert!(Image::all(&other).is_empty());
+        let input = [Value::Float(0.25), Value::Float(1.0), Value::Float(2.0)];
+        let result = Value::Float(-0.35);
+        let judge = |back: Option<Value>| {
+            inverse(0).holds(&Seen {
+                input: &input,
+                result: &result,
+                image: None,
+                of_params: &[],
+                inverse: back.as_ref(),
+                of_input: None,
+            })
+        };
+        assert!(judge(Some(Value::Float(0.25 + 1e-9))));
+        assert!(!judge(Some(Value::Float(0.26))));
+        assert!(
+            judge(Some(Value::Float(f64::NAN))),
+            "not finite: not compared"
+        );
+        assert!(!judge(None), "failed: broken");
+        // Of text, passed as the other function takes it and compared as a string.
+        let mut cipher = sig(
+            "fn seal(text: &str, key: u8) -> String",
+            &[Kind::Str, Kind::Int],
+            Kind::Str,
+        );
+        cipher.siblings.push(sig(
+            "fn open(text: &str, key: u8) -> Option<String>",
+            &[Kind::Str, Kind::Int],
+            Kind::Option,
+        ));
+        assert_eq!(
+            inverse(0).text(&cipher),
+            "open(&result, key).is_some_and(|back| back == text)"
+        );
+    }
+
+    #[test]
     fn a_relation_through_another_function_is_judged_on_its_image_and_written_as_rust() {
         use Image::*;
         let s = escape();
@@ -952,6 +1086,7 @@ mod tests {
                 result: &result,
                 image: image.as_ref(),
                 of_params: &of,
+                inverse: None,
                 of_input: None,
             })
         };

@@ -409,7 +409,7 @@ fn images_of(
     let through = Through::of(sig, relations, siblings, n, y);
     relations
         .iter()
-        .map(|&m| m.holds(&through.seen(m, n, y, &through.result)))
+        .map(|&m| m.holds(&through.seen(m, n, y, &through.result, &through.inverse)))
         .collect()
 }
 
@@ -427,6 +427,9 @@ fn inner_of<'a>(sig: &Signature, y: &'a Value) -> Option<(Signature, Vec<Image>,
 /// the result's type, where it takes that type (`None` where it does not, or failed).
 struct Through {
     result: Vec<Option<Value>>,
+    /// Of each other function, of each parameter: the function on the run's arguments with
+    /// the result in that parameter's place ([`Image::Inverse`]).
+    inverse: Vec<Vec<Option<Value>>>,
     params: Vec<Vec<Option<Value>>>,
     /// Each twin of a function of one parameter on the run's input, as it is and turned, in
     /// the order of `TwinAt::ALL` ([`Image::Bound`], [`Image::Twin`]).
@@ -446,6 +449,7 @@ impl Through {
         };
         Through {
             result: each_on(sig, relations, siblings, y),
+            inverse: inverses(sig, relations, siblings, input, y),
             params: (0..sig.siblings.len())
                 .map(|k| {
                     sig.params
@@ -487,11 +491,17 @@ impl Through {
         input: &'a [Value],
         y: &'a Value,
         images: &'a [Option<Value>],
+        inverse: &'a [Vec<Option<Value>>],
     ) -> Seen<'a> {
         let k = m.sibling();
+        let inverse = match m {
+            Image::Inverse { param, .. } => inverse.get(k).and_then(|of| of.get(param)?.as_ref()),
+            _ => None,
+        };
         Seen {
             input,
             result: y,
+            inverse,
             image: images.get(k).and_then(Option::as_ref),
             of_params: self.params.get(k).map_or(&[], Vec::as_slice),
             of_input: self.input.get(k).and_then(|of| of[m.at().index()].as_ref()),
@@ -501,9 +511,36 @@ impl Through {
 
 /// The other function `k` on `v`, where some relation goes through it.
 fn on(relations: &[Image], siblings: &Siblings<'_>, k: usize, v: &Value) -> Option<Value> {
-    // A twin measures the input, not the result.
-    let takes = relations.iter().any(|m| m.sibling() == k && !m.of_input());
+    // A twin measures the input, not the result; an inverse takes the run's arguments.
+    let takes = relations
+        .iter()
+        .any(|m| m.sibling() == k && !m.of_input() && !matches!(m, Image::Inverse { .. }));
     takes.then(|| siblings.get(k)?(v)).flatten()
+}
+
+/// Of each other function, of each parameter an [`Image::Inverse`] gives back: the function
+/// on `input` with `y` in that parameter's place (its arguments, spread).
+fn inverses(
+    sig: &Signature,
+    relations: &[Image],
+    siblings: &Siblings<'_>,
+    input: &[Value],
+    y: &Value,
+) -> Vec<Vec<Option<Value>>> {
+    (0..sig.siblings.len())
+        .map(|k| {
+            (0..sig.params.len())
+                .map(|param| {
+                    let wanted = relations.contains(&Image::Inverse { sibling: k, param });
+                    wanted.then(|| {
+                        let mut args = input.to_vec();
+                        args[param] = y.clone();
+                        siblings.get(k)?(&Value::Record(args))
+                    })?
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Every other function on `v`, by its index.
@@ -537,15 +574,17 @@ fn image_runs(
     let scale = output.number().map_or(1.0, |y| y.abs().max(1.0));
     // Each wrong result put through the other functions once, for every relation; the
     // parameters' images are the right run's.
-    let wrong: Vec<Option<(Value, Vec<Option<Value>>)>> = Perturbation::listed(sig.output, sized)
+    type Wrong = (Value, Vec<Option<Value>>, Vec<Vec<Option<Value>>>);
+    let wrong: Vec<Option<Wrong>> = Perturbation::listed(sig.output, sized)
         .into_iter()
         .map(|p| {
             if p == Perturbation::Constant {
                 return None;
             }
             let y = p.apply(output, output, scale, probe, size);
-            let images = each_on(sig, images, siblings, &y);
-            Some((y, images))
+            let of_y = each_on(sig, images, siblings, &y);
+            let inverse = inverses(sig, images, siblings, input, &y);
+            Some((y, of_y, inverse))
         })
         .collect();
     images
@@ -558,15 +597,16 @@ fn image_runs(
                     .iter()
                     .map(|of| of.get(e).cloned().flatten())
                     .collect();
-                m.holds(&through.seen(m, input, &input[e], &of_echo))
+                m.holds(&through.seen(m, input, &input[e], &of_echo, &[]))
             });
             ImageRun {
-                held: m.holds(&through.seen(m, input, output, &through.result)),
+                held: m.holds(&through.seen(m, input, output, &through.result, &through.inverse)),
                 wrong: wrong
                     .iter()
                     .map(|w| {
-                        w.as_ref()
-                            .map(|(y, of)| m.holds(&through.seen(m, input, y, of)))
+                        w.as_ref().map(|(y, of, inverse)| {
+                            m.holds(&through.seen(m, input, y, of, inverse))
+                        })
                     })
                     .collect(),
                 echo,

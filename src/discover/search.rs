@@ -937,7 +937,8 @@ fn images(sig: &Signature, scope: &Scope<'_>) -> Vec<Found> {
         }
         // A bound no wrong result crosses says nothing of the function (a count never above
         // a far larger one).
-        if matches!(m, Image::Bound { .. }) && detects == 0 {
+        // Nor an inverse that is never finite where wrong results are given back.
+        if matches!(m, Image::Bound { .. } | Image::Inverse { .. }) && detects == 0 {
             continue;
         }
         out.push(Found {

@@ -1441,6 +1441,18 @@ pub(super) fn takes_parts(sig: &Signature, g: &Signature) -> bool {
             .all(|(q, t)| same_type(&q.ty, t))
 }
 
+/// Whether the other function `g` takes the function's own parameters, two or more of the
+/// same types in the same order: an inverse in one of them, the others shared (a
+/// distribution's `cdf(x, mean, sd)` of its `ppf(p, mean, sd)`).
+pub(super) fn shares_params(sig: &Signature, g: &Signature) -> bool {
+    g.params.len() >= 2
+        && g.params.len() == sig.params.len()
+        && g.params
+            .iter()
+            .zip(&sig.params)
+            .all(|(q, p)| q.kind == p.kind && same_type(&q.ty, &p.ty))
+}
+
 /// Whether the other function `g` takes one value of the type inside `sig`'s `Option` or
 /// `Result` result: a round trip through it starts from the value inside `Some`/`Ok`, and
 /// its relations are the value's (`decode(&encode(&result.clone().unwrap())).unwrap() ==

@@ -2297,7 +2297,10 @@ fn a_round_trip_through_another_function_is_proposed_as_it_is_pasted() {
         );
     let two = err(two.map(|_| ())).unwrap_or_default();
     assert!(
-        two.contains("takes neither one argument nor the parts of the tuple result"),
+        two.contains(
+            "takes neither one argument, nor the parts of the tuple result, nor the \
+             function's own parameters"
+        ),
         "{two}"
     );
     let escaping = Discovery::new("fn escape(s: &str) -> String", |s: String| escaped(&s)).unwrap();
