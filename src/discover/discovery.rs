@@ -950,7 +950,9 @@ const COUNTER_BASES: usize = 6;
 /// parameter of its kind (equal arguments) or its negation (arguments that add up to zero),
 /// negated, and doubled (an argument a multiple of
 /// another); each sequence emptied, cut to its first element, and made of its first element
-/// repeated; each string turned at every character, and with a character appended whose
+/// repeated, and each of its elements in turn (up to [`ELEMENTS`]) made zero and negated (a
+/// cash flow with an idle period or a loss where it had a return, whose rate of return a
+/// root finder may no longer find); each string turned at every character, and with a character appended whose
 /// case or ASCII form is longer; each integer rounded to powers of ten. An input the function itself refuses is no counter-example: it is left out when
 /// observed, as any input the function fails on.
 pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<Value>> {
@@ -986,6 +988,13 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
                         with(p, Value::FloatSeq(vec![first]));
                         with(p, Value::FloatSeq(vec![first; xs.len()]));
                     }
+                    for k in spread_positions(xs.len()) {
+                        for v in [0.0, -xs[k]] {
+                            let mut ys = xs.clone();
+                            ys[k] = v;
+                            with(p, Value::FloatSeq(ys));
+                        }
+                    }
                 }
                 Value::Str(s) => {
                     with(p, Value::Str(String::new()));
@@ -1011,6 +1020,18 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
                     if let Some(&first) = xs.first() {
                         with(p, Value::IntSeq(vec![first]));
                         with(p, Value::IntSeq(vec![first; xs.len()]));
+                    }
+                    let (lo, hi) = param.element_range();
+                    for k in spread_positions(xs.len()) {
+                        let negated = xs[k].checked_neg().filter(|v| (lo..=hi).contains(v));
+                        for v in [Some(0).filter(|z| (lo..=hi).contains(z)), negated]
+                            .into_iter()
+                            .flatten()
+                        {
+                            let mut ys = xs.clone();
+                            ys[k] = v;
+                            with(p, Value::IntSeq(ys));
+                        }
                     }
                 }
                 Value::List(items) => {
@@ -1050,6 +1071,16 @@ pub(super) fn counter_inputs(sig: &Signature, inputs: &[Vec<Value>]) -> Vec<Vec<
         }
     }
     out
+}
+
+/// Most elements of a sequence changed one at a time by [`counter_inputs`], spread over it.
+const ELEMENTS: usize = 16;
+
+/// The positions of a sequence of `len` elements that [`counter_inputs`] changes one at a
+/// time: every one of a short sequence, [`ELEMENTS`] spread over a long one.
+fn spread_positions(len: usize) -> impl Iterator<Item = usize> {
+    let step = len.div_ceil(ELEMENTS).max(1);
+    (0..len).step_by(step)
 }
 
 /// `s` turned at each character but the first: its end moved before its start.
@@ -3975,12 +4006,50 @@ mod tests {
         // Sequences of integers: empty, the first element, the first repeated.
         let seqs = Signature::parse("fn s(xs: &[i64]) -> i64", &[Kind::IntSeq], Kind::Int).unwrap();
         let of_seqs = counter_inputs(&seqs, &[vec![Value::IntSeq(vec![4, -2, 9])]]);
-        for xs in [vec![], vec![4], vec![4, 4, 4]] {
+        // And each element in turn made zero and negated.
+        for xs in [
+            vec![],
+            vec![4],
+            vec![4, 4, 4],
+            vec![0, -2, 9],
+            vec![-4, -2, 9],
+            vec![4, 0, 9],
+            vec![4, 2, 9],
+            vec![4, -2, 0],
+            vec![4, -2, -9],
+        ] {
             assert!(
                 of_seqs.contains(&vec![Value::IntSeq(xs.clone())]),
                 "{xs:?}: {of_seqs:?}"
             );
         }
+        // Of unsigned elements, none negated; of a long sequence, sixteen positions spread.
+        let bytes = Signature::parse("fn b(xs: &[u8]) -> u8", &[Kind::IntSeq], Kind::Int).unwrap();
+        let of_bytes = counter_inputs(&bytes, &[vec![Value::IntSeq(vec![3, 5])]]);
+        assert!(of_bytes.contains(&vec![Value::IntSeq(vec![0, 5])]));
+        assert!(!of_bytes
+            .iter()
+            .any(|v| matches!(&v[0], Value::IntSeq(xs) if xs.iter().any(|&x| x < 0))));
+        let flows =
+            Signature::parse("fn f(xs: &[f64]) -> f64", &[Kind::FloatSeq], Kind::Float).unwrap();
+        let long: Vec<f64> = (1..=40).map(f64::from).collect();
+        let of_long = counter_inputs(&flows, &[vec![Value::FloatSeq(long.clone())]]);
+        let one_changed = |v: &Vec<Value>| match &v[0] {
+            Value::FloatSeq(xs) if xs.len() == long.len() => {
+                xs.iter().zip(&long).filter(|(a, b)| a != b).count() == 1
+            }
+            _ => false,
+        };
+        assert_eq!(of_long.iter().filter(|v| one_changed(v)).count(), 2 * 14);
+        let between = {
+            let mut xs = long.clone();
+            xs[38] = -39.0;
+            xs
+        };
+        assert!(!of_long.contains(&vec![Value::FloatSeq(between)]));
+        let mut zeroed = long.clone();
+        zeroed[36] = 0.0;
+        assert!(of_long.contains(&vec![Value::FloatSeq(zeroed)]));
         // Strings: empty, the first character, the first character repeated.
         let text = Signature::parse("fn t(s: &str) -> usize", &[Kind::Str], Kind::Int).unwrap();
         let of_text = counter_inputs(&text, &[vec![Value::Str("Rust".into())]]);

@@ -329,12 +329,35 @@ impl Span {
         olo <= lo && hi <= ohi
     }
 
-    /// Whether `y` reaches at least halfway from the span's middle to an end: a range twice
-    /// as wide as any result came is no range the results show.
-    pub fn reached_by(self, y: f64) -> bool {
+    /// Whether the results `ys` show the span: some reach halfway from its middle to an end
+    /// (a range twice as wide as any result came is no range the results show), and toward
+    /// each end they reach they crowd rather than thin, as many in the last quarter of the
+    /// way as in the quarter before it. A
+    /// function bounded there piles its values toward the end (a sine's, a probability's
+    /// tails, an arc tangent's); results that stop short of an end with their largest few
+    /// and far apart are a spread, not a bound (rates of return, whose next call may be 7.17).
+    pub fn shown_by(self, ys: &[f64]) -> bool {
         let (lo, hi) = self.ends();
         let (middle, half) = ((lo + hi) / 2.0, (hi - lo) / 2.0);
-        (y - middle).abs() >= half / 2.0
+        let mut reached = false;
+        for side in [-1.0, 1.0] {
+            let (mut inner, mut outer) = (0, 0);
+            for &y in ys {
+                let out = side * (y - middle);
+                if out >= 0.75 * half {
+                    outer += 1;
+                } else if out >= 0.5 * half {
+                    inner += 1;
+                }
+            }
+            if inner + outer > 0 {
+                reached = true;
+                if outer < inner {
+                    return false;
+                }
+            }
+        }
+        reached
     }
 
     /// Its ends as Rust source, of a float type `ty`.
@@ -1948,14 +1971,25 @@ mod tests {
         assert!(!r(Span::QuarterTurn).follows_from(r(Span::HalfTurn)));
         assert!(Property::Sign(Cmp::AtLeast).follows_from(r(Span::Probability)));
         assert!(!Property::Sign(Cmp::AtLeast).follows_from(r(Span::Unit)));
-        // Reached: halfway from the middle to an end.
-        let reached = |span: Span, y: f64| span.reached_by(y);
-        assert!(!reached(Span::Probability, 0.5) && !reached(Span::Probability, 0.7));
-        assert!(reached(Span::Probability, 0.76) && reached(Span::Probability, 0.24));
+        // Shown: reached halfway from the middle to an end, and crowded toward it.
+        let shown = |span: Span, ys: &[f64]| span.shown_by(ys);
+        assert!(!shown(Span::Probability, &[0.5, 0.7, 0.3]));
+        assert!(shown(Span::Probability, &[0.5, 0.9]) && shown(Span::Probability, &[0.1]));
         assert!(
-            !reached(Span::Unit, 0.49) && reached(Span::Unit, 0.5) && reached(Span::Unit, -0.6)
+            !shown(Span::Probability, &[0.5, 0.76]),
+            "reached, but thinning"
         );
-        assert!(!reached(Span::HalfTurn, 1.5) && reached(Span::HalfTurn, -1.6));
+        assert!(!shown(Span::Unit, &[0.49, -0.3]) && shown(Span::Unit, &[0.5, 0.1, 0.8, 1.0]));
+        assert!(!shown(Span::HalfTurn, &[1.5, -1.5]) && shown(Span::HalfTurn, &[-3.0, 0.2]));
+        // A sine's values pile toward its ends; rates of return thin toward a quarter turn's,
+        // with one on the other side short of it.
+        let sines: Vec<f64> = (0..100).map(|i| (f64::from(i) * 0.37).sin()).collect();
+        assert!(shown(Span::Unit, &sines));
+        let rates = [-1.0, 0.05, 0.2, 0.4, 0.8, 0.82, 0.9, 1.0, 1.2, 0.1];
+        assert!(!shown(Span::QuarterTurn, &rates));
+        // Thinning toward one end is enough to refuse the span, whatever the other shows.
+        assert!(!shown(Span::Unit, &[-1.0, -0.99, -0.95, 0.55, 0.6, 0.8]));
+        assert!(shown(Span::Unit, &[-1.0, -0.99, -0.95, 0.55, 0.8, 0.9]));
         // Written with invite's tolerant range, in the result's float type.
         let of = |ty: &str| {
             sig(

@@ -1264,17 +1264,15 @@ fn properties(sig: &Signature, transforms: &[Transform], scope: &Scope<'_>) -> V
         if strict && guard.is_none() && !clear_of_zero(obs, &on) {
             continue;
         }
-        // A range the results come near: of results that all lie near its middle, a narrower
-        // one holds that no end a person names marks. Of all the calls: on one category of
-        // them, their sign says as much.
+        // A range the results come near and crowd toward: of results that all lie near its
+        // middle, a narrower one holds that no end a person names marks. Of all the calls: on
+        // one category of them, their sign says as much.
         if let Property::Range(span) = prop {
             if guard.is_some() {
                 continue;
             }
-            let reached = on
-                .iter()
-                .any(|&i| obs[i].output.number().is_some_and(|y| span.reached_by(y)));
-            if !reached {
+            let ys: Vec<f64> = on.iter().filter_map(|&i| obs[i].output.number()).collect();
+            if !span.shown_by(&ys) {
                 continue;
             }
         }

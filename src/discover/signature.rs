@@ -39,6 +39,17 @@ impl Param {
         int_range(&self.ty)
     }
 
+    /// The values an element of the parameter's integer sequence holds (`&[u8]`, `Vec<i32>`).
+    pub fn element_range(&self) -> (i128, i128) {
+        let t = self.ty.trim_start_matches('&').trim();
+        let element = t
+            .strip_prefix("Vec<")
+            .and_then(|t| t.strip_suffix('>'))
+            .or_else(|| t.strip_prefix('[').and_then(|t| t.strip_suffix(']')))
+            .unwrap_or(t);
+        int_range(element)
+    }
+
     /// Whether it is an unsigned integer (`usize`, `&u32`, ...), below zero nowhere.
     pub fn is_unsigned(&self) -> bool {
         self.kind == Kind::Int
