@@ -287,6 +287,19 @@ impl Image {
         }
     }
 
+    /// Where the relation is claimed, as Rust source, beyond any guard: a float inverse
+    /// where it is finite (`cdf(result, mean, sd).is_finite()`). `None`: everywhere.
+    pub fn defined(self, sig: &Signature) -> Option<String> {
+        match self {
+            Image::Inverse { sibling, param } => {
+                let g = &sig.siblings[sibling];
+                (g.output == Kind::Float)
+                    .then(|| format!("{}.is_finite()", inverse_call(sig, g, param)))
+            }
+            _ => None,
+        }
+    }
+
     /// Whether the relation tells a function that hands its input back from one that does
     /// something: it fails where the parameter of the result's type stands for the result
     /// (`is_nfc(s)` false of an input not in that form). `None` where no parameter can stand
@@ -319,23 +332,7 @@ impl Image {
             Image::Fixed { .. } => format!("{of_result} == result"),
             Image::Undoes { param, .. } => compared_back(g, &of_result, &sig.params[param]),
             Image::Inverse { param, .. } => {
-                let args: Vec<String> = sig
-                    .params
-                    .iter()
-                    .enumerate()
-                    .map(|(q, p)| match q == param {
-                        true if p.by_ref() => "&result".to_string(),
-                        true if is_copy(p) => "result".to_string(),
-                        true => "result.clone()".to_string(),
-                        false => p.pass_unchanged(),
-                    })
-                    .collect();
-                let back = format!("{}({})", g.name, args.join(", "));
-                let relation = compared_back(g, &back, &sig.params[param]);
-                match g.output {
-                    Kind::Float => format!("if {back}.is_finite() => {relation}"),
-                    _ => relation,
-                }
+                compared_back(g, &inverse_call(sig, g, param), &sig.params[param])
             }
             Image::Alike { param, .. } => {
                 format!("{of_result} == {}", of_param(g, &sig.params[param]))
@@ -377,6 +374,23 @@ impl TwinForm {
             _ => false,
         }
     }
+}
+
+/// `g` called as Rust source on the run's own arguments with the result in parameter
+/// `param`'s place ([`Image::Inverse`]).
+fn inverse_call(sig: &Signature, g: &Signature, param: usize) -> String {
+    let args: Vec<String> = sig
+        .params
+        .iter()
+        .enumerate()
+        .map(|(q, p)| match q == param {
+            true if p.by_ref() => "&result".to_string(),
+            true if is_copy(p) => "result".to_string(),
+            true => "result.clone()".to_string(),
+            false => p.pass_unchanged(),
+        })
+        .collect();
+    format!("{}({})", g.name, args.join(", "))
 }
 
 /// Whether `back`, what another function gave, is the parameter's value `x`: inside
@@ -1020,15 +1034,12 @@ mod tests {
         let all = Image::all(&with);
         let inverse = |param| Image::Inverse { sibling: 0, param };
         assert_eq!(all, [inverse(0), inverse(1), inverse(2)]);
+        assert_eq!(inverse(0).text(&with), "cdf(result, mean, sd) == p");
         assert_eq!(
-            inverse(0).text(&with),
-            "if cdf(result, mean, sd).is_finite() => cdf(result, mean, sd) == p"
+            inverse(0).defined(&with).as_deref(),
+            Some("cdf(result, mean, sd).is_finite()")
         );
-        assert_eq!(
-            inverse(2).text(&with),
-            "if cdf(p, mean, &result).is_finite() => \
-             cdf(p, mean, &result) == *sd"
-        );
+        assert_eq!(inverse(2).text(&with), "cdf(p, mean, &result) == *sd");
         // Of other parameters, or in another order, it is none.
         let mut other = quantile.clone();
         other.siblings.push(sig(
@@ -1071,6 +1082,8 @@ mod tests {
             inverse(0).text(&cipher),
             "open(&result, key).is_some_and(|back| back == text)"
         );
+        assert_eq!(inverse(0).defined(&cipher), None, "claimed everywhere");
+        assert_eq!(Image::Fixed { sibling: 0 }.defined(&with), None);
     }
 
     #[test]

@@ -65,9 +65,15 @@ pub fn relation(sig: &Signature, transforms: &[Transform], f: &Found) -> String 
             format!("{both} == {rhs}")
         }
     };
-    let text = match f.guard {
-        Some(g) => format!("if {} => {body}", g.text(sig)),
-        None => body,
+    // A relation of another function's value is claimed where that value is defined.
+    let defined = match &f.subject {
+        Subject::Image(m) => m.defined(sig),
+        _ => None,
+    };
+    let text = match (f.guard.map(|g| g.text(sig)), defined) {
+        (Some(g), Some(d)) => format!("if {g} && {d} => {body}"),
+        (Some(c), None) | (None, Some(c)) => format!("if {c} => {body}"),
+        (None, None) => body,
     };
     match sig.in_place {
         // The function returns nothing: its result is what the parameter holds after the
@@ -359,6 +365,60 @@ fn sum(terms: Vec<(Const, String)>, ty: NumTy) -> String {
 mod tests {
     use super::*;
     use std::f64::consts::{E, PI};
+
+    #[test]
+    fn an_inverse_is_claimed_where_it_is_finite_and_under_its_guard() {
+        use crate::discover::guard::Guard;
+        use crate::discover::image::Image;
+        let mut sig = Signature::parse(
+            "fn fv(rate: f64, n: f64, pv: f64) -> f64",
+            &[Kind::Float; 3],
+            Kind::Float,
+        )
+        .unwrap();
+        sig.siblings.push(
+            Signature::parse(
+                "fn pv(rate: f64, n: f64, fv: f64) -> f64",
+                &[Kind::Float; 3],
+                Kind::Float,
+            )
+            .unwrap(),
+        );
+        let found = |guard| Found {
+            subject: Subject::Image(Image::Inverse {
+                sibling: 0,
+                param: 2,
+            }),
+            guard,
+            inputs: 30,
+            held: 30,
+            detects: 1,
+            catches: super::super::cover::Catches::new(1, 1),
+            perturbations: 1,
+            tolerance: 0.0,
+            projection: None,
+        };
+        let transforms = Transform::all(&sig);
+        assert_eq!(
+            relation(&sig, &transforms, &found(None)),
+            "if pv(rate, n, result).is_finite() => pv(rate, n, result) == pv"
+        );
+        assert_eq!(
+            relation(&sig, &transforms, &found(Some(Guard::NonNegative(1)))),
+            "if n >= 0.0 && pv(rate, n, result).is_finite() => pv(rate, n, result) == pv"
+        );
+        // Another relation under a guard keeps it alone.
+        let fixed = Found {
+            subject: Subject::Property(crate::discover::property::Property::Sign(
+                crate::discover::property::Cmp::AtLeast,
+            )),
+            ..found(Some(Guard::NonNegative(1)))
+        };
+        assert_eq!(
+            relation(&sig, &transforms, &fixed),
+            "if n >= 0.0 => result >= 0.0"
+        );
+    }
 
     #[test]
     fn where_a_result_and_its_follow_up_are_defined_reads_as_their_variants() {

@@ -879,8 +879,10 @@ fn images(sig: &Signature, scope: &Scope<'_>) -> Vec<Found> {
     let relations = Image::all(sig);
     let mut out = Vec::new();
     // Judged once each: a twin at the input turned reads the others'.
-    let held: Vec<bool> = (0..relations.len())
-        .map(|k| on.iter().all(|&i| image_held(obs[i], k)))
+    let held: Vec<bool> = relations
+        .iter()
+        .enumerate()
+        .map(|(k, &m)| on.iter().all(|&i| image_held(obs[i], k, m)))
         .collect();
     for (k, &m) in relations.iter().enumerate() {
         let run = |i: usize| obs[i].images.get(k);
@@ -958,14 +960,20 @@ fn images(sig: &Signature, scope: &Scope<'_>) -> Vec<Found> {
 
 /// Whether the `k`th relation of [`Image::all`] held on the observation's result and on
 /// every follow-up run it was judged on.
-fn image_held(o: &Observation, k: usize) -> bool {
+fn image_held(o: &Observation, k: usize, m: Image) -> bool {
     // A follow-up that left the function's domain (a float in its result not finite) shows
     // nothing of a relation of one call's result: a property is not judged there either.
     let outside = |f: &super::observe::Follow| f.output.as_ref().is_some_and(|y| !y.finite());
+    // An inverse is judged on the calls themselves (the given ones, fresh ones near them and
+    // those built to break it), not on follow-ups that move one argument far: at a period
+    // count moved by a present value, to -2500, an inverse that divides by the growth loses
+    // every digit of what it gives back.
+    let inverse = matches!(m, Image::Inverse { .. });
     o.images.get(k).is_some_and(|run| run.held)
-        && o.follow
-            .iter()
-            .all(|f| outside(f) || f.images.get(k).is_none_or(|&held| held))
+        && (inverse
+            || o.follow
+                .iter()
+                .all(|f| outside(f) || f.images.get(k).is_none_or(|&held| held)))
 }
 
 /// The relations between three runs, per number parameter and second input: `f(x + y)` and
@@ -1942,7 +1950,7 @@ pub fn holds_on(sig: &Signature, transforms: &[Transform], f: &Found, obs: &[Obs
             Subject::Image(m) => Image::all(sig)
                 .iter()
                 .position(|n| n == m)
-                .is_some_and(|k| image_held(o, k)),
+                .is_some_and(|k| image_held(o, k, *m)),
             Subject::Joint {
                 partner,
                 combined,
@@ -2988,14 +2996,31 @@ mod tests {
             inner_images: Vec::new(),
             mutants: Vec::new(),
         };
-        assert!(image_held(&o(true, vec![true]), 0));
+        let fixed = Image::Fixed { sibling: 0 };
+        assert!(image_held(&o(true, vec![true]), 0, fixed));
         assert!(
-            !image_held(&o(true, vec![false]), 0),
+            !image_held(&o(true, vec![false]), 0, fixed),
             "a follow-up broke it"
         );
-        assert!(!image_held(&o(false, vec![true]), 0), "the result broke it");
-        assert!(image_held(&o(true, Vec::new()), 0), "no follow-up judged");
-        assert!(!image_held(&o(true, vec![true]), 1), "no such relation");
+        assert!(
+            !image_held(&o(false, vec![true]), 0, fixed),
+            "the result broke it"
+        );
+        assert!(
+            image_held(&o(true, Vec::new()), 0, fixed),
+            "no follow-up judged"
+        );
+        assert!(
+            !image_held(&o(true, vec![true]), 1, fixed),
+            "no such relation"
+        );
+        // An inverse is judged on the call alone.
+        let inverse = Image::Inverse {
+            sibling: 0,
+            param: 0,
+        };
+        assert!(image_held(&o(true, vec![false]), 0, inverse));
+        assert!(!image_held(&o(false, vec![true]), 0, inverse));
         // No run of the function, no coefficient.
         let found = Found {
             subject: Subject::Image(Image::Fixed { sibling: 0 }),
