@@ -1296,8 +1296,9 @@ mod tests {
         };
         let xs = [0.0, 0.3, 2.5, -4.0, 7.75];
         let peak = 1.0 / (2.0 * std::f64::consts::PI).sqrt();
-        // Fitted to the digits the runs hold.
-        let found = fitted(&|x| peak / x, &xs[1..]);
+        // Fitted to the digits the runs hold; a run at zero, whose follow-up is infinite, is
+        // passed over for the fit and holds as infinite.
+        let found = fitted(&|x| peak / x, &xs);
         assert!(
             matches!(found[..], [Form::ParamPower { param: 0, c, power: -1 }]
                 if (c.value - peak).abs() < 1e-13 && c.value != peak),
@@ -1312,11 +1313,28 @@ mod tests {
             }]
         );
         assert_eq!(
-            fitted(&|x| 0.5 / (x * x), &xs[1..]),
+            fitted(&|x| 0.5 / (x * x), &xs),
             [Form::ParamPower {
                 param: 0,
                 c: Const::lit(0.5),
                 power: -2
+            }]
+        );
+        // A first power with another factor, and a reciprocal without one.
+        assert_eq!(
+            fitted(&|x| 2.5 * x, &xs),
+            [Form::ParamPower {
+                param: 0,
+                c: Const::lit(2.5),
+                power: 1
+            }]
+        );
+        assert_eq!(
+            fitted(&|x| 1.0 / x, &xs),
+            [Form::ParamPower {
+                param: 0,
+                c: Const::lit(1.0),
+                power: -1
             }]
         );
         // The argument itself is `Form::Param`'s; a constant, or a power with another
@@ -1360,6 +1378,17 @@ mod tests {
         ));
         assert!(!holds_on(&form, 0.0, f64::NAN, 0.0, 0.0, 3.0));
         assert_eq!(form.raw_constants(), 1);
+        // The tolerance: the unit roundings of the follow-up and of each step of the product
+        // (`1 / x` of `x = 2` rounds twice), NOISE_UNITS of them: within 48 units of
+        // `EPS`, not 60.
+        let reciprocal = Form::ParamPower {
+            param: 0,
+            c: Const::lit(1.0),
+            power: -1,
+        };
+        let off = |units: f64| 0.5 + units * EPS;
+        assert!(holds_on(&reciprocal, 0.0, off(40.0), 0.0, 0.0, 2.0));
+        assert!(!holds_on(&reciprocal, 0.0, off(60.0), 0.0, 0.0, 2.0));
         let simple = Form::ParamPower {
             param: 0,
             c: Const::lit(2.0),

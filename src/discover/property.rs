@@ -1979,6 +1979,10 @@ mod tests {
             !shown(Span::Probability, &[0.5, 0.76]),
             "reached, but thinning"
         );
+        assert!(
+            shown(Span::Probability, &[0.8, 0.9]),
+            "as many at the end as before it"
+        );
         assert!(!shown(Span::Unit, &[0.49, -0.3]) && shown(Span::Unit, &[0.5, 0.1, 0.8, 1.0]));
         assert!(!shown(Span::HalfTurn, &[1.5, -1.5]) && shown(Span::HalfTurn, &[-3.0, 0.2]));
         // A sine's values pile toward its ends; rates of return thin toward a quarter turn's,
