@@ -1048,6 +1048,30 @@ mod tests {
             Kind::Float,
         ));
         assert!(Image::all(&other).is_empty());
+        // The result takes only a place of its own type, and only what gives that type back
+        // is an inverse: not a predicate of the same parameters, nor an `f32` of an `f64`.
+        let mut predicate = quantile.clone();
+        predicate.siblings.push(sig(
+            "fn inside(x: f64, mean: f64, sd: &f64) -> bool",
+            &[Kind::Float; 3],
+            Kind::Bool,
+        ));
+        assert!(!Image::all(&predicate)
+            .iter()
+            .any(|m| matches!(m, Image::Inverse { .. })));
+        let mut mixed = sig(
+            "fn f(x: f64, y: f32) -> f64",
+            &[Kind::Float, Kind::Float],
+            Kind::Float,
+        );
+        mixed.siblings.push(sig(
+            "fn g(x: f64, y: f32) -> f32",
+            &[Kind::Float, Kind::Float],
+            Kind::Float,
+        ));
+        assert!(!Image::all(&mixed)
+            .iter()
+            .any(|m| matches!(m, Image::Inverse { .. })));
         let input = [Value::Float(0.25), Value::Float(1.0), Value::Float(2.0)];
         let result = Value::Float(-0.35);
         let judge = |back: Option<Value>| {
@@ -1083,6 +1107,18 @@ mod tests {
             "open(&result, key).is_some_and(|back| back == text)"
         );
         assert_eq!(inverse(0).defined(&cipher), None, "claimed everywhere");
+        // A string taken by value gets a copy of the result, read again after the call.
+        let mut owned = sig(
+            "fn seal(text: String, key: u8) -> String",
+            &[Kind::Str, Kind::Int],
+            Kind::Str,
+        );
+        owned.siblings.push(sig(
+            "fn open(text: String, key: u8) -> String",
+            &[Kind::Str, Kind::Int],
+            Kind::Str,
+        ));
+        assert_eq!(inverse(0).text(&owned), "open(result.clone(), key) == text");
         assert_eq!(Image::Fixed { sibling: 0 }.defined(&with), None);
     }
 
