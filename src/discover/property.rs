@@ -335,22 +335,35 @@ impl Span {
 
     /// Whether the results `ys` show the span: some reach halfway from its middle to an end
     /// (a range twice as wide as any result came is no range the results show), and toward
-    /// each end they reach, at least [`AT_THE_END`] come within its last tenth. A function
-    /// bounded there comes close to the end, whatever its density (a sine's and a
-    /// probability's pile up there, a fraction's are even, a mantissa's thin as `1/m`); a
-    /// spread whose largest results stop well short of an end is no bound (rates of return
-    /// that reached 1.4 took a quarter turn for their range, and the next call gave 7.17).
+    /// each end they reach, they show a bound in one of two ways. They crowd toward it, as
+    /// many in the last quarter of the way as in the quarter before it: a function that
+    /// saturates there (a logistic curve, an arc tangent, a sine). Or at least
+    /// [`AT_THE_END`] come within its last tenth: a function that reaches it whatever its
+    /// density there (a fraction's even one, a mantissa's thinning as `1/m`). Results that
+    /// thin toward an end and stop short of it are a spread, not a bound (rates of return
+    /// that reached 1.4 of a quarter turn's 1.57, whose next call gave 7.17).
     pub fn shown_by(self, ys: &[f64]) -> bool {
         let (lo, hi) = self.ends();
         let (middle, half) = ((lo + hi) / 2.0, (hi - lo) / 2.0);
         let mut reached = false;
         for side in [-1.0, 1.0] {
-            let out = |y: f64| side * (y - middle);
-            if !ys.iter().any(|&y| out(y) >= 0.5 * half) {
+            let (mut inner, mut outer, mut near) = (0, 0, 0);
+            for &y in ys {
+                let out = side * (y - middle);
+                if out >= 0.9 * half {
+                    near += 1;
+                }
+                if out >= 0.75 * half {
+                    outer += 1;
+                } else if out >= 0.5 * half {
+                    inner += 1;
+                }
+            }
+            if inner + outer == 0 {
                 continue;
             }
             reached = true;
-            if ys.iter().filter(|&&y| out(y) >= 0.9 * half).count() < AT_THE_END {
+            if outer < inner && near < AT_THE_END {
                 return false;
             }
         }
@@ -1973,27 +1986,34 @@ mod tests {
         assert!(!r(Span::QuarterTurn).follows_from(r(Span::HalfTurn)));
         assert!(Property::Sign(Cmp::AtLeast).follows_from(r(Span::Probability)));
         assert!(!Property::Sign(Cmp::AtLeast).follows_from(r(Span::Unit)));
-        // Shown: reached halfway from the middle to an end, and come near it.
+        // Shown: reached halfway from the middle to an end, and crowded toward it or come
+        // within its last tenth.
         let shown = |span: Span, ys: &[f64]| span.shown_by(ys);
         assert!(!shown(Span::Probability, &[0.5, 0.7, 0.3]), "not reached");
-        assert!(shown(Span::Probability, &[0.5, 0.96, 0.99]));
-        assert!(shown(Span::Probability, &[0.01, 0.04, 0.3]));
-        assert!(!shown(Span::Probability, &[0.5, 0.96]), "one stray result");
+        assert!(shown(Span::Probability, &[0.5, 0.8, 0.9]), "crowded");
         assert!(
-            !shown(Span::Probability, &[0.5, 0.9, 0.94]),
-            "short of the last tenth"
+            shown(Span::Probability, &[0.3, 0.1, 0.2]),
+            "crowded at the other end"
         );
         assert!(
-            shown(Span::Probability, &[0.5, 0.955, 0.951]),
+            !shown(Span::Probability, &[0.5, 0.76, 0.8, 0.9]),
+            "thinning, and one in the last tenth"
+        );
+        assert!(
+            shown(Span::Probability, &[0.5, 0.76, 0.8, 0.96, 0.99]),
+            "thinning, and two in the last tenth"
+        );
+        assert!(
+            shown(Span::Probability, &[0.76, 0.8, 0.955, 0.951]),
             "within the tenth"
         );
-        // Toward each end reached: one short of its end refuses the span.
+        // Toward each end reached: one that thins short of its end refuses the span.
         assert!(!shown(Span::Unit, &[-1.0, -0.99, 0.55, 0.6, 0.8]));
         assert!(
             shown(Span::Unit, &[-1.0, -0.99, 0.1, 0.3, 0.45]),
             "the other not reached"
         );
-        assert!(shown(Span::Unit, &[-1.0, -0.99, 0.55, 0.95, 0.99]));
+        assert!(shown(Span::Unit, &[-1.0, -0.99, 0.55, 0.8, 0.9]));
         assert!(!shown(Span::HalfTurn, &[1.5, -1.5]) && shown(Span::HalfTurn, &[-3.0, -3.1]));
         // A sine's values, a fraction's (even) and a mantissa's (thinning as `1/m`) come
         // near their ends; rates of return stop short of a quarter turn's.
