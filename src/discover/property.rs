@@ -2000,7 +2000,7 @@ mod tests {
             "thinning, and one in the last tenth"
         );
         assert!(
-            shown(Span::Probability, &[0.5, 0.76, 0.8, 0.96, 0.99]),
+            shown(Span::Probability, &[0.76, 0.78, 0.8, 0.96, 0.99]),
             "thinning, and two in the last tenth"
         );
         assert!(
