@@ -94,6 +94,8 @@ struct Tally {
     of_distributions: Vec<(&'static str, DistributionFn)>,
     of_degrees: Vec<(&'static str, DegreesFn)>,
     of_annuities: Vec<(&'static str, AnnuityFn)>,
+    /// Functions of a rate and a series of flows.
+    of_flows: Vec<(&'static str, FlowsFn)>,
     /// The wrong versions of the bench's own functions (`generated`).
     generated: Vec<(&'static str, Vec<(&'static str, Wrong)>)>,
     /// Of the functions with such versions: how many; their mutants the representative set
@@ -144,6 +146,7 @@ type TextFn = fn(String) -> String;
 type DistributionFn = fn(f64, f64, f64) -> f64;
 type DegreesFn = fn(f64, u32) -> f64;
 type AnnuityFn = fn(f64, f64, f64, f64, bool) -> f64;
+type FlowsFn = fn(f64, Vec<f64>) -> f64;
 
 /// A function of one string to a string that can fail.
 type ReadFn = fn(String) -> Result<String, String>;
@@ -291,6 +294,7 @@ impl Tally {
         give!(self.of_distributions);
         give!(self.of_degrees);
         give!(self.of_annuities);
+        give!(self.of_flows);
         d
     }
 
@@ -337,6 +341,7 @@ impl Tally {
             of_distributions: Vec::new(),
             of_degrees: Vec::new(),
             of_annuities: Vec::new(),
+            of_flows: Vec::new(),
             generated: generated(),
             judged_functions: 0,
             judged_mutants: 0,
@@ -7228,7 +7233,9 @@ fn unseen_eighteenth(n: usize, fresh: usize, seed: u64) {
 // rules were frozen (at the commit before this section); discovery had never been run on money.
 // The optional arguments are given, as a program that calls them gives them. No other function
 // of the crate was given when it was measured; since discovery takes functions of the
-// function's own parameters, the future and present value are given each other. The relations a person writes for each
+// function's own parameters, the future and present value are given each other, and since it
+// takes those of the parameters and one more (the result as a root), the net present value is
+// given to the others. The relations a person writes for each
 // and the mistakes an implementation makes were written before discovery first ran on them;
 // the figures are reported as they came out, for three draws of the inputs.
 fn unseen_nineteenth(n: usize, fresh: usize, seed: u64) {
@@ -7236,6 +7243,10 @@ fn unseen_nineteenth(n: usize, fresh: usize, seed: u64) {
     let r = &mut rng;
     let mut t = Tally::new();
     type Annuity = fn(f64, f64, f64, f64, bool) -> f64;
+    t.of_flows = vec![(
+        "fn npv(rate: f64, values: &[f64]) -> f64",
+        |rate, values| financial::npv(rate, &values),
+    )];
     t.of_annuities = vec![
         (
             "fn fv(rate: f64, nper: f64, pmt: f64, pv: f64, due: bool) -> f64",

@@ -203,6 +203,14 @@ pub fn include<T: Clone>(xs: &[T], x: T) -> Vec<T> {
     v
 }
 
+/// The elements with `x` put before the first: a series delayed by a step.
+pub fn prepend<T: Clone>(xs: &[T], x: T) -> Vec<T> {
+    let mut v = Vec::with_capacity(xs.len() + 1);
+    v.push(x);
+    v.extend_from_slice(xs);
+    v
+}
+
 /// The elements without the first one equal to `x` (unchanged when there is none).
 pub fn exclude<T: Clone + PartialEq>(xs: &[T], x: &T) -> Vec<T> {
     let mut v = xs.to_vec();
@@ -647,6 +655,7 @@ mod tests {
     #[test]
     fn include_exclude_concatenate_reverse() {
         assert_eq!(include(&[1, 2], 3), vec![1, 2, 3]);
+        assert_eq!(prepend(&[1, 2], 0), vec![0, 1, 2]);
         assert_eq!(exclude(&[1, 2, 1], &1), vec![2, 1]);
         assert_eq!(exclude(&[1, 2], &9), vec![1, 2]);
         assert_eq!(concatenate(&[1], &[2, 3]), vec![1, 2, 3]);

@@ -11,12 +11,12 @@ use super::function::{Args, Function, IntoArgs};
 use super::image::Image;
 use super::observe::{observe_some, Observation, OneArg};
 use super::period::{onto_round, periods, rounded};
-use super::project::inner_signature;
+use super::project::{inner_signature, inner_type};
 use super::proposal::{propose, Proposals};
 use super::residue;
 use super::search;
 use super::signature::Signature;
-use super::transform::{separators, shares_params, takes_parts, Transform, TEXT_OPS};
+use super::transform::{same_type, separators, shares_params, takes_parts, Transform, TEXT_OPS};
 use super::value::{push_with, Kind, Value};
 use super::{Error, DEFAULT_MIN_INPUTS};
 
@@ -178,12 +178,27 @@ impl<'f, A: Args> Discovery<'f, A> {
             });
         }
         let mut with = self.sig.clone();
-        if sib.params.len() != 1 && !takes_parts(&with, &sib) && !shares_params(&with, &sib) {
+        // The function's own parameters and one more, where the result goes: a function
+        // whose root the result may be (checked below, of the result or the value inside).
+        let inner = inner_type(&with.output_ty);
+        let takes_result_too = |q: &super::signature::Param| {
+            same_type(&q.ty, &with.output_ty)
+                || inner.as_deref().is_some_and(|t| same_type(&q.ty, t))
+        };
+        let one_more = sib.output.is_number()
+            && sib.params.len() == with.params.len() + 1
+            && sib.params.iter().any(takes_result_too);
+        if sib.params.len() != 1
+            && !takes_parts(&with, &sib)
+            && !shares_params(&with, &sib)
+            && !one_more
+        {
             return Err(Error::Sibling {
                 signature: signature.to_string(),
                 reason: "takes neither one argument, nor the parts of the tuple result, nor \
-                         the function's own parameters: give a function of one, or wrap this \
-                         one in a function of one that sets the others",
+                         the function's own parameters (with or without one more, where a \
+                         number's root goes): give a function of one, or wrap this one in a \
+                         function of one that sets the others",
             });
         }
         with.siblings.push(sib);
@@ -193,9 +208,10 @@ impl<'f, A: Args> Discovery<'f, A> {
                 if *sibling == last)
         }) || Image::all(&with).iter().any(|m| m.sibling() == last)
             // The value inside the result's `Some`/`Ok`, where `g` takes its type.
-            || with.siblings[last].params.len() == 1
-                && inner_signature(&with, with.siblings[last].params[0].kind)
-                .is_some_and(|part| Image::all(&part).iter().any(|m| m.sibling() == last));
+            || with.siblings[last].params.iter().any(|q| {
+                inner_signature(&with, q.kind)
+                    .is_some_and(|part| Image::all(&part).iter().any(|m| m.sibling() == last))
+            });
         if !fits {
             return Err(Error::Sibling {
                 signature: signature.to_string(),
@@ -2678,11 +2694,13 @@ mod tests {
             tuple()
                 .sibling("fn three(a: f64, b: f64, c: f64) -> f64", three)
                 .err(),
-            plain.sibling("fn add(a: f64, b: f64) -> f64", add).err(),
         ] {
             let err = err.expect("refused").to_string();
             assert!(err.contains("the parts of the tuple result"), "{err}");
         }
+        // Of a result that is no tuple, a function of the parameter and one more of the
+        // result's type: the result may be its root (`add(result, x) == 0.0` of a negation).
+        assert!(plain.sibling("fn add(a: f64, b: f64) -> f64", add).is_ok());
         // An array's parts are one value, given whole.
         let pair = Discovery::new("fn pair(x: f64) -> [f64; 2]", |x: f64| [x, -x]).unwrap();
         assert!(pair.sibling("fn add(a: f64, b: f64) -> f64", add).is_err());
@@ -3449,6 +3467,145 @@ mod tests {
 
     fn uncaesar(text: &str, key: u8) -> String {
         caesar(text, 26 - key % 26)
+    }
+
+    #[test]
+    fn a_series_delayed_a_step_is_discounted_by_another_argument() {
+        fn present(rate: f64, flows: &[f64]) -> f64 {
+            flows
+                .iter()
+                .enumerate()
+                .map(|(t, v)| v / (1.0 + rate).powi(t as i32 + 1))
+                .sum()
+        }
+        let inputs = (0..60u32).map(|i| {
+            let n = 1 + (i % 6) as usize;
+            let flows: Vec<f64> = (0..n)
+                .map(|k| f64::from((i * 31 + k as u32 * 17) % 200) - 60.0)
+                .collect();
+            (0.01 + f64::from(i % 9) * 0.03, flows)
+        });
+        let found = Discovery::new(
+            "fn present(rate: f64, flows: &[f64]) -> f64",
+            |r: f64, xs: Vec<f64>| present(r, &xs),
+        )
+        .unwrap()
+        .inputs(inputs.clone())
+        .run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(
+            rel.contains(
+                &"if rate >= 0.0 => present(rate, &invite::mr::prepend(flows, 0.0)) == \
+                  result / (rate + 1.0)"
+            ),
+            "{found}"
+        );
+        // Not of a sum that a leading zero leaves as it is.
+        let sum = |_: f64, xs: Vec<f64>| xs.iter().sum::<f64>();
+        let found = Discovery::new("fn present(rate: f64, flows: &[f64]) -> f64", sum)
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        assert!(
+            !found.relations().any(|r| r.contains("result / ")),
+            "{found}"
+        );
+    }
+
+    #[test]
+    fn a_function_of_the_parameters_and_one_more_that_the_result_zeroes_has_it_as_root() {
+        // A square root and the residual of a square: the root makes it zero.
+        let root = |a: f64| a.sqrt();
+        let inputs = (0..60u32).map(|i| f64::from(i * i % 97) * 1.5 + 0.25);
+        let found = Discovery::new("fn root(a: f64) -> f64", root)
+            .unwrap()
+            .sibling("fn residual(x: f64, a: f64) -> f64", |x: f64, a: f64| {
+                x * x - a
+            })
+            .unwrap()
+            .inputs(inputs.clone())
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(
+            rel.contains(&"if result.is_finite() => residual(result, a) == 0.0"),
+            "{found}"
+        );
+        // Not where the result makes it no zero: half the residual's root.
+        let found = Discovery::new("fn root(a: f64) -> f64", |a: f64| a.sqrt() / 2.0)
+            .unwrap()
+            .sibling("fn residual(x: f64, a: f64) -> f64", |x: f64, a: f64| {
+                x * x - a
+            })
+            .unwrap()
+            .inputs(inputs.clone())
+            .run();
+        assert!(
+            !found.relations().any(|r| r.contains("residual(")),
+            "{found}"
+        );
+        // Nor of a function that is zero whatever it is given: no wrong result is told.
+        let found = Discovery::new("fn root(a: f64) -> f64", root)
+            .unwrap()
+            .sibling("fn nothing(x: f64, a: f64) -> f64", |x: f64, a: f64| {
+                0.0 * x * a
+            })
+            .unwrap()
+            .inputs(inputs)
+            .run();
+        assert!(
+            !found.relations().any(|r| r.contains("nothing(")),
+            "{found}"
+        );
+        // The rate at which a series of flows is worth nothing, found by bisection, of the
+        // value inside its `Ok`: a root of the present value, the result put first.
+        fn present(rate: f64, flows: &[f64]) -> f64 {
+            flows
+                .iter()
+                .enumerate()
+                .map(|(t, v)| v / (1.0 + rate).powi(t as i32))
+                .sum()
+        }
+        fn rate(flows: &[f64]) -> Result<f64, String> {
+            let (mut lo, mut hi) = (-0.9, 10.0);
+            if present(lo, flows).signum() == present(hi, flows).signum() {
+                return Err("no change of sign".into());
+            }
+            for _ in 0..200 {
+                let mid = 0.5 * (lo + hi);
+                if present(mid, flows).signum() == present(lo, flows).signum() {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            Ok(0.5 * (lo + hi))
+        }
+        let flows = (0..60u32).map(|i| {
+            let n = 2 + (i % 5) as usize;
+            let mut xs = vec![-1000.0 - f64::from(i * 37 % 500)];
+            xs.extend((1..n).map(|k| f64::from((i * 13 + k as u32 * 71) % 600)));
+            (xs,)
+        });
+        let found = Discovery::new(
+            "fn rate(flows: &[f64]) -> Result<f64, String>",
+            |xs: Vec<f64>| rate(&xs),
+        )
+        .unwrap()
+        .sibling(
+            "fn present(rate: f64, flows: &[f64]) -> f64",
+            |r: f64, xs: Vec<f64>| present(r, &xs),
+        )
+        .unwrap()
+        .inputs(flows)
+        .run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(
+            rel.contains(
+                &"if result.is_ok() && result.unwrap().is_finite() => \
+                  present(result.unwrap(), flows) == 0.0"
+            ),
+            "{found}"
+        );
     }
 
     #[test]

@@ -53,16 +53,18 @@ pub enum Form {
     },
     /// `y'` is a permutation of `y`.
     SeqPermutation,
-    /// `y' = x·y` (`times`) or `y' = y + x`, for `x` a number parameter of the input: another
-    /// argument as a coefficient (`pow(k, e + 1) == k * result`), where no constant does.
+    /// `y' = x·y`, `y' = y + x` or `y' = y / x` ([`By`]), for `x` a number parameter of the
+    /// input: another argument as a coefficient (`pow(k, e + 1) == k * result`), where no
+    /// constant does, or as a divisor (a value discounted a period, `npv(rate,
+    /// &invite::mr::prepend(values, 0.0)) == result / (rate + 1.0)`).
     /// With `plus_one`, `x + 1` in its place: a growth factor (`compound(p, r, n + 1) ==
     /// (r + 1.0) * result`), the next factor of a product (`factorial(n + 1) == (n + 1) *
     /// result`).
     ByParam {
         /// The parameter's index.
         param: usize,
-        /// Whether it multiplies the result rather than adds to it.
-        times: bool,
+        /// How it takes part.
+        by: By,
         /// Whether the coefficient is the parameter plus one.
         plus_one: bool,
     },
@@ -107,6 +109,17 @@ pub enum Form {
         /// Between the squares (a standard deviation's factor is the root of one).
         squared: bool,
     },
+}
+
+/// How another argument takes part in a [`Form::ByParam`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum By {
+    /// It multiplies the result.
+    Times,
+    /// It is added to the result.
+    Plus,
+    /// It divides the result (of a float result only: an integer's quotient is rounded).
+    Over,
 }
 
 /// Most elements a [`Form::SeqAffixed`] adds: a piece, not a result of its own.
@@ -400,15 +413,19 @@ impl Form {
             },
             &Form::ByParam {
                 param,
-                times,
+                by,
                 plus_one,
             } => {
                 let step = if plus_one { 1.0 } else { 0.0 };
                 match (p.y.number(), p.y2.number(), p.input[param].number()) {
                     (Some(y), Some(t), Some(x)) => {
                         let x = x + step;
-                        let m = if times { x * y } else { y + x };
-                        let spread = if times { x.abs() * n } else { n };
+                        // The original's noise, as the coefficient carries it over.
+                        let (m, spread) = match by {
+                            By::Times => (x * y, x.abs() * n),
+                            By::Plus => (y + x, n),
+                            By::Over => (y / x, n / x.abs()),
+                        };
                         close(
                             t,
                             m,
@@ -570,14 +587,14 @@ impl Form {
             }
             Form::ByParam {
                 param: q,
-                times,
+                by,
                 plus_one,
             } => {
                 let x = param(q)?.checked_add(i128::from(plus_one))?;
-                equal(if times {
-                    x.checked_mul(y)
-                } else {
-                    y.checked_add(x)
+                equal(match by {
+                    By::Times => x.checked_mul(y),
+                    By::Plus => y.checked_add(x),
+                    By::Over => None,
                 })
             }
             Form::Param(q) => equal(param(q)),
@@ -1421,12 +1438,12 @@ mod tests {
     fn a_parameter_as_coefficient_or_offset_is_judged_within_the_noise_of_both_runs() {
         let times = Form::ByParam {
             param: 0,
-            times: true,
+            by: By::Times,
             plus_one: false,
         };
         let plus = Form::ByParam {
             param: 0,
-            times: false,
+            by: By::Plus,
             plus_one: false,
         };
         // Exact.
@@ -1447,6 +1464,24 @@ mod tests {
         // Rounding of the terms at their magnitude: 32 ulps of 4e15, about 28.
         assert!(holds_on(&times, 1e15, 2e15 + 20.0, 0.0, 0.0, 2.0));
         assert!(!holds_on(&times, 1e15, 2e15 + 40.0, 0.0, 0.0, 2.0));
+        // As a divisor, the original's noise divided by it: 32 × 1e-3 / 2.
+        let over = Form::ByParam {
+            param: 0,
+            by: By::Over,
+            plus_one: false,
+        };
+        assert!(holds_on(&over, 3.0, 1.5, 0.0, 0.0, 2.0));
+        assert!(!holds_on(&over, 3.0, 1.6, 0.0, 0.0, 2.0));
+        assert!(holds_on(&over, 1.0, 0.515, 1e-3, 0.0, 2.0));
+        assert!(!holds_on(&over, 1.0, 0.52, 1e-3, 0.0, 2.0));
+        // Plus one: a period's discount, `y / (x + 1)`.
+        let discount = Form::ByParam {
+            param: 0,
+            by: By::Over,
+            plus_one: true,
+        };
+        assert!(holds_on(&discount, 3.0, 1.0, 0.0, 0.0, 2.0));
+        assert!(!holds_on(&discount, 3.0, 1.5, 0.0, 0.0, 2.0));
         assert!(holds_on(&plus, 2e15, 2e15 + 20.0 + 2.0, 0.0, 0.0, 2.0));
         assert!(!holds_on(&plus, 2e15, 2e15 + 40.0 + 2.0, 0.0, 0.0, 2.0));
         // A parameter as the result itself.
@@ -1954,16 +1989,23 @@ mod tests {
         assert!(holds(&affine(0.5, 0.0), 4, 2, 0));
         let times = Form::ByParam {
             param: 0,
-            times: true,
+            by: By::Times,
             plus_one: false,
         };
         let plus = Form::ByParam {
             param: 0,
-            times: false,
+            by: By::Plus,
             plus_one: false,
         };
         assert!(holds(&times, big, 3 * big, 3) && !holds(&times, big, 3 * big + 1, 3));
         assert!(holds(&plus, big, big + 5, 5) && !holds(&plus, big, big + 4, 5));
+        // No quotient of integers: it is rounded.
+        let over = Form::ByParam {
+            param: 0,
+            by: By::Over,
+            plus_one: false,
+        };
+        assert!(!holds(&over, 6, 3, 2));
         let param = Form::Param(0);
         assert!(holds(&param, 0, big, big) && !holds(&param, 0, big + 1, big));
         let (least, most) = (Form::AtLeast, Form::AtMost);

@@ -48,6 +48,16 @@ pub enum Image {
         /// The parameter the result takes the place of, and that comes back.
         param: usize,
     },
+    /// `g` of the run's own arguments with the result put in among them, at `slot`, gives
+    /// zero, for `g` that takes the function's parameters and one more of the result's type:
+    /// the result is a root of `g` (`npv(result, values) == 0.0` of an internal rate of
+    /// return, a residual of a solver's solution, a derivative at an optimum).
+    Root {
+        /// The other function's index.
+        sibling: usize,
+        /// Where among `g`'s parameters the result goes.
+        slot: usize,
+    },
     /// `g(&result) == g(x)` for a parameter `x` of the result's type: the function keeps
     /// what `g` sees (`nfd(&result) == nfd(s)`: the text is canonically the same).
     Alike {
@@ -152,6 +162,9 @@ pub struct Seen<'a> {
     /// `g` of the run's arguments with the result in the place of [`Image::Inverse`]'s
     /// parameter (`None`: no such relation, or `g` failed).
     pub inverse: Option<&'a Value>,
+    /// `g` of the run's arguments with the result put in at [`Image::Root`]'s slot (`None`:
+    /// no such relation, or `g` failed).
+    pub root: Option<&'a Value>,
     /// `g` of the run's input, where `g` is the function's twin ([`Image::Bound`]) and ran.
     pub of_input: Option<&'a Value>,
 }
@@ -195,6 +208,9 @@ impl Image {
                     }
                 }
             }
+            if g.output.is_number() {
+                out.extend(root_slots(sig, g).map(|slot| Image::Root { sibling, slot }));
+            }
             let spread = takes_parts(sig, g);
             if !takes_result(sig, g) && !spread {
                 continue;
@@ -225,6 +241,7 @@ impl Image {
             | Image::Fixed { sibling }
             | Image::Undoes { sibling, .. }
             | Image::Inverse { sibling, .. }
+            | Image::Root { sibling, .. }
             | Image::Alike { sibling, .. }
             | Image::Bound { sibling, .. }
             | Image::Twin { sibling, .. } => sibling,
@@ -271,6 +288,16 @@ impl Image {
                     || gives_back(back, &seen.input[param])
             });
         }
+        // Zero as a pasted `==` compares it: within a millionth. A float result that is not
+        // finite is no root of anything: the relation is claimed where it is finite.
+        if let Image::Root { .. } = self {
+            let outside = matches!(seen.result, Value::Float(y) if !y.is_finite());
+            return outside
+                || seen
+                    .root
+                    .and_then(Value::number)
+                    .is_some_and(|z| super::form::pasted_eq(z, 0.0));
+        }
         let Some(image) = seen.image else {
             return false;
         };
@@ -283,12 +310,16 @@ impl Image {
                 .get(param)
                 .and_then(Option::as_ref)
                 .is_some_and(|g_x| g_x == image),
-            Image::Bound { .. } | Image::Twin { .. } | Image::Inverse { .. } => false,
+            Image::Bound { .. }
+            | Image::Twin { .. }
+            | Image::Inverse { .. }
+            | Image::Root { .. } => false,
         }
     }
 
     /// Where the relation is claimed, as Rust source, beyond any guard: a float inverse
-    /// where it is finite (`cdf(result, mean, sd).is_finite()`). `None`: everywhere.
+    /// where it is finite (`cdf(result, mean, sd).is_finite()`), a root where the result
+    /// is. `None`: everywhere.
     pub fn defined(self, sig: &Signature) -> Option<String> {
         match self {
             Image::Inverse { sibling, param } => {
@@ -296,6 +327,7 @@ impl Image {
                 (g.output == Kind::Float)
                     .then(|| format!("{}.is_finite()", inverse_call(sig, g, param)))
             }
+            Image::Root { .. } => (sig.output == Kind::Float).then(|| "result.is_finite()".into()),
             _ => None,
         }
     }
@@ -310,7 +342,8 @@ impl Image {
             Image::Alike { .. }
             | Image::Bound { .. }
             | Image::Twin { .. }
-            | Image::Inverse { .. } => None,
+            | Image::Inverse { .. }
+            | Image::Root { .. } => None,
             _ => sig
                 .params
                 .iter()
@@ -333,6 +366,13 @@ impl Image {
             Image::Undoes { param, .. } => compared_back(g, &of_result, &sig.params[param]),
             Image::Inverse { param, .. } => {
                 compared_back(g, &inverse_call(sig, g, param), &sig.params[param])
+            }
+            Image::Root { slot, .. } => {
+                let zero = match g.output {
+                    Kind::Float => "0.0",
+                    _ => "0",
+                };
+                format!("{} == {zero}", root_call(sig, g, slot))
             }
             Image::Alike { param, .. } => {
                 format!("{of_result} == {}", of_param(g, &sig.params[param]))
@@ -391,6 +431,45 @@ fn inverse_call(sig: &Signature, g: &Signature, param: usize) -> String {
         })
         .collect();
     format!("{}({})", g.name, args.join(", "))
+}
+
+/// `g` called as Rust source on the run's own arguments with the result put in among them
+/// at `slot` ([`Image::Root`]).
+fn root_call(sig: &Signature, g: &Signature, slot: usize) -> String {
+    let mut args: Vec<String> = sig.params.iter().map(Param::pass_unchanged).collect();
+    let q = &g.params[slot];
+    let result = match (q.by_ref(), is_copy(q)) {
+        (true, _) => "&result",
+        (false, true) => "result",
+        (false, false) => "result.clone()",
+    };
+    args.insert(slot, result.to_string());
+    format!("{}({})", g.name, args.join(", "))
+}
+
+/// Where among the other function `g`'s parameters the result can be put so that the
+/// others are the function's own, of the same types in the same order: `g` takes one
+/// parameter more, of the result's type ([`Image::Root`]).
+pub(super) fn root_slots<'a>(
+    sig: &'a Signature,
+    g: &'a Signature,
+) -> impl Iterator<Item = usize> + 'a {
+    let one_more = g.params.len() == sig.params.len() + 1;
+    (0..g.params.len()).filter(move |&slot| {
+        let q = &g.params[slot];
+        let others = g
+            .params
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k != slot)
+            .map(|(_, q)| q);
+        one_more
+            && q.kind == sig.output
+            && same_type(&q.ty, &sig.output_ty)
+            && others
+                .zip(&sig.params)
+                .all(|(q, p)| q.kind == p.kind && same_type(&q.ty, &p.ty))
+    })
 }
 
 /// Whether `back`, what another function gave, is the parameter's value `x`: inside
@@ -988,6 +1067,7 @@ mod tests {
                 image: None,
                 of_params: &[],
                 inverse: None,
+                root: None,
                 of_input: g.as_ref(),
             })
         };
@@ -1081,6 +1161,7 @@ mod tests {
                 image: None,
                 of_params: &[],
                 inverse: back.as_ref(),
+                root: None,
                 of_input: None,
             })
         };
@@ -1136,6 +1217,7 @@ mod tests {
                 image: image.as_ref(),
                 of_params: &of,
                 inverse: None,
+                root: None,
                 of_input: None,
             })
         };

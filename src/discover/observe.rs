@@ -409,7 +409,7 @@ fn images_of(
     let through = Through::of(sig, relations, siblings, n, y);
     relations
         .iter()
-        .map(|&m| m.holds(&through.seen(m, n, y, &through.result, &through.inverse)))
+        .map(|&m| m.holds(&through.seen(m, n, y, &through.result, through.after())))
         .collect()
 }
 
@@ -430,6 +430,9 @@ struct Through {
     /// Of each other function, of each parameter: the function on the run's arguments with
     /// the result in that parameter's place ([`Image::Inverse`]).
     inverse: Vec<Vec<Option<Value>>>,
+    /// Of each other function, of each of its parameters: the function on the run's
+    /// arguments with the result put in there ([`Image::Root`]).
+    root: Vec<Vec<Option<Value>>>,
     params: Vec<Vec<Option<Value>>>,
     /// Each twin of a function of one parameter on the run's input, as it is and turned, in
     /// the order of `TwinAt::ALL` ([`Image::Bound`], [`Image::Twin`]).
@@ -450,6 +453,7 @@ impl Through {
         Through {
             result: each_on(sig, relations, siblings, y),
             inverse: inverses(sig, relations, siblings, input, y),
+            root: roots(sig, relations, siblings, input, y),
             params: (0..sig.siblings.len())
                 .map(|k| {
                     sig.params
@@ -483,6 +487,12 @@ impl Through {
         }
     }
 
+    /// What the other functions gave with the result among the run's arguments: in a
+    /// parameter's place ([`Image::Inverse`]) and put in ([`Image::Root`]).
+    fn after(&self) -> [&[Vec<Option<Value>>]; 2] {
+        [&self.inverse, &self.root]
+    }
+
     /// What relation `m` sees of a run whose result `y` gave `images` through the other
     /// functions.
     fn seen<'a>(
@@ -491,17 +501,22 @@ impl Through {
         input: &'a [Value],
         y: &'a Value,
         images: &'a [Option<Value>],
-        inverse: &'a [Vec<Option<Value>>],
+        [inverse, root]: [&'a [Vec<Option<Value>>]; 2],
     ) -> Seen<'a> {
         let k = m.sibling();
-        let inverse = match m {
-            Image::Inverse { param, .. } => inverse.get(k).and_then(|of| of.get(param)?.as_ref()),
-            _ => None,
+        let at = |of: &'a [Vec<Option<Value>>], place: usize| {
+            of.get(k).and_then(|of| of.get(place)?.as_ref())
+        };
+        let (inverse, root) = match m {
+            Image::Inverse { param, .. } => (at(inverse, param), None),
+            Image::Root { slot, .. } => (None, at(root, slot)),
+            _ => (None, None),
         };
         Seen {
             input,
             result: y,
             inverse,
+            root,
             image: images.get(k).and_then(Option::as_ref),
             of_params: self.params.get(k).map_or(&[], Vec::as_slice),
             of_input: self.input.get(k).and_then(|of| of[m.at().index()].as_ref()),
@@ -512,9 +527,11 @@ impl Through {
 /// The other function `k` on `v`, where some relation goes through it.
 fn on(relations: &[Image], siblings: &Siblings<'_>, k: usize, v: &Value) -> Option<Value> {
     // A twin measures the input, not the result; an inverse takes the run's arguments.
-    let takes = relations
-        .iter()
-        .any(|m| m.sibling() == k && !m.of_input() && !matches!(m, Image::Inverse { .. }));
+    let takes = relations.iter().any(|m| {
+        m.sibling() == k
+            && !m.of_input()
+            && !matches!(m, Image::Inverse { .. } | Image::Root { .. })
+    });
     takes.then(|| siblings.get(k)?(v)).flatten()
 }
 
@@ -535,6 +552,33 @@ fn inverses(
                     wanted.then(|| {
                         let mut args = input.to_vec();
                         args[param] = y.clone();
+                        siblings.get(k)?(&Value::Record(args))
+                    })?
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Of each other function, of each of its parameters where an [`Image::Root`] puts the
+/// result: the function on `input` with `y` put in there (its arguments, spread).
+fn roots(
+    sig: &Signature,
+    relations: &[Image],
+    siblings: &Siblings<'_>,
+    input: &[Value],
+    y: &Value,
+) -> Vec<Vec<Option<Value>>> {
+    sig.siblings
+        .iter()
+        .enumerate()
+        .map(|(k, g)| {
+            (0..g.params.len())
+                .map(|slot| {
+                    let wanted = relations.contains(&Image::Root { sibling: k, slot });
+                    wanted.then(|| {
+                        let mut args = input.to_vec();
+                        args.insert(slot, y.clone());
                         siblings.get(k)?(&Value::Record(args))
                     })?
                 })
@@ -574,7 +618,7 @@ fn image_runs(
     let scale = output.number().map_or(1.0, |y| y.abs().max(1.0));
     // Each wrong result put through the other functions once, for every relation; the
     // parameters' images are the right run's.
-    type Wrong = (Value, Vec<Option<Value>>, Vec<Vec<Option<Value>>>);
+    type Wrong = (Value, Vec<Option<Value>>, [Vec<Vec<Option<Value>>>; 2]);
     let wrong: Vec<Option<Wrong>> = Perturbation::listed(sig.output, sized)
         .into_iter()
         .map(|p| {
@@ -584,7 +628,8 @@ fn image_runs(
             let y = p.apply(output, output, scale, probe, size);
             let of_y = each_on(sig, images, siblings, &y);
             let inverse = inverses(sig, images, siblings, input, &y);
-            Some((y, of_y, inverse))
+            let root = roots(sig, images, siblings, input, &y);
+            Some((y, of_y, [inverse, root]))
         })
         .collect();
     images
@@ -597,15 +642,15 @@ fn image_runs(
                     .iter()
                     .map(|of| of.get(e).cloned().flatten())
                     .collect();
-                m.holds(&through.seen(m, input, &input[e], &of_echo, &[]))
+                m.holds(&through.seen(m, input, &input[e], &of_echo, [&[], &[]]))
             });
             ImageRun {
-                held: m.holds(&through.seen(m, input, output, &through.result, &through.inverse)),
+                held: m.holds(&through.seen(m, input, output, &through.result, through.after())),
                 wrong: wrong
                     .iter()
                     .map(|w| {
-                        w.as_ref().map(|(y, of, inverse)| {
-                            m.holds(&through.seen(m, input, y, of, inverse))
+                        w.as_ref().map(|(y, of, [inverse, root])| {
+                            m.holds(&through.seen(m, input, y, of, [inverse, root]))
                         })
                     })
                     .collect(),

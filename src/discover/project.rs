@@ -165,9 +165,16 @@ impl Projection {
             }
         };
         let body = replace_word(body, "result", &value);
-        let guard = match (guard, has) {
-            (Some(g), Some(h)) => Some(format!("{g} && {h}")),
-            (g, h) => g.or(h.map(str::to_string)),
+        // A guard of the part's own (`result.is_finite()`) reads it once it is there.
+        let of_part = guard
+            .as_deref()
+            .map(|g| replace_word(g, "result", &value))
+            .filter(|g| Some(g) != guard.as_ref());
+        let guard = match (of_part, guard, has) {
+            (Some(g), _, Some(h)) => Some(format!("{h} && {g}")),
+            (Some(g), _, None) => Some(g),
+            (None, Some(g), Some(h)) => Some(format!("{g} && {h}")),
+            (None, g, h) => g.or(h.map(str::to_string)),
         };
         match guard {
             Some(g) => format!("if {g} => {body}"),

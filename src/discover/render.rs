@@ -1,6 +1,6 @@
 //! A found relation as the text a user pastes into `#[invite::metamorphic(...)]`.
 
-use super::form::Form;
+use super::form::{By, Form};
 use super::property::Place;
 use super::search::{Found, Subject};
 use super::signature::Signature;
@@ -139,7 +139,7 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
         }
         Form::ByParam {
             param,
-            times,
+            by,
             plus_one,
         } => {
             let p = &sig.params[*param];
@@ -156,10 +156,10 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
                 ),
                 false => x,
             };
-            if *times {
-                format!("{call} == {x} * result")
-            } else {
-                format!("{call} == result + {x}")
+            match by {
+                By::Times => format!("{call} == {x} * result"),
+                By::Plus => format!("{call} == result + {x}"),
+                By::Over => format!("{call} == result / {x}"),
             }
         }
         Form::Param(param) => match cast_to_output(sig, *param) {
@@ -582,7 +582,7 @@ mod tests {
         };
         let next = |plus_one| Form::ByParam {
             param: 0,
-            times: true,
+            by: By::Times,
             plus_one,
         };
         let int = [Kind::Int];

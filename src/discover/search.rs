@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use super::constant;
 use super::cover::Catches;
 use super::form::{
-    fit_elementwise, fit_len_ratio, fit_numeric, param_powers, single_precision, Form, Pair,
+    fit_elementwise, fit_len_ratio, fit_numeric, param_powers, single_precision, By, Form, Pair,
     TextForm,
 };
 use super::guard::Guard;
@@ -939,8 +939,13 @@ fn images(sig: &Signature, scope: &Scope<'_>) -> Vec<Found> {
         }
         // A bound no wrong result crosses says nothing of the function (a count never above
         // a far larger one).
-        // Nor an inverse that is never finite where wrong results are given back.
-        if matches!(m, Image::Bound { .. } | Image::Inverse { .. }) && detects == 0 {
+        // Nor an inverse that is never finite where wrong results are given back, nor a
+        // root that every wrong result is one of too.
+        if matches!(
+            m,
+            Image::Bound { .. } | Image::Inverse { .. } | Image::Root { .. }
+        ) && detects == 0
+        {
             continue;
         }
         out.push(Found {
@@ -967,8 +972,9 @@ fn image_held(o: &Observation, k: usize, m: Image) -> bool {
     // An inverse is judged on the calls themselves (the given ones, fresh ones near them and
     // those built to break it), not on follow-ups that move one argument far: at a period
     // count moved by a present value, to -2500, an inverse that divides by the growth loses
-    // every digit of what it gives back.
-    let inverse = matches!(m, Image::Inverse { .. });
+    // every digit of what it gives back. A root likewise: a solver's result is a root of
+    // the arguments it was given.
+    let inverse = matches!(m, Image::Inverse { .. } | Image::Root { .. });
     o.images.get(k).is_some_and(|run| run.held)
         && (inverse
             || o.follow
@@ -1618,14 +1624,22 @@ fn by_input(sig: &Signature, transform: &Transform, pairs: &[Pair<'_>]) -> Vec<F
                 let stepped = sig.params[param].kind == Kind::Float
                     || matches!(*transform, Transform::Affine { param: p, a, b }
                         if p == param && a == 1.0 && b.value == 1.0);
-                [(true, false), (true, true), (false, false)]
-                    .into_iter()
-                    .filter(move |&(_, plus_one)| !plus_one || stepped)
-                    .map(move |(times, plus_one)| Form::ByParam {
-                        param,
-                        times,
-                        plus_one,
-                    })
+                // A divisor only of a float result: an integer's quotient is rounded.
+                let float = sig.output == Kind::Float;
+                [
+                    (By::Times, false),
+                    (By::Times, true),
+                    (By::Plus, false),
+                    (By::Over, false),
+                    (By::Over, true),
+                ]
+                .into_iter()
+                .filter(move |&(by, plus_one)| (!plus_one || stepped) && (by != By::Over || float))
+                .map(move |(by, plus_one)| Form::ByParam {
+                    param,
+                    by,
+                    plus_one,
+                })
             })
             .collect(),
     }

@@ -141,6 +141,10 @@ pub enum SeqOp {
     /// A value appended (`1` to a sum or a count adds one; `0` to a count of positives adds
     /// nothing).
     IncludeValue(f64),
+    /// A value put before the first: a series delayed by a step (`npv(rate,
+    /// &invite::mr::prepend(values, 0.0)) == result / (rate + 1.0)`), a polynomial's
+    /// coefficients shifted.
+    PrependValue(f64),
     /// The call's own result appended: a mean's fixed point (`mean(&include(xs, result)) ==
     /// result`, and a median's, a geometric or a harmonic mean's). Made where the result is a
     /// number of the elements' kind, from the result each call gave.
@@ -195,7 +199,7 @@ const COMPOSITE_FIRST: [SeqOp; 4] = [
 ];
 const COMPOSITE_THEN: [SeqOp; 3] = [SeqOp::Scale(2.0), SeqOp::Translate(1.0), SeqOp::Negate];
 
-const SEQ_OPS: [SeqOp; 15] = [
+const SEQ_OPS: [SeqOp; 16] = [
     SeqOp::Permute,
     SeqOp::Reverse,
     SeqOp::Sort,
@@ -204,6 +208,7 @@ const SEQ_OPS: [SeqOp; 15] = [
     SeqOp::IncludeMax,
     SeqOp::IncludeValue(0.0),
     SeqOp::IncludeValue(1.0),
+    SeqOp::PrependValue(0.0),
     SeqOp::ExcludeFirst,
     SeqOp::Duplicate,
     SeqOp::Scale(2.0),
@@ -1536,6 +1541,7 @@ fn seq_text(op: SeqOp, s: &str, name: &str, ty: NumTy) -> String {
         SeqOp::IncludeMean => format!("invite::mr::include({s}, invite::mr::mean({s}))"),
         SeqOp::IncludeMax => format!("invite::mr::include({s}, invite::mr::largest({s}))"),
         SeqOp::IncludeValue(v) => format!("invite::mr::include({s}, {})", lit(v)),
+        SeqOp::PrependValue(v) => format!("invite::mr::prepend({s}, {})", lit(v)),
         SeqOp::IncludeResult => format!("invite::mr::include({s}, result)"),
         SeqOp::ExcludeFirst => format!("{name}[1..].to_vec()"),
         SeqOp::Duplicate => format!("invite::mr::concatenate({s}, {s})"),
@@ -1595,6 +1601,7 @@ fn seq_op(op: SeqOp, mut xs: Vec<f64>, seed: u64) -> Option<Vec<f64>> {
         }
         SeqOp::IncludeMax => xs.push(xs.iter().copied().reduce(f64::max)?),
         SeqOp::IncludeValue(v) => xs.push(v),
+        SeqOp::PrependValue(v) => xs.insert(0, v),
         // Made in `Transform::apply`, from the call's result.
         SeqOp::IncludeResult => return None,
         SeqOp::ExcludeFirst => {
