@@ -665,6 +665,12 @@ mod tests {
         );
         assert_eq!(at(power(3.0, 1)), "pdf(mean, mean, sd) == 3.0 * *sd");
         assert_eq!(at(power(-1.0, 2)), "pdf(mean, mean, sd) == -(*sd).powi(2)");
+        // A parameter taken by value is squared as it is.
+        let owned = "fn pdf(x: f64, mean: f64, sd: f64) -> f64";
+        assert_eq!(
+            text(owned, &three, Kind::Float, peak.clone(), power(2.0, 2)),
+            "pdf(mean, mean, sd) == 2.0 * sd.powi(2)"
+        );
         let counted = "fn f(x: f64, y: f64, n: u32) -> f64";
         let kinds = [Kind::Float, Kind::Float, Kind::Int];
         assert_eq!(

@@ -1621,6 +1621,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_function_shares_the_parameters_only_of_the_same_types() {
+        let sig = |t: &str| Signature::parse(t, &[Kind::Float; 2], Kind::Float).unwrap();
+        let f = sig("fn f(a: f64, b: f64) -> f64");
+        assert!(shares_params(&f, &sig("fn g(x: f64, y: f64) -> f64")));
+        // Floats of another width: an inverse would take the result in another type.
+        assert!(!shares_params(&f, &sig("fn g(x: f32, y: f32) -> f64")));
+        assert!(!shares_params(&f, &sig("fn g(x: f64, y: f32) -> f64")));
+        // One parameter is no sharing: a function of one is tried on the result.
+        let one = Signature::parse("fn f(a: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        let g = Signature::parse("fn g(x: f64) -> f64", &[Kind::Float], Kind::Float).unwrap();
+        assert!(!shares_params(&one, &g));
+    }
+
+    #[test]
     fn a_string_is_written_into_a_format_by_name_or_as_an_argument() {
         assert_eq!(TextOp::Spaced.text("s"), "format!(\"{s} {s}\")");
         assert_eq!(TextOp::Appended(" a").text("s"), "format!(\"{s} a\")");
