@@ -203,6 +203,28 @@ pub fn include<T: Clone>(xs: &[T], x: T) -> Vec<T> {
     v
 }
 
+/// The elements turned one place: the first moved to the end.
+pub fn rotate_left<T: Clone>(xs: &[T]) -> Vec<T> {
+    let mut v = xs.to_vec();
+    if !v.is_empty() {
+        v.rotate_left(1);
+    }
+    v
+}
+
+/// The elements as an array of `N`: a sequence made from an array's, its length kept
+/// (`array(reverse(&v))`). An array, as an elementwise change of one gives, passes as it is.
+///
+/// # Panics
+///
+/// Where `xs` is not `N` long, naming both lengths.
+pub fn array<T, const N: usize>(xs: impl Into<Vec<T>>) -> [T; N] {
+    let xs: Vec<T> = xs.into();
+    let len = xs.len();
+    xs.try_into()
+        .unwrap_or_else(|_| panic!("invite::mr::array: {len} elements for an array of {N}"))
+}
+
 /// The elements with `x` put before the first: a series delayed by a step.
 pub fn prepend<T: Clone>(xs: &[T], x: T) -> Vec<T> {
     let mut v = Vec::with_capacity(xs.len() + 1);
@@ -656,6 +678,17 @@ mod tests {
     fn include_exclude_concatenate_reverse() {
         assert_eq!(include(&[1, 2], 3), vec![1, 2, 3]);
         assert_eq!(prepend(&[1, 2], 0), vec![0, 1, 2]);
+        assert_eq!(rotate_left(&[1, 2, 3]), vec![2, 3, 1]);
+        assert!(rotate_left::<i32>(&[]).is_empty());
+        let turned: [i32; 3] = array(rotate_left(&[1, 2, 3]));
+        assert_eq!(turned, [2, 3, 1]);
+        // As a pasted relation writes them, of an array's elements reordered or scaled.
+        let v = [1.0, 2.0, 3.0];
+        let back: [f64; 3] = array(reverse(&v));
+        let doubled: [f64; 3] = array(multiply(&v, 2.0));
+        assert_eq!((back, doubled), ([3.0, 2.0, 1.0], [2.0, 4.0, 6.0]));
+        let short = std::panic::catch_unwind(|| array::<i32, 3>(vec![1, 2]));
+        assert!(short.is_err());
         assert_eq!(exclude(&[1, 2, 1], &1), vec![2, 1]);
         assert_eq!(exclude(&[1, 2], &9), vec![1, 2]);
         assert_eq!(concatenate(&[1], &[2, 3]), vec![1, 2, 3]);

@@ -3470,6 +3470,58 @@ mod tests {
     }
 
     #[test]
+    fn an_array_of_numbers_is_moved_as_a_sequence_that_keeps_its_length() {
+        let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+        let vector = |i: u32, k: u32| {
+            [0u32, 1, 2].map(|c| f64::from((i * 7 + k * 13 + c * 29) % 41) * 0.5 - 10.0)
+        };
+        let pairs = (0..60u32).map(|i| (vector(i, 0), vector(i, 1)));
+        let found = Discovery::new("fn dot(a: [f64; 3], b: [f64; 3]) -> f64", dot)
+            .unwrap()
+            .inputs(pairs.clone())
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        for expected in [
+            "dot(invite::mr::array(invite::mr::multiply(&a, 2.0)), b) == 2.0 * result",
+            "dot(invite::mr::array(invite::mr::reverse(&a)), \
+             invite::mr::array(invite::mr::reverse(&b))) == result",
+            "dot(invite::mr::array(invite::mr::rotate_left(&a)), \
+             invite::mr::array(invite::mr::rotate_left(&b))) == result",
+        ] {
+            assert!(rel.contains(&expected), "{expected}\n{found}");
+        }
+        // One array's components turned alone change a product of two.
+        assert!(
+            !rel.iter()
+                .any(|r| r.starts_with("dot(invite::mr::array(invite::mr::reverse(&a)), b) ==")),
+            "{found}"
+        );
+        // A length: the same of its components in any order, taken by reference.
+        let len = |a: [f64; 3]| (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt();
+        let found = Discovery::new("fn len(a: &[f64; 3]) -> f64", len)
+            .unwrap()
+            .inputs(pairs.clone().map(|(a, _)| (a,)))
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(
+            rel.contains(&"len(&invite::mr::array(invite::mr::permute(a))) == result"),
+            "{found}"
+        );
+        // Of integers, never halved.
+        let sum = |a: [i32; 3]| a[0] + a[1] + a[2];
+        let found = Discovery::new("fn sum(a: [i32; 3]) -> i32", sum)
+            .unwrap()
+            .inputs((0..60i32).map(|i| ([i % 7 - 3, i * 5 % 11, -(i % 4)],)))
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(
+            rel.contains(&"sum(invite::mr::array(invite::mr::multiply(&a, 2))) == 2 * result"),
+            "{found}"
+        );
+        assert!(!rel.iter().any(|r| r.contains("0.5")), "{found}");
+    }
+
+    #[test]
     fn a_series_delayed_a_step_is_discounted_by_another_argument() {
         fn present(rate: f64, flows: &[f64]) -> f64 {
             flows

@@ -74,12 +74,31 @@ impl Param {
 
     /// The numeric type its numbers are written in.
     pub fn num_ty(&self) -> NumTy {
-        if matches!(self.kind, Kind::Int | Kind::IntSeq) {
+        if matches!(self.kind, Kind::Int | Kind::IntSeq) || self.array_of() == Some(Kind::Int) {
             NumTy::Int
         } else if self.ty.contains("f32") {
             NumTy::F32
         } else {
             NumTy::F64
+        }
+    }
+
+    /// The kind of the numbers of an array of numbers (`[f64; 3]`): a sequence whose length
+    /// is its type's, moved as a sequence is but never made longer or shorter. `None` for
+    /// any other parameter (a tuple, a record of fields of their own).
+    pub fn array_of(&self) -> Option<Kind> {
+        let t = self
+            .ty
+            .trim_start_matches("&mut")
+            .trim_start_matches('&')
+            .trim();
+        let array = self.kind == Kind::Record && t.starts_with('[') && t.contains(';');
+        let element = self.element_ty().filter(|_| array)?;
+        match element.as_str() {
+            "f32" | "f64" => Some(Kind::Float),
+            "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64"
+            | "u128" | "usize" => Some(Kind::Int),
+            _ => None,
         }
     }
 
@@ -110,8 +129,13 @@ impl Param {
         }
     }
 
-    /// The argument for a new owned sequence `expr`.
+    /// The argument for a new owned sequence `expr`: made an array again, its length kept,
+    /// where the parameter is one (`invite::mr::array(invite::mr::negate(&v))`).
     pub fn pass_owned(&self, expr: &str) -> String {
+        let expr = match self.array_of() {
+            Some(_) => format!("invite::mr::array({expr})"),
+            None => expr.to_string(),
+        };
         if self.by_ref() {
             format!("&{expr}")
         } else {
@@ -127,7 +151,8 @@ impl Param {
             self.kind,
             Kind::FloatSeq | Kind::IntSeq | Kind::List | Kind::Str | Kind::Record | Kind::Option
         );
-        if owned && !self.by_ref() {
+        // An array of numbers is `Copy`.
+        if owned && !self.by_ref() && self.array_of().is_none() {
             format!("{}.clone()", self.name)
         } else {
             self.name.clone()

@@ -141,6 +141,10 @@ pub enum SeqOp {
     /// A value appended (`1` to a sum or a count adds one; `0` to a count of positives adds
     /// nothing).
     IncludeValue(f64),
+    /// The elements turned one place, the first moved to the end: a deterministic
+    /// permutation, the same of two sequences moved together (`dot(rotate_left(a), rotate_left(b)) ==
+    /// result`), and the cyclic symmetry of a vector's components.
+    RotateLeft,
     /// A value put before the first: a series delayed by a step (`npv(rate,
     /// &invite::mr::prepend(values, 0.0)) == result / (rate + 1.0)`), a polynomial's
     /// coefficients shifted.
@@ -211,6 +215,19 @@ const SEQ_OPS: [SeqOp; 16] = [
     SeqOp::PrependValue(0.0),
     SeqOp::ExcludeFirst,
     SeqOp::Duplicate,
+    SeqOp::Scale(2.0),
+    SeqOp::Scale(0.5),
+    SeqOp::Translate(1.0),
+    SeqOp::Translate(-3.0),
+    SeqOp::Negate,
+];
+
+/// What is done to an array of numbers (`[f64; 3]`): what keeps its length.
+const ARRAY_OPS: [SeqOp; 9] = [
+    SeqOp::Permute,
+    SeqOp::Reverse,
+    SeqOp::Sort,
+    SeqOp::RotateLeft,
     SeqOp::Scale(2.0),
     SeqOp::Scale(0.5),
     SeqOp::Translate(1.0),
@@ -692,6 +709,15 @@ impl Transform {
                         out.push(Transform::Text { param: p, op });
                     }
                 }
+                // An array of numbers, as a sequence whose length is its type's.
+                Kind::Record if param.array_of().is_some() => {
+                    let floats = param.array_of() == Some(Kind::Float);
+                    for op in ARRAY_OPS {
+                        if floats || op != SeqOp::Scale(0.5) {
+                            out.push(Transform::Seq { param: p, op });
+                        }
+                    }
+                }
                 // Compared whole, moved by nothing (but swapped with another of their type).
                 Kind::Bool | Kind::Record | Kind::Option | Kind::Result => {}
             }
@@ -810,6 +836,17 @@ impl Transform {
                         // Not permuted: a pasted relation draws each permutation apart, and
                         // pairs of elements would not stay together.
                         for op in [SeqOp::Reverse, SeqOp::Duplicate] {
+                            out.push(Transform::SeqBoth {
+                                first: p,
+                                second: q,
+                                op,
+                            });
+                        }
+                    }
+                    // Two arrays of numbers turned alike, their length kept: the same
+                    // component of each stays paired.
+                    Kind::Record if sig.params[p].array_of().is_some() => {
+                        for op in [SeqOp::Reverse, SeqOp::RotateLeft] {
                             out.push(Transform::SeqBoth {
                                 first: p,
                                 second: q,
@@ -1091,6 +1128,7 @@ impl Transform {
                 let v = &input[param];
                 out[param] = match v {
                     Value::List(items) => Value::List(list_op(op, items.clone(), seed)?),
+                    Value::Record(items) => Value::Record(array_op(op, items, seed)?),
                     _ => v.seq_like(seq_op(op, v.elements()?, seed)?)?,
                 };
             }
@@ -1542,6 +1580,7 @@ fn seq_text(op: SeqOp, s: &str, name: &str, ty: NumTy) -> String {
         SeqOp::IncludeMax => format!("invite::mr::include({s}, invite::mr::largest({s}))"),
         SeqOp::IncludeValue(v) => format!("invite::mr::include({s}, {})", lit(v)),
         SeqOp::PrependValue(v) => format!("invite::mr::prepend({s}, {})", lit(v)),
+        SeqOp::RotateLeft => format!("invite::mr::rotate_left({s})"),
         SeqOp::IncludeResult => format!("invite::mr::include({s}, result)"),
         SeqOp::ExcludeFirst => format!("{name}[1..].to_vec()"),
         SeqOp::Duplicate => format!("invite::mr::concatenate({s}, {s})"),
@@ -1588,6 +1627,21 @@ fn list_op(op: SeqOp, mut xs: Vec<Value>, seed: u64) -> Option<Vec<Value>> {
     Some(xs)
 }
 
+/// An array of numbers moved as a sequence, its length kept (`None` where the operation
+/// changes it, or makes a number its type cannot hold: half an integer).
+fn array_op(op: SeqOp, items: &[Value], seed: u64) -> Option<Vec<Value>> {
+    let xs: Vec<f64> = items.iter().map(Value::number).collect::<Option<_>>()?;
+    let ys = seq_op(op, xs, seed)?;
+    if ys.len() != items.len() {
+        return None;
+    }
+    items
+        .iter()
+        .zip(ys)
+        .map(|(item, y)| item.number_like(y))
+        .collect()
+}
+
 /// The transformed elements; `None` when the operation needs an element and there is none.
 fn seq_op(op: SeqOp, mut xs: Vec<f64>, seed: u64) -> Option<Vec<f64>> {
     match op {
@@ -1602,6 +1656,11 @@ fn seq_op(op: SeqOp, mut xs: Vec<f64>, seed: u64) -> Option<Vec<f64>> {
         SeqOp::IncludeMax => xs.push(xs.iter().copied().reduce(f64::max)?),
         SeqOp::IncludeValue(v) => xs.push(v),
         SeqOp::PrependValue(v) => xs.insert(0, v),
+        SeqOp::RotateLeft => {
+            if !xs.is_empty() {
+                xs.rotate_left(1);
+            }
+        }
         // Made in `Transform::apply`, from the call's result.
         SeqOp::IncludeResult => return None,
         SeqOp::ExcludeFirst => {
