@@ -604,6 +604,22 @@ fn call(g: &Signature, by_ref: &str, owned: &str) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_result_is_put_among_the_parameters_only_where_the_others_are_the_function_s() {
+        let parse = |t: &str, n: usize| Signature::parse(t, &vec![Kind::Float; n], Kind::Float);
+        let root = parse("fn root(a: f64) -> f64", 1).unwrap();
+        let slots = |g: &str| root_slots(&root, &parse(g, 2).unwrap()).collect::<Vec<_>>();
+        // Either place: the result first and `a` second, or `a` in the result's place.
+        assert_eq!(slots("fn residual(x: f64, a: f64) -> f64"), [0, 1]);
+        // Not where the other is a float of another width, either way round.
+        assert!(slots("fn residual(x: f64, a: f32) -> f64").is_empty());
+        assert!(slots("fn residual(x: f32, a: f64) -> f64").is_empty());
+        // Nor of a function of as many parameters, or two more.
+        assert_eq!(root_slots(&root, &root).count(), 0);
+        let three = parse("fn g(x: f64, y: f64, a: f64) -> f64", 3).unwrap();
+        assert_eq!(root_slots(&root, &three).count(), 0);
+    }
+
     fn sig(text: &str, kinds: &[Kind], output: Kind) -> Signature {
         Signature::parse(text, kinds, output).unwrap()
     }
