@@ -3496,6 +3496,43 @@ mod tests {
                 .any(|r| r.starts_with("dot(invite::mr::array(invite::mr::reverse(&a)), b) ==")),
             "{found}"
         );
+        // A cross product: its components turn with both vectors', and it changes sign
+        // with their order.
+        let cross = |a: [f64; 3], b: [f64; 3]| {
+            [
+                a[1] * b[2] - a[2] * b[1],
+                a[2] * b[0] - a[0] * b[2],
+                a[0] * b[1] - a[1] * b[0],
+            ]
+        };
+        let found = Discovery::new("fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3]", cross)
+            .unwrap()
+            .inputs(pairs.clone())
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(
+            rel.contains(
+                &"cross(invite::mr::array(invite::mr::rotate_left(&a)), \
+                  invite::mr::array(invite::mr::rotate_left(&b))) == [result[1], result[2], \
+                  result[0]]"
+            ),
+            "{found}"
+        );
+        // Not of the parts of a cross product whose signs are not all alike.
+        let flipped = |a: [f64; 3], b: [f64; 3]| {
+            let c = cross(a, b);
+            [c[0], -c[1], c[2]]
+        };
+        let found = Discovery::new("fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3]", flipped)
+            .unwrap()
+            .inputs(pairs.clone())
+            .run();
+        assert!(
+            !found
+                .relations()
+                .any(|r| r.contains("== [result[1], result[2], result[0]]")),
+            "{found}"
+        );
         // A length: the same of its components in any order, taken by reference.
         let len = |a: [f64; 3]| (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt();
         let found = Discovery::new("fn len(a: &[f64; 3]) -> f64", len)

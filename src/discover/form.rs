@@ -41,6 +41,10 @@ pub enum Form {
     SameIgnoringCase,
     /// `y'` is `y` reversed.
     SeqReversed,
+    /// `y'` is `y` turned one place, its first element moved to the end: what a function
+    /// that treats its components alike gives of its inputs turned alike (`cross(turned a,
+    /// turned b)` is the cross product turned).
+    SeqTurned,
     /// `y'` is the integer sequence `y` with a few elements before it ([`Place::Start`]) or
     /// after it ([`Place::End`]), the same on every run: a number written as bytes, scaled by
     /// a group of bits (`varint(128 * n) == [vec![128], result.to_vec()].concat()`). Fitted
@@ -534,6 +538,14 @@ impl Form {
                         .zip(e2)
                         .all(|(&y, &t)| close(t, y, k * (n + n2 + EPS * (y.abs() + t.abs()))))
             }),
+            Form::SeqTurned => elementwise(p, |e, e2| {
+                e.len() == e2.len()
+                    && e.iter()
+                        .cycle()
+                        .skip(1)
+                        .zip(e2)
+                        .all(|(&y, &t)| close(t, y, k * (n + n2 + EPS * (y.abs() + t.abs()))))
+            }),
             Form::SeqPermutation => elementwise(p, |e, e2| {
                 let (mut s, mut s2) = (e.to_vec(), e2.to_vec());
                 s.sort_by(f64::total_cmp);
@@ -609,6 +621,9 @@ impl Form {
         match self {
             Form::Same => e == e2,
             Form::SeqReversed => e.iter().rev().eq(e2),
+            Form::SeqTurned => {
+                e.len() == e2.len() && e.iter().cycle().skip(1).zip(e2).all(|(a, b)| a == b)
+            }
             Form::SeqPermutation => same_elements(e, e2),
             Form::Subset => e2.iter().all(|x| e.contains(x)),
             Form::Superset => e.iter().all(|x| e2.contains(x)),
@@ -2114,6 +2129,24 @@ mod tests {
             input: &[],
         };
         assert!(Form::SeqReversed.holds(&p(&rev)) && !Form::SeqReversed.holds(&p(&a)));
+        // Turned one place, within the runs' rounding; a reversal is no turn.
+        let turned = Value::FloatSeq(vec![2.0, 3.0 + 1e-15, 1.0]);
+        assert!(Form::SeqTurned.holds(&p(&turned)) && !Form::SeqTurned.holds(&p(&rev)));
+        assert!(!Form::SeqTurned.holds(&p(&a)) && !Form::SeqTurned.holds(&p(&sub)));
+        // A record's parts, exactly.
+        let parts = |xs: [i128; 3]| Value::Record(xs.map(Value::Int).to_vec());
+        let (y, y2) = (parts([1, 2, 3]), parts([2, 3, 1]));
+        let whole = |y2| Pair {
+            y: &y,
+            y2,
+            n: 0.0,
+            n2: 0.0,
+            len: 0,
+            input: &[],
+        };
+        assert!(Form::SeqTurned.holds(&whole(&y2)));
+        let (back, one) = (parts([3, 1, 2]), Value::Record(vec![Value::Int(2)]));
+        assert!(!Form::SeqTurned.holds(&whole(&back)) && !Form::SeqTurned.holds(&whole(&one)));
         assert!(Form::SeqPermutation.holds(&p(&rev)) && !Form::SeqPermutation.holds(&p(&sub)));
         assert!(Form::Subset.holds(&p(&sub)) && !Form::Superset.holds(&p(&sub)));
         assert!(Form::LenDelta(-1).holds(&p(&sub)) && !Form::LenDelta(1).holds(&p(&sub)));

@@ -223,12 +223,21 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
         }
         Form::SameVariant => format!("{call}.is_some() == result.is_some()"),
         // A tuple's parts in the other order.
-        Form::SeqReversed if sig.output == Kind::Record => {
+        // A tuple's or an array's parts in another order.
+        Form::SeqReversed | Form::SeqTurned if sig.output == Kind::Record => {
             let parts = super::project::part_types(&sig.output_ty).map_or(0, |t| t.len());
-            let reversed: Vec<String> = (0..parts).rev().map(|k| sig.part_text(k)).collect();
-            format!("{call} == ({})", reversed.join(", "))
+            let order: Vec<usize> = match form {
+                Form::SeqReversed => (0..parts).rev().collect(),
+                _ => (1..parts).chain(0..1.min(parts)).collect(),
+            };
+            let moved: Vec<String> = order.into_iter().map(|k| sig.part_text(k)).collect();
+            match sig.output_ty.trim_start_matches('&').starts_with('[') {
+                true => format!("{call} == [{}]", moved.join(", ")),
+                false => format!("{call} == ({})", moved.join(", ")),
+            }
         }
         Form::SeqReversed => format!("{call} == invite::mr::reverse(&result)"),
+        Form::SeqTurned => format!("{call} == invite::mr::rotate_left(&result)"),
         Form::SeqAffixed { piece, at } => {
             let piece = piece
                 .iter()

@@ -1732,6 +1732,8 @@ fn forms_on(
                 out.push(f);
             } else if holds(&Form::SeqReversed) {
                 out.push(Form::SeqReversed);
+            } else if holds(&Form::SeqTurned) {
+                out.push(Form::SeqTurned);
             } else if holds(&Form::SeqPermutation) {
                 out.push(Form::SeqPermutation);
             } else if weak {
@@ -1749,16 +1751,21 @@ fn forms_on(
             }
         }
         Kind::Char => out.extend([Form::Same, Form::SameIgnoringCase].into_iter().find(holds)),
-        // A tuple whose parts are of one type may come back with them in the other order
-        // (`tally(&invite::mr::invert(votes)) == (result.1, result.0)`).
+        // A tuple or an array whose parts are of one type may come back with them in another
+        // order (`tally(&invite::mr::invert(votes)) == (result.1, result.0)`), reversed or
+        // turned one place (of three parts or more, where turning is no reversal).
         Kind::Record => {
-            let reorderable = sig.output_ty.starts_with('(')
-                && super::project::part_types(&sig.output_ty)
-                    .is_some_and(|t| t.len() > 1 && t.iter().all(|p| *p == t[0]));
+            let parts = super::project::part_types(&sig.output_ty)
+                .filter(|t| t.len() > 1 && t.iter().all(|p| *p == t[0]))
+                .map_or(0, |t| t.len());
             out.extend(
-                [Form::Same, Form::SeqReversed]
+                [Form::Same, Form::SeqReversed, Form::SeqTurned]
                     .into_iter()
-                    .filter(|f| *f == Form::Same || reorderable)
+                    .filter(|f| match f {
+                        Form::Same => true,
+                        Form::SeqReversed => parts > 1,
+                        _ => parts > 2,
+                    })
                     .find(holds),
             );
         }
