@@ -3341,6 +3341,17 @@ mod tests {
             .run();
         let rel: Vec<&str> = found.relations().collect();
         assert!(rel.contains(&"pow(k, e + 1) == k * result"), "{found}");
+        // An integer plus one only where it is the parameter moved one up: `(k + 1)` of
+        // another, unguarded, could overflow its type.
+        let next = |k: i64, e: u32| (k + 1).pow(e);
+        let found = Discovery::new("fn next(k: i64, e: u32) -> i64", next)
+            .unwrap()
+            .inputs((0..120i64).map(|i| (i % 19 - 9, u32::try_from(i % 11).unwrap())))
+            .run();
+        assert!(
+            !found.relations().any(|r| r.contains("(k + 1) * result")),
+            "{found}"
+        );
         let inputs = (0..150u64).map(|i| (i % 31, (i * 7) % 31 % (i % 31 + 1)));
         let found = Discovery::new("fn binomial(n: u64, k: u64) -> u64", binomial)
             .unwrap()
