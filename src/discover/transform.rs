@@ -1680,6 +1680,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_array_of_numbers_is_moved_as_a_sequence_and_a_tuple_is_not() {
+        let seq_ops = |t: &str| {
+            let sig = Signature::parse(t, &[Kind::Record], Kind::Float).unwrap();
+            Transform::all(&sig)
+                .into_iter()
+                .filter_map(|t| match t {
+                    Transform::Seq { op, .. } => Some(op),
+                    _ => None,
+                })
+                .collect::<Vec<SeqOp>>()
+        };
+        assert_eq!(seq_ops("fn f(a: [f64; 3]) -> f64"), ARRAY_OPS);
+        // Integers are never halved.
+        let ints = seq_ops("fn f(a: &[i32; 3]) -> f64");
+        assert!(ints.contains(&SeqOp::Scale(2.0)) && !ints.contains(&SeqOp::Scale(0.5)));
+        assert_eq!(ints.len(), ARRAY_OPS.len() - 1);
+        // A tuple's parts, and an array of what is no number, are not a sequence.
+        assert!(seq_ops("fn f(p: (f64, f64, f64)) -> f64").is_empty());
+        assert!(seq_ops("fn f(p: [bool; 3]) -> f64").is_empty());
+    }
+
+    #[test]
     fn a_function_shares_the_parameters_only_of_the_same_types() {
         let sig = |t: &str| Signature::parse(t, &[Kind::Float; 2], Kind::Float).unwrap();
         let f = sig("fn f(a: f64, b: f64) -> f64");
