@@ -1699,6 +1699,22 @@ mod tests {
         // A tuple's parts, and an array of what is no number, are not a sequence.
         assert!(seq_ops("fn f(p: (f64, f64, f64)) -> f64").is_empty());
         assert!(seq_ops("fn f(p: [bool; 3]) -> f64").is_empty());
+        // Two of them moved together, their components paired: arrays, not tuples.
+        let both = |t: &str| {
+            let sig = Signature::parse(t, &[Kind::Record; 2], Kind::Float).unwrap();
+            Transform::all(&sig)
+                .into_iter()
+                .filter_map(|t| match t {
+                    Transform::SeqBoth { op, .. } => Some(op),
+                    _ => None,
+                })
+                .collect::<Vec<SeqOp>>()
+        };
+        assert_eq!(
+            both("fn dot(a: [f64; 3], b: [f64; 3]) -> f64"),
+            [SeqOp::Reverse, SeqOp::RotateLeft]
+        );
+        assert!(both("fn f(p: (f64, f64), q: (f64, f64)) -> f64").is_empty());
     }
 
     #[test]
