@@ -3529,6 +3529,30 @@ mod tests {
             ),
             "{found}"
         );
+        // Three parts reversed with the components, and not turned.
+        let back = |a: [f64; 3]| [a[2], a[1], a[0]];
+        let found = Discovery::new("fn back(a: [f64; 3]) -> [f64; 3]", back)
+            .unwrap()
+            .inputs(pairs.clone().map(|(a, _)| (a,)))
+            .run();
+        let rel: Vec<&str> = found.relations().collect();
+        assert!(
+            rel.contains(
+                &"back(invite::mr::array(invite::mr::reverse(&a))) == [result[2], result[1], \
+                  result[0]]"
+            ),
+            "{found}"
+        );
+        // A record of parts of two types, which no order moves, is compared whole.
+        let pair = |x: f64| (x.abs(), 3i64);
+        let found = Discovery::new("fn pair(x: f64) -> (f64, i64)", pair)
+            .unwrap()
+            .inputs((0..40).map(|i| (f64::from(i) * 0.7 - 13.0,)))
+            .run();
+        assert!(
+            found.relations().any(|r| r == "pair(-x) == result"),
+            "{found}"
+        );
         // Not of the parts of a cross product whose signs are not all alike.
         let flipped = |a: [f64; 3], b: [f64; 3]| {
             let c = cross(a, b);

@@ -222,7 +222,6 @@ fn follow(sig: &Signature, transform: &Transform, center: Option<f64>, form: &Fo
             format!("{call}.is_ok() == result.is_ok()")
         }
         Form::SameVariant => format!("{call}.is_some() == result.is_some()"),
-        // A tuple's parts in the other order.
         // A tuple's or an array's parts in another order.
         Form::SeqReversed | Form::SeqTurned if sig.output == Kind::Record => {
             let parts = super::project::part_types(&sig.output_ty).map_or(0, |t| t.len());
@@ -674,6 +673,27 @@ mod tests {
         );
         assert_eq!(at(power(3.0, 1)), "pdf(mean, mean, sd) == 3.0 * *sd");
         assert_eq!(at(power(-1.0, 2)), "pdf(mean, mean, sd) == -(*sd).powi(2)");
+        // A record's parts in another order, written as the record is.
+        let parts = [Kind::Record];
+        let turn = Transform::Seq {
+            param: 0,
+            op: crate::discover::transform::SeqOp::RotateLeft,
+        };
+        let array = "fn f(a: [f64; 3]) -> [f64; 3]";
+        let tuple = "fn f(a: [f64; 3]) -> (f64, f64, f64)";
+        let of = |sig, form| text(sig, &parts, Kind::Record, turn.clone(), form);
+        assert_eq!(
+            of(array, Form::SeqTurned),
+            "f(invite::mr::array(invite::mr::rotate_left(&a))) == [result[1], result[2], result[0]]"
+        );
+        assert_eq!(
+            of(array, Form::SeqReversed),
+            "f(invite::mr::array(invite::mr::rotate_left(&a))) == [result[2], result[1], result[0]]"
+        );
+        assert_eq!(
+            of(tuple, Form::SeqTurned),
+            "f(invite::mr::array(invite::mr::rotate_left(&a))) == (result.1, result.2, result.0)"
+        );
         // A parameter taken by value is squared as it is.
         let owned = "fn pdf(x: f64, mean: f64, sd: f64) -> f64";
         assert_eq!(
