@@ -3725,7 +3725,7 @@ mod tests {
         let rel: Vec<&str> = found.relations().collect();
         assert!(
             rel.contains(
-                &"if result.is_ok() && result.unwrap().is_finite() => \
+                &"if result.is_ok() && result.clone().unwrap().is_finite() => \
                   present(result.unwrap(), flows) == 0.0"
             ),
             "{found}"

@@ -676,6 +676,16 @@ impl Form {
                     .fold(0.0, f64::max),
                 _ => 0.0,
             },
+            (Form::SeqTurned, _, _) => match (p.y.elements(), p.y2.elements()) {
+                (Some(e), Some(e2)) => e
+                    .iter()
+                    .cycle()
+                    .skip(1)
+                    .zip(&e2)
+                    .map(|(&y, &t)| rel(t, y))
+                    .fold(0.0, f64::max),
+                _ => 0.0,
+            },
             (Form::SeqReversed, _, _) => match (p.y.elements(), p.y2.elements()) {
                 (Some(e), Some(e2)) => e
                     .iter()

@@ -427,16 +427,41 @@ fn inverse_call(sig: &Signature, g: &Signature, param: usize) -> String {
             true if p.by_ref() => "&result".to_string(),
             true if is_copy(p) => "result".to_string(),
             true => "result.clone()".to_string(),
-            false => p.pass_unchanged(),
+            false => passed_as(p, g.params.get(q).unwrap_or(p)),
         })
         .collect();
     format!("{}({})", g.name, args.join(", "))
 }
 
+/// The function's parameter `p` passed on unchanged to another function's parameter `q` of
+/// the same type, borrowed or owned as `q` is (`&xs` of a `Vec` to a slice, `xs.to_vec()` of
+/// a slice to a `Vec`, `*x` of a `&f64` to an `f64`).
+fn passed_as(p: &Param, q: &Param) -> String {
+    match (p.by_ref(), q.by_ref()) {
+        (false, true) => format!("&{}", p.name),
+        (true, false) if is_copy(p) => format!("*{}", p.name),
+        (true, false) if p.kind.is_seq() => format!("{}.to_vec()", p.name),
+        (true, false) if p.kind == Kind::Str => format!("{}.to_string()", p.name),
+        (true, false) => format!("{}.clone()", p.name),
+        _ => p.pass_unchanged(),
+    }
+}
+
 /// `g` called as Rust source on the run's own arguments with the result put in among them
 /// at `slot` ([`Image::Root`]).
 fn root_call(sig: &Signature, g: &Signature, slot: usize) -> String {
-    let mut args: Vec<String> = sig.params.iter().map(Param::pass_unchanged).collect();
+    let others = g
+        .params
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| k != slot)
+        .map(|(_, q)| q);
+    let mut args: Vec<String> = sig
+        .params
+        .iter()
+        .zip(others)
+        .map(|(p, q)| passed_as(p, q))
+        .collect();
     let q = &g.params[slot];
     let result = match (q.by_ref(), is_copy(q)) {
         (true, _) => "&result",
@@ -614,6 +639,46 @@ mod tests {
         // Not where the other is a float of another width, either way round.
         assert!(slots("fn residual(x: f64, a: f32) -> f64").is_empty());
         assert!(slots("fn residual(x: f32, a: f64) -> f64").is_empty());
+        // Written with each argument passed as the other function takes it.
+        let mut irr = Signature::parse(
+            "fn irr(flows: Vec<f64>) -> f64",
+            &[Kind::FloatSeq],
+            Kind::Float,
+        )
+        .unwrap();
+        irr.siblings.push(
+            Signature::parse(
+                "fn npv(rate: f64, flows: &[f64]) -> f64",
+                &[Kind::Float, Kind::FloatSeq],
+                Kind::Float,
+            )
+            .unwrap(),
+        );
+        let zero = Image::Root {
+            sibling: 0,
+            slot: 0,
+        };
+        assert!(Image::all(&irr).contains(&zero));
+        assert_eq!(zero.text(&irr), "npv(result, &flows) == 0.0");
+        let p =
+            |t: &str, kind| Signature::parse(&format!("fn f({t}) -> f64"), &[kind], Kind::Float);
+        let arg = |t: &str, kind, u: &str| {
+            passed_as(
+                &p(t, kind).unwrap().params[0],
+                &p(u, kind).unwrap().params[0],
+            )
+        };
+        assert_eq!(
+            arg("xs: &[f64]", Kind::FloatSeq, "xs: Vec<f64>"),
+            "xs.to_vec()"
+        );
+        assert_eq!(arg("x: &f64", Kind::Float, "x: f64"), "*x");
+        assert_eq!(arg("s: &str", Kind::Str, "s: String"), "s.to_string()");
+        assert_eq!(arg("x: f64", Kind::Float, "x: &f64"), "&x");
+        assert_eq!(
+            arg("xs: Vec<f64>", Kind::FloatSeq, "xs: Vec<f64>"),
+            "xs.clone()"
+        );
         // Nor of a function of as many parameters, or two more.
         assert_eq!(root_slots(&root, &root).count(), 0);
         let three = parse("fn g(x: f64, y: f64, a: f64) -> f64", 3).unwrap();

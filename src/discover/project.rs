@@ -165,10 +165,17 @@ impl Projection {
             }
         };
         let body = replace_word(body, "result", &value);
-        // A guard of the part's own (`result.is_finite()`) reads it once it is there.
+        // A guard of the part's own (`result.is_finite()`) reads it once it is there, from a
+        // copy where the whole result is not `Copy` (an `Err` of a `String`): the body reads
+        // it after, and a pasted relation holds the result owned.
+        let in_guard = match (self.at, whole.output, copy) {
+            (At::Inner, Kind::Option, true) => value.clone(),
+            (At::Inner, _, _) => "result.clone().unwrap()".to_string(),
+            _ => value.clone(),
+        };
         let of_part = guard
             .as_deref()
-            .map(|g| replace_word(g, "result", &value))
+            .map(|g| replace_word(g, "result", &in_guard))
             .filter(|g| Some(g) != guard.as_ref());
         let guard = match (of_part, guard, has) {
             (Some(g), _, Some(h)) => Some(format!("{h} && {g}")),

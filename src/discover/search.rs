@@ -1754,9 +1754,20 @@ fn forms_on(
         // A tuple or an array whose parts are of one type may come back with them in another
         // order (`tally(&invite::mr::invert(votes)) == (result.1, result.0)`), reversed or
         // turned one place (of three parts or more, where turning is no reversal).
+        // An array's parts are written out by index, so only of a type a copy of which an
+        // index gives (a number, a `bool`, a `char`); a tuple's by field, whatever they hold.
+        // Not of a borrowed record, which a record written out is not.
         Kind::Record => {
+            let array = sig.output_ty.starts_with('[');
+            let copied = |t: &str| {
+                matches!(t, "bool" | "char" | "f32" | "f64")
+                    || super::signature::int_range(t) != (i128::MIN, i128::MAX)
+                    || matches!(t, "i128" | "u128")
+            };
             let parts = super::project::part_types(&sig.output_ty)
+                .filter(|_| sig.output_ty.starts_with('(') || array)
                 .filter(|t| t.len() > 1 && t.iter().all(|p| *p == t[0]))
+                .filter(|t| !array || copied(&t[0]))
                 .map_or(0, |t| t.len());
             out.extend(
                 [Form::Same, Form::SeqReversed, Form::SeqTurned]

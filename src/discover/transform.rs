@@ -710,10 +710,15 @@ impl Transform {
                     }
                 }
                 // An array of numbers, as a sequence whose length is its type's.
+                // Of integers never halved; of unsigned ones never negated or moved down, which
+                // a pasted relation could not write in their type.
                 Kind::Record if param.array_of().is_some() => {
                     let floats = param.array_of() == Some(Kind::Float);
+                    let unsigned = param.element_ty().is_some_and(|e| e.starts_with('u'));
                     for op in ARRAY_OPS {
-                        if floats || op != SeqOp::Scale(0.5) {
+                        let halved = op == SeqOp::Scale(0.5);
+                        let down = matches!(op, SeqOp::Negate | SeqOp::Translate(-3.0));
+                        if (floats || !halved) && !(unsigned && down) {
                             out.push(Transform::Seq { param: p, op });
                         }
                     }
@@ -1692,10 +1697,14 @@ mod tests {
                 .collect::<Vec<SeqOp>>()
         };
         assert_eq!(seq_ops("fn f(a: [f64; 3]) -> f64"), ARRAY_OPS);
-        // Integers are never halved.
+        // Integers are never halved, unsigned ones never negated or moved down.
         let ints = seq_ops("fn f(a: &[i32; 3]) -> f64");
         assert!(ints.contains(&SeqOp::Scale(2.0)) && !ints.contains(&SeqOp::Scale(0.5)));
         assert_eq!(ints.len(), ARRAY_OPS.len() - 1);
+        let unsigned = seq_ops("fn f(a: [u32; 3]) -> f64");
+        assert!(!unsigned.contains(&SeqOp::Negate) && !unsigned.contains(&SeqOp::Translate(-3.0)));
+        assert!(unsigned.contains(&SeqOp::Translate(1.0)));
+        assert_eq!(unsigned.len(), ARRAY_OPS.len() - 3);
         // A tuple's parts, and an array of what is no number, are not a sequence.
         assert!(seq_ops("fn f(p: (f64, f64, f64)) -> f64").is_empty());
         assert!(seq_ops("fn f(p: [bool; 3]) -> f64").is_empty());
