@@ -2142,6 +2142,8 @@ mod tests {
         // Turned one place, within the runs' rounding; a reversal is no turn.
         let turned = Value::FloatSeq(vec![2.0, 3.0 + 1e-15, 1.0]);
         assert!(Form::SeqTurned.holds(&p(&turned)) && !Form::SeqTurned.holds(&p(&rev)));
+        // The rounding it holds within is the tolerance a pasted relation needs.
+        assert!(Form::SeqTurned.needed_tolerance(&p(&turned)) > 0.0);
         assert!(!Form::SeqTurned.holds(&p(&a)) && !Form::SeqTurned.holds(&p(&sub)));
         // A record's parts, exactly.
         let parts = |xs: [i128; 3]| Value::Record(xs.map(Value::Int).to_vec());

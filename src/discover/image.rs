@@ -679,6 +679,10 @@ mod tests {
             arg("xs: Vec<f64>", Kind::FloatSeq, "xs: Vec<f64>"),
             "xs.clone()"
         );
+        assert_eq!(
+            arg("p: &(f64, f64)", Kind::Record, "p: (f64, f64)"),
+            "p.clone()"
+        );
         // Nor of a function of as many parameters, or two more.
         assert_eq!(root_slots(&root, &root).count(), 0);
         let three = parse("fn g(x: f64, y: f64, a: f64) -> f64", 3).unwrap();

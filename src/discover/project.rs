@@ -308,6 +308,42 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_part_s_own_guard_reads_the_part_after_its_presence() {
+        let part = |t: &str| {
+            let whole = Signature::parse(t, &[Kind::FloatSeq], Kind::Result).unwrap();
+            let whole = Signature {
+                output: if t.contains("Option") {
+                    Kind::Option
+                } else {
+                    Kind::Result
+                },
+                ..whole
+            };
+            let at = Projection {
+                at: At::Inner,
+                kind: Kind::Float,
+            };
+            let part = at.signature(&whole).unwrap();
+            at.relation(
+                &whole,
+                &part,
+                "if result.is_finite() => g(result, xs) == 0.0",
+            )
+        };
+        // An `Option` of a float is `Copy`: read as it is.
+        assert_eq!(
+            part("fn f(xs: &[f64]) -> Option<f64>"),
+            "if result.is_some() && result.unwrap().is_finite() => g(result.unwrap(), xs) == 0.0"
+        );
+        // A `Result` with an `Err` that need not be: the guard reads a copy.
+        assert_eq!(
+            part("fn f(xs: &[f64]) -> Result<f64, String>"),
+            "if result.is_ok() && result.clone().unwrap().is_finite() => \
+             g(result.unwrap(), xs) == 0.0"
+        );
+    }
+
+    #[test]
     fn a_word_is_replaced_where_it_stands_alone() {
         let r = |t: &str| replace_word(t, "result", "result.unwrap()");
         assert_eq!(r("f(x) == 2 * result"), "f(x) == 2 * result.unwrap()");

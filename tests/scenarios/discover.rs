@@ -685,6 +685,13 @@ fn only_a_tuple_of_one_type_is_compared_with_its_parts_reordered() {
             .any(|r| r.contains("(result[1], result[0])")),
         "{found}"
     );
+    // Written as an array, its parts of a number type copied out by index.
+    assert!(
+        found
+            .relations()
+            .any(|r| r.ends_with("array(&invite::mr::reverse(xs)) == [result[1], result[0]]")),
+        "{found}"
+    );
 }
 
 /// The extended Euclidean algorithm: `(g, x, y)` with `g = gcd(a, b) = a·x + b·y`.
