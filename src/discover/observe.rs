@@ -544,20 +544,20 @@ fn inverses(
     input: &[Value],
     y: &Value,
 ) -> Vec<Vec<Option<Value>>> {
-    (0..sig.siblings.len())
-        .map(|k| {
-            (0..sig.params.len())
-                .map(|param| {
-                    let wanted = relations.contains(&Image::Inverse { sibling: k, param });
-                    wanted.then(|| {
-                        let mut args = input.to_vec();
-                        args[param] = y.clone();
-                        siblings.get(k)?(&Value::Record(args))
-                    })?
+    with_result(
+        sig,
+        siblings,
+        |_| sig.params.len(),
+        |sibling, param| {
+            relations
+                .contains(&Image::Inverse { sibling, param })
+                .then(|| {
+                    let mut args = input.to_vec();
+                    args[param] = y.clone();
+                    args
                 })
-                .collect()
-        })
-        .collect()
+        },
+    )
 }
 
 /// Of each other function, of each of its parameters where an [`Image::Root`] puts the
@@ -569,19 +569,28 @@ fn roots(
     input: &[Value],
     y: &Value,
 ) -> Vec<Vec<Option<Value>>> {
-    sig.siblings
-        .iter()
-        .enumerate()
-        .map(|(k, g)| {
-            (0..g.params.len())
-                .map(|slot| {
-                    let wanted = relations.contains(&Image::Root { sibling: k, slot });
-                    wanted.then(|| {
-                        let mut args = input.to_vec();
-                        args.insert(slot, y.clone());
-                        siblings.get(k)?(&Value::Record(args))
-                    })?
-                })
+    let places = |k: usize| sig.siblings[k].params.len();
+    with_result(sig, siblings, places, |sibling, slot| {
+        relations.contains(&Image::Root { sibling, slot }).then(|| {
+            let mut args = input.to_vec();
+            args.insert(slot, y.clone());
+            args
+        })
+    })
+}
+
+/// Of each other function `k`, at each of its `places(k)`: the function on the arguments
+/// `args(k, place)` gives, spread (`None` where no relation reads that call, or it failed).
+fn with_result(
+    sig: &Signature,
+    siblings: &Siblings<'_>,
+    places: impl Fn(usize) -> usize,
+    args: impl Fn(usize, usize) -> Option<Vec<Value>>,
+) -> Vec<Vec<Option<Value>>> {
+    (0..sig.siblings.len())
+        .map(|k| {
+            (0..places(k))
+                .map(|place| siblings.get(k)?(&Value::Record(args(k, place)?)))
                 .collect()
         })
         .collect()
