@@ -32,7 +32,7 @@ const SIGNIFICANCE: f64 = 0.05;
 /// [`SIGNIFICANCE`] shared by the `tried` classes. A property most inputs have is claimed of
 /// a class only on many of its calls; one that the calls outside the class seldom have (a
 /// suffix of the teens), on few.
-fn significant(inside: usize, holding: usize, outside: usize, tried: usize) -> bool {
+pub(super) fn significant(inside: usize, holding: usize, outside: usize, tried: usize) -> bool {
     if outside == 0 {
         return false;
     }

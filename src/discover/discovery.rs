@@ -16,6 +16,7 @@ use super::proposal::{propose, Proposals};
 use super::residue;
 use super::search;
 use super::signature::Signature;
+use super::through;
 use super::transform::{same_type, separators, shares_params, takes_parts, Transform, TEXT_OPS};
 use super::value::{push_with, Kind, Value};
 use super::{Error, DEFAULT_MIN_INPUTS};
@@ -385,7 +386,9 @@ impl<'f, A: Args> Discovery<'f, A> {
             self.min_inputs,
         );
         // A class the live calls showed too is proposed once.
-        for p in self.probed(transforms) {
+        let mut probed = self.probed(transforms);
+        probed.extend(self.on_boundaries(transforms, obs));
+        for p in probed {
             if !proposals.relations().any(|r| r == p.relation) {
                 proposals.0.push(p);
             }
@@ -433,6 +436,8 @@ impl<'f, A: Args> Discovery<'f, A> {
             .filter_map(|p| p.check.as_ref()?.guard)
             .collect();
         built.extend(members(self.signature(), &self.inputs, &classes));
+        // Of each class whose result is an input passed through, members on its boundary.
+        built.extend(through::members(self.signature(), &self.inputs, &classes));
         // Inputs whose follow-up is a round number, where a calendar's or a number's
         // exceptions lie (a step of four years onto a century).
         let mut moved: Vec<usize> = read.iter().copied().collect();
@@ -772,6 +777,45 @@ impl<'f, A: Args> Discovery<'f, A> {
                     .collect();
                 let distinct = distinct.len();
                 let f = search::on_class(sig, guard, prop, &refs, &all, distinct)?;
+                Some(super::Proposal::of(&sig.name, sig, transforms, &f))
+            })
+            .collect()
+    }
+
+    /// The classes on which the result is a number of the input passed through (a table's
+    /// end before its first knot, the larger of two, a mean of two equal numbers; see
+    /// `through`), judged on the live calls `obs`, their follow-up runs, and inputs probed
+    /// on each boundary where few live calls fall: a boundary that a result misses by a
+    /// rounding (a table interpolated at its first knot) makes the class strict.
+    fn on_boundaries(&self, transforms: &[Transform], obs: &[Observation]) -> Vec<super::Proposal> {
+        let sig = self.signature();
+        let probes = through::probes(sig, &self.inputs);
+        if probes.is_empty() {
+            return Vec::new();
+        }
+        let probed = self.observe_some(transforms, &probes, self.seed ^ 0xB0DE, &|_| false);
+        let mut budget = search::REMADE_ELEMENTS;
+        let made: Vec<_> = obs
+            .iter()
+            .map(|o| search::results(transforms, o, &mut budget))
+            .collect();
+        let runs: Vec<(&[Value], &Value, bool)> = made
+            .iter()
+            .flatten()
+            .map(|(input, y, _)| (input.as_ref(), *y, false))
+            .chain(probed.iter().map(|o| (o.input.as_slice(), &o.output, true)))
+            .collect();
+        let refs: Vec<&Observation> = obs.iter().chain(&probed).collect();
+        let all: Vec<usize> = (0..refs.len()).collect();
+        through::classes(sig, &runs, self.min_inputs)
+            .into_iter()
+            .filter_map(|(guard, prop)| {
+                let distinct: std::collections::HashSet<String> = runs
+                    .iter()
+                    .filter(|(input, _, _)| guard.holds(input))
+                    .map(|(input, _, _)| format!("{input:?}"))
+                    .collect();
+                let f = search::on_class(sig, guard, prop, &refs, &all, distinct.len())?;
                 Some(super::Proposal::of(&sig.name, sig, transforms, &f))
             })
             .collect()
@@ -4505,6 +4549,82 @@ mod tests {
         assert!(
             found.relations().any(|r| r == "trimmed(&result) == result"),
             "{found}"
+        );
+    }
+
+    /// Tables of knots and values as a program holds one, with a point mostly inside,
+    /// sometimes past either end, sometimes on a knot.
+    fn tables() -> Vec<(Vec<f64>, Vec<f64>, f64)> {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(17);
+        (0..100)
+            .map(|_| {
+                let len = rng.random_range(2..10);
+                let mut at = rng.random_range(-50.0..50.0);
+                let x: Vec<f64> = (0..len)
+                    .map(|_| {
+                        at += rng.random_range(0.1..10.0);
+                        at
+                    })
+                    .collect();
+                let y: Vec<f64> = (0..len).map(|_| rng.random_range(-100.0..100.0)).collect();
+                let (lo, hi) = (x[0], x[len - 1]);
+                let xp = match rng.random_range(0..6) {
+                    0 => x[rng.random_range(0..len)],
+                    1 => lo - rng.random_range(0.5..10.0),
+                    2 => hi + rng.random_range(0.5..10.0),
+                    _ => rng.random_range(lo..hi),
+                };
+                (x, y, xp)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_table_passes_its_first_value_through_before_its_first_knot_or_on_it() {
+        type Table = fn(Vec<f64>, Vec<f64>, f64) -> f64;
+        let run = |f: Table| {
+            let found = Discovery::new("fn interp(x: &[f64], y: &[f64], xp: f64) -> f64", f)
+                .unwrap()
+                .inputs(tables())
+                .run();
+            let classes: Vec<String> = found
+                .relations()
+                .filter(|r| r.contains("=> y.first()") || r.contains("=> y.last()"))
+                .map(str::to_string)
+                .collect();
+            classes
+        };
+        // Held at the ends: its first value from the first knot down.
+        let held = run(|x, y, xp| interp::interp(&x, &y, xp, &interp::InterpMode::FirstLast));
+        assert!(
+            held.iter()
+                .any(|r| r.starts_with("if !x.is_empty() && xp <")
+                    && r.ends_with("x[0] => y.first().is_none_or(|&v| v == result)")),
+            "{held:?}"
+        );
+        // Extrapolated: on the first knot alone, which the live calls seldom hit.
+        let extrapolated =
+            run(|x, y, xp| interp::interp(&x, &y, xp, &interp::InterpMode::Extrapolate));
+        assert_eq!(
+            extrapolated,
+            ["if !x.is_empty() && xp == x[0] => y.first().is_none_or(|&v| v == result)"]
+        );
+        // The ends swapped where held: what it does, and never the first value.
+        let swapped = run(|x, y, xp| match xp < x[0] {
+            true => y[y.len() - 1],
+            false => interp::interp(&x, &y, xp, &interp::InterpMode::FirstLast),
+        });
+        assert!(
+            swapped.contains(
+                &"if !x.is_empty() && xp < x[0] => y.last().is_none_or(|&v| v == result)".into()
+            ),
+            "{swapped:?}"
+        );
+        assert!(
+            !swapped
+                .iter()
+                .any(|r| r.contains("xp <= x[0] => y.first()")),
+            "{swapped:?}"
         );
     }
 }

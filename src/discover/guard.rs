@@ -84,6 +84,145 @@ pub enum Guard {
         /// Whether the remainder is one of them, or none.
         within: bool,
     },
+    /// A number parameter is at most (or at least) another number of its type: another
+    /// parameter, or the first or last element of a sequence (`xp <= x[0]`, a point before
+    /// a table's first knot; `a >= b` of a larger of two). A class on which a result is one
+    /// of the inputs passed through (see `through`), never tried as the category of another
+    /// relation.
+    Order {
+        /// The number parameter.
+        left: usize,
+        /// What it is compared with.
+        right: Operand,
+        /// How.
+        side: Side,
+        /// Whether the sequence `right` reads an end of is also sorted: its first element is
+        /// then its least, as a table's knots are (`x.is_sorted() && xp <= x[0]`).
+        sorted: bool,
+    },
+}
+
+/// How a [`Guard::Order`] compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// `left <= right`.
+    AtMost,
+    /// `left >= right`.
+    AtLeast,
+    /// `left < right`: where the result is an input only past the boundary, and on it
+    /// is computed (a table interpolated at its first knot, a rounding off its value).
+    Below,
+    /// `left > right`.
+    Above,
+    /// `left == right`: where the result is the two's value, as a mean's of two equal
+    /// numbers, or a table's at a knot.
+    Equal,
+}
+
+impl Side {
+    /// Whether two numbers so ordered are on this side.
+    pub fn admits(self, o: std::cmp::Ordering) -> bool {
+        use std::cmp::Ordering;
+        matches!(
+            (self, o),
+            (Side::AtMost | Side::AtLeast | Side::Equal, Ordering::Equal)
+                | (Side::AtMost | Side::Below, Ordering::Less)
+                | (Side::AtLeast | Side::Above, Ordering::Greater)
+        )
+    }
+
+    fn symbol(self) -> &'static str {
+        match self {
+            Side::AtMost => "<=",
+            Side::AtLeast => ">=",
+            Side::Below => "<",
+            Side::Above => ">",
+            Side::Equal => "==",
+        }
+    }
+}
+
+/// A number the input holds: a number parameter, or the first or last element of a
+/// sequence, which a guard compares and a result may be ([`Guard::Order`],
+/// `Property::Equals`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Operand {
+    /// The parameter itself.
+    Param(usize),
+    /// A sequence's first element.
+    First(usize),
+    /// A sequence's last element.
+    Last(usize),
+}
+
+impl Operand {
+    /// The parameter it is read from.
+    pub fn param(self) -> usize {
+        match self {
+            Operand::Param(p) | Operand::First(p) | Operand::Last(p) => p,
+        }
+    }
+
+    /// Its value in `input`: `None` of an empty sequence.
+    pub fn value(self, input: &[Value]) -> Option<Value> {
+        let at = |p: usize, first: bool| match input.get(p)? {
+            Value::FloatSeq(xs) => Some(Value::Float(*pick(xs, first)?)),
+            Value::IntSeq(xs) => Some(Value::Int(*pick(xs, first)?)),
+            _ => None,
+        };
+        match self {
+            Operand::Param(p) => input.get(p).filter(|v| v.kind().is_number()).cloned(),
+            Operand::First(p) => at(p, true),
+            Operand::Last(p) => at(p, false),
+        }
+    }
+
+    /// Its type as written (`f64`), as far as a comparison or an equality needs.
+    pub fn ty(self, sig: &Signature) -> Option<String> {
+        let param = sig.params.get(self.param())?;
+        let ty = param.ty.trim_start_matches('&').trim_start_matches("mut ");
+        match self {
+            Operand::Param(_) if param.kind.is_number() => Some(ty.to_string()),
+            Operand::First(_) | Operand::Last(_) if param.kind.is_seq() => ty
+                .strip_prefix("Vec<")
+                .and_then(|t| t.strip_suffix('>'))
+                .or_else(|| {
+                    ty.strip_prefix('[')
+                        .and_then(|t| t.strip_suffix(']'))
+                        .filter(|t| !t.contains(';'))
+                })
+                .map(str::to_string),
+            _ => None,
+        }
+    }
+
+    /// The operand as Rust source, where it is known to be there (`x[0]`, `*lo`).
+    pub fn text(self, sig: &Signature) -> String {
+        let param = &sig.params[self.param()];
+        match self {
+            Operand::Param(_) => param.value_text(),
+            Operand::First(_) => format!("{}[0]", param.name),
+            Operand::Last(_) => format!("{0}[{0}.len() - 1]", param.name),
+        }
+    }
+}
+
+fn pick<T>(xs: &[T], first: bool) -> Option<&T> {
+    match first {
+        true => xs.first(),
+        false => xs.last(),
+    }
+}
+
+/// The order of two numbers of one kind, exact of integers of any size: `None` of two of
+/// different kinds or of a `NaN`.
+pub fn order(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    match (a, b) {
+        (Value::Int(a), Value::Int(b)) => Some(a.cmp(b)),
+        (Value::Float(a), Value::Float(b)) => a.partial_cmp(b),
+        _ => None,
+    }
 }
 
 /// Most remainders a class by remainder lists: what a reader takes in at a glance.
@@ -273,7 +412,8 @@ impl Guard {
             | Guard::Digit { param: p, .. }
             | Guard::Chars { param: p, .. }
             | Guard::Among { param: p, .. }
-            | Guard::Residue { param: p, .. } => p,
+            | Guard::Residue { param: p, .. }
+            | Guard::Order { left: p, .. } => p,
         }
     }
 
@@ -345,6 +485,19 @@ impl Guard {
                 Value::Str(s) => s.chars().any(|c| class.has(c)) == holds,
                 _ => false,
             },
+            Guard::Order {
+                left,
+                right,
+                side,
+                sorted,
+            } => {
+                let (Some(l), Some(r)) = (Operand::Param(left).value(input), right.value(input))
+                else {
+                    return false;
+                };
+                let ordered = !sorted || Guard::Sorted(right.param()).holds(input);
+                ordered && order(&l, &r).is_some_and(|o| side.admits(o))
+            }
         }
     }
 
@@ -460,6 +613,26 @@ impl Guard {
                 match x.kind {
                     Kind::Char => format!("{not}{}.{}()", x.name, class.method()),
                     _ => format!("{not}{}.contains(|c: char| c.{}())", x.name, class.method()),
+                }
+            }
+            Guard::Order {
+                left,
+                right,
+                side,
+                sorted,
+            } => {
+                let cmp = format!(
+                    "{} {} {}",
+                    param(left).value_text(),
+                    side.symbol(),
+                    right.text(sig)
+                );
+                // An element is read only of a sequence that has one.
+                let xs = &param(right.param()).name;
+                match (right, sorted) {
+                    (Operand::Param(_), _) => cmp,
+                    (_, false) => format!("!{xs}.is_empty() && {cmp}"),
+                    (_, true) => format!("!{xs}.is_empty() && {xs}.is_sorted() && {cmp}"),
                 }
             }
         }

@@ -66,6 +66,7 @@ mod residue;
 mod search;
 mod signature;
 mod suspect;
+mod through;
 mod transform;
 mod triple;
 mod value;

@@ -4,6 +4,7 @@
 //! relation), they fail for the constants and the emptied results that defects often leave.
 
 use super::form::{NOISE_UNITS, STRICT_MARGIN};
+use super::guard::Operand;
 use super::signature::Signature;
 use super::transform::NumTy;
 use super::value::{Kind, Value};
@@ -277,6 +278,11 @@ pub enum Property {
     /// a cosine's or a correlation's, an angle's (`invite::mr::in_range(result, -1.0,
     /// 1.0)`).
     Range(Span),
+    /// The result is a number of the input passed through as it is, said under a guard of
+    /// the class of inputs on which it is (`if !x.is_empty() && xp <= x[0] =>
+    /// y.first().is_none_or(|&v| v == result)`, a table held at its first value before its
+    /// first knot, where it has one; `if x >= 0 => result == x` of an absolute value).
+    Equals(Operand),
     /// A string result begins or ends with one text, under a guard likewise
     /// (`result.ends_with("th")` of an ordinal of the teens).
     Affix {
@@ -1054,6 +1060,11 @@ impl Property {
                 _ => false,
             },
             Property::Is(lit) => lit.is(y),
+            // Of an empty sequence, there is no end for the result to be.
+            Property::Equals(x) => match x.value(input) {
+                Some(v) => v == *y,
+                None => !matches!(x, Operand::Param(_)) && input[x.param()].kind().is_seq(),
+            },
             Property::Affix { lit, at } => match (lit.as_str(), string(y)) {
                 (Some(x), Some(y)) => at.holds(y, x),
                 _ => false,
@@ -1145,6 +1156,7 @@ impl Property {
             Property::Bracket { .. }
                 | Property::AtMostLenOf(_)
                 | Property::Is(_)
+                | Property::Equals(_)
                 | Property::Affix { .. }
         );
         if exact || self.of_text() {
@@ -1330,6 +1342,16 @@ impl Property {
             Property::Affix { lit, at } => {
                 format!("result.{}({:?})", at.method(), lit.as_str().unwrap_or_default())
             }
+            // An end as an `Option`: an empty sequence has none the result could be.
+            Property::Equals(x) => match x {
+                Operand::First(p) => {
+                    format!("{}.first().is_none_or(|&v| v == result)", sig.params[p].name)
+                }
+                Operand::Last(p) => {
+                    format!("{}.last().is_none_or(|&v| v == result)", sig.params[p].name)
+                }
+                _ => format!("result == {}", x.text(sig)),
+            },
             Property::NonEmpty => "!result.is_empty()".into(),
             Property::Sorted => "result.is_sorted()".into(),
             Property::Within(p) => {

@@ -1086,12 +1086,12 @@ fn joint(
 
 /// Elements of follow-up inputs made again for a bound's evidence, at most: beyond them (long
 /// sequences, many observations) only the original runs are judged.
-const REMADE_ELEMENTS: usize = 1 << 22;
+pub(super) const REMADE_ELEMENTS: usize = 1 << 22;
 
 /// Every result an observation holds with the input it came from: the original's, and each
 /// follow-up's whose input can be made again (a permutation's cannot: its seed is not kept)
 /// while `budget` elements last.
-fn results<'a>(
+pub(super) fn results<'a>(
     transforms: &[Transform],
     o: &'a Observation,
     budget: &mut usize,

@@ -2840,3 +2840,76 @@ fn a_measure_bounded_by_another_of_the_crate_is_proposed_as_it_is_pasted() {
     let bad = run.outcomes_at(bound, "cols_bytes");
     assert!(bad.contains(&Outcome::Fail), "{bad:?}");
 }
+
+fn held(x: &[f64], y: &[f64], xp: f64) -> f64 {
+    interp::interp(x, y, xp, &interp::InterpMode::FirstLast)
+}
+
+#[invite::metamorphic(if !x.is_empty() && xp <= x[0] => y.first().is_none_or(|&v| v == result))]
+fn held_table(x: &[f64], y: &[f64], xp: f64) -> f64 {
+    held(x, y, xp)
+}
+
+#[invite::metamorphic(if !x.is_empty() && xp <= x[0] => y.first().is_none_or(|&v| v == result))]
+fn swapped_table(x: &[f64], y: &[f64], xp: f64) -> f64 {
+    match xp < x[0] {
+        true => y[y.len() - 1],
+        false => held(x, y, xp),
+    }
+}
+
+#[test]
+fn a_table_held_before_its_first_knot_is_proposed_as_it_is_pasted() {
+    // Knots a step of an irrational fraction apart, values in their range, and the point
+    // before, inside or past the table.
+    let frac = |i: usize, k: usize| ((i * 7 + k * 3) as f64 * 0.618_033_988_7) % 1.0;
+    let tables: Vec<(Vec<f64>, Vec<f64>, f64)> = (0..100)
+        .map(|i| {
+            let len = 2 + i % 7;
+            let start = frac(i, 0) * 80.0 - 40.0;
+            let x: Vec<f64> = (0..len)
+                .map(|k| start + (0..=k).map(|j| 0.5 + 5.0 * frac(i, j + 1)).sum::<f64>())
+                .collect();
+            let y: Vec<f64> = (0..len).map(|k| frac(i + 11, k) * 200.0 - 100.0).collect();
+            let xp = match i % 4 {
+                0 => x[0] - 1.0 - 9.0 * frac(i, 9),
+                1 => x[len - 1] + 1.0 + 9.0 * frac(i, 9),
+                _ => x[0] + (x[len - 1] - x[0]) * frac(i, 10),
+            };
+            (x, y, xp)
+        })
+        .collect();
+    let found = Discovery::new(
+        "fn held_table(x: &[f64], y: &[f64], xp: f64) -> f64",
+        |x: Vec<f64>, y: Vec<f64>, xp: f64| held(&x, &y, xp),
+    )
+    .unwrap()
+    .inputs(tables.clone())
+    .run();
+    let class = "if !x.is_empty() && xp <= x[0] => y.first().is_none_or(|&v| v == result)";
+    assert!(found.relations().any(|r| r == class), "{found}");
+
+    // Pasted, it holds of the table and finds the ends swapped.
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        for (x, y, xp) in tables.iter().take(12) {
+            held_table(x, y, *xp);
+            swapped_table(x, y, *xp);
+            assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+        }
+    });
+    run.assert_success();
+    // Three of the twelve points lie before the first knot; the guard skips the others.
+    let count = |of: &[Outcome], o: Outcome| of.iter().filter(|x| **x == o).count();
+    let ok = run.outcomes_at(class, "held_table");
+    assert_eq!(
+        (count(&ok, Outcome::Pass), count(&ok, Outcome::Skipped)),
+        (3, 9),
+        "{ok:?}"
+    );
+    let bad = run.outcomes_at(class, "swapped_table");
+    assert_eq!(
+        (count(&bad, Outcome::Fail), count(&bad, Outcome::Skipped)),
+        (3, 9),
+        "{bad:?}"
+    );
+}
