@@ -1063,7 +1063,7 @@ impl Property {
             // Of an empty sequence, there is no end for the result to be.
             Property::Equals(x) => match x.value(input) {
                 Some(v) => v == *y,
-                None => !matches!(x, Operand::Param(_)) && input[x.param()].kind().is_seq(),
+                None => !matches!(x, Operand::Param(_)),
             },
             Property::Affix { lit, at } => match (lit.as_str(), string(y)) {
                 (Some(x), Some(y)) => at.holds(y, x),

@@ -8,7 +8,7 @@
 //! `Discovery::on_boundaries`); offline, [`members`] of each class are built at and past its
 //! boundary to break what is claimed of it.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use super::constant::significant;
 use super::guard::{Guard, Operand, Side};
@@ -39,11 +39,11 @@ fn operands(sig: &Signature) -> Vec<Operand> {
 /// once) or an end of a sequence of its type.
 fn pairs(sig: &Signature) -> Vec<(usize, Operand)> {
     let mut out = Vec::new();
-    for (left, param) in sig.params.iter().enumerate() {
-        let ty = Operand::Param(left).ty(sig);
-        if !param.kind.is_number() || ty.is_none() {
+    for left in 0..sig.params.len() {
+        // A number's type; none of any other parameter.
+        let Some(ty) = Operand::Param(left).ty(sig) else {
             continue;
-        }
+        };
         out.extend(
             (0..sig.params.len())
                 .flat_map(|p| {
@@ -52,7 +52,7 @@ fn pairs(sig: &Signature) -> Vec<(usize, Operand)> {
                         .into_iter()
                         .chain([Operand::First(p), Operand::Last(p)])
                 })
-                .filter(|r| r.ty(sig) == ty)
+                .filter(|r| r.ty(sig).as_ref() == Some(&ty))
                 .map(|r| (left, r)),
         );
     }
@@ -152,12 +152,30 @@ pub(super) fn classes(
         return Vec::new();
     }
     let guards = guards(sig);
-    // Told apart by their text, once: a follow-up run shares its call's input but the moved
-    // part.
-    let keys: Vec<String> = runs
+    // Each run's input by a number, told apart by its text once: a follow-up run shares its
+    // call's input but the moved part.
+    let mut texts: HashMap<String, usize> = HashMap::new();
+    let id: Vec<usize> = runs
         .iter()
-        .map(|(input, _, _)| format!("{input:?}"))
+        .map(|(input, _, _)| {
+            let next = texts.len();
+            *texts.entry(format!("{input:?}")).or_insert(next)
+        })
         .collect();
+    // Which runs each guard admits, once for every number the result may be. Probes crowd a
+    // boundary: they are evidence of a class by order alone.
+    let admits: Vec<Vec<Option<bool>>> = guards
+        .iter()
+        .map(|g| {
+            let ordered = matches!(g, Guard::Order { .. });
+            runs.iter()
+                .map(|(input, _, probed)| (ordered || !probed).then(|| g.holds(input)))
+                .collect()
+        })
+        .collect();
+    // The last pair tried that counted an input inside, or outside: no set to clear.
+    let (mut inside_at, mut outside_at) = (vec![0usize; texts.len()], vec![0usize; texts.len()]);
+    let mut pair = 0;
     let tried = guards.len() * operands.len();
     let mut out = Vec::new();
     for &x in &operands {
@@ -167,7 +185,7 @@ pub(super) fn classes(
         if holds.iter().all(|&h| h) {
             continue;
         }
-        for &guard in &guards {
+        for (&guard, admitted) in guards.iter().zip(&admits) {
             // Two numbers equal: the result either is one claim.
             if let Guard::Order {
                 left,
@@ -187,30 +205,32 @@ pub(super) fn classes(
                     continue;
                 }
             }
-            let mut inside: HashSet<&str> = HashSet::new();
-            let mut outside: HashSet<&str> = HashSet::new();
-            let mut holding = 0;
+            pair += 1;
+            let (mut inside, mut outside, mut holding) = (0, 0, 0);
             let mut broken = false;
-            // Probes crowd a boundary: they are evidence of a class by order alone.
-            let ordered = matches!(guard, Guard::Order { .. });
-            for (k, (input, _, probed)) in runs.iter().enumerate() {
-                if *probed && !ordered {
-                    continue;
-                }
-                if guard.holds(input) {
-                    broken |= !holds[k];
-                    inside.insert(&keys[k]);
-                } else if outside.insert(&keys[k]) {
-                    holding += usize::from(holds[k]);
-                }
-                if broken {
-                    break;
+            for (k, admitted) in admitted.iter().enumerate() {
+                match admitted {
+                    None => continue,
+                    Some(true) if !holds[k] => {
+                        broken = true;
+                        break;
+                    }
+                    Some(true) if inside_at[id[k]] != pair => {
+                        inside_at[id[k]] = pair;
+                        inside += 1;
+                    }
+                    Some(false) if outside_at[id[k]] != pair => {
+                        outside_at[id[k]] = pair;
+                        outside += 1;
+                        holding += usize::from(holds[k]);
+                    }
+                    _ => {}
                 }
             }
-            if broken || inside.len() < fewest || holding == outside.len() {
+            if broken || inside < fewest || holding == outside {
                 continue;
             }
-            if significant(inside.len(), holding, outside.len(), tried) {
+            if significant(inside, holding, outside, tried) {
                 out.push((guard, prop));
                 break;
             }
@@ -722,6 +742,31 @@ mod tests {
             Kind::Float,
         );
         assert!(!applies(&ints));
+    }
+
+    #[test]
+    fn a_result_is_a_number_or_an_end_exactly_and_an_empty_sequence_has_no_end_to_be() {
+        let input = [
+            Value::IntSeq(vec![4, -7]),
+            Value::IntSeq(Vec::new()),
+            Value::Int(9),
+            Value::FloatSeq(vec![0.5]),
+        ];
+        let is = |x: Operand, y: Value| Property::Equals(x).holds(&input, &y, 1.0);
+        assert!(is(Operand::First(0), Value::Int(4)) && is(Operand::Last(0), Value::Int(-7)));
+        assert!(!is(Operand::First(0), Value::Int(-7)) && !is(Operand::Last(0), Value::Int(4)));
+        assert!(is(Operand::Param(2), Value::Int(9)) && !is(Operand::Param(2), Value::Int(8)));
+        // Exact, whatever the noise.
+        assert!(!is(Operand::First(3), Value::Float(0.5000001)));
+        assert!(is(Operand::Last(3), Value::Float(0.5)));
+        // Of an empty sequence, there is no end it fails to be.
+        assert!(is(Operand::First(1), Value::Int(3)) && is(Operand::Last(1), Value::Int(3)));
+        // A parameter that is no number is nothing the result is.
+        assert!(!is(Operand::Param(0), Value::Int(4)));
+        assert_eq!(Operand::First(0).value(&input), Some(Value::Int(4)));
+        assert_eq!(Operand::Last(3).value(&input), Some(Value::Float(0.5)));
+        assert_eq!(Operand::Last(1).value(&input), None);
+        assert_eq!(Operand::First(2).value(&input), None);
     }
 
     #[test]
