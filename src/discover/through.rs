@@ -186,7 +186,8 @@ pub(super) fn classes(
             continue;
         }
         for (&guard, admitted) in guards.iter().zip(&admits) {
-            // Two numbers equal: the result either is one claim.
+            // Two numbers equal: the result either is one claim, whether or not the
+            // sequence is also sorted.
             if let Guard::Order {
                 left,
                 right,
@@ -199,9 +200,12 @@ pub(super) fn classes(
                 } else {
                     right
                 };
-                if (x == right || x == Operand::Param(left))
-                    && out.contains(&(guard, Property::Equals(other)))
-                {
+                let claimed = out.iter().any(|&(g, p)| {
+                    p == Property::Equals(other)
+                        && matches!(g, Guard::Order { left: l, right: r, side: Side::Equal, .. }
+                            if l == left && r == right)
+                });
+                if (x == right || x == Operand::Param(left)) && claimed {
                     continue;
                 }
             }
@@ -767,6 +771,70 @@ mod tests {
         assert_eq!(Operand::Last(3).value(&input), Some(Value::Float(0.5)));
         assert_eq!(Operand::Last(1).value(&input), None);
         assert_eq!(Operand::First(2).value(&input), None);
+    }
+
+    #[test]
+    fn the_chance_of_a_class_is_shared_by_every_guard_and_number_tried() {
+        let two = sig_of_two();
+        // Ten inputs with `a > b`, each giving `a`; of eighteen with `a < b`, ten give `a` too.
+        let mut runs: Vec<(Vec<Value>, Value)> = Vec::new();
+        for k in -4..6 {
+            let a = f64::from(k);
+            runs.push((
+                vec![Value::Float(a), Value::Float(a - 20.0)],
+                Value::Float(a),
+            ));
+        }
+        for k in -9..9 {
+            let a = f64::from(k);
+            let y = if k % 2 == 0 || k == -9 { a } else { a + 100.0 };
+            runs.push((
+                vec![Value::Float(a), Value::Float(a + 5.0)],
+                Value::Float(y),
+            ));
+        }
+        let runs: Vec<(&[Value], &Value, bool)> =
+            runs.iter().map(|(i, y)| (i.as_slice(), y, false)).collect();
+        // By chance alone, ten of ten would give `a` with a chance of (11/20)^10, 0.25%: below
+        // 5% for one class, not for the 26 that two numbers under 13 guards make.
+        assert_eq!(guards(&two).len() * operands(&two).len(), 26);
+        assert!(significant(10, 10, 18, 1) && !significant(10, 10, 18, 26));
+        assert_eq!(classes(&two, &runs, 10), []);
+    }
+
+    #[test]
+    fn a_result_equal_to_two_equal_numbers_is_claimed_once() {
+        let at = sig(
+            "fn at_start(xs: &[f64], p: f64) -> f64",
+            &[Kind::FloatSeq, Kind::Float],
+            Kind::Float,
+        );
+        // The point itself on the first element, something else anywhere else.
+        let f = |i: &[Value]| {
+            let (Some(first), Some(p)) = (
+                i[0].elements().and_then(|x| x.first().copied()),
+                i[1].number(),
+            ) else {
+                unreachable!()
+            };
+            Value::Float(if p == first { p } else { p + 1000.0 })
+        };
+        let given: Vec<Vec<Value>> = (0..40)
+            .map(|i| {
+                let xs: Vec<f64> = (0..3).map(|k| f64::from(i * 3 + k) * 0.5).collect();
+                vec![Value::FloatSeq(xs), Value::Float(f64::from(i) * 0.7 - 3.0)]
+            })
+            .collect();
+        let mut all = given.clone();
+        all.extend(probes(&at, &given));
+        let got = found(&at, f, &all);
+        let equal = Guard::Order {
+            left: 1,
+            right: Operand::First(0),
+            side: Side::Equal,
+            sorted: false,
+        };
+        assert_eq!(got, [(equal, Property::Equals(Operand::First(0)))]);
     }
 
     #[test]
