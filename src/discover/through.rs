@@ -636,28 +636,32 @@ mod tests {
     #[test]
     fn a_class_needs_enough_inputs_a_chance_would_not_explain_and_one_outside_it_fails() {
         let sig = interp_sig();
-        // Nine points before the first knot, one fewer than a class needs.
-        let mut before = 0;
-        let few: Vec<Vec<Value>> = inputs(90)
-            .into_iter()
-            .map(|mut i| {
-                if let (Value::Float(p), Value::FloatSeq(x)) = (&i[2], &i[0]) {
-                    if *p <= x[0] {
-                        before += 1;
-                        if before > 9 {
-                            i[2] = Value::Float(x[0] + 0.5);
+        // Nine points before the first knot, one fewer than a class needs; ten, as many.
+        let before_first = |kept: usize| -> Vec<Vec<Value>> {
+            let mut before = 0;
+            inputs(90)
+                .into_iter()
+                .map(|mut i| {
+                    if let (Value::Float(p), Value::FloatSeq(x)) = (&i[2], &i[0]) {
+                        if *p <= x[0] {
+                            before += 1;
+                            if before > kept {
+                                i[2] = Value::Float(x[0] + 0.5);
+                            }
                         }
                     }
-                }
-                i
-            })
-            .collect();
-        let got = found(&sig, call(table), &few);
-        assert!(
-            !got.iter()
-                .any(|(_, p)| *p == Property::Equals(Operand::First(1))),
-            "{got:?}"
-        );
+                    i
+                })
+                .collect()
+        };
+        let first = |got: &[(Guard, Property)]| {
+            got.iter()
+                .any(|(_, p)| *p == Property::Equals(Operand::First(1)))
+        };
+        let got = found(&sig, call(table), &before_first(9));
+        assert!(!first(&got), "{got:?}");
+        let got = found(&sig, call(table), &before_first(10));
+        assert!(first(&got), "{got:?}");
         // A constant table: its value is each end everywhere, no class of it.
         let flat = |_: &[f64], y: &[f64], _: f64| y[0];
         let flat_inputs: Vec<Vec<Value>> = inputs(60)
