@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use rand::{Rng, SeedableRng};
 
 use super::constant::members;
-use super::edge::edges;
+use super::edge::{edges, reach, within};
 use super::function::{Args, Function, IntoArgs};
 use super::image::Image;
 use super::observe::{observe_some, Observation, OneArg};
@@ -444,6 +444,11 @@ impl<'f, A: Args> Discovery<'f, A> {
         moved.sort_unstable();
         let moved: Vec<&Transform> = moved.iter().filter_map(|&t| transforms.get(t)).collect();
         built.extend(onto_round(self.signature(), &self.inputs, &moved));
+        // Never as far as a function whose cost follows an integer cannot go.
+        let reach = reach(self.signature(), &self.inputs, &mut |v: &[Value]| {
+            (self.call)(v)
+        });
+        built.retain(|input| within(&reach, input));
         let mut counter = self.observe_some(transforms, &built, self.seed ^ 0xC0DE, &|t| {
             read.contains(&t)
         });
@@ -4626,5 +4631,26 @@ mod tests {
                 .any(|r| r.contains("xp <= x[0] => y.first()")),
             "{swapped:?}"
         );
+    }
+
+    #[test]
+    fn a_function_whose_result_grows_with_an_integer_is_never_called_at_its_type_s_end() {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static LARGEST: AtomicU64 = AtomicU64::new(0);
+        // As long as `n` asks, as far as a test may allocate: called at `u64::MAX`, a real one
+        // takes the machine's memory.
+        let ramp = |n: u64| {
+            LARGEST.fetch_max(n, Ordering::Relaxed);
+            vec![1u64; usize::try_from(n.min(1 << 20)).unwrap_or(0)]
+        };
+        let found = Discovery::new("fn ramp(n: u64) -> Vec<u64>", ramp)
+            .unwrap()
+            .inputs((0..60u64).map(|i| (i * 3,)))
+            .run();
+        let largest = LARGEST.load(Ordering::Relaxed);
+        assert!(largest < 1 << 32, "called at {largest}");
+        assert!(largest >= 177 * 16, "not moved past the given: {largest}");
+        let grown = "ramp(n + 1) == [vec![1], result.to_vec()].concat()";
+        assert!(found.relations().any(|r| r == grown), "{found}");
     }
 }

@@ -142,6 +142,89 @@ pub(super) fn edges(
     out
 }
 
+/// How much farther each step of [`reach`] moves an integer than the one before: a
+/// function whose cost grows with the integer (a line of pixels, a range collected) costs at
+/// most this many times its last call that was cheap enough.
+const STEP: u128 = 16;
+
+/// A call is cheap enough to go on from while its result holds at most this many elements
+/// (a string's characters, a sequence's, a list's)...
+const LARGEST_RESULT: usize = 1 << 16;
+
+/// ...and it returns within this time: a thousand times what most functions take, and far
+/// below what a user waiting on discovery notices.
+const SLOWEST_CALL: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// How far from zero each integer parameter may be set by the inputs built to break a
+/// relation (`None`: to the ends of its type). Moved away from the given inputs by a factor
+/// of [`STEP`] at a time, one parameter at a time from the given input where it is largest,
+/// until a result grows past [`LARGEST_RESULT`] elements or a call takes longer than
+/// [`SLOWEST_CALL`]: the last value before that is as far as it goes. A function whose cost
+/// follows its integer (the pixels between two points, `vec![0; n]`) is not called at
+/// `isize::MAX`, where it would take the machine's memory or never return; one whose cost
+/// does not (a sum, a binomial that overflows) is called at its type's ends, as before.
+pub(super) fn reach(
+    sig: &Signature,
+    inputs: &[Vec<Value>],
+    call: &mut dyn FnMut(&[Value]) -> Option<Value>,
+) -> Vec<Option<u128>> {
+    (0..sig.params.len())
+        .map(|p| {
+            let base = inputs
+                .iter()
+                .filter_map(|i| match i.get(p) {
+                    Some(Value::Int(v)) => Some((v.unsigned_abs(), i)),
+                    _ => None,
+                })
+                .max_by_key(|&(v, _)| v)?;
+            let (lo, hi) = sig.params[p].int_range();
+            let (mut at, base) = (base.0.max(STEP), base.1);
+            loop {
+                let next = at.saturating_mul(STEP);
+                // Away from zero on the side of the type that reaches farther.
+                let v = match i128::try_from(next) {
+                    Ok(v) if v <= hi => v,
+                    Ok(v) if -v >= lo => -v,
+                    _ => return None,
+                };
+                let mut input = base.clone();
+                input[p] = Value::Int(v);
+                let start = std::time::Instant::now();
+                let result = call(&input);
+                let cheap = start.elapsed() <= SLOWEST_CALL
+                    && result.is_none_or(|y| elements(&y) <= LARGEST_RESULT);
+                if !cheap {
+                    return Some(at);
+                }
+                at = next;
+            }
+        })
+        .collect()
+}
+
+/// How many elements a value holds, at any depth: what a function that returns it built.
+fn elements(v: &Value) -> usize {
+    match v {
+        Value::FloatSeq(xs) => xs.len(),
+        Value::IntSeq(xs) => xs.len(),
+        Value::Str(s) => s.len(),
+        Value::List(items) | Value::Record(items) => {
+            items.iter().map(elements).sum::<usize>().max(items.len())
+        }
+        Value::Option(Some(inner)) => elements(inner),
+        Value::Result(Ok(inner)) => elements(inner),
+        _ => 1,
+    }
+}
+
+/// Whether every integer of `input` is within the [`reach`] of its parameter.
+pub(super) fn within(reach: &[Option<u128>], input: &[Value]) -> bool {
+    input.iter().zip(reach).all(|(v, r)| match (v, r) {
+        (Value::Int(v), Some(r)) => v.unsigned_abs() <= *r,
+        _ => true,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,5 +365,82 @@ mod tests {
         assert_eq!(kind_of(Some(&Float(-2.0))), Some(1));
         assert_eq!(kind_of(Some(&Float(f64::NAN))), Some(2));
         assert_eq!(kind_of(Some(&Str("a".into()))), Some(1));
+    }
+
+    #[test]
+    fn an_integer_is_moved_only_as_far_as_a_result_that_grows_with_it_stays_small() {
+        let sig = Signature::parse(
+            "fn f(n: u64, k: i8, x: f64) -> Vec<u64>",
+            &[Kind::Int, Kind::Int, Kind::Float],
+            Kind::IntSeq,
+        )
+        .unwrap();
+        let given: Vec<Vec<Value>> = (0..10)
+            .map(|i| vec![Value::Int(i * 7), Value::Int(-i), Value::Float(0.5)])
+            .collect();
+        // A result as long as `n`: moved by sixteen at a time from the largest given, 63,
+        // until it passes 65,536 elements.
+        let mut calls = Vec::new();
+        let mut long = |v: &[Value]| {
+            let Value::Int(n) = v[0] else { unreachable!() };
+            calls.push(v.to_vec());
+            Some(Value::IntSeq(vec![
+                0;
+                usize::try_from(n).ok()?.min(1 << 20)
+            ]))
+        };
+        let made = reach(&sig, &given, &mut long);
+        assert_eq!(made, [Some(63 * 16 * 16), None, None]);
+        // Each call is from the input where `n` is largest, and moves one parameter.
+        assert!(calls
+            .iter()
+            .all(|c| c[1] == Value::Int(-9) && c[2] == Value::Float(0.5)));
+        // Of an `i8`, its values from sixteen on are out of it: its type's ends are in reach;
+        // it is moved below zero where above cannot go.
+        let ns: Vec<i128> = calls
+            .iter()
+            .filter_map(|c| match c[0] {
+                Value::Int(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(ns[..3], [63 * 16, 63 * 256, 63 * 4096]);
+        assert!(within(
+            &made,
+            &[Value::Int(63 * 256), Value::Int(-128), Value::Float(1e300)]
+        ));
+        assert!(!within(
+            &made,
+            &[Value::Int(63 * 256 + 1), Value::Int(0), Value::Float(0.0)]
+        ));
+        // A result whose size does not follow `n` leaves it all its type.
+        let mut short = |_: &[Value]| Some(Value::IntSeq(vec![1, 2]));
+        assert_eq!(reach(&sig, &given, &mut short), [None, None, None]);
+        // Nor does a refusal stop it: a function that panics far out says so there.
+        let mut refusing = |_: &[Value]| None;
+        assert_eq!(reach(&sig, &given, &mut refusing), [None, None, None]);
+        assert_eq!(
+            elements(&Value::List(vec![
+                Value::Record(vec![
+                    Value::Int(1),
+                    Value::Int(2)
+                ]);
+                3
+            ])),
+            6
+        );
+        assert_eq!(elements(&Value::Str("abc".into())), 3);
+        assert_eq!(
+            elements(&Value::Option(Some(Box::new(Value::FloatSeq(vec![
+                0.0;
+                4
+            ]))))),
+            4
+        );
+        assert_eq!(
+            elements(&Value::Result(Ok(Box::new(Value::IntSeq(vec![0; 5]))))),
+            5
+        );
+        assert_eq!(elements(&Value::Int(7)), 1);
     }
 }
