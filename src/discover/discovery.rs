@@ -11,7 +11,7 @@ use super::function::{Args, Function, IntoArgs};
 use super::image::Image;
 use super::observe::{observe_some, Observation, OneArg};
 use super::period::{onto_round, periods, rounded};
-use super::project::{inner_signature, inner_type};
+use super::project::{inner_signature, inner_type, At};
 use super::proposal::{propose, Proposals};
 use super::residue;
 use super::search;
@@ -657,7 +657,7 @@ impl<'f, A: Args> Discovery<'f, A> {
         // Of the value inside, the relation `unwrap`s each run where all are defined.
         let whole_or_inner = f
             .projection
-            .is_none_or(|p| p.at == super::project::At::Inner);
+            .is_none_or(|p| matches!(p.at, At::Inner | At::InnerPart(_)));
         if !matches!(sig.output, Kind::Option | Kind::Result | Kind::Float)
             || !whole_or_inner
             || follow_ups.is_empty()
@@ -4652,5 +4652,50 @@ mod tests {
         assert!(largest >= 177 * 16, "not moved past the given: {largest}");
         let grown = "ramp(n + 1) == [vec![1], result.to_vec()].concat()";
         assert!(found.relations().any(|r| r == grown), "{found}");
+    }
+
+    #[test]
+    fn each_part_of_a_tuple_inside_ok_has_relations_of_its_own() {
+        let fit = |xs: Vec<f64>, ys: Vec<f64>| {
+            linreg::linear_regression::<f64, f64, f64>(&xs, &ys).map_err(|_| "no line")
+        };
+        let points: Vec<(Vec<f64>, Vec<f64>)> = (0..100u32)
+            .map(|i| {
+                let n = 2 + (i % 9) as usize;
+                let xs: Vec<f64> = (0..n as u32)
+                    .map(|k| f64::from((i * 7 + k * 13) % 41) * 0.5 - 10.0)
+                    .collect();
+                let ys: Vec<f64> = (0..n as u32)
+                    .map(|k| 1.5 * xs[k as usize] - 2.0 + f64::from((k * 31 + i) % 7))
+                    .collect();
+                (xs, ys)
+            })
+            .collect();
+        let found = Discovery::new(
+            "fn linear_regression(xs: &[f64], ys: &[f64]) -> Result<(f64, f64), &'static str>",
+            fit,
+        )
+        .unwrap()
+        .inputs(points)
+        .run();
+        let rel: Vec<&str> = found.relations().collect();
+        // The slope scales with the ordinates; the intercept moves with them.
+        for expected in [
+            "if result.is_ok() => linear_regression(xs, &invite::mr::multiply(ys, 2.0)).unwrap().0 \
+             == 2.0 * result.clone().unwrap().0",
+            "if result.is_ok() => linear_regression(xs, &invite::mr::add(ys, 1.0)).unwrap().1 == \
+             result.clone().unwrap().1 + 1.0",
+            "if result.is_ok() => linear_regression(&invite::mr::add(xs, 1.0), ys).unwrap().0 == \
+             result.clone().unwrap().0",
+        ] {
+            assert!(rel.contains(&expected), "{expected}\n{found}");
+        }
+        // The intercept does not stay where the abscissas move.
+        assert!(
+            !rel.iter().any(|r| r.starts_with(
+                "if result.is_ok() => linear_regression(&invite::mr::add(xs, 1.0), ys).unwrap().1 == result.clone().unwrap().1"
+            )),
+            "{found}"
+        );
     }
 }

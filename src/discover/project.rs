@@ -25,6 +25,9 @@ pub enum At {
     Inner,
     /// The `k`-th element of a tuple or an array.
     Part(usize),
+    /// The `k`-th element of a tuple or an array inside `Some` or `Ok` (a fitted line's slope,
+    /// of `Result<(f64, f64), E>`), left out where there is none, as [`At::Inner`] is.
+    InnerPart(usize),
 }
 
 /// What a follow-up gives where the original had a value and it has none: no relation of the
@@ -39,7 +42,21 @@ impl Projection {
     /// a part is of the kind its first value is of.
     pub fn all(sig: &Signature, obs: &[Observation]) -> Vec<Projection> {
         let at: Vec<At> = match sig.output {
-            Kind::Option | Kind::Result => vec![At::Inner],
+            Kind::Option | Kind::Result => {
+                // And each part of a tuple or an array inside, as many as it was seen with.
+                let parts = obs.iter().find_map(|o| match o.output.inner()? {
+                    Some(Value::Record(items)) => Some(items.len()),
+                    _ => None,
+                });
+                let types = inner_type(&sig.output_ty).and_then(|t| part_types(&t));
+                let inside = match (parts, types) {
+                    (Some(n), Some(types)) if types.len() == n => n,
+                    _ => 0,
+                };
+                std::iter::once(At::Inner)
+                    .chain((0..inside).map(At::InnerPart))
+                    .collect()
+            }
             Kind::Record => {
                 let parts = obs.iter().find_map(|o| match &o.output {
                     Value::Record(items) => Some(items.len()),
@@ -106,7 +123,7 @@ impl Projection {
     fn inner<T: Clone>(self, inner: &[T]) -> Vec<T> {
         match self.at {
             At::Inner => inner.to_vec(),
-            At::Part(_) => Vec::new(),
+            At::Part(_) | At::InnerPart(_) => Vec::new(),
         }
     }
 
@@ -115,9 +132,14 @@ impl Projection {
         let written = match self.at {
             At::Inner => inner_type(&sig.output_ty)?,
             At::Part(k) => part_types(&sig.output_ty)?.get(k)?.clone(),
+            At::InnerPart(k) => part_types(&inner_type(&sig.output_ty)?)?.get(k)?.clone(),
         };
         let suffix = match self.at {
             At::Inner => ".unwrap()".to_string(),
+            At::InnerPart(k) => match inner_type(&sig.output_ty)?.starts_with('[') {
+                true => format!(".unwrap()[{k}]"),
+                false => format!(".unwrap().{k}"),
+            },
             At::Part(k) if sig.output_ty.trim_start_matches('&').starts_with('[') => {
                 format!("[{k}]")
             }
@@ -162,6 +184,17 @@ impl Projection {
             At::Part(_) => {
                 let suffix = &part.output_suffix[whole.output_suffix.len()..];
                 (None, format!("result{suffix}"))
+            }
+            // From a copy: the whole result may hold what is not `Copy` (an `Err` of a
+            // `String`), and the relation reads it again.
+            At::InnerPart(_) => {
+                let has = if whole.output == Kind::Result {
+                    "result.is_ok()"
+                } else {
+                    "result.is_some()"
+                };
+                let suffix = &part.output_suffix[whole.output_suffix.len()..];
+                (Some(has), format!("result.clone(){suffix}"))
             }
         };
         let body = replace_word(body, "result", &value);
@@ -211,6 +244,11 @@ fn of(at: At, v: &Value) -> Option<Option<&Value>> {
     match (at, v) {
         (At::Inner, v) => v.inner(),
         (At::Part(k), Value::Record(items)) => Some(items.get(k)),
+        (At::InnerPart(k), v) => match v.inner()? {
+            Some(Value::Record(items)) => Some(items.get(k)),
+            Some(_) => None,
+            None => Some(None),
+        },
         _ => None,
     }
 }
@@ -465,5 +503,58 @@ mod tests {
         );
         assert_eq!(part_types("[f64;3]"), Some(vec!["f64".to_string(); 3]));
         assert_eq!(part_types("Vec<f64>"), None);
+    }
+
+    #[test]
+    fn each_part_of_a_tuple_inside_some_or_ok_is_a_part_of_its_own() {
+        let sig = |text: &str, output| Signature::parse(text, &[Kind::Int], output).unwrap();
+        let ok = |a: f64, b: f64| {
+            Value::Result(Ok(Box::new(Value::Record(vec![
+                Value::Float(a),
+                Value::Float(b),
+            ]))))
+        };
+        let fit = sig("fn fit(n: i64) -> Result<(f64, f64), String>", Kind::Result);
+        let found = Projection::all(&fit, &[observation(ok(1.0, 2.0), Some(ok(3.0, 4.0)))]);
+        let at: Vec<At> = found.iter().map(|p| p.at).collect();
+        assert_eq!(at, [At::Inner, At::InnerPart(0), At::InnerPart(1)]);
+        assert!(found[1..].iter().all(|p| p.kind == Kind::Float));
+        // Each follow-up's part is taken from inside its `Ok`; an `Err` has none.
+        let slope = found[1];
+        let seen = slope.observations(&[
+            observation(ok(1.0, 2.0), Some(ok(3.0, 4.0))),
+            observation(ok(5.0, 6.0), Some(Value::Result(Err("e".into())))),
+            observation(Value::Result(Err("e".into())), Some(ok(7.0, 8.0))),
+        ]);
+        assert_eq!(seen.len(), 2, "an Err has no part");
+        assert_eq!(seen[0].output, Value::Float(1.0));
+        assert_eq!(seen[0].follow[0].output, Some(Value::Float(3.0)));
+        assert_eq!(seen[1].follow[0].output, Some(missing()));
+        // Written about the whole result, from a copy, under its guard.
+        let part = found[2].signature(&fit).unwrap();
+        assert_eq!(
+            (part.output_ty.as_str(), part.output_suffix.as_str()),
+            ("f64", ".unwrap().1")
+        );
+        assert_eq!(
+            found[2].relation(&fit, &part, "f(n + 1) == result + 1.0"),
+            "if result.is_ok() => f(n + 1) == result.clone().unwrap().1 + 1.0"
+        );
+        // Of an array inside `Some`, by index.
+        let pair = sig("fn pair(n: i64) -> Option<[i32; 2]>", Kind::Option);
+        let some = Value::Option(Some(Box::new(Value::Record(vec![
+            Value::Int(1),
+            Value::Int(2),
+        ]))));
+        let found = Projection::all(&pair, &[observation(some, None)]);
+        let part = found[1].signature(&pair).unwrap();
+        assert_eq!(part.output_suffix, ".unwrap()[0]");
+        assert_eq!(
+            found[1].relation(&pair, &part, "if result > 0 => result >= 1"),
+            "if result.is_some() && result.clone().unwrap()[0] > 0 => result.clone().unwrap()[0] >= 1"
+        );
+        // A tuple inside of another length than written is no tuple of it.
+        let three = Value::Result(Ok(Box::new(Value::Record(vec![Value::Float(1.0); 3]))));
+        assert_eq!(Projection::all(&fit, &[observation(three, None)]).len(), 1);
     }
 }

@@ -2913,3 +2913,60 @@ fn a_table_held_before_its_first_knot_is_proposed_as_it_is_pasted() {
         "{bad:?}"
     );
 }
+
+fn fitted(xs: &[f64], ys: &[f64]) -> Result<(f64, f64), &'static str> {
+    linreg::linear_regression(xs, ys).map_err(|_| "no line")
+}
+
+#[invite::metamorphic(
+    if result.is_ok() => fitted_line(xs, &invite::mr::multiply(ys, 2.0)).unwrap().0 == 2.0 * result.clone().unwrap().0
+)]
+fn fitted_line(xs: &[f64], ys: &[f64]) -> Result<(f64, f64), &'static str> {
+    fitted(xs, ys)
+}
+
+#[invite::metamorphic(
+    if result.is_ok() => fitted_steeper(xs, &invite::mr::multiply(ys, 2.0)).unwrap().0 == 2.0 * result.clone().unwrap().0
+)]
+fn fitted_steeper(xs: &[f64], ys: &[f64]) -> Result<(f64, f64), &'static str> {
+    fitted(xs, ys).map(|(a, b)| (a + 1.0, b))
+}
+
+#[test]
+fn a_part_of_a_tuple_inside_ok_is_proposed_as_it_is_pasted() {
+    let points: Vec<(Vec<f64>, Vec<f64>)> = (0..60u32)
+        .map(|i| {
+            let xs: Vec<f64> = (0..2 + i % 5).map(|k| f64::from(k * 3 + i % 7)).collect();
+            // Slopes of their own, and points off the line.
+            let ys: Vec<f64> = (0..xs.len() as u32)
+                .map(|k| f64::from(i % 4) * 0.5 * xs[k as usize] + f64::from((k * 7 + i) % 5))
+                .collect();
+            (xs, ys)
+        })
+        .collect();
+    let found = Discovery::new(
+        "fn fitted_line(xs: &[f64], ys: &[f64]) -> Result<(f64, f64), &'static str>",
+        |xs: Vec<f64>, ys: Vec<f64>| fitted(&xs, &ys),
+    )
+    .unwrap()
+    .inputs(points.clone())
+    .run();
+    let scaled = "if result.is_ok() => fitted_line(xs, &invite::mr::multiply(ys, 2.0)).unwrap().0 \
+                  == 2.0 * result.clone().unwrap().0";
+    assert!(found.relations().any(|r| r == scaled), "{found}");
+
+    let run = support::scenario(here!(), EVERY_CALL, || {
+        for (xs, ys) in points.iter().take(4) {
+            let _ = fitted_line(xs, ys);
+            let _ = fitted_steeper(xs, ys);
+            assert!(invite::wait_idle(std::time::Duration::from_secs(30)));
+        }
+    });
+    run.assert_success();
+    assert_eq!(run.outcomes_at(scaled, "fitted_line"), [Outcome::Pass; 4]);
+    let steeper = scaled.replace("fitted_line", "fitted_steeper");
+    assert_eq!(
+        run.outcomes_at(&steeper, "fitted_steeper"),
+        [Outcome::Fail; 4]
+    );
+}
