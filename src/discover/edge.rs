@@ -177,14 +177,13 @@ pub(super) fn reach(
                     _ => None,
                 })
                 .max_by_key(|&(v, _)| v)?;
-            let (lo, hi) = sig.params[p].int_range();
+            let (_, hi) = sig.params[p].int_range();
             let (mut at, base) = (base.0.max(STEP), base.1);
             loop {
                 let next = at.saturating_mul(STEP);
-                // Away from zero on the side of the type that reaches farther.
+                // Up from zero, as far as the type goes: its other end is as far within one.
                 let v = match i128::try_from(next) {
                     Ok(v) if v <= hi => v,
-                    Ok(v) if -v >= lo => -v,
                     _ => return None,
                 };
                 let mut input = base.clone();
@@ -395,8 +394,7 @@ mod tests {
         assert!(calls
             .iter()
             .all(|c| c[1] == Value::Int(-9) && c[2] == Value::Float(0.5)));
-        // Of an `i8`, its values from sixteen on are out of it: its type's ends are in reach;
-        // it is moved below zero where above cannot go.
+        // Of an `i8`, its values from sixteen on are out of it: its type's ends are in reach.
         let ns: Vec<i128> = calls
             .iter()
             .filter_map(|c| match c[0] {
