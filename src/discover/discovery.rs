@@ -4682,18 +4682,18 @@ mod tests {
         // The slope scales with the ordinates; the intercept moves with them.
         for expected in [
             "if result.is_ok() => linear_regression(xs, &invite::mr::multiply(ys, 2.0)).unwrap().0 \
-             == 2.0 * result.clone().unwrap().0",
+             == 2.0 * result.as_ref().unwrap().0",
             "if result.is_ok() => linear_regression(xs, &invite::mr::add(ys, 1.0)).unwrap().1 == \
-             result.clone().unwrap().1 + 1.0",
+             result.as_ref().unwrap().1 + 1.0",
             "if result.is_ok() => linear_regression(&invite::mr::add(xs, 1.0), ys).unwrap().0 == \
-             result.clone().unwrap().0",
+             result.as_ref().unwrap().0",
         ] {
             assert!(rel.contains(&expected), "{expected}\n{found}");
         }
         // The intercept does not stay where the abscissas move.
         assert!(
             !rel.iter().any(|r| r.starts_with(
-                "if result.is_ok() => linear_regression(&invite::mr::add(xs, 1.0), ys).unwrap().1 == result.clone().unwrap().1"
+                "if result.is_ok() => linear_regression(&invite::mr::add(xs, 1.0), ys).unwrap().1 == result.as_ref().unwrap().1"
             )),
             "{found}"
         );

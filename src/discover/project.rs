@@ -185,8 +185,8 @@ impl Projection {
                 let suffix = &part.output_suffix[whole.output_suffix.len()..];
                 (None, format!("result{suffix}"))
             }
-            // From a copy: the whole result may hold what is not `Copy` (an `Err` of a
-            // `String`), and the relation reads it again.
+            // Through a reference: the whole result may hold what is not `Copy` (an `Err` of
+            // a `String`), the relation reads it again, and a copy of a `Copy` one is noise.
             At::InnerPart(_) => {
                 let has = if whole.output == Kind::Result {
                     "result.is_ok()"
@@ -194,7 +194,7 @@ impl Projection {
                     "result.is_some()"
                 };
                 let suffix = &part.output_suffix[whole.output_suffix.len()..];
-                (Some(has), format!("result.clone(){suffix}"))
+                (Some(has), format!("result.as_ref(){suffix}"))
             }
         };
         let body = replace_word(body, "result", &value);
@@ -538,7 +538,7 @@ mod tests {
         );
         assert_eq!(
             found[2].relation(&fit, &part, "f(n + 1) == result + 1.0"),
-            "if result.is_ok() => f(n + 1) == result.clone().unwrap().1 + 1.0"
+            "if result.is_ok() => f(n + 1) == result.as_ref().unwrap().1 + 1.0"
         );
         // Of an array inside `Some`, by index.
         let pair = sig("fn pair(n: i64) -> Option<[i32; 2]>", Kind::Option);
@@ -551,7 +551,7 @@ mod tests {
         assert_eq!(part.output_suffix, ".unwrap()[0]");
         assert_eq!(
             found[1].relation(&pair, &part, "if result > 0 => result >= 1"),
-            "if result.is_some() && result.clone().unwrap()[0] > 0 => result.clone().unwrap()[0] >= 1"
+            "if result.is_some() && result.as_ref().unwrap()[0] > 0 => result.as_ref().unwrap()[0] >= 1"
         );
         // A tuple inside of another length than written is no tuple of it.
         let three = Value::Result(Ok(Box::new(Value::Record(vec![Value::Float(1.0); 3]))));

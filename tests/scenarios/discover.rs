@@ -2919,14 +2919,14 @@ fn fitted(xs: &[f64], ys: &[f64]) -> Result<(f64, f64), &'static str> {
 }
 
 #[invite::metamorphic(
-    if result.is_ok() => fitted_line(xs, &invite::mr::multiply(ys, 2.0)).unwrap().0 == 2.0 * result.clone().unwrap().0
+    if result.is_ok() => fitted_line(xs, &invite::mr::multiply(ys, 2.0)).unwrap().0 == 2.0 * result.as_ref().unwrap().0
 )]
 fn fitted_line(xs: &[f64], ys: &[f64]) -> Result<(f64, f64), &'static str> {
     fitted(xs, ys)
 }
 
 #[invite::metamorphic(
-    if result.is_ok() => fitted_steeper(xs, &invite::mr::multiply(ys, 2.0)).unwrap().0 == 2.0 * result.clone().unwrap().0
+    if result.is_ok() => fitted_steeper(xs, &invite::mr::multiply(ys, 2.0)).unwrap().0 == 2.0 * result.as_ref().unwrap().0
 )]
 fn fitted_steeper(xs: &[f64], ys: &[f64]) -> Result<(f64, f64), &'static str> {
     fitted(xs, ys).map(|(a, b)| (a + 1.0, b))
@@ -2952,7 +2952,7 @@ fn a_part_of_a_tuple_inside_ok_is_proposed_as_it_is_pasted() {
     .inputs(points.clone())
     .run();
     let scaled = "if result.is_ok() => fitted_line(xs, &invite::mr::multiply(ys, 2.0)).unwrap().0 \
-                  == 2.0 * result.clone().unwrap().0";
+                  == 2.0 * result.as_ref().unwrap().0";
     assert!(found.relations().any(|r| r == scaled), "{found}");
 
     let run = support::scenario(here!(), EVERY_CALL, || {
