@@ -468,16 +468,20 @@ impl<'f, A: Args> Discovery<'f, A> {
                 .into_iter()
                 .filter(|o| guardable.iter().any(|t| self.overflows(o, t))),
         );
-        let with_boundary: Vec<Observation> = counter.iter().chain(&on_boundary).cloned().collect();
+        // The boundary's members last, so that the claims that read follow-ups leave them out.
+        let read_by_all = counter.len();
+        counter.extend(on_boundary);
         Proposals(
             held.0
                 .into_iter()
                 .filter_map(|p| {
                     let one_call = p.check.as_ref().is_some_and(|f| f.follow_ups().is_empty());
-                    match one_call {
-                        true => self.survives(p, transforms, &with_boundary, given),
-                        false => self.survives(p, transforms, &counter, given),
-                    }
+                    let tried = if one_call {
+                        &counter[..]
+                    } else {
+                        &counter[..read_by_all]
+                    };
+                    self.survives(p, transforms, tried, given)
                 })
                 .collect(),
         )
@@ -826,13 +830,8 @@ impl<'f, A: Args> Discovery<'f, A> {
         let all: Vec<usize> = (0..refs.len()).collect();
         through::classes(sig, &runs, self.min_inputs)
             .into_iter()
-            .filter_map(|(guard, prop)| {
-                let distinct: std::collections::HashSet<String> = runs
-                    .iter()
-                    .filter(|(input, _, _)| guard.holds(input))
-                    .map(|(input, _, _)| format!("{input:?}"))
-                    .collect();
-                let f = search::on_class(sig, guard, prop, &refs, &all, distinct.len())?;
+            .filter_map(|(guard, prop, distinct)| {
+                let f = search::on_class(sig, guard, prop, &refs, &all, distinct)?;
                 Some(super::Proposal::of(&sig.name, sig, transforms, &f))
             })
             .collect()

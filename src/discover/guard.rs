@@ -181,18 +181,10 @@ impl Operand {
     /// Its type as written (`f64`), as far as a comparison or an equality needs.
     pub fn ty(self, sig: &Signature) -> Option<String> {
         let param = sig.params.get(self.param())?;
-        let ty = param.ty.trim_start_matches('&').trim_start_matches("mut ");
+        let ty = param.ty.trim_start_matches("&mut").trim_start_matches('&');
         match self {
             Operand::Param(_) if param.kind.is_number() => Some(ty.to_string()),
-            Operand::First(_) | Operand::Last(_) if param.kind.is_seq() => ty
-                .strip_prefix("Vec<")
-                .and_then(|t| t.strip_suffix('>'))
-                .or_else(|| {
-                    ty.strip_prefix('[')
-                        .and_then(|t| t.strip_suffix(']'))
-                        .filter(|t| !t.contains(';'))
-                })
-                .map(str::to_string),
+            Operand::First(_) | Operand::Last(_) if param.kind.is_seq() => param.element_ty(),
             _ => None,
         }
     }

@@ -450,16 +450,10 @@ fn passed_as(p: &Param, q: &Param) -> String {
 /// `g` called as Rust source on the run's own arguments with the result put in among them
 /// at `slot` ([`Image::Root`]).
 fn root_call(sig: &Signature, g: &Signature, slot: usize) -> String {
-    let others = g
-        .params
-        .iter()
-        .enumerate()
-        .filter(|&(k, _)| k != slot)
-        .map(|(_, q)| q);
     let mut args: Vec<String> = sig
         .params
         .iter()
-        .zip(others)
+        .zip(all_but(g, slot))
         .map(|(p, q)| passed_as(p, q))
         .collect();
     let q = &g.params[slot];
@@ -472,6 +466,15 @@ fn root_call(sig: &Signature, g: &Signature, slot: usize) -> String {
     format!("{}({})", g.name, args.join(", "))
 }
 
+/// `g`'s parameters but the one at `slot`, in order.
+fn all_but(g: &Signature, slot: usize) -> impl Iterator<Item = &super::signature::Param> {
+    g.params
+        .iter()
+        .enumerate()
+        .filter(move |&(k, _)| k != slot)
+        .map(|(_, q)| q)
+}
+
 /// Where among the other function `g`'s parameters the result can be put so that the
 /// others are the function's own, of the same types in the same order: `g` takes one
 /// parameter more, of the result's type ([`Image::Root`]).
@@ -482,12 +485,7 @@ pub(super) fn root_slots<'a>(
     let one_more = g.params.len() == sig.params.len() + 1;
     (0..g.params.len()).filter(move |&slot| {
         let q = &g.params[slot];
-        let others = g
-            .params
-            .iter()
-            .enumerate()
-            .filter(|&(k, _)| k != slot)
-            .map(|(_, q)| q);
+        let others = all_but(g, slot);
         one_more
             && q.kind == sig.output
             && same_type(&q.ty, &sig.output_ty)
