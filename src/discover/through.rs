@@ -848,6 +848,46 @@ mod tests {
     }
 
     #[test]
+    fn a_claim_under_one_pair_set_equal_does_not_stand_for_another_pair() {
+        let three = sig(
+            "fn f(a: f64, b: f64, c: f64) -> f64",
+            &[Kind::Float, Kind::Float, Kind::Float],
+            Kind::Float,
+        );
+        // `a` where `a == b` or `a == c`, and none of the three elsewhere.
+        let f = |i: &[Value]| {
+            let [a, b, c] = [0, 1, 2].map(|k| i[k].number().unwrap());
+            Value::Float(if a == b || a == c {
+                a
+            } else {
+                a + b + c + 1000.0
+            })
+        };
+        let given: Vec<Vec<Value>> = (0..40)
+            .map(|i| {
+                let at = |k: i32| Value::Float(f64::from((i * k) % 23) * 0.5 - 3.0);
+                vec![at(7), at(11), at(13)]
+            })
+            .collect();
+        let mut all = given.clone();
+        all.extend(probes(&three, &given));
+        let equal = |right: usize| Guard::Order {
+            left: 0,
+            right: Operand::Param(right),
+            side: Side::Equal,
+            sorted: false,
+        };
+        // `a == c => result == c` is its own claim, though `a` was claimed under `a == b`.
+        assert_eq!(
+            found(&three, f, &all),
+            [
+                (equal(1), Property::Equals(Operand::Param(0))),
+                (equal(2), Property::Equals(Operand::Param(2)))
+            ]
+        );
+    }
+
+    #[test]
     fn members_sit_on_the_boundary_and_past_it_within_the_type() {
         let table = interp_sig();
         let base = inputs(1);
